@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ContactsBook",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "contactsbook", targets: ["contactsbook"]),
+        .library(name: "SceneCore", targets: ["SceneCore"]),
+        .library(name: "ContactsApp", targets: ["ContactsApp"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // The reusable Clean Swift core: scenes, actions, router, session, front ends.
+        // It knows nothing of contacts.
+        .target(name: "SceneCore"),
+        // Test support for app authors: drive a scene and assert every ViewModel and route.
+        .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
+        // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
+        .target(
+            name: "ContactsApp",
+            dependencies: [
+                "SceneCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The composition root.
+        .executableTarget(
+            name: "contactsbook",
+            dependencies: [
+                "SceneCore",
+                "ContactsApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
+        .testTarget(name: "ContactsAppTests", dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v5]
+)

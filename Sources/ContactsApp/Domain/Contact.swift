@@ -1,0 +1,103 @@
+import Foundation
+
+/// A person or organisation in the book.
+///
+/// Empty strings mean "not set": it keeps the model flat for storage, forms and export alike.
+public struct Contact: Equatable, Codable, Sendable {
+    /// Row id in the store; `nil` until the contact is first saved.
+    public var id: Int64?
+    /// Stable identifier that survives export and import (vCard `UID`).
+    public var uid: String
+    public var givenName: String
+    public var familyName: String
+    public var nickname: String
+    public var organization: String
+    public var title: String
+    public var phones: [LabeledValue]
+    public var emails: [LabeledValue]
+    public var addresses: [PostalAddress]
+    public var birthday: Birthday?
+    public var notes: String
+    public var tags: [String]
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// Incremented on every save; an update must name the version it started from.
+    public var version: Int
+
+    public init(
+        id: Int64? = nil, uid: String = "", givenName: String = "", familyName: String = "",
+        nickname: String = "", organization: String = "", title: String = "",
+        phones: [LabeledValue] = [], emails: [LabeledValue] = [], addresses: [PostalAddress] = [],
+        birthday: Birthday? = nil, notes: String = "", tags: [String] = [],
+        createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date = Date(timeIntervalSince1970: 0),
+        version: Int = 0
+    ) {
+        self.id = id; self.uid = uid; self.givenName = givenName; self.familyName = familyName
+        self.nickname = nickname; self.organization = organization; self.title = title
+        self.phones = phones; self.emails = emails; self.addresses = addresses
+        self.birthday = birthday; self.notes = notes; self.tags = tags
+        self.createdAt = createdAt; self.updatedAt = updatedAt; self.version = version
+    }
+}
+
+/// A phone number or email address with its label ("work", "mobile", ...).
+public struct LabeledValue: Equatable, Codable, Sendable {
+    public var label: String
+    public var value: String
+    public init(label: String, value: String) { self.label = label; self.value = value }
+}
+
+/// A postal address, in the components vCard's `ADR` uses.
+public struct PostalAddress: Equatable, Codable, Sendable {
+    public var label: String
+    public var street: String
+    public var city: String
+    public var region: String
+    public var postalCode: String
+    public var country: String
+
+    public init(label: String, street: String = "", city: String = "", region: String = "",
+                postalCode: String = "", country: String = "") {
+        self.label = label; self.street = street; self.city = city; self.region = region
+        self.postalCode = postalCode; self.country = country
+    }
+
+    /// The non-empty components in order, for display and search.
+    public var components: [String] {
+        [street, city, region, postalCode, country].filter { !$0.isEmpty }
+    }
+}
+
+/// A birthday; the year is optional (people often share only the day).
+public struct Birthday: Equatable, Codable, Sendable {
+    public var year: Int?
+    public var month: Int
+    public var day: Int
+    public init(year: Int?, month: Int, day: Int) { self.year = year; self.month = month; self.day = day }
+
+    /// `YYYY-MM-DD`, or `--MM-DD` without a year (the vCard 4 form).
+    public var isoString: String {
+        let md = String(format: "%02d-%02d", month, day)
+        if let year { return String(format: "%04d-", year) + md }
+        return "--" + md
+    }
+}
+
+/// The order of the list.
+public enum SortOrder: String, Codable, Sendable, CaseIterable {
+    /// Given name, then family name.
+    case first
+    /// Family name, then given name.
+    case last
+}
+
+extension Contact {
+    /// The digits of every phone number, so "555 12" finds "+1 (555) 123-4567".
+    public var phoneDigits: [String] {
+        phones.map { $0.value.filter(\.isASCIIDigit) }.filter { !$0.isEmpty }
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// What the list asks the store for: one page of contacts, optionally filtered by a search.
+public struct ContactQuery: Equatable, Sendable {
+    /// Free text; every whitespace-separated term must match a name, nickname, organisation,
+    /// email (word prefixes, case- and diacritic-insensitive) or phone (digits, any formatting).
+    public var search: String
+    public var sort: SortOrder
+    /// 1-based page number.
+    public var page: Int
+    public var limit: Int
+
+    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20) {
+        self.search = search; self.sort = sort; self.page = page; self.limit = limit
+    }
+}
+
+/// One page of a query's results and the total number of matches.
+public struct ContactPage: Equatable, Sendable {
+    public var contacts: [Contact]
+    public var total: Int
+    public init(contacts: [Contact], total: Int) { self.contacts = contacts; self.total = total }
+}
+
+/// Why the store refused an operation.
+public enum ContactStoreError: Error, Equatable {
+    case notFound(id: Int64)
+    /// Someone else saved the contact after the edit started; nothing was written.
+    case staleVersion(id: Int64, expected: Int, actual: Int)
+    /// The storage itself failed (disk, corruption, locking); the message is for people.
+    case storage(String)
+}
+
+/// Where contacts live. Workers use this protocol; `SQLiteContactStore` is the real one,
+/// `InMemoryContactStore` serves unit tests.
+public protocol ContactStore: AnyObject {
+    /// One page of contacts in sort order, paged by the store (never the whole book).
+    func page(_ query: ContactQuery) throws -> ContactPage
+    func contact(id: Int64) throws -> Contact?
+    /// Stores a new contact; returns it with its id and `version` 1.
+    /// The caller sets `uid`, `createdAt` and `updatedAt`.
+    func insert(_ contact: Contact) throws -> Contact
+    /// Replaces a stored contact if its stored version is still `contact.version`;
+    /// returns it with the version incremented. Throws `staleVersion` or `notFound` otherwise.
+    func update(_ contact: Contact) throws -> Contact
+    /// Deletes a contact; with `expectedVersion`, only if nobody changed it since.
+    func delete(id: Int64, expectedVersion: Int?) throws
+    /// 0-based position of a contact in the whole book in the given order.
+    func position(of id: Int64, sort: SortOrder) throws -> Int
+}
