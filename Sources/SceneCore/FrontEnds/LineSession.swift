@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where a front end writes text. Tests capture it; the executable writes to the process's streams.
+public protocol TextStreams: AnyObject {
+    func writeOutput(_ text: String)
+    func writeError(_ text: String)
+}
+
+/// The line session, for stdin that is not a terminal: one command per line, plain answers on
+/// stdout, errors on stderr as `error: ...`, no prompts and no colours.
+public final class LineSession {
+    private let session: Session
+    private let streams: TextStreams
+    private let renderer = TextRenderer(colors: false)
+    /// Stop at the first failed command.
+    private let bail: Bool
+    public private(set) var failures = 0
+
+    public init(session: Session, streams: TextStreams, bail: Bool) {
+        self.session = session; self.streams = streams; self.bail = bail
+    }
+
+    /// Handles one line. Returns false when the session should end (quit, or bail after an error).
+    public func handle(line: String) -> Bool {
+        let outcome = session.handle(line: line)
+        render(outcome)
+        if !outcome.succeeded {
+            failures += 1
+            if bail { return false }
+        }
+        return !outcome.quit
+    }
+
+    /// Runs until EOF, `quit` or (with bail) an error. Returns the process exit status:
+    /// 0 when every command succeeded, 1 otherwise.
+    public func run(readLine: () -> String?) -> Int32 {
+        while let line = readLine() {
+            if !handle(line: line) { break }
+        }
+        return failures == 0 ? 0 : 1
+    }
+
+    private func render(_ outcome: Outcome) {
+        for viewModel in outcome.displayed {
+            let lines = renderer.lines(for: viewModel.layout)
+            let text = lines.map { $0 + "\n" }.joined()
+            if let message = viewModel as? Message, message.kind == .error {
+                streams.writeError(text)
+            } else {
+                streams.writeOutput(text)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// A scene as the core sees it: its ViewController.
+///
+/// The ViewController turns an `ActionCall` into its scene's Request and hands it to the
+/// Interactor; it renders ViewModels by passing them to its `DisplaySink`.
+public protocol Scene: AnyObject {
+    /// What kind of scene this is: its id (also the JSON-RPC method prefix) and its actions.
+    var descriptor: SceneDescriptor { get }
+    /// Where the user is, for the prompt and `stack` ("Ann Lee", "new contact").
+    var title: String { get }
+    /// Builds the Request for a checked action and runs the VIP cycle.
+    func perform(_ call: ActionCall)
+    /// Called when the scene becomes active, on push or when the scene above it is popped.
+    func sceneDidBecomeActive(_ reason: ActivationReason)
+    /// Completion candidates for a named source (contact names, field labels, ...).
+    func completions(for source: String, prefix: String) -> [String]
+}
+
+extension Scene {
+    public func sceneDidBecomeActive(_ reason: ActivationReason) {}
+    public func completions(for source: String, prefix: String) -> [String] { [] }
+}
+
+/// Why a scene became active.
+public enum ActivationReason: Equatable, Sendable {
+    case pushed
+    /// A scene above it was popped.
+    case returned
+}
+
+/// The declaration of a kind of scene: its id, a summary and its actions.
+public struct SceneDescriptor: Equatable, Sendable {
+    public let id: String
+    public let summary: String
+    public let actions: [ActionSpec]
+
+    public init(id: String, summary: String, actions: [ActionSpec]) {
+        self.id = id; self.summary = summary; self.actions = actions
+    }
+}
+
+/// Where a ViewController sends what it displays. The session implements it.
+public protocol DisplaySink: AnyObject {
+    func display(_ viewModel: any ViewModel)
+}

@@ -1,0 +1,88 @@
+/// A change of the scene stack: navigation as data, so tests and front ends can see it.
+public enum Route: Equatable, Sendable, Encodable {
+    case push(String)
+    case pop(String)
+    case replace(String, with: String)
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .push(let scene): try container.encode("push", forKey: .route); try container.encode(scene, forKey: .scene)
+        case .pop(let scene): try container.encode("pop", forKey: .route); try container.encode(scene, forKey: .scene)
+        case .replace(let old, let new):
+            try container.encode("replace", forKey: .route); try container.encode(new, forKey: .scene)
+            try container.encode(old, forKey: .replaced)
+        }
+    }
+
+    private enum Keys: String, CodingKey { case route, scene, replaced }
+}
+
+/// What app Routers use to move between scenes.
+public protocol SceneNavigating: AnyObject {
+    func push(_ scene: Scene)
+    /// Pops the active scene; false at the root.
+    @discardableResult func pop() -> Bool
+    /// Pops until a scene with this id is active; false if there is none.
+    @discardableResult func pop(to sceneID: String) -> Bool
+    /// Replaces the active scene.
+    func replace(with scene: Scene)
+}
+
+/// Observes stack changes (the session records them per request).
+public protocol SceneStackObserver: AnyObject {
+    func sceneStack(_ stack: SceneStack, didRoute route: Route)
+}
+
+/// The Router's scene stack. The active scene is the top; the root is never popped.
+///
+/// The stack owns its scenes (each ViewController owns its VIP cycle), so popping a scene
+/// releases its Interactor, Presenter and Router.
+public final class SceneStack: SceneNavigating {
+    public private(set) var scenes: [Scene]
+    public weak var observer: SceneStackObserver?
+
+    /// An empty stack; `start(with:)` sets its root.
+    public init() { scenes = [] }
+
+    /// Sets the root scene (without an activation: nothing is displayed at start).
+    public func start(with root: Scene) {
+        precondition(scenes.isEmpty, "the stack has a root already")
+        scenes = [root]
+    }
+
+    public var active: Scene { scenes[scenes.count - 1] }
+
+    public func push(_ scene: Scene) {
+        scenes.append(scene)
+        observer?.sceneStack(self, didRoute: .push(scene.descriptor.id))
+        scene.sceneDidBecomeActive(.pushed)
+    }
+
+    @discardableResult public func pop() -> Bool {
+        guard scenes.count > 1 else { return false }
+        let popped = scenes.removeLast()
+        observer?.sceneStack(self, didRoute: .pop(popped.descriptor.id))
+        active.sceneDidBecomeActive(.returned)
+        return true
+    }
+
+    @discardableResult public func pop(to sceneID: String) -> Bool {
+        guard let index = scenes.lastIndex(where: { $0.descriptor.id == sceneID }) else { return false }
+        guard index < scenes.count - 1 else { return true }
+        while scenes.count > index + 1 {
+            let popped = scenes.removeLast()
+            observer?.sceneStack(self, didRoute: .pop(popped.descriptor.id))
+        }
+        active.sceneDidBecomeActive(.returned)
+        return true
+    }
+
+    public func replace(with scene: Scene) {
+        guard !scenes.isEmpty else { return start(with: scene) }
+        let old = scenes.removeLast()
+        scenes.append(scene)
+        observer?.sceneStack(self, didRoute: .replace(old.descriptor.id, with: scene.descriptor.id))
+        scene.sceneDidBecomeActive(.pushed)
+    }
+}

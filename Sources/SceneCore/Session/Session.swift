@@ -1,0 +1,128 @@
+/// The session: takes one input at a time, finds the action in the active scene (or a global
+/// one), has the scene's ViewController run its VIP cycle, and returns everything displayed.
+///
+/// Every front end (line session, REPL, JSON-RPC) drives the app through this one type,
+/// so parsing and dispatch exist once.
+public final class Session {
+    public let stack = SceneStack()
+    /// Every kind of scene the app has, for introspection and help.
+    public let sceneKinds: [SceneDescriptor]
+    private let recorder = Recorder()
+
+    /// The actions every scene has, handled by the session itself.
+    public static let globalActions: [ActionSpec] = [
+        ActionSpec("help", aliases: ["?"], summary: "list the commands here, or explain one",
+                   parameters: [ParameterSpec("action", .string, required: false, help: "the command to explain",
+                                              completion: .named("action"))]),
+        ActionSpec("back", summary: "go back to the previous screen"),
+        ActionSpec("stack", summary: "show where you are: the screens from the first to this one"),
+        ActionSpec("quit", aliases: ["exit"], summary: "leave ContactsBook"),
+    ]
+
+    /// - Parameters:
+    ///   - sceneKinds: declarations of every scene of the app.
+    ///   - makeRoot: builds the root scene with the context its VIP cycle needs.
+    public init(sceneKinds: [SceneDescriptor], makeRoot: (SceneContext) -> Scene) {
+        self.sceneKinds = sceneKinds
+        stack.observer = recorder
+        stack.start(with: makeRoot(context))
+    }
+
+    /// The context scenes are configured with.
+    public var context: SceneContext { SceneContext(display: recorder, navigator: stack) }
+
+    /// The actions available now: the active scene's, then the global ones.
+    public var availableActions: [ActionSpec] { stack.active.descriptor.actions + Self.globalActions }
+
+    /// Handles one command line. A blank line does nothing.
+    public func handle(line: String) -> Outcome {
+        let call: ActionCall?
+        do {
+            call = try CommandLineParser.parse(line, actions: availableActions)
+        } catch let error as DispatchError {
+            return failed(error)
+        } catch {
+            return failed(.unbalancedQuote)
+        }
+        guard let call else { return Outcome() }
+        return run(call)
+    }
+
+    /// Runs a checked action in the active scene, or a global action.
+    /// - Parameter sceneID: when given, the action must belong to this scene and it must be active.
+    public func run(_ call: ActionCall, inScene sceneID: String? = nil) -> Outcome {
+        recorder.begin()
+        var quit = false
+        if let sceneID, sceneID != stack.active.descriptor.id {
+            let where_ = stack.scenes.map(\.descriptor.id).joined(separator: " > ")
+            recorder.display(Message.error(
+                "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
+                code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
+        } else if Self.globalActions.contains(where: { $0.name == call.name }) && sceneID == nil {
+            quit = runGlobal(call)
+        } else {
+            stack.active.perform(call)
+        }
+        var outcome = recorder.end()
+        outcome.quit = quit
+        return outcome
+    }
+
+    /// The stack as a ViewModel, from the root to the active scene.
+    public var stackViewModel: StackViewModel {
+        StackViewModel(scenes: stack.scenes.map { .init(scene: $0.descriptor.id, title: $0.title) })
+    }
+
+    private func runGlobal(_ call: ActionCall) -> Bool {
+        switch call.name {
+        case "help": recorder.display(help(for: call.string("action")))
+        case "back":
+            if !stack.pop() {
+                recorder.display(Message.error("you are at the first screen already", code: .invalidState))
+            }
+        case "stack": recorder.display(stackViewModel)
+        case "quit": return true
+        default: break
+        }
+        return false
+    }
+
+    private func help(for name: String?) -> any ViewModel {
+        let scene = stack.active.descriptor
+        func entry(_ spec: ActionSpec) -> HelpViewModel.Entry { .init(usage: spec.usage, summary: spec.summary) }
+        guard let name else {
+            return HelpViewModel(scene: scene.id, entries: availableActions.map(entry), details: [])
+        }
+        do {
+            let spec = try CommandLineParser.resolve(name, in: availableActions)
+            var details = spec.parameters.map { p in
+                "  \(p.name.uppercased()): \(p.help) (\(ArgumentChecker.describe(p.type))\(p.isRequired ? "" : ", optional"))"
+            }
+            if !spec.aliases.isEmpty { details.append("  also: \(spec.aliases.joined(separator: ", "))") }
+            if !spec.details.isEmpty { details.append(spec.details) }
+            return HelpViewModel(scene: scene.id, entries: [entry(spec)], details: details)
+        } catch let error as DispatchError {
+            return Message.error(error.message, code: .badInput)
+        } catch {
+            return Message.error("\(error)", code: .badInput)
+        }
+    }
+
+    private func failed(_ error: DispatchError) -> Outcome {
+        recorder.begin()
+        recorder.display(Message.error(error.message, code: .badInput))
+        var outcome = recorder.end()
+        outcome.dispatchError = error
+        return outcome
+    }
+
+    /// Collects what one input displays and routes.
+    private final class Recorder: DisplaySink, SceneStackObserver {
+        private var outcome = Outcome()
+
+        func begin() { outcome = Outcome() }
+        func end() -> Outcome { defer { outcome = Outcome() }; return outcome }
+        func display(_ viewModel: any ViewModel) { outcome.displayed.append(viewModel) }
+        func sceneStack(_ stack: SceneStack, didRoute route: Route) { outcome.routes.append(route) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SceneCore
+import XCTest
+
+/// Drives a session in tests and makes the test account for every output.
+///
+/// Send one input, then `receive` each ViewModel displayed and `receiveRoute` each route taken,
+/// in order. Anything left unasserted fails the next `send` and `finish()`, so a scene cannot
+/// display or navigate more than its test expects.
+public final class SceneHarness {
+    public let session: Session
+    private var pendingViewModels: [any ViewModel] = []
+    private var pendingRoutes: [Route] = []
+    private var lastInput = ""
+
+    public init(session: Session) { self.session = session }
+
+    /// Sends a command line, as the line session and the REPL do.
+    public func send(_ line: String, file: StaticString = #filePath, line number: UInt = #line) {
+        checkNothingPending(file: file, line: number)
+        record(session.handle(line: line), input: line)
+    }
+
+    /// Sends a checked action, as the JSON-RPC front does.
+    public func send(_ call: ActionCall, inScene sceneID: String? = nil,
+                     file: StaticString = #filePath, line number: UInt = #line) {
+        checkNothingPending(file: file, line: number)
+        record(session.run(call, inScene: sceneID), input: call.name)
+    }
+
+    /// Asserts the next displayed ViewModel equals `expected`.
+    public func receive<V: ViewModel & Equatable>(_ expected: V, file: StaticString = #filePath, line: UInt = #line) {
+        guard !pendingViewModels.isEmpty else {
+            return XCTFail("'\(lastInput)' displayed nothing more; expected \(describe(expected))", file: file, line: line)
+        }
+        let actual = pendingViewModels.removeFirst()
+        guard let typed = actual as? V else {
+            return XCTFail("'\(lastInput)' displayed \(describe(actual)); expected \(describe(expected))", file: file, line: line)
+        }
+        if typed != expected {
+            XCTFail("'\(lastInput)' displayed a different \(V.kind):\n  actual:   \(describe(typed))\n  expected: \(describe(expected))",
+                    file: file, line: line)
+        }
+    }
+
+    /// Asserts the next displayed ViewModel is of type `V` and returns it for closer checks.
+    @discardableResult
+    public func receive<V: ViewModel>(_ type: V.Type, file: StaticString = #filePath, line: UInt = #line) -> V? {
+        guard !pendingViewModels.isEmpty else {
+            XCTFail("'\(lastInput)' displayed nothing more; expected a \(V.kind)", file: file, line: line)
+            return nil
+        }
+        let actual = pendingViewModels.removeFirst()
+        guard let typed = actual as? V else {
+            XCTFail("'\(lastInput)' displayed \(describe(actual)); expected a \(V.kind)", file: file, line: line)
+            return nil
+        }
+        return typed
+    }
+
+    /// Asserts the next route taken.
+    public func receiveRoute(_ expected: Route, file: StaticString = #filePath, line: UInt = #line) {
+        guard !pendingRoutes.isEmpty else {
+            return XCTFail("'\(lastInput)' took no more routes; expected \(expected)", file: file, line: line)
+        }
+        let actual = pendingRoutes.removeFirst()
+        XCTAssertEqual(actual, expected, "'\(lastInput)' took another route", file: file, line: line)
+    }
+
+    /// The ids of the stack, root first.
+    public var stackIDs: [String] { session.stack.scenes.map(\.descriptor.id) }
+
+    /// Fails if any output of the last input was not asserted.
+    public func finish(file: StaticString = #filePath, line: UInt = #line) {
+        checkNothingPending(file: file, line: line)
+    }
+
+    private func record(_ outcome: Outcome, input: String) {
+        pendingViewModels = outcome.displayed
+        pendingRoutes = outcome.routes
+        lastInput = input
+    }
+
+    private func checkNothingPending(file: StaticString, line: UInt) {
+        for viewModel in pendingViewModels {
+            XCTFail("'\(lastInput)' displayed \(describe(viewModel)), which the test did not assert", file: file, line: line)
+        }
+        for route in pendingRoutes {
+            XCTFail("'\(lastInput)' took the route \(route), which the test did not assert", file: file, line: line)
+        }
+        pendingViewModels = []
+        pendingRoutes = []
+    }
+
+    private func describe(_ viewModel: any ViewModel) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(viewModel)).flatMap { String(data: $0, encoding: .utf8) } ?? "?"
+        return "\(type(of: viewModel).kind) \(json)"
+    }
+}
