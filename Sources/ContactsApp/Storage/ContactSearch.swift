@@ -82,3 +82,13 @@ struct ContactSearch {
         }
     }
 }
+
+extension ContactQuery {
+    /// The page window both stores use: a negative limit means none, pages start at 1, and a
+    /// huge page number from a client yields an empty page instead of an arithmetic overflow.
+    var window: (limit: Int, offset: Int) {
+        let limit = max(self.limit, 0)
+        let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: limit)
+        return (limit, overflow ? Int.max : offset)
+    }
+}

@@ -20,9 +20,9 @@ public final class InMemoryContactStore: ContactStore {
         let matches = sorted(query.sort).filter {
             search.matches(words: ContactSearch.words(ContactKeys.searchText($0)), phoneDigits: $0.phoneDigits)
         }
-        let limit = max(query.limit, 0)
-        let start = min((max(query.page, 1) - 1) * limit, matches.count)
-        let end = min(start + limit, matches.count)
+        let (limit, offset) = query.window
+        let start = min(offset, matches.count)
+        let end = start + min(limit, matches.count - start)
         return ContactPage(contacts: Array(matches[start..<end]), total: matches.count)
     }
 

@@ -55,7 +55,7 @@ extension SQLiteContactStore {
     static func storageError(_ error: Error) -> Error {
         if error is ContactStoreError { return error }
         guard let error = error as? DatabaseError else {
-            return ContactStoreError.storage("The contacts database failed: \(error)")
+            return ContactStoreError.storage("The contacts database failed: \(error.localizedDescription)")
         }
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:

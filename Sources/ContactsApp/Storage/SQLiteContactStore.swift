@@ -37,8 +37,7 @@ public final class SQLiteContactStore: ContactStore {
     public func page(_ query: ContactQuery) throws -> ContactPage {
         let (filter, arguments) = Self.filter(ContactSearch(query.search))
         let sortColumn = Self.sortColumn(query.sort)
-        let limit = max(query.limit, 0)
-        let offset = (max(query.page, 1) - 1) * limit
+        let (limit, offset) = query.window
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in

@@ -268,6 +268,17 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_page_outOfRangeNumbers_areClamped() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(3))
+            // Then: page 0 is page 1; an absurd page is past the end, not an overflow
+            XCTAssertEqual(try sut.page(ContactQuery(page: 0, limit: 2)).contacts.map(\.familyName), ["P01", "P02"])
+            XCTAssertEqual(try sut.page(ContactQuery(page: .max, limit: 2)), ContactPage(contacts: [], total: 3))
+            XCTAssertEqual(try sut.page(ContactQuery(limit: -1)), ContactPage(contacts: [], total: 3))
+        }
+    }
+
     func test_position_countsContactsBeforeInEachOrder() {
         forEachStore {
             // Given

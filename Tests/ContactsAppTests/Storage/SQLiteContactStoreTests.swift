@@ -83,6 +83,19 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.contact(id: original.id!), saved)
     }
 
+    func test_readsDoNotWaitForAnotherProcessWriting() throws {
+        // Given: another connection holds the write lock in an open transaction
+        let sut = try SQLiteContactStore(path: databasePath)
+        let saved = try sut.insert(StoreSeeds.ann)
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: databasePath, configuration: config)
+        try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE; UPDATE contact SET nickname = 'uncommitted'") }
+        defer { try? other.inDatabase { try $0.execute(sql: "ROLLBACK") } }
+        // Then: WAL lets the store read the last committed state meanwhile
+        XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
+    }
+
     func test_update_keepsExtraColumn() throws {
         // Given: a row whose `extra` holds properties the model does not know
         let sut = try SQLiteContactStore(path: databasePath)
