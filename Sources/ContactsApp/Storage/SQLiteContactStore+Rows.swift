@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// Mapping between `Contact` and the `contact` table, search index upkeep and error messages.
+extension SQLiteContactStore {
+    /// The columns a save writes. `id`, `version` and `extra` are left out on purpose:
+    /// the store manages the first two, and `extra` must survive updates untouched.
+    static let savedColumns = [
+        "uid", "given", "family", "nickname", "organization", "title", "notes",
+        "phones", "emails", "addresses", "tags", "birthday", "created_at", "updated_at",
+        "sort_first", "sort_last",
+    ]
+
+    static func savedValues(_ contact: Contact) throws -> StatementArguments {
+        let values: [(any DatabaseValueConvertible)?] = [
+            contact.uid, contact.givenName, contact.familyName, contact.nickname,
+            contact.organization, contact.title, contact.notes,
+            try json(contact.phones), try json(contact.emails), try json(contact.addresses),
+            try json(contact.tags), contact.birthday?.isoString,
+            contact.createdAt.timeIntervalSince1970, contact.updatedAt.timeIntervalSince1970,
+            ContactKeys.sortKey(contact, .first), ContactKeys.sortKey(contact, .last),
+        ]
+        return StatementArguments(values)
+    }
+
+    static func contact(from row: Row) throws -> Contact {
+        Contact(
+            id: row["id"], uid: row["uid"], givenName: row["given"], familyName: row["family"],
+            nickname: row["nickname"], organization: row["organization"], title: row["title"],
+            phones: try decode(row["phones"]), emails: try decode(row["emails"]),
+            addresses: try decode(row["addresses"]),
+            birthday: (row["birthday"] as String?).flatMap(birthday(iso:)),
+            notes: row["notes"], tags: try decode(row["tags"]),
+            createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
+            version: row["version"])
+    }
+
+    /// Rewrites the contact's entries in both FTS5 tables; call inside the write transaction
+    /// that saves the row, so the index can never disagree with the table.
+    static func index(_ contact: Contact, id: Int64, _ db: Database) throws {
+        try unindex(id: id, db)
+        try db.execute(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)",
+                       arguments: [id, ContactKeys.searchText(contact)])
+        try db.execute(sql: "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)",
+                       arguments: [id, contact.phoneDigits.joined(separator: " ")])
+    }
+
+    static func unindex(id: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM contact_text WHERE rowid = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM contact_phone WHERE rowid = ?", arguments: [id])
+    }
+
+    /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.
+    static func storageError(_ error: Error) -> Error {
+        if error is ContactStoreError { return error }
+        guard let error = error as? DatabaseError else {
+            return ContactStoreError.storage("The contacts database failed: \(error.localizedDescription)")
+        }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return ContactStoreError.storage("The contacts database is busy in another program; try again.")
+        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
+            return ContactStoreError.storage("Another contact already has this UID.")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return ContactStoreError.storage("The file is not a contacts database, or it is damaged.")
+        default:
+            return ContactStoreError.storage(
+                "The contacts database failed: \(error.message ?? "\(error.resultCode)")")
+        }
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func decode<T: Decodable>(_ text: String) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    /// Parses `YYYY-MM-DD` or `--MM-DD`, the two forms `Birthday.isoString` writes.
+    private static func birthday(iso: String) -> Birthday? {
+        let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 3: // YYYY-MM-DD
+            guard let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            return Birthday(year: y, month: m, day: d)
+        case 4 where parts[0].isEmpty && parts[1].isEmpty: // --MM-DD
+            guard let m = Int(parts[2]), let d = Int(parts[3]) else { return nil }
+            return Birthday(year: nil, month: m, day: d)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+extension SQLiteContactStore {
+    /// The schema's history, oldest first. Each migration runs once per database file, in its
+    /// own transaction, and is never edited after release: add a new one instead.
+    static let migrations: [(name: String, sql: String)] = [
+        ("v1", """
+            CREATE TABLE contact (
+                id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a stale id cannot name someone else
+                uid TEXT NOT NULL UNIQUE,
+                given TEXT NOT NULL DEFAULT '',
+                family TEXT NOT NULL DEFAULT '',
+                nickname TEXT NOT NULL DEFAULT '',
+                organization TEXT NOT NULL DEFAULT '',
+                title TEXT NOT NULL DEFAULT '',
+                notes TEXT NOT NULL DEFAULT '',
+                phones TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
+                emails TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
+                addresses TEXT NOT NULL DEFAULT '[]', -- JSON [PostalAddress]
+                tags TEXT NOT NULL DEFAULT '[]',      -- JSON [String]
+                birthday TEXT,                        -- Birthday.isoString
+                created_at REAL NOT NULL,             -- seconds since 1970
+                updated_at REAL NOT NULL,
+                version INTEGER NOT NULL,
+                sort_first TEXT NOT NULL,             -- ContactKeys.sortKey(_, .first)
+                sort_last TEXT NOT NULL,              -- ContactKeys.sortKey(_, .last)
+                extra TEXT NOT NULL DEFAULT '[]'      -- reserved: unknown vCard properties; never written by updates
+            );
+            CREATE INDEX contact_sort_first ON contact(sort_first, id);
+            CREATE INDEX contact_sort_last ON contact(sort_last, id);
+            -- rowid = contact.id; both kept in step with contact by the store, in the same transaction.
+            CREATE VIRTUAL TABLE contact_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE VIRTUAL TABLE contact_phone USING fts5(digits, tokenize = 'trigram');
+            """),
+    ]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+        }
+        return migrator
+    }
+
+    /// Creates the parent directory (0700) and an empty database file (0600) unless they exist.
+    /// SQLite would create the file with the umask's mode, typically world-readable; contacts
+    /// are private. SQLite gives its `-wal` and `-shm` files the database file's mode.
+    static func createFileIfMissing(at path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        if !FileManager.default.fileExists(atPath: directory) {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+        } else if errno != EEXIST {
+            let reason = String(cString: strerror(errno))
+            throw ContactStoreError.storage("Cannot create the contacts database at \(path): \(reason)")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import GRDB
+
+/// The embedded contact store: one SQLite file, shared safely by several processes.
+///
+/// - WAL mode (a `DatabasePool`) lets a REPL read while an editor plugin writes; a writer
+///   waits up to 5 seconds for another process's lock instead of failing at once.
+/// - Every save checks the stored `version` in the same statement that writes, so two
+///   processes editing the same contact cannot overwrite each other silently: the later one
+///   gets `ContactStoreError.staleVersion`.
+/// - Lists are paged in SQL and searched through two FTS5 indexes (words and phone-digit
+///   trigrams), so showing a page never loads the whole book.
+public final class SQLiteContactStore: ContactStore {
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    ///
+    /// A new file is created with mode 0600, its directory with 0700: contacts are private.
+    /// `":memory:"` gives a private, empty, in-memory database that lives as long as the store.
+    /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
+    public init(path: String) throws {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        do {
+            if path == ":memory:" {
+                writer = try DatabaseQueue(configuration: config)
+            } else {
+                try Self.createFileIfMissing(at: path)
+                writer = try DatabasePool(path: path, configuration: config)
+            }
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    public func page(_ query: ContactQuery) throws -> ContactPage {
+        let (filter, arguments) = Self.filter(ContactSearch(query.search))
+        let sortColumn = Self.sortColumn(query.sort)
+        let (limit, offset) = query.window
+        return try guarded {
+            // One read transaction: the page and the total describe the same snapshot.
+            try writer.read { db in
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT * FROM contact WHERE \(filter)
+                    ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
+                    """, arguments: arguments + [limit, offset])
+                let total = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM contact WHERE \(filter)", arguments: arguments) ?? 0
+                return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
+            }
+        }
+    }
+
+    public func contact(id: Int64) throws -> Contact? {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM contact WHERE id = ?", arguments: [id])
+                    .map(Self.contact(from:))
+            }
+        }
+    }
+
+    public func insert(_ contact: Contact) throws -> Contact {
+        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+        let columns = Self.savedColumns.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: Self.savedColumns.count).joined(separator: ", ")
+        return try guarded {
+            try writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)",
+                    arguments: Self.savedValues(contact))
+                var saved = contact
+                saved.id = db.lastInsertedRowID
+                saved.version = 1
+                try Self.index(saved, id: db.lastInsertedRowID, db)
+                return saved
+            }
+        }
+    }
+
+    public func update(_ contact: Contact) throws -> Contact {
+        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+        let assignments = Self.savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
+        return try guarded {
+            try writer.write { db in
+                try db.execute(
+                    sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
+                    arguments: Self.savedValues(contact) + [id, contact.version])
+                guard db.changesCount == 1 else {
+                    throw try Self.refusal(id: id, expected: contact.version, db)
+                }
+                try Self.index(contact, id: id, db)
+                var saved = contact
+                saved.version += 1
+                return saved
+            }
+        }
+    }
+
+    public func delete(id: Int64, expectedVersion: Int?) throws {
+        try guarded {
+            try writer.write { db in
+                if let expected = expectedVersion {
+                    try db.execute(sql: "DELETE FROM contact WHERE id = ? AND version = ?", arguments: [id, expected])
+                    guard db.changesCount == 1 else { throw try Self.refusal(id: id, expected: expected, db) }
+                } else {
+                    try db.execute(sql: "DELETE FROM contact WHERE id = ?", arguments: [id])
+                    guard db.changesCount == 1 else { throw ContactStoreError.notFound(id: id) }
+                }
+                try Self.unindex(id: id, db)
+            }
+        }
+    }
+
+    public func position(of id: Int64, sort: SortOrder) throws -> Int {
+        let column = Self.sortColumn(sort)
+        return try guarded {
+            try writer.read { db in
+                guard let key = try String.fetchOne(
+                    db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])
+                else { throw ContactStoreError.notFound(id: id) }
+                // Row-value comparison walks the (sort key, id) index.
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM contact WHERE (\(column), id) < (?, ?)",
+                    arguments: [key, id]) ?? 0
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw Self.storageError(error) }
+    }
+
+    private static func sortColumn(_ sort: SortOrder) -> String {
+        switch sort {
+        case .first: return "sort_first"
+        case .last: return "sort_last"
+        }
+    }
+
+    /// Why a guarded write touched no row: the contact is gone, or someone saved it first.
+    private static func refusal(id: Int64, expected: Int, _ db: Database) throws -> ContactStoreError {
+        guard let actual = try Int.fetchOne(db, sql: "SELECT version FROM contact WHERE id = ?", arguments: [id])
+        else { return .notFound(id: id) }
+        return .staleVersion(id: id, expected: expected, actual: actual)
+    }
+
+    /// The WHERE clause for a search, with its arguments; see `ContactSearch` for the rules.
+    /// User text only ever reaches SQL as an argument, quoted as an FTS5 string.
+    private static func filter(_ search: ContactSearch) -> (String, StatementArguments) {
+        guard !search.isEmpty else { return ("1", []) }
+        let textMatch = "id IN (SELECT rowid FROM contact_text WHERE contact_text MATCH ?)"
+        let phoneMatch = "id IN (SELECT rowid FROM contact_phone WHERE contact_phone MATCH ?)"
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        for term in search.terms {
+            arguments += [term.ftsPhrase]
+            if let digits = term.digits {
+                clauses.append("(\(textMatch) OR \(phoneMatch))")
+                arguments += ["\"\(digits)\""]
+            } else {
+                clauses.append(textMatch)
+            }
+        }
+        var sql = "(" + clauses.joined(separator: " AND ") + ")"
+        if let whole = search.wholeNumberDigits {
+            sql = "(\(sql) OR \(phoneMatch))"
+            arguments += ["\"\(whole)\""]
+        }
+        return (sql, arguments)
+    }
+}

@@ -1,0 +1,420 @@
+import XCTest
+@testable import ContactsApp
+
+/// The behaviour every `ContactStore` must have, checked against `InMemoryContactStore` and
+/// `SQLiteContactStore` (on a real file) alike so the test double cannot drift from the real store.
+///
+/// Each test runs its body once per store; failures are prefixed with the store's name.
+/// (A base class with one subclass per store would be tidier, but XCTest's test discovery on
+/// Linux does not run inherited test methods.)
+final class ContactStoreContractTests: XCTestCase {
+    static let stores: [(name: String, make: (URL) throws -> ContactStore)] = [
+        ("InMemoryContactStore", { _ in InMemoryContactStore() }),
+        ("SQLiteContactStore", { try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path) }),
+    ]
+
+    var sut: ContactStore!
+    private var storeName = ""
+
+    func forEachStore(_ body: () throws -> Void) {
+        for store in Self.stores {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("ContactStoreContract-\(UUID().uuidString)")
+            defer {
+                sut = nil
+                try? FileManager.default.removeItem(at: directory)
+            }
+            storeName = store.name
+            do {
+                sut = try store.make(directory)
+                try body()
+            } catch {
+                XCTFail("unexpected error: \(error)")
+            }
+        }
+    }
+
+    override func recordFailure(withDescription description: String, inFile filePath: String,
+                                atLine lineNumber: Int, expected: Bool) {
+        super.recordFailure(withDescription: "[\(storeName)] \(description)", inFile: filePath,
+                            atLine: lineNumber, expected: expected)
+    }
+
+    @discardableResult
+    func seed(_ contacts: [Contact] = StoreSeeds.book) throws -> [Contact] {
+        try contacts.map { try sut.insert($0) }
+    }
+
+    func names(_ query: ContactQuery) throws -> [String] {
+        try sut.page(query).contacts.map { $0.familyName.isEmpty ? $0.organization : $0.familyName }
+    }
+
+    func search(_ text: String) throws -> [String] {
+        try names(ContactQuery(search: text, limit: 100))
+    }
+
+    // MARK: - Saving
+
+    func test_insert_assignsIdAndVersion1_andKeepsEveryField() {
+        forEachStore {
+            // When
+            let saved = try sut.insert(StoreSeeds.full)
+            // Then
+            XCTAssertNotNil(saved.id)
+            XCTAssertEqual(saved.version, 1)
+            var expected = StoreSeeds.full
+            expected.id = saved.id
+            expected.version = 1
+            XCTAssertEqual(saved, expected)
+            XCTAssertEqual(try sut.contact(id: saved.id!), expected)
+        }
+    }
+
+    func test_insert_keepsBirthdayWithoutYear() {
+        forEachStore {
+            // Given
+            var contact = StoreSeeds.ann
+            contact.birthday = Birthday(year: nil, month: 2, day: 29)
+            // When
+            let saved = try sut.insert(contact)
+            // Then
+            XCTAssertEqual(try sut.contact(id: saved.id!)?.birthday, Birthday(year: nil, month: 2, day: 29))
+        }
+    }
+
+    func test_insert_withoutUID_isRefused() {
+        forEachStore {
+            // Given
+            var contact = StoreSeeds.ann
+            contact.uid = ""
+            // Then
+            XCTAssertThrowsError(try sut.insert(contact)) {
+                XCTAssertEqual($0 as? ContactStoreError, .storage("missing uid"))
+            }
+        }
+    }
+
+    func test_insert_duplicateUID_isRefusedAsStorageError() {
+        forEachStore {
+            // Given
+            _ = try sut.insert(StoreSeeds.ann)
+            // Then
+            XCTAssertThrowsError(try sut.insert(StoreSeeds.ann)) { error in
+                guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
+            }
+        }
+    }
+
+    func test_update_incrementsVersion_andPersists() {
+        forEachStore {
+            // Given
+            var contact = try sut.insert(StoreSeeds.ann)
+            contact.givenName = "Anne"
+            contact.updatedAt = StoreSeeds.edited
+            // When
+            let saved = try sut.update(contact)
+            // Then
+            XCTAssertEqual(saved.version, 2)
+            XCTAssertEqual(try sut.contact(id: contact.id!), saved)
+        }
+    }
+
+    func test_update_withStaleVersion_isRefused_andKeepsStoredContact() {
+        forEachStore {
+            // Given: two edits start from version 1; the first is saved
+            let original = try sut.insert(StoreSeeds.ann)
+            var first = original, second = original
+            first.givenName = "First"
+            second.givenName = "Second"
+            let saved = try sut.update(first)
+            // Then
+            XCTAssertThrowsError(try sut.update(second)) {
+                XCTAssertEqual($0 as? ContactStoreError, .staleVersion(id: original.id!, expected: 1, actual: 2))
+            }
+            XCTAssertEqual(try sut.contact(id: original.id!), saved)
+        }
+    }
+
+    func test_update_missingContact_throwsNotFound() {
+        forEachStore {
+            // Given
+            var contact = StoreSeeds.ann
+            contact.id = 999
+            contact.version = 1
+            // Then
+            XCTAssertThrowsError(try sut.update(contact)) {
+                XCTAssertEqual($0 as? ContactStoreError, .notFound(id: 999))
+            }
+        }
+    }
+
+    func test_delete_withCurrentVersion_removesContact() {
+        forEachStore {
+            // Given
+            let saved = try sut.insert(StoreSeeds.ann)
+            // When
+            try sut.delete(id: saved.id!, expectedVersion: 1)
+            // Then
+            XCTAssertNil(try sut.contact(id: saved.id!))
+            XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
+        }
+    }
+
+    func test_delete_withStaleVersion_isRefused() {
+        forEachStore {
+            // Given
+            let saved = try sut.update(try sut.insert(StoreSeeds.ann))
+            // Then
+            XCTAssertThrowsError(try sut.delete(id: saved.id!, expectedVersion: 1)) {
+                XCTAssertEqual($0 as? ContactStoreError, .staleVersion(id: saved.id!, expected: 1, actual: 2))
+            }
+            XCTAssertEqual(try sut.contact(id: saved.id!), saved)
+        }
+    }
+
+    func test_delete_withoutVersion_removesWhateverIsStored() {
+        forEachStore {
+            // Given
+            let saved = try sut.update(try sut.insert(StoreSeeds.ann))
+            // When
+            try sut.delete(id: saved.id!, expectedVersion: nil)
+            // Then
+            XCTAssertNil(try sut.contact(id: saved.id!))
+        }
+    }
+
+    func test_delete_missingContact_throwsNotFound() {
+        forEachStore {
+            for version in [1, nil] as [Int?] {
+                XCTAssertThrowsError(try sut.delete(id: 42, expectedVersion: version)) {
+                    XCTAssertEqual($0 as? ContactStoreError, .notFound(id: 42))
+                }
+            }
+        }
+    }
+
+    func test_contact_missing_isNil() {
+        forEachStore {
+            XCTAssertNil(try sut.contact(id: 7))
+        }
+    }
+
+    // MARK: - Order and paging
+
+    func test_page_byLastName_ignoresCaseAndDiacritics() {
+        forEachStore {
+            // Given
+            try seed()
+            // When
+            let page = try names(ContactQuery(sort: .last))
+            // Then: "zoë adams" is not pushed after capitals, "Ñúñez" sorts as "nunez"
+            XCTAssertEqual(page, ["Acme Corp", "adams", "Lee", "Leeds", "Ñúñez", "Zola"])
+        }
+    }
+
+    func test_page_byFirstName_ignoresCaseAndDiacritics() {
+        forEachStore {
+            // Given
+            try seed()
+            // When
+            let page = try sut.page(ContactQuery(sort: .first)).contacts
+            // Then
+            XCTAssertEqual(page.map { $0.givenName.isEmpty ? $0.organization : $0.givenName },
+                           ["Acme Corp", "Al", "Ann", "Émile", "José", "zoë"])
+        }
+    }
+
+    func test_page_sameName_isOrderedById() {
+        forEachStore {
+            // Given
+            let saved = try seed([StoreSeeds.contact("Sam", "Smith", uid: "a"), StoreSeeds.contact("Sam", "Smith", uid: "b")])
+            // Then
+            XCTAssertEqual(try sut.page(ContactQuery()).contacts.map(\.id), saved.map(\.id))
+        }
+    }
+
+    func test_page_secondOfThree() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(7))
+            // When
+            let page = try sut.page(ContactQuery(page: 2, limit: 3))
+            // Then
+            XCTAssertEqual(page.contacts.map(\.familyName), ["P04", "P05", "P06"])
+            XCTAssertEqual(page.total, 7)
+        }
+    }
+
+    func test_page_lastPageIsPartial() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(7))
+            // When
+            let page = try sut.page(ContactQuery(page: 3, limit: 3))
+            // Then
+            XCTAssertEqual(page.contacts.map(\.familyName), ["P07"])
+            XCTAssertEqual(page.total, 7)
+        }
+    }
+
+    func test_page_beyondEnd_isEmptyWithTotal() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(7))
+            // When
+            let page = try sut.page(ContactQuery(page: 4, limit: 3))
+            // Then
+            XCTAssertEqual(page, ContactPage(contacts: [], total: 7))
+        }
+    }
+
+    func test_page_outOfRangeNumbers_areClamped() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(3))
+            // Then: page 0 is page 1; an absurd page is past the end, not an overflow
+            XCTAssertEqual(try sut.page(ContactQuery(page: 0, limit: 2)).contacts.map(\.familyName), ["P01", "P02"])
+            XCTAssertEqual(try sut.page(ContactQuery(page: .max, limit: 2)), ContactPage(contacts: [], total: 3))
+            XCTAssertEqual(try sut.page(ContactQuery(limit: -1)), ContactPage(contacts: [], total: 3))
+        }
+    }
+
+    func test_position_countsContactsBeforeInEachOrder() {
+        forEachStore {
+            // Given
+            let saved = try seed()
+            let jose = saved[2]
+            // Then: last: acme, adams, lee, leeds, [nunez]; first: acme, al, ann, emile, [jose]
+            XCTAssertEqual(try sut.position(of: jose.id!, sort: .last), 4)
+            XCTAssertEqual(try sut.position(of: jose.id!, sort: .first), 4)
+            XCTAssertEqual(try sut.position(of: saved[5].id!, sort: .last), 0)
+        }
+    }
+
+    func test_position_missingContact_throwsNotFound() {
+        forEachStore {
+            XCTAssertThrowsError(try sut.position(of: 5, sort: .last)) {
+                XCTAssertEqual($0 as? ContactStoreError, .notFound(id: 5))
+            }
+        }
+    }
+
+    // MARK: - Search
+
+    func test_search_byNamePrefix() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("le"), ["Lee", "Leeds"])
+            XCTAssertEqual(try search("LEED"), ["Leeds"])
+            XCTAssertEqual(try search("ee"), [], "prefixes of words, not substrings")
+        }
+    }
+
+    func test_search_ignoresDiacritics_bothWays() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("nunez"), ["Ñúñez"])
+            XCTAssertEqual(try search("Ñúñ"), ["Ñúñez"])
+            XCTAssertEqual(try search("emile"), ["Zola"])
+        }
+    }
+
+    func test_search_byNicknameAndOrganization() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("nan"), ["Lee"])
+            XCTAssertEqual(try search("glob"), ["Leeds"])
+            XCTAssertEqual(try search("acme co"), ["Acme Corp"])
+        }
+    }
+
+    func test_search_byEmailFragment() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("ann@exa"), ["Lee"])
+            XCTAssertEqual(try search("example"), ["Lee"])
+            XCTAssertEqual(try search("correo.es"), ["Ñúñez"])
+        }
+    }
+
+    func test_search_byPhoneDigits_inAnyFormatting() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("555-1234"), ["Lee"])
+            XCTAssertEqual(try search("(555)"), ["Lee"])
+            XCTAssertEqual(try search("4567"), ["Lee"])
+            XCTAssertEqual(try search("7946.0958"), ["Leeds"])
+            XCTAssertEqual(try search("+1 (555) 123-4567"), ["Lee"], "a whole number typed with spaces")
+        }
+    }
+
+    func test_search_fewerThanThreeDigits_doesNotSearchPhones() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("45"), [])
+        }
+    }
+
+    func test_search_everyTermMustMatch() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("ann lee"), ["Lee"])
+            XCTAssertEqual(try search("lee 555"), ["Lee"])
+            XCTAssertEqual(try search("ann zola"), [])
+        }
+    }
+
+    func test_search_withFTSSyntax_neverThrows() {
+        forEachStore {
+            // Given
+            try seed()
+            // When / Then: each is an ordinary search, whatever it finds
+            for text in ["\"", "*", "(", ")", "AND", "OR", "NOT ann", "NEAR(a b)", "ann\"", "\"ann", "-ann",
+                         "^ann", "family:lee", "a'b", "{x}", "ann*", "\"\"", "+", "555-", "((555))"] {
+                XCTAssertNoThrow(try sut.page(ContactQuery(search: text)), text)
+            }
+            XCTAssertEqual(try search("\"ann"), ["Lee"])
+            XCTAssertEqual(try search("family:lee"), [], "`family:` is text to match, not a column filter")
+        }
+    }
+
+    func test_search_punctuationOnly_listsEveryone() {
+        forEachStore {
+            // Given
+            try seed()
+            // Then: nothing to search for, like an empty search
+            XCTAssertEqual(try sut.page(ContactQuery(search: " - \" * ")).total, StoreSeeds.book.count)
+        }
+    }
+
+    func test_search_pagesAndCountsMatchesOnly() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(5) + StoreSeeds.book)
+            // When
+            let page = try sut.page(ContactQuery(search: "x", page: 2, limit: 2))
+            // Then
+            XCTAssertEqual(page.contacts.map(\.familyName), ["P03", "P04"])
+            XCTAssertEqual(page.total, 5)
+        }
+    }
+
+    func test_search_followsUpdatesAndDeletes() {
+        forEachStore {
+            // Given
+            var ann = try sut.insert(StoreSeeds.ann)
+            ann.familyName = "Park"
+            ann.phones = []
+            // When
+            ann = try sut.update(ann)
+            // Then
+            XCTAssertEqual(try search("lee"), [])
+            XCTAssertEqual(try search("555"), [])
+            XCTAssertEqual(try search("park"), ["Park"])
+            // When
+            try sut.delete(id: ann.id!, expectedVersion: ann.version)
+            // Then
+            XCTAssertEqual(try search("park"), [])
+        }
+    }
+}

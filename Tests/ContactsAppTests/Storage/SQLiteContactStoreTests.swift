@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import ContactsApp
+
+/// What only the SQLite store has: a file, a schema, WAL, several processes.
+final class SQLiteContactStoreTests: XCTestCase {
+    private var directory: URL!
+    private var databasePath: String { directory.appendingPathComponent("nested/contacts.sqlite").path }
+
+    override func setUp() {
+        super.setUp()
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteContactStoreTests-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    func test_newFile_isPrivate_andItsDirectoryIsCreated() throws {
+        // When
+        _ = try SQLiteContactStore(path: databasePath)
+        // Then
+        let attributes = try FileManager.default.attributesOfItem(atPath: databasePath)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func test_newFile_isInWALMode() throws {
+        // When
+        _ = try SQLiteContactStore(path: databasePath)
+        // Then: header bytes 18 and 19 are 2 in a WAL database (https://sqlite.org/fileformat.html)
+        let header = try XCTUnwrap(FileHandle(forReadingAtPath: databasePath)).readData(ofLength: 20)
+        XCTAssertEqual(Array(header[18...19]), [2, 2])
+    }
+
+    func test_migrations_createTheSchema() throws {
+        // When
+        _ = try SQLiteContactStore(path: databasePath)
+        // Then
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1"])
+            XCTAssertTrue(try db.tableExists("contact_text"))
+            XCTAssertTrue(try db.tableExists("contact_phone"))
+            let columns = try db.columns(in: "contact").map(\.name)
+            XCTAssertTrue(columns.contains("extra"))
+            XCTAssertTrue(columns.contains("sort_first"))
+            let indexes = try db.indexes(on: "contact").map(\.columns)
+            XCTAssertTrue(indexes.contains(["sort_first", "id"]))
+            XCTAssertTrue(indexes.contains(["sort_last", "id"]))
+        }
+    }
+
+    func test_reopening_keepsContactsAndSearch() throws {
+        // Given
+        let saved = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.full)
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then
+        XCTAssertEqual(try sut.contact(id: saved.id!), saved)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "lovel")).contacts, [saved])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "7946")).contacts, [saved])
+    }
+
+    func test_twoStoresOnOneFile_staleUpdateFromSecondIsRefused() throws {
+        // Given: both open the file; each loads version 1 of Ann
+        let first = try SQLiteContactStore(path: databasePath)
+        let sut = try SQLiteContactStore(path: databasePath)
+        let original = try first.insert(StoreSeeds.ann)
+        var mine = try XCTUnwrap(first.contact(id: original.id!))
+        var theirs = try XCTUnwrap(sut.contact(id: original.id!))
+        mine.nickname = "Saved first"
+        theirs.nickname = "Saved second"
+        // When
+        let saved = try first.update(mine)
+        // Then
+        XCTAssertThrowsError(try sut.update(theirs)) {
+            XCTAssertEqual($0 as? ContactStoreError, .staleVersion(id: original.id!, expected: 1, actual: 2))
+        }
+        XCTAssertEqual(try first.contact(id: original.id!), saved)
+        XCTAssertEqual(try sut.contact(id: original.id!), saved)
+    }
+
+    func test_readsDoNotWaitForAnotherProcessWriting() throws {
+        // Given: another connection holds the write lock in an open transaction
+        let sut = try SQLiteContactStore(path: databasePath)
+        let saved = try sut.insert(StoreSeeds.ann)
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: databasePath, configuration: config)
+        try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE; UPDATE contact SET nickname = 'uncommitted'") }
+        defer { try? other.inDatabase { try $0.execute(sql: "ROLLBACK") } }
+        // Then: WAL lets the store read the last committed state meanwhile
+        XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
+    }
+
+    func test_update_keepsExtraColumn() throws {
+        // Given: a row whose `extra` holds properties the model does not know
+        let sut = try SQLiteContactStore(path: databasePath)
+        var ann = try sut.insert(StoreSeeds.ann)
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.write { try $0.execute(sql: "UPDATE contact SET extra = '[\"X-FOO:1\"]'") }
+        // When
+        ann.givenName = "Anne"
+        _ = try sut.update(ann)
+        // Then
+        XCTAssertEqual(try queue.read { try String.fetchOne($0, sql: "SELECT extra FROM contact") }, "[\"X-FOO:1\"]")
+    }
+
+    func test_memoryPath_needsNoFile() throws {
+        // Given
+        let sut = try SQLiteContactStore(path: ":memory:")
+        // When
+        let saved = try sut.insert(StoreSeeds.ann)
+        // Then
+        XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).contacts, [saved])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ":memory:"))
+    }
+
+    func test_fileThatIsNotADatabase_throwsStorageError() throws {
+        // Given
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("notes.txt").path
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        // Then
+        XCTAssertThrowsError(try SQLiteContactStore(path: path)) { error in
+            guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
+        }
+    }
+}
