@@ -39,7 +39,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
-        .testTarget(name: "ContactsAppTests", dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting"]),
+        .testTarget(
+            name: "ContactsAppTests",
+            dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,86 @@
 import ArgumentParser
+import ContactsApp
+import Foundation
 import Logging
-print("hi")
+import SceneCore
+
+/// The composition root: reads the flags, opens the store, builds the session and hands it
+/// to the front end that fits stdin.
+struct ContactsBookCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contactsbook",
+        abstract: "A contacts book for the terminal, editors and scripts.",
+        discussion: """
+            With stdin not a terminal, reads one command per line (try 'help').
+            The book lives in ${XDG_DATA_HOME:-~/.local/share}/contactsbook/contacts.sqlite unless --db says otherwise.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The database file, or :memory: for a book that lives only for this run.",
+                                            valueName: "path"))
+    var db: String?
+
+    @Flag(name: .long, help: "Stop at the first command that fails.")
+    var bail = false
+
+    @Option(name: .long, help: "Contacts per page of the list (1-500).")
+    var pageSize = 20
+
+    @Option(name: .long, help: "Log level on stderr: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .warning
+
+    func validate() throws {
+        guard (1...500).contains(pageSize) else { throw ValidationError("--page-size must be from 1 to 500") }
+        if let db, db.isEmpty { throw ValidationError("--db needs a path") }
+    }
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "contactsbook")
+        let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+        logger.debug("opening the book", metadata: ["path": "\(path)"])
+        let store: SQLiteContactStore
+        do {
+            store = try SQLiteContactStore(path: path)
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let environment = ContactsEnvironment(store: store, pageSize: pageSize)
+        let session = ContactsSceneFactory.makeSession(environment: environment)
+        let lines = LineSession(session: session, streams: StandardStreams(), bail: bail)
+        let status = lines.run { readLine(strippingNewline: true) }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// The process's stdout and stderr, written whole per message.
+final class StandardStreams: TextStreams {
+    func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+    func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+}
+
+/// Where files live by default (XDG base directories).
+enum DefaultPaths {
+    struct NoHome: Error, CustomStringConvertible {
+        var description: String { "HOME is not set and neither is XDG_DATA_HOME; pass --db PATH" }
+    }
+
+    /// `${XDG_DATA_HOME:-~/.local/share}/contactsbook/contacts.sqlite`; a relative
+    /// XDG_DATA_HOME is ignored, as the XDG specification says.
+    static func database(environment: [String: String]) throws -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return data + "/contactsbook/contacts.sqlite"
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { throw NoHome() }
+        return home + "/.local/share/contactsbook/contacts.sqlite"
+    }
+}
+
+ContactsBookCommand.main()

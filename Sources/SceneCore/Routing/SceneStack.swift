@@ -20,6 +20,8 @@ public enum Route: Equatable, Sendable, Encodable {
 
 /// What app Routers use to move between scenes.
 public protocol SceneNavigating: AnyObject {
+    /// The stack, root first: a Router finds the scene it returns to here, to pass data back.
+    var scenes: [Scene] { get }
     func push(_ scene: Scene)
     /// Pops the active scene; false at the root.
     @discardableResult func pop() -> Bool

@@ -1,0 +1,21 @@
+import Foundation
+
+/// What the app needs from the outside world, injected so tests are deterministic.
+public struct ContactsEnvironment {
+    public var store: ContactStore
+    public var now: () -> Date
+    public var makeUID: () -> String
+    /// Used for capitalising names (Turkish dotted i and the like).
+    public var locale: Locale
+    /// Used for showing created and updated times.
+    public var timeZone: TimeZone
+    /// Rows per page of the list unless the user asks otherwise.
+    public var pageSize: Int
+
+    public init(store: ContactStore, now: @escaping () -> Date = Date.init,
+                makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
+                locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20) {
+        self.store = store; self.now = now; self.makeUID = makeUID
+        self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
+    }
+}

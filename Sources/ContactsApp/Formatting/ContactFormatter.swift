@@ -1,0 +1,91 @@
+import Foundation
+import SceneCore
+
+/// The formatting every contacts Presenter shares: capitalised names, phone masks, dates.
+/// One place, so the list, the detail and the form show a contact the same way.
+public struct ContactFormatter {
+    let locale: Locale
+    let timeZone: TimeZone
+
+    public init(locale: Locale, timeZone: TimeZone) { self.locale = locale; self.timeZone = timeZone }
+
+    /// Capitalises the first letter of each word ("ann-marie lee" → "Ann-Marie Lee"),
+    /// leaving the rest alone so "McDonald" and "DeWitt" keep their capitals.
+    public func name(_ text: String) -> String {
+        var result = ""
+        var atWordStart = true
+        for ch in text {
+            result += atWordStart ? String(ch).uppercased(with: locale) : String(ch)
+            atWordStart = ch == " " || ch == "-" || ch == "'"
+        }
+        return result
+    }
+
+    /// The contact's display name, capitalised; the organisation when it has no name.
+    public func displayName(_ contact: Contact) -> String {
+        let names = [contact.givenName, contact.familyName].filter { !$0.isEmpty }
+        return names.isEmpty ? contact.organization : names.map(name).joined(separator: " ")
+    }
+
+    /// North American numbers get the familiar mask ("+1 (555) 123-4567"); others are shown
+    /// as entered with runs of spaces collapsed, since their grouping varies by country.
+    public func phone(_ number: String) -> String {
+        let digits = number.filter { $0.isASCII && $0.isNumber }
+        let plus = number.trimmingCharacters(in: .whitespaces).hasPrefix("+")
+        let onlyPhoneCharacters = number.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
+        if onlyPhoneCharacters {
+            if plus && digits.count == 11 && digits.hasPrefix("1") {
+                return "+1 " + nanp(String(digits.dropFirst()))
+            }
+            if !plus && digits.count == 10 { return nanp(digits) }
+        }
+        return number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    private func nanp(_ ten: String) -> String {
+        let d = Array(ten)
+        return "(\(String(d[0..<3]))) \(String(d[3..<6]))-\(String(d[6..<10]))"
+    }
+
+    public func address(_ address: PostalAddress) -> String {
+        address.components.joined(separator: ", ")
+    }
+
+    /// ISO form, readable in every locale: "1990-05-17", or "05-17" without a year.
+    public func birthday(_ birthday: Birthday) -> String {
+        birthday.year == nil ? String(birthday.isoString.dropFirst(2)) : birthday.isoString
+    }
+
+    /// "2026-11-21 22:44" in the injected time zone.
+    public func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// The message a failure shows, with its error code and per-field details.
+    public func message(for failure: ContactsFailure) -> Message {
+        switch failure {
+        case .notFound(let reference):
+            return .error("no contact matches '\(reference)'", code: .notFound)
+        case .ambiguous(let reference, let matches):
+            let list = matches.map { "#\($0.id ?? 0) \(displayName($0))" }.joined(separator: ", ")
+            return .error("'\(reference)' matches \(matches.count) contacts: \(list); name one by its number",
+                          code: .badInput)
+        case .stale(let contact, let actual):
+            return .error("\(displayName(contact)) was changed elsewhere since you began (your version \(contact.version), "
+                          + "now \(actual)); nothing was saved. Cancel and edit again to see the changes.",
+                          code: .conflict)
+        case .invalid(let errors):
+            var details: [String: String] = [:]
+            for error in errors { details[error.field] = error.message }
+            let count = errors.count == 1 ? "1 field is" : "\(errors.count) fields are"
+            return .error("not saved: \(count) not valid", code: .validationFailed, details: details)
+        case .badInput(let text):
+            return .error(text, code: .badInput)
+        case .storage(let reason):
+            return .error("storage failed: \(reason)", code: .storage)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import SceneCore
+
+/// Builds the app's scenes for Routers, with what every scene shares: the environment,
+/// the storage worker, the formatter and the core's context.
+public final class ContactsSceneFactory {
+    public let environment: ContactsEnvironment
+    let worker: ContactsWorker
+    let formatter: ContactFormatter
+    /// Set once the session exists (the session builds the root scene from it).
+    var context: SceneContext!
+
+    public init(environment: ContactsEnvironment) {
+        self.environment = environment
+        worker = ContactsWorker(environment: environment)
+        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
+    }
+
+    /// Every kind of scene the app has.
+    public static let sceneKinds = [
+        ListContactsViewController.descriptor, ShowContactViewController.descriptor, EditContactViewController.descriptor,
+    ]
+
+    /// A session whose root is the contacts list.
+    public static func makeSession(environment: ContactsEnvironment) -> Session {
+        let factory = ContactsSceneFactory(environment: environment)
+        return Session(sceneKinds: sceneKinds) { context in
+            factory.context = context
+            return ListContactsConfigurator.configure(context: context, factory: factory)
+        }
+    }
+
+    func makeShowContact() -> ShowContactViewController {
+        ShowContactConfigurator.configure(context: context, factory: self)
+    }
+
+    func makeEditContact(mode: EditContact.Mode) -> EditContactViewController {
+        EditContactConfigurator.configure(context: context, factory: self, mode: mode)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+public protocol EditContactBusinessLogic {
+    func updateField(request: EditContact.UpdateField.Request)
+    func addItem(request: EditContact.AddItem.Request)
+    func removeItem(request: EditContact.RemoveItem.Request)
+    func clearField(request: EditContact.ClearField.Request)
+    func reviewDraft(request: EditContact.ReviewDraft.Request)
+    func saveContact(request: EditContact.SaveContact.Request)
+    func cancel(request: EditContact.Cancel.Request)
+}
+
+public protocol EditContactDataStore: AnyObject {
+    var mode: EditContact.Mode { get }
+    var draft: EditContact.Draft { get }
+    /// The contact as saved, for the scene the form returns to.
+    var savedContact: Contact? { get }
+}
+
+public final class EditContactInteractor: EditContactBusinessLogic, EditContactDataStore {
+    var presenter: EditContactPresentationLogic?
+    let contactsWorker: ContactsWorker
+    let worker: EditContactWorker
+    public let mode: EditContact.Mode
+    public private(set) var draft: EditContact.Draft
+    public private(set) var savedContact: Contact?
+
+    /// Labels used when the user gives none.
+    static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
+
+    public init(mode: EditContact.Mode, contactsWorker: ContactsWorker, worker: EditContactWorker = EditContactWorker()) {
+        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker
+        if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
+    }
+
+    public func updateField(request: EditContact.UpdateField.Request) {
+        let value = request.value.trimmingCharacters(in: .whitespaces)
+        draft[request.field] = value
+        presenter?.presentUpdatedField(response: .init(field: request.field, value: value))
+    }
+
+    public func addItem(request: EditContact.AddItem.Request) {
+        let value = request.value.trimmingCharacters(in: .whitespaces)
+        let label = (request.label ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let item = LabeledValue(label: label, value: value)
+        let index: Int
+        switch request.kind {
+        case .phone: draft.phones.append(item); index = draft.phones.count
+        case .email: draft.emails.append(item); index = draft.emails.count
+        case .address: draft.addresses.append(item); index = draft.addresses.count
+        case .tag:
+            if let existing = draft.tags.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame }) {
+                index = existing + 1
+            } else {
+                draft.tags.append(value); index = draft.tags.count
+            }
+        }
+        presenter?.presentAddedItem(response: .init(kind: request.kind, index: index, item: item))
+    }
+
+    public func removeItem(request: EditContact.RemoveItem.Request) {
+        let count = items(request.kind).count
+        guard request.index >= 1, request.index <= count else {
+            let kind = request.kind.rawValue
+            presenter?.presentFailure(.badInput(count == 0 ? "there is no \(kind) to remove"
+                                                : "there is no \(kind) \(request.index); the form has \(count)"))
+            return
+        }
+        let item = items(request.kind)[request.index - 1]
+        switch request.kind {
+        case .phone: draft.phones.remove(at: request.index - 1)
+        case .email: draft.emails.remove(at: request.index - 1)
+        case .address: draft.addresses.remove(at: request.index - 1)
+        case .tag: draft.tags.remove(at: request.index - 1)
+        }
+        presenter?.presentRemovedItem(response: .init(kind: request.kind, index: request.index, item: item))
+    }
+
+    public func clearField(request: EditContact.ClearField.Request) {
+        if let field = EditContact.Field(rawValue: request.name) {
+            draft[field] = ""
+        } else {
+            switch request.name {
+            case "phones": draft.phones = []
+            case "emails": draft.emails = []
+            case "addresses": draft.addresses = []
+            case "tags": draft.tags = []
+            default:
+                presenter?.presentFailure(.badInput("'\(request.name)' is not a field of the form"))
+                return
+            }
+        }
+        presenter?.presentClearedField(response: .init(name: request.name))
+    }
+
+    public func reviewDraft(request: EditContact.ReviewDraft.Request) {
+        presenter?.presentDraft(response: .init(draft: draft, mode: mode))
+    }
+
+    public func saveContact(request: EditContact.SaveContact.Request) {
+        do {
+            let saved: Contact
+            switch mode {
+            case .add: saved = try contactsWorker.insert(try worker.contact(from: draft, base: Contact()))
+            case .edit(let original): saved = try contactsWorker.update(try worker.contact(from: draft, base: original))
+            }
+            savedContact = saved
+            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
+        } catch {
+            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+        }
+    }
+
+    public func cancel(request: EditContact.Cancel.Request) {
+        presenter?.presentCancelled(response: .init(mode: mode))
+    }
+
+    private func items(_ kind: EditContact.ItemKind) -> [LabeledValue] {
+        switch kind {
+        case .phone: return draft.phones
+        case .email: return draft.emails
+        case .address: return draft.addresses
+        case .tag: return draft.tags.map { LabeledValue(label: "", value: $0) }
+        }
+    }
+}

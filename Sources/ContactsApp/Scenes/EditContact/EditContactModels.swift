@@ -1,0 +1,97 @@
+import SceneCore
+
+/// The add and edit form (seed 001's AddContact with Done and Cancel): set and clear fields,
+/// add and remove phones, emails, addresses and tags, then save or cancel.
+public enum EditContact {
+    public enum Mode: Equatable {
+        case add
+        /// Editing a stored contact, from the version the form was opened on.
+        case edit(Contact)
+    }
+
+    /// The single-valued fields, named as the form's actions name them.
+    public enum Field: String, CaseIterable, Sendable {
+        case given, family, nickname, organization, title, birthday, notes
+    }
+
+    /// The repeated fields.
+    public enum ItemKind: String, CaseIterable, Sendable {
+        case phone, email, address, tag
+    }
+
+    /// What the user typed, unvalidated: the form keeps it until save so nothing typed is lost.
+    public struct Draft: Equatable {
+        public var fields: [Field: String] = [:]
+        public var phones: [LabeledValue] = []
+        public var emails: [LabeledValue] = []
+        /// Addresses as typed: "street; city; region; postal code; country".
+        public var addresses: [LabeledValue] = []
+        public var tags: [String] = []
+
+        public subscript(field: Field) -> String {
+            get { fields[field] ?? "" }
+            set { fields[field] = newValue.isEmpty ? nil : newValue }
+        }
+    }
+
+    public enum UpdateField {
+        public struct Request: Equatable { public let field: Field; public let value: String }
+        public struct Response { public let field: Field; public let value: String }
+    }
+
+    public enum AddItem {
+        public struct Request: Equatable { public let kind: ItemKind; public let label: String?; public let value: String }
+        public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+    }
+
+    public enum RemoveItem {
+        public struct Request: Equatable { public let kind: ItemKind; public let index: Int }
+        public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+    }
+
+    public enum ClearField {
+        /// A single field's name, or a repeated kind's plural ("phones").
+        public struct Request: Equatable { public let name: String }
+        public struct Response { public let name: String }
+    }
+
+    /// A change to the draft, shown as one line ("phone 1 (mobile): +1 (555) 123-4567").
+    public struct ChangeViewModel: SceneCore.ViewModel, Equatable {
+        public static let kind = "formChange"
+        public let field: String
+        /// The new value, formatted; empty when cleared or removed.
+        public let value: String
+        public let text: String
+        public var layout: DisplayLayout { .lines([text]) }
+    }
+
+    public enum ReviewDraft {
+        public struct Request: Equatable {}
+        public struct Response { public let draft: Draft; public let mode: Mode }
+        public struct ViewModel: SceneCore.ViewModel, Equatable {
+            public static let kind = "form"
+            public struct Field: Encodable, Equatable, Sendable {
+                /// What to type to change it: "given", "phone 1", ...
+                public let field: String
+                public let label: String
+                public let value: String
+            }
+            public let heading: String
+            public let fields: [Field]
+            public var layout: DisplayLayout {
+                .record(heading: heading, fields: fields.isEmpty ? [.init("(empty)", "set fields, then save or cancel")]
+                        : fields.map { .init($0.label, $0.value) })
+            }
+        }
+    }
+
+    public enum SaveContact {
+        public struct Request: Equatable {}
+        public struct Response { public let contact: Contact; public let mode: Mode }
+    }
+
+    public enum Cancel {
+        public struct Request: Equatable {}
+        public struct Response { public let mode: Mode }
+    }
+}

@@ -1,0 +1,105 @@
+import SceneCore
+
+public protocol EditContactPresentationLogic {
+    func presentUpdatedField(response: EditContact.UpdateField.Response)
+    func presentAddedItem(response: EditContact.AddItem.Response)
+    func presentRemovedItem(response: EditContact.RemoveItem.Response)
+    func presentClearedField(response: EditContact.ClearField.Response)
+    func presentDraft(response: EditContact.ReviewDraft.Response)
+    func presentSavedContact(response: EditContact.SaveContact.Response)
+    func presentCancelled(response: EditContact.Cancel.Response)
+    func presentFailure(_ failure: ContactsFailure)
+}
+
+public final class EditContactPresenter: EditContactPresentationLogic {
+    weak var viewController: EditContactDisplayLogic?
+    let formatter: ContactFormatter
+
+    public init(formatter: ContactFormatter) { self.formatter = formatter }
+
+    static let fieldLabels: [EditContact.Field: String] = [
+        .given: "given name", .family: "family name", .nickname: "nickname", .organization: "organization",
+        .title: "title", .birthday: "birthday", .notes: "notes",
+    ]
+
+    public func presentUpdatedField(response: EditContact.UpdateField.Response) {
+        let label = Self.fieldLabels[response.field] ?? response.field.rawValue
+        let value = format(response.field, response.value)
+        viewController?.displayChange(viewModel: .init(field: response.field.rawValue, value: value,
+                                                        text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)"))
+    }
+
+    public func presentAddedItem(response: EditContact.AddItem.Response) {
+        let (field, value) = describe(response.kind, response.index, response.item)
+        viewController?.displayChange(viewModel: .init(field: field, value: value, text: "\(field): \(value)"))
+    }
+
+    public func presentRemovedItem(response: EditContact.RemoveItem.Response) {
+        let (field, value) = describe(response.kind, response.index, response.item)
+        viewController?.displayChange(viewModel: .init(field: field, value: "", text: "removed \(field): \(value)"))
+    }
+
+    public func presentClearedField(response: EditContact.ClearField.Response) {
+        let label = EditContact.Field(rawValue: response.name).flatMap { Self.fieldLabels[$0] } ?? response.name
+        viewController?.displayChange(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
+    }
+
+    public func presentDraft(response: EditContact.ReviewDraft.Response) {
+        typealias Row = EditContact.ReviewDraft.ViewModel.Field
+        let draft = response.draft
+        var rows: [Row] = EditContact.Field.allCases.compactMap { field in
+            let value = draft[field]
+            return value.isEmpty ? nil : Row(field: field.rawValue, label: Self.fieldLabels[field] ?? field.rawValue,
+                                             value: format(field, value))
+        }
+        for (kind, items) in [(EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses)] {
+            for (index, item) in items.enumerated() {
+                let (field, value) = describe(kind, index + 1, item)
+                rows.append(Row(field: "\(kind.rawValue) \(index + 1)", label: field, value: value))
+            }
+        }
+        for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
+        let heading: String
+        switch response.mode {
+        case .add: heading = "New contact"
+        case .edit(let contact): heading = "Editing #\(contact.id ?? 0) \(formatter.displayName(contact))"
+        }
+        viewController?.displayDraft(viewModel: .init(heading: heading, fields: rows))
+    }
+
+    public func presentSavedContact(response: EditContact.SaveContact.Response) {
+        let name = formatter.displayName(response.contact)
+        let text: String
+        switch response.mode {
+        case .add: text = "Added \(name) as #\(response.contact.id ?? 0)"
+        case .edit: text = "Saved \(name)"
+        }
+        viewController?.displaySavedContact(message: .success(text))
+    }
+
+    public func presentCancelled(response: EditContact.Cancel.Response) {
+        let text: String
+        switch response.mode {
+        case .add: text = "Cancelled: no contact was added"
+        case .edit(let contact): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
+        }
+        viewController?.displayCancelled(message: .info(text))
+    }
+
+    public func presentFailure(_ failure: ContactsFailure) {
+        viewController?.displayMessage(formatter.message(for: failure))
+    }
+
+    private func format(_ field: EditContact.Field, _ value: String) -> String {
+        field == .given || field == .family ? formatter.name(value) : value
+    }
+
+    /// ("phone 1 (mobile)", "+1 (555) 123-4567")
+    private func describe(_ kind: EditContact.ItemKind, _ index: Int, _ item: LabeledValue) -> (String, String) {
+        switch kind {
+        case .tag: return ("tag \(index)", item.value)
+        case .phone: return ("phone \(index) (\(item.label))", formatter.phone(item.value))
+        case .email, .address: return ("\(kind.rawValue) \(index) (\(item.label))", item.value)
+        }
+    }
+}

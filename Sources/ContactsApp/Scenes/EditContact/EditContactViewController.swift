@@ -1,0 +1,102 @@
+import SceneCore
+
+public protocol EditContactDisplayLogic: AnyObject {
+    func displayChange(viewModel: EditContact.ChangeViewModel)
+    func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel)
+    func displaySavedContact(message: Message)
+    func displayCancelled(message: Message)
+    func displayMessage(_ message: Message)
+}
+
+public final class EditContactViewController: Scene, EditContactDisplayLogic {
+    private static func setter(_ field: EditContact.Field, _ summary: String, example: String) -> ActionSpec {
+        ActionSpec(field.rawValue, summary: summary,
+                   parameters: [ParameterSpec("value", .text, help: "the new value (use 'clear \(field.rawValue)' to empty it)")],
+                   details: "Example: \(field.rawValue) \(example)")
+    }
+
+    private static func adder(_ kind: EditContact.ItemKind, _ summary: String, _ valueHelp: String, example: String) -> ActionSpec {
+        ActionSpec(kind.rawValue, summary: summary, parameters: [
+            ParameterSpec("label", .string, required: false, help: "a label such as work, home, mobile", completion: .named("label")),
+            ParameterSpec("value", .text, help: valueHelp),
+        ], details: "Example: \(kind.rawValue) \(example)")
+    }
+
+    public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: [
+        setter(.given, "set the given name", example: "Ann"),
+        setter(.family, "set the family name", example: "Lee"),
+        setter(.nickname, "set the nickname", example: "Annie"),
+        setter(.organization, "set the organization", example: "Acme Inc."),
+        setter(.title, "set the job title", example: "Engineer"),
+        setter(.birthday, "set the birthday (YYYY-MM-DD, or --MM-DD without a year)", example: "1990-05-17"),
+        setter(.notes, "set the notes", example: "met at the conference"),
+        adder(.phone, "add a phone number", "the number, any formatting", example: "mobile +1 555 123 4567"),
+        adder(.email, "add an email address", "the address", example: "work ann@example.org"),
+        adder(.address, "add a postal address", "street; city; region; postal code; country",
+              example: "home 1 Main St; Springfield; IL; 62701; USA"),
+        ActionSpec("tag", summary: "add a tag", parameters: [ParameterSpec("value", .text, help: "the tag")]),
+        ActionSpec("remove", summary: "remove a phone, email, address or tag by its number", parameters: [
+            ParameterSpec("kind", .choice(EditContact.ItemKind.allCases.map(\.rawValue)), help: "what to remove"),
+            ParameterSpec("number", .integer(min: 1, max: nil), help: "its number, as 'review' shows it"),
+        ], details: "Example: remove phone 2"),
+        ActionSpec("clear", summary: "empty a field, or remove all phones, emails, addresses or tags", parameters: [
+            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags"]),
+                          help: "the field"),
+        ]),
+        ActionSpec("review", summary: "show the form as filled in so far"),
+        ActionSpec("save", aliases: ["done"], summary: "check and save the contact, then close the form"),
+        ActionSpec("cancel", summary: "close the form without saving"),
+    ])
+
+    public var interactor: EditContactBusinessLogic?
+    public var router: (EditContactRoutingLogic & EditContactDataPassing)?
+    let output: DisplaySink
+    public let title: String
+
+    public init(output: DisplaySink, title: String) { self.output = output; self.title = title }
+
+    public var descriptor: SceneDescriptor { Self.descriptor }
+
+    public func perform(_ call: ActionCall) {
+        let value = call.string("value") ?? ""
+        if let field = EditContact.Field(rawValue: call.name) {
+            return interactor?.updateField(request: .init(field: field, value: value)) ?? ()
+        }
+        if let kind = EditContact.ItemKind(rawValue: call.name) {
+            return interactor?.addItem(request: .init(kind: kind, label: call.string("label"), value: value)) ?? ()
+        }
+        switch call.name {
+        case "remove":
+            if let kind = call.string("kind").flatMap(EditContact.ItemKind.init(rawValue:)) {
+                interactor?.removeItem(request: .init(kind: kind, index: call.integer("number") ?? 0))
+            }
+        case "clear": interactor?.clearField(request: .init(name: call.string("field") ?? ""))
+        case "review": interactor?.reviewDraft(request: .init())
+        case "save": interactor?.saveContact(request: .init())
+        case "cancel": interactor?.cancel(request: .init())
+        default: break
+        }
+    }
+
+    public func sceneDidBecomeActive(_ reason: ActivationReason) {
+        interactor?.reviewDraft(request: .init())
+    }
+
+    public func completions(for source: String, prefix: String) -> [String] {
+        source == "label" ? ["home", "work", "mobile", "other", "main", "school"].filter { $0.hasPrefix(prefix) } : []
+    }
+
+    public func displayChange(viewModel: EditContact.ChangeViewModel) { output.display(viewModel) }
+    public func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel) { output.display(viewModel) }
+    public func displayMessage(_ message: Message) { output.display(message) }
+
+    public func displaySavedContact(message: Message) {
+        output.display(message)
+        router?.routeAfterSave()
+    }
+
+    public func displayCancelled(message: Message) {
+        output.display(message)
+        router?.routeAfterCancel()
+    }
+}

@@ -1,0 +1,18 @@
+import SceneCore
+
+/// Builds and wires the list's VIP cycle.
+public enum ListContactsConfigurator {
+    public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> ListContactsViewController {
+        let viewController = ListContactsViewController(output: context.display)
+        let interactor = ListContactsInteractor(worker: factory.worker, pageSize: factory.environment.pageSize)
+        let presenter = ListContactsPresenter(formatter: factory.formatter)
+        let router = ListContactsRouter(navigator: context.navigator, factory: factory)
+        viewController.interactor = interactor
+        viewController.router = router
+        interactor.presenter = presenter
+        presenter.viewController = viewController
+        router.viewController = viewController
+        router.dataStore = interactor
+        return viewController
+    }
+}

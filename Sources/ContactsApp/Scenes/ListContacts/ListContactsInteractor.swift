@@ -1,0 +1,110 @@
+import Foundation
+
+public protocol ListContactsBusinessLogic {
+    func fetchContacts(request: ListContacts.FetchContacts.Request)
+    func selectContact(request: ListContacts.SelectContact.Request)
+    func deleteContact(request: ListContacts.DeleteContact.Request)
+    func showInsertedContact(request: ListContacts.ShowInsertedContact.Request)
+    /// Contact names and ids starting with a prefix, for completion.
+    func completeReference(request: ListContacts.CompleteReference.Request) -> [String]
+}
+
+/// The list's data, read and written by Routers passing data between scenes.
+public protocol ListContactsDataStore: AnyObject {
+    var query: ContactQuery { get }
+    /// The contact chosen with `show`, for the detail scene.
+    var selectedContact: Contact? { get }
+    /// Set by the form's Router after adding a contact, so the list can show where it landed.
+    var insertedContactID: Int64? { get set }
+}
+
+public final class ListContactsInteractor: ListContactsBusinessLogic, ListContactsDataStore {
+    var presenter: ListContactsPresentationLogic?
+    let worker: ContactsWorker
+
+    public private(set) var query: ContactQuery
+    public private(set) var selectedContact: Contact?
+    public var insertedContactID: Int64?
+
+    /// Largest page a client may ask for: pages are read whole into memory.
+    static let maximumLimit = 500
+
+    public init(worker: ContactsWorker, pageSize: Int) {
+        self.worker = worker
+        query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
+    }
+
+    public func fetchContacts(request: ListContacts.FetchContacts.Request) {
+        var next = query
+        if let search = request.search { next.search = search; next.page = 1 }
+        if let sort = request.sort { next.sort = sort; next.page = 1 }
+        if let limit = request.limit { next.limit = min(max(1, limit), Self.maximumLimit); next.page = 1 }
+        switch request.page {
+        case .first?: next.page = 1
+        case .next?: next.page += 1
+        case .previous?: next.page = max(1, next.page - 1)
+        case .number(let number)?: next.page = max(1, number)
+        case nil: break
+        }
+        do {
+            var page = try worker.page(next)
+            // Past the end (e.g. `next` on the last page, or rows deleted meanwhile): show the last page.
+            let lastPage = max(1, (page.total + next.limit - 1) / next.limit)
+            if next.page > lastPage {
+                next.page = lastPage
+                page = try worker.page(next)
+            }
+            query = next
+            presenter?.presentFetchedContacts(response: .init(page: page, query: next))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    public func selectContact(request: ListContacts.SelectContact.Request) {
+        do {
+            let contact = try worker.resolve(request.reference)
+            selectedContact = contact
+            presenter?.presentSelectedContact(response: .init(contact: contact))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    public func deleteContact(request: ListContacts.DeleteContact.Request) {
+        do {
+            let contact = try worker.resolve(request.reference)
+            try worker.delete(contact)
+            presenter?.presentDeletedContact(response: .init(contact: contact))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    public func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) {
+        guard let id = insertedContactID else { return }
+        insertedContactID = nil
+        do {
+            let contact = try worker.contact(id: id)
+            let position = try worker.position(of: id, sort: query.sort)
+            // The list now shows all contacts around the new one: clear the search, go to its page.
+            query.search = ""
+            query.page = position / query.limit + 1
+            let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
+            presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    public func completeReference(request: ListContacts.CompleteReference.Request) -> [String] {
+        let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
+        if prefix.isEmpty || prefix.first?.isNumber == true { return [] }
+        let matches = (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
+        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
+    }
+
+    private func failure(_ error: Error) -> ContactsFailure {
+        error as? ContactsFailure ?? .storage(String(describing: error))
+    }
+}

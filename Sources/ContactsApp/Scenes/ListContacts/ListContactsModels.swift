@@ -1,0 +1,82 @@
+import SceneCore
+
+/// The contacts list (the root scene): paging, sort, search, show, add, delete.
+public enum ListContacts {
+    /// One row of the list, formatted.
+    public struct Row: Encodable, Equatable, Sendable {
+        public let id: Int64
+        public let name: String
+        public let organization: String
+        public let email: String
+        public let phone: String
+    }
+
+    public enum FetchContacts {
+        /// What changes about the listing; nil fields keep their current value.
+        public struct Request: Equatable {
+            public enum PageChange: Equatable { case first, next, previous, number(Int) }
+            public var page: PageChange?
+            public var limit: Int?
+            public var search: String?
+            public var sort: SortOrder?
+        }
+        public struct Response {
+            public let page: ContactPage
+            public let query: ContactQuery
+        }
+        public struct ViewModel: SceneCore.ViewModel, Equatable {
+            public static let kind = "contactList"
+            public let rows: [Row]
+            public let page: Int
+            public let pageCount: Int
+            public let total: Int
+            public let search: String
+            public let sort: String
+            /// "Page 1 of 3 · 42 contacts · by last name"
+            public let caption: String
+
+            public var layout: DisplayLayout {
+                .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
+                                 .init("Email"), .init("Phone")],
+                       rows: rows.map { ["\($0.id)", $0.name, $0.organization, $0.email, $0.phone] },
+                       caption: caption)
+            }
+        }
+    }
+
+    public enum SelectContact {
+        public struct Request: Equatable { public let reference: String }
+        public struct Response { public let contact: Contact }
+        public struct ViewModel: Equatable { public let id: Int64 }
+    }
+
+    public enum DeleteContact {
+        public struct Request: Equatable { public let reference: String }
+        public struct Response { public let contact: Contact }
+    }
+
+    /// Where a contact just added from the form landed in the list (seed 001's inserted row).
+    public enum ShowInsertedContact {
+        public struct Request: Equatable {}
+        public struct Response {
+            public let contact: Contact
+            /// 0-based place in the whole list.
+            public let position: Int
+            public let total: Int
+            public let query: ContactQuery
+        }
+        public struct ViewModel: SceneCore.ViewModel, Equatable {
+            public static let kind = "contactInserted"
+            public let row: Row
+            /// 1-based.
+            public let position: Int
+            public let page: Int
+            public let text: String
+            public var layout: DisplayLayout { .lines([text]) }
+        }
+    }
+
+    public enum CompleteReference {
+        public struct Request: Equatable { public let prefix: String }
+    }
+}

@@ -1,0 +1,37 @@
+import SceneCore
+
+public protocol ListContactsRoutingLogic {
+    func routeToShowContact()
+    func routeToAddContact()
+}
+
+public protocol ListContactsDataPassing {
+    var dataStore: ListContactsDataStore? { get }
+}
+
+public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDataPassing {
+    weak var viewController: ListContactsViewController?
+    public var dataStore: ListContactsDataStore?
+    weak var navigator: SceneNavigating?
+    let factory: ContactsSceneFactory
+
+    init(navigator: SceneNavigating, factory: ContactsSceneFactory) {
+        self.navigator = navigator; self.factory = factory
+    }
+
+    public func routeToShowContact() {
+        guard let source = dataStore else { return }
+        let destination = factory.makeShowContact()
+        var destinationDS = destination.router?.dataStore
+        passDataToShowContact(source: source, destination: &destinationDS)
+        navigator?.push(destination)
+    }
+
+    public func routeToAddContact() {
+        navigator?.push(factory.makeEditContact(mode: .add))
+    }
+
+    func passDataToShowContact(source: ListContactsDataStore, destination: inout ShowContactDataStore?) {
+        destination?.contact = source.selectedContact
+    }
+}

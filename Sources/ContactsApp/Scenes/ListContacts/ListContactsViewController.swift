@@ -1,0 +1,75 @@
+import SceneCore
+
+public protocol ListContactsDisplayLogic: AnyObject {
+    func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel)
+    func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel)
+    func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
+    func displayMessage(_ message: Message)
+}
+
+/// Turns the list's actions into Requests and hands what it displays to the front end.
+public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
+    public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts", actions: [
+        ActionSpec("list", summary: "show all contacts (clears a search), or one page of them", parameters: [
+            ParameterSpec("page", .integer(min: 1, max: nil), required: false, help: "page number, from 1"),
+            ParameterSpec("limit", .integer(min: 1, max: 500), required: false, help: "contacts per page"),
+        ], details: "Example: list 2 50"),
+        ActionSpec("next", summary: "show the next page"),
+        ActionSpec("previous", aliases: ["prev"], summary: "show the previous page"),
+        ActionSpec("page", summary: "show a page of the current listing", parameters: [
+            ParameterSpec("number", .integer(min: 1, max: nil), help: "page number, from 1"),
+        ]),
+        ActionSpec("sort", summary: "sort by first or last name", parameters: [
+            ParameterSpec("by", .choice(["first", "last"]), help: "first or last name"),
+        ]),
+        ActionSpec("search", aliases: ["find"], summary: "show contacts matching names, organisation, emails or phone digits",
+                   parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
+                   details: "Example: search lee acme   ·   search 555 12"),
+        ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+        ], details: "Example: show 3   ·   show ann lee"),
+        ActionSpec("add", aliases: ["new"], summary: "add a contact (opens the form)"),
+        ActionSpec("delete", summary: "delete a contact", parameters: [
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+        ]),
+    ])
+
+    public var interactor: ListContactsBusinessLogic?
+    public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
+    let output: DisplaySink
+
+    public init(output: DisplaySink) { self.output = output }
+
+    public var descriptor: SceneDescriptor { Self.descriptor }
+    public var title: String { "contacts" }
+
+    public func perform(_ call: ActionCall) {
+        typealias Fetch = ListContacts.FetchContacts.Request
+        switch call.name {
+        case "list":
+            interactor?.fetchContacts(request: Fetch(page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: ""))
+        case "next": interactor?.fetchContacts(request: Fetch(page: .next))
+        case "previous": interactor?.fetchContacts(request: Fetch(page: .previous))
+        case "page": interactor?.fetchContacts(request: Fetch(page: call.integer("number").map { .number($0) }))
+        case "sort": interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
+        case "search": interactor?.fetchContacts(request: Fetch(search: call.string("text") ?? ""))
+        case "show": interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
+        case "add": router?.routeToAddContact()
+        case "delete": interactor?.deleteContact(request: .init(reference: call.string("contact") ?? ""))
+        default: break
+        }
+    }
+
+    public func sceneDidBecomeActive(_ reason: ActivationReason) {
+        if reason == .returned { interactor?.showInsertedContact(request: .init()) }
+    }
+
+    public func completions(for source: String, prefix: String) -> [String] {
+        source == "contact" ? interactor?.completeReference(request: .init(prefix: prefix)) ?? [] : []
+    }
+
+    public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
+    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
+    public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
+    public func displayMessage(_ message: Message) { output.display(message) }
+}

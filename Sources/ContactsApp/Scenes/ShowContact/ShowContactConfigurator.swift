@@ -1,0 +1,18 @@
+import SceneCore
+
+/// Builds and wires the detail scene's VIP cycle.
+public enum ShowContactConfigurator {
+    public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> ShowContactViewController {
+        let viewController = ShowContactViewController(output: context.display)
+        let interactor = ShowContactInteractor(worker: factory.worker)
+        let presenter = ShowContactPresenter(formatter: factory.formatter)
+        let router = ShowContactRouter(navigator: context.navigator, factory: factory)
+        viewController.interactor = interactor
+        viewController.router = router
+        interactor.presenter = presenter
+        presenter.viewController = viewController
+        router.viewController = viewController
+        router.dataStore = interactor
+        return viewController
+    }
+}

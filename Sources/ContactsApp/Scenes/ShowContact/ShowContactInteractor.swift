@@ -1,0 +1,52 @@
+public protocol ShowContactBusinessLogic {
+    func fetchContact(request: ShowContact.FetchContact.Request)
+    func deleteContact(request: ShowContact.DeleteContact.Request)
+    func editContact(request: ShowContact.EditContact.Request)
+}
+
+public protocol ShowContactDataStore: AnyObject {
+    /// The contact shown, as last read: passed in by the list, and back from the form.
+    var contact: Contact? { get set }
+    /// Set by the form's Router after a save: show the contact again when we return.
+    var contactWasSaved: Bool { get set }
+}
+
+public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactDataStore {
+    var presenter: ShowContactPresentationLogic?
+    let worker: ContactsWorker
+    public var contact: Contact?
+    public var contactWasSaved = false
+
+    public init(worker: ContactsWorker) { self.worker = worker }
+
+    public func fetchContact(request: ShowContact.FetchContact.Request) {
+        guard let current = contact, let id = current.id else {
+            presenter?.presentFailure(.notFound(reference: "(none)"))
+            return
+        }
+        guard request.reload || contactWasSaved else { return }
+        contactWasSaved = false
+        do {
+            let fresh = try worker.contact(id: id)
+            contact = fresh
+            presenter?.presentContact(response: .init(contact: fresh))
+        } catch {
+            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+        }
+    }
+
+    public func deleteContact(request: ShowContact.DeleteContact.Request) {
+        guard let current = contact else { return }
+        do {
+            try worker.delete(current)
+            presenter?.presentDeletedContact(response: .init(contact: current))
+        } catch {
+            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+        }
+    }
+
+    public func editContact(request: ShowContact.EditContact.Request) {
+        guard let current = contact else { return }
+        presenter?.presentEditContact(response: .init(contact: current))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Why a contacts operation failed, in the app's terms; Presenters turn it into a message.
+public enum ContactsFailure: Error, Equatable {
+    case notFound(reference: String)
+    /// A name matched several contacts; the user must pick one by id.
+    case ambiguous(reference: String, matches: [Contact])
+    case stale(Contact, actualVersion: Int)
+    case invalid([FieldError])
+    /// A request that cannot be carried out as asked (no such item to remove, ...).
+    case badInput(String)
+    case storage(String)
+}
+
+/// A problem with one field of a form, keyed as the user names it ("email 2", "birthday").
+public struct FieldError: Equatable, Sendable {
+    public let field: String
+    public let message: String
+    public init(_ field: String, _ message: String) { self.field = field; self.message = message }
+}
+
+/// Storage work the Interactors delegate: reading pages, finding a contact the user named,
+/// saving and deleting, with the store's errors translated to `ContactsFailure`.
+public final class ContactsWorker {
+    let store: ContactStore
+    let now: () -> Date
+    let makeUID: () -> String
+
+    public init(environment: ContactsEnvironment) {
+        store = environment.store; now = environment.now; makeUID = environment.makeUID
+    }
+
+    public func page(_ query: ContactQuery) throws -> ContactPage {
+        try translating { try store.page(query) }
+    }
+
+    public func contact(id: Int64) throws -> Contact {
+        guard let contact = try translating({ try store.contact(id: id) }) else {
+            throw ContactsFailure.notFound(reference: "#\(id)")
+        }
+        return contact
+    }
+
+    /// Finds the contact a user means: an id ("3" or "#3"), or a name that matches one contact
+    /// (or exactly one by full name among several).
+    public func resolve(_ reference: String) throws -> Contact {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        if let id = Int64(digits) { return try contact(id: id) }
+        let matches = try page(ContactQuery(search: trimmed, sort: .last, page: 1, limit: 10)).contacts
+        if matches.count == 1 { return matches[0] }
+        let exact = matches.filter { ContactKeys.fold($0.fullName) == ContactKeys.fold(trimmed) }
+        if exact.count == 1 { return exact[0] }
+        if matches.isEmpty { throw ContactsFailure.notFound(reference: trimmed) }
+        throw ContactsFailure.ambiguous(reference: trimmed, matches: matches)
+    }
+
+    /// Stores a new contact, stamping its UID and times.
+    public func insert(_ contact: Contact) throws -> Contact {
+        var new = contact
+        new.uid = new.uid.isEmpty ? makeUID() : new.uid
+        new.createdAt = now()
+        new.updatedAt = new.createdAt
+        return try translating { try store.insert(new) }
+    }
+
+    /// Saves an edit made from `contact.version`; refused if someone saved in between.
+    public func update(_ contact: Contact) throws -> Contact {
+        var changed = contact
+        changed.updatedAt = now()
+        return try translating({ try store.update(changed) }, editing: contact)
+    }
+
+    public func delete(_ contact: Contact) throws {
+        guard let id = contact.id else { return }
+        try translating({ try store.delete(id: id, expectedVersion: contact.version) }, editing: contact)
+    }
+
+    /// 0-based place of a contact in the whole list in this order.
+    public func position(of id: Int64, sort: SortOrder) throws -> Int {
+        try translating { try store.position(of: id, sort: sort) }
+    }
+
+    private func translating<T>(_ work: () throws -> T, editing contact: Contact? = nil) throws -> T {
+        do {
+            return try work()
+        } catch let error as ContactStoreError {
+            switch error {
+            case .notFound(let id): throw ContactsFailure.notFound(reference: "#\(id)")
+            case .staleVersion(_, _, let actual):
+                throw ContactsFailure.stale(contact ?? Contact(), actualVersion: actual)
+            case .storage(let message): throw ContactsFailure.storage(message)
+            }
+        }
+    }
+}
+
+extension Contact {
+    /// "Ann Lee", or the organisation for a contact without a name. Not capitalised: that is
+    /// the Presenters' job.
+    public var fullName: String {
+        let name = [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ")
+        return name.isEmpty ? organization : name
+    }
+}
