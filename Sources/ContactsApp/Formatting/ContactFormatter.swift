@@ -73,9 +73,9 @@ public struct ContactFormatter {
             let list = matches.map { "#\($0.id ?? 0) \(displayName($0))" }.joined(separator: ", ")
             return .error("'\(reference)' matches \(matches.count) contacts: \(list); name one by its number",
                           code: .badInput)
-        case .stale(let contact, let actual):
-            return .error("\(displayName(contact)) was changed elsewhere since you began (your version \(contact.version), "
-                          + "now \(actual)); nothing was saved. Cancel and edit again to see the changes.",
+        case .stale(let current, let yours):
+            return .error("#\(current.id ?? 0) \(displayName(current)) was changed elsewhere since you began (your version \(yours), "
+                          + "now \(current.version)); nothing was saved. Cancel and edit again to see the changes.",
                           code: .conflict)
         case .invalid(let errors):
             var details: [String: String] = [:]

@@ -5,7 +5,8 @@ public enum ContactsFailure: Error, Equatable {
     case notFound(reference: String)
     /// A name matched several contacts; the user must pick one by id.
     case ambiguous(reference: String, matches: [Contact])
-    case stale(Contact, actualVersion: Int)
+    /// Someone saved the contact after this edit began from `yourVersion`; `current` is as stored now.
+    case stale(current: Contact, yourVersion: Int)
     case invalid([FieldError])
     /// A request that cannot be carried out as asked (no such item to remove, ...).
     case badInput(String)
@@ -87,8 +88,10 @@ public final class ContactsWorker {
         } catch let error as ContactStoreError {
             switch error {
             case .notFound(let id): throw ContactsFailure.notFound(reference: "#\(id)")
-            case .staleVersion(_, _, let actual):
-                throw ContactsFailure.stale(contact ?? Contact(), actualVersion: actual)
+            case .staleVersion(let id, let expected, let actual):
+                var current = (try? store.contact(id: id)) ?? contact ?? Contact()
+                current.version = actual
+                throw ContactsFailure.stale(current: current, yourVersion: expected)
             case .storage(let message): throw ContactsFailure.storage(message)
             }
         }

@@ -1,0 +1,135 @@
+import Foundation
+import XCTest
+
+/// Pipes commands into the built executable and checks its output, exit codes and the file.
+final class LineSessionEndToEndTests: XCTestCase {
+    var home: URL!
+
+    override func setUpWithError() throws { home = try makeTemporaryHome() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: home) }
+
+    var defaultDatabase: URL { home.appendingPathComponent("data/contactsbook/contacts.sqlite") }
+
+    func run(_ stdin: String, _ arguments: [String] = []) throws -> ContactsBookProcess.Result {
+        try ContactsBookProcess.run(arguments, stdin: stdin, home: home)
+    }
+
+    func testIssueExampleFlowPersistsInTheDefaultDatabase() throws {
+        // Given a fresh home
+        // When the example script runs
+        let result = try run("add\ngiven Ann\nfamily Lee\nemail work ann@example.org\nphone mobile +15551234567\nsave\n"
+                             + "list\nsearch lee\nshow 1\nedit\norganization Acme\nsave\nback\nstack\n")
+        // Then every command succeeded and the answers are on stdout
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(result.stdout.contains("Added Ann Lee as #1\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("1  Ann Lee                ann@example.org  +1 (555) 123-4567\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Page 1 of 1 · 1 contact · matching \"lee\" · by last name\n"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Saved Ann Lee\n"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix("contacts: contacts\n"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colours on a pipe")
+
+        // When a later run lists the book
+        let later = try run("list\n")
+        // Then the edited contact is still there, in the default file, readable only by its owner
+        XCTAssertEqual(later.status, 0)
+        XCTAssertTrue(later.stdout.contains("1  Ann Lee  Acme          ann@example.org  +1 (555) 123-4567\n"), later.stdout)
+        let mode = try FileManager.default.attributesOfItem(atPath: defaultDatabase.path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+
+        // When the contact is deleted
+        let deleted = try run("delete 1\nlist\n")
+        // Then it is gone for good
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        XCTAssertTrue(deleted.stdout.contains("Deleted Ann Lee\n"))
+        XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"))
+    }
+
+    func testErrorsGoToStderrTheSessionGoesOnAndTheExitStatusIsOne() throws {
+        // When a script has a bad command in the middle
+        let result = try run("frobnicate\nshow 42\nlist 0\nadd\nsave\ncancel\nlist\n")
+        // Then each error is reported and the later commands still run
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, """
+            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, help, back, stack, quit
+            error: no contact matches '#42'
+            error: PAGE must be an integer of at least 1, not '0'
+            error: not saved: 1 field is not valid
+              name: a contact needs a given name, a family name or an organization
+
+            """)
+        XCTAssertTrue(result.stdout.contains("Cancelled: no contact was added\n"))
+        XCTAssertTrue(result.stdout.contains("No contacts yet"))
+    }
+
+    func testBailStopsAtTheFirstError() throws {
+        let result = try run("nope\nadd\n", ["--bail"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(result.stdout.contains("New contact"), "nothing after the error runs")
+    }
+
+    func testAnInvalidSaveStoresNothing() throws {
+        // When a form with a bad email is saved and the input ends
+        let result = try run("add\ngiven Bo\nemail not-an-email\nbirthday 2023-02-29\nsave\n")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("  birthday: must be a date as YYYY-MM-DD, or --MM-DD without a year\n"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("  email 1: is not an email address like name@example.org\n"), result.stderr)
+        // Then the book is still empty
+        XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"))
+    }
+
+    func testMemoryDatabaseWritesNoFile() throws {
+        let result = try run("add\ngiven Ann\nsave\nlist\n", ["--db", ":memory:"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: defaultDatabase.path))
+    }
+
+    func testDbFlagPicksTheFile() throws {
+        let path = home.appendingPathComponent("other/book.sqlite").path
+        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path]).status, 0)
+        XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
+        XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"), "the default book is another file")
+    }
+
+    func testBadFlagsAreRefusedWithUsage() throws {
+        let unknown = try run("", ["--frob"])
+        XCTAssertNotEqual(unknown.status, 0)
+        XCTAssertTrue(unknown.stderr.contains("Unknown option '--frob'"), unknown.stderr)
+        let badPage = try run("", ["--page-size", "0"])
+        XCTAssertNotEqual(badPage.status, 0)
+        XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
+    }
+
+    func testANonDatabaseFileIsReportedAndLeftAlone() throws {
+        let path = home.appendingPathComponent("notes.txt")
+        try Data("not a database\n".utf8).write(to: path)
+        let result = try run("list\n", ["--db", path.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("error: cannot open"), result.stderr)
+        XCTAssertEqual(try String(contentsOf: path, encoding: .utf8), "not a database\n")
+    }
+
+    func testAStaleEditFromAnotherProcessIsRefusedAndNothingIsOverwritten() throws {
+        // Given a contact, and a first process with its edit form open
+        XCTAssertEqual(try run("add\ngiven Ann\nfamily Lee\nsave\n").status, 0)
+        let first = ContactsBookProcess([], home: home)
+        try first.process.run()
+        first.send("show 1\nedit\n")
+        _ = first.readOutput(until: "Editing #1 Ann Lee")
+
+        // When a second process saves a change first
+        let second = try run("show 1\nedit\ngiven Anna\nsave\n")
+        XCTAssertEqual(second.status, 0, second.stderr)
+
+        // Then the first process's save is refused
+        first.send("family Smith\nsave\n")
+        let result = first.finish()
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("#1 Anna Lee was changed elsewhere since you began (your version 1, now 2); nothing was saved."),
+                      result.stderr)
+        // And the second process's edit survives
+        let stored = try run("show 1\n").stdout
+        XCTAssertTrue(stored.contains("  Given name   Anna\n"), stored)
+        XCTAssertTrue(stored.contains("  Family name  Lee\n"), stored)
+    }
+}
