@@ -64,7 +64,8 @@ public final class REPL {
                 editor.write("\n")
             case .line(let line):
                 guard line.contains(where: { !$0.isWhitespace }) else { continue }
-                editor.addToHistory(line)
+                // "list " and "list" are one command: keep one entry (completion adds spaces).
+                editor.addToHistory(String(line.reversed().drop { $0.isWhitespace }.reversed()))
                 let outcome = session.handle(line: line)
                 printer.print(outcome, to: streams)
                 if !outcome.succeeded { failures += 1 }
