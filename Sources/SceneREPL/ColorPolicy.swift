@@ -4,8 +4,10 @@
 /// run a `dumb` terminal (Emacs shell buffers, some CI logs) must never see escape codes.
 /// The environment is injected so the rule is testable without a terminal.
 public struct ColorPolicy: Sendable {
+    /// The process environment (or a test's): `NO_COLOR` and `TERM` are read from it.
     public let environment: [String: String]
 
+    /// A policy reading the given environment.
     public init(environment: [String: String]) { self.environment = environment }
 
     /// Whether a stream that is (or is not) a terminal may be coloured.

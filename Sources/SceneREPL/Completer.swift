@@ -10,6 +10,8 @@ public struct Completion: Equatable, Sendable {
     /// Every match, unquoted, for listing when there are several.
     public var candidates: [String]
 
+    /// A completion; the REPL deletes `replacing` characters, inserts `insertion`, and lists
+    /// `candidates` when there are several.
     public init(replacing: Int, insertion: String, candidates: [String]) {
         self.replacing = replacing; self.insertion = insertion; self.candidates = candidates
     }
@@ -22,11 +24,15 @@ public struct Completion: Equatable, Sendable {
 /// `Scene.completions(for:prefix:)` for a `.named` source (`.named("action")`, which the
 /// session declares for `help`, completes to the actions).
 public struct Completer: Sendable {
+    /// A completer; it holds no state, the session and scene are passed to each call.
     public init() {}
 
+    /// The completion for the word before the cursor.
     /// - Parameters:
     ///   - line: the whole line buffer.
     ///   - cursor: the cursor as a UTF-8 byte offset into `line`, as `el_line()` gives it.
+    ///   - actions: the actions available now (`Session.availableActions`).
+    ///   - scene: the active scene, asked for the values of `.named` sources.
     /// - Returns: nil when nothing matches.
     public func complete(line: String, cursor: Int, actions: [ActionSpec], scene: Scene) -> Completion? {
         let before = String(decoding: line.utf8.prefix(max(0, cursor)), as: UTF8.self)

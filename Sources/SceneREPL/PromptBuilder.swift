@@ -16,10 +16,12 @@ public struct PromptBuilder: Sendable {
     /// The marker libedit expects around invisible prompt characters.
     public static let ignoreMarker: Character = "\u{1}"
 
+    /// A builder; the defaults keep a four-deep prompt under about 100 columns.
     public init(colors: Bool, maxTitleWidth: Int = 24, maxSegments: Int = 4) {
         self.colors = colors; self.maxTitleWidth = maxTitleWidth; self.maxSegments = max(2, maxSegments)
     }
 
+    /// The prompt for the stack, root first: titles (or ids when a title is empty) joined by " › ".
     public func prompt(for stack: StackViewModel) -> String {
         var titles = stack.scenes.map { entry in
             shorten(TerminalText.sanitize(entry.title.isEmpty ? entry.scene : entry.title))

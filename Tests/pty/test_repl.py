@@ -40,8 +40,9 @@ class REPLTestCase(unittest.TestCase):
             "LANG": "C.UTF-8",
         }
 
-    def spawn(self, **env):
-        child = pexpect.spawn(BIN, ["--db", self.db], env={**self.env, **env},
+    def spawn(self, unset=(), **env):
+        environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
+        child = pexpect.spawn(BIN, ["--db", self.db], env=environment,
                               encoding="utf-8", timeout=20, dimensions=(24, 100))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
@@ -117,6 +118,14 @@ class KeysAndHistoryTests(REPLTestCase):
         out = self.run_line(child, CTRL_P + CTRL_P)  # quit, then help
         self.assertIn("leave ContactsBook", out)
         self.assertEqual(self.quit(child), 0)
+
+    def test_history_defaults_to_the_xdg_state_folder(self):
+        child = self.spawn(unset=("CONTACTSBOOK_HISTORY",))
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        folder = os.path.join(self.dir.name, "state", "contactsbook")
+        self.assertTrue(os.path.isfile(os.path.join(folder, "history")))
+        self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700)
 
     def test_empty_override_disables_history(self):
         child = self.spawn(CONTACTSBOOK_HISTORY="")
