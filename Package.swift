@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "contactsbook", targets: ["contactsbook"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
+        .library(name: "SceneREPL", targets: ["SceneREPL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -18,6 +19,12 @@ let package = Package(
         // The reusable Clean Swift core: scenes, actions, router, session, front ends.
         // It knows nothing of contacts.
         .target(name: "SceneCore"),
+        // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
+        .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
+        .target(name: "CLibEditSupport"),
+        // The interactive front end: a libedit REPL driving a SceneCore session.
+        .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
@@ -33,6 +40,7 @@ let package = Package(
             name: "contactsbook",
             dependencies: [
                 "SceneCore",
+                "SceneREPL",
                 "ContactsApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -43,6 +51,7 @@ let package = Package(
             name: "ContactsAppTests",
             dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

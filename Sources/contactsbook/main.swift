@@ -3,6 +3,7 @@ import ContactsApp
 import Foundation
 import Logging
 import SceneCore
+import SceneREPL
 
 /// The composition root: reads the flags, opens the store, builds the session and hands it
 /// to the front end that fits stdin.
@@ -21,6 +22,9 @@ struct ContactsBookCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Stop at the first command that fails.")
     var bail = false
+
+    @Flag(name: .long, help: "Run the interactive REPL (the default when stdin is a terminal); stdin must be a terminal.")
+    var repl = false
 
     @Option(name: .long, help: "Contacts per page of the list (1-500).")
     var pageSize = 20
@@ -52,6 +56,12 @@ struct ContactsBookCommand: ParsableCommand {
         }
         let environment = ContactsEnvironment(store: store, pageSize: pageSize)
         let session = ContactsSceneFactory.makeSession(environment: environment)
+        if repl || REPL.isTerminal(fd: 0) {
+            let status = REPL(session: session, environment: ProcessInfo.processInfo.environment).run()
+            if status == 2 { FileHandle.standardError.write(Data("error: --repl needs a terminal on stdin\n".utf8)) }
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let lines = LineSession(session: session, streams: StandardStreams(), bail: bail)
         let status = lines.run { readLine(strippingNewline: true) }
         if status != 0 { throw ExitCode(status) }

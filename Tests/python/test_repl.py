@@ -1,0 +1,205 @@
+"""End-to-end tests of the interactive REPL under a pseudo-terminal.
+
+Run:  CONTACTSBOOK_BIN=.build/debug/contactsbook python3 -m pytest Tests/python/test_repl.py
+Needs: python3 with pexpect (pip install pexpect), and a built `contactsbook`.
+
+Each test gets its own HOME, state folder, history file and database, so nothing on the
+machine (a ~/.editrc, a real history) changes what it sees. pexpect's timeouts are upper
+bounds on waiting for output, never sleeps: the tests wait for what the program prints.
+"""
+
+import os
+import re
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+import pexpect
+
+BIN = os.environ.get("CONTACTSBOOK_BIN", ".build/debug/contactsbook")
+PROMPT = "> "
+CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes; libedit's cursor moves are other sequences
+HOSTILE_GIVEN = "Eve\x1b[2J\x1b]0;pwned\x07"
+CTRL_C, CTRL_P, CTRL_U = "\x03", "\x10", "\x15"
+
+
+class REPLTestCase(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.db = os.path.join(self.dir.name, "contacts.sqlite")
+        self.history = os.path.join(self.dir.name, "history")
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.dir.name,
+            "XDG_STATE_HOME": os.path.join(self.dir.name, "state"),
+            "XDG_DATA_HOME": os.path.join(self.dir.name, "data"),
+            "CONTACTSBOOK_HISTORY": self.history,
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+        }
+
+    def spawn(self, unset=(), **env):
+        environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
+        child = pexpect.spawn(BIN, ["--db", self.db], env=environment,
+                              encoding="utf-8", timeout=20, dimensions=(24, 100))
+        self.addCleanup(child.close, force=True)
+        child.expect_exact(PROMPT)
+        return child
+
+    def run_line(self, child, line):
+        """Sends a line and returns everything printed up to the next prompt."""
+        child.send(line + "\r")
+        child.expect_exact(PROMPT)
+        return child.before
+
+    def quit(self, child):
+        child.send("quit\r")
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus
+
+    def add_through_a_pipe(self, given, family):
+        """Stores a contact with the line session: a terminal cannot type a raw escape."""
+        script = f"add\ngiven {given}\nfamily {family}\nsave\nquit\n"
+        subprocess.run([BIN, "--db", self.db], input=script.encode(), env=self.env,
+                       capture_output=True, check=True, timeout=60)
+
+    def add_hostile_contact(self, given, family):
+        """Stores a contact whose given name holds control characters. The form refuses them,
+        so the name is put in as another program sharing the file (or a careless import) would."""
+        self.add_through_a_pipe("Placeholder", family)
+        with sqlite3.connect(self.db) as db:
+            db.execute("UPDATE contact SET given = ? WHERE family = ?", (given, family))
+
+
+class PromptAndCompletionTests(REPLTestCase):
+    def prompt_path(self, printed):
+        """The scene path the last prompt showed, without libedit's cursor moves."""
+        return CSI.sub("", printed.replace("\r", "\n")).split("\n")[-1].strip()
+
+    def test_prompt_shows_the_scene_stack(self):
+        child = self.spawn(NO_COLOR="1")
+        root = self.prompt_path(child.before)
+        self.assertIn("contacts", root)
+        pushed = self.prompt_path(self.run_line(child, "add"))
+        self.assertTrue(pushed.startswith(root + " › "), pushed)
+        self.assertEqual(self.prompt_path(self.run_line(child, "back")), root)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_tab_completes_an_action(self):
+        child = self.spawn()
+        out = self.run_line(child, "he\t")  # completes to "help "
+        self.assertIn("leave ContactsBook", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_tab_lists_several_matches(self):
+        child = self.spawn()
+        child.send("s\t")
+        child.expect_exact("stack")
+        child.send(CTRL_U)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_utf8_names_are_typed_and_shown(self):
+        child = self.spawn()
+        self.run_line(child, "add")
+        self.run_line(child, "given José")
+        self.run_line(child, "family 山田")
+        self.run_line(child, "save")
+        out = self.run_line(child, "list")
+        self.assertIn("José", out)
+        self.assertIn("山田", out)
+        self.assertEqual(self.quit(child), 0)
+
+
+class KeysAndHistoryTests(REPLTestCase):
+    def test_history_is_recalled_after_a_restart(self):
+        child = self.spawn()
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        with open(self.history, encoding="utf-8") as file:
+            self.assertEqual(file.readline().strip(), "_HiStOrY_V2_")
+
+        child = self.spawn()
+        out = self.run_line(child, CTRL_P + CTRL_P)  # quit, then help
+        self.assertIn("leave ContactsBook", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_history_defaults_to_the_xdg_state_folder(self):
+        child = self.spawn(unset=("CONTACTSBOOK_HISTORY",))
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        folder = os.path.join(self.dir.name, "state", "contactsbook")
+        self.assertTrue(os.path.isfile(os.path.join(folder, "history")))
+        self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700)
+
+    def test_empty_override_disables_history(self):
+        child = self.spawn(CONTACTSBOOK_HISTORY="")
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        self.assertFalse(os.path.exists(self.history))
+        self.assertFalse(os.path.exists(os.path.join(self.dir.name, "state", "contactsbook", "history")))
+
+    def test_ctrl_c_cancels_the_line_and_keeps_the_session(self):
+        child = self.spawn()
+        child.send("bogus words")
+        child.send(CTRL_C)
+        child.expect_exact(PROMPT)  # a fresh prompt, the line dropped
+        out = self.run_line(child, "help")
+        self.assertNotIn("unknown command", out)
+        self.assertIn("leave ContactsBook", out)
+        self.assertTrue(child.isalive())
+        self.assertEqual(self.quit(child), 0)
+
+    def test_ctrl_d_on_an_empty_line_leaves(self):
+        child = self.spawn()
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        child.close()
+        self.assertEqual(child.exitstatus, 0)
+
+    def test_a_failed_command_makes_the_exit_status_1(self):
+        child = self.spawn()
+        self.assertIn("error", self.run_line(child, "bogus"))
+        self.assertEqual(self.quit(child), 1)
+
+
+class OutputTests(REPLTestCase):
+    def test_colours_on_a_terminal(self):
+        child = self.spawn()
+        out = child.before + self.run_line(child, "bogus")
+        self.assertRegex(out, SGR)
+        self.assertIn("\x1b[31m", out)  # errors in red
+        self.quit(child)
+
+    def test_no_colours_with_no_color(self):
+        child = self.spawn(NO_COLOR="1")
+        out = child.before + self.run_line(child, "bogus") + self.run_line(child, "help")
+        self.assertNotRegex(out, SGR)
+        self.quit(child)
+
+    def test_no_colours_on_a_dumb_terminal(self):
+        child = self.spawn(TERM="dumb")
+        out = child.before + self.run_line(child, "bogus")
+        self.assertNotRegex(out, SGR)
+        self.quit(child)
+
+    def test_a_name_holding_escape_sequences_is_shown_harmlessly(self):
+        self.add_hostile_contact(HOSTILE_GIVEN, "Mallory")
+        child = self.spawn()
+        out = self.run_line(child, "list")
+        self.assertIn("Mallory", out)
+        match = re.search(r"^\s*(\d+)\s.*Mallory", out, re.MULTILINE)
+        self.assertIsNotNone(match, out)
+        out += self.run_line(child, f"show {match.group(1)}")  # its name reaches the prompt too
+        self.assertNotIn("\x1b[2J", out)
+        self.assertNotIn("\x1b]0;", out)
+        self.assertNotIn("\x07", out)
+        self.assertIn("?[2J", out)
+        self.quit(child)
+
+
+if __name__ == "__main__":
+    unittest.main()
