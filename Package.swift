@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "contactsbook", targets: ["contactsbook"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
+        .library(name: "SceneRPC", targets: ["SceneRPC"]),
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
     ],
     dependencies: [
@@ -20,6 +21,8 @@ let package = Package(
         .target(name: "SceneCore"),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
+        // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
+        .target(name: "SceneRPC", dependencies: ["SceneCore"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -39,6 +42,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
+        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore"]),
         .testTarget(name: "ContactsAppTests", dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
