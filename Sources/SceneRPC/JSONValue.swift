@@ -74,7 +74,11 @@ extension JSONValue: Codable {
         else if let value = try? container.decode(Double.self) { self = .double(value) }
         else if let value = try? container.decode(String.self) { self = .string(value) }
         else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else if let value = try? container.decode([String: JSONValue].self) { self = .object(value) }
+        else {
+            // What the decoder accepts that is none of the above: a number beyond Double's range.
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a number is out of range")
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
