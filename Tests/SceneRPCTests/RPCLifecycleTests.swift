@@ -27,6 +27,16 @@ final class RPCLifecycleTests: XCTestCase {
         XCTAssertTrue(String(decoding: frames[0], as: UTF8.self).hasPrefix("Content-Length: "))
     }
 
+    func test_receive_byteAtATime_answersOnTheLastByteOnly() {
+        // Given
+        let bytes = RPCSeeds.contentLengthFrame(RPCSeeds.initialize)
+        // When
+        let answers = bytes.map { sut.receive([$0]).count }
+        // Then
+        XCTAssertEqual(answers.dropLast().reduce(0, +), 0)
+        XCTAssertEqual(answers.last, 1)
+    }
+
     func test_initialize_returnsServerInfoCapabilitiesAndScenes() {
         // When
         let result = fixture.sendFramed(RPCSeeds.initialize, RPCSeeds.notification("initialized")).first?["result"]
