@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "contactsbook", targets: ["contactsbook"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
+        .library(name: "SceneRPC", targets: ["SceneRPC"]),
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
         .library(name: "SceneREPL", targets: ["SceneREPL"]),
     ],
@@ -27,6 +28,8 @@ let package = Package(
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
+        // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
+        .target(name: "SceneRPC", dependencies: ["SceneCore"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -41,6 +44,7 @@ let package = Package(
             dependencies: [
                 "SceneCore",
                 "SceneREPL",
+                "SceneRPC",
                 "ContactsApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -52,6 +56,7 @@ let package = Package(
             dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
+        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import SceneCore
 import SceneREPL
+import SceneRPC
 
 /// The composition root: reads the flags, opens the store, builds the session and hands it
 /// to the front end that fits stdin.
@@ -26,18 +27,31 @@ struct ContactsBookCommand: ParsableCommand {
     @Flag(name: .long, help: "Run the interactive REPL (the default when stdin is a terminal); stdin must be a terminal.")
     var repl = false
 
+    @Flag(name: .long, help: "Speak strict JSON-RPC 2.0 on stdin/stdout (Content-Length or newline-delimited); see Protocol.md.")
+    var rpc = false
+
+    @Flag(name: .long, help: "Print every JSON-RPC method and notification with JSON Schema, then exit.")
+    var apiInfo = false
+
     @Option(name: .long, help: "Contacts per page of the list (1-500).")
     var pageSize = 20
 
     @Option(name: .long, help: "Log level on stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .warning
 
+    static let serverInfo = RPCServerInfo(name: "contactsbook", version: "0.1.0")
+
     func validate() throws {
+        if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
         guard (1...500).contains(pageSize) else { throw ValidationError("--page-size must be from 1 to 500") }
         if let db, db.isEmpty { throw ValidationError("--db needs a path") }
     }
 
     func run() throws {
+        if apiInfo {
+            print(RPCServer.apiInfo(sceneKinds: ContactsSceneFactory.sceneKinds, info: Self.serverInfo))
+            return
+        }
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -54,16 +68,26 @@ struct ContactsBookCommand: ParsableCommand {
             FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let environment = ContactsEnvironment(store: store, pageSize: pageSize)
+        let changes = ChangeHub()
+        let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes)
         let session = ContactsSceneFactory.makeSession(environment: environment)
+        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes,
+                               log: RPCServer.logToStandardError)
+        if rpc {
+            let status = server.run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment).run()
             if status == 2 { FileHandle.standardError.write(Data("error: --repl needs a terminal on stdin\n".utf8)) }
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let lines = LineSession(session: session, streams: StandardStreams(), bail: bail)
-        let status = lines.run { readLine(strippingNewline: true) }
+        let streams = StandardStreams()
+        let lines = LineSession(session: session, streams: streams, bail: bail)
+        let mixed = MixedLineSession(lines: lines, server: server, streams: streams)
+        let status = mixed.run { readLine(strippingNewline: true) }
         if status != 0 { throw ExitCode(status) }
     }
 }

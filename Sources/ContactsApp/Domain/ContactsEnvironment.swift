@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 
 /// What the app needs from the outside world, injected so tests are deterministic.
 public struct ContactsEnvironment {
@@ -11,11 +12,15 @@ public struct ContactsEnvironment {
     public var timeZone: TimeZone
     /// Rows per page of the list unless the user asks otherwise.
     public var pageSize: Int
+    /// Told of every contact added, changed or deleted (front ends announce it to clients).
+    public var changes: ChangeNotifier?
 
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
-                locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20) {
+                locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
+                changes: ChangeNotifier? = nil) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
+        self.changes = changes
     }
 }

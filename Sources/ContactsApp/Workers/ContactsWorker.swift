@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 
 /// Why a contacts operation failed, in the app's terms; Presenters turn it into a message.
 public enum ContactsFailure: Error, Equatable {
@@ -26,9 +27,11 @@ public final class ContactsWorker {
     let store: ContactStore
     let now: () -> Date
     let makeUID: () -> String
+    let changes: ChangeNotifier?
 
     public init(environment: ContactsEnvironment) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
+        changes = environment.changes
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
@@ -62,19 +65,29 @@ public final class ContactsWorker {
         new.uid = new.uid.isEmpty ? makeUID() : new.uid
         new.createdAt = now()
         new.updatedAt = new.createdAt
-        return try translating { try store.insert(new) }
+        let inserted = try translating { try store.insert(new) }
+        announce("created", inserted.id)
+        return inserted
     }
 
     /// Saves an edit made from `contact.version`; refused if someone saved in between.
     public func update(_ contact: Contact) throws -> Contact {
         var changed = contact
         changed.updatedAt = now()
-        return try translating({ try store.update(changed) }, editing: contact)
+        let updated = try translating({ try store.update(changed) }, editing: contact)
+        announce("updated", updated.id)
+        return updated
     }
 
     public func delete(_ contact: Contact) throws {
         guard let id = contact.id else { return }
         try translating({ try store.delete(id: id, expectedVersion: contact.version) }, editing: contact)
+        announce("deleted", id)
+    }
+
+    private func announce(_ kind: String, _ id: Int64?) {
+        guard let id else { return }
+        changes?.post(DataChange(topic: "contacts", kind: kind, ids: [String(id)]))
     }
 
     /// 0-based place of a contact in the whole list in this order.

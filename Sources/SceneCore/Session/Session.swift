@@ -68,6 +68,18 @@ public final class Session {
         return outcome
     }
 
+    /// Pops scenes until `sceneID` is active, recording the routes like any input
+    /// (front ends offer it as a router command, e.g. JSON-RPC's `session/popTo`).
+    public func pop(to sceneID: String) -> Outcome {
+        recorder.begin()
+        if !stack.pop(to: sceneID) {
+            let where_ = stack.scenes.map(\.descriptor.id).joined(separator: " > ")
+            recorder.display(Message.error("there is no \(sceneID) screen to go back to (\(where_))",
+                                           code: .notFound, details: ["scene": sceneID, "stack": where_]))
+        }
+        return recorder.end()
+    }
+
     /// The stack as a ViewModel, from the root to the active scene.
     public var stackViewModel: StackViewModel {
         StackViewModel(scenes: stack.scenes.map { .init(scene: $0.descriptor.id, title: $0.title) })

@@ -1,0 +1,123 @@
+import Foundation
+
+/// A JSON value that keeps what JSON-RPC needs to see: integers apart from other numbers
+/// (ids are echoed with their type, integer parameters must be JSON integers) and `null`
+/// apart from a missing key.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int)
+    /// A number with a fraction or exponent, or one too large for `Int`.
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Why bytes are not a JSON value.
+    public enum ParseError: Error, Equatable {
+        case invalidUTF8
+        case invalidJSON(String)
+    }
+
+    /// Parses one JSON text. Invalid UTF-8 is refused first, because decoders differ on it.
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.invalidUTF8 }
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw ParseError.invalidJSON(Self.reason(error))
+        }
+    }
+
+    /// Converts any `Encodable` (a ViewModel, a Route) through its JSON form.
+    public static func encoding<T: Encodable>(_ value: T) throws -> JSONValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try JSONDecoder().decode(JSONValue.self, from: encoder.encode(value))
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The JSON type name used in error data ("string", "integer", ...).
+    public var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer: return "integer"
+        case .double: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        default: return "\(error)"
+        }
+    }
+}
+
+extension JSONValue: Codable {
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Order matters: Bool before numbers (so `true` is not 1), Int before Double.
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int.self) { self = .integer(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else if let value = try? container.decode([String: JSONValue].self) { self = .object(value) }
+        else {
+            // What the decoder accepts that is none of the above: a number beyond Double's range.
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a number is out of range")
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .integer(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue {
+    /// The JSON text: keys sorted so output is deterministic, and (compact) never a raw
+    /// newline, which newline-delimited framing depends on.
+    public func serialized(pretty: Bool = false) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+                                          : [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a JSONValue cannot fail: every case maps to a JSON value (doubles come from JSON, so finite).
+        return (try? Array(encoder.encode(self))) ?? Array("null".utf8)
+    }
+
+    /// `serialized()` as a string, for logs, tests and the line session.
+    public var text: String { String(decoding: serialized(), as: UTF8.self) }
+}

@@ -1,0 +1,51 @@
+import SceneCore
+
+/// Running scene and router methods, and shaping their outcome as results and errors.
+extension RPCDispatcher {
+    /// Runs the call and returns `{displayed, routes, stack}`; an error message displayed makes
+    /// it an application error carrying the same members (plus `code` and `details`) as `data`.
+    func perform(_ call: ActionCall, _ target: MethodCatalog.Target) throws -> JSONValue {
+        let outcome: Outcome
+        switch target {
+        case .sceneAction(let scene): outcome = session.run(call, inScene: scene)
+        case .globalAction: outcome = session.run(call)
+        case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
+        }
+        announce(outcome)
+        var body: [String: JSONValue] = [
+            "displayed": .array(outcome.displayed.map(Self.displayed)),
+            "routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
+            "stack": Self.stack(session),
+        ]
+        guard let failure = outcome.error else { return .object(body) }
+        body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
+        body["details"] = .object(failure.details.mapValues { .string($0) })
+        throw RPCError(code: failure.code?.rpcCode ?? RPCError.applicationErrorCode, message: failure.text,
+                       data: .object(body))
+    }
+
+    /// `session/message` for each message, then `session/stackChanged` if the stack moved.
+    private func announce(_ outcome: Outcome) {
+        for case let message as Message in outcome.displayed {
+            notify("session/message", Self.value(of: message))
+        }
+        if !outcome.routes.isEmpty {
+            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
+                                            "stack": Self.stack(session)])
+        }
+    }
+
+    static func stack(_ session: Session) -> JSONValue {
+        (try? JSONValue.encoding(session.stackViewModel))?["scenes"] ?? []
+    }
+
+    static func displayed(_ viewModel: any ViewModel) -> JSONValue {
+        ["kind": .string(type(of: viewModel).kind), "value": value(of: viewModel)]
+    }
+
+    /// A ViewModel's JSON form. Encoding a ViewModel is not expected to fail; if one does, the
+    /// client still learns its kind and the rest of the result.
+    static func value(of viewModel: any ViewModel) -> JSONValue {
+        (try? JSONValue.encoding(viewModel)) ?? ["error": "this view model could not be encoded"]
+    }
+}

@@ -1,0 +1,114 @@
+import SceneCore
+
+/// Where the connection is in its life (LSP's lifecycle).
+public enum RPCLifecycle: Equatable, Sendable {
+    case awaitingInitialize
+    case running
+    /// `shutdown` was answered; only `exit` is accepted.
+    case shuttingDown
+    /// `exit` was received; the process should end with this status.
+    case exited(status: Int32)
+}
+
+/// Answers one checked message: lifecycle, introspection, and scene and router methods run
+/// through the session. Server notifications caused on the way wait in `outbox`, so the server
+/// can write them before the response they belong to.
+final class RPCDispatcher {
+    let session: Session
+    let catalog: MethodCatalog
+    let info: RPCServerInfo
+    private let log: (String) -> Void
+    private(set) var lifecycle = RPCLifecycle.awaitingInitialize
+    private var initializeCalled = false
+    /// Content-Length clients (editors) must initialize; newline-delimited ones (scripts) may skip it.
+    var requiresInitialize = true
+    var framing = Framing.contentLength
+    private(set) var outbox: [JSONValue] = []
+
+    init(session: Session, info: RPCServerInfo, log: @escaping (String) -> Void) {
+        self.session = session; self.info = info; self.log = log
+        catalog = MethodCatalog(sceneKinds: session.sceneKinds)
+    }
+
+    /// Queues a server notification (also used for data changes the app posts).
+    func notify(_ method: String, _ params: JSONValue) {
+        outbox.append(OutgoingMessage.notification(method, params))
+    }
+
+    func takeOutbox() -> [JSONValue] { defer { outbox = [] }; return outbox }
+
+    /// The response to send, or nil (notifications, client responses).
+    func handle(_ message: IncomingMessage, cancelled: Bool) -> JSONValue? {
+        switch message {
+        case .invalid(let id, let error):
+            return OutgoingMessage.error(id: id, error)
+        case .response(let id):
+            log("ignored a response (id \(id.text)): this server sends no requests")
+            return nil
+        case .notification(let method, let params):
+            receiveNotification(method, params)
+            return nil
+        case .request(let id, let method, let params):
+            if cancelled { return OutgoingMessage.error(id: id, .requestCancelled) }
+            do {
+                return OutgoingMessage.result(id: id, try answer(method, params))
+            } catch let error as RPCError {
+                return OutgoingMessage.error(id: id, error)
+            } catch {
+                return OutgoingMessage.error(id: id, RPCError(code: RPCError.internalErrorCode, message: "\(error)"))
+            }
+        }
+    }
+
+    private func answer(_ method: String, _ params: JSONValue?) throws -> JSONValue {
+        if method == "initialize" { return try initialize(params) }
+        switch lifecycle {
+        case .awaitingInitialize:
+            if requiresInitialize { throw RPCError.serverNotInitialized }
+            lifecycle = .running
+        case .shuttingDown, .exited:
+            throw RPCError.invalidRequest("the server is shutting down; only exit is accepted")
+        case .running: break
+        }
+        switch method {
+        case "shutdown":
+            lifecycle = .shuttingDown
+            return .null
+        case "session/describe", "rpc.discover":
+            return RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info)
+        default:
+            guard let entry = catalog[method] else { throw RPCError.methodNotFound(method) }
+            return try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target)
+        }
+    }
+
+    private func initialize(_ params: JSONValue?) throws -> JSONValue {
+        guard !initializeCalled else { throw RPCError.invalidRequest("initialize may be sent only once") }
+        initializeCalled = true
+        if lifecycle == .awaitingInitialize { lifecycle = .running }
+        if let client = params?["clientInfo"] { log("client: \(client.text)") }
+        return ["serverInfo": RPCDescription.serverInfo(info),
+                "protocolVersion": .string(RPCServerInfo.protocolVersion),
+                "capabilities": ["framing": .string(framing.rawValue), "batches": true, "cancelRequest": true,
+                                 "describe": "session/describe", "progress": false,
+                                 "notifications": ["session/stackChanged", "session/message", "session/dataChanged"]],
+                "scenes": RPCDescription.scenes(session.sceneKinds),
+                "stack": Self.stack(session)]
+    }
+
+    private func receiveNotification(_ method: String, _ params: JSONValue?) {
+        switch method {
+        case "exit":
+            lifecycle = .exited(status: lifecycle == .shuttingDown ? 0 : 1)
+        case "initialized", "$/cancelRequest", "notifications/cancelled":
+            break // cancellations are matched before dispatch (RPCServer), never here
+        default:
+            // A method sent as a notification runs and its answer is dropped; unknown ones are ignored.
+            guard let entry = catalog[method] else { return log("ignored notification \(method)") }
+            if lifecycle == .awaitingInitialize && !requiresInitialize { lifecycle = .running }
+            guard lifecycle == .running else { return log("ignored notification \(method) (\(lifecycle))") }
+            do { _ = try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target) }
+            catch { log("notification \(method) failed: \((error as? RPCError)?.message ?? "\(error)")") }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import SceneCore
+
+/// The JSON-RPC 2.0 front end of a session.
+///
+/// The core is I/O-free and synchronous: `receive(_:)` takes bytes as they were read and
+/// returns whole frames to write, `endOfInput()` handles EOF. `run(input:output:)` drives it
+/// over file descriptors; `handleLine(_:)` answers one JSON line of the plain line session.
+public final class RPCServer {
+    private var reader: FrameReader
+    private var writer = FrameWriter(framing: .newlineDelimited)
+    private let dispatcher: RPCDispatcher
+    private let log: (String) -> Void
+    public private(set) var isFinished = false
+    private var framingLost = false
+
+    /// - Parameters:
+    ///   - session: the app's session; every method runs through it.
+    ///   - info: the name and version reported by `initialize`.
+    ///   - limits: header and body bounds of the framing.
+    ///   - changes: where the app posts data changes, sent as `session/dataChanged`.
+    ///   - log: where diagnostics go (stderr by default; never stdout).
+    public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
+                changes: ChangeHub? = nil, log: @escaping (String) -> Void = RPCServer.logToStandardError) {
+        reader = FrameReader(limits: limits)
+        dispatcher = RPCDispatcher(session: session, info: info, log: log)
+        self.log = log
+        changes?.observe { [weak dispatcher] change in
+            dispatcher?.notify("session/dataChanged", (try? JSONValue.encoding(change)) ?? .null)
+        }
+    }
+
+    /// The framing detected from the client's first bytes (nil before any).
+    public var framing: Framing? { reader.framing }
+
+    public var lifecycle: RPCLifecycle { dispatcher.lifecycle }
+
+    /// The process exit status: 0 after a clean end (EOF, or `shutdown` then `exit`),
+    /// 1 after `exit` without `shutdown` or when framing was lost.
+    public var exitStatus: Int32 {
+        if framingLost { return 1 }
+        if case .exited(let status) = dispatcher.lifecycle { return status }
+        return 0
+    }
+
+    /// Handles bytes just read; returns the frames to write, each whole, in order.
+    public func receive(_ bytes: [UInt8]) -> [[UInt8]] {
+        guard !isFinished else { return [] }
+        return process(reader.push(bytes))
+    }
+
+    /// Handles end of input (a last unterminated line counts) and finishes the session.
+    public func endOfInput() -> [[UInt8]] {
+        guard !isFinished else { return [] }
+        let frames = process(reader.finish())
+        isFinished = true
+        return frames
+    }
+
+    /// For the plain line session: answers a line that starts with `{` or `[` as newline-delimited
+    /// JSON-RPC (initialize optional). Returns the JSON lines to print (notifications first, then
+    /// the response), joined by "\n" without a final newline, or nil when there is nothing to print.
+    public func handleLine(_ line: String) -> String? {
+        guard !isFinished else { return nil }
+        let lines = process([.message(Array(line.utf8))], framing: .newlineDelimited).map { frame in
+            String(decoding: frame.dropLast(), as: UTF8.self)
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
+    /// The introspection document `session/describe` returns, pretty-printed, for `--api-info`.
+    public static func apiInfo(sceneKinds: [SceneDescriptor], info: RPCServerInfo) -> String {
+        let document = RPCDescription.document(catalog: MethodCatalog(sceneKinds: sceneKinds),
+                                               sceneKinds: sceneKinds, info: info)
+        return String(decoding: document.serialized(pretty: true), as: UTF8.self)
+    }
+
+    /// Writes a line to stderr: the only place diagnostics go.
+    public static func logToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data("contactsbook: \(text)\n".utf8))
+    }
+
+    private func process(_ events: [FrameEvent], framing: Framing? = nil) -> [[UInt8]] {
+        if let detected = framing ?? reader.framing, writer.framing != detected || dispatcher.framing != detected {
+            writer = FrameWriter(framing: detected)
+            dispatcher.framing = detected
+            dispatcher.requiresInitialize = detected == .contentLength
+        }
+        var incoming = events.map(Incoming.init)
+        var cancelled = Self.cancelledIDs(in: incoming)
+        var out: [JSONValue] = []
+        while !incoming.isEmpty, !isFinished {
+            switch incoming.removeFirst() {
+            case .single(let message):
+                let response = answer(message, &cancelled)
+                out += dispatcher.takeOutbox() + (response.map { [$0] } ?? [])
+            case .batch(let messages):
+                let responses = messages.compactMap { answer($0, &cancelled) }
+                out += dispatcher.takeOutbox() + (responses.isEmpty ? [] : [.array(responses)])
+            case .lost(let reason):
+                log("framing lost: \(reason); ending the session")
+                framingLost = true
+                isFinished = true
+            }
+            if case .exited = dispatcher.lifecycle { isFinished = true }
+        }
+        // Changes the app posted outside any request still reach the client.
+        out += dispatcher.takeOutbox()
+        return out.map { writer.frame($0.serialized()) }
+    }
+
+    private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> JSONValue? {
+        if case .exited = dispatcher.lifecycle { return nil }
+        var isCancelled = false
+        if case .request(let id, _, _) = message { isCancelled = cancelled.remove(id) != nil }
+        return dispatcher.handle(message, cancelled: isCancelled)
+    }
+
+    /// Requests read but not yet handled that a later cancellation in the same read names.
+    /// Dispatch is synchronous, so only these can still be cancelled.
+    private static func cancelledIDs(in incoming: [Incoming]) -> Set<JSONValue> {
+        var queued = Set<JSONValue>()
+        var cancelled = Set<JSONValue>()
+        for message in incoming.flatMap(\.messages) {
+            if case .request(let id, _, _) = message { queued.insert(id) }
+            if let id = message.cancelledID, queued.contains(id) { cancelled.insert(id) }
+        }
+        return cancelled
+    }
+}
+
+/// A frame event decoded into messages.
+private enum Incoming {
+    case single(IncomingMessage)
+    case batch([IncomingMessage])
+    case lost(String)
+
+    init(_ event: FrameEvent) {
+        switch event {
+        case .message(let bytes):
+            do {
+                switch try JSONValue.parse(bytes) {
+                case .array(let elements) where elements.isEmpty:
+                    self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
+                case .array(let elements): self = .batch(elements.map(IncomingMessage.init))
+                case let value: self = .single(IncomingMessage(value))
+                }
+            } catch JSONValue.ParseError.invalidUTF8 {
+                self = .single(.invalid(id: .null, .parseError("the message is not valid UTF-8")))
+            } catch JSONValue.ParseError.invalidJSON(let reason) {
+                self = .single(.invalid(id: .null, .parseError(reason)))
+            } catch {
+                self = .single(.invalid(id: .null, .parseError("\(error)")))
+            }
+        case .oversized(let size, let limit):
+            self = .single(.invalid(id: .null, .invalidRequest("a message of \(size) bytes exceeds the limit of \(limit)",
+                                                               data: ["size": .integer(size), "limit": .integer(limit)])))
+        case .framingLost(let reason):
+            self = .lost(reason)
+        }
+    }
+
+    var messages: [IncomingMessage] {
+        switch self {
+        case .single(let message): return [message]
+        case .batch(let messages): return messages
+        case .lost: return []
+        }
+    }
+}

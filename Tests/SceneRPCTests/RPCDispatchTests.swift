@@ -1,0 +1,124 @@
+import SceneCore
+@testable import SceneRPC
+import XCTest
+
+/// Scene and router methods against the fake two-scene app.
+final class RPCDispatchTests: XCTestCase {
+    private var fixture: RPCFixture!
+
+    override func setUp() {
+        super.setUp()
+        fixture = RPCFixture()
+        _ = fixture.sendFramed(RPCSeeds.initialize)
+    }
+
+    private let listAndItem: JSONValue = [["scene": "list", "title": "All items"], ["scene": "item", "title": "Ann"]]
+
+    func test_sceneAction_thatPushes_returnsWhatWasDisplayedAndTheNewStack() {
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // Then: the stack notification comes before the response
+        XCTAssertEqual(out.count, 2)
+        XCTAssertEqual(out.first, ["jsonrpc": "2.0", "method": "session/stackChanged",
+                                   "params": ["routes": [["route": "push", "scene": "item"]], "stack": listAndItem]])
+        XCTAssertEqual(out.last?["result"], ["displayed": [["kind": "item", "value": ["name": "Ann"]]],
+                                             "routes": [["route": "push", "scene": "item"]], "stack": listAndItem])
+    }
+
+    func test_sceneAction_thatPops_announcesTheStack() {
+        // Given
+        _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(2, "item/close"))
+        // Then
+        XCTAssertEqual(out.first?["params"]?["routes"], [["route": "pop", "scene": "item"]])
+        XCTAssertEqual(out.last?["result"]?["stack"], [["scene": "list", "title": "All items"]])
+        XCTAssertEqual(out.last?["result"]?["displayed"], [])
+    }
+
+    func test_actionOfAnInactiveScene_isSceneNotActiveShowingTheStack() {
+        // Given
+        _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(2, "list/find", "{\"query\":\"x\"}"))
+        // Then: the error message is also sent as a notification, before the response
+        XCTAssertEqual(out.first?["method"], "session/message")
+        let failure = out.last?["error"]
+        XCTAssertEqual(failure?["code"], .integer(ErrorCode.sceneNotActive.rpcCode))
+        XCTAssertEqual(failure?["data"]?["code"], "scene_not_active")
+        XCTAssertEqual(failure?["data"]?["stack"], listAndItem)
+        XCTAssertEqual(failure?["data"]?["details"], ["active": "item", "stack": "list > item"])
+        XCTAssertEqual(fixture.listSpy.performedCalls.map(\.name), ["open"])
+    }
+
+    func test_messages_areNotifiedInDisplayOrderBeforeTheResult() {
+        // Given
+        _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(2, "item/rename", "{\"name\":\"Anna Lee\"}"))
+        // Then
+        XCTAssertEqual(out.first, ["jsonrpc": "2.0", "method": "session/message",
+                                   "params": ["kind": "success", "text": "renamed", "details": [:]]])
+        XCTAssertEqual(out.last?["result"]?["displayed"], [
+            ["kind": "message", "value": ["kind": "success", "text": "renamed", "details": [:]]],
+            ["kind": "item", "value": ["name": "Anna Lee"]],
+        ])
+    }
+
+    func test_dataChangesPostedByTheApp_areNotified() {
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(1, "list/touch"))
+        // Then
+        XCTAssertEqual(out.map { $0["method"] }, ["session/dataChanged", "session/message", nil])
+        XCTAssertEqual(out.first?["params"], ["topic": "items", "kind": "updated", "ids": ["7"]])
+    }
+
+    func test_sessionBack_popsAndAtTheRootIsInvalidState() {
+        // Given
+        _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // When
+        let back = fixture.sendFramed(RPCSeeds.request(2, "session/back"))
+        let again = fixture.sendFramed(RPCSeeds.request(3, "session/back"))
+        // Then
+        XCTAssertEqual(back.last?["result"]?["routes"], [["route": "pop", "scene": "item"]])
+        XCTAssertEqual(again.last?["error"]?["code"], .integer(ErrorCode.invalidState.rpcCode))
+    }
+
+    func test_sessionPopTo_popsToTheSceneOrIsNotFound() {
+        // Given
+        _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
+        // When
+        let missing = fixture.sendFramed(RPCSeeds.request(2, "session/popTo", "{\"scene\":\"nowhere\"}"))
+        let popped = fixture.sendFramed(RPCSeeds.request(3, "session/popTo", "{\"scene\":\"list\"}"))
+        // Then
+        XCTAssertEqual(missing.last?["error"]?["code"], .integer(ErrorCode.notFound.rpcCode))
+        XCTAssertEqual(popped.last?["result"]?["routes"], [["route": "pop", "scene": "item"]])
+        XCTAssertEqual(fixture.session.stack.scenes.map(\.descriptor.id), ["list"])
+    }
+
+    func test_sessionStackAndHelp_displayCoreViewModels() {
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(1, "session/stack"), RPCSeeds.request(2, "session/help", "{\"action\":\"page\"}"))
+        // Then
+        XCTAssertEqual(out.first?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": [["scene": "list", "title": "All items"]]]]])
+        XCTAssertEqual(out.last?["result"]?["displayed"]?.arrayFirst?["kind"], "help")
+    }
+
+    func test_quit_isNotAMethod() {
+        XCTAssertEqual(fixture.sendFramed(RPCSeeds.request(1, "session/quit")).last?["error"]?["code"], -32601)
+    }
+
+    func test_methodSentAsNotification_runsWithoutAResponse() {
+        // When
+        let out = fixture.sendFramed(RPCSeeds.notification("list/open", "{\"name\":\"Bo\"}"))
+        // Then: its notifications still go out
+        XCTAssertEqual(out.map { $0["method"] }, ["session/stackChanged"])
+    }
+}
+
+extension JSONValue {
+    var arrayFirst: JSONValue? {
+        if case .array(let values) = self { return values.first }
+        return nil
+    }
+}
