@@ -20,8 +20,10 @@ public struct EditContactWorker {
         draft.phones = contact.phones
         draft.emails = contact.emails
         draft.addresses = contact.addresses.map {
-            LabeledValue(label: $0.label, value: [$0.street, $0.city, $0.region, $0.postalCode, $0.country]
-                .joined(separator: "; ").trimmingCharacters(in: CharacterSet(charactersIn: "; ")))
+            // Only trailing empty parts may go: a leading one keeps the city from becoming the street.
+            var parts = [$0.street, $0.city, $0.region, $0.postalCode, $0.country]
+            while parts.last?.isEmpty == true { parts.removeLast() }
+            return LabeledValue(label: $0.label, value: parts.joined(separator: "; "))
         }
         draft.tags = contact.tags
         return draft
