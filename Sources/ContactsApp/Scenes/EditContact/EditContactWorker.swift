@@ -36,11 +36,7 @@ public struct EditContactWorker {
         var contact = base
         func line(_ field: EditContact.Field) -> String {
             let value = draft[field]
-            if value.count > Self.maxLineLength {
-                errors.append(FieldError(field.rawValue, "is longer than \(Self.maxLineLength) characters"))
-            } else if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
-                errors.append(FieldError(field.rawValue, "must be one line without control characters"))
-            }
+            if let problem = Self.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
             return value
         }
         contact.givenName = line(.given)
@@ -81,6 +77,9 @@ public struct EditContactWorker {
                 errors.append(FieldError("address \(index + 1)", "must be: street; city; region; postal code; country"))
                 continue
             }
+            if let problem = parts.lazy.compactMap(Self.lineProblem).first {
+                errors.append(FieldError("address \(index + 1)", problem))
+            }
             if let problem = Self.labelProblem(typed.label) { errors.append(FieldError("address \(index + 1) label", problem)) }
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
@@ -112,6 +111,15 @@ public struct EditContactWorker {
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...days).contains(day) else { return nil }
         return Birthday(year: year, month: month, day: day)
+    }
+
+    /// What is wrong with a one-line value (a name, an address part), if anything.
+    static func lineProblem(_ value: String) -> String? {
+        if value.count > maxLineLength { return "is longer than \(maxLineLength) characters" }
+        if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            return "must be one line without control characters"
+        }
+        return nil
     }
 
     static func phoneProblem(_ number: String) -> String? {
