@@ -135,7 +135,8 @@ public struct EditContactWorker {
     static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
-              !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return false }
+              !text.contains(where: { $0.isWhitespace || $0.isNewline }),
+              !text.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
     }
