@@ -68,6 +68,15 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.addedResponses.map(\.kind), [.phone, .email, .address, .phone])
     }
 
+    func test_addItem_aLabelWithoutALetter_isTheStartOfTheValue() {
+        // When: "phone +1 555 123 4567" and "address 1 Main St; Springfield" as the command line splits them
+        sut.addItem(request: .init(kind: .phone, label: "+1", value: "555 123 4567"))
+        sut.addItem(request: .init(kind: .address, label: "1", value: "Main St; Springfield"))
+        // Then
+        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "mobile", value: "+1 555 123 4567")])
+        XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "1 Main St; Springfield")])
+    }
+
     func test_addItem_tag_isNotRepeated_inAnyCase() {
         // When
         sut.addItem(request: .init(kind: .tag, label: nil, value: "Friends"))

@@ -191,6 +191,28 @@ final class ContactsSceneFlowTests: XCTestCase {
             page: 2, pageCount: 3, total: 5, search: "", sort: "last", caption: "Page 2 of 3 · 5 contacts · by last name"))
     }
 
+    func test_addWithoutLabels_keepsTheWholeNumberAndAddress() throws {
+        // Given
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("family Bo")
+        sut.receive(Change(field: "family", value: "Bo", text: "family name: Bo"))
+        // When / Then
+        sut.send("phone +1 555 987 6543")
+        sut.receive(Change(field: "phone 1 (mobile)", value: "+1 (555) 987-6543", text: "phone 1 (mobile): +1 (555) 987-6543"))
+        sut.send("address 12 High St; Springfield")
+        sut.receive(Change(field: "address 1 (home)", value: "12 High St; Springfield",
+                           text: "address 1 (home): 12 High St; Springfield"))
+        sut.send("save")
+        sut.receive(Message.success("Added Bo as #5"))
+        sut.receiveRoute(.pop("form"))
+        sut.receive(ListContacts.ShowInsertedContact.ViewModel.self)
+        let saved = try XCTUnwrap(store.contact(id: 5))
+        XCTAssertEqual(saved.phones, [LabeledValue(label: "mobile", value: "+1 555 987 6543")])
+        XCTAssertEqual(saved.addresses, [PostalAddress(label: "home", street: "12 High St", city: "Springfield")])
+    }
+
     // MARK: delete
 
     func test_deleteFromTheDetail_deletesAndPopsToTheList() throws {
