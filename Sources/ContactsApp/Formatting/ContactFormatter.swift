@@ -34,12 +34,17 @@ public struct ContactFormatter {
         let plus = number.trimmingCharacters(in: .whitespaces).hasPrefix("+")
         let onlyPhoneCharacters = number.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
         if onlyPhoneCharacters {
-            if plus && digits.count == 11 && digits.hasPrefix("1") {
+            if plus && digits.count == 11 && digits.hasPrefix("1") && isAreaCode(digits.dropFirst()) {
                 return "+1 " + nanp(String(digits.dropFirst()))
             }
-            if !plus && digits.count == 10 { return nanp(digits) }
+            if !plus && digits.count == 10 && isAreaCode(Substring(digits)) { return nanp(digits) }
         }
         return number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// North American area codes start with 2 to 9, so "03-1234-5678" (Tokyo) is not one.
+    private func isAreaCode(_ ten: Substring) -> Bool {
+        ten.first.map { ("2"..."9").contains($0) } ?? false
     }
 
     private func nanp(_ ten: String) -> String {

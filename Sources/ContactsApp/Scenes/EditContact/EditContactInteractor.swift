@@ -40,8 +40,15 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     }
 
     public func addItem(request: EditContact.AddItem.Request) {
-        let value = request.value.trimmingCharacters(in: .whitespaces)
-        let label = (request.label ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        // A command line cannot tell "phone +1 555 123 4567" or "address 1 Main St" from a label
+        // and a value: a "label" without a letter is where the value begins.
+        var typedLabel = request.label, typedValue = request.value
+        if let word = typedLabel, !word.contains(where: \.isLetter) {
+            typedValue = word + " " + typedValue
+            typedLabel = nil
+        }
+        let value = typedValue.trimmingCharacters(in: .whitespaces)
+        let label = (typedLabel ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let item = LabeledValue(label: label, value: value)
         let index: Int
         switch request.kind {

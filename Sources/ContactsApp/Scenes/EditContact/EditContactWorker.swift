@@ -20,8 +20,10 @@ public struct EditContactWorker {
         draft.phones = contact.phones
         draft.emails = contact.emails
         draft.addresses = contact.addresses.map {
-            LabeledValue(label: $0.label, value: [$0.street, $0.city, $0.region, $0.postalCode, $0.country]
-                .joined(separator: "; ").trimmingCharacters(in: CharacterSet(charactersIn: "; ")))
+            // Only trailing empty parts may go: a leading one keeps the city from becoming the street.
+            var parts = [$0.street, $0.city, $0.region, $0.postalCode, $0.country]
+            while parts.last?.isEmpty == true { parts.removeLast() }
+            return LabeledValue(label: $0.label, value: parts.joined(separator: "; "))
         }
         draft.tags = contact.tags
         return draft
@@ -34,11 +36,7 @@ public struct EditContactWorker {
         var contact = base
         func line(_ field: EditContact.Field) -> String {
             let value = draft[field]
-            if value.count > Self.maxLineLength {
-                errors.append(FieldError(field.rawValue, "is longer than \(Self.maxLineLength) characters"))
-            } else if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
-                errors.append(FieldError(field.rawValue, "must be one line without control characters"))
-            }
+            if let problem = Self.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
             return value
         }
         contact.givenName = line(.given)
@@ -79,6 +77,9 @@ public struct EditContactWorker {
                 errors.append(FieldError("address \(index + 1)", "must be: street; city; region; postal code; country"))
                 continue
             }
+            if let problem = parts.lazy.compactMap(Self.lineProblem).first {
+                errors.append(FieldError("address \(index + 1)", problem))
+            }
             if let problem = Self.labelProblem(typed.label) { errors.append(FieldError("address \(index + 1) label", problem)) }
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
@@ -112,6 +113,15 @@ public struct EditContactWorker {
         return Birthday(year: year, month: month, day: day)
     }
 
+    /// What is wrong with a one-line value (a name, an address part), if anything.
+    static func lineProblem(_ value: String) -> String? {
+        if value.count > maxLineLength { return "is longer than \(maxLineLength) characters" }
+        if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+            return "must be one line without control characters"
+        }
+        return nil
+    }
+
     static func phoneProblem(_ number: String) -> String? {
         let allowed = CharacterSet(charactersIn: "0123456789 +-().")
         guard number.unicodeScalars.allSatisfy(allowed.contains) else {
@@ -125,7 +135,8 @@ public struct EditContactWorker {
     static func isEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
-              !text.contains(where: { $0.isWhitespace || $0.isNewline }) else { return false }
+              !text.contains(where: { $0.isWhitespace || $0.isNewline }),
+              !text.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
     }

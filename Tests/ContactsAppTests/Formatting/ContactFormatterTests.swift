@@ -1,0 +1,115 @@
+import Foundation
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class ContactFormatterTests: XCTestCase {
+    var sut: ContactFormatter!
+
+    override func setUp() {
+        super.setUp()
+        sut = Seeds.formatter
+    }
+
+    // MARK: names
+
+    func test_name_capitalisesTheFirstLetterOfEachWord_andKeepsTheRest() {
+        XCTAssertEqual(sut.name("ann-marie lee"), "Ann-Marie Lee")
+        XCTAssertEqual(sut.name("o'neil"), "O'Neil")
+        XCTAssertEqual(sut.name("McDonald"), "McDonald")
+        XCTAssertEqual(sut.name("josé ñúñez"), "José Ñúñez")
+        XCTAssertEqual(sut.name("zoë"), "Zoë")
+        XCTAssertEqual(sut.name("山田"), "山田")
+        XCTAssertEqual(sut.name(""), "")
+    }
+
+    func test_name_usesTheInjectedLocale() {
+        // Given
+        let turkish = ContactFormatter(locale: Locale(identifier: "tr_TR"), timeZone: Seeds.timeZone)
+        // Then: the dotted capital I only in Turkish
+        XCTAssertEqual(sut.name("istanbul"), "Istanbul")
+        XCTAssertEqual(turkish.name("istanbul"), "İstanbul")
+    }
+
+    func test_displayName_joinsCapitalisedNames_orFallsBackToTheOrganisation() {
+        XCTAssertEqual(sut.displayName(Contact(givenName: "ann", familyName: "lee")), "Ann Lee")
+        XCTAssertEqual(sut.displayName(Contact(familyName: "lee", organization: "Acme")), "Lee")
+        XCTAssertEqual(sut.displayName(Seeds.Contacts.taro), "太郎 山田")
+        XCTAssertEqual(sut.displayName(Seeds.Contacts.acme), "Acme Inc.")
+    }
+
+    // MARK: phones
+
+    func test_phone_masksNorthAmericanNumbers() {
+        XCTAssertEqual(sut.phone("+15551234567"), "+1 (555) 123-4567")
+        XCTAssertEqual(sut.phone("+1 555 123 4567"), "+1 (555) 123-4567")
+        XCTAssertEqual(sut.phone("555.123.4567"), "(555) 123-4567")
+        XCTAssertEqual(sut.phone("(555) 123-4567"), "(555) 123-4567")
+    }
+
+    func test_phone_leavesOtherNumbersAsTyped_withSpacesCollapsed() {
+        XCTAssertEqual(sut.phone("+34 612  345 678"), "+34 612 345 678")
+        XCTAssertEqual(sut.phone("020 7946 0958"), "020 7946 0958")
+        XCTAssertEqual(sut.phone("15551234567"), "15551234567")
+        XCTAssertEqual(sut.phone("555 1234 ext 9"), "555 1234 ext 9")
+        XCTAssertEqual(sut.phone("12"), "12")
+    }
+
+    func test_phone_doesNotMaskTenDigitsThatCannotBeNorthAmerican() {
+        // A Japanese or British number of ten digits: NANP area codes never start with 0 or 1.
+        XCTAssertEqual(sut.phone("03-1234-5678"), "03-1234-5678")
+        XCTAssertEqual(sut.phone("1234567890"), "1234567890")
+        XCTAssertEqual(sut.phone("+1 055 123 4567"), "+1 055 123 4567")
+    }
+
+    // MARK: addresses, birthdays, times
+
+    func test_address_joinsTheNonEmptyParts() {
+        let address = PostalAddress(label: "home", street: "1 Main St", city: "Springfield", postalCode: "62701")
+        XCTAssertEqual(sut.address(address), "1 Main St, Springfield, 62701")
+    }
+
+    func test_birthday_isISO_withOrWithoutTheYear() {
+        XCTAssertEqual(sut.birthday(Birthday(year: 1990, month: 5, day: 7)), "1990-05-07")
+        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 2, day: 29)), "02-29")
+    }
+
+    func test_timestamp_isInTheInjectedTimeZone() {
+        XCTAssertEqual(sut.timestamp(Seeds.created), "2023-11-14 22:13")
+        let tokyo = ContactFormatter(locale: Seeds.locale, timeZone: TimeZone(identifier: "Asia/Tokyo") ?? Seeds.timeZone)
+        XCTAssertEqual(tokyo.timestamp(Seeds.created), "2023-11-15 07:13")
+    }
+
+    // MARK: failure messages
+
+    func test_message_notFound() {
+        XCTAssertEqual(sut.message(for: .notFound(reference: "zed")),
+                       .error("no contact matches 'zed'", code: .notFound))
+    }
+
+    func test_message_ambiguous_listsIdsAndNames() {
+        let matches = [Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1)]
+        XCTAssertEqual(sut.message(for: .ambiguous(reference: "a", matches: matches)),
+                       .error("'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number", code: .badInput))
+    }
+
+    func test_message_stale_namesBothVersions() {
+        XCTAssertEqual(sut.message(for: .stale(Seeds.stored(Seeds.Contacts.ann, id: 1), actualVersion: 3)),
+                       .error("Ann Lee was changed elsewhere since you began (your version 1, now 3); nothing was saved. "
+                              + "Cancel and edit again to see the changes.", code: .conflict))
+    }
+
+    func test_message_invalid_countsFieldsAndDetailsEach() {
+        XCTAssertEqual(sut.message(for: .invalid([FieldError("email 1", "bad")])),
+                       .error("not saved: 1 field is not valid", code: .validationFailed, details: ["email 1": "bad"]))
+        XCTAssertEqual(sut.message(for: .invalid([FieldError("name", "needed"), FieldError("birthday", "bad")])),
+                       .error("not saved: 2 fields are not valid", code: .validationFailed,
+                              details: ["name": "needed", "birthday": "bad"]))
+    }
+
+    func test_message_badInputAndStorage() {
+        XCTAssertEqual(sut.message(for: .badInput("there is no tag to remove")),
+                       .error("there is no tag to remove", code: .badInput))
+        XCTAssertEqual(sut.message(for: .storage("disk full")), .error("storage failed: disk full", code: .storage))
+    }
+}

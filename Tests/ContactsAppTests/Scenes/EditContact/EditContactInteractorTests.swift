@@ -1,0 +1,225 @@
+import XCTest
+@testable import ContactsApp
+
+final class EditContactInteractorTests: XCTestCase {
+    var sut: EditContactInteractor!
+    var store: InMemoryContactStore!
+    var presenterSpy: EditContactPresentationLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        store = Seeds.book()
+        presenterSpy = EditContactPresentationLogicSpy()
+        makeSUT(mode: .add)
+    }
+
+    private func makeSUT(mode: EditContact.Mode) {
+        sut = EditContactInteractor(mode: mode, contactsWorker: Seeds.worker(store))
+        sut.presenter = presenterSpy
+    }
+
+    final class EditContactPresentationLogicSpy: EditContactPresentationLogic {
+        var updatedResponses: [EditContact.UpdateField.Response] = []
+        var addedResponses: [EditContact.AddItem.Response] = []
+        var removedResponses: [EditContact.RemoveItem.Response] = []
+        var clearedResponses: [EditContact.ClearField.Response] = []
+        var presentDraftCalled = false
+        var draftResponse: EditContact.ReviewDraft.Response?
+        var presentSavedContactCalled = false
+        var savedResponse: EditContact.SaveContact.Response?
+        var presentCancelledCalled = false
+        var cancelledResponse: EditContact.Cancel.Response?
+        var failures: [ContactsFailure] = []
+
+        func presentUpdatedField(response: EditContact.UpdateField.Response) { updatedResponses.append(response) }
+        func presentAddedItem(response: EditContact.AddItem.Response) { addedResponses.append(response) }
+        func presentRemovedItem(response: EditContact.RemoveItem.Response) { removedResponses.append(response) }
+        func presentClearedField(response: EditContact.ClearField.Response) { clearedResponses.append(response) }
+        func presentDraft(response: EditContact.ReviewDraft.Response) { presentDraftCalled = true; draftResponse = response }
+        func presentSavedContact(response: EditContact.SaveContact.Response) {
+            presentSavedContactCalled = true; savedResponse = response
+        }
+        func presentCancelled(response: EditContact.Cancel.Response) { presentCancelledCalled = true; cancelledResponse = response }
+        func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+    }
+
+    // MARK: editing the draft
+
+    func test_updateField_trimsAndKeepsTheValue() {
+        // When
+        sut.updateField(request: .init(field: .given, value: "  zoë "))
+        // Then
+        XCTAssertEqual(sut.draft[.given], "zoë")
+        XCTAssertEqual(presenterSpy.updatedResponses.map(\.value), ["zoë"])
+        XCTAssertEqual(presenterSpy.updatedResponses.map(\.field), [.given])
+    }
+
+    func test_addItem_usesDefaultLabels_andLowercasesGivenOnes() {
+        // When
+        sut.addItem(request: .init(kind: .phone, label: nil, value: "555 1234"))
+        sut.addItem(request: .init(kind: .email, label: " WORK ", value: "a@b.org"))
+        sut.addItem(request: .init(kind: .address, label: nil, value: "1 Main St"))
+        sut.addItem(request: .init(kind: .phone, label: "Home", value: "555 9876"))
+        // Then
+        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "mobile", value: "555 1234"), LabeledValue(label: "home", value: "555 9876")])
+        XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "a@b.org")])
+        XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "1 Main St")])
+        XCTAssertEqual(presenterSpy.addedResponses.map(\.index), [1, 1, 1, 2])
+        XCTAssertEqual(presenterSpy.addedResponses.map(\.kind), [.phone, .email, .address, .phone])
+    }
+
+    func test_addItem_aLabelWithoutALetter_isTheStartOfTheValue() {
+        // When: "phone +1 555 123 4567" and "address 1 Main St; Springfield" as the command line splits them
+        sut.addItem(request: .init(kind: .phone, label: "+1", value: "555 123 4567"))
+        sut.addItem(request: .init(kind: .address, label: "1", value: "Main St; Springfield"))
+        // Then
+        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "mobile", value: "+1 555 123 4567")])
+        XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "1 Main St; Springfield")])
+    }
+
+    func test_addItem_tag_isNotRepeated_inAnyCase() {
+        // When
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "Friends"))
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "work"))
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "friends"))
+        // Then
+        XCTAssertEqual(sut.draft.tags, ["Friends", "work"])
+        XCTAssertEqual(presenterSpy.addedResponses.map(\.index), [1, 2, 1])
+    }
+
+    func test_removeItem_removesByOneBasedNumber() {
+        // Given
+        sut.addItem(request: .init(kind: .email, label: "home", value: "a@b.org"))
+        sut.addItem(request: .init(kind: .email, label: "work", value: "c@d.org"))
+        // When
+        sut.removeItem(request: .init(kind: .email, index: 1))
+        // Then
+        XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "c@d.org")])
+        XCTAssertEqual(presenterSpy.removedResponses.map(\.item), [LabeledValue(label: "home", value: "a@b.org")])
+        XCTAssertEqual(presenterSpy.removedResponses.map(\.index), [1])
+    }
+
+    func test_removeItem_thatIsNotThere_isBadInput_andChangesNothing() {
+        // When
+        sut.removeItem(request: .init(kind: .phone, index: 1))
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "x"))
+        sut.removeItem(request: .init(kind: .tag, index: 3))
+        sut.removeItem(request: .init(kind: .tag, index: 0))
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [
+            .badInput("there is no phone to remove"),
+            .badInput("there is no tag 3; the form has 1"),
+            .badInput("there is no tag 0; the form has 1"),
+        ])
+        XCTAssertEqual(sut.draft.tags, ["x"])
+        XCTAssertTrue(presenterSpy.removedResponses.isEmpty)
+    }
+
+    func test_clearField_emptiesAFieldOrAllItemsOfAKind() {
+        // Given
+        sut.updateField(request: .init(field: .notes, value: "n"))
+        sut.addItem(request: .init(kind: .phone, label: nil, value: "555 1234"))
+        // When
+        sut.clearField(request: .init(name: "notes"))
+        sut.clearField(request: .init(name: "phones"))
+        sut.clearField(request: .init(name: "fax"))
+        // Then
+        XCTAssertEqual(sut.draft, EditContact.Draft())
+        XCTAssertEqual(presenterSpy.clearedResponses.map(\.name), ["notes", "phones"])
+        XCTAssertEqual(presenterSpy.failures, [.badInput("'fax' is not a field of the form")])
+    }
+
+    func test_reviewDraft_presentsTheDraftAndMode() {
+        // Given
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        // When
+        sut.reviewDraft(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentDraftCalled)
+        XCTAssertEqual(presenterSpy.draftResponse?.draft, EditContactWorker().draft(from: Seeds.Contacts.ann))
+        XCTAssertEqual(presenterSpy.draftResponse?.mode, .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+    }
+
+    // MARK: save and cancel
+
+    func test_saveContact_add_insertsAndKeepsTheSavedContact() throws {
+        // Given
+        sut.updateField(request: .init(field: .organization, value: "Globex"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        let expected = Contact(id: 5, uid: "uid-1", organization: "Globex", createdAt: Seeds.now, updatedAt: Seeds.now, version: 1)
+        XCTAssertTrue(presenterSpy.presentSavedContactCalled)
+        XCTAssertEqual(presenterSpy.savedResponse?.contact, expected)
+        XCTAssertEqual(presenterSpy.savedResponse?.mode, .add)
+        XCTAssertEqual(sut.savedContact, expected)
+        XCTAssertEqual(try store.contact(id: 5), expected)
+    }
+
+    func test_saveContact_invalid_presentsEveryFieldError_andStoresNothing() throws {
+        // Given
+        sut.addItem(request: .init(kind: .email, label: nil, value: "nope"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertFalse(presenterSpy.presentSavedContactCalled)
+        XCTAssertEqual(presenterSpy.failures, [.invalid([
+            FieldError("name", "a contact needs a given name, a family name or an organization"),
+            FieldError("email 1", "is not an email address like name@example.org"),
+        ])])
+        XCTAssertNil(sut.savedContact)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 4)
+    }
+
+    func test_saveContact_edit_updatesFromTheVersionOpened() throws {
+        // Given
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        sut.updateField(request: .init(field: .nickname, value: "Nan"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        let stored = try XCTUnwrap(store.contact(id: 1))
+        XCTAssertEqual(stored.nickname, "Nan")
+        XCTAssertEqual(stored.version, 2)
+        XCTAssertEqual(sut.savedContact, stored)
+    }
+
+    func test_saveContact_edit_stale_isAConflict_andOverwritesNothing() throws {
+        // Given
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        var elsewhere = try XCTUnwrap(store.contact(id: 1))
+        elsewhere.notes = "theirs"
+        let theirs = try store.update(elsewhere)
+        sut.updateField(request: .init(field: .notes, value: "mine"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        var mine = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        mine.notes = "mine"
+        XCTAssertEqual(presenterSpy.failures, [.stale(mine, actualVersion: 2)])
+        XCTAssertEqual(try store.contact(id: 1), theirs)
+        XCTAssertNil(sut.savedContact)
+    }
+
+    func test_saveContact_storageFailure_isPresented() {
+        // Given
+        sut = EditContactInteractor(mode: .add, contactsWorker: Seeds.worker(FailingContactStore()))
+        sut.presenter = presenterSpy
+        sut.updateField(request: .init(field: .given, value: "Ann"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [.storage("disk on fire")])
+    }
+
+    func test_cancel_presentsTheMode_andSavesNothing() throws {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "Ann"))
+        // When
+        sut.cancel(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentCancelledCalled)
+        XCTAssertEqual(presenterSpy.cancelledResponse?.mode, .add)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 4)
+    }
+}

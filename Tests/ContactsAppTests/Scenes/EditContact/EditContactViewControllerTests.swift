@@ -1,0 +1,133 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class EditContactViewControllerTests: XCTestCase {
+    var sut: EditContactViewController!
+    var output: DisplaySinkSpy!
+    var interactorSpy: EditContactBusinessLogicSpy!
+    var routerSpy: EditContactRoutingLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        output = DisplaySinkSpy()
+        interactorSpy = EditContactBusinessLogicSpy()
+        routerSpy = EditContactRoutingLogicSpy()
+        sut = EditContactViewController(output: output, title: "new contact")
+        sut.interactor = interactorSpy
+        sut.router = routerSpy
+    }
+
+    final class EditContactBusinessLogicSpy: EditContactBusinessLogic {
+        var updateFieldRequests: [EditContact.UpdateField.Request] = []
+        var addItemRequests: [EditContact.AddItem.Request] = []
+        var removeItemRequests: [EditContact.RemoveItem.Request] = []
+        var clearFieldRequests: [EditContact.ClearField.Request] = []
+        var reviewDraftCalled = 0
+        var saveContactCalled = false
+        var cancelCalled = false
+
+        func updateField(request: EditContact.UpdateField.Request) { updateFieldRequests.append(request) }
+        func addItem(request: EditContact.AddItem.Request) { addItemRequests.append(request) }
+        func removeItem(request: EditContact.RemoveItem.Request) { removeItemRequests.append(request) }
+        func clearField(request: EditContact.ClearField.Request) { clearFieldRequests.append(request) }
+        func reviewDraft(request: EditContact.ReviewDraft.Request) { reviewDraftCalled += 1 }
+        func saveContact(request: EditContact.SaveContact.Request) { saveContactCalled = true }
+        func cancel(request: EditContact.Cancel.Request) { cancelCalled = true }
+    }
+
+    final class EditContactRoutingLogicSpy: EditContactRoutingLogic, EditContactDataPassing {
+        var routeAfterSaveCalled = false
+        var routeAfterCancelCalled = false
+        var dataStore: EditContactDataStore?
+
+        func routeAfterSave() { routeAfterSaveCalled = true }
+        func routeAfterCancel() { routeAfterCancelCalled = true }
+    }
+
+    func test_everyFieldSetter_becomesAnUpdateFieldRequest() {
+        // When
+        for field in EditContact.Field.allCases {
+            sut.perform(ActionCall(field.rawValue, ["value": .string("v \(field.rawValue)")]))
+        }
+        // Then
+        XCTAssertEqual(interactorSpy.updateFieldRequests,
+                       EditContact.Field.allCases.map { .init(field: $0, value: "v \($0.rawValue)") })
+    }
+
+    func test_itemAdders_becomeAddItemRequests_withOrWithoutALabel() {
+        // When
+        sut.perform(ActionCall("phone", ["label": .string("work"), "value": .string("555 1234")]))
+        sut.perform(ActionCall("email", ["value": .string("a@b.org")]))
+        sut.perform(ActionCall("address", ["value": .string("1 Main St")]))
+        sut.perform(ActionCall("tag", ["value": .string("friends")]))
+        // Then
+        XCTAssertEqual(interactorSpy.addItemRequests, [
+            .init(kind: .phone, label: "work", value: "555 1234"), .init(kind: .email, label: nil, value: "a@b.org"),
+            .init(kind: .address, label: nil, value: "1 Main St"), .init(kind: .tag, label: nil, value: "friends"),
+        ])
+    }
+
+    func test_removeClearReviewSaveCancel_becomeTheirRequests() {
+        // When
+        sut.perform(ActionCall("remove", ["kind": .string("email"), "number": .integer(2)]))
+        sut.perform(ActionCall("clear", ["field": .string("tags")]))
+        sut.perform(ActionCall("review"))
+        sut.perform(ActionCall("save"))
+        sut.perform(ActionCall("cancel"))
+        // Then
+        XCTAssertEqual(interactorSpy.removeItemRequests, [.init(kind: .email, index: 2)])
+        XCTAssertEqual(interactorSpy.clearFieldRequests, [.init(name: "tags")])
+        XCTAssertEqual(interactorSpy.reviewDraftCalled, 1)
+        XCTAssertTrue(interactorSpy.saveContactCalled)
+        XCTAssertTrue(interactorSpy.cancelCalled)
+        XCTAssertFalse(routerSpy.routeAfterSaveCalled)
+    }
+
+    func test_becomingActive_showsTheDraft() {
+        // When
+        sut.sceneDidBecomeActive(.pushed)
+        // Then
+        XCTAssertEqual(interactorSpy.reviewDraftCalled, 1)
+    }
+
+    func test_displaySavedContact_showsTheMessage_thenRoutes() {
+        // When
+        sut.displaySavedContact(message: .success("Saved Ann Lee"))
+        // Then
+        XCTAssertEqual(output.displayed.first as? Message, .success("Saved Ann Lee"))
+        XCTAssertTrue(routerSpy.routeAfterSaveCalled)
+        XCTAssertFalse(routerSpy.routeAfterCancelCalled)
+    }
+
+    func test_displayCancelled_showsTheMessage_thenRoutes() {
+        // When
+        sut.displayCancelled(message: .info("Cancelled"))
+        // Then
+        XCTAssertEqual(output.displayed.first as? Message, .info("Cancelled"))
+        XCTAssertTrue(routerSpy.routeAfterCancelCalled)
+    }
+
+    func test_displayChangeDraftAndMessage_goToTheOutput_withoutRouting() {
+        // Given
+        let change = EditContact.ChangeViewModel(field: "given", value: "Ann", text: "given name: Ann")
+        let draft = EditContact.ReviewDraft.ViewModel(heading: "New contact", fields: [])
+        // When
+        sut.displayChange(viewModel: change)
+        sut.displayDraft(viewModel: draft)
+        sut.displayMessage(.error("x", code: .badInput))
+        // Then
+        XCTAssertEqual(output.displayed.count, 3)
+        XCTAssertEqual(output.displayed[0] as? EditContact.ChangeViewModel, change)
+        XCTAssertEqual(output.displayed[1] as? EditContact.ReviewDraft.ViewModel, draft)
+        XCTAssertEqual(output.displayed[2] as? Message, .error("x", code: .badInput))
+        XCTAssertFalse(routerSpy.routeAfterSaveCalled || routerSpy.routeAfterCancelCalled)
+    }
+
+    func test_completions_offerLabels() {
+        XCTAssertEqual(sut.completions(for: "label", prefix: "m"), ["mobile", "main"])
+        XCTAssertEqual(sut.completions(for: "contact", prefix: "m"), [])
+        XCTAssertEqual(sut.descriptor.id, "form")
+        XCTAssertEqual(sut.title, "new contact")
+    }
+}

@@ -1,0 +1,414 @@
+import SceneCore
+import SceneCoreTesting
+import XCTest
+@testable import ContactsApp
+
+/// Whole scene flows through the session, as a person or a program drives them: every
+/// ViewModel displayed and every route taken is asserted, in order.
+final class ContactsSceneFlowTests: XCTestCase {
+    typealias FormRow = EditContact.ReviewDraft.ViewModel.Field
+    typealias Change = EditContact.ChangeViewModel
+
+    var store: InMemoryContactStore!
+    var sut: SceneHarness!
+
+    override func setUp() {
+        super.setUp()
+        store = Seeds.book()
+        sut = SceneHarness(session: ContactsSceneFactory.makeSession(environment: Seeds.environment(store: store)))
+    }
+
+    override func tearDown() {
+        sut.finish()
+        sut = nil
+        store = nil
+        super.tearDown()
+    }
+
+    private func allContacts() throws -> [Contact] {
+        try store.page(ContactQuery(search: "", sort: .last, page: 1, limit: 100)).contacts
+    }
+
+    private static let annForm = EditContact.ReviewDraft.ViewModel(heading: "Editing #1 Ann Lee", fields: [
+        FormRow(field: "given", label: "given name", value: "Ann"),
+        FormRow(field: "family", label: "family name", value: "Lee"),
+        FormRow(field: "birthday", label: "birthday", value: "1990-05-17"),
+        FormRow(field: "phone 1", label: "phone 1 (mobile)", value: "+1 (555) 123-4567"),
+        FormRow(field: "email 1", label: "email 1 (work)", value: "ann@example.org"),
+    ])
+
+    private static let newForm = EditContact.ReviewDraft.ViewModel(heading: "New contact", fields: [])
+
+    // MARK: list → show → edit → save → back
+
+    func test_listShowEditSaveBack_savesTheChangeAndShowsItOnTheWayBack() throws {
+        // When / Then
+        sut.send("list")
+        sut.receive(Seeds.bookListing)
+
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+
+        sut.send("organization Acme")
+        sut.receive(Change(field: "organization", value: "Acme", text: "organization: Acme"))
+
+        sut.send("save")
+        sut.receive(Message.success("Saved Ann Lee"))
+        sut.receiveRoute(.pop("form"))
+        sut.receive(Seeds.annDetail(version: 2, fields: [.init(label: "Organization", value: "Acme")],
+                                    updated: Seeds.nowText))
+
+        sut.send("back")
+        sut.receiveRoute(.pop("contact"))
+        XCTAssertEqual(sut.stackIDs, ["contacts"])
+
+        sut.send("list")
+        sut.receive(ListContacts.FetchContacts.ViewModel(
+            rows: [Seeds.Rows.acme,
+                   .init(id: 1, name: "Ann Lee", organization: "Acme", email: "ann@example.org", phone: "+1 (555) 123-4567"),
+                   Seeds.Rows.jose, Seeds.Rows.taro],
+            page: 1, pageCount: 1, total: 4, search: "", sort: "last", caption: "Page 1 of 1 · 4 contacts · by last name"))
+
+        let saved = try XCTUnwrap(store.contact(id: 1))
+        XCTAssertEqual(saved.organization, "Acme")
+        XCTAssertEqual(saved.version, 2)
+        XCTAssertEqual(saved.updatedAt, Seeds.now)
+        XCTAssertEqual(saved.createdAt, Seeds.created)
+    }
+
+    // MARK: add → cancel
+
+    func test_addThenCancel_storesNothingAndReturnsToTheList() throws {
+        // When / Then
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+
+        sut.send("given Bob")
+        sut.receive(Change(field: "given", value: "Bob", text: "given name: Bob"))
+
+        sut.send("cancel")
+        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receiveRoute(.pop("form"))
+
+        XCTAssertEqual(sut.stackIDs, ["contacts"])
+        XCTAssertEqual(try allContacts().count, 4)
+    }
+
+    // MARK: add with errors → fix → save
+
+    func test_addWithErrors_thenFixed_savesOnceAndShowsWhereTheContactLanded() throws {
+        // Given
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("email work not-an-email")
+        sut.receive(Change(field: "email 1 (work)", value: "not-an-email", text: "email 1 (work): not-an-email"))
+        sut.send("phone mobile 12")
+        sut.receive(Change(field: "phone 1 (mobile)", value: "12", text: "phone 1 (mobile): 12"))
+        sut.send("birthday 2023-02-29")
+        sut.receive(Change(field: "birthday", value: "2023-02-29", text: "birthday: 2023-02-29"))
+
+        // When
+        sut.send("save")
+
+        // Then: every problem, per field, and nothing stored
+        sut.receive(Message.error("not saved: 4 fields are not valid", code: .validationFailed, details: [
+            "name": "a contact needs a given name, a family name or an organization",
+            "birthday": "must be a date as YYYY-MM-DD, or --MM-DD without a year",
+            "phone 1": "must have 3 to 20 digits",
+            "email 1": "is not an email address like name@example.org",
+        ]))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+        XCTAssertEqual(try allContacts().count, 4)
+
+        // When: fixed
+        sut.send("given zoë")
+        sut.receive(Change(field: "given", value: "Zoë", text: "given name: Zoë"))
+        sut.send("family adams")
+        sut.receive(Change(field: "family", value: "Adams", text: "family name: Adams"))
+        sut.send("remove email 1")
+        sut.receive(Change(field: "email 1 (work)", value: "", text: "removed email 1 (work): not-an-email"))
+        sut.send("email work zoe@example.org")
+        sut.receive(Change(field: "email 1 (work)", value: "zoe@example.org", text: "email 1 (work): zoe@example.org"))
+        sut.send("clear phones")
+        sut.receive(Change(field: "phones", value: "", text: "phones: cleared"))
+        sut.send("phone mobile 555 987 6543")
+        sut.receive(Change(field: "phone 1 (mobile)", value: "(555) 987-6543", text: "phone 1 (mobile): (555) 987-6543"))
+        sut.send("birthday --02-29")
+        sut.receive(Change(field: "birthday", value: "--02-29", text: "birthday: --02-29"))
+        sut.send("save")
+
+        // Then: saved, back on the list, at its sorted place
+        sut.receive(Message.success("Added Zoë Adams as #5"))
+        sut.receiveRoute(.pop("form"))
+        let zoeRow = ListContacts.Row(id: 5, name: "Zoë Adams", organization: "", email: "zoe@example.org",
+                                      phone: "(555) 987-6543")
+        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
+            row: zoeRow, position: 2, page: 1, text: "Zoë Adams is number 2 of 5 in the list (page 1)"))
+
+        sut.send("list")
+        sut.receive(ListContacts.FetchContacts.ViewModel(
+            rows: [Seeds.Rows.acme, zoeRow, Seeds.Rows.ann, Seeds.Rows.jose, Seeds.Rows.taro],
+            page: 1, pageCount: 1, total: 5, search: "", sort: "last", caption: "Page 1 of 1 · 5 contacts · by last name"))
+
+        let saved = try XCTUnwrap(store.contact(id: 5))
+        XCTAssertEqual(saved, Contact(
+            id: 5, uid: "uid-1", givenName: "zoë", familyName: "adams",
+            phones: [LabeledValue(label: "mobile", value: "555 987 6543")],
+            emails: [LabeledValue(label: "work", value: "zoe@example.org")],
+            birthday: Birthday(year: nil, month: 2, day: 29), createdAt: Seeds.now, updatedAt: Seeds.now, version: 1))
+    }
+
+    func test_addOnALaterPage_reportsThePageTheContactLandedOn() throws {
+        // Given: two contacts a page
+        store = Seeds.book()
+        sut = SceneHarness(session: ContactsSceneFactory.makeSession(
+            environment: Seeds.environment(store: store, pageSize: 2)))
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("family Zed")
+        sut.receive(Change(field: "family", value: "Zed", text: "family name: Zed"))
+
+        // When
+        sut.send("save")
+
+        // Then: acme, lee, ñúñez, zed, 山田
+        sut.receive(Message.success("Added Zed as #5"))
+        sut.receiveRoute(.pop("form"))
+        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
+            row: .init(id: 5, name: "Zed", organization: "", email: "", phone: ""), position: 4, page: 2,
+            text: "Zed is number 4 of 5 in the list (page 2)"))
+        sut.send("page 2")
+        sut.receive(ListContacts.FetchContacts.ViewModel(
+            rows: [Seeds.Rows.jose, .init(id: 5, name: "Zed", organization: "", email: "", phone: "")],
+            page: 2, pageCount: 3, total: 5, search: "", sort: "last", caption: "Page 2 of 3 · 5 contacts · by last name"))
+    }
+
+    func test_addWithoutLabels_keepsTheWholeNumberAndAddress() throws {
+        // Given
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("family Bo")
+        sut.receive(Change(field: "family", value: "Bo", text: "family name: Bo"))
+        // When / Then
+        sut.send("phone +1 555 987 6543")
+        sut.receive(Change(field: "phone 1 (mobile)", value: "+1 (555) 987-6543", text: "phone 1 (mobile): +1 (555) 987-6543"))
+        sut.send("address 12 High St; Springfield")
+        sut.receive(Change(field: "address 1 (home)", value: "12 High St; Springfield",
+                           text: "address 1 (home): 12 High St; Springfield"))
+        sut.send("save")
+        sut.receive(Message.success("Added Bo as #5"))
+        sut.receiveRoute(.pop("form"))
+        sut.receive(ListContacts.ShowInsertedContact.ViewModel.self)
+        let saved = try XCTUnwrap(store.contact(id: 5))
+        XCTAssertEqual(saved.phones, [LabeledValue(label: "mobile", value: "+1 555 987 6543")])
+        XCTAssertEqual(saved.addresses, [PostalAddress(label: "home", street: "12 High St", city: "Springfield")])
+    }
+
+    // MARK: delete
+
+    func test_deleteFromTheDetail_deletesAndPopsToTheList() throws {
+        // Given
+        sut.send("show jose")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(ShowContact.FetchContact.ViewModel.self)
+
+        // When
+        sut.send("delete")
+
+        // Then
+        sut.receive(Message.success("Deleted José Ñúñez"))
+        sut.receiveRoute(.pop("contact"))
+        XCTAssertEqual(sut.stackIDs, ["contacts"])
+        XCTAssertNil(try store.contact(id: 2))
+        XCTAssertEqual(try allContacts().map(\.id), [4, 1, 3])
+    }
+
+    func test_deleteFromTheList_byName() throws {
+        // When
+        sut.send("delete acme")
+
+        // Then
+        sut.receive(Message.success("Deleted Acme Inc."))
+        XCTAssertEqual(try allContacts().map(\.id), [1, 2, 3])
+    }
+
+    // MARK: stale edit
+
+    func test_staleEdit_isRefusedWithAConflict_andNothingIsOverwritten() throws {
+        // Given: the form is open on version 1
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        sut.send("family Lee-Smith")
+        sut.receive(Change(field: "family", value: "Lee-Smith", text: "family name: Lee-Smith"))
+        // and someone else saves the contact meanwhile
+        var elsewhere = try XCTUnwrap(store.contact(id: 1))
+        elsewhere.notes = "changed elsewhere"
+        _ = try store.update(elsewhere)
+
+        // When
+        sut.send("save")
+
+        // Then
+        sut.receive(Message.error(
+            "Ann Lee-Smith was changed elsewhere since you began (your version 1, now 2); nothing was saved. "
+                + "Cancel and edit again to see the changes.", code: .conflict))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
+        let stored = try XCTUnwrap(store.contact(id: 1))
+        XCTAssertEqual(stored.familyName, "Lee")
+        XCTAssertEqual(stored.notes, "changed elsewhere")
+        XCTAssertEqual(stored.version, 2)
+
+        // When: cancelled, and the detail asked again
+        sut.send("cancel")
+        sut.receive(Message.info("Cancelled: Ann Lee is unchanged"))
+        sut.receiveRoute(.pop("form"))
+        sut.send("show")
+        sut.receive(Seeds.annDetail(version: 2, fields: [], updated: Seeds.createdText)
+            .adding(.init(label: "Notes", value: "changed elsewhere"), before: "Created"))
+    }
+
+    func test_staleDelete_fromTheDetail_isRefused() throws {
+        // Given
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+        var elsewhere = try XCTUnwrap(store.contact(id: 1))
+        elsewhere.title = "Boss"
+        _ = try store.update(elsewhere)
+
+        // When
+        sut.send("delete")
+
+        // Then
+        sut.receive(Message.error(
+            "Ann Lee was changed elsewhere since you began (your version 1, now 2); nothing was saved. "
+                + "Cancel and edit again to see the changes.", code: .conflict))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
+        XCTAssertNotNil(try store.contact(id: 1))
+    }
+
+    // MARK: bad input
+
+    func test_unknownCommand_isAClearError_andChangesNothing() throws {
+        // When
+        sut.send("frobnicate")
+        // Then
+        sut.receive(Message.error(
+            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, "
+                + "help, back, stack, quit", code: .badInput))
+        try assertUnchanged()
+    }
+
+    func test_ambiguousPrefix_namesTheCandidates() throws {
+        // When
+        sut.send("s")
+        // Then
+        sut.receive(Message.error("'s' is ambiguous: sort, search, show, stack", code: .badInput))
+        try assertUnchanged()
+    }
+
+    func test_missingParameter_showsTheUsage() throws {
+        // When
+        sut.send("show")
+        // Then
+        sut.receive(Message.error("missing CONTACT; usage: show CONTACT...", code: .badInput))
+        try assertUnchanged()
+    }
+
+    func test_badInteger_isRefused() throws {
+        // When
+        sut.send("page two")
+        // Then
+        sut.receive(Message.error("NUMBER must be an integer of at least 1, not 'two'", code: .badInput))
+
+        // When
+        sut.send("page 0")
+        // Then
+        sut.receive(Message.error("NUMBER must be an integer of at least 1, not '0'", code: .badInput))
+
+        // When
+        sut.send("list 1 501")
+        // Then
+        sut.receive(Message.error("LIMIT must be an integer from 1 to 500, not '501'", code: .badInput))
+        try assertUnchanged()
+    }
+
+    func test_unknownContact_byIdOrName() throws {
+        // When
+        sut.send("show 99")
+        // Then
+        sut.receive(Message.error("no contact matches '#99'", code: .notFound))
+
+        // When
+        sut.send("delete zed")
+        // Then
+        sut.receive(Message.error("no contact matches 'zed'", code: .notFound))
+        try assertUnchanged()
+    }
+
+    func test_ambiguousContactName_listsTheMatchesInOrder() throws {
+        // When
+        sut.send("delete a")
+        // Then
+        sut.receive(Message.error("'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number",
+                                  code: .badInput))
+        try assertUnchanged()
+    }
+
+    func test_backAtTheRoot_isAnError() throws {
+        // When
+        sut.send("back")
+        // Then
+        sut.receive(Message.error("you are at the first screen already", code: .invalidState))
+        try assertUnchanged()
+    }
+
+    func test_formCommandsOnTheList_areUnknown_andListCommandsInTheForm() throws {
+        // When
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("remove phone 1")
+        // Then
+        sut.receive(Message.error("there is no phone to remove", code: .badInput))
+
+        // When
+        sut.send("remove fax 1")
+        // Then
+        sut.receive(Message.error("KIND must be one of: phone, email, address, tag, not 'fax'", code: .badInput))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+        XCTAssertEqual(try allContacts().count, 4)
+    }
+
+    /// The book and the stack are as the seeds left them.
+    private func assertUnchanged(file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(sut.stackIDs, ["contacts"], file: file, line: line)
+        XCTAssertEqual(try allContacts(), [
+            Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
+            Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
+        ], file: file, line: line)
+    }
+}
+
+extension ShowContact.FetchContact.ViewModel {
+    /// The same detail with one more field, placed before the field labelled `label`.
+    func adding(_ field: Field, before label: String) -> Self {
+        var fields = self.fields
+        let index = fields.firstIndex { $0.label == label } ?? fields.endIndex
+        fields.insert(field, at: index)
+        return .init(id: id, uid: uid, name: name, version: version, fields: fields)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SceneCore
+import SceneCoreTesting
+import XCTest
+@testable import ContactsApp
+
+/// One flow on a real SQLite file: what the scenes save is what a later run reads.
+final class SQLiteSceneFlowTests: XCTestCase {
+    private var directory: URL!
+    private var path: String { directory.appendingPathComponent("contacts.sqlite").path }
+
+    override func setUp() {
+        super.setUp()
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("SQLiteSceneFlowTests-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    func test_addEditAndStaleSave_onAFile_persistAcrossReopening() throws {
+        // Given
+        let store = try SQLiteContactStore(path: path)
+        let sut = SceneHarness(session: ContactsSceneFactory.makeSession(environment: Seeds.environment(store: store)))
+
+        // When: added
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(EditContact.ReviewDraft.ViewModel(heading: "New contact", fields: []))
+        sut.send("given josé")
+        sut.receive(EditContact.ChangeViewModel(field: "given", value: "José", text: "given name: José"))
+        sut.send("family ñúñez")
+        sut.receive(EditContact.ChangeViewModel(field: "family", value: "Ñúñez", text: "family name: Ñúñez"))
+        sut.send("save")
+        sut.receive(Message.success("Added José Ñúñez as #1"))
+        sut.receiveRoute(.pop("form"))
+        let row = ListContacts.Row(id: 1, name: "José Ñúñez", organization: "", email: "", phone: "")
+        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
+            row: row, position: 1, page: 1, text: "José Ñúñez is number 1 of 1 in the list (page 1)"))
+
+        // When: found by a folded search, edited
+        sut.send("search nunez")
+        sut.receive(ListContacts.FetchContacts.ViewModel(
+            rows: [row], page: 1, pageCount: 1, total: 1, search: "nunez", sort: "last",
+            caption: "Page 1 of 1 · 1 contact · matching \"nunez\" · by last name"))
+        sut.send("show nunez")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(ShowContact.FetchContact.ViewModel.self)
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(EditContact.ReviewDraft.ViewModel.self)
+        sut.send("title Engineer")
+        sut.receive(EditContact.ChangeViewModel(field: "title", value: "Engineer", text: "title: Engineer"))
+        // and another process saves first
+        let other = try SQLiteContactStore(path: path)
+        var elsewhere = try XCTUnwrap(other.contact(id: 1))
+        elsewhere.nickname = "Pepe"
+        _ = try other.update(elsewhere)
+        sut.send("save")
+
+        // Then
+        let conflict = sut.receive(Message.self)
+        XCTAssertEqual(conflict?.code, .conflict)
+        let reopened = try XCTUnwrap(SQLiteContactStore(path: path).contact(id: 1))
+        XCTAssertEqual(reopened.givenName, "josé")
+        XCTAssertEqual(reopened.nickname, "Pepe")
+        XCTAssertEqual(reopened.title, "")
+        XCTAssertEqual(reopened.version, 2)
+        XCTAssertEqual(reopened.uid, "uid-1")
+        XCTAssertEqual(reopened.createdAt, Seeds.now)
+        sut.finish()
+    }
+}

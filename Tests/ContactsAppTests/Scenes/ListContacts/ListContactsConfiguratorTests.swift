@@ -1,0 +1,43 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class ListContactsConfiguratorTests: XCTestCase {
+    var fixture: SceneFactoryFixture!
+
+    override func setUp() {
+        super.setUp()
+        fixture = SceneFactoryFixture()
+    }
+
+    func test_configure_wiresEveryLink() throws {
+        // When
+        let sut = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        // Then
+        let interactor = try XCTUnwrap(sut.interactor as? ListContactsInteractor)
+        let presenter = try XCTUnwrap(interactor.presenter as? ListContactsPresenter)
+        let router = try XCTUnwrap(sut.router as? ListContactsRouter)
+        XCTAssertTrue(presenter.viewController === sut)
+        XCTAssertTrue(router.viewController === sut)
+        XCTAssertTrue(router.dataStore === interactor)
+        XCTAssertTrue(router.navigator === fixture.navigator)
+        XCTAssertTrue(router.factory === fixture.factory)
+        XCTAssertTrue(interactor.worker === fixture.factory.worker)
+        XCTAssertTrue(sut.output === fixture.display)
+        XCTAssertEqual(interactor.query.limit, 20)
+    }
+
+    func test_backReferences_areWeak() throws {
+        // Given
+        var sut: ListContactsViewController? = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        weak var weakViewController = sut
+        let presenter = try XCTUnwrap((sut?.interactor as? ListContactsInteractor)?.presenter as? ListContactsPresenter)
+        let router = try XCTUnwrap(sut?.router as? ListContactsRouter)
+        // When: only the cycle's own references remain
+        sut = nil
+        // Then
+        XCTAssertNil(weakViewController)
+        XCTAssertNil(presenter.viewController)
+        XCTAssertNil(router.viewController)
+    }
+}

@@ -1,0 +1,200 @@
+import XCTest
+@testable import ContactsApp
+
+final class ListContactsInteractorTests: XCTestCase {
+    var sut: ListContactsInteractor!
+    var store: InMemoryContactStore!
+    var presenterSpy: ListContactsPresentationLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        store = Seeds.book()
+        presenterSpy = ListContactsPresentationLogicSpy()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), pageSize: 2)
+        sut.presenter = presenterSpy
+    }
+
+    final class ListContactsPresentationLogicSpy: ListContactsPresentationLogic {
+        var presentFetchedContactsCalled = false
+        var fetchedResponse: ListContacts.FetchContacts.Response?
+        var presentSelectedContactCalled = false
+        var selectedResponse: ListContacts.SelectContact.Response?
+        var presentDeletedContactCalled = false
+        var deletedResponse: ListContacts.DeleteContact.Response?
+        var presentInsertedContactCalled = false
+        var insertedResponse: ListContacts.ShowInsertedContact.Response?
+        var failures: [ContactsFailure] = []
+
+        func presentFetchedContacts(response: ListContacts.FetchContacts.Response) {
+            presentFetchedContactsCalled = true; fetchedResponse = response
+        }
+        func presentSelectedContact(response: ListContacts.SelectContact.Response) {
+            presentSelectedContactCalled = true; selectedResponse = response
+        }
+        func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
+            presentDeletedContactCalled = true; deletedResponse = response
+        }
+        func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
+            presentInsertedContactCalled = true; insertedResponse = response
+        }
+        func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+    }
+
+    typealias Fetch = ListContacts.FetchContacts.Request
+
+    // MARK: fetchContacts
+
+    func test_fetchContacts_asksTheWorkerForTheFirstPage_andPresentsIt() {
+        // When
+        sut.fetchContacts(request: Fetch())
+        // Then
+        XCTAssertTrue(presenterSpy.presentFetchedContactsCalled)
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [4, 1])
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.total, 4)
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query, ContactQuery(search: "", sort: .last, page: 1, limit: 2))
+        XCTAssertEqual(sut.query, ContactQuery(search: "", sort: .last, page: 1, limit: 2))
+    }
+
+    func test_fetchContacts_nextAndPrevious_moveThroughPages_withinBounds() {
+        // When
+        sut.fetchContacts(request: Fetch(page: .next))
+        // Then
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [2, 3])
+        XCTAssertEqual(sut.query.page, 2)
+
+        // When: past the last page
+        sut.fetchContacts(request: Fetch(page: .next))
+        // Then: the last page
+        XCTAssertEqual(sut.query.page, 2)
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [2, 3])
+
+        // When
+        sut.fetchContacts(request: Fetch(page: .previous))
+        sut.fetchContacts(request: Fetch(page: .previous))
+        // Then: never before the first
+        XCTAssertEqual(sut.query.page, 1)
+        XCTAssertTrue(presenterSpy.failures.isEmpty)
+    }
+
+    func test_fetchContacts_aPageNumberPastTheEnd_showsTheLastPage() {
+        // When
+        sut.fetchContacts(request: Fetch(page: .number(99)))
+        // Then
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query.page, 2)
+    }
+
+    func test_fetchContacts_searchSortOrLimit_restartAtPageOne() {
+        // Given
+        sut.fetchContacts(request: Fetch(page: .number(2)))
+        // When
+        sut.fetchContacts(request: Fetch(search: "a"))
+        // Then
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query, ContactQuery(search: "a", sort: .last, page: 1, limit: 2))
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [4, 1])
+
+        // When: the search is kept, the order changed
+        sut.fetchContacts(request: Fetch(page: .number(2)))
+        sut.fetchContacts(request: Fetch(sort: .first))
+        // Then
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query, ContactQuery(search: "a", sort: .first, page: 1, limit: 2))
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [4, 1])
+    }
+
+    func test_fetchContacts_clampsTheLimit() {
+        // When
+        sut.fetchContacts(request: Fetch(limit: 10_000))
+        // Then
+        XCTAssertEqual(sut.query.limit, 500)
+        // When
+        sut.fetchContacts(request: Fetch(limit: 0))
+        // Then
+        XCTAssertEqual(sut.query.limit, 1)
+    }
+
+    func test_fetchContacts_storageFailure_isPresented_andTheQueryKept() {
+        // Given
+        sut = ListContactsInteractor(worker: Seeds.worker(FailingContactStore()), pageSize: 2)
+        sut.presenter = presenterSpy
+        // When
+        sut.fetchContacts(request: Fetch(search: "x"))
+        // Then
+        XCTAssertFalse(presenterSpy.presentFetchedContactsCalled)
+        XCTAssertEqual(presenterSpy.failures, [.storage("disk on fire")])
+        XCTAssertEqual(sut.query.search, "")
+    }
+
+    // MARK: selectContact
+
+    func test_selectContact_keepsTheContactForTheDetail_andPresentsIt() {
+        // When
+        sut.selectContact(request: .init(reference: "jose"))
+        // Then
+        XCTAssertTrue(presenterSpy.presentSelectedContactCalled)
+        XCTAssertEqual(presenterSpy.selectedResponse?.contact, Seeds.stored(Seeds.Contacts.jose, id: 2))
+        XCTAssertEqual(sut.selectedContact, Seeds.stored(Seeds.Contacts.jose, id: 2))
+    }
+
+    func test_selectContact_unknown_presentsNotFound() {
+        // When
+        sut.selectContact(request: .init(reference: "#9"))
+        // Then
+        XCTAssertFalse(presenterSpy.presentSelectedContactCalled)
+        XCTAssertNil(sut.selectedContact)
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "#9")])
+    }
+
+    // MARK: deleteContact
+
+    func test_deleteContact_deletesFromTheStore_andPresentsWhom() throws {
+        // When
+        sut.deleteContact(request: .init(reference: "1"))
+        // Then
+        XCTAssertTrue(presenterSpy.presentDeletedContactCalled)
+        XCTAssertEqual(presenterSpy.deletedResponse?.contact.id, 1)
+        XCTAssertNil(try store.contact(id: 1))
+    }
+
+    func test_deleteContact_ambiguous_deletesNothing() throws {
+        // When
+        sut.deleteContact(request: .init(reference: "a"))
+        // Then
+        XCTAssertFalse(presenterSpy.presentDeletedContactCalled)
+        XCTAssertEqual(presenterSpy.failures.count, 1)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 4)
+    }
+
+    // MARK: showInsertedContact
+
+    func test_showInsertedContact_presentsItsPlaceAndPage_thenForgetsIt() throws {
+        // Given: a search was active, and the form added Zed Zulu, who lands on page 2
+        sut.fetchContacts(request: Fetch(search: "lee"))
+        let added = try store.insert(Contact(uid: "u", givenName: "Zed", familyName: "Zulu"))
+        sut.insertedContactID = added.id
+        // When
+        sut.showInsertedContact(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentInsertedContactCalled)
+        XCTAssertEqual(presenterSpy.insertedResponse?.contact, added)
+        XCTAssertEqual(presenterSpy.insertedResponse?.position, 3)
+        XCTAssertEqual(presenterSpy.insertedResponse?.total, 5)
+        XCTAssertEqual(presenterSpy.insertedResponse?.query, ContactQuery(search: "", sort: .last, page: 2, limit: 2))
+        XCTAssertNil(sut.insertedContactID)
+    }
+
+    func test_showInsertedContact_withNothingInserted_presentsNothing() {
+        // When
+        sut.showInsertedContact(request: .init())
+        // Then
+        XCTAssertFalse(presenterSpy.presentInsertedContactCalled)
+        XCTAssertTrue(presenterSpy.failures.isEmpty)
+    }
+
+    // MARK: completeReference
+
+    func test_completeReference_namesStartingWithThePrefix() {
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "jo")), ["José Ñúñez"])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "a")), ["Acme Inc.", "Ann Lee"])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "1")), [])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: " ")), [])
+    }
+}

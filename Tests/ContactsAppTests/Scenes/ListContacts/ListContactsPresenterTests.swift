@@ -1,0 +1,118 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class ListContactsPresenterTests: XCTestCase {
+    var sut: ListContactsPresenter!
+    var viewControllerSpy: ListContactsDisplayLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        viewControllerSpy = ListContactsDisplayLogicSpy()
+        sut = ListContactsPresenter(formatter: Seeds.formatter)
+        sut.viewController = viewControllerSpy
+    }
+
+    final class ListContactsDisplayLogicSpy: ListContactsDisplayLogic {
+        var displayFetchedContactsCalled = false
+        var fetchedViewModel: ListContacts.FetchContacts.ViewModel?
+        var displaySelectedContactCalled = false
+        var selectedViewModel: ListContacts.SelectContact.ViewModel?
+        var displayInsertedContactCalled = false
+        var insertedViewModel: ListContacts.ShowInsertedContact.ViewModel?
+        var messages: [Message] = []
+
+        func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) {
+            displayFetchedContactsCalled = true; fetchedViewModel = viewModel
+        }
+        func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) {
+            displaySelectedContactCalled = true; selectedViewModel = viewModel
+        }
+        func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {
+            displayInsertedContactCalled = true; insertedViewModel = viewModel
+        }
+        func displayMessage(_ message: Message) { messages.append(message) }
+    }
+
+    private static let book = [
+        Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
+        Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
+    ]
+
+    func test_presentFetchedContacts_formatsRowsAndCaption() {
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: Self.book, total: 4),
+                                                   query: ContactQuery(limit: 20)))
+        // Then
+        XCTAssertTrue(viewControllerSpy.displayFetchedContactsCalled)
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel, Seeds.bookListing)
+    }
+
+    func test_presentFetchedContacts_capitalisesNamesAsDisplayed_andCountsPages() {
+        // Given
+        let lowercase = Contact(id: 7, givenName: "zoë", familyName: "de la cruz", organization: "acme")
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [lowercase], total: 5),
+                                                   query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
+            rows: [.init(id: 7, name: "Zoë De La Cruz", organization: "acme", email: "", phone: "")],
+            page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
+            caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
+    }
+
+    func test_presentFetchedContacts_oneContact() {
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [Self.book[1]], total: 1),
+                                                   query: ContactQuery(limit: 20)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel?.caption, "Page 1 of 1 · 1 contact · by last name")
+    }
+
+    func test_presentFetchedContacts_emptyBook_andEmptySearch() {
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [], total: 0), query: ContactQuery(limit: 20)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
+            rows: [], page: 1, pageCount: 1, total: 0, search: "", sort: "last",
+            caption: "No contacts yet; add one with 'add'"))
+
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [], total: 0),
+                                                   query: ContactQuery(search: "zed", limit: 20)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel?.caption, "No contacts match \"zed\"")
+    }
+
+    func test_presentSelectedContact_passesItsId() {
+        // When
+        sut.presentSelectedContact(response: .init(contact: Self.book[2]))
+        // Then
+        XCTAssertTrue(viewControllerSpy.displaySelectedContactCalled)
+        XCTAssertEqual(viewControllerSpy.selectedViewModel, .init(id: 2))
+    }
+
+    func test_presentDeletedContact_isASuccessMessage() {
+        // When
+        sut.presentDeletedContact(response: .init(contact: Self.book[3]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages, [.success("Deleted 太郎 山田")])
+    }
+
+    func test_presentInsertedContact_givesTheRowAndItsOneBasedPlace() {
+        // When
+        sut.presentInsertedContact(response: .init(contact: Self.book[1], position: 1, total: 4,
+                                                   query: ContactQuery(page: 1, limit: 20)))
+        // Then
+        XCTAssertTrue(viewControllerSpy.displayInsertedContactCalled)
+        XCTAssertEqual(viewControllerSpy.insertedViewModel, .init(
+            row: Seeds.Rows.ann, position: 2, page: 1, text: "Ann Lee is number 2 of 4 in the list (page 1)"))
+    }
+
+    func test_presentFailure_isTheFormattersMessage() {
+        // When
+        sut.presentFailure(.notFound(reference: "zed"))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages, [.error("no contact matches 'zed'", code: .notFound)])
+    }
+}

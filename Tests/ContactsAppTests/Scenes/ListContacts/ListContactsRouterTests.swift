@@ -1,0 +1,51 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class ListContactsRouterTests: XCTestCase {
+    var sut: ListContactsRouter!
+    var fixture: SceneFactoryFixture!
+    var dataStoreSpy: ListContactsDataStoreSpy!
+
+    override func setUp() {
+        super.setUp()
+        fixture = SceneFactoryFixture()
+        dataStoreSpy = ListContactsDataStoreSpy()
+        sut = ListContactsRouter(navigator: fixture.navigator, factory: fixture.factory)
+        sut.dataStore = dataStoreSpy
+    }
+
+    final class ListContactsDataStoreSpy: ListContactsDataStore {
+        var query = ContactQuery()
+        var selectedContact: Contact? = Seeds.stored(Seeds.Contacts.jose, id: 2)
+        var insertedContactID: Int64?
+    }
+
+    func test_routeToShowContact_pushesTheDetail_withTheSelectedContact() throws {
+        // When
+        sut.routeToShowContact()
+        // Then
+        XCTAssertEqual(fixture.navigator.pushed.count, 1)
+        let detail = try XCTUnwrap(fixture.navigator.pushed.first as? ShowContactViewController)
+        XCTAssertEqual(detail.router?.dataStore?.contact, Seeds.stored(Seeds.Contacts.jose, id: 2))
+    }
+
+    func test_routeToAddContact_pushesAnEmptyAddForm() throws {
+        // When
+        sut.routeToAddContact()
+        // Then
+        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(form.router?.dataStore?.mode, .add)
+        XCTAssertEqual(form.router?.dataStore?.draft, EditContact.Draft())
+        XCTAssertEqual(form.title, "new contact")
+    }
+
+    func test_passDataToShowContact_copiesTheSelection() {
+        // Given
+        var destination: ShowContactDataStore? = ShowContactInteractor(worker: Seeds.worker(fixture.store))
+        // When
+        sut.passDataToShowContact(source: dataStoreSpy, destination: &destination)
+        // Then
+        XCTAssertEqual(destination?.contact?.id, 2)
+    }
+}

@@ -1,0 +1,135 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+final class ListContactsViewControllerTests: XCTestCase {
+    var sut: ListContactsViewController!
+    var output: DisplaySinkSpy!
+    var interactorSpy: ListContactsBusinessLogicSpy!
+    var routerSpy: ListContactsRoutingLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        output = DisplaySinkSpy()
+        interactorSpy = ListContactsBusinessLogicSpy()
+        routerSpy = ListContactsRoutingLogicSpy()
+        sut = ListContactsViewController(output: output)
+        sut.interactor = interactorSpy
+        sut.router = routerSpy
+    }
+
+    final class ListContactsBusinessLogicSpy: ListContactsBusinessLogic {
+        var fetchRequests: [ListContacts.FetchContacts.Request] = []
+        var selectRequests: [ListContacts.SelectContact.Request] = []
+        var deleteRequests: [ListContacts.DeleteContact.Request] = []
+        var showInsertedContactCalled = false
+        var completeRequests: [ListContacts.CompleteReference.Request] = []
+
+        func fetchContacts(request: ListContacts.FetchContacts.Request) { fetchRequests.append(request) }
+        func selectContact(request: ListContacts.SelectContact.Request) { selectRequests.append(request) }
+        func deleteContact(request: ListContacts.DeleteContact.Request) { deleteRequests.append(request) }
+        func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) { showInsertedContactCalled = true }
+        func completeReference(request: ListContacts.CompleteReference.Request) -> [String] {
+            completeRequests.append(request)
+            return ["Ann Lee"]
+        }
+    }
+
+    final class ListContactsRoutingLogicSpy: ListContactsRoutingLogic, ListContactsDataPassing {
+        var routeToShowContactCalled = false
+        var routeToAddContactCalled = false
+        var dataStore: ListContactsDataStore?
+
+        func routeToShowContact() { routeToShowContactCalled = true }
+        func routeToAddContact() { routeToAddContactCalled = true }
+    }
+
+    typealias Fetch = ListContacts.FetchContacts.Request
+
+    func test_list_fetchesAPage_andClearsTheSearch() {
+        // When
+        sut.perform(ActionCall("list", ["page": .integer(2), "limit": .integer(5)]))
+        sut.perform(ActionCall("list"))
+        // Then
+        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: ""),
+                                                     Fetch(page: .number(1), search: "")])
+    }
+
+    func test_pagingSortAndSearch_becomeFetchRequests() {
+        // When
+        sut.perform(ActionCall("next"))
+        sut.perform(ActionCall("previous"))
+        sut.perform(ActionCall("page", ["number": .integer(3)]))
+        sut.perform(ActionCall("sort", ["by": .string("first")]))
+        sut.perform(ActionCall("search", ["text": .string("ann lee")]))
+        // Then
+        XCTAssertEqual(interactorSpy.fetchRequests, [
+            Fetch(page: .next), Fetch(page: .previous), Fetch(page: .number(3)), Fetch(sort: .first),
+            Fetch(search: "ann lee"),
+        ])
+    }
+
+    func test_showAndDelete_passTheReferenceAsTyped() {
+        // When
+        sut.perform(ActionCall("show", ["contact": .string("#2")]))
+        sut.perform(ActionCall("delete", ["contact": .string("ann lee")]))
+        // Then
+        XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "#2")])
+        XCTAssertEqual(interactorSpy.deleteRequests, [.init(reference: "ann lee")])
+        XCTAssertFalse(routerSpy.routeToShowContactCalled)
+    }
+
+    func test_add_routesToTheForm() {
+        // When
+        sut.perform(ActionCall("add"))
+        // Then
+        XCTAssertTrue(routerSpy.routeToAddContactCalled)
+        XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
+    }
+
+    func test_returningToTheList_asksForTheInsertedContact_butBeingPushedDoesNot() {
+        // When
+        sut.sceneDidBecomeActive(.pushed)
+        // Then
+        XCTAssertFalse(interactorSpy.showInsertedContactCalled)
+        // When
+        sut.sceneDidBecomeActive(.returned)
+        // Then
+        XCTAssertTrue(interactorSpy.showInsertedContactCalled)
+    }
+
+    func test_completions_forContacts_comeFromTheInteractor() {
+        XCTAssertEqual(sut.completions(for: "contact", prefix: "an"), ["Ann Lee"])
+        XCTAssertEqual(interactorSpy.completeRequests, [.init(prefix: "an")])
+        XCTAssertEqual(sut.completions(for: "label", prefix: "an"), [])
+    }
+
+    func test_displayedViewModels_goToTheOutput() {
+        // Given
+        let inserted = ListContacts.ShowInsertedContact.ViewModel(row: Seeds.Rows.ann, position: 1, page: 1, text: "t")
+        // When
+        sut.displayFetchedContacts(viewModel: Seeds.bookListing)
+        sut.displayInsertedContact(viewModel: inserted)
+        sut.displayMessage(.info("hi"))
+        // Then
+        XCTAssertEqual(output.displayed.count, 3)
+        XCTAssertEqual(output.displayed[0] as? ListContacts.FetchContacts.ViewModel, Seeds.bookListing)
+        XCTAssertEqual(output.displayed[1] as? ListContacts.ShowInsertedContact.ViewModel, inserted)
+        XCTAssertEqual(output.displayed[2] as? Message, .info("hi"))
+    }
+
+    func test_displaySelectedContact_routesToTheDetail_withoutDisplaying() {
+        // When
+        sut.displaySelectedContact(viewModel: .init(id: 1))
+        // Then
+        XCTAssertTrue(routerSpy.routeToShowContactCalled)
+        XCTAssertTrue(output.displayed.isEmpty)
+    }
+
+    func test_descriptor_andTitle() {
+        XCTAssertEqual(sut.descriptor.id, "contacts")
+        XCTAssertEqual(sut.descriptor.actions.map(\.name),
+                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete"])
+        XCTAssertEqual(sut.title, "contacts")
+    }
+}

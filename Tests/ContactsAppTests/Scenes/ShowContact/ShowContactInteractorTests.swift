@@ -1,0 +1,108 @@
+import XCTest
+@testable import ContactsApp
+
+final class ShowContactInteractorTests: XCTestCase {
+    var sut: ShowContactInteractor!
+    var store: InMemoryContactStore!
+    var presenterSpy: ShowContactPresentationLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        store = Seeds.book()
+        presenterSpy = ShowContactPresentationLogicSpy()
+        sut = ShowContactInteractor(worker: Seeds.worker(store))
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+    }
+
+    final class ShowContactPresentationLogicSpy: ShowContactPresentationLogic {
+        var presentContactCalled = false
+        var contactResponse: ShowContact.FetchContact.Response?
+        var presentDeletedContactCalled = false
+        var deletedResponse: ShowContact.DeleteContact.Response?
+        var presentEditContactCalled = false
+        var editResponse: ShowContact.EditContact.Response?
+        var failures: [ContactsFailure] = []
+
+        func presentContact(response: ShowContact.FetchContact.Response) { presentContactCalled = true; contactResponse = response }
+        func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
+            presentDeletedContactCalled = true; deletedResponse = response
+        }
+        func presentEditContact(response: ShowContact.EditContact.Response) { presentEditContactCalled = true; editResponse = response }
+        func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+    }
+
+    func test_fetchContact_reload_readsTheStoredVersion() throws {
+        // Given: changed in the store since the list read it
+        var changed = try XCTUnwrap(store.contact(id: 1))
+        changed.title = "Boss"
+        let stored = try store.update(changed)
+        // When
+        sut.fetchContact(request: .init(reload: true))
+        // Then
+        XCTAssertTrue(presenterSpy.presentContactCalled)
+        XCTAssertEqual(presenterSpy.contactResponse?.contact, stored)
+        XCTAssertEqual(sut.contact, stored)
+    }
+
+    func test_fetchContact_withoutReload_presentsOnlyAfterASave() {
+        // When
+        sut.fetchContact(request: .init(reload: false))
+        // Then
+        XCTAssertFalse(presenterSpy.presentContactCalled)
+
+        // Given
+        sut.contactWasSaved = true
+        // When
+        sut.fetchContact(request: .init(reload: false))
+        // Then
+        XCTAssertTrue(presenterSpy.presentContactCalled)
+        XCTAssertFalse(sut.contactWasSaved)
+    }
+
+    func test_fetchContact_deletedMeanwhile_isNotFound() throws {
+        // Given
+        try store.delete(id: 1, expectedVersion: nil)
+        // When
+        sut.fetchContact(request: .init(reload: true))
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "#1")])
+    }
+
+    func test_fetchContact_withNoContactPassedIn_isNotFound() {
+        // Given
+        sut.contact = nil
+        // When
+        sut.fetchContact(request: .init(reload: true))
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "(none)")])
+    }
+
+    func test_deleteContact_deletesTheVersionShown() throws {
+        // When
+        sut.deleteContact(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentDeletedContactCalled)
+        XCTAssertEqual(presenterSpy.deletedResponse?.contact.id, 1)
+        XCTAssertNil(try store.contact(id: 1))
+    }
+
+    func test_deleteContact_stale_keepsTheContact() throws {
+        // Given
+        _ = try store.update(XCTUnwrap(store.contact(id: 1)))
+        // When
+        sut.deleteContact(request: .init())
+        // Then
+        XCTAssertFalse(presenterSpy.presentDeletedContactCalled)
+        XCTAssertEqual(presenterSpy.failures, [.stale(Seeds.stored(Seeds.Contacts.ann, id: 1), actualVersion: 2)])
+        XCTAssertNotNil(try store.contact(id: 1))
+    }
+
+    func test_editContact_presentsTheContactToEdit() {
+        // When
+        sut.editContact(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentEditContactCalled)
+        XCTAssertEqual(presenterSpy.editResponse?.contact.id, 1)
+    }
+}
