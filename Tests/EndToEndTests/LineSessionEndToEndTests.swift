@@ -125,7 +125,7 @@ final class LineSessionEndToEndTests: XCTestCase {
         first.send("family Smith\nsave\n")
         let result = first.finish()
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("#1 Anna Lee was changed elsewhere since you began (your version 1, now 2); nothing was saved."),
+        XCTAssertTrue(result.stderr.contains("#1 Anna Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed."),
                       result.stderr)
         // And the second process's edit survives
         let stored = try run("show 1\n").stdout

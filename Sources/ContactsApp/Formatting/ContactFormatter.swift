@@ -79,8 +79,8 @@ public struct ContactFormatter {
             return .error("'\(reference)' matches \(matches.count) contacts: \(list); name one by its number",
                           code: .badInput)
         case .stale(let current, let yours):
-            return .error("#\(current.id ?? 0) \(displayName(current)) was changed elsewhere since you began (your version \(yours), "
-                          + "now \(current.version)); nothing was saved. Cancel and edit again to see the changes.",
+            return .error("#\(current.id ?? 0) \(displayName(current)) was changed elsewhere since you opened it (your version \(yours), "
+                          + "now \(current.version)); nothing was changed. Look at it again before retrying.",
                           code: .conflict)
         case .invalid(let errors):
             var details: [String: String] = [:]

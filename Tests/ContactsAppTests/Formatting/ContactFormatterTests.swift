@@ -94,9 +94,11 @@ final class ContactFormatterTests: XCTestCase {
     }
 
     func test_message_stale_namesBothVersions() {
-        XCTAssertEqual(sut.message(for: .stale(Seeds.stored(Seeds.Contacts.ann, id: 1), actualVersion: 3)),
-                       .error("Ann Lee was changed elsewhere since you began (your version 1, now 3); nothing was saved. "
-                              + "Cancel and edit again to see the changes.", code: .conflict))
+        var current = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        current.version = 3
+        XCTAssertEqual(sut.message(for: .stale(current: current, yourVersion: 1)),
+                       .error("#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 3); nothing was changed. "
+                              + "Look at it again before retrying.", code: .conflict))
     }
 
     func test_message_invalid_countsFieldsAndDetailsEach() {

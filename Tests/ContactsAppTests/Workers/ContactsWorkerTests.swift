@@ -93,16 +93,16 @@ final class ContactsWorkerTests: XCTestCase {
         var mine = opened
         mine.notes = "second"
         // Then
-        assertFails(try sut.update(mine), with: .stale(mine, actualVersion: 2))
+        assertFails(try sut.update(mine), with: .stale(current: winner, yourVersion: 1))
         XCTAssertEqual(try store.contact(id: 1), winner)
     }
 
     func test_delete_ofAStaleVersion_mapsToStale_andKeepsTheContact() throws {
         // Given
         let opened = try sut.contact(id: 1)
-        _ = try store.update(opened)
+        let theirs = try store.update(opened)
         // Then
-        assertFails(try sut.delete(opened), with: .stale(opened, actualVersion: 2))
+        assertFails(try sut.delete(opened), with: .stale(current: theirs, yourVersion: 1))
         XCTAssertNotNil(try store.contact(id: 1))
     }
 

@@ -194,9 +194,7 @@ final class EditContactInteractorTests: XCTestCase {
         // When
         sut.saveContact(request: .init())
         // Then
-        var mine = Seeds.stored(Seeds.Contacts.ann, id: 1)
-        mine.notes = "mine"
-        XCTAssertEqual(presenterSpy.failures, [.stale(mine, actualVersion: 2)])
+        XCTAssertEqual(presenterSpy.failures, [.stale(current: theirs, yourVersion: 1)])
         XCTAssertEqual(try store.contact(id: 1), theirs)
         XCTAssertNil(sut.savedContact)
     }

@@ -263,8 +263,8 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // Then
         sut.receive(Message.error(
-            "Ann Lee-Smith was changed elsewhere since you began (your version 1, now 2); nothing was saved. "
-                + "Cancel and edit again to see the changes.", code: .conflict))
+            "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
+                + "Look at it again before retrying.", code: .conflict))
         XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
         let stored = try XCTUnwrap(store.contact(id: 1))
         XCTAssertEqual(stored.familyName, "Lee")
@@ -294,8 +294,8 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // Then
         sut.receive(Message.error(
-            "Ann Lee was changed elsewhere since you began (your version 1, now 2); nothing was saved. "
-                + "Cancel and edit again to see the changes.", code: .conflict))
+            "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
+                + "Look at it again before retrying.", code: .conflict))
         XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
         XCTAssertNotNil(try store.contact(id: 1))
     }

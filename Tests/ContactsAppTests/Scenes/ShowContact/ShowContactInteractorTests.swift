@@ -89,12 +89,12 @@ final class ShowContactInteractorTests: XCTestCase {
 
     func test_deleteContact_stale_keepsTheContact() throws {
         // Given
-        _ = try store.update(XCTUnwrap(store.contact(id: 1)))
+        let theirs = try store.update(XCTUnwrap(store.contact(id: 1)))
         // When
         sut.deleteContact(request: .init())
         // Then
         XCTAssertFalse(presenterSpy.presentDeletedContactCalled)
-        XCTAssertEqual(presenterSpy.failures, [.stale(Seeds.stored(Seeds.Contacts.ann, id: 1), actualVersion: 2)])
+        XCTAssertEqual(presenterSpy.failures, [.stale(current: theirs, yourVersion: 1)])
         XCTAssertNotNil(try store.contact(id: 1))
     }
 
