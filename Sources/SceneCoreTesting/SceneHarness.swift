@@ -12,8 +12,15 @@ public final class SceneHarness {
     private var pendingViewModels: [any ViewModel] = []
     private var pendingRoutes: [Route] = []
     private var lastInput = ""
+    /// Where failures are reported: XCTFail, or a capturing closure when testing the harness itself.
+    private let fail: (String, StaticString, UInt) -> Void
 
-    public init(session: Session) { self.session = session }
+    /// - Parameter fail: reports a failure with its message, file and line; XCTFail unless replaced.
+    public init(session: Session,
+                fail: @escaping (String, StaticString, UInt) -> Void = { XCTFail($0, file: $1, line: $2) }) {
+        self.session = session
+        self.fail = fail
+    }
 
     /// Sends a command line, as the line session and the REPL do.
     public func send(_ line: String, file: StaticString = #filePath, line number: UInt = #line) {
@@ -31,15 +38,15 @@ public final class SceneHarness {
     /// Asserts the next displayed ViewModel equals `expected`.
     public func receive<V: ViewModel & Equatable>(_ expected: V, file: StaticString = #filePath, line: UInt = #line) {
         guard !pendingViewModels.isEmpty else {
-            return XCTFail("'\(lastInput)' displayed nothing more; expected \(describe(expected))", file: file, line: line)
+            return fail("'\(lastInput)' displayed nothing more; expected \(describe(expected))", file, line)
         }
         let actual = pendingViewModels.removeFirst()
         guard let typed = actual as? V else {
-            return XCTFail("'\(lastInput)' displayed \(describe(actual)); expected \(describe(expected))", file: file, line: line)
+            return fail("'\(lastInput)' displayed \(describe(actual)); expected \(describe(expected))", file, line)
         }
         if typed != expected {
-            XCTFail("'\(lastInput)' displayed a different \(V.kind):\n  actual:   \(describe(typed))\n  expected: \(describe(expected))",
-                    file: file, line: line)
+            fail("'\(lastInput)' displayed a different \(V.kind):\n  actual:   \(describe(typed))\n  expected: \(describe(expected))",
+                 file, line)
         }
     }
 
@@ -47,12 +54,12 @@ public final class SceneHarness {
     @discardableResult
     public func receive<V: ViewModel>(_ type: V.Type, file: StaticString = #filePath, line: UInt = #line) -> V? {
         guard !pendingViewModels.isEmpty else {
-            XCTFail("'\(lastInput)' displayed nothing more; expected a \(V.kind)", file: file, line: line)
+            fail("'\(lastInput)' displayed nothing more; expected a \(V.kind)", file, line)
             return nil
         }
         let actual = pendingViewModels.removeFirst()
         guard let typed = actual as? V else {
-            XCTFail("'\(lastInput)' displayed \(describe(actual)); expected a \(V.kind)", file: file, line: line)
+            fail("'\(lastInput)' displayed \(describe(actual)); expected a \(V.kind)", file, line)
             return nil
         }
         return typed
@@ -61,10 +68,12 @@ public final class SceneHarness {
     /// Asserts the next route taken.
     public func receiveRoute(_ expected: Route, file: StaticString = #filePath, line: UInt = #line) {
         guard !pendingRoutes.isEmpty else {
-            return XCTFail("'\(lastInput)' took no more routes; expected \(expected)", file: file, line: line)
+            return fail("'\(lastInput)' took no more routes; expected \(expected)", file, line)
         }
         let actual = pendingRoutes.removeFirst()
-        XCTAssertEqual(actual, expected, "'\(lastInput)' took another route", file: file, line: line)
+        if actual != expected {
+            fail("'\(lastInput)' took another route:\n  actual:   \(actual)\n  expected: \(expected)", file, line)
+        }
     }
 
     /// The ids of the stack, root first.
@@ -83,10 +92,10 @@ public final class SceneHarness {
 
     private func checkNothingPending(file: StaticString, line: UInt) {
         for viewModel in pendingViewModels {
-            XCTFail("'\(lastInput)' displayed \(describe(viewModel)), which the test did not assert", file: file, line: line)
+            fail("'\(lastInput)' displayed \(describe(viewModel)), which the test did not assert", file, line)
         }
         for route in pendingRoutes {
-            XCTFail("'\(lastInput)' took the route \(route), which the test did not assert", file: file, line: line)
+            fail("'\(lastInput)' took the route \(route), which the test did not assert", file, line)
         }
         pendingViewModels = []
         pendingRoutes = []

@@ -15,10 +15,11 @@ public struct TextRenderer {
         case .lines(let lines):
             return lines.map(TerminalText.sanitize)
         case .record(let heading, let fields):
-            let width = fields.map { TerminalText.width($0.label) }.max() ?? 0
-            return [TerminalText.sanitize(heading)] + fields.map { field in
-                "  " + TerminalText.pad(TerminalText.sanitize(field.label), to: width) + "  "
-                    + TerminalText.sanitize(field.value)
+            // Widths are measured after sanitising: a NUL takes no column but its "?" takes one.
+            let labels = fields.map { TerminalText.sanitize($0.label) }
+            let width = labels.map(TerminalText.width).max() ?? 0
+            return [TerminalText.sanitize(heading)] + zip(labels, fields).map { label, field in
+                "  " + TerminalText.pad(label, to: width) + "  " + TerminalText.sanitize(field.value)
             }
         case .table(let columns, let rows, let caption):
             return table(columns: columns, rows: rows) + (caption.isEmpty ? [] : [TerminalText.sanitize(caption)])
@@ -54,8 +55,9 @@ public struct TextRenderer {
 
     private func table(columns: [DisplayLayout.Column], rows: [[String]]) -> [String] {
         let clean = rows.map { $0.map(TerminalText.sanitize) }
+        let titles = columns.map { TerminalText.sanitize($0.title) }
         let widths = columns.indices.map { index in
-            ([TerminalText.width(columns[index].title)]
+            ([TerminalText.width(titles[index])]
                 + clean.map { index < $0.count ? TerminalText.width($0[index]) : 0 }).max() ?? 0
         }
         func line(_ cells: [String]) -> String {
@@ -67,6 +69,6 @@ public struct TextRenderer {
             while text.hasSuffix(" ") { text.removeLast() }
             return text
         }
-        return [line(columns.map { TerminalText.sanitize($0.title) })] + clean.map(line)
+        return [line(titles)] + clean.map(line)
     }
 }

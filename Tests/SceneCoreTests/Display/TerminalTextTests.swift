@@ -1,0 +1,72 @@
+@testable import SceneCore
+import XCTest
+
+final class TerminalTextTests: XCTestCase {
+    // MARK: - sanitize
+
+    func testSanitize_keepsPrintableTextOfAnyScript() {
+        let text = "Zoë Ñúñez 李小龙 한국 👍 e\u{301}"
+        XCTAssertEqual(TerminalText.sanitize(text), text)
+    }
+
+    func testSanitize_replacesEscapeSequencesVisibly() {
+        XCTAssertEqual(TerminalText.sanitize("a\u{1B}[31mred\u{1B}[0m"), "a?[31mred?[0m")
+        XCTAssertEqual(TerminalText.sanitize("\u{1B}]0;title\u{07}"), "?]0;title?")
+    }
+
+    func testSanitize_replacesC0ControlsAndDEL() {
+        XCTAssertEqual(TerminalText.sanitize("a\u{0}b\u{7}c\u{8}d\u{1F}e\u{7F}f"), "a?b?c?d?e?f")
+    }
+
+    func testSanitize_replacesC1Controls() {
+        // U+009B is the one-character CSI, U+0085 NEL, U+009D OSC
+        XCTAssertEqual(TerminalText.sanitize("x\u{9B}31my\u{85}z\u{9D}\u{80}\u{9F}"), "x?31my?z???")
+    }
+
+    func testSanitize_replacesBidiOverridesAndIsolates() {
+        let overrides = (0x202A...0x202E).map { Character(Unicode.Scalar($0)!) }
+        let isolates = (0x2066...0x2069).map { Character(Unicode.Scalar($0)!) }
+        for character in overrides + isolates {
+            XCTAssertEqual(TerminalText.sanitize("a\(character)b"), "a?b", "U+\(String(character.unicodeScalars.first!.value, radix: 16))")
+        }
+    }
+
+    func testSanitize_turnsTabsAndNewlinesIntoSpaces() {
+        XCTAssertEqual(TerminalText.sanitize("a\tb\nc\rd\r\ne"), "a b c d  e")
+    }
+
+    // MARK: - width
+
+    func testWidth_countsColumnsNotCharactersOrBytes() {
+        XCTAssertEqual(TerminalText.width(""), 0)
+        XCTAssertEqual(TerminalText.width("Ann"), 3)
+        XCTAssertEqual(TerminalText.width("Zoë"), 3)
+        XCTAssertEqual(TerminalText.width("李小龙"), 6)
+        XCTAssertEqual(TerminalText.width("한국어"), 6)
+        XCTAssertEqual(TerminalText.width("ひらがな"), 8)
+        XCTAssertEqual(TerminalText.width("ＡＢ"), 4, "fullwidth forms")
+        XCTAssertEqual(TerminalText.width("ｱｲ"), 2, "halfwidth katakana")
+        XCTAssertEqual(TerminalText.width("👍🤝"), 4)
+    }
+
+    func testWidth_combiningMarksAndJoinersTakeNoColumn() {
+        XCTAssertEqual(TerminalText.width("e\u{301}"), 1)
+        XCTAssertEqual(TerminalText.width("a\u{20DD}"), 1, "enclosing mark")
+        XCTAssertEqual(TerminalText.width("Zoe\u{308}\u{323}"), 3)
+        XCTAssertEqual(TerminalText.width("a\u{200B}b\u{200D}c\u{FE0F}"), 3)
+    }
+
+    // MARK: - pad
+
+    func testPad_fillsToADisplayWidth() {
+        XCTAssertEqual(TerminalText.pad("李", to: 4), "李  ")
+        XCTAssertEqual(TerminalText.pad("e\u{301}", to: 3), "e\u{301}  ")
+        XCTAssertEqual(TerminalText.pad("7", to: 3, right: true), "  7")
+        XCTAssertEqual(TerminalText.pad("李小", to: 5, right: true), " 李小")
+    }
+
+    func testPad_neverTruncates() {
+        XCTAssertEqual(TerminalText.pad("Groceries", to: 3), "Groceries")
+        XCTAssertEqual(TerminalText.pad("12345", to: 2, right: true), "12345")
+    }
+}
