@@ -16,31 +16,42 @@ public enum CommandLineParser {
     /// Splits a line into words; single or double quotes group, backslash escapes one character.
     static func words(_ line: String) throws -> [Word] {
         var words: [Word] = []
+        var index = line.startIndex
+        while let (word, next) = try scanWord(line, from: index) {
+            words.append(word)
+            index = next
+        }
+        return words
+    }
+
+    /// The next word at or after `index`, and where scanning continues; nil at the end.
+    static func scanWord(_ line: String, from index: String.Index) throws -> (Word, String.Index)? {
+        var index = index
+        while index < line.endIndex, line[index].isWhitespace { index = line.index(after: index) }
+        guard index < line.endIndex else { return nil }
+        let start = index
         var current = ""
-        var start: String.Index?
         var quote: Character?
         var escaped = false
-        var index = line.startIndex
         while index < line.endIndex {
             let ch = line[index]
             if escaped {
                 current.append(ch); escaped = false
             } else if ch == "\\" && quote != "'" {
-                escaped = true; start = start ?? index
+                escaped = true
             } else if let q = quote {
                 if ch == q { quote = nil } else { current.append(ch) }
             } else if ch == "\"" || ch == "'" {
-                quote = ch; start = start ?? index
+                quote = ch
             } else if ch.isWhitespace {
-                if let s = start { words.append(Word(text: current, start: s)); current = ""; start = nil }
+                break
             } else {
-                current.append(ch); start = start ?? index
+                current.append(ch)
             }
             index = line.index(after: index)
         }
         if quote != nil || escaped { throw DispatchError.unbalancedQuote }
-        if let s = start { words.append(Word(text: current, start: s)) }
-        return words
+        return (Word(text: current, start: start), index)
     }
 
     /// The action a typed name means: an exact name or alias, else a unique prefix.
@@ -60,47 +71,70 @@ public enum CommandLineParser {
 
     /// Parses a whole line. Returns nil for a blank line.
     public static func parse(_ line: String, actions: [ActionSpec]) throws -> ActionCall? {
-        let words = try words(line)
-        guard let first = words.first else { return nil }
+        guard let (first, rest) = try scanWord(line, from: line.startIndex) else { return nil }
         let spec = try resolve(first.text, in: actions)
-        return try bind(Array(words.dropFirst()), line: line, to: spec)
+        return try bind(String(line[rest...]), to: spec)
     }
 
-    static func bind(_ words: [Word], line: String, to spec: ActionSpec) throws -> ActionCall {
+    /// Binds the words after the action's name to its parameters. Words are scanned one at a
+    /// time so a trailing `.text` parameter takes the rest of the line verbatim, apostrophes
+    /// and all ("family O'Brien").
+    static func bind(_ arguments: String, to spec: ActionSpec) throws -> ActionCall {
         let params = spec.parameters
-        let takesRest = params.last?.type == .text
+        let textParameter = params.last?.type == .text ? params.last : nil
+        // Count the words up front only where it is safe: the text parameter may hold anything.
+        let wordCount = textParameter == nil ? try words(arguments).count : countWords(arguments, upTo: params.count)
         let required = params.filter(\.isRequired).count
         // Optional parameters are filled left to right while words remain beyond the required ones.
-        var optionalBudget = max(0, words.count - required)
-        var arguments: [String: ArgumentValue] = [:]
-        var next = 0
-        for (position, param) in params.enumerated() {
+        var optionalBudget = max(0, wordCount - required)
+        var values: [String: ArgumentValue] = [:]
+        var index = arguments.startIndex
+        for param in params {
             if !param.isRequired {
                 if optionalBudget == 0 { continue }
                 optionalBudget -= 1
             }
-            guard next < words.count else {
+            var raw: String?
+            if param == textParameter {
+                let rest = restOfLine(arguments, from: index)
+                index = arguments.endIndex
+                raw = rest.isEmpty ? nil : rest
+            } else if let (word, next) = try scanWord(arguments, from: index) {
+                raw = word.text
+                index = next
+            }
+            guard let raw else {
                 if param.isRequired {
                     throw DispatchError.missingParameter(action: spec.name, parameter: param.name, usage: spec.usage)
                 }
                 continue
             }
-            let raw: String
-            if takesRest && position == params.count - 1 {
-                // Verbatim rest of the line, unless it is one quoted word.
-                let rest = words.count - next == 1 ? words[next].text
-                    : String(line[words[next].start...]).trimmingCharacters(in: .whitespaces)
-                raw = rest
-                next = words.count
-            } else {
-                raw = words[next].text
-                next += 1
-            }
-            arguments[param.name] = try ArgumentChecker.check(raw, as: param, action: spec.name)
+            values[param.name] = try ArgumentChecker.check(raw, as: param, action: spec.name)
         }
-        if next < words.count {
-            throw DispatchError.unexpectedParameter(action: spec.name, parameter: words[next].text, usage: spec.usage)
+        if let (extra, _) = try scanWord(arguments, from: index) {
+            throw DispatchError.unexpectedParameter(action: spec.name, parameter: extra.text, usage: spec.usage)
         }
-        return ActionCall(spec.name, arguments)
+        return ActionCall(spec.name, values)
+    }
+
+    /// The rest of the line, trimmed; one quoted word is unquoted (`given "Ann Marie"`).
+    static func restOfLine(_ text: String, from index: String.Index) -> String {
+        let rest = text[index...].trimmingCharacters(in: .whitespaces)
+        if let only = try? words(rest), only.count == 1, rest.first == "\"" || rest.first == "'" {
+            return only[0].text
+        }
+        return rest
+    }
+
+    /// Words before the text parameter, plus one if any text follows: enough to decide which
+    /// optional parameters are given, without scanning the free text for quotes.
+    static func countWords(_ text: String, upTo parameterCount: Int) -> Int {
+        var count = 0
+        var index = text.startIndex
+        while count < parameterCount - 1, let (_, next) = try? scanWord(text, from: index) {
+            count += 1
+            index = next
+        }
+        return count + (text[index...].trimmingCharacters(in: .whitespaces).isEmpty ? 0 : 1)
     }
 }

@@ -32,7 +32,12 @@ public final class Session {
     public var context: SceneContext { SceneContext(display: recorder, navigator: stack) }
 
     /// The actions available now: the active scene's, then the global ones.
-    public var availableActions: [ActionSpec] { stack.active.descriptor.actions + Self.globalActions }
+    /// A scene action shadows a global one of the same name (a form's `back` may mean cancel).
+    public var availableActions: [ActionSpec] {
+        let sceneActions = stack.active.descriptor.actions
+        let taken = Set(sceneActions.flatMap { [$0.name] + $0.aliases })
+        return sceneActions + Self.globalActions.filter { !taken.contains($0.name) }
+    }
 
     /// Handles one command line. A blank line does nothing.
     public func handle(line: String) -> Outcome {
@@ -58,10 +63,16 @@ public final class Session {
             recorder.display(Message.error(
                 "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
                 code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
-        } else if Self.globalActions.contains(where: { $0.name == call.name }) && sceneID == nil {
+        } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
+            stack.active.perform(call)
+        } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)
         } else {
-            stack.active.perform(call)
+            let error = DispatchError.unknownAction(call.name, available: availableActions.map(\.name))
+            recorder.display(Message.error(error.message, code: .badInput))
+            var outcome = recorder.end()
+            outcome.dispatchError = error
+            return outcome
         }
         var outcome = recorder.end()
         outcome.quit = quit

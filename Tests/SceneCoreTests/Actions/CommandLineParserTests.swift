@@ -98,9 +98,20 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertEqual(words.map { String(line[$0.start...]) }, [#"new  "a b" c"#, #""a b" c"#, "c"])
     }
 
-    func testParse_unbalancedQuoteIsReported() {
-        XCTAssertEqual(parseError(#"new "Buy milk"#), .unbalancedQuote)
+    func testParse_unbalancedQuoteInAWordIsReported() {
+        XCTAssertEqual(parseError(#"email work "ann@x.org"#), .unbalancedQuote)
+        XCTAssertEqual(parseError(#"open "12"#), .unbalancedQuote)
         XCTAssertEqual(DispatchError.unbalancedQuote.message, "a quote is not closed")
+    }
+
+    func testParse_trailingTextTakesApostrophesAndStrayQuotesVerbatim() throws {
+        // Given free text, where quotes are prose rather than grouping
+        // When
+        let apostrophe = try CommandLineParser.parse("new O'Brien's list", actions: Seeds.notes.actions)
+        let stray = try CommandLineParser.parse(#"new "Buy milk"#, actions: Seeds.notes.actions)
+        // Then
+        XCTAssertEqual(apostrophe?.string("title"), "O'Brien's list")
+        XCTAssertEqual(stray?.string("title"), #""Buy milk"#)
     }
 
     // MARK: - Resolving the action

@@ -84,7 +84,7 @@ final class SessionTests: XCTestCase {
     }
 
     func testHandle_unbalancedQuoteIsADispatchError() {
-        let outcome = sut.handle(line: #"new "draft"#)
+        let outcome = sut.handle(line: #"open "2"#)
         XCTAssertEqual(outcome.dispatchError, .unbalancedQuote)
         XCTAssertEqual(outcome.error, .error("a quote is not closed", code: .badInput))
     }

@@ -45,7 +45,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
         ]),
         ActionSpec("review", summary: "show the form as filled in so far"),
         ActionSpec("save", aliases: ["done"], summary: "check and save the contact, then close the form"),
-        ActionSpec("cancel", summary: "close the form without saving"),
+        // `back` in a form cancels it out loud, so no draft is dropped without a word.
+        ActionSpec("cancel", aliases: ["back"], summary: "close the form without saving"),
     ])
 
     public var interactor: EditContactBusinessLogic?

@@ -100,6 +100,24 @@ final class ContactsSceneFlowTests: XCTestCase {
         XCTAssertEqual(try allContacts().count, 4)
     }
 
+    func test_backInTheForm_cancelsOutLoud() throws {
+        // Given a form with a change
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("family O'Brien")
+        sut.receive(Change(field: "family", value: "O'Brien", text: "family name: O'Brien"))
+
+        // When the user types the global word for leaving a screen
+        sut.send("back")
+
+        // Then the form's cancel runs: the draft is not dropped without a word
+        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertEqual(sut.stackIDs, ["contacts"])
+        XCTAssertEqual(try allContacts().count, 4)
+    }
+
     // MARK: add with errors → fix → save
 
     func test_addWithErrors_thenFixed_savesOnceAndShowsWhereTheContactLanded() throws {
