@@ -60,9 +60,13 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             return
         }
         text += "; \(count(report.problems.count, "card")) could not be read"
+        // Line numbers padded to one width, so details sorted by key read in file order.
+        let shown = report.problems.prefix(Self.maximumProblemsShown)
+        let width = String(shown.map(\.line).max() ?? 0).count
         var details: [String: String] = [:]
-        for problem in report.problems.prefix(Self.maximumProblemsShown) {
-            details[String(format: "line %06d", problem.line)] = problem.reason
+        for problem in shown {
+            let number = String(problem.line)
+            details["line " + String(repeating: " ", count: width - number.count) + number] = problem.reason
         }
         if report.problems.count > Self.maximumProblemsShown {
             details["more"] = "\(report.problems.count - Self.maximumProblemsShown) more problems not shown"
