@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // The reusable Clean Swift core: scenes, actions, router, session, front ends.
@@ -36,6 +37,7 @@ let package = Package(
             dependencies: [
                 "SceneCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         // The composition root.

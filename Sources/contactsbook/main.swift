@@ -15,6 +15,7 @@ struct ContactsBookCommand: ParsableCommand {
         discussion: """
             With stdin not a terminal, reads one command per line (try 'help').
             The book lives in ${XDG_DATA_HOME:-~/.local/share}/contactsbook/contacts.sqlite unless --db says otherwise.
+            'contactsbook query [--db PATH] TEXT' prints email addresses for mutt, neomutt or aerc.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The database file, or :memory: for a book that lives only for this run.",
@@ -92,6 +93,45 @@ struct ContactsBookCommand: ParsableCommand {
     }
 }
 
+/// `contactsbook query TEXT`: email addresses in the format of mutt's `query_command`
+/// (also neomutt's, and aerc's `address-book-cmd`): a first line for people, then
+/// `address<TAB>name<TAB>info` per address; "No matches" and exit status 1 when there are none.
+struct QueryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contactsbook query", abstract: "Print email addresses matching TEXT for mutt, neomutt or aerc.")
+
+    @Option(name: .long, help: ArgumentHelp("The database file.", valueName: "path"))
+    var db: String?
+
+    @Argument(help: "Words that must all match a name, nickname, organisation or email.")
+    var text: [String]
+
+    func run() throws {
+        let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+        let matches: [MailQueryMatch]
+        do {
+            let store = try SQLiteContactStore(path: path)
+            matches = try MailQueryWorker(environment: ContactsEnvironment(store: store)).matches(for: text.joined(separator: " "))
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot search \(path): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        guard !matches.isEmpty else {
+            print("No matches")
+            throw ExitCode(1)
+        }
+        print("contactsbook: \(matches.count == 1 ? "1 address" : "\(matches.count) addresses")")
+        for match in matches {
+            print([match.address, match.name, match.info].map(Self.field).joined(separator: "\t"))
+        }
+    }
+
+    /// One field of a line: tabs, line breaks and other control characters become spaces.
+    static func field(_ text: String) -> String {
+        String(text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : Character($0) })
+    }
+}
+
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// The process's stdout and stderr, written whole per message.
@@ -117,4 +157,11 @@ enum DefaultPaths {
     }
 }
 
-ContactsBookCommand.main()
+// `query` is a mode of its own rather than a subcommand, so the session's flags and the
+// query's never share a parser (a parent's `--db` would capture the subcommand's).
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "query" {
+    QueryCommand.main(Array(arguments.dropFirst()))
+} else {
+    ContactsBookCommand.main()
+}

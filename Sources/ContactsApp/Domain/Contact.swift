@@ -23,6 +23,10 @@ public struct Contact: Equatable, Codable, Sendable {
     public var updatedAt: Date
     /// Incremented on every save; an update must name the version it started from.
     public var version: Int
+    /// vCard properties the model has no field for (`X-` properties, `IMPP`, `URL`, `RELATED`,
+    /// `PHOTO`, ...), each one raw content line as read, unfolded (`item1.URL;TYPE=pref:https://...`).
+    /// Kept so an import followed by an export loses nothing; never shown (photos are large).
+    public var extraProperties: [String]
 
     public init(
         id: Int64? = nil, uid: String = "", givenName: String = "", familyName: String = "",
@@ -30,13 +34,14 @@ public struct Contact: Equatable, Codable, Sendable {
         phones: [LabeledValue] = [], emails: [LabeledValue] = [], addresses: [PostalAddress] = [],
         birthday: Birthday? = nil, notes: String = "", tags: [String] = [],
         createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date = Date(timeIntervalSince1970: 0),
-        version: Int = 0
+        version: Int = 0, extraProperties: [String] = []
     ) {
         self.id = id; self.uid = uid; self.givenName = givenName; self.familyName = familyName
         self.nickname = nickname; self.organization = organization; self.title = title
         self.phones = phones; self.emails = emails; self.addresses = addresses
         self.birthday = birthday; self.notes = notes; self.tags = tags
         self.createdAt = createdAt; self.updatedAt = updatedAt; self.version = version
+        self.extraProperties = extraProperties
     }
 }
 

@@ -5,6 +5,7 @@ import SceneCore
 public final class ContactsSceneFactory {
     public let environment: ContactsEnvironment
     let worker: ContactsWorker
+    let transferWorker: ImportExportWorker
     let formatter: ContactFormatter
     /// Set once the session exists (the session builds the root scene from it).
     var context: SceneContext!
@@ -12,6 +13,7 @@ public final class ContactsSceneFactory {
     public init(environment: ContactsEnvironment) {
         self.environment = environment
         worker = ContactsWorker(environment: environment)
+        transferWorker = ImportExportWorker(environment: environment)
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
     }
 

@@ -47,4 +47,11 @@ public protocol ContactStore: AnyObject {
     func delete(id: Int64, expectedVersion: Int?) throws
     /// 0-based position of a contact in the whole book in the given order.
     func position(of id: Int64, sort: SortOrder) throws -> Int
+    /// The stored contacts whose UID is one of `uids` (in no particular order), so an import
+    /// can match its cards to the contacts they came from.
+    func contacts(uids: [String]) throws -> [Contact]
+    /// Saves an import in one transaction: every insert and every update (each with the rules
+    /// of `insert` and `update`), or, if any one of them fails, none at all.
+    /// Returns the saved contacts, inserts first, each list in the order given.
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact]
 }

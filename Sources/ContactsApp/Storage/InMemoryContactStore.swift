@@ -31,37 +31,64 @@ public final class InMemoryContactStore: ContactStore {
     }
 
     public func insert(_ contact: Contact) throws -> Contact {
-        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        return try lock.withLock {
-            guard !contacts.values.contains(where: { $0.uid == contact.uid }) else {
-                throw ContactStoreError.storage("Another contact already has this UID.")
-            }
-            lastID += 1
-            var saved = contact
-            saved.id = lastID
-            saved.version = 1
-            contacts[lastID] = saved
-            return saved
-        }
+        try lock.withLock { try insert(contact, into: &contacts) }
     }
 
     public func update(_ contact: Contact) throws -> Contact {
-        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
-        return try lock.withLock {
-            try check(id: id, expected: contact.version)
-            guard !contacts.values.contains(where: { $0.uid == contact.uid && $0.id != id }) else {
-                throw ContactStoreError.storage("Another contact already has this UID.")
+        try lock.withLock { try update(contact, in: &contacts) }
+    }
+
+    public func contacts(uids: [String]) throws -> [Contact] {
+        let wanted = Set(uids)
+        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) } }
+    }
+
+    /// Applies the batch to a copy of the book and keeps the copy only if every save succeeded,
+    /// as SQLite's transaction does.
+    public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        try lock.withLock {
+            var book = contacts
+            let savedLastID = lastID
+            do {
+                let inserted = try inserting.map { try insert($0, into: &book) }
+                let updated = try updating.map { try update($0, in: &book) }
+                contacts = book
+                return inserted + updated
+            } catch {
+                lastID = savedLastID
+                throw error
             }
-            var saved = contact
-            saved.version += 1
-            contacts[id] = saved
-            return saved
         }
+    }
+
+    private func insert(_ contact: Contact, into book: inout [Int64: Contact]) throws -> Contact {
+        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+        guard !book.values.contains(where: { $0.uid == contact.uid }) else {
+            throw ContactStoreError.storage("Another contact already has this UID.")
+        }
+        lastID += 1
+        var saved = contact
+        saved.id = lastID
+        saved.version = 1
+        book[lastID] = saved
+        return saved
+    }
+
+    private func update(_ contact: Contact, in book: inout [Int64: Contact]) throws -> Contact {
+        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+        try check(id: id, expected: contact.version, in: book)
+        guard !book.values.contains(where: { $0.uid == contact.uid && $0.id != id }) else {
+            throw ContactStoreError.storage("Another contact already has this UID.")
+        }
+        var saved = contact
+        saved.version += 1
+        book[id] = saved
+        return saved
     }
 
     public func delete(id: Int64, expectedVersion: Int?) throws {
         try lock.withLock {
-            try check(id: id, expected: expectedVersion)
+            try check(id: id, expected: expectedVersion, in: contacts)
             contacts[id] = nil
         }
     }
@@ -83,8 +110,8 @@ public final class InMemoryContactStore: ContactStore {
             .map(\.contact)
     }
 
-    private func check(id: Int64, expected: Int?) throws {
-        guard let stored = contacts[id] else { throw ContactStoreError.notFound(id: id) }
+    private func check(id: Int64, expected: Int?, in book: [Int64: Contact]) throws {
+        guard let stored = book[id] else { throw ContactStoreError.notFound(id: id) }
         if let expected, stored.version != expected {
             throw ContactStoreError.staleVersion(id: id, expected: expected, actual: stored.version)
         }

@@ -3,12 +3,12 @@ import GRDB
 
 /// Mapping between `Contact` and the `contact` table, search index upkeep and error messages.
 extension SQLiteContactStore {
-    /// The columns a save writes. `id`, `version` and `extra` are left out on purpose:
-    /// the store manages the first two, and `extra` must survive updates untouched.
+    /// The columns a save writes. `id` and `version` are left out on purpose: the store
+    /// manages them. `extra` holds `Contact.extraProperties` as a JSON array of strings.
     static let savedColumns = [
         "uid", "given", "family", "nickname", "organization", "title", "notes",
         "phones", "emails", "addresses", "tags", "birthday", "created_at", "updated_at",
-        "sort_first", "sort_last",
+        "sort_first", "sort_last", "extra",
     ]
 
     static func savedValues(_ contact: Contact) throws -> StatementArguments {
@@ -19,6 +19,7 @@ extension SQLiteContactStore {
             try json(contact.tags), contact.birthday?.isoString,
             contact.createdAt.timeIntervalSince1970, contact.updatedAt.timeIntervalSince1970,
             ContactKeys.sortKey(contact, .first), ContactKeys.sortKey(contact, .last),
+            try json(contact.extraProperties),
         ]
         return StatementArguments(values)
     }
@@ -33,7 +34,7 @@ extension SQLiteContactStore {
             notes: row["notes"], tags: try decode(row["tags"]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
-            version: row["version"])
+            version: row["version"], extraProperties: try decode(row["extra"]))
     }
 
     /// Rewrites the contact's entries in both FTS5 tables; call inside the write transaction

@@ -62,38 +62,32 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     public func insert(_ contact: Contact) throws -> Contact {
-        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        let columns = Self.savedColumns.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: Self.savedColumns.count).joined(separator: ", ")
-        return try guarded {
-            try writer.write { db in
-                try db.execute(
-                    sql: "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)",
-                    arguments: Self.savedValues(contact))
-                var saved = contact
-                saved.id = db.lastInsertedRowID
-                saved.version = 1
-                try Self.index(saved, id: db.lastInsertedRowID, db)
-                return saved
+        try guarded { try writer.write { db in try Self.insert(contact, db) } }
+    }
+
+    public func update(_ contact: Contact) throws -> Contact {
+        try guarded { try writer.write { db in try Self.update(contact, db) } }
+    }
+
+    public func contacts(uids: [String]) throws -> [Contact] {
+        try guarded {
+            try writer.read { db in
+                // In chunks: SQLite limits the number of arguments of one statement.
+                try stride(from: 0, to: uids.count, by: 500).flatMap { start in
+                    let chunk = Array(uids[start..<min(start + 500, uids.count)])
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    return try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE uid IN (\(marks))",
+                                            arguments: StatementArguments(chunk)).map(Self.contact(from:))
+                }
             }
         }
     }
 
-    public func update(_ contact: Contact) throws -> Contact {
-        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
-        let assignments = Self.savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
-        return try guarded {
+    /// One write transaction: an error from any save rolls back all of them.
+    public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        try guarded {
             try writer.write { db in
-                try db.execute(
-                    sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
-                    arguments: Self.savedValues(contact) + [id, contact.version])
-                guard db.changesCount == 1 else {
-                    throw try Self.refusal(id: id, expected: contact.version, db)
-                }
-                try Self.index(contact, id: id, db)
-                var saved = contact
-                saved.version += 1
-                return saved
+                try inserting.map { try Self.insert($0, db) } + updating.map { try Self.update($0, db) }
             }
         }
     }
@@ -129,6 +123,35 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     // MARK: - Helpers
+
+    private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
+        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+        let columns = savedColumns.joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: savedColumns.count).joined(separator: ", ")
+        try db.execute(
+            sql: "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)",
+            arguments: savedValues(contact))
+        var saved = contact
+        saved.id = db.lastInsertedRowID
+        saved.version = 1
+        try index(saved, id: db.lastInsertedRowID, db)
+        return saved
+    }
+
+    private static func update(_ contact: Contact, _ db: Database) throws -> Contact {
+        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+        let assignments = savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
+            arguments: savedValues(contact) + [id, contact.version])
+        guard db.changesCount == 1 else {
+            throw try refusal(id: id, expected: contact.version, db)
+        }
+        try index(contact, id: id, db)
+        var saved = contact
+        saved.version += 1
+        return saved
+    }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch { throw Self.storageError(error) }

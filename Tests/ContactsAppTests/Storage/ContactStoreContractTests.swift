@@ -417,4 +417,75 @@ final class ContactStoreContractTests: XCTestCase {
             XCTAssertEqual(try search("park"), [])
         }
     }
+
+    // MARK: - Unknown vCard properties and imports
+
+    func test_update_rewritesExtraProperties() {
+        forEachStore {
+            // Given
+            var ada = try sut.insert(StoreSeeds.full)
+            ada.extraProperties = ["IMPP:xmpp:ada@engines.example"]
+            // When
+            ada = try sut.update(ada)
+            // Then
+            XCTAssertEqual(try sut.contact(id: ada.id!)?.extraProperties, ["IMPP:xmpp:ada@engines.example"])
+        }
+    }
+
+    func test_contactsWithUIDs_findsOnlyThoseStored() {
+        forEachStore {
+            // Given
+            try seed()
+            // When
+            let found = try sut.contacts(uids: [StoreSeeds.ann.uid, "nobody", StoreSeeds.jose.uid])
+            // Then
+            XCTAssertEqual(Set(found.map(\.uid)), [StoreSeeds.ann.uid, StoreSeeds.jose.uid])
+        }
+    }
+
+    func test_importContacts_insertsAndUpdatesTogether() {
+        forEachStore {
+            // Given
+            var ann = try sut.insert(StoreSeeds.ann)
+            ann.title = "Engineer"
+            // When
+            let saved = try sut.importContacts(inserting: [StoreSeeds.al, StoreSeeds.full], updating: [ann])
+            // Then
+            XCTAssertEqual(saved.map(\.uid), [StoreSeeds.al.uid, StoreSeeds.full.uid, ann.uid])
+            XCTAssertEqual(try sut.contact(id: ann.id!)?.title, "Engineer")
+            XCTAssertEqual(try sut.contact(id: ann.id!)?.version, 2)
+            XCTAssertEqual(try sut.page(ContactQuery(limit: 10)).total, 3)
+            XCTAssertEqual(try search("lovelace"), ["Lovelace"])
+        }
+    }
+
+    func test_importContacts_withOneStaleUpdate_savesNothing() {
+        forEachStore {
+            // Given
+            var ann = try sut.insert(StoreSeeds.ann)
+            var stale = ann
+            ann.title = "Elsewhere"
+            ann = try sut.update(ann)
+            stale.title = "Mine"
+            // When
+            XCTAssertThrowsError(try sut.importContacts(inserting: [StoreSeeds.al, StoreSeeds.jose], updating: [stale]))
+            // Then
+            XCTAssertEqual(try sut.page(ContactQuery(limit: 10)).contacts.map(\.uid), [StoreSeeds.ann.uid])
+            XCTAssertEqual(try sut.contact(id: ann.id!)?.title, "Elsewhere")
+            XCTAssertEqual(try search("leeds"), [])
+            XCTAssertEqual(try sut.insert(StoreSeeds.al).uid, StoreSeeds.al.uid)
+        }
+    }
+
+    func test_importContacts_withDuplicateUID_savesNothing() {
+        forEachStore {
+            // Given
+            var twin = StoreSeeds.jose
+            twin.uid = StoreSeeds.al.uid
+            // When
+            XCTAssertThrowsError(try sut.importContacts(inserting: [StoreSeeds.al, twin], updating: []))
+            // Then
+            XCTAssertEqual(try sut.page(ContactQuery(limit: 10)).total, 0)
+        }
+    }
 }

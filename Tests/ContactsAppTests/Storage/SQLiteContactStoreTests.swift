@@ -97,11 +97,13 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
     func test_update_keepsExtraColumn() throws {
-        // Given: a row whose `extra` holds properties the model does not know
+        // Given: a row whose `extra` holds properties the model does not know, read as an edit begins
         let sut = try SQLiteContactStore(path: databasePath)
-        var ann = try sut.insert(StoreSeeds.ann)
+        let inserted = try sut.insert(StoreSeeds.ann)
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { try $0.execute(sql: "UPDATE contact SET extra = '[\"X-FOO:1\"]'") }
+        var ann = try XCTUnwrap(try sut.contact(id: inserted.id!))
+        XCTAssertEqual(ann.extraProperties, ["X-FOO:1"])
         // When
         ann.givenName = "Anne"
         _ = try sut.update(ann)

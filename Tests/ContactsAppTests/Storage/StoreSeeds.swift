@@ -38,7 +38,8 @@ enum StoreSeeds {
                                   postalCode: "SW1Y 4JH", country: "UK")],
         birthday: Birthday(year: 1815, month: 12, day: 10),
         notes: "Line one\nLine \"two\"", tags: ["science", "friends"],
-        createdAt: created, updatedAt: edited)
+        createdAt: created, updatedAt: edited,
+        extraProperties: ["X-SOCIALPROFILE;TYPE=twitter:https://x.example/ada", "item1.URL:https://engines.example"])
 
     /// `count` contacts named "P01"..."Pnn" so paging expectations read plainly.
     static func numbered(_ count: Int) -> [Contact] {

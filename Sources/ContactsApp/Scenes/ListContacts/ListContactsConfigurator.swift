@@ -4,7 +4,8 @@ import SceneCore
 public enum ListContactsConfigurator {
     public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> ListContactsViewController {
         let viewController = ListContactsViewController(output: context.display)
-        let interactor = ListContactsInteractor(worker: factory.worker, pageSize: factory.environment.pageSize)
+        let interactor = ListContactsInteractor(
+            worker: factory.worker, transferWorker: factory.transferWorker, pageSize: factory.environment.pageSize)
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor

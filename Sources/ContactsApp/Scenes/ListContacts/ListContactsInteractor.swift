@@ -5,6 +5,8 @@ public protocol ListContactsBusinessLogic {
     func selectContact(request: ListContacts.SelectContact.Request)
     func deleteContact(request: ListContacts.DeleteContact.Request)
     func showInsertedContact(request: ListContacts.ShowInsertedContact.Request)
+    func importContacts(request: ListContacts.ImportContacts.Request)
+    func exportContacts(request: ListContacts.ExportContacts.Request)
     /// Contact names and ids starting with a prefix, for completion.
     func completeReference(request: ListContacts.CompleteReference.Request) -> [String]
 }
@@ -21,6 +23,7 @@ public protocol ListContactsDataStore: AnyObject {
 public final class ListContactsInteractor: ListContactsBusinessLogic, ListContactsDataStore {
     var presenter: ListContactsPresentationLogic?
     let worker: ContactsWorker
+    let transferWorker: ImportExportWorker
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
@@ -29,8 +32,9 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     /// Largest page a client may ask for: pages are read whole into memory.
     static let maximumLimit = 500
 
-    public init(worker: ContactsWorker, pageSize: Int) {
+    public init(worker: ContactsWorker, transferWorker: ImportExportWorker, pageSize: Int) {
         self.worker = worker
+        self.transferWorker = transferWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 
@@ -92,6 +96,27 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             query.page = position / query.limit + 1
             let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
             presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    public func importContacts(request: ListContacts.ImportContacts.Request) {
+        do {
+            let report = try transferWorker.importFile(at: request.path, format: request.format)
+            presenter?.presentImportedContacts(response: .init(path: request.path, report: report))
+        } catch {
+            presenter?.presentFailure(failure(error))
+        }
+    }
+
+    /// Exports the whole book, or what the current search shows.
+    public func exportContacts(request: ListContacts.ExportContacts.Request) {
+        let format = request.format ?? (request.path.lowercased().hasSuffix(".csv") ? .csv : .vcard4)
+        let search = request.scope == .search ? query.search : ""
+        do {
+            let report = try transferWorker.export(search: search, format: format, to: request.path, overwrite: request.overwrite)
+            presenter?.presentExportedContacts(response: .init(report: report))
         } catch {
             presenter?.presentFailure(failure(error))
         }

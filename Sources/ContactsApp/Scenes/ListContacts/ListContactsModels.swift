@@ -76,6 +76,49 @@ public enum ListContacts {
         }
     }
 
+    /// Contacts in from a vCard or CSV file.
+    public enum ImportContacts {
+        public struct Request: Equatable {
+            public let path: String
+            public let format: ImportFormat
+        }
+        public struct Response {
+            public let path: String
+            public let report: ImportReport
+        }
+    }
+
+    /// Contacts out to a vCard or CSV file, or as text for the front end to print (`-`).
+    public enum ExportContacts {
+        public enum Scope: String, Equatable, CaseIterable { case all, search }
+        public struct Request: Equatable {
+            public let path: String
+            /// nil: from the file name (`.csv`), else vCard 4.0.
+            public let format: ExportFormat?
+            public let scope: Scope
+            public let overwrite: Bool
+        }
+        public struct Response {
+            public let report: ExportReport
+        }
+        /// The exported text itself, for `export -`: the app never prints, so the front end
+        /// writes `text` out (a line session prints it; JSON-RPC returns it in the result).
+        public struct ViewModel: SceneCore.ViewModel, Equatable {
+            public static let kind = "exportedContacts"
+            public let format: String
+            /// `text/vcard` or `text/csv`.
+            public let mediaType: String
+            public let count: Int
+            /// The whole file: CRLF line endings, as the format wants.
+            public let text: String
+            public var layout: DisplayLayout {
+                var lines = text.components(separatedBy: "\r\n")
+                if lines.last == "" { lines.removeLast() }
+                return .lines(lines)
+            }
+        }
+    }
+
     public enum CompleteReference {
         public struct Request: Equatable { public let prefix: String }
     }

@@ -5,6 +5,8 @@ public protocol ListContactsPresentationLogic {
     func presentSelectedContact(response: ListContacts.SelectContact.Response)
     func presentDeletedContact(response: ListContacts.DeleteContact.Response)
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
+    func presentImportedContacts(response: ListContacts.ImportContacts.Response)
+    func presentExportedContacts(response: ListContacts.ExportContacts.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -47,6 +49,47 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             row: row(response.contact), position: position, page: page,
             text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
     }
+
+    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card by line.
+    public func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
+        let report = response.report
+        var text = "Imported \(response.path): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
+        if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
+        guard !report.problems.isEmpty else {
+            viewController?.displayMessage(.success(text))
+            return
+        }
+        text += "; \(count(report.problems.count, "card")) could not be read"
+        // Line numbers padded to one width, so details sorted by key read in file order.
+        let shown = report.problems.prefix(Self.maximumProblemsShown)
+        let width = String(shown.map(\.line).max() ?? 0).count
+        var details: [String: String] = [:]
+        for problem in shown {
+            let number = String(problem.line)
+            details["line " + String(repeating: " ", count: width - number.count) + number] = problem.reason
+        }
+        if report.problems.count > Self.maximumProblemsShown {
+            details["more"] = "\(report.problems.count - Self.maximumProblemsShown) more problems not shown"
+        }
+        viewController?.displayMessage(Message(.info, text, details: details))
+    }
+
+    /// Enough to find the trouble without flooding a terminal.
+    static let maximumProblemsShown = 50
+
+    public func presentExportedContacts(response: ListContacts.ExportContacts.Response) {
+        let report = response.report
+        if let text = report.text {
+            viewController?.displayExportedContacts(viewModel: .init(
+                format: report.format.rawValue, mediaType: report.format == .csv ? "text/csv" : "text/vcard",
+                count: report.count, text: text))
+            return
+        }
+        viewController?.displayMessage(.success(
+            "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)"))
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))

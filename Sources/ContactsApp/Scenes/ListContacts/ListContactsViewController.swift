@@ -4,6 +4,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel)
     func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel)
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
+    func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -32,6 +33,23 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         ActionSpec("delete", summary: "delete a contact", parameters: [
             ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
         ]),
+        ActionSpec("import", summary: "add or update contacts from a vCard (.vcf) or CSV file", parameters: [
+            ParameterSpec("path", .string, help: "the file to read"),
+            ParameterSpec("format", .choice(ImportFormat.allCases.map(\.rawValue)), required: false,
+                          help: "auto (the default: csv for a .csv file, else vcard), vcard or csv"),
+        ], details: """
+            vCard 2.1, 3.0 and 4.0, or CSV (our columns, or Google's or Outlook's export). A card whose UID \
+            is in the book updates that contact; cards without a UID are added. Cards that cannot be read \
+            are listed by line and the rest imported. Example: import ~/contacts.vcf
+            """),
+        ActionSpec("export", summary: "write contacts to a vCard or CSV file, or show them (-)", parameters: [
+            ParameterSpec("path", .string, help: "the file to write, or - for the text itself"),
+            ParameterSpec("format", .choice(ExportFormat.allCases.map(\.rawValue)), required: false,
+                          help: "vcard4 (the default; csv for a .csv file), vcard3 or csv"),
+            ParameterSpec("contacts", .choice(ListContacts.ExportContacts.Scope.allCases.map(\.rawValue)), required: false,
+                          help: "all (the default) or search: the contacts of the current search"),
+            ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
+        ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
     ])
 
     public var interactor: ListContactsBusinessLogic?
@@ -56,6 +74,14 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "show": interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
         case "add": router?.routeToAddContact()
         case "delete": interactor?.deleteContact(request: .init(reference: call.string("contact") ?? ""))
+        case "import":
+            interactor?.importContacts(request: .init(
+                path: call.string("path") ?? "", format: call.string("format").flatMap(ImportFormat.init(rawValue:)) ?? .auto))
+        case "export":
+            interactor?.exportContacts(request: .init(
+                path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
+                scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
+                overwrite: call.boolean("overwrite") ?? false))
         default: break
         }
     }
@@ -71,5 +97,6 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
     public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
+    public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

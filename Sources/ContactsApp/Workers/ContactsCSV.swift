@@ -1,0 +1,231 @@
+import CSV
+import Foundation
+
+/// Contacts as CSV (RFC 4180, UTF-8, CRLF), parsed and quoted by the CSV.swift package.
+///
+/// Our columns, in this order: `uid, given_name, family_name, nickname, organization, title,
+/// emails, phones, addresses, birthday, notes, tags`. A multi-value column holds its items
+/// joined by ` | `, each item `label:value`: `work:ann@example.org | home:ann@home.example`;
+/// an address's value is `street; city; region; postal code; country`, as the form takes it.
+/// `birthday` is `YYYY-MM-DD` or `--MM-DD`. Properties kept from vCards are not in CSV.
+///
+/// Import also reads the CSV exports of Google Contacts (both the current `First Name`,
+/// `E-mail 1 - Value` headers and the older `Given Name` ones) and of Outlook (`E-mail Address`,
+/// `Business Phone`, `Home Street`, ...), mapping their columns onto the same fields.
+enum ContactsCSV {
+    static let columns = ["uid", "given_name", "family_name", "nickname", "organization", "title",
+                          "emails", "phones", "addresses", "birthday", "notes", "tags"]
+    static let itemSeparator = " | "
+
+    static var header: String { format([columns]) }
+
+    static func rows(_ contacts: [Contact]) -> String {
+        format(contacts.map { contact in
+            [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
+             contact.title,
+             contact.emails.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
+             contact.phones.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
+             contact.addresses.map { address in
+                 address.label + ":" + [address.street, address.city, address.region, address.postalCode, address.country]
+                     .joined(separator: "; ")
+             }.joined(separator: itemSeparator),
+             contact.birthday?.isoString ?? "", contact.notes, contact.tags.joined(separator: itemSeparator)]
+        })
+    }
+
+    /// Rows as CSV text, each ending in CRLF.
+    private static func format(_ rows: [[String]]) -> String {
+        guard !rows.isEmpty, let writer = try? CSVWriter(stream: OutputStream(toMemory: ()), newline: .crlf) else { return "" }
+        for row in rows { try? writer.write(row: row) }
+        writer.stream.close()
+        let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\r\n"
+    }
+
+    // MARK: - Reading
+
+    static func read(_ data: Data) -> ParsedContacts {
+        var bytes = data
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        // Outlook writes the system's ANSI code page, Windows-1252 in the West.
+        guard let text = String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .windowsCP1252) else {
+            return ParsedContacts(problems: [.init(line: 1, reason: "the file is not text")])
+        }
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            return ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")])
+        }
+        guard let header = reader.headerRow else { return ParsedContacts() }
+        let columns = Columns(header)
+        guard columns.isKnown else {
+            return ParsedContacts(problems: [.init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")])
+        }
+        var result = ParsedContacts()
+        var line = 1
+        while let row = reader.next() {
+            line += 1
+            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            let contact = columns.contact(from: row)
+            if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.organization.isEmpty {
+                result.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
+            } else {
+                result.entries.append(.init(contact: contact, line: line))
+            }
+        }
+        if let error = reader.error {
+            result.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
+        }
+        return result
+    }
+
+    /// Where each field is in a row, for our header, Google's and Outlook's.
+    private struct Columns {
+        let index: [String: Int]
+
+        init(_ header: [String]) {
+            var index: [String: Int] = [:]
+            for (position, name) in header.enumerated() where index[name.trimmingCharacters(in: .whitespaces).lowercased()] == nil {
+                index[name.trimmingCharacters(in: .whitespaces).lowercased()] = position
+            }
+            self.index = index
+        }
+
+        var isKnown: Bool {
+            ["given_name", "family_name", "organization", "first name", "last name", "given name", "family name",
+             "name", "company", "organization name", "organization 1 - name"].contains { index[$0] != nil }
+        }
+
+        /// The first non-empty value among the named columns.
+        func value(_ row: [String], _ names: String...) -> String {
+            for name in names {
+                if let position = index[name], position < row.count {
+                    let value = row[position].trimmingCharacters(in: .whitespaces)
+                    if !value.isEmpty { return value }
+                }
+            }
+            return ""
+        }
+
+        func contact(from row: [String]) -> Contact {
+            var contact = Contact()
+            contact.uid = value(row, "uid")
+            contact.givenName = [value(row, "given_name", "first name", "given name"),
+                                 value(row, "middle name", "additional name")].filter { !$0.isEmpty }.joined(separator: " ")
+            contact.familyName = value(row, "family_name", "last name", "family name")
+            contact.nickname = value(row, "nickname")
+            contact.organization = value(row, "organization", "organization name", "organization 1 - name", "company")
+            contact.title = value(row, "title", "organization title", "organization 1 - title", "job title")
+            if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
+                contact.title = value(row, "job title") // Outlook's "Title" is "Mr.", "Dr."
+            }
+            contact.notes = value(row, "notes").replacingOccurrences(of: "\r\n", with: "\n")
+            contact.birthday = ContactsCSV.birthday(value(row, "birthday"))
+            contact.tags = value(row, "tags").components(separatedBy: itemSeparator)
+                + value(row, "labels", "group membership").components(separatedBy: " ::: ")
+                    .filter { !$0.hasPrefix("* ") }
+                + value(row, "categories").components(separatedBy: ";")
+            contact.tags = contact.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            contact.emails = labelled(value(row, "emails")) + numbered(row, "e-mail")
+                + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
+            contact.phones = labelled(value(row, "phones")) + numbered(row, "phone")
+                + outlook(row, Self.outlookPhones)
+            contact.addresses = labelled(value(row, "addresses")).map(ContactsCSV.address) + numberedAddresses(row)
+                + [("home", "home"), ("business", "work"), ("other", "other")].compactMap { outlookAddress(row, $0.0, $0.1) }
+            return contact
+        }
+
+        private func labelled(_ cell: String) -> [LabeledValue] {
+            guard !cell.isEmpty else { return [] }
+            return cell.components(separatedBy: itemSeparator).map { item in
+                guard let colon = item.firstIndex(of: ":") else { return LabeledValue(label: "other", value: item) }
+                let label = String(item[..<colon]).trimmingCharacters(in: .whitespaces)
+                return LabeledValue(label: label.isEmpty ? "other" : label,
+                                    value: String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+
+        /// Google's `E-mail 1 - Label` / `E-mail 1 - Value` pairs (`- Type` in the older format);
+        /// one cell may hold several values joined by ` ::: `.
+        private func numbered(_ row: [String], _ kind: String) -> [LabeledValue] {
+            var result: [LabeledValue] = []
+            var number = 1
+            while index["\(kind) \(number) - value"] != nil {
+                let label = googleLabel(value(row, "\(kind) \(number) - label", "\(kind) \(number) - type"))
+                for item in value(row, "\(kind) \(number) - value").components(separatedBy: " ::: ")
+                where !item.trimmingCharacters(in: .whitespaces).isEmpty {
+                    result.append(LabeledValue(label: label, value: item.trimmingCharacters(in: .whitespaces)))
+                }
+                number += 1
+            }
+            return result
+        }
+
+        private func numberedAddresses(_ row: [String]) -> [PostalAddress] {
+            var result: [PostalAddress] = []
+            var number = 1
+            while index["address \(number) - street"] != nil || index["address \(number) - formatted"] != nil {
+                let prefix = "address \(number) - "
+                var address = PostalAddress(
+                    label: googleLabel(value(row, prefix + "label", prefix + "type")),
+                    street: [value(row, prefix + "po box"), value(row, prefix + "extended address"), value(row, prefix + "street")]
+                        .filter { !$0.isEmpty }.joined(separator: ", "),
+                    city: value(row, prefix + "city"), region: value(row, prefix + "region"),
+                    postalCode: value(row, prefix + "postal code"), country: value(row, prefix + "country"))
+                if address.components.isEmpty { address.street = value(row, prefix + "formatted") }
+                if !address.components.isEmpty { result.append(address) }
+                number += 1
+            }
+            return result
+        }
+
+        /// Google writes "* Work" or "Work"; "* " marks its built-in labels.
+        private func googleLabel(_ label: String) -> String {
+            let plain = label.hasPrefix("* ") ? String(label.dropFirst(2)) : label
+            return plain.isEmpty ? "other" : plain.lowercased()
+        }
+
+        static let outlookPhones = [
+            ("mobile phone", "mobile"), ("home phone", "home"), ("home phone 2", "home"),
+            ("business phone", "work"), ("business phone 2", "work"), ("company main phone", "company"),
+            ("primary phone", "main"), ("other phone", "other"), ("car phone", "car"), ("pager", "pager"),
+            ("business fax", "work fax"), ("home fax", "home fax"), ("other fax", "fax"),
+            ("assistant's phone", "assistant"),
+        ]
+
+        private func outlook(_ row: [String], _ columns: [(String, String)]) -> [LabeledValue] {
+            columns.compactMap { column, label in
+                let text = value(row, column)
+                return text.isEmpty ? nil : LabeledValue(label: label, value: text)
+            }
+        }
+
+        private func outlookAddress(_ row: [String], _ prefix: String, _ label: String) -> PostalAddress? {
+            let address = PostalAddress(
+                label: label,
+                street: [value(row, "\(prefix) street"), value(row, "\(prefix) street 2"), value(row, "\(prefix) street 3")]
+                    .filter { !$0.isEmpty }.joined(separator: ", "),
+                city: value(row, "\(prefix) city"), region: value(row, "\(prefix) state"),
+                postalCode: value(row, "\(prefix) postal code"),
+                country: value(row, "\(prefix) country/region", "\(prefix) country"))
+            return address.components.isEmpty ? nil : address
+        }
+    }
+
+    /// An `addresses` item: `street; city; region; postal code; country`.
+    private static func address(_ item: LabeledValue) -> PostalAddress {
+        let parts = item.value.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        func part(_ index: Int) -> String { index < parts.count ? parts[index] : "" }
+        return PostalAddress(label: item.label, street: part(0), city: part(1), region: part(2),
+                             postalCode: part(3), country: part(4))
+    }
+
+    /// `YYYY-MM-DD`, `--MM-DD`, or Outlook's `M/D/YYYY` (where `0/0/00` means none).
+    static func birthday(_ text: String) -> Birthday? {
+        if let iso = EditContactWorker.parseBirthday(text) { return iso }
+        let parts = text.split(separator: "/").map { Int($0) }
+        guard parts.count == 3, let month = parts[0], let day = parts[1], let year = parts[2], year > 0 else { return nil }
+        return EditContactWorker.parseBirthday(String(format: "%04d-%02d-%02d", year, month, day))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// One email address that matched a mail client's query.
+public struct MailQueryMatch: Equatable, Sendable {
+    public let address: String
+    /// The contact's name (the organisation for a contact without one).
+    public let name: String
+    /// The address's label and the organisation: "work · Acme".
+    public let info: String
+}
+
+/// Finds email addresses for mail clients (mutt's `query_command`, aerc's `address-book-cmd`):
+/// the same search as the list, one match per email address, contacts without one left out.
+/// How the matches are printed is the front end's business.
+public final class MailQueryWorker {
+    let store: ContactStore
+
+    public init(environment: ContactsEnvironment) { store = environment.store }
+
+    /// At most `limit` contacts are read: a query runs on every keystroke.
+    public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
+        let search = text.trimmingCharacters(in: .whitespaces)
+        guard !search.isEmpty else { return [] }
+        let contacts = try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: limit)).contacts
+        return contacts.flatMap { contact in
+            contact.emails.map { email in
+                MailQueryMatch(address: email.value, name: contact.fullName,
+                               info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "))
+            }
+        }
+    }
+}

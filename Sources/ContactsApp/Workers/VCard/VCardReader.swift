@@ -1,0 +1,237 @@
+import Foundation
+
+/// Reads vCard 2.1, 3.0 and 4.0 files (RFC 2426, RFC 6350 and what real exports actually do)
+/// into contacts.
+///
+/// Hand-written: no vCard package for Swift is available on the machines this builds on, and
+/// the quirks of Apple, Google, Android and Outlook exports need care anyway (see
+/// `VCardContentLines` for the byte-level part and `VCardProperty` for one line's syntax).
+///
+/// Properties the model has no field for are kept verbatim in `Contact.extraProperties`, so an
+/// import followed by an export loses nothing. A card that cannot be read is reported with its
+/// line and the reason; the other cards are still read.
+public struct VCardReader {
+    /// Longest logical (unfolded) line accepted; a longer one makes its card unreadable.
+    /// Large enough for a photo, small enough that garbage cannot exhaust memory downstream.
+    public var maximumLineBytes: Int
+
+    public init(maximumLineBytes: Int = 8 << 20) { self.maximumLineBytes = maximumLineBytes }
+
+    /// The names of the extra properties that carry `N`'s honorific prefix and suffix, which
+    /// the model has no field for; the writer puts them back into `N`.
+    static let namePrefixProperty = "X-CONTACTSBOOK-NAME-PREFIX"
+    static let nameSuffixProperty = "X-CONTACTSBOOK-NAME-SUFFIX"
+
+    public func read(_ data: Data) -> ParsedContacts {
+        var result = ParsedContacts()
+        var card: [VCardContentLine]?
+        var cardLine = 0
+        var inGarbage = false
+        for line in VCardContentLines.split(data) {
+            switch Self.marker(line.bytes) {
+            case "BEGIN:VCARD":
+                if card != nil { result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD")) }
+                card = []
+                cardLine = line.line
+                inGarbage = false
+            case "END:VCARD":
+                if let lines = card {
+                    switch contact(from: lines, startingAt: cardLine) {
+                    case .success(let contact): result.entries.append(.init(contact: contact, line: cardLine))
+                    case .failure(let problem): result.problems.append(problem)
+                    }
+                    card = nil
+                } else {
+                    result.problems.append(.init(line: line.line, reason: "END:VCARD without BEGIN:VCARD"))
+                }
+            case "BEGIN:VADDRESSBOOK", "END:VADDRESSBOOK":
+                continue
+            default:
+                if card != nil {
+                    card?.append(line)
+                } else if !inGarbage {
+                    result.problems.append(.init(line: line.line, reason: "not part of a card (expected BEGIN:VCARD)"))
+                    inGarbage = true
+                }
+            }
+        }
+        if card != nil {
+            result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD (is the file truncated?)"))
+        }
+        return result
+    }
+
+    /// `BEGIN:VCARD` and the like, upper-cased, for lines short enough to be one.
+    private static func marker(_ bytes: [UInt8]) -> String? {
+        guard bytes.count <= 24 else { return nil }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
+    // MARK: - One card
+
+    private func contact(from lines: [VCardContentLine], startingAt cardLine: Int) -> Result<Contact, ParsedContacts.Problem> {
+        var properties: [VCardProperty] = []
+        for line in lines {
+            guard line.bytes.count <= maximumLineBytes else {
+                return .failure(.init(line: line.line, reason: "the line is longer than \(maximumLineBytes) bytes"))
+            }
+            do {
+                properties.append(try VCardProperty(line))
+            } catch let failure as VCardProperty.Failure {
+                return .failure(.init(line: line.line, reason: failure.reason))
+            } catch {
+                return .failure(.init(line: line.line, reason: "\(error)"))
+            }
+        }
+        var builder = ContactBuilder()
+        builder.read(properties)
+        guard let contact = builder.contact else {
+            return .failure(.init(line: cardLine, reason: "the card has no name (N or FN) and no organisation (ORG)"))
+        }
+        return .success(contact)
+    }
+}
+
+/// Maps one card's properties onto a `Contact`.
+private struct ContactBuilder {
+    var contact: Contact? {
+        var result = draft
+        if result.givenName.isEmpty && result.familyName.isEmpty && result.organization.isEmpty {
+            let words = formattedName.split(separator: " ").map(String.init)
+            guard !words.isEmpty else { return nil }
+            if words.count == 1 || formattedName == result.organization {
+                result.givenName = formattedName
+            } else {
+                result.givenName = words.dropLast().joined(separator: " ")
+                result.familyName = words[words.count - 1]
+            }
+        }
+        result.phones = Self.preferredFirst(phones)
+        result.emails = Self.preferredFirst(emails)
+        result.addresses = Self.preferredFirst(addresses)
+        return result
+    }
+
+    private var draft = Contact()
+    private var formattedName = ""
+    private var phones: [(LabeledValue, Bool)] = []
+    private var emails: [(LabeledValue, Bool)] = []
+    private var addresses: [(PostalAddress, Bool)] = []
+
+    mutating func read(_ properties: [VCardProperty]) {
+        // Apple and Google label a property by a sibling in the same group: item1.X-ABLabel.
+        var groupLabels: [String: String] = [:]
+        for property in properties where property.name == "X-ABLABEL" {
+            if let group = property.group { groupLabels[group] = Self.cleanLabel(VCardText.unescape(property.value)) }
+        }
+        let labelled: Set<String> = ["TEL", "EMAIL", "ADR"]
+        let consumedGroups = Set(properties.filter { labelled.contains($0.name) }.compactMap(\.group))
+
+        for property in properties {
+            let text = VCardText.unescape(property.value).replacingOccurrences(of: "\r\n", with: "\n")
+            let groupLabel = property.group.flatMap { groupLabels[$0] }
+            switch property.name {
+            case "VERSION", "PRODID", "REV":
+                continue // written anew on export
+            case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
+                continue
+            case "UID":
+                draft.uid = text.trimmingCharacters(in: .whitespaces)
+            case "FN":
+                formattedName = text.trimmingCharacters(in: .whitespaces)
+            case "N":
+                readName(VCardText.components(property.value))
+            case "NICKNAME":
+                draft.nickname = VCardText.list(property.value).joined(separator: ", ")
+            case "ORG":
+                draft.organization = VCardText.components(property.value).filter { !$0.isEmpty }.joined(separator: ", ")
+            case "TITLE":
+                draft.title = text
+            case "TEL":
+                phones.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: Self.phoneNumber(property, text)),
+                               property.isPreferred))
+            case "EMAIL":
+                emails.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: text.trimmingCharacters(in: .whitespaces)),
+                               property.isPreferred))
+            case "ADR":
+                addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(property.types)),
+                                  property.isPreferred))
+            case "BDAY":
+                if let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) {
+                    draft.birthday = birthday
+                } else {
+                    draft.extraProperties.append(property.raw) // a form we do not model ("circa 1800"): keep it
+                }
+            case "NOTE":
+                draft.notes = draft.notes.isEmpty ? text : draft.notes + "\n" + text
+            case "CATEGORIES":
+                draft.tags += VCardText.list(property.value).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            default:
+                draft.extraProperties.append(property.raw)
+            }
+        }
+    }
+
+    private mutating func readName(_ parts: [String]) {
+        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingCharacters(in: .whitespaces) : "" }
+        draft.familyName = part(0)
+        draft.givenName = [part(1), part(2)].filter { !$0.isEmpty }.joined(separator: " ")
+        if !part(3).isEmpty { draft.extraProperties.append(VCardReader.namePrefixProperty + ":" + VCardText.escape(part(3))) }
+        if !part(4).isEmpty { draft.extraProperties.append(VCardReader.nameSuffixProperty + ":" + VCardText.escape(part(4))) }
+    }
+
+    /// Labels from `TYPE`s: `cell` reads as "mobile"; `pref`, `internet` and `voice` say nothing
+    /// a person calls a label. No type at all reads as "other".
+    static func label(_ types: [String]) -> String {
+        let ignored: Set<String> = ["pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel"]
+        let words = types.filter { !ignored.contains($0) }.map { $0 == "cell" ? "mobile" : $0 }
+        var unique: [String] = []
+        for word in words where !unique.contains(word) { unique.append(word) }
+        return unique.isEmpty ? "other" : unique.joined(separator: " ")
+    }
+
+    /// Apple writes its built-in labels as `_$!<Mobile>!$_`; they read as "mobile".
+    static func cleanLabel(_ label: String) -> String {
+        guard label.hasPrefix("_$!<"), label.hasSuffix(">!$_") else { return label }
+        return String(label.dropFirst(4).dropLast(4)).lowercased()
+    }
+
+    /// A `tel:` URI (`TEL;VALUE=uri:tel:+1-555-0100`) reads as the number it names.
+    static func phoneNumber(_ property: VCardProperty, _ text: String) -> String {
+        var number = text.trimmingCharacters(in: .whitespaces)
+        if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
+        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
+        return number
+    }
+
+    /// `ADR`'s components: post-office box; extended address; street; locality; region; code; country.
+    static func address(_ parts: [String], label: String) -> PostalAddress {
+        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingCharacters(in: .whitespaces) : "" }
+        let street = [part(0), part(1), part(2)].filter { !$0.isEmpty }.joined(separator: ", ")
+        return PostalAddress(label: label, street: street, city: part(3), region: part(4),
+                             postalCode: part(5), country: part(6))
+    }
+
+    /// `1990-05-17`, `19900517`, `--05-17`, `--0517`, a date-time (`1990-05-17T00:00:00Z`), or
+    /// Apple's `1604-05-17` with `X-APPLE-OMIT-YEAR=1604` for a birthday without a year.
+    static func birthday(_ text: String, omittedYear: String?) -> Birthday? {
+        var date = text.trimmingCharacters(in: .whitespaces)
+        if let t = date.firstIndex(where: { $0 == "T" || $0 == "t" }) { date = String(date[..<t]) }
+        let noYear = date.hasPrefix("--")
+        let digits = (noYear ? String(date.dropFirst(2)) : date).filter { $0 != "-" }
+        guard digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        let iso: String
+        switch (noYear, digits.count) {
+        case (true, 4): iso = "--" + digits.prefix(2) + "-" + digits.suffix(2)
+        case (false, 8):
+            let year = String(digits.prefix(4))
+            iso = (year == omittedYear ? "-" : year) + "-" + digits.dropFirst(4).prefix(2) + "-" + digits.suffix(2)
+        default: return nil
+        }
+        return EditContactWorker.parseBirthday(iso)
+    }
+
+    private static func preferredFirst<T>(_ items: [(T, Bool)]) -> [T] {
+        items.filter { $0.1 }.map(\.0) + items.filter { !$0.1 }.map(\.0)
+    }
+}

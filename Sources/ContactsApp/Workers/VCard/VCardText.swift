@@ -1,0 +1,62 @@
+/// vCard's value escaping (RFC 6350 §3.4): `\\`, `\n`, `\,` and `\;`, and the structured values
+/// built on it (compound values split on `;`, lists on `,`).
+enum VCardText {
+    /// Escapes text for a value: backslash, newline, comma and semicolon.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\n": if !previousCR { result += "\\n" }
+            case "\r": result += "\\n"
+            case ",": result += "\\,"
+            case ";": result += "\\;"
+            default: result.unicodeScalars.append(scalar)
+            }
+            previousCR = scalar == "\r"
+        }
+        return result
+    }
+
+    /// Undoes `escape`; `\N` is a newline too, and an unknown escape keeps its character.
+    static func unescape(_ text: String) -> String {
+        guard text.contains("\\") else { return text }
+        var result = "", escaped = false
+        for ch in text {
+            if escaped {
+                result.append(ch == "n" || ch == "N" ? "\n" : ch)
+                escaped = false
+            } else if ch == "\\" {
+                escaped = true
+            } else {
+                result.append(ch)
+            }
+        }
+        return escaped ? result + "\\" : result
+    }
+
+    /// The unescaped components of a compound value (`N`, `ADR`, `ORG`).
+    static func components(_ value: String) -> [String] { split(value, on: ";").map(unescape) }
+
+    /// The unescaped items of a list value (`CATEGORIES`, `NICKNAME`).
+    static func list(_ value: String) -> [String] { split(value, on: ",").map(unescape) }
+
+    /// Splits on a separator that is not escaped; the parts stay escaped.
+    private static func split(_ value: String, on separator: Character) -> [String] {
+        var parts: [String] = [], current = "", escaped = false
+        for ch in value {
+            if escaped {
+                current.append(ch); escaped = false
+            } else if ch == "\\" {
+                current.append(ch); escaped = true
+            } else if ch == separator {
+                parts.append(current); current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        return parts + [current]
+    }
+}

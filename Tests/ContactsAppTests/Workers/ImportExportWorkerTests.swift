@@ -1,0 +1,190 @@
+import XCTest
+@testable import ContactsApp
+
+final class ImportExportWorkerTests: XCTestCase {
+    var sut: ImportExportWorker!
+    var store: InMemoryContactStore!
+    var directory: URL!
+    var clock = VCardSeeds.now
+
+    override func setUp() {
+        super.setUp()
+        store = InMemoryContactStore()
+        let uids = VCardSeeds.UIDMaker()
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { [unowned self] in clock }, makeUID: uids.make,
+                                             locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!),
+            exportPageSize: 2)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ImportExport-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    private func everyone() throws -> [Contact] { try store.page(ContactQuery(sort: .last, limit: 1000)).contacts }
+
+    // MARK: - Import
+
+    func test_import_addsEveryCard_andGivesMissingAndRepeatedUIDsNewOnes() throws {
+        // When
+        let report = try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        // Then
+        XCTAssertEqual(report.added, 4)
+        XCTAssertEqual(report.newUIDs, 2)
+        XCTAssertEqual(Set(try everyone().map(\.uid)), ["urn:uuid:6f0c1d3e-emile", "new-1", "same-uid", "new-2"])
+        XCTAssertEqual(try everyone().first { $0.uid == "new-2" }?.familyName, "Second")
+        XCTAssertEqual(try everyone().first { $0.uid == "same-uid" }?.familyName, "First")
+    }
+
+    func test_reimport_sameFile_skipsIdenticalCards_andUpdatesChangedOnes() throws {
+        // Given
+        _ = try sut.importContacts(VCardSeeds.fixture("apple-3.0.vcf"), format: .vcard)
+        let changed = String(decoding: VCardSeeds.fixture("apple-3.0.vcf"), as: UTF8.self)
+            .replacingOccurrences(of: "TITLE:Chief Scientist", with: "TITLE:Director")
+        clock = VCardSeeds.later
+        // When
+        let report = try sut.importContacts(Data(changed.utf8), format: .vcard)
+        // Then
+        XCTAssertEqual([report.added, report.updated, report.unchanged], [0, 1, 1])
+        let ann = try XCTUnwrap(try everyone().first { $0.uid == "apple-ann-1" })
+        XCTAssertEqual(ann.title, "Director")
+        XCTAssertEqual(ann.createdAt, VCardSeeds.now)
+        XCTAssertEqual(ann.updatedAt, VCardSeeds.later)
+        XCTAssertEqual(ann.version, 2)
+    }
+
+    func test_import_badFile_importsReadableCards_reportsTheRest_andKeepsWhatWasStored() throws {
+        // Given
+        let kept = try store.insert(StoreSeeds.full)
+        // When
+        let report = try sut.importContacts(VCardSeeds.fixture("bad.vcf"), format: .vcard)
+        // Then
+        XCTAssertEqual(report.added, 2)
+        XCTAssertEqual(report.problems.map(\.line), [1, 10, 15, 17, 21, 29])
+        XCTAssertEqual(try store.contact(id: kept.id!), kept)
+    }
+
+    func test_import_whenStoreFails_storesNothing() throws {
+        // Given
+        let failing = ContactStoreSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(store: failing, now: { VCardSeeds.now }, makeUID: { "x" }))
+        // When
+        XCTAssertThrowsError(try sut.importContacts(VCardSeeds.fixture("apple-3.0.vcf"), format: .vcard)) { error in
+            // Then
+            XCTAssertEqual(error as? ContactsFailure, .storage("disk full"))
+        }
+        XCTAssertEqual(failing.importCalls, 1)
+        XCTAssertEqual(failing.importedInserts.map(\.uid), ["apple-ann-1", "apple-globex"])
+        XCTAssertEqual(try failing.page(ContactQuery()).total, 0)
+    }
+
+    func test_import_missingFile_isBadInput() {
+        XCTAssertThrowsError(try sut.importFile(at: directory.appendingPathComponent("none.vcf").path, format: .auto)) { error in
+            guard case ContactsFailure.badInput(let text)? = error as? ContactsFailure else { return XCTFail("\(error)") }
+            XCTAssertTrue(text.hasPrefix("cannot read"), text)
+        }
+    }
+
+    // MARK: - Export
+
+    func test_export_pagesThroughTheBook_andRoundTripsWithUnknownProperties() throws {
+        // Given
+        _ = try sut.importContacts(VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        let before = try everyone()
+        let path = directory.appendingPathComponent("book.vcf").path
+        // When
+        let report = try sut.export(search: "", format: .vcard4, to: path, overwrite: false)
+        let fresh = InMemoryContactStore()
+        let reader = ImportExportWorker(environment: ContactsEnvironment(store: fresh, now: { VCardSeeds.now }, makeUID: { "unused" }))
+        let again = try reader.importFile(at: path, format: .auto)
+        // Then
+        XCTAssertEqual(report.count, 6)
+        XCTAssertEqual(again.added, 6)
+        XCTAssertEqual(again.newUIDs, 0)
+        let after = try fresh.page(ContactQuery(sort: .last, limit: 1000)).contacts
+        XCTAssertEqual(after.map(\.uid), before.map(\.uid))
+        XCTAssertEqual(after.map(\.extraProperties), before.map(\.extraProperties))
+        XCTAssertEqual(after.map(\.phones), before.map(\.phones))
+        XCTAssertEqual(after.map(\.birthday), before.map(\.birthday))
+    }
+
+    func test_export_refusesToOverwrite_unlessAsked_andLeavesNoTemporaryFile() throws {
+        // Given
+        _ = try store.insert(StoreSeeds.full)
+        let path = directory.appendingPathComponent("book.vcf").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: path))
+        // When
+        XCTAssertThrowsError(try sut.export(search: "", format: .vcard4, to: path, overwrite: false))
+        // Then
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep me")
+        // When
+        _ = try sut.export(search: "", format: .vcard3, to: path, overwrite: true)
+        // Then
+        XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).hasPrefix("BEGIN:VCARD\r\nVERSION:3.0\r\n"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["book.vcf"])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+    }
+
+    func test_export_toDash_returnsTextOfTheSearchOnly() throws {
+        // Given
+        for contact in StoreSeeds.book { _ = try store.insert(contact) }
+        // When
+        let report = try sut.export(search: "lee", format: .vcard4, to: "-", overwrite: false)
+        // Then
+        XCTAssertNil(report.path)
+        XCTAssertEqual(report.count, 2)
+        XCTAssertEqual(report.text?.components(separatedBy: "BEGIN:VCARD").count, 3)
+    }
+
+    func test_csv_roundTrip_keepsEveryColumn() throws {
+        // Given
+        _ = try store.insert(StoreSeeds.full)
+        _ = try store.insert(StoreSeeds.acme)
+        // When
+        let text = try XCTUnwrap(try sut.export(search: "", format: .csv, to: "-", overwrite: false).text)
+        let parsed = ContactsCSV.read(Data(text.utf8))
+        // Then
+        XCTAssertTrue(text.hasPrefix("uid,given_name,family_name,nickname,organization,title,emails,phones,addresses,birthday,notes,tags\r\n"))
+        XCTAssertEqual(parsed.problems, [])
+        var full = StoreSeeds.full
+        full.createdAt = Date(timeIntervalSince1970: 0); full.updatedAt = full.createdAt; full.extraProperties = []
+        var acme = StoreSeeds.acme
+        acme.createdAt = full.createdAt; acme.updatedAt = full.createdAt
+        XCTAssertEqual(parsed.entries.map(\.contact), [acme, full])
+    }
+
+    func test_csv_readsGoogleAndOutlookExports() {
+        // When
+        let google = ContactsCSV.read(VCardSeeds.fixture("google.csv"))
+        let outlook = ContactsCSV.read(VCardSeeds.fixture("outlook.csv"))
+        // Then
+        XCTAssertEqual(google.problems, [])
+        XCTAssertEqual(google.entries.map(\.contact), [VCardSeeds.googleAnn])
+        XCTAssertEqual(outlook.problems, [])
+        XCTAssertEqual(outlook.entries.map(\.contact), [VCardSeeds.outlookBob])
+    }
+}
+
+/// A store whose import transaction fails, as a full disk would, writing nothing; it records
+/// what it was asked to save.
+final class ContactStoreSpy: ContactStore {
+    private let inner = InMemoryContactStore()
+    private(set) var importCalls = 0
+    private(set) var importedInserts: [Contact] = []
+    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
+    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
+    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
+    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
+    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
+    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
+    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        importCalls += 1
+        importedInserts = inserting
+        throw ContactStoreError.storage("disk full")
+    }
+}

@@ -1,0 +1,125 @@
+import XCTest
+@testable import ContactsApp
+
+final class VCardReaderTests: XCTestCase {
+    var sut: VCardReader!
+
+    override func setUp() {
+        super.setUp()
+        sut = VCardReader()
+    }
+
+    private func read(_ text: String) -> ParsedContacts { sut.read(Data(text.utf8)) }
+
+    // MARK: - Real exports
+
+    func test_read_appleExport_groupsLabelsBirthdayWithoutYearAndPhoto() {
+        // When
+        let result = sut.read(VCardSeeds.fixture("apple-3.0.vcf"))
+        // Then
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.entries.map(\.contact), [VCardSeeds.appleAnn, VCardSeeds.appleGlobex])
+        XCTAssertEqual(result.entries.map(\.line), [1, 36])
+    }
+
+    func test_read_android21_quotedPrintableCharsetsBareParametersAndBOM() {
+        // When
+        let result = sut.read(VCardSeeds.fixture("android-2.1.vcf"))
+        // Then
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.entries.map(\.contact), [VCardSeeds.androidJose, VCardSeeds.androidZoe])
+    }
+
+    func test_read_vcard4_addressBookWrapperUriPhonesPrefEscapesAndSplitCharacterFold() {
+        // When
+        let result = sut.read(VCardSeeds.fixture("rfc6350-4.0.vcf"))
+        // Then
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.entries.count, 4)
+        XCTAssertEqual(result.entries.first?.contact, VCardSeeds.emile)
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Émile Zola", "No Uid Person", "Twin First", "Twin Second"])
+        XCTAssertEqual(result.entries.map(\.contact.uid), ["urn:uuid:6f0c1d3e-emile", "", "same-uid", "same-uid"])
+        XCTAssertEqual(result.entries[3].contact.birthday, Birthday(year: 1990, month: 5, day: 17))
+    }
+
+    // MARK: - Syntax details
+
+    func test_read_lfEndingsAndLowercaseNames() {
+        // When
+        let result = read("begin:vcard\nversion:3.0\nn:lee;ann;;;\nemail;type=work:ann@example.org\nend:vcard\n")
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.emails), [[LabeledValue(label: "work", value: "ann@example.org")]])
+        XCTAssertEqual(result.entries.map(\.contact.familyName), ["lee"])
+    }
+
+    func test_read_repeatedTypesAndCommaTypes_makeOneLabel() {
+        // When
+        let result = read("BEGIN:VCARD\r\nN:A;B;;;\r\nTEL;TYPE=work;TYPE=fax:1\r\nTEL;TYPE=HOME,VOICE:2\r\nTEL;TYPE=pref:3\r\nEND:VCARD\r\n")
+        // Then
+        XCTAssertEqual(result.entries.first?.contact.phones, [
+            LabeledValue(label: "other", value: "3"), LabeledValue(label: "work fax", value: "1"),
+            LabeledValue(label: "home", value: "2"),
+        ])
+    }
+
+    func test_read_rfc6868ParameterEscapes() throws {
+        // When
+        let property = try VCardProperty(VCardContentLine(
+            bytes: Array("ADR;LABEL=\"Line^none ^'two^' ^^ three\":;;street".utf8), line: 1))
+        // Then
+        XCTAssertEqual(property.values(of: "LABEL"), ["Line\none \"two\" ^ three"])
+    }
+
+    func test_read_birthdayForms() {
+        let forms = ["19900517": Birthday(year: 1990, month: 5, day: 17), "1990-05-17": Birthday(year: 1990, month: 5, day: 17),
+                     "--0517": Birthday(year: nil, month: 5, day: 17), "--05-17": Birthday(year: nil, month: 5, day: 17),
+                     "1990-05-17T10:00:00Z": Birthday(year: 1990, month: 5, day: 17)]
+        for (text, expected) in forms {
+            // When
+            let result = read("BEGIN:VCARD\nFN:A B\nBDAY:\(text)\nEND:VCARD\n")
+            // Then
+            XCTAssertEqual(result.entries.first?.contact.birthday, expected, text)
+        }
+    }
+
+    func test_read_unreadableBirthday_isKeptAsExtraProperty() {
+        // When
+        let result = read("BEGIN:VCARD\nFN:A B\nBDAY;VALUE=text:circa 1800\nEND:VCARD\n")
+        // Then
+        XCTAssertNil(result.entries.first?.contact.birthday)
+        XCTAssertEqual(result.entries.first?.contact.extraProperties, ["BDAY;VALUE=text:circa 1800"])
+    }
+
+    // MARK: - Bad input
+
+    func test_read_badFile_reportsEachBadCardWithLine_andReadsTheRest() {
+        // When
+        let result = sut.read(VCardSeeds.fixture("bad.vcf"))
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.uid), ["good-1", "good-2"])
+        XCTAssertEqual(result.problems, [
+            .init(line: 1, reason: "not part of a card (expected BEGIN:VCARD)"),
+            .init(line: 10, reason: "not a vCard property (no ':' in 'this line has no colon')"),
+            .init(line: 15, reason: "NOTE is not valid UTF-8 text"),
+            .init(line: 17, reason: "the card has no name (N or FN) and no organisation (ORG)"),
+            .init(line: 21, reason: "the card has no END:VCARD"),
+            .init(line: 29, reason: "the card has no END:VCARD (is the file truncated?)"),
+        ])
+    }
+
+    func test_read_enormousLine_makesItsCardUnreadable() {
+        // Given
+        sut = VCardReader(maximumLineBytes: 1_000)
+        let huge = String(repeating: "A", count: 100_000)
+        // When
+        let result = read("BEGIN:VCARD\nFN:Big\nNOTE:\(huge)\nEND:VCARD\nBEGIN:VCARD\nFN:Small One\nEND:VCARD\n")
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Small One"])
+        XCTAssertEqual(result.problems, [.init(line: 3, reason: "the line is longer than 1000 bytes")])
+    }
+
+    func test_read_emptyAndBinaryInput_neverCrash() {
+        XCTAssertEqual(sut.read(Data()), ParsedContacts())
+        XCTAssertEqual(sut.read(Data([0xFF, 0x00, 0xFE, 0x0A, 0x0D])).entries, [])
+    }
+}

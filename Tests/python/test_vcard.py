@@ -1,0 +1,89 @@
+"""vCard interchange checked by an independent parser: vobject reads our exports, and cards
+vobject writes are imported by us. Also the mutt query mode end to end."""
+import os
+import subprocess
+
+import vobject
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "ContactsAppTests", "Fixtures")
+
+
+def run(tmp_path, commands, *args):
+    return subprocess.run(
+        [os.environ["CONTACTSBOOK_BIN"], *args],
+        input="".join(c + "\n" for c in commands), capture_output=True, text=True,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_vobject_reads_our_vcard4_and_vcard3_exports(tmp_path):
+    for version in ["vcard4", "vcard3"]:
+        db = str(tmp_path / f"{version}.sqlite")
+        out = tmp_path / f"book-{version}.vcf"
+        result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {FIXTURES}/rfc6350-4.0.vcf",
+                                f"export {out} {version}"], "--db", db)
+        assert result.returncode == 0, result.stderr
+        raw = out.read_bytes()
+        assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
+        assert all(len(line) <= 75 for line in raw.split(b"\r\n"))
+        cards = list(vobject.readComponents(raw.decode("utf-8")))
+        by_uid = {card.uid.value: card for card in cards}
+        assert len(cards) == 6
+        ann = by_uid["apple-ann-1"]
+        assert ann.fn.value == "Ann Marie Lee"
+        assert ann.n.value.family == "Lee" and ann.n.value.prefix == "Dr."
+        assert sorted(e.value for e in ann.contents["email"]) == ["ann@acme.example", "ann@home.example"]
+        assert ann.note.value == "Met at the conference, 2019; likes tea.\nSecond line \\ backslash"
+        assert "x-socialprofile" in ann.contents  # kept unknown property written back
+        emile = by_uid["urn:uuid:6f0c1d3e-emile"]
+        assert emile.note.value.startswith("Émile écrit à Zoë: ça va très bien")
+        assert emile.impp.value == "xmpp:emile@zola.example"
+
+
+def test_we_import_a_card_written_by_vobject(tmp_path):
+    card = vobject.vCard()
+    card.add("fn").value = "Zoë O'Brien-Ñúñez"
+    card.add("n").value = vobject.vcard.Name(family="O'Brien-Ñúñez", given="Zoë")
+    card.add("uid").value = "vobject-zoe-1"
+    email = card.add("email")
+    email.value = "zoe@example.org"
+    email.type_param = "WORK"
+    card.add("tel").value = "+353 1 555 0100"
+    card.add("note").value = "Line one, with a comma; and a semicolon\n" + "très long " * 20
+    card.add("url").value = "https://zoe.example"
+    path = tmp_path / "vobject.vcf"
+    path.write_text(card.serialize(), encoding="utf-8")
+    db = str(tmp_path / "book.sqlite")
+
+    result = run(tmp_path, [f"import {path}", f"import {path}", "export - vcard4"], "--db", db)
+
+    assert result.returncode == 0, result.stderr
+    assert "1 added, 0 updated, 0 unchanged" in result.stdout
+    assert "0 added, 0 updated, 1 unchanged" in result.stdout
+    assert "UID:vobject-zoe-1" in result.stdout
+    assert "EMAIL;TYPE=work:zoe@example.org" in result.stdout
+    assert "URL:https://zoe.example" in result.stdout
+
+    query = subprocess.run([os.environ["CONTACTSBOOK_BIN"], "query", "--db", db, "zoe"],
+                           capture_output=True, text=True)
+    assert query.returncode == 0, query.stderr
+    lines = query.stdout.splitlines()
+    assert lines[1] == "zoe@example.org\tZoë O'Brien-Ñúñez\twork"
+
+
+def test_query_without_matches_exits_1(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    query = subprocess.run([os.environ["CONTACTSBOOK_BIN"], "query", "--db", db, "nobody"],
+                           capture_output=True, text=True)
+    assert query.returncode == 1
+    assert query.stdout == "No matches\n"
+
+
+def test_bad_file_import_keeps_what_was_stored(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    garbage = tmp_path / "garbage.vcf"
+    garbage.write_bytes(b"\xff\xfe\x00garbage\nBEGIN:VCARD\nN:Half;Card\n" + b"X" * 3_000_000)
+    result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {garbage}", "list"], "--db", db)
+    assert "2 added" in result.stdout
+    assert "0 added, 0 updated, 0 unchanged; 2 cards could not be read" in result.stdout
+    assert "2 contacts" in result.stdout
