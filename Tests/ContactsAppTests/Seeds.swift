@@ -35,6 +35,10 @@ enum Seeds {
         ContactsWorker(environment: environment(store: store))
     }
 
+    static func transferWorker(_ store: ContactStore) -> ImportExportWorker {
+        ImportExportWorker(environment: environment(store: store))
+    }
+
     enum Contacts {
         static let ann = Contact(
             uid: "uid-ann", givenName: "Ann", familyName: "Lee",

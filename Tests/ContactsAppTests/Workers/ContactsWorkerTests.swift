@@ -138,4 +138,6 @@ final class FailingContactStore: ContactStore {
     func update(_ contact: Contact) throws -> Contact { throw error }
     func delete(id: Int64, expectedVersion: Int?) throws { throw error }
     func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { throw error }
+    func contacts(uids: [String]) throws -> [Contact] { throw error }
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] { throw error }
 }

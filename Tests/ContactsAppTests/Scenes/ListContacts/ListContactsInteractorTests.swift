@@ -10,7 +10,7 @@ final class ListContactsInteractorTests: XCTestCase {
         super.setUp()
         store = Seeds.book()
         presenterSpy = ListContactsPresentationLogicSpy()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), pageSize: 2)
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
         sut.presenter = presenterSpy
     }
 
@@ -37,6 +37,10 @@ final class ListContactsInteractorTests: XCTestCase {
         func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
             presentInsertedContactCalled = true; insertedResponse = response
         }
+        var importedResponses: [ListContacts.ImportContacts.Response] = []
+        var exportedResponses: [ListContacts.ExportContacts.Response] = []
+        func presentImportedContacts(response: ListContacts.ImportContacts.Response) { importedResponses.append(response) }
+        func presentExportedContacts(response: ListContacts.ExportContacts.Response) { exportedResponses.append(response) }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
@@ -113,7 +117,8 @@ final class ListContactsInteractorTests: XCTestCase {
 
     func test_fetchContacts_storageFailure_isPresented_andTheQueryKept() {
         // Given
-        sut = ListContactsInteractor(worker: Seeds.worker(FailingContactStore()), pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(FailingContactStore()), transferWorker: Seeds.transferWorker(FailingContactStore()), pageSize: 2)
         sut.presenter = presenterSpy
         // When
         sut.fetchContacts(request: Fetch(search: "x"))

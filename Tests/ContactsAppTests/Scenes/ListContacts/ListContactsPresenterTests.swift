@@ -31,6 +31,8 @@ final class ListContactsPresenterTests: XCTestCase {
         func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {
             displayInsertedContactCalled = true; insertedViewModel = viewModel
         }
+        var exportedViewModels: [ListContacts.ExportContacts.ViewModel] = []
+        func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { exportedViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 

@@ -24,11 +24,15 @@ final class ListContactsViewControllerTests: XCTestCase {
         var deleteRequests: [ListContacts.DeleteContact.Request] = []
         var showInsertedContactCalled = false
         var completeRequests: [ListContacts.CompleteReference.Request] = []
+        var importRequests: [ListContacts.ImportContacts.Request] = []
+        var exportRequests: [ListContacts.ExportContacts.Request] = []
 
         func fetchContacts(request: ListContacts.FetchContacts.Request) { fetchRequests.append(request) }
         func selectContact(request: ListContacts.SelectContact.Request) { selectRequests.append(request) }
         func deleteContact(request: ListContacts.DeleteContact.Request) { deleteRequests.append(request) }
         func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) { showInsertedContactCalled = true }
+        func importContacts(request: ListContacts.ImportContacts.Request) { importRequests.append(request) }
+        func exportContacts(request: ListContacts.ExportContacts.Request) { exportRequests.append(request) }
         func completeReference(request: ListContacts.CompleteReference.Request) -> [String] {
             completeRequests.append(request)
             return ["Ann Lee"]
@@ -45,6 +49,27 @@ final class ListContactsViewControllerTests: XCTestCase {
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
+
+    func test_import_passesThePathAndFormat_defaultingToAuto() {
+        // When
+        sut.perform(ActionCall("import", ["path": .string("/tmp/book.vcf")]))
+        sut.perform(ActionCall("import", ["path": .string("/tmp/book.txt"), "format": .string("csv")]))
+        // Then
+        XCTAssertEqual(interactorSpy.importRequests, [.init(path: "/tmp/book.vcf", format: .auto),
+                                                      .init(path: "/tmp/book.txt", format: .csv)])
+    }
+
+    func test_export_passesEveryOption_withSafeDefaults() {
+        // When
+        sut.perform(ActionCall("export", ["path": .string("-")]))
+        sut.perform(ActionCall("export", ["path": .string("b.vcf"), "format": .string("vcard3"),
+                                          "contacts": .string("search"), "overwrite": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.exportRequests, [
+            .init(path: "-", format: nil, scope: .all, overwrite: false),
+            .init(path: "b.vcf", format: .vcard3, scope: .search, overwrite: true),
+        ])
+    }
 
     func test_list_fetchesAPage_andClearsTheSearch() {
         // When
@@ -129,7 +154,7 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export"])
         XCTAssertEqual(sut.title, "contacts")
     }
 }
