@@ -325,7 +325,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("frobnicate")
         // Then
         sut.receive(Message.error(
-            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, "
+            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
