@@ -60,18 +60,9 @@ struct ContactsBookCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "contactsbook")
-        let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
-        logger.debug("opening the book", metadata: ["path": "\(path)"])
-        let store: SQLiteContactStore
-        do {
-            store = try SQLiteContactStore(path: path)
-        } catch {
-            FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
-            throw ExitCode(2)
-        }
+        logger.debug("opening the book", metadata: ["db": "\(db ?? "default")"])
         let changes = ChangeHub()
-        let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes)
-        let session = ContactsSceneFactory.makeSession(environment: environment)
+        let session = try openSession(db: db, pageSize: pageSize, changes: changes)
         let server = RPCServer(session: session, info: Self.serverInfo, changes: changes,
                                log: RPCServer.logToStandardError)
         if rpc {
@@ -157,11 +148,52 @@ enum DefaultPaths {
     }
 }
 
-// `query` is a mode of its own rather than a subcommand, so the session's flags and the
-// query's never share a parser (a parent's `--db` would capture the subcommand's).
+/// `contactsbook import FILE|-`: imports a vCard or CSV file, or standard input, without a
+/// session script; runs the list scene's `import` action, so it reports as the session does.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contactsbook import", abstract: "Import a vCard or CSV file, or standard input (-).")
+
+    @Option(name: .long, help: ArgumentHelp("The database file.", valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: "auto (csv for a .csv file, else vcard), vcard or csv.")
+    var format = "auto"
+
+    @Argument(help: "The file to read, or - for standard input.")
+    var file: String
+
+    func validate() throws {
+        guard ["auto", "vcard", "csv"].contains(format) else { throw ValidationError("--format must be auto, vcard or csv") }
+    }
+
+    func run() throws {
+        let session = try openSession(db: db)
+        let path = file == "-" ? "/dev/stdin" : file
+        let lines = LineSession(session: session, streams: StandardStreams(), bail: false)
+        _ = lines.handle(call: ActionCall("import", ["path": .string(path), "format": .string(format)]))
+        if lines.failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Opens the book and builds a session on it, or exits with status 2 and a clear error.
+func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil) throws -> Session {
+    let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+    let store: SQLiteContactStore
+    do {
+        store = try SQLiteContactStore(path: path)
+    } catch {
+        FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+        throw ExitCode(2)
+    }
+    return ContactsSceneFactory.makeSession(environment: ContactsEnvironment(store: store, pageSize: pageSize, changes: changes))
+}
+
+// `query` and `import` are modes of their own rather than subcommands, so the session's flags
+// and theirs never share a parser (a parent's `--db` would capture the subcommand's).
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "query" {
-    QueryCommand.main(Array(arguments.dropFirst()))
-} else {
-    ContactsBookCommand.main()
+switch arguments.first {
+case "query": QueryCommand.main(Array(arguments.dropFirst()))
+case "import": ImportCommand.main(Array(arguments.dropFirst()))
+default: ContactsBookCommand.main()
 }

@@ -64,7 +64,10 @@ public final class ImportExportWorker {
         let expanded = Self.expand(path)
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: expanded))
+            // Through a FileHandle, so pipes and FIFOs (`/dev/stdin`) read as well as files.
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: expanded))
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
         } catch {
             throw ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
         }

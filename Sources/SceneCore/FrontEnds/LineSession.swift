@@ -22,7 +22,16 @@ public final class LineSession {
 
     /// Handles one line. Returns false when the session should end (quit, or bail after an error).
     public func handle(line: String) -> Bool {
-        let outcome = session.handle(line: line)
+        finish(session.handle(line: line))
+    }
+
+    /// Runs one checked action (a one-shot command line such as `contactsbook import FILE`),
+    /// answering as for a line.
+    public func handle(call: ActionCall) -> Bool {
+        finish(session.run(call))
+    }
+
+    private func finish(_ outcome: Outcome) -> Bool {
         render(outcome)
         if !outcome.succeeded {
             failures += 1

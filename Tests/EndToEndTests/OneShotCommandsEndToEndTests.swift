@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// `contactsbook import FILE|-` and `contactsbook query TEXT`, as scripts and mail clients run them.
+final class OneShotCommandsEndToEndTests: XCTestCase {
+    var home: URL!
+    var database: String { home.appendingPathComponent("book.sqlite").path }
+
+    override func setUpWithError() throws { home = try makeTemporaryHome() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: home) }
+
+    static let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann-1\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nEMAIL;TYPE=work:ann@example.org\r\nEND:VCARD\r\n"
+
+    func testImportFromStandardInput_thenQueryFindsTheAddress() throws {
+        // When a card is piped into `import -`
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
+        // Then it is added
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stdout, "Imported /dev/stdin: 1 added, 0 updated, 0 unchanged\n")
+
+        // And mutt's query finds it: a message line, then address, name and label
+        let query = try ContactsBookProcess.run(["query", "--db", database, "lee"], stdin: "", home: home)
+        XCTAssertEqual(query.status, 0, query.stderr)
+        XCTAssertEqual(query.stdout, "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n")
+
+        // And importing the same card again adds nothing
+        let again = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
+        XCTAssertEqual(again.stdout, "Imported /dev/stdin: 0 added, 0 updated, 1 unchanged\n")
+    }
+
+    func testQueryWithoutMatches_saysSoAndExitsOne() throws {
+        let query = try ContactsBookProcess.run(["query", "--db", database, "nobody"], stdin: "", home: home)
+        XCTAssertEqual(query.status, 1)
+        XCTAssertEqual(query.stdout, "No matches\n")
+    }
+
+    func testImportOfAMissingFile_isAClearErrorAndChangesNothing() throws {
+        let result = try ContactsBookProcess.run(["import", "--db", database, home.appendingPathComponent("nope.vcf").path],
+                                                 stdin: "", home: home)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.hasPrefix("error: cannot read "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("No such file or directory"), result.stderr)
+        let bad = try ContactsBookProcess.run(["import", "--format", "xml", "-"], stdin: "", home: home)
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("--format must be auto, vcard or csv"), bad.stderr)
+    }
+}
