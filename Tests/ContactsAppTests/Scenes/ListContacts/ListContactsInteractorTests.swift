@@ -200,6 +200,10 @@ final class ListContactsInteractorTests: XCTestCase {
         XCTAssertEqual(sut.completeReference(request: .init(prefix: "jo")), ["José Ñúñez"])
         XCTAssertEqual(sut.completeReference(request: .init(prefix: "a")), ["Acme Inc.", "Ann Lee"])
         XCTAssertEqual(sut.completeReference(request: .init(prefix: "1")), [])
-        XCTAssertEqual(sut.completeReference(request: .init(prefix: " ")), [])
+    }
+
+    func test_completeReference_withNothingTyped_offersTheListsFirstNamesInOrder() {
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: " ")),
+                       [Seeds.Contacts.acme, Seeds.Contacts.ann, Seeds.Contacts.jose, Seeds.Contacts.taro].map(\.fullName))
     }
 }
