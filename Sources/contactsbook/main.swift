@@ -69,9 +69,10 @@ struct ContactsBookCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let changes = ChangeHub()
-        let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes)
+        let progress = ProgressHub()
+        let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
         let session = ContactsSceneFactory.makeSession(environment: environment)
-        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes,
+        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes, progress: progress,
                                log: RPCServer.logToStandardError)
         if rpc {
             let status = server.run()
