@@ -84,6 +84,19 @@ enum RPCDescription {
                   params: RPCSchema.object(["topic": ["type": "string"], "kind": ["type": "string"],
                                             "ids": ["type": "array", "items": ["type": "string"]]],
                                            required: ["topic", "kind", "ids"]), direction: "server"),
+        described("$/progress", "long work goes on (LSP WorkDoneProgress); only for a request whose params "
+                  + "carried workDoneToken", params: RPCSchema.object(
+                    ["token": ["type": ["integer", "string"]],
+                     "value": RPCSchema.object(["kind": ["type": "string", "enum": ["begin", "report", "end"]],
+                                                "title": ["type": "string"], "message": ["type": "string"],
+                                                "percentage": ["type": "integer", "minimum": 0, "maximum": 100],
+                                                "cancellable": ["type": "boolean"]], required: ["kind"])],
+                    required: ["token", "value"]), direction: "server"),
+        described("notifications/progress", "long work goes on (MCP); only for a request whose params carried "
+                  + "_meta.progressToken", params: RPCSchema.object(
+                    ["progressToken": ["type": ["integer", "string"]], "progress": ["type": "integer"],
+                     "total": ["type": "integer"], "message": ["type": "string"]],
+                    required: ["progressToken", "progress"]), direction: "server"),
     ]
 
     static let errors: JSONValue = .array(

@@ -24,6 +24,10 @@ final class RPCDispatcher {
     var requiresInitialize = true
     var framing = Framing.contentLength
     private(set) var outbox: [JSONValue] = []
+    /// The progress token of the request being handled, if it carried one.
+    private var progressToken: ProgressToken?
+    /// Called after a progress notification is queued, so the server can write it at once.
+    var onProgress: (() -> Void)?
 
     init(session: Session, info: RPCServerInfo, log: @escaping (String) -> Void) {
         self.session = session; self.info = info; self.log = log
@@ -37,6 +41,13 @@ final class RPCDispatcher {
 
     func takeOutbox() -> [JSONValue] { defer { outbox = [] }; return outbox }
 
+    /// Long work the app reports: sent only while a request that carried a token is handled.
+    func progress(_ event: ProgressEvent) {
+        guard let (method, params) = progressToken?.notification(for: event) else { return }
+        notify(method, params)
+        onProgress?()
+    }
+
     /// The response to send, or nil (notifications, client responses).
     func handle(_ message: IncomingMessage, cancelled: Bool) -> JSONValue? {
         switch message {
@@ -46,10 +57,13 @@ final class RPCDispatcher {
             log("ignored a response (id \(id.text)): this server sends no requests")
             return nil
         case .notification(let method, let params):
-            receiveNotification(method, params)
+            receiveNotification(method, ProgressToken.extract(from: params).params)
             return nil
-        case .request(let id, let method, let params):
+        case .request(let id, let method, let rawParams):
             if cancelled { return OutgoingMessage.error(id: id, .requestCancelled) }
+            let (params, token) = ProgressToken.extract(from: rawParams)
+            progressToken = token
+            defer { progressToken = nil }
             do {
                 return OutgoingMessage.result(id: id, try answer(method, params))
             } catch let error as RPCError {
@@ -90,8 +104,9 @@ final class RPCDispatcher {
         return ["serverInfo": RPCDescription.serverInfo(info),
                 "protocolVersion": .string(RPCServerInfo.protocolVersion),
                 "capabilities": ["framing": .string(framing.rawValue), "batches": true, "cancelRequest": true,
-                                 "describe": "session/describe", "progress": false,
-                                 "notifications": ["session/stackChanged", "session/message", "session/dataChanged"]],
+                                 "describe": "session/describe", "progress": true,
+                                 "notifications": ["session/stackChanged", "session/message", "session/dataChanged",
+                                                   "$/progress", "notifications/progress"]],
                 "scenes": RPCDescription.scenes(session.sceneKinds),
                 "stack": Self.stack(session)]
     }

@@ -4,7 +4,12 @@ import SceneCore
 /// `session/describe` document built from it.
 enum RPCSchema {
     static func params(_ spec: ActionSpec) -> JSONValue {
-        let properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, property($0)) })
+        var properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, property($0)) })
+        // Progress tokens (LSP and MCP) are accepted by every method and never reach the action.
+        properties["workDoneToken"] = ["type": ["integer", "string"],
+                                       "description": "LSP: send $/progress for long work under this token"]
+        properties["_meta"] = ["type": "object", "description": "MCP: progressToken asks for notifications/progress",
+                               "properties": ["progressToken": ["type": ["integer", "string"]]]]
         return ["type": "object", "properties": .object(properties),
                 "required": .array(spec.parameters.filter(\.isRequired).map { .string($0.name) }),
                 "additionalProperties": false]

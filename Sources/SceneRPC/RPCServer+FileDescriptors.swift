@@ -23,17 +23,21 @@ extension RPCServer {
         while !isFinished {
             let count = read(input, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
-            let out: [[UInt8]]
+            var writeFailed = false
+            let emit: ([UInt8]) -> Void = { frame in
+                guard !writeFailed else { return }
+                if !Self.writeWhole(frame, to: frames) {
+                    Self.logToStandardError("the client closed its input: \(String(cString: strerror(errno)))")
+                    writeFailed = true
+                }
+            }
             if count > 0 {
-                out = receive(Array(chunk[0..<count]))
+                receive(Array(chunk[0..<count]), emit: emit)
             } else {
                 if count < 0 { Self.logToStandardError("read failed: \(String(cString: strerror(errno)))") }
-                out = endOfInput()
+                endOfInput(emit: emit)
             }
-            for frame in out where !Self.writeWhole(frame, to: frames) {
-                Self.logToStandardError("the client closed its input: \(String(cString: strerror(errno)))")
-                return 1
-            }
+            if writeFailed { return 1 }
         }
         return exitStatus
     }

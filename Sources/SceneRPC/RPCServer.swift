@@ -13,21 +13,28 @@ public final class RPCServer {
     private let log: (String) -> Void
     public private(set) var isFinished = false
     private var framingLost = false
+    /// Where frames go while input is processed; set only inside `process`.
+    private var emit: (([UInt8]) -> Void)?
 
     /// - Parameters:
     ///   - session: the app's session; every method runs through it.
     ///   - info: the name and version reported by `initialize`.
     ///   - limits: header and body bounds of the framing.
     ///   - changes: where the app posts data changes, sent as `session/dataChanged`.
+    ///   - progress: where the app reports long work, sent as `$/progress` (or MCP's
+    ///     `notifications/progress`) while a request that carried a progress token is handled.
     ///   - log: where diagnostics go (stderr by default; never stdout).
     public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
-                changes: ChangeHub? = nil, log: @escaping (String) -> Void = RPCServer.logToStandardError) {
+                changes: ChangeHub? = nil, progress: ProgressHub? = nil,
+                log: @escaping (String) -> Void = RPCServer.logToStandardError) {
         reader = FrameReader(limits: limits)
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
         self.log = log
         changes?.observe { [weak dispatcher] change in
             dispatcher?.notify("session/dataChanged", (try? JSONValue.encoding(change)) ?? .null)
         }
+        progress?.observe { [weak dispatcher] event in dispatcher?.progress(event) }
+        dispatcher.onProgress = { [weak self] in self?.flushOutbox() }
     }
 
     /// The framing detected from the client's first bytes (nil before any).
@@ -45,16 +52,33 @@ public final class RPCServer {
 
     /// Handles bytes just read; returns the frames to write, each whole, in order.
     public func receive(_ bytes: [UInt8]) -> [[UInt8]] {
-        guard !isFinished else { return [] }
-        return process(reader.push(bytes))
+        collecting { receive(bytes, emit: $0) }
+    }
+
+    /// Handles bytes just read, handing each frame to `emit` as soon as it is ready: a progress
+    /// notification goes out while its request is still running, everything else in order.
+    public func receive(_ bytes: [UInt8], emit: @escaping ([UInt8]) -> Void) {
+        guard !isFinished else { return }
+        process(reader.push(bytes), emit: emit)
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
     public func endOfInput() -> [[UInt8]] {
-        guard !isFinished else { return [] }
-        let frames = process(reader.finish())
+        collecting { endOfInput(emit: $0) }
+    }
+
+    /// Handles end of input, handing each frame to `emit` as soon as it is ready.
+    public func endOfInput(emit: @escaping ([UInt8]) -> Void) {
+        guard !isFinished else { return }
+        process(reader.finish(), emit: emit)
         isFinished = true
-        return frames
+    }
+
+    private func collecting(_ body: (@escaping ([UInt8]) -> Void) -> Void) -> [[UInt8]] {
+        final class Frames { var all: [[UInt8]] = [] }
+        let frames = Frames()
+        body { frames.all.append($0) }
+        return frames.all
     }
 
     /// For the plain line session: answers a line that starts with `{` or `[` as newline-delimited
@@ -62,9 +86,8 @@ public final class RPCServer {
     /// the response), joined by "\n" without a final newline, or nil when there is nothing to print.
     public func handleLine(_ line: String) -> String? {
         guard !isFinished else { return nil }
-        let lines = process([.message(Array(line.utf8))], framing: .newlineDelimited).map { frame in
-            String(decoding: frame.dropLast(), as: UTF8.self)
-        }
+        let frames = collecting { process([.message(Array(line.utf8))], framing: .newlineDelimited, emit: $0) }
+        let lines = frames.map { frame in String(decoding: frame.dropLast(), as: UTF8.self) }
         return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
@@ -80,23 +103,26 @@ public final class RPCServer {
         FileHandle.standardError.write(Data("contactsbook: \(text)\n".utf8))
     }
 
-    private func process(_ events: [FrameEvent], framing: Framing? = nil) -> [[UInt8]] {
+    /// Answers the events in order, writing through `emit` each response right after the
+    /// notifications its request caused (progress ones as soon as they are posted).
+    private func process(_ events: [FrameEvent], framing: Framing? = nil, emit: @escaping ([UInt8]) -> Void) {
         if let detected = framing ?? reader.framing, writer.framing != detected || dispatcher.framing != detected {
             writer = FrameWriter(framing: detected)
             dispatcher.framing = detected
             dispatcher.requiresInitialize = detected == .contentLength
         }
+        self.emit = emit
+        defer { self.emit = nil }
         var incoming = events.map(Incoming.init)
         var cancelled = Self.cancelledIDs(in: incoming)
-        var out: [JSONValue] = []
         while !incoming.isEmpty, !isFinished {
             switch incoming.removeFirst() {
             case .single(let message):
                 let response = answer(message, &cancelled)
-                out += dispatcher.takeOutbox() + (response.map { [$0] } ?? [])
+                send(dispatcher.takeOutbox() + (response.map { [$0] } ?? []))
             case .batch(let messages):
                 let responses = messages.compactMap { answer($0, &cancelled) }
-                out += dispatcher.takeOutbox() + (responses.isEmpty ? [] : [.array(responses)])
+                send(dispatcher.takeOutbox() + (responses.isEmpty ? [] : [.array(responses)]))
             case .lost(let reason):
                 log("framing lost: \(reason); ending the session")
                 framingLost = true
@@ -105,8 +131,19 @@ public final class RPCServer {
             if case .exited = dispatcher.lifecycle { isFinished = true }
         }
         // Changes the app posted outside any request still reach the client.
-        out += dispatcher.takeOutbox()
-        return out.map { writer.frame($0.serialized()) }
+        flushOutbox()
+    }
+
+    private func send(_ messages: [JSONValue]) {
+        guard let emit else { return }
+        for message in messages { emit(writer.frame(message.serialized())) }
+    }
+
+    /// Writes the notifications queued so far (called when progress is posted mid-request).
+    /// Outside `process` there is nowhere to write, so they wait for the next input.
+    private func flushOutbox() {
+        guard emit != nil else { return }
+        send(dispatcher.takeOutbox())
     }
 
     private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> JSONValue? {

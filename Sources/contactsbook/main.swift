@@ -62,8 +62,9 @@ struct ContactsBookCommand: ParsableCommand {
         let logger = Logger(label: "contactsbook")
         logger.debug("opening the book", metadata: ["db": "\(db ?? "default")"])
         let changes = ChangeHub()
-        let session = try openSession(db: db, pageSize: pageSize, changes: changes)
-        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes,
+        let progress = ProgressHub()
+        let session = try openSession(db: db, pageSize: pageSize, changes: changes, progress: progress)
+        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes, progress: progress,
                                log: RPCServer.logToStandardError)
         if rpc {
             let status = server.run()
@@ -177,7 +178,8 @@ struct ImportCommand: ParsableCommand {
 }
 
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
-func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil) throws -> Session {
+func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil,
+                 progress: ProgressReporter? = nil) throws -> Session {
     let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
     let store: SQLiteContactStore
     do {
@@ -186,7 +188,8 @@ func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    return ContactsSceneFactory.makeSession(environment: ContactsEnvironment(store: store, pageSize: pageSize, changes: changes))
+    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
+    return ContactsSceneFactory.makeSession(environment: environment)
 }
 
 // `query` and `import` are modes of their own rather than subcommands, so the session's flags

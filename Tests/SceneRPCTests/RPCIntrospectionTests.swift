@@ -27,6 +27,10 @@ final class RPCIntrospectionTests: XCTestCase {
                 "number": ["type": "integer", "minimum": 1, "maximum": 50, "description": "the page"],
                 "sort": ["type": "string", "enum": ["first", "last"], "description": "sort order"],
                 "verbose": ["type": "boolean", "description": "more columns"],
+                "workDoneToken": ["type": ["integer", "string"],
+                                  "description": "LSP: send $/progress for long work under this token"],
+                "_meta": ["type": "object", "description": "MCP: progressToken asks for notifications/progress",
+                          "properties": ["progressToken": ["type": ["integer", "string"]]]],
             ],
         ])
         XCTAssertEqual(page?["result"]?["required"], ["displayed", "routes", "stack"])
@@ -44,7 +48,7 @@ final class RPCIntrospectionTests: XCTestCase {
         ])
         XCTAssertEqual(notifications.compactMap { $0["name"] }, [
             "initialized", "exit", "$/cancelRequest", "notifications/cancelled",
-            "session/stackChanged", "session/message", "session/dataChanged",
+            "session/stackChanged", "session/message", "session/dataChanged", "$/progress", "notifications/progress",
         ])
         XCTAssertEqual(method("item/rename", in: document)?["params"]?["properties"]?["name"]?["type"], "string")
     }

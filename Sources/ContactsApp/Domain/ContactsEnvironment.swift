@@ -14,13 +14,15 @@ public struct ContactsEnvironment {
     public var pageSize: Int
     /// Told of every contact added, changed or deleted (front ends announce it to clients).
     public var changes: ChangeNotifier?
+    /// Told how long work (an import) goes on (front ends show it to clients that asked).
+    public var progress: ProgressReporter?
 
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
                 locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
-                changes: ChangeNotifier? = nil) {
+                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
-        self.changes = changes
+        self.changes = changes; self.progress = progress
     }
 }

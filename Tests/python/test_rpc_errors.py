@@ -1,0 +1,196 @@
+"""Error paths end to end, stdout carrying frames only, --api-info, and notification order."""
+import json
+import subprocess
+
+import pytest
+
+from rpc_client import TIMEOUT, binary, frame, isolated_env, parse_frames, run_rpc
+
+FRAMINGS = ["content-length", "ndjson"]
+
+
+def req(id, method, params=None):
+    message = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_every_error_path(spawn_rpc, framing):
+    rpc = spawn_rpc(framing)
+    rpc.request("initialize", {})
+
+    # -32700: not JSON, id null, the session goes on
+    rpc.send(b'{"jsonrpc": "2.0", "id": 1, "method": ')
+    _, response = rpc.until_response(None)
+    assert response["error"]["code"] == -32700
+
+    # -32600: not a 2.0 request, with the id when it can be recovered
+    rpc.send({"jsonrpc": "1.0", "id": 7, "method": "session/stack"})
+    _, response = rpc.until_response(7)
+    assert response["error"]["code"] == -32600
+    rpc.send({"jsonrpc": "2.0", "id": 8, "method": 3})
+    _, response = rpc.until_response(8)
+    assert response["error"]["code"] == -32600
+    rpc.send([])
+    _, response = rpc.until_response(None)
+    assert response["error"]["code"] == -32600
+
+    # -32601 with the method named
+    _, response = rpc.request("contacts/frobnicate")
+    assert response["error"]["code"] == -32601
+    assert response["error"]["data"]["method"] == "contacts/frobnicate"
+
+    # -32602 with data naming the parameter and what was expected
+    _, response = rpc.request("contacts/page", {"number": "2"})
+    error = response["error"]
+    assert error["code"] == -32602
+    assert error["data"] == {"method": "contacts/page", "parameter": "number", "reason": "invalid",
+                             "expected": error["data"]["expected"], "got": "2"}
+    assert "integer" in error["data"]["expected"]
+    _, response = rpc.request("contacts/search", {})
+    assert response["error"]["data"]["reason"] == "missing"
+    assert response["error"]["data"]["parameter"] == "text"
+    _, response = rpc.request("contacts/sort", {"by": "first", "colour": "red"})
+    assert response["error"]["data"]["reason"] == "unexpected"
+    assert response["error"]["data"]["parameter"] == "colour"
+    _, response = rpc.request("contacts/sort", {"by": "fir"})
+    assert response["error"]["code"] == -32602
+    assert response["error"]["data"]["expected"].count("first") == 1
+
+    # app errors: not found (-32011), invalid state (-32014), with structured data
+    notes, response = rpc.request("contacts/show", {"contact": "nobody at all"})
+    assert response["error"]["code"] == -32011
+    assert response["error"]["data"]["code"] == "not_found"
+    assert [n["method"] for n in notes] == ["session/message"]
+    _, response = rpc.request("session/back")
+    assert response["error"]["code"] == -32014
+    assert response["error"]["data"]["code"] == "invalid_state"
+    _, response = rpc.request("session/popTo", {"scene": "form"})
+    assert response["error"]["code"] == -32011
+
+    # scene not active: data shows the stack
+    rpc.request("contacts/add")
+    _, response = rpc.request("contacts/search", {"text": "x"})
+    error = response["error"]
+    assert error["code"] == -32013
+    assert error["data"]["code"] == "scene_not_active"
+    assert [s["scene"] for s in error["data"]["stack"]] == ["contacts", "form"]
+    assert error["data"]["details"] == {"active": "form", "stack": "contacts > form"}
+    _, response = rpc.request("session/popTo", {"scene": "contacts"})
+    assert [s["scene"] for s in response["result"]["stack"]] == ["contacts"]
+
+    # after all that, the session still works, and unknown notifications are ignored
+    rpc.notify("$/somethingUnknown", {"x": 1})
+    _, response = rpc.request("session/stack")
+    assert "result" in response
+    rpc.request("shutdown")
+    _, response = rpc.request("session/stack")
+    assert response["error"]["code"] == -32600
+    rpc.notify("exit")
+    assert rpc.wait() == 0
+
+
+def test_content_length_requires_initialize(spawn_rpc):
+    rpc = spawn_rpc("content-length")
+    _, response = rpc.request("session/stack")
+    assert response["error"]["code"] == -32002
+    rpc.request("initialize", {})
+    _, response = rpc.request("initialize", {})
+    assert response["error"]["code"] == -32600
+
+
+def test_a_batch_is_answered_with_an_array_after_all_its_notifications(spawn_rpc):
+    rpc = spawn_rpc("ndjson")
+    rpc.send([req(1, "contacts/add"), {"jsonrpc": "2.0", "method": "initialized"}, req(2, "session/back")])
+    notes = []
+    while True:
+        message = rpc.next_message()
+        if isinstance(message, list):
+            break
+        notes.append(message["method"])
+    assert notes == ["session/stackChanged", "session/stackChanged"]
+    assert [r["id"] for r in message] == [1, 2]
+
+
+# Everything on stdout is a frame, even under errors and with trace logging on stderr.
+
+NASTY_INPUTS = [
+    b"this is not json",
+    b'{"jsonrpc":"2.0","id":1,"method":"contacts/page","params":{"number":"x"}}',
+    b'{"jsonrpc":"2.0","id":2,"method":"nope"}',
+    b'{"jsonrpc":"2.0","id":3,"method":"contacts/show","params":{"contact":"zz"}}',
+    b'{"jsonrpc":"2.0","id":4,"method":"contacts/add"}',
+    b'{"jsonrpc":"2.0","id":5,"method":"form/email","params":{"value":"bad"}}',
+    b'{"jsonrpc":"2.0","id":6,"method":"form/save"}',
+    b'{"jsonrpc":"2.0","id":7,"method":"form/given","params":{"value":"Zoe"}}',
+    b'{"jsonrpc":"2.0","id":8,"method":"form/clear","params":{"field":"emails"}}',
+    b'{"jsonrpc":"2.0","id":9,"method":"form/save"}',
+    b'[1, 2]',
+    b'\xff\xfe not utf-8',
+    b'{"jsonrpc":"2.0","id":10,"method":"shutdown"}',
+    b'{"jsonrpc":"2.0","method":"exit"}',
+]
+
+
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_stdout_holds_nothing_but_frames(tmp_path, framing):
+    data = frame(req(0, "initialize", {}), framing) + b"".join(frame(m, framing) for m in NASTY_INPUTS)
+    result = run_rpc(tmp_path, data, extra_args=["--log-level", "trace"])
+    assert result.returncode == 0, result.stderr
+    messages = parse_frames(result.stdout, "content-length" if framing == "content-length" else "ndjson")
+    responses = [m for m in messages if isinstance(m, list) or "id" in m]
+    # one answer per request and per bad message (the batch [1, 2] gets one array)
+    assert len(responses) == 14
+    assert [r["id"] for r in responses if isinstance(r, dict) and r["id"] is not None] == list(range(0, 11))
+    assert b"trace" in result.stderr or b"debug" in result.stderr  # the logs went to stderr
+    assert b"opening the book" in result.stderr
+
+
+def test_framing_lost_writes_nothing_to_stdout(tmp_path):
+    data = frame(req(0, "initialize", {}), "content-length") + b"Content-Length: 12x\r\n\r\n{}"
+    result = run_rpc(tmp_path, data, extra_args=["--log-level", "trace"])
+    assert result.returncode == 1
+    messages = parse_frames(result.stdout, "content-length")
+    assert [m["id"] for m in messages] == [0]
+    assert b"framing lost" in result.stderr
+
+
+def test_api_info_equals_session_describe(tmp_path):
+    api_info = subprocess.run([binary(), "--api-info"], capture_output=True, env=isolated_env(tmp_path),
+                              timeout=TIMEOUT)
+    assert api_info.returncode == 0 and api_info.stderr == b""
+    result = run_rpc(tmp_path, frame(req(1, "session/describe"), "ndjson"))
+    (response,) = parse_frames(result.stdout, "ndjson")
+    assert json.loads(api_info.stdout) == response["result"]
+    names = [m["name"] for m in response["result"]["methods"]]
+    assert "contacts/search" in names and "form/save" in names
+
+
+def test_notifications_come_in_order_before_the_response(spawn_rpc):
+    rpc = spawn_rpc("content-length")
+    rpc.request("initialize", {})
+    rpc.request("contacts/add")
+    rpc.request("form/given", {"value": "Ann"})
+    notes, response = rpc.request("form/save")
+    assert [n["method"] for n in notes] == ["session/dataChanged", "session/message", "session/stackChanged"]
+    assert notes[0]["params"]["topic"] == "contacts" and notes[0]["params"]["kind"] == "created"
+    # messages in display order, matching the result's displayed messages
+    displayed = [d["value"] for d in response["result"]["displayed"] if d["kind"] == "message"]
+    assert [notes[1]["params"]] == displayed
+    assert notes[2]["params"]["routes"] == response["result"]["routes"]
+    # delete from the list: dataChanged then message, no stack change
+    contact_id = notes[0]["params"]["ids"][0]
+    notes, response = rpc.request("contacts/delete", {"contact": "1"})
+    assert [n["method"] for n in notes] == ["session/dataChanged", "session/message"]
+    assert notes[0]["params"] == {"topic": "contacts", "kind": "deleted", "ids": [contact_id]}
+
+
+def test_progress_token_is_accepted_by_every_method(spawn_rpc):
+    # No contact action is long yet, so no progress is sent; the tokens must not be refused.
+    rpc = spawn_rpc("ndjson")
+    notes, response = rpc.request("contacts/list", {"workDoneToken": "w1"})
+    assert "result" in response and notes == []
+    notes, response = rpc.request("contacts/list", {"_meta": {"progressToken": 5}})
+    assert "result" in response and notes == []
