@@ -14,14 +14,18 @@ public final class REPL {
     private let environment: [String: String]
     private let program: String
     private let completer = Completer()
+    private let progress: ProgressHub?
 
     /// - Parameters:
     ///   - session: the app's session, with its root scene.
     ///   - environment: the process environment: `NO_COLOR`, `TERM`, `HOME`, `XDG_STATE_HOME`
     ///     and `CONTACTSBOOK_HISTORY` are read from it.
     ///   - program: the name libedit uses for `~/.editrc` sections (`contactsbook:bind ...`).
-    public init(session: Session, environment: [String: String], program: String = "contactsbook") {
+    ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
+    public init(session: Session, environment: [String: String], program: String = "contactsbook",
+                progress: ProgressHub? = nil) {
         self.session = session; self.environment = environment; self.program = program
+        self.progress = progress
     }
 
     /// Whether a file descriptor is a terminal (0 is stdin).
@@ -51,6 +55,11 @@ public final class REPL {
                                 historyPath: HistoryLocation.path(environment: environment))
         editor.complete = { [session, completer] line, cursor in
             completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
+        }
+
+        if Self.isTerminal(fd: STDERR_FILENO) {
+            let line = ProgressLine()
+            progress?.observe { event in streams.writeError(line.text(for: event)) }
         }
 
         var failures = 0

@@ -194,3 +194,39 @@ def test_progress_token_is_accepted_by_every_method(spawn_rpc):
     assert "result" in response and notes == []
     notes, response = rpc.request("contacts/list", {"_meta": {"progressToken": 5}})
     assert "result" in response and notes == []
+
+
+CARDS = "".join(
+    f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:p-{i}\r\nN:Person{i};Ann;;;\r\nFN:Ann Person{i}\r\nEND:VCARD\r\n"
+    for i in range(3)
+)
+
+
+def test_import_with_a_token_reports_progress_before_its_response(spawn_rpc, tmp_path):
+    # Given a vCard file and a client that asks for LSP-style progress
+    path = tmp_path / "three.vcf"
+    path.write_text(CARDS, newline="")
+    rpc = spawn_rpc("content-length")
+    rpc.request("initialize", {})
+    # When it imports
+    notes, response = rpc.request("contacts/import", {"path": str(path), "workDoneToken": "imp-1"})
+    # Then $/progress begin, reports and end come first, then the change, then the answer
+    assert "result" in response, response
+    progress = [n["params"] for n in notes if n["method"] == "$/progress"]
+    assert [p["token"] for p in progress] == ["imp-1"] * 4
+    assert [p["value"]["kind"] for p in progress] == ["begin", "report", "report", "end"]
+    assert progress[0]["value"]["title"] == "Importing contacts"
+    assert progress[2]["value"]["message"] == "saved"
+    changes = [n["params"] for n in notes if n["method"] == "session/dataChanged"]
+    assert changes == [{"topic": "contacts", "kind": "created", "ids": ["1", "2", "3"]}]
+    methods = [n["method"] for n in notes]
+    assert methods == ["$/progress", "$/progress", "session/dataChanged", "$/progress", "$/progress", "session/message"]
+
+
+def test_import_without_a_token_sends_no_progress(spawn_rpc, tmp_path):
+    path = tmp_path / "three.vcf"
+    path.write_text(CARDS, newline="")
+    rpc = spawn_rpc("ndjson")
+    notes, response = rpc.request("contacts/import", {"path": str(path)})
+    assert "result" in response, response
+    assert [n["method"] for n in notes if n["method"] in ("$/progress", "notifications/progress")] == []

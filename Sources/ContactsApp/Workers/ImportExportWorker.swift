@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 
 /// The file formats contacts come in.
 public enum ImportFormat: String, CaseIterable, Sendable {
@@ -51,9 +52,12 @@ public final class ImportExportWorker {
     let makeUID: () -> String
     /// Contacts read from the store per page while exporting: never the whole book at once.
     let exportPageSize: Int
+    let changes: ChangeNotifier?
+    let progress: ProgressReporter?
 
     public init(environment: ContactsEnvironment, exportPageSize: Int = 200) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
+        changes = environment.changes; progress = environment.progress
         self.exportPageSize = exportPageSize
     }
 
@@ -81,7 +85,12 @@ public final class ImportExportWorker {
     /// never merged silently. Cards that cannot be read are reported and the rest imported; if
     /// the store fails, nothing is imported.
     public func importContacts(_ data: Data, format: ImportFormat) throws -> ImportReport {
+        // Progress comes in the two steps that take the time: reading the cards, then saving
+        // them in one transaction (which cannot report from inside).
+        progress?.begin("Importing contacts")
+        defer { progress?.end() }
         let parsed = format == .csv ? ContactsCSV.read(data) : VCardReader().read(data)
+        progress?.report(completed: 0, of: parsed.entries.count, message: "read \(parsed.entries.count) cards, saving")
         var report = ImportReport()
         report.problems = parsed.problems
         var seen = Set<String>()
@@ -116,8 +125,12 @@ public final class ImportExportWorker {
             }
         }
         if !inserts.isEmpty || !updates.isEmpty {
-            _ = try translating { try store.importContacts(inserting: inserts, updating: updates) }
+            let saved = try translating { try store.importContacts(inserting: inserts, updating: updates) }
+            let addedIDs = saved.prefix(inserts.count).compactMap(\.id), updatedIDs = updates.compactMap(\.id)
+            if !addedIDs.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "created", ids: addedIDs.map(String.init))) }
+            if !updatedIDs.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "updated", ids: updatedIDs.map(String.init))) }
         }
+        progress?.report(completed: parsed.entries.count, of: parsed.entries.count, message: "saved")
         report.added = inserts.count
         report.updated = updates.count
         return report

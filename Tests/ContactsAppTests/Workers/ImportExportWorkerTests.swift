@@ -1,3 +1,4 @@
+import SceneCore
 import XCTest
 @testable import ContactsApp
 
@@ -37,6 +38,47 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(Set(try everyone().map(\.uid)), ["urn:uuid:6f0c1d3e-emile", "new-1", "same-uid", "new-2"])
         XCTAssertEqual(try everyone().first { $0.uid == "new-2" }?.familyName, "Second")
         XCTAssertEqual(try everyone().first { $0.uid == "same-uid" }?.familyName, "First")
+    }
+
+    func test_import_reportsProgress_andAnnouncesTheNewContacts() throws {
+        // Given spies for progress and changes
+        let progressSpy = ProgressReporterSpy(), changesSpy = ChangeNotifierSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(
+            store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make,
+            changes: changesSpy, progress: progressSpy))
+        // When
+        _ = try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        // Then
+        XCTAssertEqual(progressSpy.events, [
+            .begin(title: "Importing contacts", total: nil),
+            .report(completed: 0, total: 4, message: "read 4 cards, saving"),
+            .report(completed: 4, total: 4, message: "saved"),
+            .end(message: nil),
+        ])
+        let ids = try everyone().compactMap(\.id).sorted().map(String.init)
+        XCTAssertEqual(changesSpy.changes, [DataChange(topic: "contacts", kind: "created", ids: ids)])
+    }
+
+    func test_import_thatFails_stillEndsItsProgress_andAnnouncesNothing() throws {
+        // Given
+        let progressSpy = ProgressReporterSpy(), changesSpy = ChangeNotifierSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(
+            store: FailingContactStore(), now: { VCardSeeds.now }, makeUID: { "x" }, changes: changesSpy, progress: progressSpy))
+        // When
+        XCTAssertThrowsError(try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard))
+        // Then
+        XCTAssertEqual(progressSpy.events.last, .end(message: nil))
+        XCTAssertEqual(changesSpy.changes, [])
+    }
+
+    final class ProgressReporterSpy: ProgressReporter {
+        var events: [ProgressEvent] = []
+        func post(_ event: ProgressEvent) { events.append(event) }
+    }
+
+    final class ChangeNotifierSpy: ChangeNotifier {
+        var changes: [DataChange] = []
+        func post(_ change: DataChange) { changes.append(change) }
     }
 
     func test_reimport_sameFile_skipsIdenticalCards_andUpdatesChangedOnes() throws {
