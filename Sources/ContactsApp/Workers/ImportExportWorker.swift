@@ -98,7 +98,7 @@ public final class ImportExportWorker {
         for entry in parsed.entries {
             var contact = entry.contact
             if contact.uid.isEmpty || seen.contains(contact.uid) {
-                contact.uid = makeUID()
+                contact.uid = DerivedUID.make(for: contact, avoiding: seen)
                 report.newUIDs += 1
             }
             seen.insert(contact.uid)

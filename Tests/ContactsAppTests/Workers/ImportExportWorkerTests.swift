@@ -35,9 +35,36 @@ final class ImportExportWorkerTests: XCTestCase {
         // Then
         XCTAssertEqual(report.added, 4)
         XCTAssertEqual(report.newUIDs, 2)
-        XCTAssertEqual(Set(try everyone().map(\.uid)), ["urn:uuid:6f0c1d3e-emile", "new-1", "same-uid", "new-2"])
-        XCTAssertEqual(try everyone().first { $0.uid == "new-2" }?.familyName, "Second")
+        let uids = try everyone().map(\.uid)
+        XCTAssertEqual(Set(uids).count, 4, "four people, four UIDs")
+        XCTAssertTrue(uids.contains("urn:uuid:6f0c1d3e-emile"))
         XCTAssertEqual(try everyone().first { $0.uid == "same-uid" }?.familyName, "First")
+        let second = try XCTUnwrap(everyone().first { $0.familyName == "Second" })
+        XCTAssertTrue(second.uid.hasPrefix("urn:uuid:"), second.uid)
+        XCTAssertNotEqual(second.uid, "same-uid")
+    }
+
+    func test_reimport_ofCardsWithoutOrWithRepeatedUIDs_addsNothingTwice() throws {
+        // Given a file with a card without a UID and two different people sharing one
+        _ = try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        // When the same file is imported again
+        let again = try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        // Then the cards find the contacts they made the first time
+        XCTAssertEqual(again.added, 0)
+        XCTAssertEqual(again.unchanged, 4)
+        XCTAssertEqual(try everyone().count, 4)
+    }
+
+    func test_derivedUID_isStable_distinct_andSkipsTakenOnes() {
+        // Given two people without UIDs
+        let ann = Contact(givenName: "Ann", familyName: "Lee"), bob = Contact(givenName: "Bob", familyName: "Lee")
+        // When / Then
+        XCTAssertEqual(DerivedUID.make(for: ann, avoiding: []), DerivedUID.make(for: ann, avoiding: []))
+        XCTAssertNotEqual(DerivedUID.make(for: ann, avoiding: []), DerivedUID.make(for: bob, avoiding: []))
+        let first = DerivedUID.make(for: ann, avoiding: [])
+        let twin = DerivedUID.make(for: ann, avoiding: [first])
+        XCTAssertNotEqual(twin, first)
+        XCTAssertNotNil(UUID(uuidString: String(first.dropFirst("urn:uuid:".count))), first)
     }
 
     func test_import_reportsProgress_andAnnouncesTheNewContacts() throws {
