@@ -1,23 +1,25 @@
-/// Where the REPL keeps its history file.
+/// Where the REPL keeps its history file, for a program named `program` ("contactsbook").
 ///
-/// `CONTACTSBOOK_HISTORY` moves it (tests, shared machines) and an empty value disables it;
-/// otherwise it follows the XDG base directory spec:
-/// `${XDG_STATE_HOME:-~/.local/state}/contactsbook/history`.
+/// `<PROGRAM>_HISTORY` (`CONTACTSBOOK_HISTORY`) moves it (tests, shared machines) and an empty
+/// value disables it; otherwise it follows the XDG base directory spec:
+/// `${XDG_STATE_HOME:-~/.local/state}/<program>/history`.
 public enum HistoryLocation {
     /// The environment variable that overrides the location; empty disables history.
-    public static let overrideVariable = "CONTACTSBOOK_HISTORY"
+    public static func overrideVariable(program: String) -> String {
+        program.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined() + "_HISTORY"
+    }
 
     /// The history file's path, or nil when history is disabled or no home is known.
-    public static func path(environment: [String: String]) -> String? {
-        if let override = environment[overrideVariable] {
+    public static func path(program: String, environment: [String: String]) -> String? {
+        if let override = environment[overrideVariable(program: program)] {
             return override.isEmpty ? nil : override
         }
         // The XDG spec says relative values are invalid and must be ignored.
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return join(state, "contactsbook/history")
+            return join(state, "\(program)/history")
         }
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return join(home, ".local/state/contactsbook/history")
+        return join(home, ".local/state/\(program)/history")
     }
 
     /// The folder that must exist before the file can be saved.

@@ -53,10 +53,10 @@ final class LineEditor {
         clibedit_set_editor(editLine, "emacs")
         // libedit restores the terminal on signals and passes them on to our SIGINT handler.
         clibedit_set_signal(editLine, 1)
-        clibedit_add_function(editLine, "contactsbook-complete", "complete the word before the cursor") { editLine, _ in
+        clibedit_add_function(editLine, "scene-complete", "complete the word before the cursor") { editLine, _ in
             LineEditor.from(editLine)?.completeWord() ?? UInt8(CC_ERROR)
         }
-        clibedit_bind(editLine, "^I", "contactsbook-complete")
+        clibedit_bind(editLine, "^I", "scene-complete")
         clibedit_bind(editLine, "^R", "em-inc-search-prev")
         if let history, let historyPath {
             clibedit_history_set_size(history, 1000)

@@ -19,8 +19,9 @@ public final class REPL {
     /// - Parameters:
     ///   - session: the app's session, with its root scene.
     ///   - environment: the process environment: `NO_COLOR`, `TERM`, `HOME`, `XDG_STATE_HOME`
-    ///     and `CONTACTSBOOK_HISTORY` are read from it.
-    ///   - program: the name libedit uses for `~/.editrc` sections (`contactsbook:bind ...`).
+    ///     and `<PROGRAM>_HISTORY` are read from it.
+    ///   - program: names the history folder and variable, and the `~/.editrc` section
+    ///     (`contactsbook:bind ...`).
     ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
     public init(session: Session, environment: [String: String], program: String = "contactsbook",
                 progress: ProgressHub? = nil) {
@@ -52,7 +53,7 @@ public final class REPL {
             output: TextRenderer(colors: policy.allowsColors(isTerminal: outputIsTerminal)),
             errors: TextRenderer(colors: policy.allowsColors(isTerminal: Self.isTerminal(fd: STDERR_FILENO))))
         let editor = LineEditor(program: program, output: editorOutput,
-                                historyPath: HistoryLocation.path(environment: environment))
+                                historyPath: HistoryLocation.path(program: program, environment: environment))
         editor.complete = { [session, completer] line, cursor in
             completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
         }

@@ -100,7 +100,8 @@ public final class RPCServer {
 
     /// Writes a line to stderr: the only place diagnostics go.
     public static func logToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data("contactsbook: \(text)\n".utf8))
+        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        FileHandle.standardError.write(Data("\(program.isEmpty ? "rpc" : program): \(text)\n".utf8))
     }
 
     /// Answers the events in order, writing through `emit` each response right after the

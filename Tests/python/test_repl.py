@@ -92,7 +92,7 @@ class PromptAndCompletionTests(REPLTestCase):
     def test_tab_completes_an_action(self):
         child = self.spawn()
         out = self.run_line(child, "he\t")  # completes to "help "
-        self.assertIn("leave ContactsBook", out)
+        self.assertIn("leave the program", out)
         self.assertEqual(self.quit(child), 0)
 
     def test_tab_lists_several_matches(self):
@@ -124,7 +124,7 @@ class KeysAndHistoryTests(REPLTestCase):
 
         child = self.spawn()
         out = self.run_line(child, CTRL_P + CTRL_P)  # quit, then help
-        self.assertIn("leave ContactsBook", out)
+        self.assertIn("leave the program", out)
         self.assertEqual(self.quit(child), 0)
 
     def test_history_defaults_to_the_xdg_state_folder(self):
@@ -149,7 +149,7 @@ class KeysAndHistoryTests(REPLTestCase):
         child.expect_exact(PROMPT)  # a fresh prompt, the line dropped
         out = self.run_line(child, "help")
         self.assertNotIn("unknown command", out)
-        self.assertIn("leave ContactsBook", out)
+        self.assertIn("leave the program", out)
         self.assertTrue(child.isalive())
         self.assertEqual(self.quit(child), 0)
 

@@ -16,7 +16,7 @@ public final class Session {
                                               completion: .named("action"))]),
         ActionSpec("back", summary: "go back to the previous screen"),
         ActionSpec("stack", summary: "show where you are: the screens from the first to this one"),
-        ActionSpec("quit", aliases: ["exit"], summary: "leave ContactsBook"),
+        ActionSpec("quit", aliases: ["exit"], summary: "leave the program"),
     ]
 
     /// - Parameters:

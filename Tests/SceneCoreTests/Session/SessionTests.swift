@@ -123,7 +123,7 @@ final class SessionTests: XCTestCase {
             .init(usage: "help [ACTION]", summary: "list the commands here, or explain one"),
             .init(usage: "back", summary: "go back to the previous screen"),
             .init(usage: "stack", summary: "show where you are: the screens from the first to this one"),
-            .init(usage: "quit", summary: "leave ContactsBook"),
+            .init(usage: "quit", summary: "leave the program"),
         ], details: [])
         XCTAssertEqual(outcome.displayed.count, 1)
         XCTAssertEqual(outcome.displayed.first as? HelpViewModel, expected)
@@ -152,7 +152,7 @@ final class SessionTests: XCTestCase {
     func testHelp_ofAGlobalAction() {
         let outcome = sut.handle(line: "help quit")
         XCTAssertEqual(outcome.displayed.first as? HelpViewModel, HelpViewModel(
-            scene: "notes", entries: [.init(usage: "quit", summary: "leave ContactsBook")], details: ["  also: exit"]))
+            scene: "notes", entries: [.init(usage: "quit", summary: "leave the program")], details: ["  also: exit"]))
     }
 
     func testHelp_ofAnUnknownActionIsAnError() {
