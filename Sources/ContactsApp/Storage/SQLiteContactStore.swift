@@ -140,17 +140,22 @@ public final class SQLiteContactStore: ContactStore {
 
     // MARK: - Helpers
 
-    private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
-        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+    private static let insertSQL: String = {
         let columns = savedColumns.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: savedColumns.count).joined(separator: ", ")
-        try db.execute(
-            sql: "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)",
-            arguments: savedValues(contact))
+        return "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)"
+    }()
+
+    /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
+    /// spent a quarter of its time parsing the same SQL again.
+    private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
+        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact))
         var saved = contact
         saved.id = db.lastInsertedRowID
         saved.version = 1
-        try index(saved, id: db.lastInsertedRowID, db)
+        // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
+        try index(saved, id: db.lastInsertedRowID, db, isNew: true)
         return saved
     }
 
