@@ -63,12 +63,9 @@ class Bench:
         self.runs = 3 if self.quick else 10
         self.sizes = [1000, 5000] if self.quick else [10_000, 100_000, 1_000_000]
         self.peer_sizes = [1000] if self.quick else [1000, 5000]
-        # Largest book loaded through the `add` form while there is no import (~300 saves/s).
-        self.add_limit = 5000 if self.quick else 10_000
         self.loaded = {}
         self.results = {"quick": self.quick, "sizes": self.sizes, "peer_sizes": self.peer_sizes,
                         "notes": [], "rows": []}
-        self.features = self.detect_features()
 
     # ---------- helpers
 
@@ -101,27 +98,12 @@ class Bench:
                            capture_output=True, text=True)
         return int(r.stderr.strip().splitlines()[-1])
 
-    def detect_features(self):
-        helptext = subprocess.run([self.bin, "--help"], capture_output=True, text=True).stdout
-        session_help = subprocess.run([self.bin, "--db", ":memory:"], input="help\n",
-                                      capture_output=True, text=True).stdout
-        f = {
-            "rpc": "--rpc" in helptext,
-            "query": re.search(r"\bquery\b", helptext) is not None,
-            "import": re.search(r"^\s*import\b", session_help, re.M) is not None,
-            "export": re.search(r"^\s*export\b", session_help, re.M) is not None,
-        }
-        log("features:", f)
-        return f
-
     def dataset(self, n, vdir=False):
         vcf = os.path.join(self.data, "cards-%d.vcf" % n)
         need = not os.path.exists(vcf) or (vdir and not os.path.isdir(os.path.join(self.data, "vdir-%d" % n)))
-        commands = not self.features["import"] and n <= self.add_limit
-        need = need or (commands and not os.path.exists(os.path.join(self.data, "add-%d.txt" % n)))
         if need:
             t = time.time()
-            extra = (["--vdir"] if vdir else []) + (["--commands"] if commands else [])
+            extra = ["--vdir"] if vdir else []
             subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), str(n), self.data] + extra, check=True)
             log("generated %d contacts in %.1fs" % (n, time.time() - t))
         with open(os.path.join(self.data, "queries-%d.json" % n)) as f:
@@ -137,55 +119,52 @@ class Bench:
         return self.loaded[n]
 
     def _load(self, n):
+        """The product's own import: `contactsbook import --db DB cards-N.vcf`, one transaction."""
         vcf, _ = self.dataset(n, vdir=n in self.peer_sizes)
         db = os.path.join(self.dbs, "book-%d.sqlite" % n)
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(db + suffix):
                 os.remove(db + suffix)
-        if self.features["import"]:
-            how, script, stdin = "import (product)", "import %s\n" % vcf, None
-        elif n <= self.add_limit:
-            how, script = "add form in the line session (STOPGAP: no import yet)", None
-            stdin = open(os.path.join(self.data, "add-%d.txt" % n), "rb")
-        else:
-            # STOPGAP: the add form would take hours at this size; write the rows directly.
-            subprocess.run([self.bin, "--db", db], input=b"stack\n", stdout=subprocess.DEVNULL, check=True)
-            t = time.perf_counter()
-            subprocess.run([sys.executable, os.path.join(HERE, "sqlload.py"), str(n), self.data, db],
-                           check=True, stdout=subprocess.DEVNULL)
-            elapsed = time.perf_counter() - t
-            self.row("load", "direct SQL bulk load (STOPGAP, bypasses the product)", n, n / elapsed,
-                     unit="cards/s", extra={"seconds": elapsed})
-            return db
         t = time.perf_counter()
-        r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "--db", db],
-                           input=script.encode() if script else None, stdin=stdin,
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "import", "--db", db, vcf],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - t
-        if stdin:
-            stdin.close()
         if r.returncode != 0:
-            raise SystemExit("loading %d failed: %s" % (n, r.stderr.decode()[-2000:]))
+            raise SystemExit("importing %d failed: %s" % (n, r.stderr.decode()[-2000:]))
         rss = int(r.stderr.decode().strip().splitlines()[-1])
-        count = self.count(db)
-        if count != n:
-            raise SystemExit("loaded %d of %d contacts" % (count, n))
-        self.row("load", how, n, n / elapsed, unit="cards/s", extra={"seconds": elapsed, "maxrss_kb": rss})
+        # Cross-check: every card is a row, and both search indexes have one entry per row.
+        counts = self.count(db)
+        if counts != (n, n, n):
+            raise SystemExit("import of %d cards gave (rows, text index, phone index) = %s" % (n, counts))
+        self.row("load", "import (product, whole process)", n, n / elapsed, unit="cards/s",
+                 extra={"seconds": elapsed, "maxrss_kb": rss})
         return db
 
     def count(self, db):
-        r = subprocess.run(["sqlite3", db, "SELECT COUNT(*) FROM contact"], capture_output=True, text=True, check=True)
-        return int(r.stdout.strip())
+        sql = ("SELECT (SELECT COUNT(*) FROM contact), (SELECT COUNT(*) FROM contact_text), "
+               "(SELECT COUNT(*) FROM contact_phone)")
+        r = subprocess.run(["sqlite3", db, sql], capture_output=True, text=True, check=True)
+        return tuple(int(x) for x in r.stdout.strip().split("|"))
 
     def export(self, n, db):
-        if not self.features["export"]:
-            return
+        """The list's `export PATH` in a piped line session (vCard 4.0, the whole book)."""
         path = os.path.join(self.out, "export-%d.vcf" % n)
+        if os.path.exists(path):
+            os.remove(path)
         t = time.perf_counter()
-        subprocess.run([self.bin, "--db", db], input=("export %s\n" % path).encode(),
-                       stdout=subprocess.DEVNULL, check=True)
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "--db", db, "--bail"],
+                           input=("export %s\n" % path).encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - t
-        self.row("export", "export (product)", n, n / elapsed, unit="cards/s", extra={"seconds": elapsed})
+        if r.returncode != 0:
+            raise SystemExit("export of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
+        with open(path, "rb") as f:
+            cards = sum(1 for line in f if line.startswith(b"BEGIN:VCARD"))
+        if cards != n:
+            raise SystemExit("export wrote %d of %d cards" % (cards, n))
+        rss = int(r.stderr.decode().strip().splitlines()[-1])
+        self.row("export", "export (product, whole process)", n, n / elapsed, unit="cards/s",
+                 extra={"seconds": elapsed, "maxrss_kb": rss})
+        os.remove(path)
 
     # ---------- one long-lived line session, request by request
 
@@ -250,27 +229,49 @@ class Bench:
         self.row("latency", "marker only (`stack`; included above)", n, statistics.median(tm),
                  extra={"p99": pct(tm, 99), "samples": len(tm)})
 
+    def processes(self, commands, runs):
+        """Whole-process wall time from spawn to exit, stdin from a file, no shell in between
+        (hyperfine's shell correction made millisecond commands read 0 on a loaded machine).
+        `commands` is [(name, argv, stdin text or None)]; runs are interleaved, after one warm-up."""
+        times = {name: [] for name, _, _ in commands}
+        inputs = {}
+        for name, _, text in commands:
+            if text is not None:
+                path = os.path.join(self.out, "stdin-%d.txt" % len(inputs))
+                with open(path, "w") as f:
+                    f.write(text)
+                inputs[name] = path
+        for k in range(runs + 1):
+            for name, argv, _ in commands:
+                with open(inputs.get(name, os.devnull), "rb") as stdin:
+                    t = time.perf_counter()
+                    subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    if k:
+                        times[name].append(time.perf_counter() - t)
+        return times
+
     def first_answer(self, n, db, queries):
-        b = shlex.quote(self.bin)
-        dbq = shlex.quote(db)
-        term = queries["name"]
-        fts = "\"%s\"*" % term.lower()
-        sql = ("SELECT id, given, family, organization FROM contact WHERE id IN "
-               "(SELECT rowid FROM contact_text WHERE contact_text MATCH '%s') "
-               "ORDER BY sort_last, id LIMIT 20" % fts)
+        """Whole-process time from exec to the first answer, for each way of asking."""
+        email = queries["email"]
+        # What `contactsbook query EMAIL` asks of SQLite: the matching contacts' emails and names,
+        # by last name, at most 100 contacts (MailQueryWorker); the same FTS5 phrase-prefix query.
+        sql = ("SELECT emails, given, family, organization FROM contact WHERE id IN "
+               "(SELECT rowid FROM contact_text WHERE contact_text MATCH '\"%s\"*') "
+               "ORDER BY sort_last, id LIMIT 100" % email.lower().replace("'", "''"))
+        init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n'
         cmds = [
-            ("contactsbook: piped `search %s`" % term, "printf 'search %s\\n' | %s --db %s" % (term, b, dbq)),
-            ("sqlite3 shell: same FTS query", "sqlite3 %s %s" % (dbq, shlex.quote(sql))),
+            ("contactsbook query %s (mutt)" % email, [self.bin, "query", "--db", db, email], None),
+            ("sqlite3 shell: the same FTS query", ["sqlite3", db, sql], None),
+            ("contactsbook --rpc: initialize", [self.bin, "--rpc", "--db", db], init),
+            ("contactsbook: one piped command (`search %s`)" % queries["name"], [self.bin, "--db", db],
+             "search %s\n" % queries["name"]),
+            ("contactsbook --help (no database)", [self.bin, "--help"], None),
+            ("floor: a C program that exits at once (spawn + wait)", [os.path.join(self.out, "echo")], None),
         ]
-        if self.features["query"]:
-            cmds.append(("contactsbook query %s" % queries["email"], "%s query %s --db %s" % (b, shlex.quote(queries["email"]), dbq)))
-        if self.features["rpc"]:
-            init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'
-            cmds.append(("contactsbook --rpc: initialize", "printf '%%s\\n' %s | %s --rpc --db %s" % (shlex.quote(init), b, dbq)))
-        res = self.hyperfine(cmds)
-        for name, _ in cmds:
-            r = res[name]
-            self.row("start", name, n, r["median"], extra={"p99": pct(r["times"], 99), "min": r["min"]})
+        res = self.processes(cmds, runs=self.runs * 3)
+        for name, _, _ in cmds:
+            ts = res[name]
+            self.row("start", name, n, statistics.median(ts), extra={"p99": pct(ts, 99), "min": min(ts)})
 
     def memory(self, n, db, queries):
         script = "list\npage %d\nsearch %s\nsearch %s\nsearch %s\n" % (
@@ -294,45 +295,65 @@ class Bench:
             body = (req % i).encode()
             return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
+        rpc = [self.bin, "--rpc", "--db", ":memory:"]
         for framing, make in (("NDJSON", ndjson), ("Content-Length", content_length)):
             ts = self.round_trips([echo], make, framing, n, echo=True)
             self.row("rpc", "echo floor, one at a time (%s)" % framing, 0, statistics.median(ts),
                      extra={"p99": pct(ts, 99), "samples": len(ts)})
-            if self.features["rpc"]:
-                ts = self.round_trips([self.bin, "--rpc", "--db", ":memory:"], make, framing, n)
-                self.row("rpc", "contactsbook --rpc session/stack, one at a time (%s)" % framing, 0,
-                         statistics.median(ts), extra={"p99": pct(ts, 99), "samples": len(ts)})
-        if not self.features["rpc"]:
-            self.note("JSON-RPC round trip and throughput: this build has no `--rpc` (branch `rpc` has not "
-                      "landed), so only the echo floor was measured.")
-        # pipelined throughput
+            ts = self.round_trips(rpc, make, framing, n)
+            self.row("rpc", "contactsbook --rpc session/stack, one at a time (%s)" % framing, 0,
+                     statistics.median(ts), extra={"p99": pct(ts, 99), "samples": len(ts)})
         m = 20000 if self.quick else 200000
-        for framing, make in (("NDJSON", ndjson),):
+        for framing, make in (("NDJSON", ndjson), ("Content-Length", content_length)):
             rate = self.pipelined([echo], make, m, echo=True)
             self.row("throughput", "echo floor, pipelined (%s)" % framing, 0, rate, unit="req/s")
-            if self.features["rpc"]:
-                rate = self.pipelined([self.bin, "--rpc", "--db", ":memory:"], make, m)
-                self.row("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % framing, 0, rate, unit="req/s")
+            rate = self.pipelined(rpc, make, m)
+            self.row("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % framing, 0, rate, unit="req/s")
 
-    def round_trips(self, argv, make, framing, n, echo=False):
+    def rpc_search(self, n, db, queries):
+        """A search over --rpc on a real book, one request at a time (NDJSON): what an editor sees."""
+        texts = [("name prefix", queries["name"]), ("email fragment", queries["email"]), ("phone digits", queries["phone"])]
+        for label, text in texts:
+            def make(i, text=text):
+                return (json.dumps({"jsonrpc": "2.0", "id": i, "method": "contacts/search",
+                                    "params": {"text": text}}) + "\n").encode()
+            ts = self.round_trips([self.bin, "--rpc", "--db", db], make, "NDJSON", 80 if self.quick else 65, warmup=5)
+            self.row("rpcsearch", "contacts/search over --rpc: " + label, n, statistics.median(ts),
+                     extra={"p99": pct(ts, 99), "samples": len(ts)})
+
+    def round_trips(self, argv, make, framing, n, echo=False, warmup=50):
         p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         fd_in, fd_out = p.stdin.fileno(), p.stdout.fileno()
         reader = FrameReader(fd_out, framing)
+        if not echo:
+            # Content-Length clients must initialize first; NDJSON ones may. Do it in both.
+            init = self._reframe(framing, b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}')
+            os.write(fd_in, init)
+            reader.read_response(0)
         times = []
         for i in range(1, n + 1):
             msg = make(i)
             t = time.perf_counter()
             os.write(fd_in, msg)
             reader.read_response(i if not echo else None)
-            if i > 50:  # warm-up
+            if i > warmup:
                 times.append(time.perf_counter() - t)
         p.stdin.close()
         p.wait()
         return times
 
+    @staticmethod
+    def _reframe(framing, body):
+        if framing == "NDJSON":
+            return body + b"\n"
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
     def pipelined(self, argv, make, m, echo=False):
         p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         payload = b"".join(make(i) for i in range(1, m + 1))
+        if not echo:
+            framing = "NDJSON" if payload.startswith(b"{") else "Content-Length"
+            payload = self._reframe(framing, b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}') + payload
 
         def feed():
             p.stdin.write(payload)
@@ -351,6 +372,8 @@ class Bench:
         elapsed = time.perf_counter() - t
         th.join()
         p.wait()
+        if not echo and lines < m:
+            raise SystemExit("pipelined: %d responses to %d requests" % (lines, m))
         return m / elapsed
 
     def khard(self):
@@ -364,14 +387,12 @@ class Bench:
                         % os.path.join(self.data, "vdir-%d" % n))
             b, dbq, k = shlex.quote(self.bin), shlex.quote(db), shlex.quote(kh)
             email = shlex.quote(q["email"])
-            ours_query = ("%s query %s --db %s" % (b, email, dbq)) if self.features["query"] else \
-                ("printf 'search %%s\\n' %s | %s --db %s" % (email, b, dbq))
+            ours_query = "%s query --db %s %s" % (b, dbq, email)
             pairs = [
                 ("list", "printf 'list\\n' | %s --db %s" % (b, dbq), "%s -c %s list" % (k, conf)),
                 ("search", "printf 'search %s\\n' | %s --db %s" % (q["name"], b, dbq),
                  "%s -c %s list %s" % (k, conf, q["name"])),
-                ("email query" + ("" if self.features["query"] else " (ours: piped search; no `query` yet)"),
-                 ours_query, "%s -c %s email --parsable %s" % (k, conf, email)),
+                ("email query (ours: `contactsbook query`)", ours_query, "%s -c %s email --parsable %s" % (k, conf, email)),
             ]
             runs = 2 if self.quick else 5
             for what, ours, theirs in pairs:
@@ -390,18 +411,14 @@ class Bench:
             self.export(n, db)
             self.first_answer(n, db, q)
             self.search_and_paging(n, db, q)
+            self.rpc_search(n, db, q)
             self.memory(n, db, q)
+            self.save(started)
         self.khard()
-        if not self.features["import"]:
-            self.note("No `import` in this build (branch `vcard` has not landed). Books up to %s were loaded "
-                      "through the line session's `add` form, one contact per save (STOPGAP); larger ones "
-                      "by bench/sqlload.py writing the same rows, sort keys and FTS entries directly "
-                      "(STOPGAP, bypasses the product; checked identical to the add form's rows on 1k "
-                      "cards). The load rows measure those stopgaps, not import." % human(self.add_limit))
-        if not self.features["export"]:
-            self.note("No `export` in this build: export was not measured.")
-        if not self.features["query"]:
-            self.note("No `contactsbook query` in this build: the mutt query was stood in for by a piped `search`.")
+        self.save(started)
+
+    def save(self, started):
+        """Written after every size, so a run stopped part-way still leaves its numbers."""
         self.results["elapsed"] = time.time() - started
         with open(os.path.join(self.out, "results.json"), "w") as f:
             json.dump(self.results, f, indent=1, ensure_ascii=False)

@@ -1,13 +1,11 @@
 #!/usr/bin/env python3
 """Deterministic contact generator for the ContactsBook benchmarks.
 
-    gen.py N OUTDIR [--seed S] [--vdir] [--commands]
+    gen.py N OUTDIR [--seed S] [--vdir]
 
 Writes, for the same N contacts (same seed => byte-identical output):
   OUTDIR/cards-N.vcf        one vCard 4.0 file with N cards (what `import` reads)
   OUTDIR/vdir-N/NNNNNNN.vcf with --vdir: one card per file, the layout khard reads
-  OUTDIR/add-N.txt          with --commands: the line session's `add` form commands for the
-                            same contacts (the stopgap loader while the product has no import)
   OUTDIR/queries-N.json     search terms known to match: a name prefix, an email fragment and
                             phone digits, all taken from one generated contact
 
@@ -140,32 +138,6 @@ def vcard(c):
     return "".join(fold(l) for l in lines)
 
 
-def q(value):
-    """The line session treats quotes as shell-like quoting: "O'Brien" must be double-quoted."""
-    return '"%s"' % value if "'" in value else value
-
-
-def commands(c):
-    """The line session's add form for one contact (stopgap loader)."""
-    out = ["add", "given " + q(c["given"]), "family " + q(c["family"])]
-    if c["nickname"]:
-        out.append("nickname " + c["nickname"])
-    if c["org"]:
-        out.append("organization " + c["org"])
-    if c["title"]:
-        out.append("title " + c["title"])
-    for label, value in c["emails"]:
-        out.append("email %s %s" % (label, value))
-    for label, value in c["phones"]:
-        out.append("phone %s %s" % (label, value))
-    for label, street, city, region, code, country in c["addresses"]:
-        out.append("address %s %s; %s; %s; %s; %s" % (label, street, city, region, code, country))
-    if c["birthday"]:
-        out.append("birthday " + c["birthday"])
-    out.append("save")
-    return "\n".join(out) + "\n"
-
-
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     n, outdir = int(args[0]), args[1]
@@ -178,7 +150,6 @@ def main(argv):
     vdir = os.path.join(outdir, "vdir-%d" % n) if "--vdir" in argv else None
     if vdir:
         os.makedirs(vdir, exist_ok=True)
-    cmd = open(os.path.join(outdir, "add-%d.txt" % n), "w", encoding="utf-8") if "--commands" in argv else None
     with open(os.path.join(outdir, "cards-%d.vcf" % n), "w", encoding="utf-8", newline="") as vcf:
         for i in range(n):
             c = make(rng, i)
@@ -187,8 +158,6 @@ def main(argv):
             if vdir:
                 with open(os.path.join(vdir, "%07d.vcf" % i), "w", encoding="utf-8", newline="") as one:
                     one.write(card)
-            if cmd:
-                cmd.write(commands(c))
             if i == probe:
                 email = c["emails"][0][1]
                 digits = "".join(ch for ch in c["phones"][0][1] if ch.isdigit())
@@ -199,8 +168,6 @@ def main(argv):
                     "phone": digits[-7:],
                     "probe": i,
                 }
-    if cmd:
-        cmd.close()
     with open(os.path.join(outdir, "queries-%d.json" % n), "w") as q:
         json.dump(queries, q, ensure_ascii=False)
 

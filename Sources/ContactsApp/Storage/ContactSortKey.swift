@@ -5,7 +5,9 @@ enum ContactKeys {
     /// Lowercased, diacritics removed: "Ñúñez" → "nunez". Locale-independent on purpose:
     /// the stored order must not change with the user's locale.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // ASCII folds to its lower case; Foundation's folding (through NSString) is for the rest.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     /// Sort key for an order; a contact with no name sorts by its organisation.

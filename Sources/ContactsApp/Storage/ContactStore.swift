@@ -54,4 +54,25 @@ public protocol ContactStore: AnyObject {
     /// of `insert` and `update`), or, if any one of them fails, none at all.
     /// Returns the saved contacts, inserts first, each list in the order given.
     func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact]
+    /// Hands every contact matching `search`, in sort order, to `body` in batches of at most
+    /// `batchSize`; returns how many there were. An export walks the book this way: never the
+    /// whole book in memory, and never a page found by skipping all the rows before it.
+    func forEachBatch(search: String, sort: SortOrder, batchSize: Int, _ body: ([Contact]) throws -> Void) throws -> Int
+}
+
+extension ContactStore {
+    /// Page by page through `page(_:)`: right for small stores; `SQLiteContactStore` walks one cursor instead.
+    public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
+                             _ body: ([Contact]) throws -> Void) throws -> Int {
+        var page = 1, count = 0
+        while true {
+            let chunk = try self.page(ContactQuery(search: search, sort: sort, page: page, limit: batchSize))
+            guard !chunk.contacts.isEmpty else { break }
+            try body(chunk.contacts)
+            count += chunk.contacts.count
+            if count >= chunk.total { break }
+            page += 1
+        }
+        return count
+    }
 }

@@ -39,17 +39,17 @@ extension SQLiteContactStore {
 
     /// Rewrites the contact's entries in both FTS5 tables; call inside the write transaction
     /// that saves the row, so the index can never disagree with the table.
-    static func index(_ contact: Contact, id: Int64, _ db: Database) throws {
-        try unindex(id: id, db)
-        try db.execute(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)",
-                       arguments: [id, ContactKeys.searchText(contact)])
-        try db.execute(sql: "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)",
-                       arguments: [id, contact.phoneDigits.joined(separator: " ")])
+    static func index(_ contact: Contact, id: Int64, _ db: Database, isNew: Bool = false) throws {
+        if !isNew { try unindex(id: id, db) }
+        try db.cachedStatement(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)")
+            .execute(arguments: [id, ContactKeys.searchText(contact)])
+        try db.cachedStatement(sql: "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)")
+            .execute(arguments: [id, contact.phoneDigits.joined(separator: " ")])
     }
 
     static func unindex(id: Int64, _ db: Database) throws {
-        try db.execute(sql: "DELETE FROM contact_text WHERE rowid = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM contact_phone WHERE rowid = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM contact_text WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM contact_phone WHERE rowid = ?").execute(arguments: [id])
     }
 
     /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.
@@ -71,7 +71,8 @@ extension SQLiteContactStore {
         }
     }
 
-    private static func json<T: Encodable>(_ value: T) throws -> String {
+    private static func json<T: Encodable & Collection>(_ value: T) throws -> String {
+        if value.isEmpty { return "[]" } // what the encoder writes for an empty array, for free
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return String(decoding: try encoder.encode(value), as: UTF8.self)

@@ -169,18 +169,11 @@ public final class ImportExportWorker {
     private func forEachChunk(search: String, format: ExportFormat, _ body: (String) throws -> Void) throws -> Int {
         if format == .csv { try body(ContactsCSV.header) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)
-        var page = 1, count = 0
-        while true {
-            let chunk = try translating {
-                try store.page(ContactQuery(search: search, sort: .last, page: page, limit: exportPageSize))
+        return try translating {
+            try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
+                try body(format == .csv ? ContactsCSV.rows(contacts) : contacts.map(writer.card(for:)).joined())
             }
-            guard !chunk.contacts.isEmpty else { break }
-            try body(format == .csv ? ContactsCSV.rows(chunk.contacts) : chunk.contacts.map(writer.card(for:)).joined())
-            count += chunk.contacts.count
-            if count >= chunk.total { break }
-            page += 1
         }
-        return count
     }
 
     // MARK: - Helpers

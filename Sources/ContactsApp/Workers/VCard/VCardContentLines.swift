@@ -56,7 +56,8 @@ enum VCardContentLines {
     /// Whether the line's parameters (before the first colon) name quoted-printable encoding.
     static func isQuotedPrintable(_ line: [UInt8]) -> Bool {
         let head = line.prefix { $0 != colon }
-        guard head.count < line.count else { return false }
+        guard head.count < line.count, head.contains(where: { $0 == UInt8(ascii: "Q") || $0 == UInt8(ascii: "q") })
+        else { return false }
         return String(decoding: head, as: UTF8.self).uppercased().contains("QUOTED-PRINTABLE")
     }
 }

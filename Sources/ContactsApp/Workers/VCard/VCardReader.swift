@@ -63,8 +63,11 @@ public struct VCardReader {
 
     /// `BEGIN:VCARD` and the like, upper-cased, for lines short enough to be one.
     private static func marker(_ bytes: [UInt8]) -> String? {
-        guard bytes.count <= 24 else { return nil }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces).uppercased()
+        // Most lines are properties: only a line starting with B, E or a blank can be a marker.
+        guard bytes.count <= 24, let first = bytes.first,
+              [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "E"), UInt8(ascii: "e"), 0x20, 0x09].contains(first)
+        else { return nil }
+        return String(decoding: bytes, as: UTF8.self).trimmingSpaces.uppercased()
     }
 
     // MARK: - One card
@@ -128,7 +131,7 @@ private struct ContactBuilder {
         let consumedGroups = Set(properties.filter { labelled.contains($0.name) }.compactMap(\.group))
 
         for property in properties {
-            let text = VCardText.unescape(property.value).replacingOccurrences(of: "\r\n", with: "\n")
+            let text = VCardText.unescape(property.value).normalizingCRLF
             let groupLabel = property.group.flatMap { groupLabels[$0] }
             switch property.name {
             case "VERSION", "PRODID", "REV":
@@ -136,9 +139,9 @@ private struct ContactBuilder {
             case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
                 continue
             case "UID":
-                draft.uid = text.trimmingCharacters(in: .whitespaces)
+                draft.uid = text.trimmingSpaces
             case "FN":
-                formattedName = text.trimmingCharacters(in: .whitespaces)
+                formattedName = text.trimmingSpaces
             case "N":
                 readName(VCardText.components(property.value))
             case "NICKNAME":
@@ -151,7 +154,7 @@ private struct ContactBuilder {
                 phones.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: Self.phoneNumber(property, text)),
                                property.isPreferred))
             case "EMAIL":
-                emails.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: text.trimmingCharacters(in: .whitespaces)),
+                emails.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: text.trimmingSpaces),
                                property.isPreferred))
             case "ADR":
                 addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(property.types)),
@@ -165,7 +168,7 @@ private struct ContactBuilder {
             case "NOTE":
                 draft.notes = draft.notes.isEmpty ? text : draft.notes + "\n" + text
             case "CATEGORIES":
-                draft.tags += VCardText.list(property.value).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                draft.tags += VCardText.list(property.value).map { $0.trimmingSpaces }.filter { !$0.isEmpty }
             default:
                 draft.extraProperties.append(property.raw)
             }
@@ -173,7 +176,7 @@ private struct ContactBuilder {
     }
 
     private mutating func readName(_ parts: [String]) {
-        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingCharacters(in: .whitespaces) : "" }
+        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingSpaces : "" }
         draft.familyName = part(0)
         draft.givenName = [part(1), part(2)].filter { !$0.isEmpty }.joined(separator: " ")
         if !part(3).isEmpty { draft.extraProperties.append(VCardReader.namePrefixProperty + ":" + VCardText.escape(part(3))) }
@@ -198,7 +201,7 @@ private struct ContactBuilder {
 
     /// A `tel:` URI (`TEL;VALUE=uri:tel:+1-555-0100`) reads as the number it names.
     static func phoneNumber(_ property: VCardProperty, _ text: String) -> String {
-        var number = text.trimmingCharacters(in: .whitespaces)
+        var number = text.trimmingSpaces
         if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
         if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
         return number
@@ -206,7 +209,7 @@ private struct ContactBuilder {
 
     /// `ADR`'s components: post-office box; extended address; street; locality; region; code; country.
     static func address(_ parts: [String], label: String) -> PostalAddress {
-        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingCharacters(in: .whitespaces) : "" }
+        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingSpaces : "" }
         let street = [part(0), part(1), part(2)].filter { !$0.isEmpty }.joined(separator: ", ")
         return PostalAddress(label: label, street: street, city: part(3), region: part(4),
                              postalCode: part(5), country: part(6))
@@ -215,7 +218,7 @@ private struct ContactBuilder {
     /// `1990-05-17`, `19900517`, `--05-17`, `--0517`, a date-time (`1990-05-17T00:00:00Z`), or
     /// Apple's `1604-05-17` with `X-APPLE-OMIT-YEAR=1604` for a birthday without a year.
     static func birthday(_ text: String, omittedYear: String?) -> Birthday? {
-        var date = text.trimmingCharacters(in: .whitespaces)
+        var date = text.trimmingSpaces
         if let t = date.firstIndex(where: { $0 == "T" || $0 == "t" }) { date = String(date[..<t]) }
         let noYear = date.hasPrefix("--")
         let digits = (noYear ? String(date.dropFirst(2)) : date).filter { $0 != "-" }

@@ -22,7 +22,7 @@ enum VCardText {
 
     /// Undoes `escape`; `\N` is a newline too, and an unknown escape keeps its character.
     static func unescape(_ text: String) -> String {
-        guard text.contains("\\") else { return text }
+        guard text.containsASCII(UInt8(ascii: "\\")) else { return text }
         var result = "", escaped = false
         for ch in text {
             if escaped {
