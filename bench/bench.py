@@ -435,7 +435,8 @@ class Bench:
     def save(self, started):
         """Written after every size, so a run stopped part-way still leaves its numbers."""
         self.results["elapsed"] = time.time() - started
-        with open(os.path.join(self.out, "results.json"), "w") as f:
+        name = "results-quick.json" if self.quick else "results.json"
+        with open(os.path.join(self.out, name), "w") as f:
             json.dump(self.results, f, indent=1, ensure_ascii=False)
 
 
