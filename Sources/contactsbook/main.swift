@@ -34,6 +34,12 @@ struct ContactsBookCommand: ParsableCommand {
     @Flag(name: .long, help: "Print every JSON-RPC method and notification with JSON Schema, then exit.")
     var apiInfo = false
 
+    @Option(name: .long, help: ArgumentHelp("Largest JSON-RPC message (or NDJSON line) accepted, in bytes.", valueName: "bytes"))
+    var rpcMaxMessage = FrameLimits().maxBodyBytes
+
+    @Option(name: .long, help: ArgumentHelp("Largest Content-Length header block accepted, in bytes.", valueName: "bytes"))
+    var rpcMaxHeader = FrameLimits().maxHeaderBytes
+
     @Option(name: .long, help: "Contacts per page of the list (1-500).")
     var pageSize = 20
 
@@ -46,6 +52,8 @@ struct ContactsBookCommand: ParsableCommand {
         if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
         guard (1...500).contains(pageSize) else { throw ValidationError("--page-size must be from 1 to 500") }
         if let db, db.isEmpty { throw ValidationError("--db needs a path") }
+        guard rpcMaxMessage >= 64 else { throw ValidationError("--rpc-max-message must be at least 64 bytes") }
+        guard rpcMaxHeader >= 32 else { throw ValidationError("--rpc-max-header must be at least 32 bytes") }
     }
 
     func run() throws {
@@ -64,7 +72,8 @@ struct ContactsBookCommand: ParsableCommand {
         let changes = ChangeHub()
         let progress = ProgressHub()
         let session = try openSession(db: db, pageSize: pageSize, changes: changes, progress: progress)
-        let server = RPCServer(session: session, info: Self.serverInfo, changes: changes, progress: progress,
+        let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
+        let server = RPCServer(session: session, info: Self.serverInfo, limits: limits, changes: changes, progress: progress,
                                log: RPCServer.logToStandardError)
         if rpc {
             let status = server.run()

@@ -230,3 +230,28 @@ def test_import_without_a_token_sends_no_progress(spawn_rpc, tmp_path):
     notes, response = rpc.request("contacts/import", {"path": str(path)})
     assert "result" in response, response
     assert [n["method"] for n in notes if n["method"] in ("$/progress", "notifications/progress")] == []
+
+
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_a_message_over_the_configured_limit_is_refused_and_the_session_goes_on(spawn_rpc, framing):
+    # Given a server that accepts messages of at most 200 bytes
+    rpc = spawn_rpc(framing, extra_args=("--rpc-max-message", "200"))
+    rpc.request("initialize", {})
+    # When a larger one arrives
+    rpc.send(req(2, "contacts/search", {"text": "x" * 300}))
+    _, response = rpc.until_response(None)
+    # Then it is refused with its size and the limit
+    assert response["error"]["code"] == -32600
+    assert response["error"]["data"]["limit"] == 200
+    assert response["error"]["data"]["size"] > 200
+    # And a small one still works
+    _, response = rpc.request("contacts/search", {"text": "ann"})
+    assert "result" in response
+
+
+def test_limits_below_a_sane_minimum_are_refused_as_flags(tmp_path):
+    result = subprocess.run([binary(), "--rpc", "--rpc-max-message", "10"], input=b"", capture_output=True,
+                            env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert result.returncode == 64
+    assert b"--rpc-max-message must be at least 64 bytes" in result.stderr
+    assert result.stdout == b""
