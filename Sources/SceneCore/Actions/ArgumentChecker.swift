@@ -35,7 +35,7 @@ public enum ArgumentChecker {
         switch spec.type {
         case .string, .text:
             return .string(raw)
-        case .integer(let min, let max):
+        case .integer:
             guard let value = Int(raw) else { throw invalid(describe(spec.type)) }
             return try checkRange(value, spec: spec, action: action)
         case .choice(let choices):
