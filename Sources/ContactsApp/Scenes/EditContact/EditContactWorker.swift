@@ -84,8 +84,9 @@ public struct EditContactWorker {
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
         }
-        for (index, tag) in draft.tags.enumerated() where tag.contains(",") || tag.count > 50 {
-            errors.append(FieldError("tag \(index + 1)", "must be at most 50 characters without commas"))
+        for (index, tag) in draft.tags.enumerated()
+        where tag.isEmpty || tag.contains(",") || tag.count > 50 || tag.unicodeScalars.contains(where: Self.isUnsafe) {
+            errors.append(FieldError("tag \(index + 1)", "must be 1 to 50 characters without commas or control characters"))
         }
         contact.tags = draft.tags
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
@@ -96,7 +97,9 @@ public struct EditContactWorker {
     /// or without a year).
     static func parseBirthday(_ text: String) -> Birthday? {
         let trimmed = text.hasPrefix("--") ? String(text.dropFirst(2)) : text
-        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        // Digits only: `Int` alone would also take "+1990".
+        let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
+            .map { part in part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil }
         guard parts.allSatisfy({ $0 != nil }) else { return nil }
         let numbers = parts.compactMap { $0 }
         let year: Int?, month: Int, day: Int
@@ -116,10 +119,18 @@ public struct EditContactWorker {
     /// What is wrong with a one-line value (a name, an address part), if anything.
     static func lineProblem(_ value: String) -> String? {
         if value.count > maxLineLength { return "is longer than \(maxLineLength) characters" }
-        if value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+        if value.unicodeScalars.contains(where: isUnsafe) {
             return "must be one line without control characters"
         }
         return nil
+    }
+
+    /// Control characters (C0, C1, DEL) and the bidi overrides that reorder a terminal line.
+    /// Other format characters stay allowed: the zero-width (non-)joiner belongs in Persian,
+    /// Hindi and emoji names.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     static func phoneProblem(_ number: String) -> String? {
@@ -136,7 +147,7 @@ public struct EditContactWorker {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= 254,
               !text.contains(where: { $0.isWhitespace || $0.isNewline }),
-              !text.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) else { return false }
+              !text.unicodeScalars.contains(where: isUnsafe) else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
     }

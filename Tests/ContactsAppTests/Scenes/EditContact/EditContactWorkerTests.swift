@@ -117,6 +117,12 @@ final class EditContactWorkerTests: XCTestCase {
         XCTAssertEqual(errors(draft { $0[.title] = "evil\u{202E}txt" }), [FieldError("title", oneLine)])
     }
 
+    func test_lines_acceptZeroWidthJoiners_whichNamesInManyScriptsNeed() {
+        // Given a Persian name with a zero-width non-joiner and an emoji sequence with a joiner
+        XCTAssertEqual(errors(draft { $0[.given] = "می\u{200C}خواهم" }), [])
+        XCTAssertEqual(errors(draft { $0[.nickname] = "👩\u{200D}💻" }), [])
+    }
+
     func test_notes_mayHaveSeveralLines_upTo10000Characters() {
         XCTAssertEqual(errors(draft { $0[.notes] = "a\nb\tc" }), [])
         XCTAssertEqual(errors(draft { $0[.notes] = String(repeating: "x", count: 10_000) }), [])
@@ -146,7 +152,7 @@ final class EditContactWorkerTests: XCTestCase {
 
     func test_birthday_refusesOtherFormatsAndImpossibleDates() {
         for text in ["17/05/1990", "1990-05", "1990-5-17-1", "--1990-05-17", "1990-13-01", "1990-00-10", "1990-04-31",
-                     "0000-01-01", "1990-05-xx", "May 17", "-05-17", "1990--05"] {
+                     "0000-01-01", "1990-05-xx", "May 17", "-05-17", "1990--05", "+1990-05-17", "1990-+5-17"] {
             XCTAssertEqual(birthdayErrors(text), badBirthday, text)
         }
     }
@@ -263,10 +269,12 @@ final class EditContactWorkerTests: XCTestCase {
     // MARK: tags
 
     func test_tags_areAtMost50CharactersWithoutCommas() {
-        let problem = "must be at most 50 characters without commas"
+        let problem = "must be 1 to 50 characters without commas or control characters"
         XCTAssertEqual(errors(draft { $0.tags = ["friends", String(repeating: "t", count: 50)] }), [])
         XCTAssertEqual(errors(draft { $0.tags = ["a,b"] }), [FieldError("tag 1", problem)])
         XCTAssertEqual(errors(draft { $0.tags = ["ok", String(repeating: "t", count: 51)] }), [FieldError("tag 2", problem)])
+        XCTAssertEqual(errors(draft { $0.tags = [""] }), [FieldError("tag 1", problem)])
+        XCTAssertEqual(errors(draft { $0.tags = ["a\u{1B}[2J"] }), [FieldError("tag 1", problem)])
     }
 
     // MARK: every error at once
@@ -289,7 +297,7 @@ final class EditContactWorkerTests: XCTestCase {
             FieldError("phone 1 label", "must be 1 to 30 letters, digits, spaces, - or _"),
             FieldError("email 1", "is not an email address like name@example.org"),
             FieldError("address 1", "must be: street; city; region; postal code; country"),
-            FieldError("tag 1", "must be at most 50 characters without commas"),
+            FieldError("tag 1", "must be 1 to 50 characters without commas or control characters"),
         ])
     }
 }
