@@ -16,6 +16,7 @@ struct ContactsBookCommand: ParsableCommand {
             With stdin not a terminal, reads one command per line (try 'help').
             The book lives in ${XDG_DATA_HOME:-~/.local/share}/contactsbook/contacts.sqlite unless --db says otherwise.
             'contactsbook query [--db PATH] TEXT' prints email addresses for mutt, neomutt or aerc.
+            'contactsbook import [--db PATH] [--format F] FILE|-' imports a vCard or CSV file, or stdin.
             """)
 
     @Option(name: .long, help: ArgumentHelp("The database file, or :memory: for a book that lives only for this run.",
