@@ -84,7 +84,6 @@ struct ContactsBookCommand: ParsableCommand {
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
                               progress: progress).run()
-            if status == 2 { FileHandle.standardError.write(Data("error: --repl needs a terminal on stdin\n".utf8)) }
             if status != 0 { throw ExitCode(status) }
             return
         }

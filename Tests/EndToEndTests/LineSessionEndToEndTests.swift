@@ -100,6 +100,22 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
     }
 
+    func testReplOnAPipeIsRefusedOnceAndClearly() throws {
+        // When the REPL is forced while stdin is a pipe
+        let result = try run("list\n", ["--repl", "--db", ":memory:"])
+        // Then libedit never reads the pipe: one clear error, status 2, nothing run
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "error: the interactive mode needs a terminal on stdin\n")
+        XCTAssertEqual(result.stdout, "")
+    }
+
+    func testRpcAndReplExcludeEachOther() throws {
+        let result = try run("", ["--rpc", "--repl"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("--rpc and --repl exclude each other"), result.stderr)
+        XCTAssertEqual(result.stdout, "")
+    }
+
     func testANonDatabaseFileIsReportedAndLeftAlone() throws {
         let path = home.appendingPathComponent("notes.txt")
         try Data("not a database\n".utf8).write(to: path)
