@@ -14,6 +14,14 @@ public enum ContactsFailure: Error, Equatable {
     case storage(String)
 }
 
+extension ContactsFailure {
+    /// The failure an Interactor presents for any error a Worker threw: Workers speak
+    /// `ContactsFailure`; anything else is an unexpected storage or I/O problem.
+    public init(_ error: Error) {
+        self = error as? ContactsFailure ?? .storage(String(describing: error))
+    }
+}
+
 /// A problem with one field of a form, keyed as the user names it ("email 2", "birthday").
 public struct FieldError: Equatable, Sendable {
     public let field: String

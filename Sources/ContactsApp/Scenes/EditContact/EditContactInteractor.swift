@@ -114,7 +114,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             savedContact = saved
             presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
         } catch {
-            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 

@@ -61,7 +61,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             query = next
             presenter?.presentFetchedContacts(response: .init(page: page, query: next))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -71,7 +71,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             selectedContact = contact
             presenter?.presentSelectedContact(response: .init(contact: contact))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -81,7 +81,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             try worker.delete(contact)
             presenter?.presentDeletedContact(response: .init(contact: contact))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -97,7 +97,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
             presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -106,7 +106,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             let report = try transferWorker.importFile(at: request.path, format: request.format)
             presenter?.presentImportedContacts(response: .init(path: request.path, report: report))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -118,7 +118,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             let report = try transferWorker.export(search: search, format: format, to: request.path, overwrite: request.overwrite)
             presenter?.presentExportedContacts(response: .init(report: report))
         } catch {
-            presenter?.presentFailure(failure(error))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -128,9 +128,5 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         if prefix.first?.isNumber == true { return [] }
         let matches = (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
         return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
-    }
-
-    private func failure(_ error: Error) -> ContactsFailure {
-        error as? ContactsFailure ?? .storage(String(describing: error))
     }
 }

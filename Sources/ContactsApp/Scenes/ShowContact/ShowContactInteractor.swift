@@ -31,7 +31,7 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             contact = fresh
             presenter?.presentContact(response: .init(contact: fresh))
         } catch {
-            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
@@ -41,7 +41,7 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             try worker.delete(current)
             presenter?.presentDeletedContact(response: .init(contact: current))
         } catch {
-            presenter?.presentFailure(error as? ContactsFailure ?? .storage("\(error)"))
+            presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
