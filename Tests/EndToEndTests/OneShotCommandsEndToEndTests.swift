@@ -44,4 +44,35 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertTrue(bad.stderr.contains("--format must be auto, vcard or csv"), bad.stderr)
     }
+
+    func testQuery_acceptsEveryShapeOfItsArguments() throws {
+        // Given
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let expected = "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n"
+        // Then: --db before or after the words, --db=PATH, words after --, several words
+        for arguments in [["--db", database, "lee"], ["lee", "--db", database], ["--db=" + database, "lee"],
+                          ["--db", database, "--", "ann", "lee"]] {
+            let query = try ContactsBookProcess.run(["query"] + arguments, stdin: "", home: home)
+            XCTAssertEqual(query.status, 0, "\(arguments): \(query.stderr)")
+            XCTAssertEqual(query.stdout, expected, "\(arguments)")
+        }
+        // And without --db it searches the default book under HOME
+        let fallback = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
+        XCTAssertEqual(fallback.stdout, "No matches\n", fallback.stderr)
+    }
+
+    func testQuery_badArguments_areUsageErrors() throws {
+        // An unknown option, no words, --db without a path: ArgumentParser's errors, status 64
+        for arguments in [["--nope", "lee"], [], ["--db"], ["--db", database]] {
+            let query = try ContactsBookProcess.run(["query"] + arguments, stdin: "", home: home)
+            XCTAssertEqual(query.status, 64, "\(arguments)")
+            XCTAssertTrue(query.stderr.hasPrefix("Error: "), "\(arguments): \(query.stderr)")
+            XCTAssertEqual(query.stdout, "", "\(arguments)")
+        }
+        // And --help explains the command
+        let help = try ContactsBookProcess.run(["query", "--help"], stdin: "", home: home)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("USAGE: contactsbook query"), help.stdout)
+    }
 }

@@ -19,11 +19,7 @@ public final class SQLiteContactStore: ContactStore {
     /// `":memory:"` gives a private, empty, in-memory database that lives as long as the store.
     /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
     public init(path: String) throws {
-        var config = Configuration()
-        config.busyMode = .timeout(5)
-        // Read pages through a memory map instead of a pread() and copy per page: searches
-        // and pages that touch thousands of rows spent a fifth of their time copying.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        let config = Self.configuration()
         do {
             if path == ":memory:" {
                 writer = try DatabaseQueue(configuration: config)
@@ -35,6 +31,41 @@ public final class SQLiteContactStore: ContactStore {
         } catch {
             throw Self.storageError(error)
         }
+    }
+
+    private init(writer: any DatabaseWriter) { self.writer = writer }
+
+    /// Opens the book at `path` for reading only, the way a one-shot reader such as
+    /// `contactsbook query` (run by a mail client on every lookup) uses it: one read-only
+    /// connection, no WAL set-up and no migration, which were a tenth of that command's time.
+    /// A file that does not exist yet, or whose schema is older than this program's, is opened
+    /// with `init(path:)` instead (created or migrated), so the answer is the same either way.
+    /// Every write through the returned store fails with `ContactStoreError.storage`.
+    public static func openForReading(path: String) throws -> SQLiteContactStore {
+        guard path != ":memory:", FileManager.default.fileExists(atPath: path) else {
+            return try SQLiteContactStore(path: path)
+        }
+        var config = configuration()
+        config.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            if try queue.read(migrator.hasCompletedMigrations) {
+                return SQLiteContactStore(writer: queue)
+            }
+        } catch {
+            // Not readable as it is (say a WAL file only a writer may recover): the full open
+            // below reports the error, or repairs what SQLite can.
+        }
+        return try SQLiteContactStore(path: path)
+    }
+
+    private static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        // Read pages through a memory map instead of a pread() and copy per page: searches
+        // and pages that touch thousands of rows spent a fifth of their time copying.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        return config
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {

@@ -17,6 +17,11 @@ public final class MailQueryWorker {
 
     public init(environment: ContactsEnvironment) { store = environment.store }
 
+    /// The worker needs nothing but the store; `contactsbook query` builds it this way because
+    /// an environment looks up the current locale and time zone (ICU), a twentieth of the
+    /// whole command's time, for nothing a query prints.
+    public init(store: ContactStore) { self.store = store }
+
     /// At most `limit` contacts are read: a query runs on every keystroke.
     public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
         let search = text.trimmingCharacters(in: .whitespaces)

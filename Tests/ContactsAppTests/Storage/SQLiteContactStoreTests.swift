@@ -131,4 +131,66 @@ final class SQLiteContactStoreTests: XCTestCase {
             guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
         }
     }
+
+    // MARK: - openForReading (`contactsbook query`)
+
+    func test_openForReading_readsWhatWasSaved_andRefusesWrites() throws {
+        // Given: a book with two contacts, closed
+        let saved = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.full)
+        // When
+        let sut = try SQLiteContactStore.openForReading(path: databasePath)
+        // Then: the same page and search as a full open
+        XCTAssertEqual(try sut.page(ContactQuery(search: "lovel")).contacts, [saved])
+        XCTAssertEqual(try sut.contact(id: saved.id!), saved)
+        // And a write is refused, and changes nothing
+        XCTAssertThrowsError(try sut.insert(StoreSeeds.ann)) { error in
+            guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 1)
+    }
+
+    func test_openForReading_seesWhatAnotherConnectionCommitsWhileOpen() throws {
+        // Given
+        let writer = try SQLiteContactStore(path: databasePath)
+        let sut = try SQLiteContactStore.openForReading(path: databasePath)
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
+        // When
+        let saved = try writer.insert(StoreSeeds.ann)
+        // Then
+        XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
+    }
+
+    func test_openForReading_aMissingFile_isCreatedPrivateAndEmpty() throws {
+        // When
+        let sut = try SQLiteContactStore.openForReading(path: databasePath)
+        // Then: as a full open would: an empty book, the schema in place, mode 0600
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: databasePath)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    }
+
+    func test_openForReading_aFileWithoutTheSchema_isMigratedFirst() throws {
+        // Given: an empty file, as `touch` leaves it (no tables, no migrations)
+        try FileManager.default.createDirectory(atPath: (databasePath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: nil))
+        // When
+        let sut = try SQLiteContactStore.openForReading(path: databasePath)
+        // Then: readable, and the schema now exists
+        XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).total, 0)
+        let queue = try DatabaseQueue(path: databasePath)
+        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") },
+                       SQLiteContactStore.migrations.map(\.name))
+    }
+
+    func test_openForReading_aFileThatIsNotADatabase_throwsStorageError() throws {
+        // Given
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("notes.txt").path
+        try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
+        // Then
+        XCTAssertThrowsError(try SQLiteContactStore.openForReading(path: path)) { error in
+            guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
+        }
+    }
 }
