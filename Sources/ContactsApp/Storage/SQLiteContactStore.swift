@@ -12,6 +12,8 @@ import GRDB
 ///   trigrams), so showing a page never loads the whole book.
 public final class SQLiteContactStore: ContactStore {
     private let writer: any DatabaseWriter
+    /// Opened by `openForReading(path:)`: every write is refused.
+    private let readOnly: Bool
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
@@ -19,6 +21,7 @@ public final class SQLiteContactStore: ContactStore {
     /// `":memory:"` gives a private, empty, in-memory database that lives as long as the store.
     /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
     public init(path: String) throws {
+        readOnly = false
         let config = Self.configuration()
         do {
             if path == ":memory:" {
@@ -33,11 +36,15 @@ public final class SQLiteContactStore: ContactStore {
         }
     }
 
-    private init(writer: any DatabaseWriter) { self.writer = writer }
+    private init(writer: any DatabaseWriter, readOnly: Bool) {
+        self.writer = writer
+        self.readOnly = readOnly
+    }
 
     /// Opens the book at `path` for reading only, the way a one-shot reader such as
     /// `contactsbook query` (run by a mail client on every lookup) uses it: one read-only
-    /// connection, no WAL set-up and no migration, which were a tenth of that command's time.
+    /// connection that cannot write, no WAL set-up and no migration, which were a tenth of that
+    /// command's time.
     /// A file that does not exist yet, or whose schema is older than this program's, is opened
     /// with `init(path:)` instead (created or migrated), so the answer is the same either way.
     /// Every write through the returned store fails with `ContactStoreError.storage`.
@@ -45,12 +52,13 @@ public final class SQLiteContactStore: ContactStore {
         guard path != ":memory:", FileManager.default.fileExists(atPath: path) else {
             return try SQLiteContactStore(path: path)
         }
-        var config = configuration()
-        config.readonly = true
+        // Not SQLite's read-only open: a read-only connection cannot remove the `-wal` and
+        // `-shm` files when it closes, and would leave them beside the book. The store refuses
+        // writes itself instead (`write(_:)`).
         do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
+            let queue = try DatabaseQueue(path: path, configuration: configuration())
             if try queue.read(migrator.hasCompletedMigrations) {
-                return SQLiteContactStore(writer: queue)
+                return SQLiteContactStore(writer: queue, readOnly: true)
             }
         } catch {
             // Not readable as it is (say a WAL file only a writer may recover): the full open
@@ -109,11 +117,11 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     public func insert(_ contact: Contact) throws -> Contact {
-        try guarded { try writer.write { db in try Self.insert(contact, db) } }
+        try guarded { try write { db in try Self.insert(contact, db) } }
     }
 
     public func update(_ contact: Contact) throws -> Contact {
-        try guarded { try writer.write { db in try Self.update(contact, db) } }
+        try guarded { try write { db in try Self.update(contact, db) } }
     }
 
     public func contacts(uids: [String]) throws -> [Contact] {
@@ -133,7 +141,7 @@ public final class SQLiteContactStore: ContactStore {
     /// One write transaction: an error from any save rolls back all of them.
     public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         try guarded {
-            try writer.write { db in
+            try write { db in
                 try inserting.map { try Self.insert($0, db) } + updating.map { try Self.update($0, db) }
             }
         }
@@ -174,7 +182,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func delete(id: Int64, expectedVersion: Int?) throws {
         try guarded {
-            try writer.write { db in
+            try write { db in
                 if let expected = expectedVersion {
                     try db.execute(sql: "DELETE FROM contact WHERE id = ? AND version = ?", arguments: [id, expected])
                     guard db.changesCount == 1 else { throw try Self.refusal(id: id, expected: expected, db) }
@@ -236,6 +244,12 @@ public final class SQLiteContactStore: ContactStore {
         var saved = contact
         saved.version += 1
         return saved
+    }
+
+    /// Every write goes through here: one write transaction, refused by a store opened for reading.
+    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        guard !readOnly else { throw ContactStoreError.storage("This book was opened for reading only.") }
+        return try writer.write(updates)
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {

@@ -149,6 +149,20 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 1)
     }
 
+    func test_openForReading_leavesNoWALFilesBehindWhenClosed() throws {
+        // Given: a book, closed (SQLite removes its -wal and -shm files)
+        _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        // When: a reader opens it, reads and closes
+        func readAndClose() throws -> Int {
+            try SQLiteContactStore.openForReading(path: databasePath).page(ContactQuery()).total
+        }
+        XCTAssertEqual(try readAndClose(), 1)
+        // Then: nothing is left beside the book
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-shm"))
+    }
+
     func test_openForReading_seesWhatAnotherConnectionCommitsWhileOpen() throws {
         // Given
         let writer = try SQLiteContactStore(path: databasePath)
