@@ -32,7 +32,7 @@ public final class REPL {
     /// Whether a file descriptor is a terminal (0 is stdin).
     public static func isTerminal(fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    /// Runs until `quit` or Ctrl-D, then saves the history.
+    /// Runs until `quit` or Ctrl-D; the history is saved after every line entered.
     /// - Returns: the exit status, as the line session's: 0 when every command succeeded,
     ///   1 otherwise; 2 when stdin is not a terminal (libedit must never read a pipe).
     public func run() -> Int32 {
@@ -63,7 +63,7 @@ public final class REPL {
             progress?.observe { event in streams.writeError(line.text(for: event)) }
         }
 
-        var failures = 0
+        var failures = 0, historyWarned = false
         loop: while true {
             editor.setPrompt(prompts.prompt(for: session.stackViewModel))
             switch editor.readLine() {
@@ -76,14 +76,17 @@ public final class REPL {
                 guard line.contains(where: { !$0.isWhitespace }) else { continue }
                 // "list " and "list" are one command: keep one entry (completion adds spaces).
                 editor.addToHistory(String(line.reversed().drop { $0.isWhitespace }.reversed()))
+                // Saved as each line is entered, not only at the end: a REPL whose terminal
+                // closes (SIGHUP) or that is killed keeps what was typed. At most 1000 lines.
+                if !editor.saveHistory(), !historyWarned {
+                    streams.writeError("warning: could not save the history\n")
+                    historyWarned = true
+                }
                 let outcome = session.handle(line: line)
                 printer.print(outcome, to: streams)
                 if !outcome.succeeded { failures += 1 }
                 if outcome.quit { break loop }
             }
-        }
-        if !editor.saveHistory() {
-            streams.writeError("warning: could not save the history\n")
         }
         return failures == 0 ? 0 : 1
     }

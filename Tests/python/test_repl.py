@@ -10,6 +10,7 @@ bounds on waiting for output, never sleeps: the tests wait for what the program 
 
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import tempfile
@@ -125,6 +126,20 @@ class KeysAndHistoryTests(REPLTestCase):
         child = self.spawn()
         out = self.run_line(child, CTRL_P + CTRL_P)  # quit, then help
         self.assertIn("leave the program", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_history_survives_a_hangup(self):
+        # The terminal closes under a running REPL: what was typed is kept all the same.
+        child = self.spawn()
+        self.run_line(child, "help")
+        child.kill(signal.SIGHUP)
+        child.expect(pexpect.EOF)
+        child.close()
+        self.assertEqual(child.signalstatus, signal.SIGHUP)  # ended by the signal, not by quit
+
+        child = self.spawn()
+        out = self.run_line(child, CTRL_P)
+        self.assertIn("leave the program", out)  # `help` recalled and run again
         self.assertEqual(self.quit(child), 0)
 
     def test_history_defaults_to_the_xdg_state_folder(self):
