@@ -14,8 +14,8 @@ extension RPCDispatcher {
         announce(outcome)
         var body: [String: JSONValue] = [
             "displayed": .array(outcome.displayed.map(Self.displayed)),
-            "routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
-            "stack": Self.stack(session),
+            "routes": .array(outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null }),
+            "stack": stackJSON(),
         ]
         guard let failure = outcome.error else { return .object(body) }
         body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
@@ -30,13 +30,19 @@ extension RPCDispatcher {
             notify("session/message", Self.value(of: message))
         }
         if !outcome.routes.isEmpty {
-            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
-                                            "stack": Self.stack(session)])
+            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null }),
+                                            "stack": stackJSON()])
         }
     }
 
-    static func stack(_ session: Session) -> JSONValue {
-        (try? JSONValue.encoding(session.stackViewModel))?["scenes"] ?? []
+    /// The stack as JSON. Every result and stack notification carries it, and it changes only
+    /// when the stack moves, so the last one is kept while the stack is equal.
+    func stackJSON() -> JSONValue {
+        let model = session.stackViewModel
+        if let cached = stackCache, cached.model == model { return cached.json }
+        let json = (try? JSONValueEncoder.encode(model))?["scenes"] ?? []
+        stackCache = (model, json)
+        return json
     }
 
     static func displayed(_ viewModel: any ViewModel) -> JSONValue {
@@ -46,6 +52,6 @@ extension RPCDispatcher {
     /// A ViewModel's JSON form. Encoding a ViewModel is not expected to fail; if one does, the
     /// client still learns its kind and the rest of the result.
     static func value(of viewModel: any ViewModel) -> JSONValue {
-        (try? JSONValue.encoding(viewModel)) ?? ["error": "this view model could not be encoded"]
+        (try? JSONValueEncoder.encode(viewModel)) ?? ["error": "this view model could not be encoded"]
     }
 }

@@ -26,6 +26,8 @@ final class RPCDispatcher {
     private(set) var outbox: [JSONValue] = []
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
+    /// The last stack written as JSON (see `stackJSON()`).
+    var stackCache: (model: StackViewModel, json: JSONValue)?
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
 
@@ -40,6 +42,8 @@ final class RPCDispatcher {
     }
 
     func takeOutbox() -> [JSONValue] { defer { outbox = [] }; return outbox }
+
+    var hasOutbox: Bool { !outbox.isEmpty }
 
     /// Long work the app reports: sent only while a request that carried a token is handled.
     func progress(_ event: ProgressEvent) {
@@ -108,7 +112,7 @@ final class RPCDispatcher {
                                  "notifications": ["session/stackChanged", "session/message", "session/dataChanged",
                                                    "$/progress", "notifications/progress"]],
                 "scenes": RPCDescription.scenes(session.sceneKinds),
-                "stack": Self.stack(session)]
+                "stack": stackJSON()]
     }
 
     private func receiveNotification(_ method: String, _ params: JSONValue?) {
