@@ -21,7 +21,8 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Parses one JSON text. Invalid UTF-8 is refused first, because decoders differ on it.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.invalidUTF8 }
+        // ASCII is valid UTF-8: most messages skip building a String just to validate them.
+        guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.invalidUTF8 }
         if let value = JSONFastParser.parse(bytes) { return value }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
@@ -30,7 +31,17 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// Converts any `Encodable` (a ViewModel, a Route) through its JSON form.
+    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }
+    }
+
+    /// Converts any `Encodable` through its JSON text, as `JSONEncoder` writes it and the parser
+    /// reads it back. `JSONValueEncoder` gives the same value without the text, much faster;
+    /// this is the reference it is tested against.
     public static func encoding<T: Encodable>(_ value: T) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -138,6 +149,12 @@ extension JSONValue {
         return Self.write(self, to: &out) ? out : nil
     }
 
+    /// Appends the compact form to `out`; false (with `out` partly written) when the value holds
+    /// a double, whose text is left to the encoder.
+    func appendCompact(to out: inout [UInt8]) -> Bool {
+        Self.write(self, to: &out)
+    }
+
     private static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
@@ -154,11 +171,13 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            var first = true
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
                 writeString(key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                guard write(members[key]!, to: &out) else { return false }
+                guard write(member, to: &out) else { return false }
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -167,21 +186,30 @@ extension JSONValue {
 
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs that need no escape are copied whole.
+            var run = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
     }
