@@ -116,7 +116,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        var members = [String: JSONValue](minimumCapacity: elements.count)
+        for (key, value) in elements { members[key] = value } // a later key wins
+        self = .object(members)
     }
     public init(nilLiteral: ()) { self = .null }
 }
@@ -171,17 +173,51 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            var first = true
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                if !first { out.append(UInt8(ascii: ",")) }
-                first = false
-                writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                guard write(member, to: &out) else { return false }
-            }
+            guard members.count <= 16 ? writeSmall(members, to: &out) : writeSorted(members, to: &out) else { return false }
             out.append(UInt8(ascii: "}"))
         }
         return true
+    }
+
+    private static func writeMember(_ key: String, _ value: JSONValue, first: Bool, to out: inout [UInt8]) -> Bool {
+        if !first { out.append(UInt8(ascii: ",")) }
+        writeString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        return write(value, to: &out)
+    }
+
+    private static func writeSorted(_ members: [String: JSONValue], to out: inout [UInt8]) -> Bool {
+        for (position, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            guard writeMember(key, value, first: position == 0, to: &out) else { return false }
+        }
+        return true
+    }
+
+    /// The members of a small object in key order, sorted by insertion into a buffer on the
+    /// stack: most objects have a handful of keys, and `sorted()` allocated an array for each.
+    private static func writeSmall(_ members: [String: JSONValue], to out: inout [UInt8]) -> Bool {
+        typealias Index = Dictionary<String, JSONValue>.Index
+        return withUnsafeTemporaryAllocation(of: Index.self, capacity: max(members.count, 1)) { order -> Bool in
+            var count = 0
+            var index = members.startIndex
+            while index != members.endIndex {
+                let key = members[index].key
+                var slot = count
+                while slot > 0 && key < members[order[slot - 1]].key {
+                    (order.baseAddress! + slot).initialize(to: order[slot - 1])
+                    slot -= 1
+                }
+                (order.baseAddress! + slot).initialize(to: index)
+                count += 1
+                members.formIndex(after: &index)
+            }
+            defer { order.baseAddress!.deinitialize(count: count) }
+            for position in 0..<count {
+                let (key, value) = members[order[position]]
+                guard writeMember(key, value, first: position == 0, to: &out) else { return false }
+            }
+            return true
+        }
     }
 
     private static func writeString(_ text: String, to out: inout [UInt8]) {
