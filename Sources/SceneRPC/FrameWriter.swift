@@ -20,16 +20,16 @@ public struct FrameWriter {
 
     /// Appends one message as one whole frame to `buffer` (the file-descriptor loop's path:
     /// written straight into the output bytes, no intermediate arrays).
-    func append(_ message: JSONValue, to buffer: FrameBuffer) {
+    func append(_ message: OutgoingMessage, to buffer: FrameBuffer) {
         buffer.append { append(message, to: &$0) }
     }
 
-    /// Appends one whole frame, the same bytes `frame(message.serialized())` returns.
-    func append(_ message: JSONValue, to out: inout [UInt8]) {
+    /// Appends one whole frame, the same bytes `frame(message.json.serialized())` returns.
+    func append(_ message: OutgoingMessage, to out: inout [UInt8]) {
         let start = out.count
         if !message.appendCompact(to: &out) {
             out.removeSubrange(start...)
-            out.append(contentsOf: message.serialized())
+            out.append(contentsOf: message.json.serialized())
         }
         switch framing {
         case .newlineDelimited: out.append(0x0A)

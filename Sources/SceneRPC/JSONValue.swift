@@ -157,7 +157,7 @@ extension JSONValue {
         Self.write(self, to: &out)
     }
 
-    private static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
+    static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -220,7 +220,7 @@ extension JSONValue {
         }
     }
 
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
+    static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in

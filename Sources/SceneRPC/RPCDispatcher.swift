@@ -23,7 +23,7 @@ final class RPCDispatcher {
     /// Content-Length clients (editors) must initialize; newline-delimited ones (scripts) may skip it.
     var requiresInitialize = true
     var framing = Framing.contentLength
-    private(set) var outbox: [JSONValue] = []
+    private(set) var outbox: [OutgoingMessage] = []
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
     /// The last stack written as JSON (see `stackJSON()`).
@@ -38,10 +38,10 @@ final class RPCDispatcher {
 
     /// Queues a server notification (also used for data changes the app posts).
     func notify(_ method: String, _ params: JSONValue) {
-        outbox.append(OutgoingMessage.notification(method, params))
+        outbox.append(.notification(method, params))
     }
 
-    func takeOutbox() -> [JSONValue] { defer { outbox = [] }; return outbox }
+    func takeOutbox() -> [OutgoingMessage] { defer { outbox = [] }; return outbox }
 
     var hasOutbox: Bool { !outbox.isEmpty }
 
@@ -53,10 +53,10 @@ final class RPCDispatcher {
     }
 
     /// The response to send, or nil (notifications, client responses).
-    func handle(_ message: IncomingMessage, cancelled: Bool) -> JSONValue? {
+    func handle(_ message: IncomingMessage, cancelled: Bool) -> OutgoingMessage? {
         switch message {
         case .invalid(let id, let error):
-            return OutgoingMessage.error(id: id, error)
+            return .error(id: id, error)
         case .response(let id):
             log("ignored a response (id \(id.text)): this server sends no requests")
             return nil
@@ -64,16 +64,16 @@ final class RPCDispatcher {
             receiveNotification(method, ProgressToken.extract(from: params).params)
             return nil
         case .request(let id, let method, let rawParams):
-            if cancelled { return OutgoingMessage.error(id: id, .requestCancelled) }
+            if cancelled { return .error(id: id, .requestCancelled) }
             let (params, token) = ProgressToken.extract(from: rawParams)
             progressToken = token
             defer { progressToken = nil }
             do {
-                return OutgoingMessage.result(id: id, try answer(method, params))
+                return .result(id: id, try answer(method, params))
             } catch let error as RPCError {
-                return OutgoingMessage.error(id: id, error)
+                return .error(id: id, error)
             } catch {
-                return OutgoingMessage.error(id: id, RPCError(code: RPCError.internalErrorCode, message: "\(error)"))
+                return .error(id: id, RPCError(code: RPCError.internalErrorCode, message: "\(error)"))
             }
         }
     }

@@ -61,17 +61,56 @@ enum IncomingMessage: Equatable {
     }
 }
 
-/// Builds outgoing messages.
-enum OutgoingMessage {
-    static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "result": result]
+/// An outgoing message, kept apart from its JSON object until written: the writer puts the
+/// envelope's members in sorted order itself, instead of building and sorting a dictionary for
+/// every message (measured: a tenth of a small request's time).
+enum OutgoingMessage: Equatable {
+    case result(id: JSONValue, JSONValue)
+    case error(id: JSONValue, RPCError)
+    case notification(String, JSONValue)
+    /// The responses to a batch, as one array.
+    case batch([OutgoingMessage])
+
+    var json: JSONValue {
+        switch self {
+        case .result(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result]
+        case .error(let id, let error): return ["jsonrpc": "2.0", "id": id, "error": error.json]
+        case .notification(let method, let params): return ["jsonrpc": "2.0", "method": .string(method), "params": params]
+        case .batch(let messages): return .array(messages.map(\.json))
+        }
     }
 
-    static func error(id: JSONValue, _ error: RPCError) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "error": error.json]
-    }
-
-    static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "method": .string(method), "params": params]
+    /// Appends the compact text, the same bytes as `json.serialized()` (keys in sorted order:
+    /// error < id < jsonrpc < method < params < result); false, with `out` partly written,
+    /// when a double leaves the text to the encoder.
+    func appendCompact(to out: inout [UInt8]) -> Bool {
+        switch self {
+        case .result(let id, let result):
+            out.append(contentsOf: #"{"id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+            guard JSONValue.write(result, to: &out) else { return false }
+        case .error(let id, let error):
+            out.append(contentsOf: #"{"error":"#.utf8)
+            guard JSONValue.write(error.json, to: &out) else { return false }
+            out.append(contentsOf: #","id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0""#.utf8)
+        case .notification(let method, let params):
+            out.append(contentsOf: #"{"jsonrpc":"2.0","method":"#.utf8)
+            JSONValue.writeString(method, to: &out)
+            out.append(contentsOf: #","params":"#.utf8)
+            guard JSONValue.write(params, to: &out) else { return false }
+        case .batch(let messages):
+            out.append(UInt8(ascii: "["))
+            for (index, message) in messages.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                guard message.appendCompact(to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "]"))
+            return true
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 }

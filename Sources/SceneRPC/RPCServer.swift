@@ -145,7 +145,7 @@ public final class RPCServer {
             case .batch(let messages):
                 let responses = messages.compactMap { answer($0, &cancelled) }
                 sendOutbox()
-                if !responses.isEmpty { send(.array(responses)) }
+                if !responses.isEmpty { send(.batch(responses)) }
             case .lost(let reason):
                 log("framing lost: \(reason); ending the session")
                 framingLost = true
@@ -157,9 +157,12 @@ public final class RPCServer {
         sendOutbox()
     }
 
-    private func send(_ message: JSONValue) {
+    private func send(_ message: OutgoingMessage) {
         switch output {
-        case .frames(let emit)?: emit(writer.frame(message.serialized()))
+        case .frames(let emit)?:
+            var body: [UInt8] = []
+            if !message.appendCompact(to: &body) { body = message.json.serialized() }
+            emit(writer.frame(body))
         case .buffer(let buffer)?: writer.append(message, to: buffer)
         case nil: break
         }
@@ -178,7 +181,7 @@ public final class RPCServer {
         if case .buffer(let buffer)? = output { buffer.flush() }
     }
 
-    private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> JSONValue? {
+    private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> OutgoingMessage? {
         if case .exited = dispatcher.lifecycle { return nil }
         var isCancelled = false
         if case .request(let id, _, _) = message { isCancelled = cancelled.remove(id) != nil }
