@@ -8,7 +8,7 @@ import Foundation
 /// - strings, booleans, integers that fit `Int`, arrays and objects are built directly (a later
 ///   key replaces an earlier one, as in `JSONEncoder`; a nested value that encodes nothing is `{}`);
 /// - everything whose JSON text `JSONEncoder` decides itself (`Double`, `Float`, integers beyond
-///   `Int`, `Date`, `Data`, `URL`, `Decimal`) still goes through `JSONEncoder` and the parser, one
+///   `Int`, `Int128`, `Date`, `Data`, `URL`, `Decimal`) still goes through `JSONEncoder` and the parser, one
 ///   value at a time, so its form (and any error, such as a non-finite number) stays exactly the same.
 public enum JSONValueEncoder {
     public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
@@ -27,7 +27,7 @@ public enum JSONValueEncoder {
     static func special<T: Encodable>(_ value: T) throws -> JSONValue? {
         let type = T.self
         guard type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
-            || type == Double.self || type == Float.self else { return nil }
+            || type == Double.self || type == Float.self || type == Int128.self || type == UInt128.self else { return nil }
         return try roundTrip(value)
     }
 

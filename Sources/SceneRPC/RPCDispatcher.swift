@@ -27,7 +27,7 @@ final class RPCDispatcher {
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
     /// The last stack written as JSON (see `stackJSON()`).
-    var stackCache: (model: StackViewModel, json: JSONValue)?
+    var stackCache: (model: StackViewModel, json: StackJSON)?
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
 
@@ -69,7 +69,10 @@ final class RPCDispatcher {
             progressToken = token
             defer { progressToken = nil }
             do {
-                return .result(id: id, try answer(method, params))
+                switch try answer(method, params) {
+                case .value(let value): return .result(id: id, value)
+                case .action(let result): return .actionResult(id: id, result)
+                }
             } catch let error as RPCError {
                 return .error(id: id, error)
             } catch {
@@ -78,8 +81,14 @@ final class RPCDispatcher {
         }
     }
 
-    private func answer(_ method: String, _ params: JSONValue?) throws -> JSONValue {
-        if method == "initialize" { return try initialize(params) }
+    /// What a request's `result` is: a value, or the result of a scene or router method.
+    private enum Answer {
+        case value(JSONValue)
+        case action(ActionResult)
+    }
+
+    private func answer(_ method: String, _ params: JSONValue?) throws -> Answer {
+        if method == "initialize" { return .value(try initialize(params)) }
         switch lifecycle {
         case .awaitingInitialize:
             if requiresInitialize { throw RPCError.serverNotInitialized }
@@ -91,12 +100,12 @@ final class RPCDispatcher {
         switch method {
         case "shutdown":
             lifecycle = .shuttingDown
-            return .null
+            return .value(.null)
         case "session/describe", "rpc.discover":
-            return RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info)
+            return .value(RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info))
         default:
             guard let entry = catalog[method] else { throw RPCError.methodNotFound(method) }
-            return try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target)
+            return .action(try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target))
         }
     }
 
@@ -112,7 +121,7 @@ final class RPCDispatcher {
                                  "notifications": ["session/stackChanged", "session/message", "session/dataChanged",
                                                    "$/progress", "notifications/progress"]],
                 "scenes": RPCDescription.scenes(session.sceneKinds),
-                "stack": stackJSON()]
+                "stack": stackJSON().value]
     }
 
     private func receiveNotification(_ method: String, _ params: JSONValue?) {

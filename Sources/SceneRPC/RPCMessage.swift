@@ -66,6 +66,8 @@ enum IncomingMessage: Equatable {
 /// every message (measured: a tenth of a small request's time).
 enum OutgoingMessage: Equatable {
     case result(id: JSONValue, JSONValue)
+    /// The result of a scene or router method.
+    case actionResult(id: JSONValue, ActionResult)
     case error(id: JSONValue, RPCError)
     case notification(String, JSONValue)
     /// The responses to a batch, as one array.
@@ -74,6 +76,7 @@ enum OutgoingMessage: Equatable {
     var json: JSONValue {
         switch self {
         case .result(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result]
+        case .actionResult(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result.json]
         case .error(let id, let error): return ["jsonrpc": "2.0", "id": id, "error": error.json]
         case .notification(let method, let params): return ["jsonrpc": "2.0", "method": .string(method), "params": params]
         case .batch(let messages): return .array(messages.map(\.json))
@@ -90,6 +93,11 @@ enum OutgoingMessage: Equatable {
             guard JSONValue.write(id, to: &out) else { return false }
             out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
             guard JSONValue.write(result, to: &out) else { return false }
+        case .actionResult(let id, let result):
+            out.append(contentsOf: #"{"id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+            guard result.appendCompact(to: &out) else { return false }
         case .error(let id, let error):
             out.append(contentsOf: #"{"error":"#.utf8)
             guard JSONValue.write(error.json, to: &out) else { return false }

@@ -129,6 +129,11 @@ final class JSONValueEncoderTests: XCTestCase {
             try assertSameAsRoundTrip(number)
         }
         try assertSameAsRoundTrip(UInt64.max)
+        // Whatever this platform's JSONEncoder makes of 128-bit integers (a number, or an error), the same.
+        for value in [Wrapper(value: Int128(Int64.max) * 4), Wrapper(value: Int128(-3))] as [any Encodable] {
+            XCTAssertEqual(try? JSONValueEncoder.encode(value), try? JSONValue.encoding(value))
+        }
+        XCTAssertEqual(try? JSONValueEncoder.encode([UInt128(7)]), try? JSONValue.encoding([UInt128(7)]))
         try assertSameAsRoundTrip(Int.min)
     }
 

@@ -29,6 +29,12 @@ final class OutgoingMessageTests: XCTestCase {
             .batch([.result(id: 1, 1), .error(id: 2, .requestCancelled)]), .batch([.result(id: 3, "x")]),
             .result(id: .double(1.5), 1), .result(id: 1, ["n": .double(2.25)]),
             .batch([.result(id: 1, 1), .result(id: .double(0.5), nil)]),
+            .actionResult(id: 5, ActionResult(displayed: [["kind": "stack", "value": ["scenes": []]]],
+                                              routes: [["route": "push", "scene": "x"]],
+                                              stack: StackJSON([["scene": "list", "title": "Zoë \"x\"\n"]]))),
+            .actionResult(id: "a", ActionResult(displayed: [], routes: [], stack: StackJSON([]))),
+            .actionResult(id: 6, ActionResult(displayed: [["n": .double(0.25)]], routes: [], stack: StackJSON([]))),
+            .batch([.actionResult(id: 7, ActionResult(displayed: [], routes: [], stack: StackJSON(["s"]))), .result(id: 8, 1)]),
         ]
         for message in cases { assertSameBytesAsTheObject(message) }
     }
