@@ -31,7 +31,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    private static func isASCII(_ bytes: [UInt8]) -> Bool {
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             var any: UInt8 = 0
             for byte in buffer { any |= byte }

@@ -14,8 +14,19 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: .null, .invalidRequest("a message must be a JSON object, not \(value.typeName)"))
             return
         }
+        self.init(members: { members[$0] })
+    }
+
+    /// A message from the members of its object, in order (keys unique), as
+    /// `JSONFastParser.objectMembers` gives them: no dictionary for the few members of an envelope.
+    init(members pairs: [(key: String, value: JSONValue)]) {
+        self.init(members: { key in pairs.first(where: { $0.key == key })?.value })
+    }
+
+    /// Reads a message object through `members`, which looks a member up by key.
+    private init(members: (String) -> JSONValue?) {
         var id = JSONValue.null
-        if let raw = members["id"] {
+        if let raw = members("id") {
             switch raw {
             case .string, .integer, .double, .null: id = raw
             default:
@@ -23,12 +34,12 @@ enum IncomingMessage: Equatable {
                 return
             }
         }
-        guard members["jsonrpc"] == "2.0" else {
+        guard members("jsonrpc") == "2.0" else {
             self = .invalid(id: id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))
             return
         }
-        guard let methodValue = members["method"] else {
-            if members["id"] != nil && (members["result"] != nil || members["error"] != nil) {
+        guard let methodValue = members("method") else {
+            if members("id") != nil && (members("result") != nil || members("error") != nil) {
                 self = .response(id: id)
             } else {
                 self = .invalid(id: id, .invalidRequest("\"method\" is missing"))
@@ -39,14 +50,14 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: id, .invalidRequest("\"method\" must be a string, not \(methodValue.typeName)"))
             return
         }
-        let params = members["params"]
+        let params = members("params")
         switch params {
         case nil, .object?, .array?: break
         case let other?:
             self = .invalid(id: id, .invalidRequest("\"params\" must be an object or an array, not \(other.typeName)"))
             return
         }
-        self = members["id"] == nil ? .notification(method: method, params: params)
+        self = members("id") == nil ? .notification(method: method, params: params)
                                     : .request(id: id, method: method, params: params)
     }
 

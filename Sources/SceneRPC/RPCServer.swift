@@ -219,6 +219,11 @@ private enum Incoming {
     init(_ event: FrameEvent) {
         switch event {
         case .message(let bytes):
+            // The common case: an ASCII object the fast parser reads exactly, without a dictionary.
+            if JSONValue.isASCII(bytes), let members = JSONFastParser.objectMembers(bytes) {
+                self = .single(IncomingMessage(members: members))
+                return
+            }
             do {
                 switch try JSONValue.parse(bytes) {
                 case .array(let elements) where elements.isEmpty:
