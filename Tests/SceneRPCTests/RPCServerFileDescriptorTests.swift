@@ -65,8 +65,9 @@ final class RPCServerFileDescriptorTests: XCTestCase {
             _ = server.run(input: input.read, output: output.write)
             finished.signal()
         }
-        // When
-        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")), to: input.write))
+        // When: one whole request, and the start of the next one in the same write
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")) + Array(#"{"jsonrpc":"2.0","#.utf8),
+                                           to: input.write))
         // Then: the answer comes although no more input arrives (a deadlock guard, not a timing check)
         var pollfd = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
         XCTAssertEqual(poll(&pollfd, 1, 60_000), 1, "no answer while the input stays open")
@@ -75,8 +76,8 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         let answer = try JSONValue.parse(Array(chunk[0..<max(0, count - 1)]))
         XCTAssertEqual(answer["id"], 1)
         XCTAssertEqual(chunk[max(0, count - 1)], 0x0A)
-        // And the next request too
-        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(2, "session/stack")), to: input.write))
+        // And the next request too, once its end arrives
+        XCTAssertTrue(RPCServer.writeWhole(Array(#""id":2,"method":"session/stack"}"#.utf8) + [0x0A], to: input.write))
         XCTAssertEqual(poll(&pollfd, 1, 60_000), 1, "no answer while the input stays open")
         let second = read(output.read, &chunk, chunk.count)
         XCTAssertEqual(try JSONValue.parse(Array(chunk[0..<max(0, second - 1)]))["id"], 2)
