@@ -18,6 +18,29 @@ public struct FrameWriter {
         }
     }
 
+    /// Appends one message as one whole frame to `buffer` (the file-descriptor loop's path:
+    /// written straight into the output bytes, no intermediate arrays).
+    func append(_ message: OutgoingMessage, to buffer: FrameBuffer) {
+        buffer.append { append(message, to: &$0) }
+    }
+
+    /// Appends one whole frame, the same bytes `frame(message.json.serialized())` returns.
+    func append(_ message: OutgoingMessage, to out: inout [UInt8]) {
+        let start = out.count
+        if !message.appendCompact(to: &out) {
+            out.removeSubrange(start...)
+            out.append(contentsOf: message.json.serialized())
+        }
+        switch framing {
+        case .newlineDelimited: out.append(0x0A)
+        case .contentLength:
+            var header: [UInt8] = Array("Content-Length: ".utf8)
+            header.append(contentsOf: String(out.count - start).utf8)
+            header.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+            out.insert(contentsOf: header, at: start)
+        }
+    }
+
     /// Writes one message to `sink` as one frame, in one call.
     public func write(_ message: JSONValue, to sink: FrameSink) {
         sink.write(frame(message.serialized()))

@@ -24,7 +24,47 @@ struct JSONFastParser {
         }
     }
 
+    /// The members of a top-level object with a few unique keys, in order, or nil for anything
+    /// else (then the caller parses the text the usual way). A JSON-RPC envelope needs no dictionary.
+    static func objectMembers(_ input: [UInt8]) -> [(key: String, value: JSONValue)]? {
+        input.withUnsafeBufferPointer { buffer -> [(key: String, value: JSONValue)]? in
+            var parser = JSONFastParser(bytes: buffer)
+            parser.skipSpace()
+            guard parser.current == UInt8(ascii: "{"), let members = parser.members() else { return nil }
+            parser.skipSpace()
+            return parser.index == buffer.count ? members : nil
+        }
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private mutating func members() -> [(key: String, value: JSONValue)]? {
+        depth += 1
+        defer { depth -= 1 }
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(4)
+        skipSpace()
+        if current == UInt8(ascii: "}") { index += 1; return members }
+        while true {
+            skipSpace()
+            guard current == UInt8(ascii: "\""), let key = string() else { return nil }
+            skipSpace()
+            guard current == UInt8(ascii: ":") else { return nil }
+            index += 1
+            skipSpace()
+            guard let element = value() else { return nil }
+            // Duplicate keys, and objects too big for a linear search, go the usual way.
+            guard members.count < 16, !members.contains(where: { $0.key == key }) else { return nil }
+            members.append((key, element))
+            skipSpace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return members
+            default: return nil
+            }
+        }
+    }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 

@@ -21,7 +21,8 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Parses one JSON text. Invalid UTF-8 is refused first, because decoders differ on it.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        guard String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.invalidUTF8 }
+        // ASCII is valid UTF-8: most messages skip building a String just to validate them.
+        guard isASCII(bytes) || String(validating: bytes, as: UTF8.self) != nil else { throw ParseError.invalidUTF8 }
         if let value = JSONFastParser.parse(bytes) { return value }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
@@ -30,7 +31,17 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// Converts any `Encodable` (a ViewModel, a Route) through its JSON form.
+    static func isASCII(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var any: UInt8 = 0
+            for byte in buffer { any |= byte }
+            return any < 0x80
+        }
+    }
+
+    /// Converts any `Encodable` through its JSON text, as `JSONEncoder` writes it and the parser
+    /// reads it back. `JSONValueEncoder` gives the same value without the text, much faster;
+    /// this is the reference it is tested against.
     public static func encoding<T: Encodable>(_ value: T) throws -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -105,7 +116,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        var members = [String: JSONValue](minimumCapacity: elements.count)
+        for (key, value) in elements { members[key] = value } // a later key wins
+        self = .object(members)
     }
     public init(nilLiteral: ()) { self = .null }
 }
@@ -138,7 +151,13 @@ extension JSONValue {
         return Self.write(self, to: &out) ? out : nil
     }
 
-    private static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
+    /// Appends the compact form to `out`; false (with `out` partly written) when the value holds
+    /// a double, whose text is left to the encoder.
+    func appendCompact(to out: inout [UInt8]) -> Bool {
+        Self.write(self, to: &out)
+    }
+
+    static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -154,34 +173,79 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                guard write(members[key]!, to: &out) else { return false }
-            }
+            guard members.count <= 16 ? writeSmall(members, to: &out) : writeSorted(members, to: &out) else { return false }
             out.append(UInt8(ascii: "}"))
         }
         return true
     }
 
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+    private static func writeMember(_ key: String, _ value: JSONValue, first: Bool, to out: inout [UInt8]) -> Bool {
+        if !first { out.append(UInt8(ascii: ",")) }
+        writeString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        return write(value, to: &out)
+    }
+
+    private static func writeSorted(_ members: [String: JSONValue], to out: inout [UInt8]) -> Bool {
+        for (position, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            guard writeMember(key, value, first: position == 0, to: &out) else { return false }
+        }
+        return true
+    }
+
+    /// The members of a small object in key order, sorted by insertion into a buffer on the
+    /// stack: most objects have a handful of keys, and `sorted()` allocated an array for each.
+    private static func writeSmall(_ members: [String: JSONValue], to out: inout [UInt8]) -> Bool {
+        typealias Index = Dictionary<String, JSONValue>.Index
+        return withUnsafeTemporaryAllocation(of: Index.self, capacity: max(members.count, 1)) { order -> Bool in
+            var count = 0
+            var index = members.startIndex
+            while index != members.endIndex {
+                let key = members[index].key
+                var slot = count
+                while slot > 0 && key < members[order[slot - 1]].key {
+                    (order.baseAddress! + slot).initialize(to: order[slot - 1])
+                    slot -= 1
+                }
+                (order.baseAddress! + slot).initialize(to: index)
+                count += 1
+                members.formIndex(after: &index)
             }
+            defer { order.baseAddress!.deinitialize(count: count) }
+            for position in 0..<count {
+                let (key, value) = members[order[position]]
+                guard writeMember(key, value, first: position == 0, to: &out) else { return false }
+            }
+            return true
+        }
+    }
+
+    static func writeString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs that need no escape are copied whole.
+            var run = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                            hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]])
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
     }

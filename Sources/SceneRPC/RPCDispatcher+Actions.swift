@@ -4,7 +4,7 @@ import SceneCore
 extension RPCDispatcher {
     /// Runs the call and returns `{displayed, routes, stack}`; an error message displayed makes
     /// it an application error carrying the same members (plus `code` and `details`) as `data`.
-    func perform(_ call: ActionCall, _ target: MethodCatalog.Target) throws -> JSONValue {
+    func perform(_ call: ActionCall, _ target: MethodCatalog.Target) throws -> ActionResult {
         let outcome: Outcome
         switch target {
         case .sceneAction(let scene): outcome = session.run(call, inScene: scene)
@@ -12,12 +12,11 @@ extension RPCDispatcher {
         case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
         }
         announce(outcome)
-        var body: [String: JSONValue] = [
-            "displayed": .array(outcome.displayed.map(Self.displayed)),
-            "routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
-            "stack": Self.stack(session),
-        ]
-        guard let failure = outcome.error else { return .object(body) }
+        let result = ActionResult(displayed: outcome.displayed.map(Self.displayed),
+                                  routes: outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null },
+                                  stack: stackJSON())
+        guard let failure = outcome.error else { return result }
+        guard case .object(var body) = result.json else { preconditionFailure("a result is an object") }
         body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
         body["details"] = .object(failure.details.mapValues { .string($0) })
         throw RPCError(code: failure.code?.rpcCode ?? RPCError.applicationErrorCode, message: failure.text,
@@ -30,13 +29,19 @@ extension RPCDispatcher {
             notify("session/message", Self.value(of: message))
         }
         if !outcome.routes.isEmpty {
-            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValue.encoding($0)) ?? .null }),
-                                            "stack": Self.stack(session)])
+            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null }),
+                                            "stack": stackJSON().value])
         }
     }
 
-    static func stack(_ session: Session) -> JSONValue {
-        (try? JSONValue.encoding(session.stackViewModel))?["scenes"] ?? []
+    /// The stack as JSON, with its text. Every result and stack notification carries it, and it
+    /// changes only when the stack moves, so the last one is kept while the stack is equal.
+    func stackJSON() -> StackJSON {
+        let model = session.stackViewModel
+        if let cached = stackCache, cached.model == model { return cached.json }
+        let json = StackJSON((try? JSONValueEncoder.encode(model))?["scenes"] ?? [])
+        stackCache = (model, json)
+        return json
     }
 
     static func displayed(_ viewModel: any ViewModel) -> JSONValue {
@@ -46,6 +51,38 @@ extension RPCDispatcher {
     /// A ViewModel's JSON form. Encoding a ViewModel is not expected to fail; if one does, the
     /// client still learns its kind and the rest of the result.
     static func value(of viewModel: any ViewModel) -> JSONValue {
-        (try? JSONValue.encoding(viewModel)) ?? ["error": "this view model could not be encoded"]
+        (try? JSONValueEncoder.encode(viewModel)) ?? ["error": "this view model could not be encoded"]
+    }
+}
+
+/// The stack's JSON and its compact text, made once per stack.
+struct StackJSON: Equatable {
+    let value: JSONValue
+    let text: [UInt8]
+
+    init(_ value: JSONValue) { self.value = value; text = value.serialized() }
+}
+
+/// The result of a scene or router method, `{displayed, routes, stack}`, kept apart from its JSON
+/// object until written (like `OutgoingMessage`): the writer puts the members in key order and
+/// copies the stack's text, instead of building, sorting and writing them for every request.
+struct ActionResult: Equatable {
+    let displayed: [JSONValue]
+    let routes: [JSONValue]
+    let stack: StackJSON
+
+    var json: JSONValue { ["displayed": .array(displayed), "routes": .array(routes), "stack": stack.value] }
+
+    /// Appends the same bytes as `json.serialized()`; false (partly written) when a double leaves
+    /// the text to the encoder.
+    func appendCompact(to out: inout [UInt8]) -> Bool {
+        out.append(contentsOf: #"{"displayed":"#.utf8)
+        guard JSONValue.write(.array(displayed), to: &out) else { return false }
+        out.append(contentsOf: #","routes":"#.utf8)
+        guard JSONValue.write(.array(routes), to: &out) else { return false }
+        out.append(contentsOf: #","stack":"#.utf8)
+        out.append(contentsOf: stack.text)
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 }

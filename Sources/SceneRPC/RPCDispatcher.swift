@@ -23,9 +23,11 @@ final class RPCDispatcher {
     /// Content-Length clients (editors) must initialize; newline-delimited ones (scripts) may skip it.
     var requiresInitialize = true
     var framing = Framing.contentLength
-    private(set) var outbox: [JSONValue] = []
+    private(set) var outbox: [OutgoingMessage] = []
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
+    /// The last stack written as JSON (see `stackJSON()`).
+    var stackCache: (model: StackViewModel, json: StackJSON)?
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
 
@@ -36,10 +38,12 @@ final class RPCDispatcher {
 
     /// Queues a server notification (also used for data changes the app posts).
     func notify(_ method: String, _ params: JSONValue) {
-        outbox.append(OutgoingMessage.notification(method, params))
+        outbox.append(.notification(method, params))
     }
 
-    func takeOutbox() -> [JSONValue] { defer { outbox = [] }; return outbox }
+    func takeOutbox() -> [OutgoingMessage] { defer { outbox = [] }; return outbox }
+
+    var hasOutbox: Bool { !outbox.isEmpty }
 
     /// Long work the app reports: sent only while a request that carried a token is handled.
     func progress(_ event: ProgressEvent) {
@@ -49,10 +53,10 @@ final class RPCDispatcher {
     }
 
     /// The response to send, or nil (notifications, client responses).
-    func handle(_ message: IncomingMessage, cancelled: Bool) -> JSONValue? {
+    func handle(_ message: IncomingMessage, cancelled: Bool) -> OutgoingMessage? {
         switch message {
         case .invalid(let id, let error):
-            return OutgoingMessage.error(id: id, error)
+            return .error(id: id, error)
         case .response(let id):
             log("ignored a response (id \(id.text)): this server sends no requests")
             return nil
@@ -60,22 +64,31 @@ final class RPCDispatcher {
             receiveNotification(method, ProgressToken.extract(from: params).params)
             return nil
         case .request(let id, let method, let rawParams):
-            if cancelled { return OutgoingMessage.error(id: id, .requestCancelled) }
+            if cancelled { return .error(id: id, .requestCancelled) }
             let (params, token) = ProgressToken.extract(from: rawParams)
             progressToken = token
             defer { progressToken = nil }
             do {
-                return OutgoingMessage.result(id: id, try answer(method, params))
+                switch try answer(method, params) {
+                case .value(let value): return .result(id: id, value)
+                case .action(let result): return .actionResult(id: id, result)
+                }
             } catch let error as RPCError {
-                return OutgoingMessage.error(id: id, error)
+                return .error(id: id, error)
             } catch {
-                return OutgoingMessage.error(id: id, RPCError(code: RPCError.internalErrorCode, message: "\(error)"))
+                return .error(id: id, RPCError(code: RPCError.internalErrorCode, message: "\(error)"))
             }
         }
     }
 
-    private func answer(_ method: String, _ params: JSONValue?) throws -> JSONValue {
-        if method == "initialize" { return try initialize(params) }
+    /// What a request's `result` is: a value, or the result of a scene or router method.
+    private enum Answer {
+        case value(JSONValue)
+        case action(ActionResult)
+    }
+
+    private func answer(_ method: String, _ params: JSONValue?) throws -> Answer {
+        if method == "initialize" { return .value(try initialize(params)) }
         switch lifecycle {
         case .awaitingInitialize:
             if requiresInitialize { throw RPCError.serverNotInitialized }
@@ -87,12 +100,12 @@ final class RPCDispatcher {
         switch method {
         case "shutdown":
             lifecycle = .shuttingDown
-            return .null
+            return .value(.null)
         case "session/describe", "rpc.discover":
-            return RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info)
+            return .value(RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info))
         default:
             guard let entry = catalog[method] else { throw RPCError.methodNotFound(method) }
-            return try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target)
+            return .action(try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target))
         }
     }
 
@@ -108,7 +121,7 @@ final class RPCDispatcher {
                                  "notifications": ["session/stackChanged", "session/message", "session/dataChanged",
                                                    "$/progress", "notifications/progress"]],
                 "scenes": RPCDescription.scenes(session.sceneKinds),
-                "stack": Self.stack(session)]
+                "stack": stackJSON().value]
     }
 
     private func receiveNotification(_ method: String, _ params: JSONValue?) {

@@ -14,8 +14,19 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: .null, .invalidRequest("a message must be a JSON object, not \(value.typeName)"))
             return
         }
+        self.init(members: { members[$0] })
+    }
+
+    /// A message from the members of its object, in order (keys unique), as
+    /// `JSONFastParser.objectMembers` gives them: no dictionary for the few members of an envelope.
+    init(members pairs: [(key: String, value: JSONValue)]) {
+        self.init(members: { key in pairs.first(where: { $0.key == key })?.value })
+    }
+
+    /// Reads a message object through `members`, which looks a member up by key.
+    private init(members: (String) -> JSONValue?) {
         var id = JSONValue.null
-        if let raw = members["id"] {
+        if let raw = members("id") {
             switch raw {
             case .string, .integer, .double, .null: id = raw
             default:
@@ -23,12 +34,12 @@ enum IncomingMessage: Equatable {
                 return
             }
         }
-        guard members["jsonrpc"] == "2.0" else {
+        guard members("jsonrpc") == "2.0" else {
             self = .invalid(id: id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))
             return
         }
-        guard let methodValue = members["method"] else {
-            if members["id"] != nil && (members["result"] != nil || members["error"] != nil) {
+        guard let methodValue = members("method") else {
+            if members("id") != nil && (members("result") != nil || members("error") != nil) {
                 self = .response(id: id)
             } else {
                 self = .invalid(id: id, .invalidRequest("\"method\" is missing"))
@@ -39,14 +50,14 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: id, .invalidRequest("\"method\" must be a string, not \(methodValue.typeName)"))
             return
         }
-        let params = members["params"]
+        let params = members("params")
         switch params {
         case nil, .object?, .array?: break
         case let other?:
             self = .invalid(id: id, .invalidRequest("\"params\" must be an object or an array, not \(other.typeName)"))
             return
         }
-        self = members["id"] == nil ? .notification(method: method, params: params)
+        self = members("id") == nil ? .notification(method: method, params: params)
                                     : .request(id: id, method: method, params: params)
     }
 
@@ -61,17 +72,64 @@ enum IncomingMessage: Equatable {
     }
 }
 
-/// Builds outgoing messages.
-enum OutgoingMessage {
-    static func result(id: JSONValue, _ result: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "result": result]
+/// An outgoing message, kept apart from its JSON object until written: the writer puts the
+/// envelope's members in sorted order itself, instead of building and sorting a dictionary for
+/// every message (measured: a tenth of a small request's time).
+enum OutgoingMessage: Equatable {
+    case result(id: JSONValue, JSONValue)
+    /// The result of a scene or router method.
+    case actionResult(id: JSONValue, ActionResult)
+    case error(id: JSONValue, RPCError)
+    case notification(String, JSONValue)
+    /// The responses to a batch, as one array.
+    case batch([OutgoingMessage])
+
+    var json: JSONValue {
+        switch self {
+        case .result(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result]
+        case .actionResult(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result.json]
+        case .error(let id, let error): return ["jsonrpc": "2.0", "id": id, "error": error.json]
+        case .notification(let method, let params): return ["jsonrpc": "2.0", "method": .string(method), "params": params]
+        case .batch(let messages): return .array(messages.map(\.json))
+        }
     }
 
-    static func error(id: JSONValue, _ error: RPCError) -> JSONValue {
-        ["jsonrpc": "2.0", "id": id, "error": error.json]
-    }
-
-    static func notification(_ method: String, _ params: JSONValue) -> JSONValue {
-        ["jsonrpc": "2.0", "method": .string(method), "params": params]
+    /// Appends the compact text, the same bytes as `json.serialized()` (keys in sorted order:
+    /// error < id < jsonrpc < method < params < result); false, with `out` partly written,
+    /// when a double leaves the text to the encoder.
+    func appendCompact(to out: inout [UInt8]) -> Bool {
+        switch self {
+        case .result(let id, let result):
+            out.append(contentsOf: #"{"id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+            guard JSONValue.write(result, to: &out) else { return false }
+        case .actionResult(let id, let result):
+            out.append(contentsOf: #"{"id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
+            guard result.appendCompact(to: &out) else { return false }
+        case .error(let id, let error):
+            out.append(contentsOf: #"{"error":"#.utf8)
+            guard JSONValue.write(error.json, to: &out) else { return false }
+            out.append(contentsOf: #","id":"#.utf8)
+            guard JSONValue.write(id, to: &out) else { return false }
+            out.append(contentsOf: #","jsonrpc":"2.0""#.utf8)
+        case .notification(let method, let params):
+            out.append(contentsOf: #"{"jsonrpc":"2.0","method":"#.utf8)
+            JSONValue.writeString(method, to: &out)
+            out.append(contentsOf: #","params":"#.utf8)
+            guard JSONValue.write(params, to: &out) else { return false }
+        case .batch(let messages):
+            out.append(UInt8(ascii: "["))
+            for (index, message) in messages.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                guard message.appendCompact(to: &out) else { return false }
+            }
+            out.append(UInt8(ascii: "]"))
+            return true
+        }
+        out.append(UInt8(ascii: "}"))
+        return true
     }
 }

@@ -2,7 +2,12 @@ import Foundation
 
 extension RPCServer {
     /// Runs the session over file descriptors until `exit`, EOF or lost framing; returns the
-    /// exit status. Blocking reads; each frame written whole before the next.
+    /// exit status. Blocking reads; frames written whole and in order.
+    ///
+    /// Output is buffered while complete frames are waiting in the input (a pipelining client):
+    /// the answers to everything one `read(2)` returned go out in one `write(2)` before the next
+    /// read, so a client that sends one request and waits gets its answer at once. Progress
+    /// notifications are written as soon as they are posted.
     ///
     /// Stdout is protected: frames go to a private duplicate of `output`, and (when `output` is
     /// fd 1) fd 1 is pointed at stderr, so nothing a library prints can corrupt the stream.
@@ -19,34 +24,34 @@ extension RPCServer {
             fflush(stdout)
             dup2(STDERR_FILENO, STDOUT_FILENO)
         }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let buffer = FrameBuffer(descriptor: frames)
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+        defer { chunk.deallocate() }
         while !isFinished {
-            let count = read(input, &chunk, chunk.count)
+            let count = read(input, chunk.baseAddress, chunk.count)
             if count < 0 && errno == EINTR { continue }
-            var writeFailed = false
-            let emit: ([UInt8]) -> Void = { frame in
-                guard !writeFailed else { return }
-                if !Self.writeWhole(frame, to: frames) {
-                    Self.logToStandardError("the client closed its input: \(String(cString: strerror(errno)))")
-                    writeFailed = true
-                }
-            }
             if count > 0 {
-                receive(Array(chunk[0..<count]), emit: emit)
+                receive(UnsafeBufferPointer(rebasing: chunk[0..<count]), into: buffer)
             } else {
                 if count < 0 { Self.logToStandardError("read failed: \(String(cString: strerror(errno)))") }
-                endOfInput(emit: emit)
+                endOfInput(into: buffer)
             }
-            if writeFailed { return 1 }
+            // Every complete frame read so far is answered: flush before waiting for more input.
+            buffer.flush()
+            if buffer.failed { return 1 }
         }
         return exitStatus
     }
 
     /// Writes every byte, retrying short writes and interrupts. False when the peer is gone.
     static func writeWhole(_ bytes: [UInt8], to fd: Int32) -> Bool {
+        bytes.withUnsafeBytes { writeWhole($0, to: fd) }
+    }
+
+    static func writeWhole(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -54,5 +59,38 @@ extension RPCServer {
             offset += written
         }
         return true
+    }
+}
+
+/// Whole frames waiting to be written to a descriptor, in order. Frames are only ever appended
+/// whole, and `flush` writes everything appended so far, so frames never mix or split on the wire.
+final class FrameBuffer {
+    /// Above this, `append` writes at once (a long pipelined burst keeps memory bounded).
+    static let highWater = 256 * 1024
+
+    let descriptor: Int32
+    private(set) var bytes: [UInt8] = []
+    /// Set when a write failed (the client went away); later output is dropped.
+    private(set) var failed = false
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+        bytes.reserveCapacity(Self.highWater + 4096)
+    }
+
+    /// Lets `body` append whole frames, then writes them if the buffer is over its high-water mark.
+    func append(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+        if bytes.count >= Self.highWater { flush() }
+    }
+
+    /// Writes everything buffered, in one call where the descriptor takes it.
+    func flush() {
+        guard !bytes.isEmpty else { return }
+        if !failed && !bytes.withUnsafeBytes({ RPCServer.writeWhole($0, to: descriptor) }) {
+            RPCServer.logToStandardError("the client closed its input: \(String(cString: strerror(errno)))")
+            failed = true
+        }
+        bytes.removeAll(keepingCapacity: true)
     }
 }

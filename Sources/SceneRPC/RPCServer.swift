@@ -14,7 +14,7 @@ public final class RPCServer {
     public private(set) var isFinished = false
     private var framingLost = false
     /// Where frames go while input is processed; set only inside `process`.
-    private var emit: (([UInt8]) -> Void)?
+    private var output: FrameOutput?
 
     /// - Parameters:
     ///   - session: the app's session; every method runs through it.
@@ -31,7 +31,7 @@ public final class RPCServer {
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
         self.log = log
         changes?.observe { [weak dispatcher] change in
-            dispatcher?.notify("session/dataChanged", (try? JSONValue.encoding(change)) ?? .null)
+            dispatcher?.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
         }
         progress?.observe { [weak dispatcher] event in dispatcher?.progress(event) }
         dispatcher.onProgress = { [weak self] in self?.flushOutbox() }
@@ -60,6 +60,20 @@ public final class RPCServer {
     public func receive(_ bytes: [UInt8], emit: @escaping ([UInt8]) -> Void) {
         guard !isFinished else { return }
         process(reader.push(bytes), emit: emit)
+    }
+
+    /// Handles bytes just read, appending the frames to `buffer` (which flushes itself when it
+    /// grows large, and when progress is posted mid-request); the caller flushes it afterwards.
+    func receive<Bytes: Sequence>(_ bytes: Bytes, into buffer: FrameBuffer) where Bytes.Element == UInt8 {
+        guard !isFinished else { return }
+        process(reader.push(bytes), output: .buffer(buffer))
+    }
+
+    /// Handles end of input, appending the frames to `buffer`.
+    func endOfInput(into buffer: FrameBuffer) {
+        guard !isFinished else { return }
+        process(reader.finish(), output: .buffer(buffer))
+        isFinished = true
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
@@ -104,26 +118,34 @@ public final class RPCServer {
         FileHandle.standardError.write(Data("\(program.isEmpty ? "rpc" : program): \(text)\n".utf8))
     }
 
-    /// Answers the events in order, writing through `emit` each response right after the
-    /// notifications its request caused (progress ones as soon as they are posted).
+    /// Answers the events in order, writing each response right after the notifications its
+    /// request caused (progress ones as soon as they are posted).
     private func process(_ events: [FrameEvent], framing: Framing? = nil, emit: @escaping ([UInt8]) -> Void) {
+        process(events, framing: framing, output: .frames(emit))
+    }
+
+    func process(_ events: [FrameEvent], framing: Framing? = nil, output: FrameOutput) {
         if let detected = framing ?? reader.framing, writer.framing != detected || dispatcher.framing != detected {
             writer = FrameWriter(framing: detected)
             dispatcher.framing = detected
             dispatcher.requiresInitialize = detected == .contentLength
         }
-        self.emit = emit
-        defer { self.emit = nil }
-        var incoming = events.map(Incoming.init)
+        self.output = output
+        defer { self.output = nil }
+        let incoming = events.map(Incoming.init)
         var cancelled = Self.cancelledIDs(in: incoming)
-        while !incoming.isEmpty, !isFinished {
-            switch incoming.removeFirst() {
+        var next = 0
+        while next < incoming.count, !isFinished {
+            defer { next += 1 }
+            switch incoming[next] {
             case .single(let message):
                 let response = answer(message, &cancelled)
-                send(dispatcher.takeOutbox() + (response.map { [$0] } ?? []))
+                sendOutbox()
+                if let response { send(response) }
             case .batch(let messages):
                 let responses = messages.compactMap { answer($0, &cancelled) }
-                send(dispatcher.takeOutbox() + (responses.isEmpty ? [] : [.array(responses)]))
+                sendOutbox()
+                if !responses.isEmpty { send(.batch(responses)) }
             case .lost(let reason):
                 log("framing lost: \(reason); ending the session")
                 framingLost = true
@@ -132,22 +154,34 @@ public final class RPCServer {
             if case .exited = dispatcher.lifecycle { isFinished = true }
         }
         // Changes the app posted outside any request still reach the client.
-        flushOutbox()
+        sendOutbox()
     }
 
-    private func send(_ messages: [JSONValue]) {
-        guard let emit else { return }
-        for message in messages { emit(writer.frame(message.serialized())) }
+    private func send(_ message: OutgoingMessage) {
+        switch output {
+        case .frames(let emit)?:
+            var body: [UInt8] = []
+            if !message.appendCompact(to: &body) { body = message.json.serialized() }
+            emit(writer.frame(body))
+        case .buffer(let buffer)?: writer.append(message, to: buffer)
+        case nil: break
+        }
     }
 
-    /// Writes the notifications queued so far (called when progress is posted mid-request).
-    /// Outside `process` there is nowhere to write, so they wait for the next input.
+    private func sendOutbox() {
+        guard dispatcher.hasOutbox else { return }
+        for message in dispatcher.takeOutbox() { send(message) }
+    }
+
+    /// Writes the notifications queued so far at once (called when progress is posted
+    /// mid-request). Outside `process` there is nowhere to write, so they wait for the next input.
     private func flushOutbox() {
-        guard emit != nil else { return }
-        send(dispatcher.takeOutbox())
+        guard output != nil else { return }
+        sendOutbox()
+        if case .buffer(let buffer)? = output { buffer.flush() }
     }
 
-    private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> JSONValue? {
+    private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> OutgoingMessage? {
         if case .exited = dispatcher.lifecycle { return nil }
         var isCancelled = false
         if case .request(let id, _, _) = message { isCancelled = cancelled.remove(id) != nil }
@@ -157,6 +191,8 @@ public final class RPCServer {
     /// Requests read but not yet handled that a later cancellation in the same read names.
     /// Dispatch is synchronous, so only these can still be cancelled.
     private static func cancelledIDs(in incoming: [Incoming]) -> Set<JSONValue> {
+        // Most reads hold no cancellation at all: then nothing is hashed.
+        guard incoming.contains(where: { $0.messages.contains { $0.cancelledID != nil } }) else { return [] }
         var queued = Set<JSONValue>()
         var cancelled = Set<JSONValue>()
         for message in incoming.flatMap(\.messages) {
@@ -165,6 +201,13 @@ public final class RPCServer {
         }
         return cancelled
     }
+}
+
+/// Where `process` writes frames: handed out one by one, or appended to a buffer that the
+/// file-descriptor loop writes in one call once no complete frame is left in its input.
+enum FrameOutput {
+    case frames(([UInt8]) -> Void)
+    case buffer(FrameBuffer)
 }
 
 /// A frame event decoded into messages.
@@ -176,6 +219,11 @@ private enum Incoming {
     init(_ event: FrameEvent) {
         switch event {
         case .message(let bytes):
+            // The common case: an ASCII object the fast parser reads exactly, without a dictionary.
+            if JSONValue.isASCII(bytes), let members = JSONFastParser.objectMembers(bytes) {
+                self = .single(IncomingMessage(members: members))
+                return
+            }
             do {
                 switch try JSONValue.parse(bytes) {
                 case .array(let elements) where elements.isEmpty:

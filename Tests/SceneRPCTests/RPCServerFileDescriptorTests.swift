@@ -36,4 +36,127 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         }
         XCTAssertEqual(ids, [0, 1])
     }
+
+    // MARK: - Output buffering: answers wait only while complete frames wait in the input
+
+    private func temporaryFile() throws -> (fd: Int32, path: String) {
+        let path = NSTemporaryDirectory() + "rpc-out-\(UUID().uuidString)"
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        return (fd, path)
+    }
+
+    private func messages(in path: String) -> [JSONValue] {
+        var reader = FrameReader()
+        let bytes = FileManager.default.contents(atPath: path).map { Array($0) } ?? []
+        return reader.push(bytes).compactMap { event in
+            guard case .message(let body) = event else { return nil }
+            return try? JSONValue.parse(body)
+        }
+    }
+
+    func test_run_answersARequestWhileTheInputStaysOpen() throws {
+        // Given: a client that sends one request and then waits, its input still open
+        let fixture = RPCFixture()
+        let input = try pipePair(), output = try pipePair()
+        let finished = DispatchSemaphore(value: 0)
+        let server = fixture.sut
+        Thread.detachNewThread {
+            _ = server.run(input: input.read, output: output.write)
+            finished.signal()
+        }
+        // When: one whole request, and the start of the next one in the same write
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")) + Array(#"{"jsonrpc":"2.0","#.utf8),
+                                           to: input.write))
+        // Then: the answer comes although no more input arrives (a deadlock guard, not a timing check)
+        var pollfd = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&pollfd, 1, 60_000), 1, "no answer while the input stays open")
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = read(output.read, &chunk, chunk.count)
+        let answer = try JSONValue.parse(Array(chunk[0..<max(0, count - 1)]))
+        XCTAssertEqual(answer["id"], 1)
+        XCTAssertEqual(chunk[max(0, count - 1)], 0x0A)
+        // And the next request too, once its end arrives
+        XCTAssertTrue(RPCServer.writeWhole(Array(#""id":2,"method":"session/stack"}"#.utf8) + [0x0A], to: input.write))
+        XCTAssertEqual(poll(&pollfd, 1, 60_000), 1, "no answer while the input stays open")
+        let second = read(output.read, &chunk, chunk.count)
+        XCTAssertEqual(try JSONValue.parse(Array(chunk[0..<max(0, second - 1)]))["id"], 2)
+        close(input.write)
+        finished.wait()
+        close(input.read); close(output.write); close(output.read)
+    }
+
+    func test_receiveIntoABuffer_writesNothingUntilFlushed_thenTheSameBytesAsFrameByFrame() throws {
+        // Given: several frames in one read, and the same read answered frame by frame
+        let bytes = RPCSeeds.contentLengthFrame(RPCSeeds.initialize)
+            + RPCSeeds.contentLengthFrame(RPCSeeds.request(1, "session/stack"))
+            + RPCSeeds.contentLengthFrame(RPCSeeds.request(2, "list/fail"))
+            + RPCSeeds.contentLengthFrame("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope\"}")
+            + RPCSeeds.contentLengthFrame("[1,{\"jsonrpc\":\"2.0\",\"id\":\"é\",\"method\":\"session/stack\"}]")
+            + RPCSeeds.contentLengthFrame(RPCSeeds.request(4, "list/touch"))
+        let expected = RPCFixture().sut.receive(bytes).flatMap { $0 }
+        let file = try temporaryFile()
+        defer { close(file.fd); unlink(file.path) }
+        let buffer = FrameBuffer(descriptor: file.fd)
+        let sut = RPCFixture().sut
+        // When
+        sut.receive(bytes, into: buffer)
+        // Then
+        XCTAssertEqual(buffer.bytes, expected)
+        XCTAssertEqual(lseek(file.fd, 0, SEEK_END), 0)
+        // When
+        buffer.flush()
+        // Then
+        XCTAssertTrue(buffer.bytes.isEmpty)
+        XCTAssertEqual(FileManager.default.contents(atPath: file.path).map { Array($0) }, expected)
+        XCTAssertEqual(messages(in: file.path).compactMap { $0["id"] }, [0, 1, 2, 3, 4])
+    }
+
+    func test_buffer_overItsHighWaterMark_writesWithoutWaitingForTheFlush() throws {
+        // Given
+        let file = try temporaryFile()
+        defer { close(file.fd); unlink(file.path) }
+        let sut = FrameBuffer(descriptor: file.fd)
+        let frame = [UInt8](repeating: UInt8(ascii: "x"), count: 1000)
+        // When
+        var appended = 0
+        while appended < FrameBuffer.highWater { sut.append { $0 += frame }; appended += frame.count }
+        // Then: all of it written, in order, none held back
+        XCTAssertTrue(sut.bytes.isEmpty)
+        XCTAssertEqual(lseek(file.fd, 0, SEEK_END), off_t(appended))
+    }
+
+    func test_buffer_whenTheClientIsGone_failsAndDropsTheRest() throws {
+        // Given
+        let output = try pipePair()
+        close(output.read)
+        signal(SIGPIPE, SIG_IGN)
+        let sut = FrameBuffer(descriptor: output.write)
+        // When
+        sut.append { $0 += [1, 2, 3] }
+        sut.flush()
+        sut.append { $0 += [4] }
+        sut.flush()
+        // Then
+        XCTAssertTrue(sut.failed)
+        XCTAssertTrue(sut.bytes.isEmpty)
+        close(output.write)
+    }
+
+    func test_progressThroughABuffer_isWrittenWhileTheRequestIsStillRunning() throws {
+        // Given: a probe that counts the frames in the file at each report
+        let fixture = ProgressFixture()
+        let file = try temporaryFile()
+        defer { close(file.fd); unlink(file.path) }
+        var seenDuringWork: [Int] = []
+        fixture.scene.duringWork = { seenDuringWork.append(self.messages(in: file.path).count) }
+        let buffer = FrameBuffer(descriptor: file.fd)
+        // When
+        fixture.sut.receive(RPCSeeds.line(RPCSeeds.request(1, "jobs/import", #"{"count":2,"workDoneToken":3}"#)),
+                            into: buffer)
+        buffer.flush()
+        // Then: begin + change + report by the first probe, two more by the second, all in the end
+        XCTAssertEqual(seenDuringWork, [3, 5])
+        XCTAssertEqual(messages(in: file.path).last?["id"], 1)
+    }
 }

@@ -1,0 +1,46 @@
+@testable import SceneRPC
+import XCTest
+
+/// The envelope is written without building its object; the bytes must be the object's.
+final class OutgoingMessageTests: XCTestCase {
+    private func assertSameBytesAsTheObject(_ sut: OutgoingMessage, file: StaticString = #filePath, line: UInt = #line) {
+        var out: [UInt8] = []
+        let written = sut.appendCompact(to: &out)
+        let expected = sut.json.serialized()
+        if written {
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: expected, as: UTF8.self), file: file, line: line)
+        }
+        // Through the frame writer, in both framings, doubles included (they fall back to the encoder).
+        for framing in [Framing.newlineDelimited, .contentLength] {
+            var frame: [UInt8] = [1, 2]
+            FrameWriter(framing: framing).append(sut, to: &frame)
+            XCTAssertEqual(Array(frame.dropFirst(2)), FrameWriter(framing: framing).frame(expected), file: file, line: line)
+        }
+    }
+
+    func test_appendCompact_everyKindOfMessage_writesTheObjectsBytes() {
+        let result: JSONValue = ["displayed": [["kind": "stack", "value": ["scenes": []]]], "routes": [], "stack": ["é\n\"x\""]]
+        let error = RPCError(code: -32010, message: "not \"saved\"", data: ["details": ["a": "b"], "code": "x"])
+        let cases: [OutgoingMessage] = [
+            .result(id: 1, result), .result(id: "s-1", nil), .result(id: nil, []), .result(id: -7, ["a": true]),
+            .error(id: 2, error), .error(id: nil, RPCError(code: -32700, message: "parse error")),
+            .error(id: "ü", .requestCancelled),
+            .notification("session/message", ["kind": "info", "text": "Ünal"]), .notification("$/progress", [:]),
+            .batch([.result(id: 1, 1), .error(id: 2, .requestCancelled)]), .batch([.result(id: 3, "x")]),
+            .result(id: .double(1.5), 1), .result(id: 1, ["n": .double(2.25)]),
+            .batch([.result(id: 1, 1), .result(id: .double(0.5), nil)]),
+            .actionResult(id: 5, ActionResult(displayed: [["kind": "stack", "value": ["scenes": []]]],
+                                              routes: [["route": "push", "scene": "x"]],
+                                              stack: StackJSON([["scene": "list", "title": "Zoë \"x\"\n"]]))),
+            .actionResult(id: "a", ActionResult(displayed: [], routes: [], stack: StackJSON([]))),
+            .actionResult(id: 6, ActionResult(displayed: [["n": .double(0.25)]], routes: [], stack: StackJSON([]))),
+            .batch([.actionResult(id: 7, ActionResult(displayed: [], routes: [], stack: StackJSON(["s"]))), .result(id: 8, 1)]),
+        ]
+        for message in cases { assertSameBytesAsTheObject(message) }
+    }
+
+    func test_appendCompact_withADouble_reportsThatTheEncoderMustWriteIt() {
+        var out: [UInt8] = []
+        XCTAssertFalse(OutgoingMessage.result(id: .double(1.5), 1).appendCompact(to: &out))
+    }
+}
