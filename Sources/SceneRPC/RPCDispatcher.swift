@@ -46,9 +46,10 @@ final class RPCDispatcher {
     var hasOutbox: Bool { !outbox.isEmpty }
 
     /// Long work the app reports: sent only while a request that carried a token is handled.
+    /// Either way the server is told (`onProgress`), so answers already computed for earlier
+    /// requests of the same read go out before the long work instead of after it.
     func progress(_ event: ProgressEvent) {
-        guard let (method, params) = progressToken?.notification(for: event) else { return }
-        notify(method, params)
+        if let (method, params) = progressToken?.notification(for: event) { notify(method, params) }
         onProgress?()
     }
 

@@ -173,8 +173,9 @@ public final class RPCServer {
         for message in dispatcher.takeOutbox() { send(message) }
     }
 
-    /// Writes the notifications queued so far at once (called when progress is posted
-    /// mid-request). Outside `process` there is nowhere to write, so they wait for the next input.
+    /// Writes what is queued and buffered so far at once (called when progress is posted
+    /// mid-request, with or without a token). Outside `process` there is nowhere to write, so
+    /// it waits for the next input.
     private func flushOutbox() {
         guard output != nil else { return }
         sendOutbox()

@@ -159,4 +159,24 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         XCTAssertEqual(seenDuringWork, [3, 5])
         XCTAssertEqual(messages(in: file.path).last?["id"], 1)
     }
+
+    func test_longWorkWithoutAToken_stillLetsEarlierAnswersOut() throws {
+        // Given: a quick request and a long one arrive in one read; the long one asks for no progress
+        let fixture = ProgressFixture()
+        let file = try temporaryFile()
+        defer { close(file.fd); unlink(file.path) }
+        var idsSeenDuringWork: [[JSONValue]] = []
+        fixture.scene.duringWork = { idsSeenDuringWork.append(self.messages(in: file.path).compactMap { $0["id"] }) }
+        let buffer = FrameBuffer(descriptor: file.fd)
+        // When
+        fixture.sut.receive(RPCSeeds.line(RPCSeeds.request(1, "session/stack"))
+                            + RPCSeeds.line(RPCSeeds.request(2, "jobs/import", #"{"count":2}"#)),
+                            into: buffer)
+        buffer.flush()
+        // Then: the quick answer was on the wire while the long work ran, and no progress was sent
+        XCTAssertEqual(idsSeenDuringWork, [[1], [1]])
+        let all = messages(in: file.path)
+        XCTAssertEqual(all.compactMap { $0["id"] }, [1, 2])
+        XCTAssertFalse(all.contains { $0["method"] == "$/progress" })
+    }
 }
