@@ -30,7 +30,7 @@ let package = Package(
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
-        .target(name: "SceneRPC", dependencies: ["SceneCore"]),
+        .target(name: "SceneRPC", dependencies: ["SceneCore", .product(name: "Logging", package: "swift-log")]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -58,7 +58,7 @@ let package = Package(
             dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
-        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore"]),
+        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
+import Logging
 import SceneCore
 
 /// Where the connection is in its life (LSP's lifecycle).
@@ -17,7 +18,7 @@ final class RPCDispatcher {
     let session: Session
     let catalog: MethodCatalog
     let info: RPCServerInfo
-    private let log: (String) -> Void
+    private let log: RPCServer.Log
     private(set) var lifecycle = RPCLifecycle.awaitingInitialize
     private var initializeCalled = false
     /// Content-Length clients (editors) must initialize; newline-delimited ones (scripts) may skip it.
@@ -31,7 +32,7 @@ final class RPCDispatcher {
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
 
-    init(session: Session, info: RPCServerInfo, log: @escaping (String) -> Void) {
+    init(session: Session, info: RPCServerInfo, log: @escaping RPCServer.Log) {
         self.session = session; self.info = info; self.log = log
         catalog = MethodCatalog(sceneKinds: session.sceneKinds)
     }
@@ -59,7 +60,7 @@ final class RPCDispatcher {
         case .invalid(let id, let error):
             return .error(id: id, error)
         case .response(let id):
-            log("ignored a response (id \(id.text)): this server sends no requests")
+            log(.notice, "ignored a response (id \(id.text)): this server sends no requests")
             return nil
         case .notification(let method, let params):
             receiveNotification(method, ProgressToken.extract(from: params).params)
@@ -114,7 +115,7 @@ final class RPCDispatcher {
         guard !initializeCalled else { throw RPCError.invalidRequest("initialize may be sent only once") }
         initializeCalled = true
         if lifecycle == .awaitingInitialize { lifecycle = .running }
-        if let client = params?["clientInfo"] { log("client: \(client.text)") }
+        if let client = params?["clientInfo"] { log(.info, "client: \(client.text)") }
         return ["serverInfo": RPCDescription.serverInfo(info),
                 "protocolVersion": .string(RPCServerInfo.protocolVersion),
                 "capabilities": ["framing": .string(framing.rawValue), "batches": true, "cancelRequest": true,
@@ -133,11 +134,11 @@ final class RPCDispatcher {
             break // cancellations are matched before dispatch (RPCServer), never here
         default:
             // A method sent as a notification runs and its answer is dropped; unknown ones are ignored.
-            guard let entry = catalog[method] else { return log("ignored notification \(method)") }
+            guard let entry = catalog[method] else { return log(.notice, "ignored notification \(method)") }
             if lifecycle == .awaitingInitialize && !requiresInitialize { lifecycle = .running }
-            guard lifecycle == .running else { return log("ignored notification \(method) (\(lifecycle))") }
+            guard lifecycle == .running else { return log(.notice, "ignored notification \(method) (\(lifecycle))") }
             do { _ = try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target) }
-            catch { log("notification \(method) failed: \((error as? RPCError)?.message ?? "\(error)")") }
+            catch { log(.warning, "notification \(method) failed: \((error as? RPCError)?.message ?? "\(error)")") }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension RPCServer {
     /// Runs the session over file descriptors until `exit`, EOF or lost framing; returns the
@@ -16,7 +17,7 @@ extension RPCServer {
         signal(SIGPIPE, SIG_IGN)
         let frames = dup(output)
         guard frames >= 0 else {
-            Self.logToStandardError("cannot duplicate the output descriptor: \(String(cString: strerror(errno)))")
+            log(.error, "cannot duplicate the output descriptor: \(String(cString: strerror(errno)))")
             return 1
         }
         defer { close(frames) }
@@ -24,7 +25,7 @@ extension RPCServer {
             fflush(stdout)
             dup2(STDERR_FILENO, STDOUT_FILENO)
         }
-        let buffer = FrameBuffer(descriptor: frames)
+        let buffer = FrameBuffer(descriptor: frames, log: log)
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
         while !isFinished {
@@ -33,7 +34,7 @@ extension RPCServer {
             if count > 0 {
                 receive(UnsafeBufferPointer(rebasing: chunk[0..<count]), into: buffer)
             } else {
-                if count < 0 { Self.logToStandardError("read failed: \(String(cString: strerror(errno)))") }
+                if count < 0 { log(.error, "read failed: \(String(cString: strerror(errno)))") }
                 endOfInput(into: buffer)
             }
             // Every complete frame read so far is answered: flush before waiting for more input.
@@ -73,8 +74,11 @@ final class FrameBuffer {
     /// Set when a write failed (the client went away); later output is dropped.
     private(set) var failed = false
 
-    init(descriptor: Int32) {
+    private let log: RPCServer.Log
+
+    init(descriptor: Int32, log: @escaping RPCServer.Log = RPCServer.logToStandardError) {
         self.descriptor = descriptor
+        self.log = log
         bytes.reserveCapacity(Self.highWater + 4096)
     }
 
@@ -88,7 +92,7 @@ final class FrameBuffer {
     func flush() {
         guard !bytes.isEmpty else { return }
         if !failed && !bytes.withUnsafeBytes({ RPCServer.writeWhole($0, to: descriptor) }) {
-            RPCServer.logToStandardError("the client closed its input: \(String(cString: strerror(errno)))")
+            log(.notice, "the client closed its input: \(String(cString: strerror(errno)))")
             failed = true
         }
         bytes.removeAll(keepingCapacity: true)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SceneCore
 
 /// The JSON-RPC 2.0 front end of a session.
@@ -10,7 +11,7 @@ public final class RPCServer {
     private var reader: FrameReader
     private var writer = FrameWriter(framing: .newlineDelimited)
     private let dispatcher: RPCDispatcher
-    private let log: (String) -> Void
+    let log: Log
     public private(set) var isFinished = false
     private var framingLost = false
     /// Where frames go while input is processed; set only inside `process`.
@@ -26,7 +27,7 @@ public final class RPCServer {
     ///   - log: where diagnostics go (stderr by default; never stdout).
     public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
                 changes: ChangeHub? = nil, progress: ProgressHub? = nil,
-                log: @escaping (String) -> Void = RPCServer.logToStandardError) {
+                log: @escaping Log = RPCServer.logToStandardError) {
         reader = FrameReader(limits: limits)
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
         self.log = log
@@ -112,8 +113,12 @@ public final class RPCServer {
         return String(decoding: document.serialized(pretty: true), as: UTF8.self)
     }
 
-    /// Writes a line to stderr: the only place diagnostics go.
-    public static func logToStandardError(_ text: String) {
+    /// Where the server's diagnostics go, with how much each matters; the composition root
+    /// hands them to its logger, which filters them by the level the user chose.
+    public typealias Log = (Logger.Level, String) -> Void
+
+    /// Writes a line to stderr, whatever its level: the default for servers built without a logger.
+    public static func logToStandardError(_ level: Logger.Level, _ text: String) {
         let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         FileHandle.standardError.write(Data("\(program.isEmpty ? "rpc" : program): \(text)\n".utf8))
     }
@@ -147,7 +152,7 @@ public final class RPCServer {
                 sendOutbox()
                 if !responses.isEmpty { send(.batch(responses)) }
             case .lost(let reason):
-                log("framing lost: \(reason); ending the session")
+                log(.error, "framing lost: \(reason); ending the session")
                 framingLost = true
                 isFinished = true
             }

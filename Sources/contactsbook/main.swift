@@ -74,10 +74,14 @@ struct ContactsBookCommand: ParsableCommand {
         let progress = ProgressHub()
         let session = try openSession(db: db, pageSize: pageSize, changes: changes, progress: progress)
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
-        let server = RPCServer(session: session, info: Self.serverInfo, limits: limits, changes: changes, progress: progress,
-                               log: RPCServer.logToStandardError)
+        // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
+        // observes the session's changes and progress from the moment it exists.
+        func makeServer() -> RPCServer {
+            RPCServer(session: session, info: Self.serverInfo, limits: limits, changes: changes, progress: progress,
+                      log: { level, text in logger.log(level: level, "\(text)") })
+        }
         if rpc {
-            let status = server.run()
+            let status = makeServer().run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -89,7 +93,7 @@ struct ContactsBookCommand: ParsableCommand {
         }
         let streams = StandardStreams()
         let lines = LineSession(session: session, streams: streams, bail: bail)
-        let mixed = MixedLineSession(lines: lines, server: server, streams: streams)
+        let mixed = MixedLineSession(lines: lines, server: makeServer(), streams: streams)
         let status = mixed.run { readLine(strippingNewline: true) }
         if status != 0 { throw ExitCode(status) }
     }

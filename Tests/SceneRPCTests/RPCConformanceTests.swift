@@ -1,3 +1,4 @@
+import Logging
 import SceneCore
 @testable import SceneRPC
 import XCTest
@@ -129,6 +130,7 @@ final class RPCConformanceTests: XCTestCase {
     func test_clientResponse_isLoggedAndNotAnswered() {
         XCTAssertEqual(fixture.send("{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":null}"), [])
         XCTAssertEqual(fixture.logSpy.lines.count, 1)
+        XCTAssertEqual(fixture.logSpy.levels, [.notice])
     }
 
     func test_emptyBatch_isOneInvalidRequest() {
@@ -199,5 +201,6 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(fixture.sut.exitStatus, 1)
         XCTAssertEqual(fixture.logSpy.lines.count, 1)
         XCTAssertTrue(fixture.logSpy.lines[0].hasPrefix("framing lost: "), fixture.logSpy.lines[0])
+        XCTAssertEqual(fixture.logSpy.levels, [.error])
     }
 }

@@ -1,3 +1,4 @@
+import Logging
 @testable import SceneRPC
 import XCTest
 
@@ -53,6 +54,7 @@ final class RPCLifecycleTests: XCTestCase {
         XCTAssertEqual(result?["stack"], [["scene": "list", "title": "All items"]])
         XCTAssertEqual(sut.lifecycle, .running)
         XCTAssertEqual(fixture.logSpy.lines, ["client: {\"name\":\"tests\"}"])
+        XCTAssertEqual(fixture.logSpy.levels, [.info])
     }
 
     func test_initializeTwice_isInvalidRequest() {

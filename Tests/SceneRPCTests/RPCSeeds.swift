@@ -1,3 +1,4 @@
+import Logging
 import SceneCore
 @testable import SceneRPC
 import XCTest
@@ -75,7 +76,8 @@ enum RPCSeeds {
 /// Captures diagnostics instead of writing them to stderr.
 final class LogSpy {
     private(set) var lines: [String] = []
-    func log(_ text: String) { lines.append(text) }
+    private(set) var levels: [Logger.Level] = []
+    func log(_ level: Logger.Level, _ text: String) { lines.append(text); levels.append(level) }
 }
 
 /// The fake list scene: records each call and displays or routes as its action says.

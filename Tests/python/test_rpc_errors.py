@@ -157,6 +157,16 @@ def test_framing_lost_writes_nothing_to_stdout(tmp_path):
     assert b"framing lost" in result.stderr
 
 
+def test_server_diagnostics_follow_the_log_level(tmp_path):
+    # The client's name is an info line: shown with --log-level info, not at the default (warning).
+    data = frame(req(0, "initialize", {"clientInfo": {"name": "probe"}}), "ndjson")
+    quiet = run_rpc(tmp_path, data)
+    assert quiet.returncode == 0 and quiet.stderr == b""
+    chatty = run_rpc(tmp_path, data, extra_args=["--log-level", "info"])
+    assert chatty.returncode == 0
+    assert b'client: {"name":"probe"}' in chatty.stderr and b"info" in chatty.stderr
+
+
 def test_api_info_equals_session_describe(tmp_path):
     api_info = subprocess.run([binary(), "--api-info"], capture_output=True, env=isolated_env(tmp_path),
                               timeout=TIMEOUT)
