@@ -97,15 +97,18 @@ final class VCardWriterTests: XCTestCase {
         // When
         let text = sut.card(for: contact)
         // Then: every line as the writer's line-by-line rules make it
-        let e = VCardText.escape
-        let expected = [
-            "BEGIN:VCARD", "VERSION:4.0", "UID:" + e(long), "FN:" + e(contact.fullName), "N:Ünal;" + e(long) + ";;" + e(long) + ";",
-            "ORG:" + e(long), "TITLE:" + e(long), "item1.TEL:" + e(long), "item1.X-ABLabel:" + e(long), "EMAIL:" + e(long),
-            "ADR;TYPE=home:;;" + e(long) + ";" + e(long) + ";;;" + e(long), "BDAY:00070102", "NOTE:" + e(long),
-            "CATEGORIES:" + e(long) + ",", "REV:20231114T221320Z", "X-LONG:" + e(long), "END:VCARD",
-        ].map(VCardWriter.fold).joined()
+        let l: String = VCardText.escape(long)
+        var lines: [String] = ["BEGIN:VCARD", "VERSION:4.0", "UID:" + l]
+        lines.append("FN:" + VCardText.escape(contact.fullName))
+        lines.append("N:Ünal;" + l + ";;" + l + ";")
+        lines += ["ORG:" + l, "TITLE:" + l, "item1.TEL:" + l, "item1.X-ABLabel:" + l, "EMAIL:" + l]
+        let address: String = "ADR;TYPE=home:;;" + l + ";" + l + ";;;" + l
+        lines += [address, "BDAY:00070102", "NOTE:" + l, "CATEGORIES:" + l + ","]
+        lines += ["REV:20231114T221320Z", "X-LONG:" + l, "END:VCARD"]
+        let expected: String = lines.map(VCardWriter.fold).joined()
         XCTAssertEqual(text, expected)
-        XCTAssertEqual(VCardReader().read(Data(text.utf8)).entries.first?.contact.notes, long.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+        let notes: String = long.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        XCTAssertEqual(VCardReader().read(Data(text.utf8)).entries.first?.contact.notes, notes)
     }
 
     func test_birthdayAndPadding_matchStringFormat() {
