@@ -115,6 +115,11 @@ public final class SQLiteContactStore: ContactStore {
     public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try guarded {
             try writer.write { db in
+                // A larger page cache while the import runs: with SQLite's default (2 MB) the
+                // index pages of a large import were evicted and read back over and over.
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
                 let transaction = Transaction(db: db)
                 defer { transaction.db = nil }
                 try body(transaction)
@@ -122,6 +127,10 @@ public final class SQLiteContactStore: ContactStore {
             }
         }
     }
+
+    /// Measured at 100k cards: system time 2.4 s → 0.55 s, peak RSS 59 → 128 MB (bounded by
+    /// this, not by the book's size).
+    static let importCacheKiB = 65_536
 
     /// The import transaction `importInBatches` hands out; usable only inside it.
     private final class Transaction: ContactImportTransaction {
