@@ -82,9 +82,18 @@ public struct Birthday: Equatable, Codable, Sendable {
 
     /// `YYYY-MM-DD`, or `--MM-DD` without a year (the vCard 4 form).
     public var isoString: String {
-        let md = String(format: "%02d-%02d", month, day)
-        if let year { return String(format: "%04d-", year) + md }
+        // Without `String(format:)`, which parses its format on every call: 4 % of an import.
+        let md = Self.padded(month, 2) + "-" + Self.padded(day, 2)
+        if let year { return Self.padded(year, 4) + "-" + md }
         return "--" + md
+    }
+
+    /// `String(format: "%0<width>d", value)`; a negative value (never a valid date part) goes
+    /// through `String(format:)` as before.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        guard value >= 0 else { return String(format: "%0\(width)d", value) }
+        let digits = String(value)
+        return digits.utf8.count >= width ? digits : String(repeating: "0", count: width - digits.utf8.count) + digits
     }
 }
 
@@ -99,7 +108,12 @@ public enum SortOrder: String, Codable, Sendable, CaseIterable {
 extension Contact {
     /// The digits of every phone number, so "555 12" finds "+1 (555) 123-4567".
     public var phoneDigits: [String] {
-        phones.map { $0.value.filter(\.isASCIIDigit) }.filter { !$0.isEmpty }
+        phones.map { phone in
+            // ASCII text, as numbers nearly always are, byte by byte: each byte is one character.
+            let utf8 = phone.value.utf8
+            guard utf8.allSatisfy({ $0 < 0x80 }) else { return phone.value.filter(\.isASCIIDigit) }
+            return String(decoding: utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        }.filter { !$0.isEmpty }
     }
 }
 

@@ -54,13 +54,44 @@ public protocol ContactStore: AnyObject {
     /// of `insert` and `update`), or, if any one of them fails, none at all.
     /// Returns the saved contacts, inserts first, each list in the order given.
     func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact]
+    /// Saves an import that arrives in batches, all in one transaction: `body` looks up and
+    /// saves batch after batch through the transaction it is handed; if it throws, or any save
+    /// fails, nothing at all is saved. Returns the ids added and updated, in the order saved.
+    /// A large file is read and saved a batch at a time this way, never held whole in memory.
+    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs
     /// Hands every contact matching `search`, in sort order, to `body` in batches of at most
     /// `batchSize`; returns how many there were. An export walks the book this way: never the
     /// whole book in memory, and never a page found by skipping all the rows before it.
     func forEachBatch(search: String, sort: SortOrder, batchSize: Int, _ body: ([Contact]) throws -> Void) throws -> Int
 }
 
+/// One import's transaction, as `ContactStore.importInBatches` hands it out.
+public protocol ContactImportTransaction: AnyObject {
+    /// The stored contacts whose UID is one of `uids`, as `ContactStore.contacts(uids:)`.
+    func contacts(uids: [String]) throws -> [Contact]
+    /// Saves one batch, each contact with the rules of `insert` and `update`.
+    func save(inserting: [Contact], updating: [Contact]) throws
+}
+
+/// The ids an import added and updated.
+public struct ImportedIDs: Equatable, Sendable {
+    public var added: [Int64] = []
+    public var updated: [Int64] = []
+    public init(added: [Int64] = [], updated: [Int64] = []) { self.added = added; self.updated = updated }
+}
+
 extension ContactStore {
+    /// Collects every batch and saves them with one `importContacts(inserting:updating:)` at the
+    /// end: right for small stores; `SQLiteContactStore` saves each batch as it comes instead.
+    public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+        let pending = CollectedImport(store: self)
+        try body(pending)
+        guard !pending.inserts.isEmpty || !pending.updates.isEmpty else { return ImportedIDs() }
+        let saved = try importContacts(inserting: pending.inserts, updating: pending.updates)
+        return ImportedIDs(added: saved.prefix(pending.inserts.count).compactMap(\.id),
+                           updated: pending.updates.compactMap(\.id))
+    }
+
     /// Page by page through `page(_:)`: right for small stores; `SQLiteContactStore` walks one cursor instead.
     public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
                              _ body: ([Contact]) throws -> Void) throws -> Int {
@@ -74,5 +105,17 @@ extension ContactStore {
             page += 1
         }
         return count
+    }
+}
+
+/// The batches of an import, kept until the end (see `ContactStore.importInBatches`).
+private final class CollectedImport: ContactImportTransaction {
+    let store: ContactStore
+    var inserts: [Contact] = [], updates: [Contact] = []
+    init(store: ContactStore) { self.store = store }
+    func contacts(uids: [String]) throws -> [Contact] { try store.contacts(uids: uids) }
+    func save(inserting: [Contact], updating: [Contact]) throws {
+        inserts += inserting
+        updates += updating
     }
 }

@@ -11,30 +11,61 @@ extension SQLiteContactStore {
         "sort_first", "sort_last", "extra",
     ]
 
-    static func savedValues(_ contact: Contact) throws -> StatementArguments {
+    static func savedValues(_ contact: Contact) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             contact.uid, contact.givenName, contact.familyName, contact.nickname,
             contact.organization, contact.title, contact.notes,
-            try json(contact.phones), try json(contact.emails), try json(contact.addresses),
-            try json(contact.tags), contact.birthday?.isoString,
+            ContactJSON.encode(contact.phones), ContactJSON.encode(contact.emails),
+            ContactJSON.encode(contact.addresses), ContactJSON.encode(contact.tags), contact.birthday?.isoString,
             contact.createdAt.timeIntervalSince1970, contact.updatedAt.timeIntervalSince1970,
             ContactKeys.sortKey(contact, .first), ContactKeys.sortKey(contact, .last),
-            try json(contact.extraProperties),
+            ContactJSON.encode(contact.extraProperties),
         ]
         return StatementArguments(values)
     }
+
+    /// The columns `contact(fromColumns:)` reads by position (by name, GRDB looks each
+    /// column up in every row).
+    static let readColumns = "id, uid, given, family, nickname, organization, title, phones, emails, "
+        + "addresses, birthday, notes, tags, created_at, updated_at, version, extra"
 
     static func contact(from row: Row) throws -> Contact {
         Contact(
             id: row["id"], uid: row["uid"], givenName: row["given"], familyName: row["family"],
             nickname: row["nickname"], organization: row["organization"], title: row["title"],
-            phones: try decode(row["phones"]), emails: try decode(row["emails"]),
-            addresses: try decode(row["addresses"]),
+            phones: try labeledValues(row["phones"]), emails: try labeledValues(row["emails"]),
+            addresses: try addresses(row["addresses"]),
             birthday: (row["birthday"] as String?).flatMap(birthday(iso:)),
-            notes: row["notes"], tags: try decode(row["tags"]),
+            notes: row["notes"], tags: try strings(row["tags"]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
-            version: row["version"], extraProperties: try decode(row["extra"]))
+            version: row["version"], extraProperties: try strings(row["extra"]))
+    }
+
+    /// A row selected with `readColumns`, read by position.
+    static func contact(fromColumns row: Row) throws -> Contact {
+        Contact(
+            id: row[0], uid: row[1], givenName: row[2], familyName: row[3],
+            nickname: row[4], organization: row[5], title: row[6],
+            phones: try labeledValues(row[7]), emails: try labeledValues(row[8]),
+            addresses: try addresses(row[9]),
+            birthday: (row[10] as String?).flatMap(birthday(iso:)),
+            notes: row[11], tags: try strings(row[12]),
+            createdAt: Date(timeIntervalSince1970: row[13]),
+            updatedAt: Date(timeIntervalSince1970: row[14]),
+            version: row[15], extraProperties: try strings(row[16]))
+    }
+
+    private static func labeledValues(_ text: String) throws -> [LabeledValue] {
+        try ContactJSON.decodeLabeledValues(text) ?? decode(text)
+    }
+
+    private static func addresses(_ text: String) throws -> [PostalAddress] {
+        try ContactJSON.decodeAddresses(text) ?? decode(text)
+    }
+
+    private static func strings(_ text: String) throws -> [String] {
+        try ContactJSON.decodeStrings(text) ?? decode(text)
     }
 
     /// Rewrites the contact's entries in both FTS5 tables; call inside the write transaction
@@ -69,13 +100,6 @@ extension SQLiteContactStore {
             return ContactStoreError.storage(
                 "The contacts database failed: \(error.message ?? "\(error.resultCode)")")
         }
-    }
-
-    private static func json<T: Encodable & Collection>(_ value: T) throws -> String {
-        if value.isEmpty { return "[]" } // what the encoder writes for an empty array, for free
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     private static func decode<T: Decodable>(_ text: String) throws -> T {

@@ -126,15 +126,17 @@ public final class SQLiteContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in
-                // In chunks: SQLite limits the number of arguments of one statement.
-                try stride(from: 0, to: uids.count, by: 500).flatMap { start in
-                    let chunk = Array(uids[start..<min(start + 500, uids.count)])
-                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    return try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE uid IN (\(marks))",
-                                            arguments: StatementArguments(chunk)).map(Self.contact(from:))
-                }
-            }
+            try writer.read { db in try Self.contacts(uids: uids, db) }
+        }
+    }
+
+    private static func contacts(uids: [String], _ db: Database) throws -> [Contact] {
+        // In chunks: SQLite limits the number of arguments of one statement.
+        try stride(from: 0, to: uids.count, by: 500).flatMap { start in
+            let chunk = Array(uids[start..<min(start + 500, uids.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+            return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
+                                    arguments: StatementArguments(chunk)).map(Self.contact(fromColumns:))
         }
     }
 
@@ -144,6 +146,46 @@ public final class SQLiteContactStore: ContactStore {
             try write { db in
                 try inserting.map { try Self.insert($0, db) } + updating.map { try Self.update($0, db) }
             }
+        }
+    }
+
+    /// One write transaction for the whole import; each batch is looked up and saved as it
+    /// comes, so the caller never holds the whole file's contacts.
+    public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+        try guarded {
+            try writer.write { db in
+                // A larger page cache while the import runs: with SQLite's default (2 MB) the
+                // index pages of a large import were evicted and read back over and over.
+                let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+                defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                let transaction = Transaction(db: db)
+                defer { transaction.db = nil }
+                try body(transaction)
+                return transaction.ids
+            }
+        }
+    }
+
+    /// Measured at 100k cards: system time 2.4 s → 0.55 s, peak RSS 59 → 128 MB (bounded by
+    /// this, not by the book's size).
+    static let importCacheKiB = 65_536
+
+    /// The import transaction `importInBatches` hands out; usable only inside it.
+    private final class Transaction: ContactImportTransaction {
+        var db: Database?
+        var ids = ImportedIDs()
+        init(db: Database) { self.db = db }
+
+        func contacts(uids: [String]) throws -> [Contact] {
+            guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
+            return try SQLiteContactStore.contacts(uids: uids, db)
+        }
+
+        func save(inserting: [Contact], updating: [Contact]) throws {
+            guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
+            for contact in inserting { ids.added.append(try SQLiteContactStore.insert(contact, db).id!) }
+            for contact in updating { ids.updated.append(try SQLiteContactStore.update(contact, db).id!) }
         }
     }
 
@@ -157,7 +199,8 @@ public final class SQLiteContactStore: ContactStore {
         let count: Int = try guarded {
             try writer.read { db in
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT * FROM contact WHERE \(filter) ORDER BY \(sortColumn), id", arguments: arguments)
+                    db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(sortColumn), id",
+                    arguments: arguments)
                 var batch: [Contact] = [], count = 0
                 batch.reserveCapacity(batchSize)
                 func flush() -> Bool {
@@ -168,7 +211,7 @@ public final class SQLiteContactStore: ContactStore {
                     return true
                 }
                 while let row = try rows.next() {
-                    batch.append(try Self.contact(from: row))
+                    batch.append(try Self.contact(fromColumns: row))
                     if batch.count >= batchSize, !flush() { return count }
                 }
                 _ = flush()

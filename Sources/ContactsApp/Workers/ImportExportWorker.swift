@@ -54,29 +54,57 @@ public final class ImportExportWorker {
     let exportPageSize: Int
     let changes: ChangeNotifier?
     let progress: ProgressReporter?
+    /// Cards read and saved per batch: a file is streamed through the import's one
+    /// transaction this many cards at a time, never held whole in memory.
+    let importBatchSize: Int
+    /// Bytes read from a file at a time.
+    let importChunkSize: Int
 
-    public init(environment: ContactsEnvironment, exportPageSize: Int = 200) {
+    public init(environment: ContactsEnvironment, exportPageSize: Int = 200,
+                importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
         changes = environment.changes; progress = environment.progress
         self.exportPageSize = exportPageSize
+        self.importBatchSize = max(1, importBatchSize)
+        self.importChunkSize = max(1, importChunkSize)
     }
 
     // MARK: - Import
 
-    /// Reads a file and imports it; see `importContacts(_:format:)`.
+    /// Reads a file and imports it; see `importContacts(_:format:)`. A vCard file is read a
+    /// chunk at a time and saved in batches, all in one transaction.
     public func importFile(at path: String, format: ImportFormat) throws -> ImportReport {
         let expanded = Self.expand(path)
-        let data: Data
+        let handle: FileHandle
         do {
             // Through a FileHandle, so pipes and FIFOs (`/dev/stdin`) read as well as files.
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: expanded))
-            defer { try? handle.close() }
-            data = try handle.readToEnd() ?? Data()
+            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: expanded))
         } catch {
             throw ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
         }
+        defer { try? handle.close() }
         let resolved = format == .auto ? (expanded.lowercased().hasSuffix(".csv") ? .csv : .vcard) : format
-        return try importContacts(data, format: resolved)
+        func readFailure(_ error: Error) -> ContactsFailure {
+            ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
+        }
+        if resolved == .csv {
+            let data: Data
+            do { data = try handle.readToEnd() ?? Data() } catch { throw readFailure(error) }
+            return try importContacts(data, format: .csv)
+        }
+        let batchSize = importBatchSize, chunkSize = importChunkSize
+        return try importBatches { batch in
+            try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                do {
+                    guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return false }
+                    buffer.removeAll(keepingCapacity: true)
+                    buffer.append(contentsOf: data)
+                    return true
+                } catch {
+                    throw readFailure(error)
+                }
+            }, batch)
+        }
     }
 
     /// Imports cards or rows in one store transaction: a card whose UID is stored updates that
@@ -85,16 +113,77 @@ public final class ImportExportWorker {
     /// never merged silently. Cards that cannot be read are reported and the rest imported; if
     /// the store fails, nothing is imported.
     public func importContacts(_ data: Data, format: ImportFormat) throws -> ImportReport {
-        // Progress comes in the two steps that take the time: reading the cards, then saving
-        // them in one transaction (which cannot report from inside).
+        let batchSize = importBatchSize, chunkSize = importChunkSize
+        return try importBatches { batch in
+            if format == .csv {
+                let parsed = ContactsCSV.read(data)
+                var start = 0
+                repeat {
+                    let end = min(start + batchSize, parsed.entries.count)
+                    try batch(ParsedContacts(entries: Array(parsed.entries[start..<end]),
+                                             problems: start == 0 ? parsed.problems : []))
+                    start = end
+                } while start < parsed.entries.count
+            } else {
+                var offset = data.startIndex
+                try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                    guard offset < data.endIndex else { return false }
+                    let end = min(offset + chunkSize, data.endIndex)
+                    buffer = [UInt8](data[offset..<end])
+                    offset = end
+                    return true
+                }, batch)
+            }
+        }
+    }
+
+    /// The import itself: `read` hands parsed batches to its argument (on a thread of its own),
+    /// and each is matched to the stored contacts and saved inside one store transaction.
+    ///
+    /// Progress comes per batch ("read N cards, saving", N growing as the file is read), then
+    /// "saved" once the transaction is committed; a file of one batch reports as before
+    /// streaming: `0 of N`, then `N of N`.
+    private func importBatches(_ read: @escaping (_ batch: (ParsedContacts) throws -> Void) throws -> Void) throws -> ImportReport {
         progress?.begin("Importing contacts")
         defer { progress?.end() }
-        let parsed = format == .csv ? ContactsCSV.read(data) : VCardReader().read(data)
-        progress?.report(completed: 0, of: parsed.entries.count, message: "read \(parsed.entries.count) cards, saving")
         var report = ImportReport()
-        report.problems = parsed.problems
         var seen = Set<String>()
+        var readCount = 0, savedCount = 0
+        let time = now()
+        var readError: Error?
+        let ids: ImportedIDs
+        do {
+            ids = try translating {
+                try store.importInBatches { transaction in
+                    do {
+                        // The file is read and parsed on another thread while each batch is saved here.
+                        try BatchPipe.run(produce: read) { parsed in
+                            report.problems += parsed.problems
+                            readCount += parsed.entries.count
+                            progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
+                            try save(parsed, time: time, seen: &seen, report: &report, in: transaction)
+                            savedCount = readCount
+                        }
+                    } catch let failure as ContactsFailure {
+                        readError = failure // reading the file failed: not a storage error
+                        throw failure
+                    }
+                }
+            }
+        } catch {
+            throw readError ?? error
+        }
+        if !ids.added.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "created", ids: ids.added.map(String.init))) }
+        if !ids.updated.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "updated", ids: ids.updated.map(String.init))) }
+        progress?.report(completed: readCount, of: readCount, message: "saved")
+        return report
+    }
+
+    /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.
+    private func save(_ parsed: ParsedContacts, time: Date, seen: inout Set<String>, report: inout ImportReport,
+                      in transaction: ContactImportTransaction) throws {
         var incoming: [Contact] = []
+        incoming.reserveCapacity(parsed.entries.count)
         for entry in parsed.entries {
             var contact = entry.contact
             if contact.uid.isEmpty || seen.contains(contact.uid) {
@@ -104,9 +193,9 @@ public final class ImportExportWorker {
             seen.insert(contact.uid)
             incoming.append(contact)
         }
-        let stored = try translating { try store.contacts(uids: incoming.map(\.uid)) }
+        guard !incoming.isEmpty else { return }
+        let stored = try transaction.contacts(uids: incoming.map(\.uid))
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
-        let time = now()
         var inserts: [Contact] = [], updates: [Contact] = []
         for var contact in incoming {
             if let existing = byUID[contact.uid] {
@@ -124,16 +213,9 @@ public final class ImportExportWorker {
                 inserts.append(contact)
             }
         }
-        if !inserts.isEmpty || !updates.isEmpty {
-            let saved = try translating { try store.importContacts(inserting: inserts, updating: updates) }
-            let addedIDs = saved.prefix(inserts.count).compactMap(\.id), updatedIDs = updates.compactMap(\.id)
-            if !addedIDs.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "created", ids: addedIDs.map(String.init))) }
-            if !updatedIDs.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "updated", ids: updatedIDs.map(String.init))) }
-        }
-        progress?.report(completed: parsed.entries.count, of: parsed.entries.count, message: "saved")
-        report.added = inserts.count
-        report.updated = updates.count
-        return report
+        if !inserts.isEmpty || !updates.isEmpty { try transaction.save(inserting: inserts, updating: updates) }
+        report.added += inserts.count
+        report.updated += updates.count
     }
 
     // MARK: - Export
@@ -143,9 +225,9 @@ public final class ImportExportWorker {
     /// renamed into place) and an existing one is replaced only with `overwrite`.
     public func export(search: String, format: ExportFormat, to path: String, overwrite: Bool) throws -> ExportReport {
         if path == "-" {
-            var text = ""
+            var text: [UInt8] = []
             let count = try forEachChunk(search: search, format: format) { text += $0 }
-            return ExportReport(count: count, format: format, path: nil, text: text)
+            return ExportReport(count: count, format: format, path: nil, text: String(decoding: text, as: UTF8.self))
         }
         let expanded = Self.expand(path)
         if !overwrite && FileManager.default.fileExists(atPath: expanded) {
@@ -165,13 +247,20 @@ public final class ImportExportWorker {
         }
     }
 
-    /// Hands the formatted text out page by page; returns how many contacts there were.
-    private func forEachChunk(search: String, format: ExportFormat, _ body: (String) throws -> Void) throws -> Int {
-        if format == .csv { try body(ContactsCSV.header) }
+    /// Hands the formatted text out page by page, as UTF-8 bytes; returns how many contacts there were.
+    private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws -> Int {
+        if format == .csv { try body(Array(ContactsCSV.header.utf8)) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)
+        var bytes: [UInt8] = []
         return try translating {
             try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
-                try body(format == .csv ? ContactsCSV.rows(contacts) : contacts.map(writer.card(for:)).joined())
+                bytes.removeAll(keepingCapacity: true)
+                if format == .csv {
+                    bytes.append(contentsOf: ContactsCSV.rows(contacts).utf8)
+                } else {
+                    for contact in contacts { writer.append(contact, to: &bytes) }
+                }
+                try body(bytes)
             }
         }
     }
@@ -225,7 +314,7 @@ final class AtomicFile {
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
-    func write(_ text: String) throws { try handle.write(contentsOf: Data(text.utf8)) }
+    func write(_ bytes: [UInt8]) throws { try handle.write(contentsOf: bytes) }
 
     /// Flushes to disk and moves the file into place. Without `overwrite`, the move is a
     /// hard link, which fails rather than replace a file created meanwhile.

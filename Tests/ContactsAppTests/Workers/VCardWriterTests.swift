@@ -67,4 +67,56 @@ final class VCardWriterTests: XCTestCase {
             XCTAssertEqual(again.entries.map(\.contact), contacts, "\(version)")
         }
     }
+
+    // MARK: - The byte writer
+
+    func test_timestamp_isWhatCalendarGivesInUTC() {
+        // Given seconds across leap years, centuries, before 1970 and with fractions
+        var seconds: [Double] = [0, -1, -0.5, 0.999, 951_782_400, 951_868_799.9, 4_107_542_399, -2_208_988_800, 253_402_300_799]
+        var state: UInt64 = 42
+        for _ in 0..<2000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            seconds.append(Double(Int64(bitPattern: state >> 1) % 20_000_000_000) / 3)
+        }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            // When / Then
+            XCTAssertEqual(VCardWriter.timestamp(date), VCardWriter.calendarTimestamp(date), "\(value)")
+        }
+    }
+
+    func test_card_longLinesEscapesAndLineBreaks_areFoldedAndEscapedAsLinesAre() {
+        // Given text that needs escaping and folding, in several scripts
+        let long = String(repeating: "Zoë 😀 ñ; a,b\\c\r\nd\re\n ", count: 9)
+        let contact = Contact(
+            uid: long, givenName: long, familyName: "Ünal", organization: long, title: long,
+            phones: [LabeledValue(label: long, value: long)], emails: [LabeledValue(label: "", value: long)],
+            addresses: [PostalAddress(label: "home", street: long, city: long, region: "", postalCode: "", country: long)],
+            birthday: Birthday(year: 7, month: 1, day: 2), notes: long, tags: [long, ""],
+            updatedAt: VCardSeeds.now, extraProperties: ["X-CONTACTSBOOK-NAME-PREFIX:" + VCardText.escape(long), "X-LONG:" + VCardText.escape(long)])
+        // When
+        let text = sut.card(for: contact)
+        // Then: every line as the writer's line-by-line rules make it
+        let l: String = VCardText.escape(long)
+        var lines: [String] = ["BEGIN:VCARD", "VERSION:4.0", "UID:" + l]
+        lines.append("FN:" + VCardText.escape(contact.fullName))
+        lines.append("N:Ünal;" + l + ";;" + l + ";")
+        lines += ["ORG:" + l, "TITLE:" + l, "item1.TEL:" + l, "item1.X-ABLabel:" + l, "EMAIL:" + l]
+        let address: String = "ADR;TYPE=home:;;" + l + ";" + l + ";;;" + l
+        lines += [address, "BDAY:00070102", "NOTE:" + l, "CATEGORIES:" + l + ","]
+        lines += ["REV:20231114T221320Z", "X-LONG:" + l, "END:VCARD"]
+        let expected: String = lines.map(VCardWriter.fold).joined()
+        XCTAssertEqual(text, expected)
+        let notes: String = long.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        XCTAssertEqual(VCardReader().read(Data(text.utf8)).entries.first?.contact.notes, notes)
+    }
+
+    func test_birthdayAndPadding_matchStringFormat() {
+        for value in [0, 7, 42, 999, 1604, 12345] {
+            XCTAssertEqual(Birthday.padded(value, 2), String(format: "%02d", value))
+            XCTAssertEqual(Birthday.padded(value, 4), String(format: "%04d", value))
+        }
+        XCTAssertEqual(Birthday(year: 985, month: 3, day: 9).isoString, "0985-03-09")
+        XCTAssertEqual(Birthday(year: nil, month: 12, day: 24).isoString, "--12-24")
+    }
 }

@@ -21,36 +21,91 @@ enum VCardContentLines {
     /// one space or tab) and 2.1 quoted-printable soft line breaks (a QP value ending in `=`
     /// continues on the next line). Blank lines are dropped.
     static func split(_ data: Data) -> [VCardContentLine] {
-        var bytes = [UInt8](data)
-        if bytes.starts(with: bom) { bytes.removeFirst(bom.count) }
         var result: [VCardContentLine] = []
-        var lineNumber = 0
-        var start = 0
-        while start < bytes.count {
-            var end = bytes[start...].firstIndex(of: lf) ?? bytes.count
-            let next = end + 1
-            if end > start && bytes[end - 1] == cr { end -= 1 }
-            lineNumber += 1
-            append(bytes[start..<end], lineNumber, to: &result)
-            start = next
-        }
+        var splitter = Splitter()
+        data.withUnsafeBytes { splitter.feed($0.bindMemory(to: UInt8.self)) { result.append($0) } }
+        splitter.finish { result.append($0) }
         return result
     }
 
-    private static func append(_ physical: ArraySlice<UInt8>, _ number: Int, to result: inout [VCardContentLine]) {
-        if let last = result.last {
-            if isQuotedPrintable(last.bytes) && last.bytes.last == equals {
-                result[result.count - 1].bytes.removeLast()
-                result[result.count - 1].bytes += physical
-                return
-            }
-            if let first = physical.first, first == space || first == tab {
-                result[result.count - 1].bytes += physical.dropFirst()
-                return
+    /// `split`, a chunk of the file at a time: a line is handed out once the next line's first
+    /// byte shows it is not continued, so a file of any size streams through a small buffer.
+    struct Splitter {
+        /// The last logical line, which the next physical line may still continue.
+        private var pending: VCardContentLine?
+        /// The start of a physical line whose end is in a later chunk.
+        private var partial: [UInt8] = []
+        private var lineNumber = 0
+        private var atStart = true
+
+        mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            guard atStart else { return try feedLines(chunk, emit) }
+            // The byte-order mark may itself arrive split across chunks.
+            partial.append(contentsOf: chunk)
+            if partial.count >= bom.count { try feedStart(emit) }
+        }
+
+        /// The first bytes, held until there are enough to tell a byte-order mark.
+        private mutating func feedStart(_ emit: (VCardContentLine) throws -> Void) rethrows {
+            atStart = false
+            let buffered = partial
+            partial = []
+            let skip = buffered.starts(with: bom) ? bom.count : 0
+            try buffered.withUnsafeBufferPointer { try feedLines(UnsafeBufferPointer(rebasing: $0[skip...]), emit) }
+        }
+
+        private mutating func feedLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            var start = 0
+            while start < bytes.count {
+                guard let newline = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: lf) else {
+                    partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+                    return
+                }
+                let end = start + newline
+                if partial.isEmpty {
+                    try physical(UnsafeBufferPointer(rebasing: bytes[start..<end]), emit)
+                } else {
+                    partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    let line = partial
+                    partial = []
+                    try line.withUnsafeBufferPointer { try physical($0, emit) }
+                }
+                start = end + 1
             }
         }
-        guard !physical.allSatisfy({ $0 == space || $0 == tab }) else { return }
-        result.append(VCardContentLine(bytes: Array(physical), line: number))
+
+        /// The end of the file: the last line, even without a line break.
+        mutating func finish(_ emit: (VCardContentLine) throws -> Void) rethrows {
+            if atStart { try feedStart(emit) }
+            if !partial.isEmpty {
+                let line = partial
+                partial = []
+                try line.withUnsafeBufferPointer { try physical($0, emit) }
+            }
+            if let last = pending { pending = nil; try emit(last) }
+        }
+
+        /// One physical line, without its LF.
+        private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            lineNumber += 1
+            var count = line.count
+            if count > 0 && line[count - 1] == cr { count -= 1 }
+            let physical = UnsafeBufferPointer(rebasing: line[..<count])
+            if pending != nil {
+                if pending!.bytes.last == equals && isQuotedPrintable(pending!.bytes) {
+                    pending!.bytes.removeLast()
+                    pending!.bytes.append(contentsOf: physical)
+                    return
+                }
+                if let first = physical.first, first == space || first == tab {
+                    pending!.bytes.append(contentsOf: physical.dropFirst())
+                    return
+                }
+            }
+            guard !physical.allSatisfy({ $0 == space || $0 == tab }) else { return }
+            if let last = pending { try emit(last) }
+            pending = VCardContentLine(bytes: Array(physical), line: lineNumber)
+        }
     }
 
     /// Whether the line's parameters (before the first colon) name quoted-printable encoding.

@@ -16,7 +16,10 @@ struct VCardProperty {
     /// The line as it should be kept when the property is not modelled: the original text, or,
     /// when it had to be decoded (quoted-printable, another charset), the decoded value with
     /// `ENCODING` and `CHARSET` left out so the line means the same in vCard 3.0 and 4.0.
-    var raw: String
+    /// Made only when asked for: most properties are modelled.
+    var raw: String { decodedRaw ?? String(decoding: line, as: UTF8.self) }
+    private var decodedRaw: String?
+    private var line: [UInt8]
 
     func values(of parameter: String) -> [String] {
         parameters.filter { $0.name == parameter }.flatMap(\.values)
@@ -28,7 +31,10 @@ struct VCardProperty {
     }
 
     /// `PREF`, as a `TYPE=pref` (3.0) or a `PREF=n` parameter (4.0).
-    var isPreferred: Bool {
+    var isPreferred: Bool { isPreferred(types: types) }
+
+    /// `isPreferred`, with `types` already at hand.
+    func isPreferred(types: [String]) -> Bool {
         types.contains("pref") || parameters.contains { $0.name == "PREF" }
     }
 
@@ -37,58 +43,76 @@ struct VCardProperty {
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"]
 
     /// Parses one logical line. Throws `Failure` with a reason for people.
+    ///
+    /// The name and parameters are split as bytes (they are ASCII in practice) and strings made
+    /// only for the parts kept: the import spent a quarter of its time here when every segment
+    /// was a `String` split character by character.
     init(_ line: VCardContentLine) throws {
         let bytes = line.bytes
+        self.line = bytes
         guard let colon = Self.firstColon(bytes) else {
             throw Failure(reason: "not a vCard property (no ':' in \(Self.excerpt(bytes)))")
         }
-        guard let head = String(bytes: bytes[..<colon], encoding: .utf8) else {
+        guard let head = Self.utf8(bytes[..<colon]) else {
             throw Failure(reason: "the property name is not valid UTF-8")
         }
         let segments = Self.split(head, on: ";")
         let qualified = segments[0]
-        if let dot = qualified.lastIndex(of: ".") {
+        if let dot = qualified.utf8.lastIndex(of: UInt8(ascii: ".")) {
             group = String(qualified[..<dot])
-            name = qualified[qualified.index(after: dot)...].uppercased()
+            name = Self.uppercasedASCII(String(qualified[qualified.utf8.index(after: dot)...]))
         } else {
             group = nil
-            name = qualified.uppercased()
+            name = Self.uppercasedASCII(qualified)
         }
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        guard !name.isEmpty, name.utf8.allSatisfy(Self.isNameByte) else {
             throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))")
         }
         var parameters: [(name: String, values: [String])] = []
-        var keptSegments = [qualified]
+        var decodes = false
         for segment in segments.dropFirst() where !segment.isEmpty {
             let parameter: (name: String, values: [String])
-            if let equals = segment.firstIndex(of: "=") {
-                let values = Self.split(String(segment[segment.index(after: equals)...]), on: ",")
-                parameter = (segment[..<equals].uppercased(), values.map(Self.parameterValue))
-            } else if Self.bareEncodings.contains(segment.uppercased()) {
-                parameter = ("ENCODING", [segment.uppercased()])
+            if let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                let values = Self.split(String(segment[segment.utf8.index(after: equals)...]), on: ",")
+                parameter = (Self.uppercasedASCII(String(segment[..<equals])), values.map(Self.parameterValue))
+            } else if Self.bareEncodings.contains(Self.uppercasedASCII(segment)) {
+                parameter = ("ENCODING", [Self.uppercasedASCII(segment)])
             } else {
                 parameter = ("TYPE", [segment])
             }
             parameters.append(parameter)
-            if parameter.name != "ENCODING" && parameter.name != "CHARSET" { keptSegments.append(segment) }
+            if parameter.name == "ENCODING" || parameter.name == "CHARSET" { decodes = true }
         }
         self.parameters = parameters
 
-        var valueBytes = Array(bytes[(colon + 1)...])
+        let valueBytes = bytes[(colon + 1)...]
+        if !decodes, let value = Self.utf8(valueBytes) {
+            // The common case: UTF-8, no encoding; the line is kept as it came.
+            self.value = value
+            return
+        }
         let encoding = parameters.first { $0.name == "ENCODING" }?.values.first?.uppercased()
         let quotedPrintable = encoding == "QUOTED-PRINTABLE"
-        if quotedPrintable { valueBytes = Self.decodeQuotedPrintable(valueBytes) }
+        let decoded = quotedPrintable ? Self.decodeQuotedPrintable(Array(valueBytes)) : Array(valueBytes)
         let charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
-        guard let value = Self.decode(valueBytes, charset: charset) else {
+        guard let value = Self.decode(decoded, charset: charset) else {
             throw Failure(reason: "\(name) is not valid \(charset == "UTF-8" ? "UTF-8" : charset) text")
         }
         self.value = value
         if quotedPrintable || charset != "UTF-8" {
             // QP can carry real line breaks; as kept text they must be escaped.
             let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
-            raw = keptSegments.joined(separator: ";") + ":" + escaped
-        } else {
-            raw = String(decoding: bytes, as: UTF8.self)
+            let keptSegments = [qualified] + segments.dropFirst().filter { segment in
+                guard !segment.isEmpty else { return false }
+                let parameterName: String
+                if let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    parameterName = Self.uppercasedASCII(String(segment[..<equals]))
+                } else {
+                    parameterName = Self.bareEncodings.contains(Self.uppercasedASCII(segment)) ? "ENCODING" : "TYPE"
+                }
+                return parameterName != "ENCODING" && parameterName != "CHARSET"
+            }
+            decodedRaw = keptSegments.joined(separator: ";") + ":" + escaped
         }
     }
 
@@ -104,21 +128,52 @@ struct VCardProperty {
         return nil
     }
 
-    /// Splits on a separator outside double quotes.
+    /// Splits on an ASCII separator outside double quotes (by bytes: every byte of a
+    /// multi-byte character is above 0x7F, so the split points are the same as by characters).
     private static func split(_ text: String, on separator: Character) -> [String] {
-        var parts: [String] = [], current = "", quoted = false
-        for ch in text {
-            if ch == "\"" { quoted.toggle() }
-            if ch == separator && !quoted { parts.append(current); current = "" } else { current.append(ch) }
+        let separatorByte = separator.asciiValue!, quote = UInt8(ascii: "\"")
+        let utf8 = text.utf8
+        guard utf8.contains(separatorByte) else { return [text] }
+        var parts: [String] = [], start = utf8.startIndex, quoted = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == quote { quoted.toggle() }
+            if byte == separatorByte && !quoted {
+                parts.append(String(text[start..<index]))
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
         }
-        return parts + [current]
+        parts.append(String(text[start...]))
+        return parts
+    }
+
+    /// `uppercased()`, free when there is nothing to change (names are usually upper case).
+    private static func uppercasedASCII(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }) ? text.uppercased() : text
+    }
+
+    /// Letters, digits and `-`, as ASCII.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+    }
+
+    /// The bytes as text if they are valid UTF-8 (what `String(bytes:encoding: .utf8)` gives,
+    /// without Foundation; a leading byte-order mark still goes through Foundation, which may
+    /// treat it specially).
+    static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return String(bytes: bytes, encoding: .utf8) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Unquotes a parameter value and undoes RFC 6868's escapes (`^n`, `^^`, `^'`).
     private static func parameterValue(_ text: String) -> String {
         var value = text
-        if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-        guard value.contains("^") else { return value }
+        if value.utf8.first == UInt8(ascii: "\""), value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+            value = String(value.dropFirst().dropLast())
+        }
+        guard value.utf8.contains(UInt8(ascii: "^")) else { return value }
         var result = "", caret = false
         for ch in value {
             if caret {

@@ -24,11 +24,52 @@ public struct VCardReader {
 
     public func read(_ data: Data) -> ParsedContacts {
         var result = ParsedContacts()
+        var cards = Cards(reader: self)
+        for line in VCardContentLines.split(data) { cards.take(line, into: &result) }
+        cards.finish(into: &result)
+        return result
+    }
+
+    /// Reads a file a chunk at a time and hands out what it read in batches of about
+    /// `batchSize` cards (problems travel with the batch they were found in; an empty file gives
+    /// one empty batch): the whole file is
+    /// never in memory. `nextChunk` fills its buffer and returns false at the end of the file.
+    /// Same results as `read(_:)` on the whole file.
+    public func read(batchSize: Int, nextChunk: (inout [UInt8]) throws -> Bool,
+                     _ body: (ParsedContacts) throws -> Void) throws {
+        var batch = ParsedContacts()
+        var cards = Cards(reader: self)
+        var splitter = VCardContentLines.Splitter()
+        var chunk: [UInt8] = []
+        var handedOut = false
+        func take(_ line: VCardContentLine) throws {
+            cards.take(line, into: &batch)
+            if batch.entries.count >= batchSize {
+                handedOut = true
+                try body(batch)
+                batch = ParsedContacts()
+            }
+        }
+        while try nextChunk(&chunk) {
+            try chunk.withUnsafeBufferPointer { try splitter.feed($0, take) }
+        }
+        try splitter.finish(take)
+        cards.finish(into: &batch)
+        // At least one batch, even for an empty file.
+        if !handedOut || !batch.entries.isEmpty || !batch.problems.isEmpty { try body(batch) }
+    }
+
+    /// The cards of a file, line after line.
+    private struct Cards {
+        let reader: VCardReader
         var card: [VCardContentLine]?
         var cardLine = 0
         var inGarbage = false
-        for line in VCardContentLines.split(data) {
-            switch Self.marker(line.bytes) {
+
+        init(reader: VCardReader) { self.reader = reader }
+
+        mutating func take(_ line: VCardContentLine, into result: inout ParsedContacts) {
+            switch VCardReader.marker(line.bytes) {
             case "BEGIN:VCARD":
                 if card != nil { result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD")) }
                 card = []
@@ -36,7 +77,7 @@ public struct VCardReader {
                 inGarbage = false
             case "END:VCARD":
                 if let lines = card {
-                    switch contact(from: lines, startingAt: cardLine) {
+                    switch reader.contact(from: lines, startingAt: cardLine) {
                     case .success(let contact): result.entries.append(.init(contact: contact, line: cardLine))
                     case .failure(let problem): result.problems.append(problem)
                     }
@@ -45,34 +86,44 @@ public struct VCardReader {
                     result.problems.append(.init(line: line.line, reason: "END:VCARD without BEGIN:VCARD"))
                 }
             case "BEGIN:VADDRESSBOOK", "END:VADDRESSBOOK":
-                continue
+                return
             default:
                 if card != nil {
-                    card?.append(line)
+                    card!.append(line)
                 } else if !inGarbage {
                     result.problems.append(.init(line: line.line, reason: "not part of a card (expected BEGIN:VCARD)"))
                     inGarbage = true
                 }
             }
         }
-        if card != nil {
-            result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD (is the file truncated?)"))
+
+        func finish(into result: inout ParsedContacts) {
+            if card != nil {
+                result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD (is the file truncated?)"))
+            }
         }
-        return result
     }
 
     /// `BEGIN:VCARD` and the like, upper-cased, for lines short enough to be one.
-    private static func marker(_ bytes: [UInt8]) -> String? {
+    fileprivate static func marker(_ bytes: [UInt8]) -> String? {
         // Most lines are properties: only a line starting with B, E or a blank can be a marker.
         guard bytes.count <= 24, let first = bytes.first,
-              [UInt8(ascii: "B"), UInt8(ascii: "b"), UInt8(ascii: "E"), UInt8(ascii: "e"), 0x20, 0x09].contains(first)
+              first == UInt8(ascii: "B") || first == UInt8(ascii: "b") || first == UInt8(ascii: "E")
+                || first == UInt8(ascii: "e") || first == 0x20 || first == 0x09
         else { return nil }
+        // An ASCII line that has no colon, or a property name other than BEGIN/END, is no marker.
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }
+            guard trimmed.count >= 4 else { return nil }
+            let head = trimmed.prefix(4).map { $0 & 0xDF } // upper-cased letters (and ':' to 0x1A)
+            guard head == Array("END".utf8) + [0x1A] || head == Array("BEGI".utf8) else { return nil }
+        }
         return String(decoding: bytes, as: UTF8.self).trimmingSpaces.uppercased()
     }
 
     // MARK: - One card
 
-    private func contact(from lines: [VCardContentLine], startingAt cardLine: Int) -> Result<Contact, ParsedContacts.Problem> {
+    fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int) -> Result<Contact, ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
         for line in lines {
             guard line.bytes.count <= maximumLineBytes else {
@@ -127,8 +178,10 @@ private struct ContactBuilder {
         for property in properties where property.name == "X-ABLABEL" {
             if let group = property.group { groupLabels[group] = Self.cleanLabel(VCardText.unescape(property.value)) }
         }
-        let labelled: Set<String> = ["TEL", "EMAIL", "ADR"]
-        let consumedGroups = Set(properties.filter { labelled.contains($0.name) }.compactMap(\.group))
+        // Only an X-ABLabel needs to know which groups a TEL, EMAIL or ADR took its label from.
+        let consumedGroups: Set<String> = groupLabels.isEmpty ? [] : Set(properties.filter {
+            $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR"
+        }.compactMap(\.group))
 
         for property in properties {
             let text = VCardText.unescape(property.value).normalizingCRLF
@@ -151,14 +204,17 @@ private struct ContactBuilder {
             case "TITLE":
                 draft.title = text
             case "TEL":
-                phones.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: Self.phoneNumber(property, text)),
-                               property.isPreferred))
+                let types = property.types
+                phones.append((LabeledValue(label: groupLabel ?? Self.label(types), value: Self.phoneNumber(property, text)),
+                               property.isPreferred(types: types)))
             case "EMAIL":
-                emails.append((LabeledValue(label: groupLabel ?? Self.label(property.types), value: text.trimmingSpaces),
-                               property.isPreferred))
+                let types = property.types
+                emails.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
+                               property.isPreferred(types: types)))
             case "ADR":
-                addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(property.types)),
-                                  property.isPreferred))
+                let types = property.types
+                addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
+                                  property.isPreferred(types: types)))
             case "BDAY":
                 if let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) {
                     draft.birthday = birthday
@@ -185,9 +241,11 @@ private struct ContactBuilder {
 
     /// Labels from `TYPE`s: `cell` reads as "mobile"; `pref`, `internet` and `voice` say nothing
     /// a person calls a label. No type at all reads as "other".
+    private static let ignoredTypes: Set<String> = ["pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel"]
+
     static func label(_ types: [String]) -> String {
-        let ignored: Set<String> = ["pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel"]
-        let words = types.filter { !ignored.contains($0) }.map { $0 == "cell" ? "mobile" : $0 }
+        if types.count == 1 && !ignoredTypes.contains(types[0]) { return types[0] == "cell" ? "mobile" : types[0] }
+        let words = types.filter { !ignoredTypes.contains($0) }.map { $0 == "cell" ? "mobile" : $0 }
         var unique: [String] = []
         for word in words where !unique.contains(word) { unique.append(word) }
         return unique.isEmpty ? "other" : unique.joined(separator: " ")
@@ -202,7 +260,9 @@ private struct ContactBuilder {
     /// A `tel:` URI (`TEL;VALUE=uri:tel:+1-555-0100`) reads as the number it names.
     static func phoneNumber(_ property: VCardProperty, _ text: String) -> String {
         var number = text.trimmingSpaces
-        if number.lowercased().hasPrefix("tel:") { number = String(number.dropFirst(4)) }
+        if number.utf8.count >= 4 && number.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
+            number = String(number.dropFirst(4))
+        }
         if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
         return number
     }

@@ -43,20 +43,26 @@ enum VCardText {
     /// The unescaped items of a list value (`CATEGORIES`, `NICKNAME`).
     static func list(_ value: String) -> [String] { split(value, on: ",").map(unescape) }
 
-    /// Splits on a separator that is not escaped; the parts stay escaped.
+    /// Splits on a separator that is not escaped; the parts stay escaped. By bytes: the
+    /// separator and the backslash are ASCII, and no byte of a multi-byte character is.
     private static func split(_ value: String, on separator: Character) -> [String] {
-        var parts: [String] = [], current = "", escaped = false
-        for ch in value {
+        let separatorByte = separator.asciiValue!, backslash = UInt8(ascii: "\\")
+        let utf8 = value.utf8
+        var parts: [String] = [], start = utf8.startIndex, escaped = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
             if escaped {
-                current.append(ch); escaped = false
-            } else if ch == "\\" {
-                current.append(ch); escaped = true
-            } else if ch == separator {
-                parts.append(current); current = ""
-            } else {
-                current.append(ch)
+                escaped = false
+            } else if byte == backslash {
+                escaped = true
+            } else if byte == separatorByte {
+                parts.append(String(value[start..<index]))
+                start = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
         }
-        return parts + [current]
+        parts.append(String(value[start...]))
+        return parts
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+
+/// Runs a producer of batches on a thread of its own while the calling thread consumes them,
+/// in order, with at most `capacity` batches waiting: an import reads and parses the next
+/// cards while SQLite saves the previous ones (measured: the two halves of an import take
+/// about the same time, and the machines this runs on have at least two cores).
+///
+/// The consumer stays on the calling thread, so progress reports, the store's transaction
+/// and everything else the caller touches stay where they were. If the consumer fails, the
+/// producer is stopped (its next hand-off throws) and waited for before the error is rethrown;
+/// if the producer fails, its error is rethrown here after the batches before it were consumed.
+enum BatchPipe {
+    struct Stopped: Error {}
+
+    static func run<Batch>(capacity: Int = 2,
+                           produce: @escaping (_ send: (Batch) throws -> Void) throws -> Void,
+                           consume: (Batch) throws -> Void) throws {
+        let state = State<Batch>(capacity: max(1, capacity))
+        let thread = Thread {
+            do {
+                try produce { batch in try state.put(batch) }
+                state.finish(nil)
+            } catch {
+                state.finish(error)
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            while let batch = try state.take() { try consume(batch) }
+        } catch {
+            state.stop()
+            state.waitUntilFinished()
+            throw error
+        }
+    }
+
+    private final class State<Batch>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var queue: [Batch] = []
+        private let capacity: Int
+        private var finished = false
+        private var failure: Error?
+        private var stopped = false
+
+        init(capacity: Int) { self.capacity = capacity }
+
+        /// Producer: waits for room; throws `Stopped` once the consumer has given up.
+        func put(_ batch: Batch) throws {
+            condition.lock()
+            defer { condition.unlock() }
+            while queue.count >= capacity && !stopped { condition.wait() }
+            if stopped { throw Stopped() }
+            queue.append(batch)
+            condition.broadcast()
+        }
+
+        func finish(_ error: Error?) {
+            condition.lock()
+            finished = true
+            failure = error
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Consumer: the next batch, nil at the end, or the producer's error.
+        func take() throws -> Batch? {
+            condition.lock()
+            defer { condition.unlock() }
+            while queue.isEmpty && !finished { condition.wait() }
+            if !queue.isEmpty {
+                condition.broadcast()
+                return queue.removeFirst()
+            }
+            if let failure { throw failure }
+            return nil
+        }
+
+        func stop() {
+            condition.lock()
+            stopped = true
+            queue.removeAll()
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func waitUntilFinished() {
+            condition.lock()
+            while !finished { condition.wait() }
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import ContactsApp
+
+/// The hand-written JSON of the stored arrays must be the bytes `JSONEncoder` wrote before it,
+/// and must read whatever `JSONEncoder` (or another writer) put in an existing database.
+final class ContactJSONTests: XCTestCase {
+    /// Every ASCII character (controls, quote, backslash, slash), non-ASCII, an emoji, U+2028.
+    static let awkward: String = {
+        var text = ""
+        for byte in 0..<0x80 { text.unicodeScalars.append(Unicode.Scalar(UInt8(byte))) }
+        return text + "é€ Ñ\u{2028}\u{FEFF}😀 a/b \"q\" \\"
+    }()
+
+    private func encoderJSON<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private let phones = [LabeledValue(label: ContactJSONTests.awkward, value: "+1 555 0100"),
+                          LabeledValue(label: "", value: ""), LabeledValue(label: "work", value: "ann@acme.example")]
+    private let addresses = [PostalAddress(label: "home", street: "1 Main St\nFlat 2", city: "Kraków", region: "",
+                                           postalCode: "30-001", country: ContactJSONTests.awkward),
+                             PostalAddress(label: "")]
+    private let strings = [ContactJSONTests.awkward, "", "item1.URL:https://a.example/x?y=1"]
+
+    func test_encode_writesTheBytesOfJSONEncoderWithSortedKeys() throws {
+        // When / Then
+        XCTAssertEqual(ContactJSON.encode(phones), try encoderJSON(phones))
+        XCTAssertEqual(ContactJSON.encode(addresses), try encoderJSON(addresses))
+        XCTAssertEqual(ContactJSON.encode(strings), try encoderJSON(strings))
+        XCTAssertEqual(ContactJSON.encode([LabeledValue]()), try encoderJSON([LabeledValue]()))
+        XCTAssertEqual(ContactJSON.encode([String]()), "[]")
+    }
+
+    func test_decode_readsWhatJSONEncoderWrote() throws {
+        // When / Then
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(try encoderJSON(phones)), phones)
+        XCTAssertEqual(ContactJSON.decodeAddresses(try encoderJSON(addresses)), addresses)
+        XCTAssertEqual(ContactJSON.decodeStrings(try encoderJSON(strings)), strings)
+        XCTAssertEqual(ContactJSON.decodeStrings("[]"), [])
+        XCTAssertEqual(ContactJSON.decodeLabeledValues("[]"), [])
+    }
+
+    func test_decode_readsEscapesAnotherWriterUses() {
+        // When / Then: \u escapes in upper case, a surrogate pair, keys in another order
+        XCTAssertEqual(ContactJSON.decodeStrings(#"["\u00E9\uD83D\uDE00\/"]"#), ["é😀/"])
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"value":"v","label":"l"}]"#), [LabeledValue(label: "l", value: "v")])
+    }
+
+    func test_decode_givesUpOnWhatItDoesNotExpect_soTheCallerFallsBackToJSONDecoder() {
+        // When / Then
+        XCTAssertNil(ContactJSON.decodeStrings(#"[ "a" ]"#))
+        XCTAssertNil(ContactJSON.decodeStrings(#"["a",]"#))
+        XCTAssertNil(ContactJSON.decodeStrings(#"["a"] x"#))
+        XCTAssertNil(ContactJSON.decodeStrings(#"["\uD83D"]"#))
+        XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"label":"l"}]"#))
+        XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"label":"l","value":1}]"#))
+    }
+
+    func test_store_readsRowsWrittenWithOtherJSONSpacing() throws {
+        // Given a row whose JSON was written by another writer (pretty-printed)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContactJSONTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("book.sqlite").path
+        let store = try SQLiteContactStore(path: path)
+        let saved = try store.insert(Contact(uid: "u-1", givenName: "Ann", createdAt: VCardSeeds.now, updatedAt: VCardSeeds.now))
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE contact SET phones = '[ { "value" : "555", "label" : "work" } ]', tags = '[ "a" , "b" ]',
+                addresses = '[{"label":"home","street":"s","city":"c","region":"r","postalCode":"p","country":"x"}]'
+                WHERE id = ?
+                """, arguments: [saved.id])
+        }
+        try queue.close()
+        // When
+        let read = try XCTUnwrap(try store.contact(id: XCTUnwrap(saved.id)))
+        // Then
+        XCTAssertEqual(read.phones, [LabeledValue(label: "work", value: "555")])
+        XCTAssertEqual(read.tags, ["a", "b"])
+        XCTAssertEqual(read.addresses, [PostalAddress(label: "home", street: "s", city: "c", region: "r", postalCode: "p", country: "x")])
+    }
+}

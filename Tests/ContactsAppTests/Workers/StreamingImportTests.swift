@@ -1,0 +1,219 @@
+import Foundation
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+/// The import streamed in chunks and batches reads exactly what reading the whole file reads,
+/// and saves all of it in one transaction or nothing.
+final class StreamingImportTests: XCTestCase {
+    /// Folding (inside a UTF-8 character, with a tab), CRLF and LF mixed, a BOM, blank lines,
+    /// escapes, a quoted-printable soft break, empty values and a last line without a break.
+    static let awkwardFile: [UInt8] = {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let start: [UInt8] = Array("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Zo".utf8)
+        let foldInsideE: [UInt8] = [0xC3] + Array("\r\n ".utf8) + [0xAB] // ë (C3 AB) folded in the middle
+        var rest = ";Ann;;;\r\nFN:Ann Zoë\nNOTE:a\\nb\\, c\\; d\\\\\r\n\tcontinued\r\n"
+        rest += "TEL;TYPE=CELL:+1 555 0100\r\nEMAIL:\r\n\r\nX-EMPTY:\r\nEND:VCARD\r\n"
+        rest += "BEGIN:VCARD\nVERSION:2.1\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=BA=\n=C3=B1ez;Jos=C3=A9;;;\n"
+        rest += "ORG:Café Müller\nEND:VCARD\n"
+        rest += "garbage line\n"
+        rest += "BEGIN:VCARD\nVERSION:4.0\nUID:last\nFN:No Break\nEND:VCARD"
+        return bom + start + foldInsideE + Array(rest.utf8)
+    }()
+
+    private func chunks(_ bytes: [UInt8], size: Int) -> (inout [UInt8]) -> Bool {
+        var offset = 0
+        return { buffer in
+            guard offset < bytes.count else { return false }
+            buffer = Array(bytes[offset..<min(offset + size, bytes.count)])
+            offset += size
+            return true
+        }
+    }
+
+    func test_splitter_inChunksOfAnySize_givesTheLinesOfTheWholeFile() {
+        // Given
+        let whole = VCardContentLines.split(Data(Self.awkwardFile))
+        for size in 1...40 {
+            // When
+            var splitter = VCardContentLines.Splitter()
+            var lines: [VCardContentLine] = []
+            let next = chunks(Self.awkwardFile, size: size)
+            var buffer: [UInt8] = []
+            while next(&buffer) { buffer.withUnsafeBufferPointer { splitter.feed($0) { lines.append($0) } } }
+            splitter.finish { lines.append($0) }
+            // Then
+            XCTAssertEqual(lines.map(\.bytes), whole.map(\.bytes), "chunk size \(size)")
+            XCTAssertEqual(lines.map(\.line), whole.map(\.line), "chunk size \(size)")
+        }
+    }
+
+    func test_reader_inBatches_readsWhatTheWholeFileReads() throws {
+        // Given
+        let sut = VCardReader()
+        let files = [Self.awkwardFile] + ["apple-3.0.vcf", "android-2.1.vcf", "rfc6350-4.0.vcf", "bad.vcf"]
+            .map { [UInt8](VCardSeeds.fixture($0)) }
+        for file in files {
+            let whole = sut.read(Data(file))
+            for (batchSize, chunkSize) in [(1, 1), (2, 7), (3, 64), (1000, 1 << 20)] {
+                // When
+                var batches: [ParsedContacts] = []
+                try sut.read(batchSize: batchSize, nextChunk: chunks(file, size: chunkSize)) { batches.append($0) }
+                // Then
+                XCTAssertEqual(batches.flatMap(\.entries), whole.entries)
+                XCTAssertEqual(batches.flatMap(\.problems), whole.problems)
+                XCTAssertTrue(batches.allSatisfy { $0.entries.count <= batchSize })
+            }
+        }
+    }
+
+    func test_reader_awkwardFile_readsFoldsEscapesQuotedPrintableAndEmptyValues() {
+        // When
+        let result = VCardReader().read(Data(Self.awkwardFile))
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.familyName), ["Zoë", "Ñúñez", "Break"])
+        XCTAssertEqual(result.entries.first?.contact.notes, "a\nb, c; d\\continued")
+        XCTAssertEqual(result.entries.first?.contact.emails, [LabeledValue(label: "other", value: "")])
+        XCTAssertEqual(result.entries.first?.contact.extraProperties, ["X-EMPTY:"])
+        XCTAssertEqual(result.entries[1].contact.givenName, "José")
+        XCTAssertEqual(result.entries[1].contact.organization, "Café Müller")
+        XCTAssertEqual(result.entries[2].contact.uid, "last")
+        XCTAssertEqual(result.problems.map(\.reason), ["not part of a card (expected BEGIN:VCARD)"])
+    }
+
+    func test_reader_invalidUTF8_isAProblemForThatCardOnly() {
+        // Given
+        let file = Array("BEGIN:VCARD\nFN:Bad\nNOTE:".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\nBEGIN:VCARD\nFN:Good One\nEND:VCARD\n".utf8)
+        // When
+        let result = VCardReader().read(Data(file))
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Good One"])
+        XCTAssertEqual(result.problems, [.init(line: 3, reason: "NOTE is not valid UTF-8 text")])
+    }
+
+    // MARK: - The worker
+
+    private static func cards(_ count: Int) -> Data {
+        Data((0..<count).map { i in
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:card-\(i)\r\nFN:Ann Person\(i)\r\nN:Person\(i);Ann;;;\r\n"
+                + "TEL;TYPE=cell:+1 555 \(1000 + i)\r\nEND:VCARD\r\n"
+        }.joined().utf8)
+    }
+
+    func test_import_largeFileInBatches_savesEveryCard_reportsEachBatch_andAnnouncesOnce() throws {
+        // Given a worker that reads 7 bytes and saves 3 cards at a time
+        let store = try SQLiteContactStore(path: ":memory:")
+        let progress = ImportExportWorkerTests.ProgressReporterSpy(), changes = ImportExportWorkerTests.ChangeNotifierSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" },
+                                             changes: changes, progress: progress),
+            importBatchSize: 3, importChunkSize: 7)
+        // When
+        let report = try sut.importContacts(Self.cards(10), format: .vcard)
+        // Then
+        XCTAssertEqual(report.added, 10)
+        let all = try store.page(ContactQuery(sort: .last, limit: 100)).contacts
+        XCTAssertEqual(Set(all.map(\.uid)), Set((0..<10).map { "card-\($0)" }))
+        XCTAssertEqual(progress.events, [
+            .begin(title: "Importing contacts", total: nil),
+            .report(completed: 0, total: 3, message: "read 3 cards, saving"),
+            .report(completed: 3, total: 6, message: "read 6 cards, saving"),
+            .report(completed: 6, total: 9, message: "read 9 cards, saving"),
+            .report(completed: 9, total: 10, message: "read 10 cards, saving"),
+            .report(completed: 10, total: 10, message: "saved"),
+            .end(message: nil),
+        ])
+        XCTAssertEqual(changes.changes, [DataChange(topic: "contacts", kind: "created", ids: (1...10).map(String.init))])
+    }
+
+    func test_importFile_inBatches_reimportIsUnchanged_andRepeatedUIDsAcrossBatchesGetNewOnes() throws {
+        // Given a file whose card 4 repeats card 1's UID, imported 2 cards per batch
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("Streaming-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cards.vcf")
+        let text = String(decoding: Self.cards(5), as: UTF8.self).replacingOccurrences(of: "UID:card-4", with: "UID:card-1")
+        try Data(text.utf8).write(to: file)
+        let store = try SQLiteContactStore(path: ":memory:")
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }),
+            importBatchSize: 2, importChunkSize: 5)
+        // When
+        let first = try sut.importFile(at: file.path, format: .auto)
+        let again = try sut.importFile(at: file.path, format: .auto)
+        // Then
+        XCTAssertEqual(first.added, 5)
+        XCTAssertEqual(first.newUIDs, 1)
+        XCTAssertEqual(again.added, 0)
+        XCTAssertEqual(again.unchanged, 5)
+        XCTAssertEqual(again.newUIDs, 1)
+    }
+
+    func test_import_aBatchFailingToSave_rollsBackTheWholeImport() throws {
+        // Given a store whose third batch fails to save, after two were saved in the transaction
+        let inner = try SQLiteContactStore(path: ":memory:")
+        let store = FailingBatchStore(inner: inner, failingBatch: 3)
+        let changes = ImportExportWorkerTests.ChangeNotifierSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }, changes: changes),
+            importBatchSize: 2, importChunkSize: 64)
+        // When
+        XCTAssertThrowsError(try sut.importContacts(Self.cards(10), format: .vcard)) { error in
+            // Then
+            XCTAssertEqual(error as? ContactsFailure, .storage("disk full"))
+        }
+        XCTAssertEqual(store.savedBatches, 2)
+        XCTAssertEqual(try inner.page(ContactQuery()).total, 0)
+        XCTAssertEqual(changes.changes, [])
+    }
+
+    func test_store_importInBatches_aFailingSave_savesNothing() throws {
+        // Given
+        let sut = try SQLiteContactStore(path: ":memory:")
+        let ann = Contact(uid: "ann", givenName: "Ann"), twin = Contact(uid: "ann", givenName: "Twin")
+        // When
+        XCTAssertThrowsError(try sut.importInBatches { transaction in
+            try transaction.save(inserting: [ann], updating: [])
+            XCTAssertEqual(try transaction.contacts(uids: ["ann"]).map(\.givenName), ["Ann"])
+            try transaction.save(inserting: [twin], updating: [])
+        })
+        // Then
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "Ann")).total, 0)
+    }
+}
+
+/// A store whose import transaction fails on one batch, as a full disk would.
+final class FailingBatchStore: ContactStore {
+    let inner: SQLiteContactStore
+    let failingBatch: Int
+    private(set) var savedBatches = 0
+    init(inner: SQLiteContactStore, failingBatch: Int) { self.inner = inner; self.failingBatch = failingBatch }
+    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
+    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
+    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
+    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
+    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
+    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
+    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        try inner.importContacts(inserting: inserting, updating: updating)
+    }
+    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+        try inner.importInBatches { transaction in
+            try body(Proxy(inner: transaction, owner: self))
+        }
+    }
+
+    private final class Proxy: ContactImportTransaction {
+        let inner: ContactImportTransaction
+        unowned let owner: FailingBatchStore
+        init(inner: ContactImportTransaction, owner: FailingBatchStore) { self.inner = inner; self.owner = owner }
+        func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+        func save(inserting: [Contact], updating: [Contact]) throws {
+            guard owner.savedBatches + 1 < owner.failingBatch else { throw ContactStoreError.storage("disk full") }
+            try inner.save(inserting: inserting, updating: updating)
+            owner.savedBatches += 1
+        }
+    }
+}
