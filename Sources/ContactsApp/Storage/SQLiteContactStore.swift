@@ -153,7 +153,7 @@ public final class SQLiteContactStore: ContactStore {
     /// comes, so the caller never holds the whole file's contacts.
     public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try guarded {
-            try writer.write { db in
+            try write { db in
                 // A larger page cache while the import runs: with SQLite's default (2 MB) the
                 // index pages of a large import were evicted and read back over and over.
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000

@@ -146,6 +146,8 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertThrowsError(try sut.insert(StoreSeeds.ann)) { error in
             guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
         }
+        XCTAssertThrowsError(try sut.importContacts(inserting: [StoreSeeds.ann], updating: []))
+        XCTAssertThrowsError(try sut.delete(id: saved.id!, expectedVersion: nil))
         XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 1)
     }
 
