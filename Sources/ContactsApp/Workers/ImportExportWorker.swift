@@ -252,7 +252,13 @@ public final class ImportExportWorker {
         if format == .csv { try body(Array(ContactsCSV.header.utf8)) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)
         var bytes: [UInt8] = []
-        return try translating {
+        // Progress as an import reports it: the total first (counted, not read), then every
+        // `exportProgressStep` contacts and at the end, so a long export shows it is moving.
+        let total = try translating { try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: 0)).total }
+        progress?.begin("Exporting contacts", total: total)
+        defer { progress?.end() }
+        var written = 0, reported = 0
+        let count = try translating {
             try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
@@ -261,9 +267,19 @@ public final class ImportExportWorker {
                     for contact in contacts { writer.append(contact, to: &bytes) }
                 }
                 try body(bytes)
+                written += contacts.count
+                if written - reported >= Self.exportProgressStep {
+                    progress?.report(completed: written, of: max(total, written))
+                    reported = written
+                }
             }
         }
+        progress?.report(completed: count, of: count, message: "written")
+        return count
     }
+
+    /// How many contacts an export writes between two progress reports.
+    static let exportProgressStep = 2_000
 
     // MARK: - Helpers
 

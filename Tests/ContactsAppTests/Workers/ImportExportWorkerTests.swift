@@ -180,6 +180,52 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(after.map(\.birthday), before.map(\.birthday))
     }
 
+    func test_export_reportsProgress() throws {
+        // Given three contacts, exported two per page
+        for name in ["Ann", "Bob", "Cy"] { _ = try store.insert(Contact(uid: name, givenName: name, familyName: "Lee")) }
+        let progressSpy = ProgressReporterSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(store: store, now: { VCardSeeds.now },
+                                                                  progress: progressSpy), exportPageSize: 2)
+        // When
+        let report = try sut.export(search: "", format: .vcard4, to: "-", overwrite: false)
+        // Then: the total first, then the end (fewer than a step's worth of contacts in between)
+        XCTAssertEqual(report.count, 3)
+        XCTAssertEqual(progressSpy.events, [
+            .begin(title: "Exporting contacts", total: 3),
+            .report(completed: 3, total: 3, message: "written"),
+            .end(message: nil),
+        ])
+    }
+
+    func test_export_ofManyContacts_reportsEveryStep() throws {
+        // Given more contacts than one progress step
+        let count = ImportExportWorker.exportProgressStep + 5
+        _ = try store.importContacts(inserting: (0..<count).map { Contact(uid: "u\($0)", givenName: "N\($0)") }, updating: [])
+        let progressSpy = ProgressReporterSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(store: store, now: { VCardSeeds.now },
+                                                                  progress: progressSpy), exportPageSize: 500)
+        // When
+        _ = try sut.export(search: "", format: .csv, to: "-", overwrite: false)
+        // Then
+        XCTAssertEqual(progressSpy.events, [
+            .begin(title: "Exporting contacts", total: count),
+            .report(completed: 2_000, total: count, message: nil),
+            .report(completed: count, total: count, message: "written"),
+            .end(message: nil),
+        ])
+    }
+
+    func test_export_thatFails_stillEndsItsProgress() throws {
+        // Given
+        let progressSpy = ProgressReporterSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(store: FailingContactStore(), progress: progressSpy))
+        // When
+        XCTAssertThrowsError(try sut.export(search: "", format: .vcard4, to: "-", overwrite: false))
+        // Then: either nothing began, or what began ended
+        XCTAssertEqual(progressSpy.events.filter { if case .begin = $0 { return true } else { return false } }.count,
+                       progressSpy.events.filter { $0 == .end(message: nil) }.count)
+    }
+
     func test_export_refusesToOverwrite_unlessAsked_andLeavesNoTemporaryFile() throws {
         // Given
         _ = try store.insert(StoreSeeds.full)
