@@ -130,7 +130,8 @@ public final class SQLiteContactStore: ContactStore {
         guard expected > 0 else { return [] }
         // The largest id bounds the number of rows (ids are never reused) and costs one seek.
         let book = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0
-        if let budget = walkBudget(wanted: offset + expected, total: total, book: book) {
+        if let budget = walkBudget(wanted: offset + expected, total: total, book: book),
+           try !clustered(search, sortColumn: sortColumn, total: total, db) {
             let walked = try rows("""
                 SELECT id FROM (
                     SELECT id, \(sortColumn) AS k FROM contact INDEXED BY contact_\(sortColumn)
@@ -141,6 +142,26 @@ public final class SQLiteContactStore: ContactStore {
             if walked.count == expected { return walked }
         }
         return try rows(sorted, filter.arguments + [limit, offset])
+    }
+
+    /// Whether a quarter of the matches or more may sit together in the sort order: the sort
+    /// keys starting with a term's first word (a family name searched in the last-name order).
+    /// A walk would cross every entry before them, and give up after its budget having re-read
+    /// the matches for nothing (measured: `Kowal` at 100k, 13 ms before, 18 ms without this).
+    /// Reads at most a quarter of `total` index entries per term.
+    private static func clustered(_ search: ContactSearch, sortColumn: String, total: Int,
+                                  _ db: Database) throws -> Bool {
+        let cap = total / 4 + 1
+        for term in search.terms {
+            guard let word = term.words.first else { continue }
+            let keys = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM (
+                    SELECT 1 FROM contact INDEXED BY contact_\(sortColumn)
+                    WHERE \(sortColumn) >= ? AND \(sortColumn) < ? LIMIT ?)
+                """, arguments: [word, word + "\u{10FFFF}", cap]) ?? 0
+            if keys >= cap { return true }
+        }
+        return false
     }
 
     /// How many index entries a walk may read to find `wanted` of `total` matches in a book of

@@ -443,23 +443,24 @@ final class ContactStoreContractTests: XCTestCase {
 
     /// Every page of every search, in both orders, against the plain rule (`ContactSearch.matches`
     /// over the sorted book, which is what `InMemoryContactStore` does). In SQLite this covers
-    /// both page plans: walking the sort index for common terms ("a", "example", and "young"
-    /// whose matches all sort last, where the walk gives up), sorting the matches for rare ones.
+    /// both page plans: walking the sort index for common terms ("example"; "zed", whose
+    /// matches all sort last, where the walk gives up), sorting the matches for rare ones and
+    /// for a family name in the last-name order ("young").
     func test_search_largerBook_everyPageFollowsTheRule() {
         forEachStore {
             // Given
-            let book = StoreSeeds.generated(240)
+            let book = StoreSeeds.generated(120)
             try seed(book)
             let reference = InMemoryContactStore(book)
-            let searches = ["a", "young", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
+            let searches = ["a", "young", "zed", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
                             "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999"]
             for text in searches {
                 for sort in [SortOrder.last, .first] {
                     let all = try reference.page(ContactQuery(search: text, sort: sort, page: 1, limit: 1000))
-                    for limit in [7, 20] {
-                        // Every page of 7 (past the end too); the first, second and last of 20.
+                    for limit in [5, 20] {
+                        // Every page of 5 (past the end too); the first, second and last of 20.
                         let last = all.total / limit + 1
-                        for page in limit == 7 ? Array(1...last + 1) : [1, 2, last] {
+                        for page in limit == 5 ? Array(1...last + 1) : [1, 2, last] {
                             // When
                             let got = try sut.page(ContactQuery(search: text, sort: sort, page: page, limit: limit))
                             // Then
@@ -472,7 +473,7 @@ final class ContactStoreContractTests: XCTestCase {
                 }
             }
             XCTAssertGreaterThan(try sut.page(ContactQuery(search: "5550120", limit: 1000)).total, 0)
-            XCTAssertGreaterThan(try sut.page(ContactQuery(search: "young", limit: 1000)).total, 50)
+            XCTAssertEqual(try sut.page(ContactQuery(search: "zed", limit: 1000)).total, 30)
         }
     }
 

@@ -43,7 +43,8 @@ enum StoreSeeds {
 
     /// `count` contacts for searches over many pages: 4 family names, each a quarter of the book
     /// (so a family name clusters in the last-name order), 5 given names spread across it, an
-    /// organisation on every third contact, and phones whose digit runs recur.
+    /// organisation on every third contact, the nickname "Zed" for every Young (clustered in the
+    /// last-name order, but not by its own sort key), and phones whose digit runs recur.
     static func generated(_ count: Int) -> [Contact] {
         let given = ["Ann", "Bob", "Cleo", "Dan", "Eve"]
         let family = ["Adams", "Kowalczyk", "Lee", "Young"]
@@ -51,7 +52,8 @@ enum StoreSeeds {
             let g = given[i % given.count], f = family[i % family.count]
             let phones = ["+1 555 " + String(format: "%03d %04d", i % 50, (i * 7919) % 10000)]
                 + (i % 5 == 0 ? ["020 7946 " + String(format: "%04d", i)] : [])
-            return contact(g, f, uid: "gen-\(i)", organization: i % 3 == 0 ? "Example Ltd" : "",
+            return contact(g, f, uid: "gen-\(i)", nickname: f == "Young" ? "Zed" : "",
+                           organization: i % 3 == 0 ? "Example Ltd" : "",
                            phones: phones, emails: ["\(g.lowercased()).\(f.lowercased())\(i)@mail.test"])
         }
     }
