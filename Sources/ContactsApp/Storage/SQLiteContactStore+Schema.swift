@@ -36,9 +36,13 @@ extension SQLiteContactStore {
         // Phone fragments of `ContactSearch.gramLength` digits or more, found through their
         // digit grams (see `ContactSearch.digitGramText`); contentless, so FTS5 keeps no
         // second copy of the text. Filled from the phone index by `fill`.
+        //
+        // Both sort keys by id: sorting a search's matches reads their keys from this index,
+        // a fifteenth of the table's size, instead of from their rows spread over the file.
         ("v2", """
             CREATE VIRTUAL TABLE contact_phone_gram USING fts5(
                 grams, tokenize = 'unicode61', content = '', columnsize = 0);
+            CREATE INDEX contact_id_sorts ON contact(id, sort_first, sort_last);
             """),
     ]
 

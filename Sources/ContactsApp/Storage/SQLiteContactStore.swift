@@ -70,9 +70,12 @@ public final class SQLiteContactStore: ContactStore {
     private static func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(5)
-        // Read pages through a memory map instead of a pread() and copy per page: searches
-        // and pages that touch thousands of rows spent a fifth of their time copying.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        // No memory map: with one (1 GiB until v2), every database page a search had touched
+        // stayed in the process's resident memory, 826 MiB after a session at 1M contacts
+        // against 33 MiB at 10k. Searches no longer read every matching row (the walk, the
+        // (id, sort keys) index, the digit grams), so pread() and SQLite's own small page cache
+        // cost little; see bench/RESULTS.md.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
         return config
     }
 
@@ -123,20 +126,31 @@ public final class SQLiteContactStore: ContactStore {
             try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE id IN (\(ids)) ORDER BY \(sortColumn), id",
                              arguments: arguments)
         }
-        let sorted = "SELECT id FROM contact WHERE \(filter.sql) ORDER BY \(sortColumn), id LIMIT ? OFFSET ?"
-        // Without a search, the sort plan is the walk: the filter is always true.
-        if search.isEmpty { return try rows(sorted, filter.arguments + [limit, offset]) }
+        // Without a search, the walk is the plan: the filter is always true.
+        if search.isEmpty {
+            return try rows("SELECT id FROM contact WHERE 1 ORDER BY \(sortColumn), id LIMIT ? OFFSET ?",
+                            [limit, offset])
+        }
+        // The matches' sort keys come from the (id, sort keys) index, not from their rows.
+        let sorted = """
+            SELECT id FROM contact INDEXED BY contact_id_sorts WHERE \(filter.sql)
+            ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
+            """
         let expected = max(0, min(limit, total - min(offset, total)))
         guard expected > 0 else { return [] }
         // The largest id bounds the number of rows (ids are never reused) and costs one seek.
         let book = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0
         if let budget = walkBudget(wanted: offset + expected, total: total, book: book),
            try !clustered(search, sortColumn: sortColumn, total: total, db) {
+            // The walk stops at the page's last match or after `budget` index entries. No ORDER BY
+            // outside: SQLite reads a subquery with a LIMIT as a co-routine, in its order, and an
+            // outer ORDER BY would make it read the whole budget before sorting. (Only which ids
+            // make the page depends on that order; `rows` sorts them, and the contract tests
+            // compare every page with the plain rule.)
             let walked = try rows("""
                 SELECT id FROM (
-                    SELECT id, \(sortColumn) AS k FROM contact INDEXED BY contact_\(sortColumn)
-                    ORDER BY \(sortColumn), id LIMIT ?)
-                WHERE \(filter.sql) ORDER BY k, id LIMIT ? OFFSET ?
+                    SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?)
+                WHERE \(filter.sql) LIMIT ? OFFSET ?
                 """, [budget] + filter.arguments + [limit, offset])
             // Fewer rows than the page holds: the walk ran out of budget before the page's end.
             if walked.count == expected { return walked }
@@ -167,16 +181,18 @@ public final class SQLiteContactStore: ContactStore {
     /// How many index entries a walk may read to find `wanted` of `total` matches in a book of
     /// (at most) `book` rows, or nil when sorting the matches is the cheaper plan. With the
     /// matches spread evenly the walk reads `wanted × book / total` entries; it is worth trying
-    /// when that is fewer than the matches a sort would look up, and gets 3 times that (plus 10)
-    /// to absorb uneven spreads. Reading an index entry costs about a third of looking
-    /// up a row (measured at 100k: 0.4 µs vs 1.3 µs), so a failed walk costs less than the sort.
+    /// when that is fewer than the matches a sort would look up. It may read 3 times that (plus
+    /// 10), or `total` entries if more: matches come in runs (a given name under each family
+    /// name in the last-name order), and at 1M contacts reading an index entry costs about a
+    /// third of looking up a match's sort key (0.8 µs vs 2.3 µs), so a walk that gives up
+    /// still costs less than the sort it falls back to.
     static func walkBudget(wanted: Int, total: Int, book: Int) -> Int? {
         guard total > 0, wanted > 0 else { return nil }
         let (product, overflow) = wanted.multipliedReportingOverflow(by: book)
         guard !overflow else { return nil }
         let evenWalk = product / total + 1
         guard evenWalk < total else { return nil }
-        return evenWalk * 3 + 10
+        return max(evenWalk * 3 + 10, total)
     }
 
     public func contact(id: Int64) throws -> Contact? {

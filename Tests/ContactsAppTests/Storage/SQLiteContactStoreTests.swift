@@ -51,6 +51,7 @@ final class SQLiteContactStoreTests: XCTestCase {
             let indexes = try db.indexes(on: "contact").map(\.columns)
             XCTAssertTrue(indexes.contains(["sort_first", "id"]))
             XCTAssertTrue(indexes.contains(["sort_last", "id"]))
+            XCTAssertTrue(indexes.contains(["id", "sort_first", "sort_last"]))
         }
     }
 
@@ -64,7 +65,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         }()
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
-            try db.execute(sql: "DROP TABLE contact_phone_gram; DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+            try db.execute(sql: """
+                DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts;
+                DELETE FROM grdb_migrations WHERE identifier = 'v2'
+                """)
         }
         try queue.close()
         // When
@@ -83,14 +87,17 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).total, 0)
         try DatabaseQueue(path: databasePath).read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
         }
     }
 
     func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
         // Rare matches: looking them up and sorting is cheaper than any walk
         XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 100, book: 1_000_000))
-        // One contact in two matches: 20 of them expected within 41 entries; 3 times that, plus 10
-        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 500_000, book: 1_000_000), 133)
+        // One contact in 10 matches: 20 of them expected within 201 entries; at most `total`
+        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 100_000, book: 1_000_000), 100_000)
+        // One in 200: 20 expected within 4,001 entries; 3 times that, plus 10
+        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 5_000, book: 1_000_000), 12_013)
         XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 0, book: 10))
         XCTAssertNil(SQLiteContactStore.walkBudget(wanted: Int.max, total: 10, book: 2), "no overflow")
     }
