@@ -72,9 +72,10 @@ public final class SQLiteContactStore: ContactStore {
         config.busyMode = .timeout(5)
         // No memory map: with one (1 GiB until v2), every database page a search had touched
         // stayed in the process's resident memory, 826 MiB after a session at 1M contacts
-        // against 33 MiB at 10k. Searches no longer read every matching row (the walk, the
-        // (id, sort keys) index, the digit grams), so pread() and SQLite's own small page cache
-        // cost little; see bench/RESULTS.md.
+        // against 33 MiB at 10k (28 MiB at both without). Searches read less than they did (the
+        // walk, the (id, sort keys) index, the digit grams, the kept count); through pread() and
+        // SQLite's small page cache a name search at 1M costs ~10% more than through the map,
+        // and long walks of the sort index more (the last page of 1M: 53 ms vs 33 ms).
         config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
         return config
     }
@@ -87,11 +88,11 @@ public final class SQLiteContactStore: ContactStore {
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
-                // The total: counted on the search indexes alone (or the table's smallest
-                // index), never by looking up every matching row in the table.
+                // The total: kept by triggers, or counted on the search indexes alone, never by
+                // looking up every matching row in the table.
                 let total: Int
                 if search.isEmpty {
-                    total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
+                    total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
                 } else {
                     let (matches, matchArguments) = Self.matchingIDs(search)
                     total = try Int.fetchOne(

@@ -66,14 +66,17 @@ final class SQLiteContactStoreTests: XCTestCase {
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
             try db.execute(sql: """
-                DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts;
+                DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
+                DROP TRIGGER contact_count_insert; DROP TRIGGER contact_count_delete;
                 DELETE FROM grdb_migrations WHERE identifier = 'v2'
                 """)
         }
         try queue.close()
         // When
         let sut = try SQLiteContactStore(path: databasePath)
-        // Then: long fragments are found through the filled index
+        // Then: the count is kept from the rows already there
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 3)
+        // and long fragments are found through the filled index
         XCTAssertEqual(try sut.page(ContactQuery(search: "5551234567")).contacts.map(\.id), [ann.id])
         XCTAssertEqual(try sut.page(ContactQuery(search: "20 7946 0958")).contacts.map(\.id), [al.id])
         XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).contacts.map(\.id), [al.id])
@@ -85,6 +88,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery(search: "5551234567")).total, 0)
         XCTAssertEqual(try sut.page(ContactQuery(search: "5550001111")).contacts.map(\.id), [ann.id])
         XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).total, 0)
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
         try DatabaseQueue(path: databasePath).read { db in
             XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
             XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
