@@ -88,7 +88,7 @@ public final class SQLiteContactStore: ContactStore {
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
-                // The total: kept by triggers, or counted on the search indexes alone, never by
+                // The total: kept by the store, or counted on the search indexes alone, never by
                 // looking up every matching row in the table.
                 let total: Int
                 if search.isEmpty {
@@ -279,6 +279,7 @@ public final class SQLiteContactStore: ContactStore {
                     try db.execute(sql: "DELETE FROM contact WHERE id = ?", arguments: [id])
                     guard db.changesCount == 1 else { throw ContactStoreError.notFound(id: id) }
                 }
+                try Self.count(-1, db)
                 try Self.unindex(id: id, db)
             }
         }
@@ -312,12 +313,19 @@ public final class SQLiteContactStore: ContactStore {
     private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact))
+        let id = db.lastInsertedRowID
+        try count(+1, db)
         var saved = contact
-        saved.id = db.lastInsertedRowID
+        saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(saved, id: db.lastInsertedRowID, db, isNew: true)
+        try index(saved, id: id, db, isNew: true)
         return saved
+    }
+
+    /// Keeps `contact_count` in step with the table, in the transaction that inserts or deletes.
+    private static func count(_ change: Int, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE contact_count SET n = n + ? WHERE one = 1").execute(arguments: [change])
     }
 
     private static func update(_ contact: Contact, _ db: Database) throws -> Contact {

@@ -67,7 +67,6 @@ final class SQLiteContactStoreTests: XCTestCase {
         try queue.write { db in
             try db.execute(sql: """
                 DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DROP TRIGGER contact_count_insert; DROP TRIGGER contact_count_delete;
                 DELETE FROM grdb_migrations WHERE identifier = 'v2'
                 """)
         }
