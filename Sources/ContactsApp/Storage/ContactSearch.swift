@@ -34,6 +34,11 @@ struct ContactSearch {
 
     /// Phone terms need 3 digits: the trigram index cannot look up shorter ones.
     static let minimumDigits = 3
+    /// Phone terms longer than this are found through runs of this many digits ("digit
+    /// grams") instead of trigrams: every digit trigram is shared by about 1 phone in 500, so a
+    /// trigram lookup reads doclists that grow with the book (6.8 ms at 1M contacts vs 1.1 ms at
+    /// 10k), while a run of 6 digits is shared by about 1 phone in 70,000.
+    static let gramLength = 6
     private static let phonePunctuation = Set("+-().")
 
     init(_ search: String) {
@@ -59,6 +64,30 @@ struct ContactSearch {
         guard text.allSatisfy({ $0.isASCIIDigit || phonePunctuation.contains($0) }) else { return nil }
         let digits = text.filter(\.isASCIIDigit)
         return digits.count >= minimumDigits ? digits : nil
+    }
+
+    /// What the digit-gram index holds for a contact's phones: the runs of `gramLength` digits
+    /// starting at every second digit of each phone ("12345678" → "123456 345678"), space-separated.
+    /// Any run of `gramLength + 1` digits or more in a phone holds one of them at its first or
+    /// second digit, so `digitGramQuery` finds every phone that contains it (and a few more,
+    /// which the caller rules out by checking the digits themselves).
+    static func digitGramText(_ phoneDigits: [String]) -> String {
+        phoneDigits.flatMap { digits -> [String] in
+            let bytes = Array(digits.utf8)
+            guard bytes.count >= gramLength else { return [] }
+            return stride(from: 0, through: bytes.count - gramLength, by: 2).map {
+                String(decoding: bytes[$0..<$0 + gramLength], as: UTF8.self)
+            }
+        }.joined(separator: " ")
+    }
+
+    /// The FTS5 query for the phones that may contain `digits`: its grams at its first and
+    /// second digit, either one; nil when `digits` is too short to hold both.
+    static func digitGramQuery(_ digits: String) -> String? {
+        let bytes = Array(digits.utf8)
+        guard bytes.count > gramLength else { return nil }
+        return String(decoding: bytes[0..<gramLength], as: UTF8.self) + " OR "
+            + String(decoding: bytes[1...gramLength], as: UTF8.self)
     }
 
     /// Whether a contact matches, given its folded search words and its phones' digits.

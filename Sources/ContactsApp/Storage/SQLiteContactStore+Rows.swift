@@ -68,19 +68,40 @@ extension SQLiteContactStore {
         try ContactJSON.decodeStrings(text) ?? decode(text)
     }
 
-    /// Rewrites the contact's entries in both FTS5 tables; call inside the write transaction
+    /// Rewrites the contact's entries in the three FTS5 tables; call inside the write transaction
     /// that saves the row, so the index can never disagree with the table.
     static func index(_ contact: Contact, id: Int64, _ db: Database, isNew: Bool = false) throws {
         if !isNew { try unindex(id: id, db) }
+        let digits = contact.phoneDigits
         try db.cachedStatement(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)")
             .execute(arguments: [id, ContactKeys.searchText(contact)])
         try db.cachedStatement(sql: "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)")
-            .execute(arguments: [id, contact.phoneDigits.joined(separator: " ")])
+            .execute(arguments: [id, digits.joined(separator: " ")])
+        try indexDigitGrams(digits, id: id, db)
     }
 
     static func unindex(id: Int64, _ db: Database) throws {
+        // The digit-gram index keeps no copy of its text (it would double its size), so FTS5
+        // removes an entry given the text it indexed: rebuilt from the phone index's digits.
+        if let digits = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT digits FROM contact_phone WHERE rowid = ?"), arguments: [id]) {
+            let grams = ContactSearch.digitGramText(digits.split(separator: " ").map(String.init))
+            if !grams.isEmpty {
+                try db.cachedStatement(sql: """
+                    INSERT INTO contact_phone_gram(contact_phone_gram, rowid, grams) VALUES ('delete', ?, ?)
+                    """).execute(arguments: [id, grams])
+            }
+        }
         try db.cachedStatement(sql: "DELETE FROM contact_text WHERE rowid = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM contact_phone WHERE rowid = ?").execute(arguments: [id])
+    }
+
+    /// Adds a contact's phones to the digit-gram index (nothing for phones shorter than a gram).
+    static func indexDigitGrams(_ phoneDigits: [String], id: Int64, _ db: Database) throws {
+        let grams = ContactSearch.digitGramText(phoneDigits)
+        guard !grams.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)")
+            .execute(arguments: [id, grams])
     }
 
     /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.

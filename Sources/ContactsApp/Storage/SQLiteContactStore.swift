@@ -8,8 +8,8 @@ import GRDB
 /// - Every save checks the stored `version` in the same statement that writes, so two
 ///   processes editing the same contact cannot overwrite each other silently: the later one
 ///   gets `ContactStoreError.staleVersion`.
-/// - Lists are paged in SQL and searched through two FTS5 indexes (words and phone-digit
-///   trigrams), so showing a page never loads the whole book.
+/// - Lists are paged in SQL and searched through FTS5 indexes (words, phone-digit trigrams
+///   and runs of phone digits), so showing a page never loads the whole book.
 public final class SQLiteContactStore: ContactStore {
     private let writer: any DatabaseWriter
     /// Opened by `openForReading(path:)`: every write is refused.
@@ -70,9 +70,13 @@ public final class SQLiteContactStore: ContactStore {
     private static func configuration() -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(5)
-        // Read pages through a memory map instead of a pread() and copy per page: searches
-        // and pages that touch thousands of rows spent a fifth of their time copying.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 1073741824") }
+        // No memory map: with one (1 GiB until v2), every database page a search had touched
+        // stayed in the process's resident memory, 826 MiB after a session at 1M contacts
+        // against 33 MiB at 10k (28 MiB at both without). Searches read less than they did (the
+        // walk, the (id, sort keys) index, the digit grams, the kept count); through pread() and
+        // SQLite's small page cache a name search at 1M costs ~10% more than through the map,
+        // and long walks of the sort index more (the last page of 1M: 53 ms vs 33 ms).
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
         return config
     }
 
@@ -84,27 +88,112 @@ public final class SQLiteContactStore: ContactStore {
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
-                // The total: counted on the search indexes alone (or the table's smallest
-                // index), never by looking up every matching row in the table.
+                // The total: kept by the store, or counted on the search indexes alone, never by
+                // looking up every matching row in the table.
                 let total: Int
                 if search.isEmpty {
-                    total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact") ?? 0
+                    total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
                 } else {
                     let (matches, matchArguments) = Self.matchingIDs(search)
                     total = try Int.fetchOne(
                         db, sql: "SELECT COUNT(*) FROM (\(matches))", arguments: matchArguments) ?? 0
                 }
-                // The window: ids found in the (sort key, id) index first, so rows skipped by
-                // OFFSET are never read from the table; then the page's rows by id.
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT * FROM contact WHERE id IN (
-                        SELECT id FROM contact WHERE \(filter)
-                        ORDER BY \(sortColumn), id LIMIT ? OFFSET ?)
-                    ORDER BY \(sortColumn), id
-                    """, arguments: arguments + [limit, offset])
+                let rows = try Self.pageRows(search, sortColumn: sortColumn, limit: limit, offset: offset,
+                                             total: total, filter: (filter, arguments), db)
                 return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
             }
         }
+    }
+
+    /// The rows of one page, in order, found by one of two plans (measured in bench/RESULTS.md):
+    ///
+    /// - **walk**: the (sort key, id) index in order, keeping the ids the search matches, until
+    ///   the page is full. Its cost grows with how far into the book the page's last match
+    ///   lies, not with the number of matches: right for a search that matches many contacts.
+    /// - **sort**: every matching row looked up by id and sorted (cost ∝ matches): right for a
+    ///   rare term, and for matches that cluster late in the sort order (a family name sorted by
+    ///   family name), where a walk would cross most of the index before finding them.
+    ///
+    /// The walk is tried when the matches are dense enough that, spread evenly, the page's last
+    /// match would come after fewer index entries than there are matches to sort; it gives up
+    /// after a few times that many entries (the matches were not spread evenly) and the sort
+    /// plan answers. Both plans give the same page: only speed depends on the choice.
+    private static func pageRows(_ search: ContactSearch, sortColumn: String, limit: Int, offset: Int, total: Int,
+                                 filter: (sql: String, arguments: StatementArguments),
+                                 _ db: Database) throws -> [Row] {
+        // The page's ids are found first (in the index, or among the matches), so rows skipped
+        // by OFFSET are never read from the table; then the page's rows by id.
+        func rows(_ ids: String, _ arguments: StatementArguments) throws -> [Row] {
+            try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE id IN (\(ids)) ORDER BY \(sortColumn), id",
+                             arguments: arguments)
+        }
+        // Without a search, the walk is the plan: the filter is always true.
+        if search.isEmpty {
+            return try rows("SELECT id FROM contact WHERE 1 ORDER BY \(sortColumn), id LIMIT ? OFFSET ?",
+                            [limit, offset])
+        }
+        // The matches' sort keys come from the (id, sort keys) index, not from their rows.
+        let sorted = """
+            SELECT id FROM contact INDEXED BY contact_id_sorts WHERE \(filter.sql)
+            ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
+            """
+        let expected = max(0, min(limit, total - min(offset, total)))
+        guard expected > 0 else { return [] }
+        // The largest id bounds the number of rows (ids are never reused) and costs one seek.
+        let book = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0
+        if let budget = walkBudget(wanted: offset + expected, total: total, book: book),
+           try !clustered(search, sortColumn: sortColumn, total: total, db) {
+            // The walk stops at the page's last match or after `budget` index entries. No ORDER BY
+            // outside: SQLite reads a subquery with a LIMIT as a co-routine, in its order, and an
+            // outer ORDER BY would make it read the whole budget before sorting. (Only which ids
+            // make the page depends on that order; `rows` sorts them, and the contract tests
+            // compare every page with the plain rule.)
+            let walked = try rows("""
+                SELECT id FROM (
+                    SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?)
+                WHERE \(filter.sql) LIMIT ? OFFSET ?
+                """, [budget] + filter.arguments + [limit, offset])
+            // Fewer rows than the page holds: the walk ran out of budget before the page's end.
+            if walked.count == expected { return walked }
+        }
+        return try rows(sorted, filter.arguments + [limit, offset])
+    }
+
+    /// Whether a quarter of the matches or more may sit together in the sort order: the sort
+    /// keys starting with a term's first word (a family name searched in the last-name order).
+    /// A walk would cross every entry before them, and give up after its budget having re-read
+    /// the matches for nothing (measured: `Kowal` at 100k, 13 ms before, 18 ms without this).
+    /// Reads at most a quarter of `total` index entries per term.
+    private static func clustered(_ search: ContactSearch, sortColumn: String, total: Int,
+                                  _ db: Database) throws -> Bool {
+        let cap = total / 4 + 1
+        for term in search.terms {
+            guard let word = term.words.first else { continue }
+            let keys = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM (
+                    SELECT 1 FROM contact INDEXED BY contact_\(sortColumn)
+                    WHERE \(sortColumn) >= ? AND \(sortColumn) < ? LIMIT ?)
+                """, arguments: [word, word + "\u{10FFFF}", cap]) ?? 0
+            if keys >= cap { return true }
+        }
+        return false
+    }
+
+    /// How many index entries a walk may read to find `wanted` of `total` matches in a book of
+    /// (at most) `book` rows, or nil when sorting the matches is the cheaper plan. With the
+    /// matches spread evenly the walk reads `wanted × book / total` entries; it is worth trying
+    /// when that is fewer than the matches a sort would look up. It may read 3 times that (plus
+    /// 10), or `total` entries if more: matches come in runs (a given name under each family
+    /// name in the last-name order), and at 1M contacts reading an index entry costs about a
+    /// third of looking up a match's sort key (0.8 µs vs 2.3 µs), so a walk that gives up
+    /// still costs less than the sort it falls back to.
+    static func walkBudget(wanted: Int, total: Int, book: Int) -> Int? {
+        guard total > 0, wanted > 0 else { return nil }
+        let (product, overflow) = wanted.multipliedReportingOverflow(by: book)
+        guard !overflow else { return nil }
+        let evenWalk = product / total + 1
+        guard evenWalk < total else { return nil }
+        return max(evenWalk * 3 + 10, total)
     }
 
     public func contact(id: Int64) throws -> Contact? {
@@ -233,6 +322,7 @@ public final class SQLiteContactStore: ContactStore {
                     try db.execute(sql: "DELETE FROM contact WHERE id = ?", arguments: [id])
                     guard db.changesCount == 1 else { throw ContactStoreError.notFound(id: id) }
                 }
+                try Self.count(-1, db)
                 try Self.unindex(id: id, db)
             }
         }
@@ -266,12 +356,19 @@ public final class SQLiteContactStore: ContactStore {
     private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact))
+        let id = db.lastInsertedRowID
+        try count(+1, db)
         var saved = contact
-        saved.id = db.lastInsertedRowID
+        saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(saved, id: db.lastInsertedRowID, db, isNew: true)
+        try index(saved, id: id, db, isNew: true)
         return saved
+    }
+
+    /// Keeps `contact_count` in step with the table, in the transaction that inserts or deletes.
+    private static func count(_ change: Int, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE contact_count SET n = n + ? WHERE one = 1").execute(arguments: [change])
     }
 
     private static func update(_ contact: Contact, _ db: Database) throws -> Contact {
@@ -313,29 +410,46 @@ public final class SQLiteContactStore: ContactStore {
         return .staleVersion(id: id, expected: expected, actual: actual)
     }
 
-    /// The ids a non-empty search matches, as a compound SELECT over the two FTS5 tables only;
+    /// The ids a non-empty search matches, as a compound SELECT over the FTS5 tables only;
     /// the same rules as `filter`, so `COUNT(*)` over it is the number of matching contacts
-    /// (both indexes are kept in step with the table in every write transaction).
+    /// (the indexes are kept in step with the table in every write transaction).
     private static func matchingIDs(_ search: ContactSearch) -> (String, StatementArguments) {
         let text = "SELECT rowid FROM contact_text WHERE contact_text MATCH ?"
-        let phone = "SELECT rowid FROM contact_phone WHERE contact_phone MATCH ?"
         var parts: [String] = []
         var arguments: StatementArguments = []
         for term in search.terms {
             arguments += [term.ftsPhrase]
             if let digits = term.digits {
-                parts.append("SELECT * FROM (\(text) UNION \(phone))")
-                arguments += ["\"\(digits)\""]
+                let phone = phoneMatch(digits)
+                parts.append("SELECT * FROM (\(text) UNION \(phone.sql))")
+                arguments += phone.arguments
             } else {
                 parts.append("SELECT * FROM (\(text))")
             }
         }
         var sql = parts.joined(separator: " INTERSECT ")
         if let whole = search.wholeNumberDigits {
-            sql = "SELECT * FROM (\(sql)) UNION \(phone)"
-            arguments += ["\"\(whole)\""]
+            let phone = phoneMatch(whole)
+            sql = "SELECT * FROM (\(sql)) UNION \(phone.sql)"
+            arguments += phone.arguments
         }
         return (sql, arguments)
+    }
+
+    /// The ids whose phones contain `digits`, with the query's arguments: short fragments
+    /// through the trigram index; longer ones through the digit-gram index, which narrows the
+    /// book to a few candidates whose digits are then checked (`ContactSearch.digitGramText`).
+    /// Both find the same contacts; the gram lookup reads doclists that do not grow with the book.
+    private static func phoneMatch(_ digits: String) -> (sql: String, arguments: StatementArguments) {
+        guard let grams = ContactSearch.digitGramQuery(digits) else {
+            return ("SELECT rowid FROM contact_phone WHERE contact_phone MATCH ?", ["\"\(digits)\""])
+        }
+        // `digits` holds the digits of every phone, space-separated: `instr` cannot match
+        // across two phones.
+        return ("""
+            SELECT rowid FROM contact_phone WHERE rowid IN (
+                SELECT rowid FROM contact_phone_gram WHERE contact_phone_gram MATCH ?) AND instr(digits, ?) > 0
+            """, [grams, digits])
     }
 
     /// The WHERE clause for a search, with its arguments; see `ContactSearch` for the rules.
@@ -343,22 +457,23 @@ public final class SQLiteContactStore: ContactStore {
     private static func filter(_ search: ContactSearch) -> (String, StatementArguments) {
         guard !search.isEmpty else { return ("1", []) }
         let textMatch = "id IN (SELECT rowid FROM contact_text WHERE contact_text MATCH ?)"
-        let phoneMatch = "id IN (SELECT rowid FROM contact_phone WHERE contact_phone MATCH ?)"
         var clauses: [String] = []
         var arguments: StatementArguments = []
         for term in search.terms {
             arguments += [term.ftsPhrase]
             if let digits = term.digits {
-                clauses.append("(\(textMatch) OR \(phoneMatch))")
-                arguments += ["\"\(digits)\""]
+                let phone = phoneMatch(digits)
+                clauses.append("(\(textMatch) OR id IN (\(phone.sql)))")
+                arguments += phone.arguments
             } else {
                 clauses.append(textMatch)
             }
         }
         var sql = "(" + clauses.joined(separator: " AND ") + ")"
         if let whole = search.wholeNumberDigits {
-            sql = "(\(sql) OR \(phoneMatch))"
-            arguments += ["\"\(whole)\""]
+            let phone = phoneMatch(whole)
+            sql = "(\(sql) OR id IN (\(phone.sql)))"
+            arguments += phone.arguments
         }
         return (sql, arguments)
     }

@@ -399,6 +399,84 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_longPhoneFragment_matchesItsDigitsAnywhereInOnePhone() {
+        forEachStore {
+            // Given: fragments of 7 digits or more are looked up by runs of digits in SQLite
+            try seed([
+                StoreSeeds.contact("A", "Odd", phones: ["+1 (555) 123-4567"]),        // 15551234567
+                StoreSeeds.contact("B", "Even", phones: ["555 1234 99"]),             // 555123499
+                StoreSeeds.contact("C", "Split", phones: ["555 1234", "567 0000"]),   // 5551234, 5670000
+                StoreSeeds.contact("D", "Inner", phones: ["0 5551234567 8"]),         // 055512345678
+            ])
+            // Then
+            XCTAssertEqual(try search("555-1234"), ["Even", "Inner", "Odd", "Split"])
+            XCTAssertEqual(try search("1234567"), ["Inner", "Odd"], "never across two phones")
+            XCTAssertEqual(try search("5551234567"), ["Inner", "Odd"])
+            XCTAssertEqual(try search("512345678"), ["Inner"])
+            XCTAssertEqual(try search("55512349"), ["Even"])
+            XCTAssertEqual(try search("2345670"), [])
+            XCTAssertEqual(try search("+1 555 123 4567"), ["Odd"], "a whole number typed with spaces")
+            XCTAssertEqual(try search("555 1234 567"), ["Inner", "Odd", "Split"], "every term, or the whole number")
+            XCTAssertEqual(try search("odd 5551234"), ["Odd"])
+        }
+    }
+
+    func test_search_longPhoneFragment_followsUpdatesAndDeletes() {
+        forEachStore {
+            // Given
+            var ann = try sut.insert(StoreSeeds.ann)
+            _ = try sut.insert(StoreSeeds.al)
+            ann.phones = [LabeledValue(label: "work", value: "+44 20 7946 1111")]
+            // When
+            ann = try sut.update(ann)
+            // Then
+            XCTAssertEqual(try search("5551234"), [])
+            XCTAssertEqual(try search("2079461111"), ["Lee"])
+            XCTAssertEqual(try search("794609"), ["Leeds"])
+            // When
+            try sut.delete(id: ann.id!, expectedVersion: ann.version)
+            // Then
+            XCTAssertEqual(try search("2079461111"), [])
+            XCTAssertEqual(try search("7946 0958"), ["Leeds"])
+        }
+    }
+
+    /// Every page of every search, in both orders, against the plain rule (`ContactSearch.matches`
+    /// over the sorted book, which is what `InMemoryContactStore` does). In SQLite this covers
+    /// both page plans: walking the sort index for common terms ("example"; "zed", whose
+    /// matches all sort last, where the walk gives up), sorting the matches for rare ones and
+    /// for a family name in the last-name order ("young").
+    func test_search_largerBook_everyPageFollowsTheRule() {
+        forEachStore {
+            // Given
+            let book = StoreSeeds.generated(120)
+            try seed(book)
+            let reference = InMemoryContactStore(book)
+            let searches = ["a", "young", "zed", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
+                            "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999"]
+            for text in searches {
+                for sort in [SortOrder.last, .first] {
+                    let all = try reference.page(ContactQuery(search: text, sort: sort, page: 1, limit: 1000))
+                    for limit in [5, 20] {
+                        // Every page of 5 (past the end too); the first, second and last of 20.
+                        let last = all.total / limit + 1
+                        for page in limit == 5 ? Array(1...last + 1) : [1, 2, last] {
+                            // When
+                            let got = try sut.page(ContactQuery(search: text, sort: sort, page: page, limit: limit))
+                            // Then
+                            let start = min((page - 1) * limit, all.total), end = min(start + limit, all.total)
+                            XCTAssertEqual(got.total, all.total, "\(text) \(sort)")
+                            XCTAssertEqual(got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
+                                           "\(text) \(sort) page \(page) of \(limit)")
+                        }
+                    }
+                }
+            }
+            XCTAssertGreaterThan(try sut.page(ContactQuery(search: "5550120", limit: 1000)).total, 0)
+            XCTAssertEqual(try sut.page(ContactQuery(search: "zed", limit: 1000)).total, 30)
+        }
+    }
+
     func test_search_followsUpdatesAndDeletes() {
         forEachStore {
             // Given

@@ -41,16 +41,68 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Then
         let queue = try DatabaseQueue(path: databasePath)
         try queue.read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
             XCTAssertTrue(try db.tableExists("contact_text"))
             XCTAssertTrue(try db.tableExists("contact_phone"))
+            XCTAssertTrue(try db.tableExists("contact_phone_gram"))
             let columns = try db.columns(in: "contact").map(\.name)
             XCTAssertTrue(columns.contains("extra"))
             XCTAssertTrue(columns.contains("sort_first"))
             let indexes = try db.indexes(on: "contact").map(\.columns)
             XCTAssertTrue(indexes.contains(["sort_first", "id"]))
             XCTAssertTrue(indexes.contains(["sort_last", "id"]))
+            XCTAssertTrue(indexes.contains(["id", "sort_first", "sort_last"]))
         }
+    }
+
+    func test_migrationV2_onAVersion1File_indexesTheStoredPhones() throws {
+        // Given: a file as version 1 left it (rows, word and trigram indexes; no v2)
+        let (ann, al): (Contact, Contact) = try {
+            let store = try SQLiteContactStore(path: databasePath)
+            let saved = (try store.insert(StoreSeeds.ann), try store.insert(StoreSeeds.al))
+            _ = try store.insert(StoreSeeds.jose)
+            return saved
+        }()
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.write { db in
+            try db.execute(sql: """
+                DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
+                DELETE FROM grdb_migrations WHERE identifier = 'v2'
+                """)
+        }
+        try queue.close()
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then: the count is kept from the rows already there
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 3)
+        // and long fragments are found through the filled index
+        XCTAssertEqual(try sut.page(ContactQuery(search: "5551234567")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "20 7946 0958")).contacts.map(\.id), [al.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).contacts.map(\.id), [al.id])
+        // and kept up by later saves
+        var edited = ann
+        edited.phones = [LabeledValue(label: "home", value: "555 000 1111")]
+        _ = try sut.update(edited)
+        try sut.delete(id: al.id!, expectedVersion: al.version)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "5551234567")).total, 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "5550001111")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).total, 0)
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
+        try DatabaseQueue(path: databasePath).read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
+        }
+    }
+
+    func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
+        // Rare matches: looking them up and sorting is cheaper than any walk
+        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 100, book: 1_000_000))
+        // One contact in 10 matches: 20 of them expected within 201 entries; at most `total`
+        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 100_000, book: 1_000_000), 100_000)
+        // One in 200: 20 expected within 4,001 entries; 3 times that, plus 10
+        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 5_000, book: 1_000_000), 12_013)
+        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 0, book: 10))
+        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: Int.max, total: 10, book: 2), "no overflow")
     }
 
     func test_reopening_keepsContactsAndSearch() throws {

@@ -41,6 +41,23 @@ enum StoreSeeds {
         createdAt: created, updatedAt: edited,
         extraProperties: ["X-SOCIALPROFILE;TYPE=twitter:https://x.example/ada", "item1.URL:https://engines.example"])
 
+    /// `count` contacts for searches over many pages: 4 family names, each a quarter of the book
+    /// (so a family name clusters in the last-name order), 5 given names spread across it, an
+    /// organisation on every third contact, the nickname "Zed" for every Young (clustered in the
+    /// last-name order, but not by its own sort key), and phones whose digit runs recur.
+    static func generated(_ count: Int) -> [Contact] {
+        let given = ["Ann", "Bob", "Cleo", "Dan", "Eve"]
+        let family = ["Adams", "Kowalczyk", "Lee", "Young"]
+        return (0..<count).map { i in
+            let g = given[i % given.count], f = family[i % family.count]
+            let phones = ["+1 555 " + String(format: "%03d %04d", i % 50, (i * 7919) % 10000)]
+                + (i % 5 == 0 ? ["020 7946 " + String(format: "%04d", i)] : [])
+            return contact(g, f, uid: "gen-\(i)", nickname: f == "Young" ? "Zed" : "",
+                           organization: i % 3 == 0 ? "Example Ltd" : "",
+                           phones: phones, emails: ["\(g.lowercased()).\(f.lowercased())\(i)@mail.test"])
+        }
+    }
+
     /// `count` contacts named "P01"..."Pnn" so paging expectations read plainly.
     static func numbered(_ count: Int) -> [Contact] {
         (1...count).map { contact("X", String(format: "P%02d", $0)) }
