@@ -184,6 +184,24 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_streamedImport_andDeletes_keepTheBookCount() throws {
+        // Given: a streamed import in two batches, one card updating a contact saved before
+        let sut = try SQLiteContactStore(path: databasePath)
+        var ann = try sut.insert(StoreSeeds.ann)
+        ann.nickname = "Annie"
+        _ = try sut.importInBatches { transaction in
+            try transaction.save(inserting: [StoreSeeds.full], updating: [ann])
+            try transaction.save(inserting: [Contact(uid: "third", givenName: "Third")], updating: [])
+        }
+        // Then: the kept count is the number of rows, here and in another connection
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 3)
+        let queue = try DatabaseQueue(path: databasePath)
+        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM contact") }, 3)
+        // And a delete counts down
+        try sut.delete(id: ann.id!, expectedVersion: nil)
+        XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 2)
+    }
+
     // MARK: - openForReading (`contactsbook query`)
 
     func test_openForReading_readsWhatWasSaved_andRefusesWrites() throws {
