@@ -58,6 +58,18 @@ final class ContactJSONTests: XCTestCase {
         XCTAssertNil(ContactJSON.decodeStrings(#"["\uD83D"]"#))
         XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"label":"l"}]"#))
         XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"label":"l","value":1}]"#))
+        // An escaped key is left to JSONDecoder, which reads it (the store falls back to it)
+        XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"l\u0061bel":"l","value":"v"}]"#))
+    }
+
+    func test_decode_fieldsAreMatchedByWholeName_andTheLastRepeatWins() {
+        // When / Then: "labels" and "lab" are not "label"; extra keys are ignored
+        XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"labels":"l","value":"v"}]"#))
+        XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"lab":"l","value":"v"}]"#))
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"extra":"x","label":"l","value":"v"}]"#),
+                       [LabeledValue(label: "l", value: "v")])
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"label":"a","label":"b","value":"v"},{"label":"c","value":"w"}]"#),
+                       [LabeledValue(label: "b", value: "v"), LabeledValue(label: "c", value: "w")])
     }
 
     func test_store_readsRowsWrittenWithOtherJSONSpacing() throws {
