@@ -128,14 +128,15 @@ class KeysAndHistoryTests(REPLTestCase):
         self.assertIn("leave the program", out)
         self.assertEqual(self.quit(child), 0)
 
-    def test_history_survives_a_hangup(self):
-        # The terminal closes under a running REPL: what was typed is kept all the same.
+    def test_history_survives_the_process_being_killed(self):
+        # The REPL ends without any chance to clean up (SIGKILL: a crash, a closed terminal
+        # window's kill, an OOM kill): what was typed is kept all the same.
         child = self.spawn()
         self.run_line(child, "help")
-        child.kill(signal.SIGHUP)
+        child.kill(signal.SIGKILL)
         child.expect(pexpect.EOF)
         child.close()
-        self.assertEqual(child.signalstatus, signal.SIGHUP)  # ended by the signal, not by quit
+        self.assertEqual(child.signalstatus, signal.SIGKILL)  # ended by the signal, not by quit
 
         child = self.spawn()
         out = self.run_line(child, CTRL_P)
