@@ -156,6 +156,7 @@ struct QueryCommand: ParsableCommand {
         let matches: [MailQueryMatch]
         do {
             let store = try SQLiteContactStore.openForReading(path: path)
+            defer { close(store) }
             matches = try MailQueryWorker(store: store).matches(for: text.joined(separator: " "))
         } catch {
             FileHandle.standardError.write(Data("error: cannot search \(path): \(error)\n".utf8))
@@ -169,6 +170,16 @@ struct QueryCommand: ParsableCommand {
         for match in matches {
             print([match.address, match.name, match.info].map(Self.field).joined(separator: "\t"))
         }
+    }
+
+    /// Closes the book (SQLite removes its `-wal` and `-shm` files) and keeps the store until the
+    /// process exits, which it does right after the answer: releasing the store would release
+    /// GRDB's queue, and disposing of its dispatch queue starts a libdispatch worker thread (a
+    /// tenth of the command's instructions; bench/STARTUP.md). If the book cannot be closed,
+    /// the store is released as before and closes it then.
+    private static func close(_ store: SQLiteContactStore) {
+        guard (try? store.close()) != nil else { return }
+        _ = Unmanaged.passRetained(store)
     }
 
     /// One field of a line: tabs, line breaks and other control characters become spaces.

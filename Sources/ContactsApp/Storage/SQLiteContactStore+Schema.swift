@@ -90,7 +90,7 @@ extension SQLiteContactStore {
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd >= 0 {
-            close(fd)
+            Foundation.close(fd)
         } else if errno != EEXIST {
             let reason = String(cString: strerror(errno))
             throw ContactStoreError.storage("Cannot create the contacts database at \(path): \(reason)")
