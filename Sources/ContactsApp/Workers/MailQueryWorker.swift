@@ -24,7 +24,7 @@ public final class MailQueryWorker {
 
     /// At most `limit` contacts are read: a query runs on every keystroke.
     public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
-        let search = text.trimmingCharacters(in: .whitespaces)
+        let search = text.trimmingWhitespaces
         guard !search.isEmpty else { return [] }
         let contacts = try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: limit)).contacts
         return contacts.flatMap { contact in

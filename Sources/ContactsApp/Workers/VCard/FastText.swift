@@ -2,23 +2,39 @@
 /// `trimmingCharacters(in:)`, `contains(_:)` and `replacingOccurrences(of:with:)` on `String`
 /// go through `NSString` and `CFStringFind`, and were a third of an import's time.
 extension StringProtocol {
-    /// The same as `trimmingCharacters(in: .whitespaces)` (Unicode space separators and tab),
-    /// without leaving the standard library; returns the text unchanged when nothing is trimmed.
-    var trimmingSpaces: String {
+    /// Unicode space separators (general category Zs) and tab trimmed from both ends, without
+    /// leaving the standard library; returns the text unchanged when nothing is trimmed.
+    /// `trimmingCharacters(in: .whitespaces)` also trims U+200B ZERO WIDTH SPACE (see
+    /// `trimmingWhitespaces`); the import has always kept it.
+    var trimmingSpaces: String { trimming(where: Self.isSpace) }
+
+    /// Exactly `trimmingCharacters(in: .whitespaces)`, without `NSString`: CoreFoundation's
+    /// whitespace set is Zs, tab and U+200B ZERO WIDTH SPACE (a space separator in Unicode 3,
+    /// a format character since 4.0.1; tested against `CharacterSet` for every scalar).
+    /// `contactsbook query` trims its text this way: through `NSString` the trimming alone was a
+    /// tenth of the command's instructions (bench/STARTUP.md).
+    var trimmingWhitespaces: String { trimming(where: Self.isWhitespace) }
+
+    private func trimming(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.first, let last = scalars.last else { return "" }
-        if !Self.isSpace(first) && !Self.isSpace(last) { return String(self) }
-        guard let start = scalars.firstIndex(where: { !Self.isSpace($0) }),
-              let end = scalars.lastIndex(where: { !Self.isSpace($0) }) else { return "" }
+        if !isTrimmed(first) && !isTrimmed(last) { return String(self) }
+        guard let start = scalars.firstIndex(where: { !isTrimmed($0) }),
+              let end = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars[start...end])
         return String(result)
     }
 
-    /// `CharacterSet.whitespaces`: general category Zs, and tab.
-    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    /// General category Zs, and tab.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return scalar == " " || scalar == "\t" }
         return scalar.properties.generalCategory == .spaceSeparator
+    }
+
+    /// `CharacterSet.whitespaces`: general category Zs, tab, and U+200B.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        isSpace(scalar) || scalar == "\u{200B}"
     }
 
     /// Whether the UTF-8 text contains this ASCII byte.
