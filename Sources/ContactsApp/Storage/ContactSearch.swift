@@ -22,8 +22,13 @@ struct ContactSearch {
 
         /// An FTS5 phrase-prefix query for the term. Quoting with doubled quotes makes every
         /// FTS5 syntax character (`"`, `*`, `(`, `AND`, `NEAR`, ...) a plain character.
+        /// A term without a quote, nearly every one, skips `replacingOccurrences`: through
+        /// `NSString` it was the costliest step of `contactsbook query` after the trimming
+        /// (bench/STARTUP.md).
         var ftsPhrase: String {
-            "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+            let quoted = folded.utf8.contains(UInt8(ascii: "\""))
+                ? folded.replacingOccurrences(of: "\"", with: "\"\"") : folded
+            return "\"" + quoted + "\"*"
         }
     }
 
