@@ -184,7 +184,8 @@ struct QueryCommand: ParsableCommand {
 
     /// One field of a line: tabs, line breaks and other control characters become spaces.
     static func field(_ text: String) -> String {
-        String(text.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : Character($0) })
+        let controls = CharacterSet.controlCharacters  // built by each call of the getter
+        return String(text.unicodeScalars.map { controls.contains($0) ? " " : Character($0) })
     }
 }
 
