@@ -14,6 +14,9 @@ public final class SQLiteContactStore: ContactStore {
     private let writer: any DatabaseWriter
     /// Opened by `openForReading(path:)`: every write is refused.
     private let readOnly: Bool
+    /// Set by `close()`; every call checks it first, as GRDB does not guard a closed queue.
+    private var isClosed = false
+    private let closing = NSLock()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
@@ -68,15 +71,21 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Closes the book now rather than when the store is released; SQLite removes the `-wal`
-    /// and `-shm` files when its last connection closes. Any use of the store afterwards fails
-    /// with `ContactStoreError.storage`.
+    /// and `-shm` files when its last connection closes. Call it when no other call on the
+    /// store is under way; any call afterwards fails with `ContactStoreError.storage`, and
+    /// closing again does nothing. If SQLite cannot close the book, this throws and the store
+    /// stays open.
     ///
     /// A one-shot command that exits right after (`contactsbook query`) closes the book this
     /// way and never releases the store: releasing a GRDB queue removes notification observers
     /// and disposes of its dispatch queue, which starts a libdispatch worker thread, a tenth of
     /// that command's instructions for nothing (bench/STARTUP.md).
     public func close() throws {
-        try guarded { try writer.close() }
+        closing.lock()
+        defer { closing.unlock() }
+        guard !isClosed else { return }
+        do { try writer.close() } catch { throw Self.storageError(error) }
+        isClosed = true
     }
 
     private static func configuration() -> Configuration {
@@ -405,6 +414,10 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
+        closing.lock()
+        let closed = isClosed
+        closing.unlock()
+        guard !closed else { throw ContactStoreError.storage("This book is closed.") }
         do { return try body() } catch { throw Self.storageError(error) }
     }
 

@@ -235,6 +235,25 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-shm"))
     }
 
+    func test_close_removesTheWALFilesAtOnce_andLaterUseIsAStorageError() throws {
+        // Given: a book, and a reader that has read it (its -wal and -shm files exist)
+        _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        let sut = try SQLiteContactStore.openForReading(path: databasePath)
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        // When: closed, and still held (as `contactsbook query` holds it until it exits)
+        try sut.close()
+        // Then: nothing is left beside the book
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-shm"))
+        // And the closed store refuses to read, with the store's own error
+        XCTAssertThrowsError(try sut.page(ContactQuery())) { error in
+            guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
+        }
+        // And closing again does no harm
+        XCTAssertNoThrow(try sut.close())
+    }
+
     func test_openForReading_seesWhatAnotherConnectionCommitsWhileOpen() throws {
         // Given
         let writer = try SQLiteContactStore(path: databasePath)
