@@ -50,6 +50,18 @@ let package = Package(
                 "ContactsApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // Release builds on Linux are one fully static executable (glibc, libstdc++, SQLite
+            // and libedit included; libedit's own dependencies listed): with no dynamic loader
+            // there are no libraries to map, no symbol lookups and no relocations at start, and
+            // a mail client's `contactsbook query` takes about half the time (bench/STARTUP.md).
+            // The cost: the executable is not position-independent, so its own code and data
+            // are not placed at random addresses. Debug and test builds stay dynamic.
+            linkerSettings: [
+                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
