@@ -193,6 +193,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(ContactSearch.separatingDigits("no digits-here"), "no digits-here")
         XCTAssertEqual(ContactSearch.separatingDigits(""), "")
         XCTAssertEqual(ContactSearch.words("Kowalczyk10 a-b"), ["Kowalczyk", "10", "a", "b"])
+        // Combining marks stay in the word they follow (Devanagari vowel signs, a decomposed accent)
+        XCTAssertEqual(ContactSearch.words("नमस्ते123 e\u{301}2"), ["नमस्ते", "123", "e\u{301}", "2"])
+        XCTAssertEqual(ContactSearch.separatingDigits("नमस्ते123"), "नमस्ते 123")
+        XCTAssertEqual(ContactSearch.indexedText("नमस्ते 123"), "नमस्ते 123 \u{E000}नमस्ते123")
     }
 
     func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
