@@ -51,9 +51,11 @@ enum ContactKeys {
         return parts.joined(separator: "\u{1}") + "\u{1}" + org
     }
 
-    /// The words a text search matches against, folded.
+    /// The words a text search matches against, folded, with letters and digits apart
+    /// (`ContactSearch.separatingDigits`): what the SQLite store indexes.
     static func searchText(_ contact: Contact) -> String {
-        ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
-            + contact.emails.map(\.value)).map(fold).joined(separator: " ")
+        ContactSearch.separatingDigits(
+            ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
+                + contact.emails.map(\.value)).map(fold).joined(separator: " "))
     }
 }

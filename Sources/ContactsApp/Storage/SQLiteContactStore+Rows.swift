@@ -74,7 +74,7 @@ extension SQLiteContactStore {
         if !isNew { try unindex(id: id, db) }
         let digits = contact.phoneDigits
         try db.cachedStatement(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)")
-            .execute(arguments: [id, ContactKeys.searchText(contact)])
+            .execute(arguments: [id, ContactSearch.indexedText(ContactKeys.searchText(contact))])
         try db.cachedStatement(sql: "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)")
             .execute(arguments: [id, digits.joined(separator: " ")])
         try indexDigitGrams(digits, id: id, db)

@@ -50,6 +50,14 @@ extension SQLiteContactStore {
             CREATE TABLE contact_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
             INSERT INTO contact_count (one, n) SELECT 1, COUNT(*) FROM contact;
             """),
+        // The word index rebuilt with letters and digits apart ("kowalczyk1023" → "kowalczyk
+        // 1023", `ContactSearch.separatingDigits`), plus a marked word for each letter-digit
+        // pair (`ContactSearch.indexedText`): a prefix search expanded to one word per numbered
+        // email handle. Filled by `fill` from the v2 index's text, then renamed into
+        // its place: one pass, rows in rowid order, the fastest way to build an FTS5 index.
+        ("v3", """
+            CREATE VIRTUAL TABLE contact_text_v3 USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+            """),
     ]
 
     /// Work a migration does after its SQL: filling new tables from the rows already stored.
@@ -61,6 +69,22 @@ extension SQLiteContactStore {
                 let digits: String = row["digits"]
                 try indexDigitGrams(digits.split(separator: " ").map(String.init), id: row["rowid"], db)
             }
+        case "v3":
+            // The v2 text is the folded words joined by spaces; separating its digits gives
+            // exactly what `ContactKeys.searchText` now makes, and the store indexes that
+            // with its letter-digit pairs (`ContactSearch.indexedText`).
+            let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) {
+                values in
+                String.fromDatabaseValue(values[0]).map { ContactSearch.indexedText(ContactSearch.separatingDigits($0)) }
+            }
+            db.add(function: separating)
+            defer { db.remove(function: separating) }
+            try db.execute(sql: """
+                INSERT INTO contact_text_v3(rowid, text)
+                    SELECT rowid, contactsbook_separating_digits(text) FROM contact_text ORDER BY rowid;
+                DROP TABLE contact_text;
+                ALTER TABLE contact_text_v3 RENAME TO contact_text;
+                """)
         default:
             break
         }

@@ -102,17 +102,18 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
-        let search = ContactSearch(query.search)
-        let (filter, arguments) = Self.filter(search)
+        let parsed = ContactSearch(query.search)
         let sortColumn = Self.sortColumn(query.sort)
         let (limit, offset) = query.window
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
+                let search = try ResolvedSearch(parsed, db)
+                let (filter, arguments) = Self.filter(search)
                 // The total: kept by the store, or counted on the search indexes alone, never by
                 // looking up every matching row in the table.
                 let total: Int
-                if search.isEmpty {
+                if parsed.isEmpty {
                     total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
                 } else {
                     let (matches, matchArguments) = Self.matchingIDs(search)
@@ -126,20 +127,26 @@ public final class SQLiteContactStore: ContactStore {
         }
     }
 
-    /// The rows of one page, in order, found by one of two plans (measured in bench/RESULTS.md):
+    /// The rows of one page, in order, found by one of three plans (measured in bench/RESULTS.md):
     ///
+    /// - **cluster**: for matches that sit together in the sort order (a family name searched in
+    ///   the last-name order: `Kowal` finds the Kowalczyks, all under K). The index range of the
+    ///   sort keys that start with a term's first word is read in order; the matches inside it
+    ///   are in order already, and only the matches outside it ("outliers") are looked up and
+    ///   sorted. Its cost grows with the range and the matches as ids, not with a lookup of every
+    ///   match's sort key (27k lookups, 55 ms, for `Kowal` at 1M contacts).
     /// - **walk**: the (sort key, id) index in order, keeping the ids the search matches, until
     ///   the page is full. Its cost grows with how far into the book the page's last match
     ///   lies, not with the number of matches: right for a search that matches many contacts.
     /// - **sort**: every matching row looked up by id and sorted (cost ∝ matches): right for a
-    ///   rare term, and for matches that cluster late in the sort order (a family name sorted by
-    ///   family name), where a walk would cross most of the index before finding them.
+    ///   rare term.
     ///
     /// The walk is tried when the matches are dense enough that, spread evenly, the page's last
     /// match would come after fewer index entries than there are matches to sort; it gives up
     /// after a few times that many entries (the matches were not spread evenly) and the sort
-    /// plan answers. Both plans give the same page: only speed depends on the choice.
-    private static func pageRows(_ search: ContactSearch, sortColumn: String, limit: Int, offset: Int, total: Int,
+    /// plan answers. All plans give the same page: only speed depends on the choice (the
+    /// contract tests compare every page of every search with the plain rule).
+    private static func pageRows(_ search: ResolvedSearch, sortColumn: String, limit: Int, offset: Int, total: Int,
                                  filter: (sql: String, arguments: StatementArguments),
                                  _ db: Database) throws -> [Row] {
         // The page's ids are found first (in the index, or among the matches), so rows skipped
@@ -149,26 +156,23 @@ public final class SQLiteContactStore: ContactStore {
                              arguments: arguments)
         }
         // Without a search, the walk is the plan: the filter is always true.
-        if search.isEmpty {
+        if search.parsed.isEmpty {
             return try rows("SELECT id FROM contact WHERE 1 ORDER BY \(sortColumn), id LIMIT ? OFFSET ?",
                             [limit, offset])
         }
-        // The matches' sort keys come from the (id, sort keys) index, not from their rows.
-        let sorted = """
-            SELECT id FROM contact INDEXED BY contact_id_sorts WHERE \(filter.sql)
-            ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
-            """
         let expected = max(0, min(limit, total - min(offset, total)))
         guard expected > 0 else { return [] }
-        // The largest id bounds the number of rows (ids are never reused) and costs one seek.
-        let book = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0
-        if let budget = walkBudget(wanted: offset + expected, total: total, book: book),
-           try !clustered(search, sortColumn: sortColumn, total: total, db) {
+        if let cluster = try clusterRange(search, sortColumn: sortColumn, total: total, db) {
+            if let ids = try clusterPage(search, cluster, sortColumn: sortColumn, limit: limit, offset: offset, db) {
+                return ids.isEmpty ? [] : try rows(ids.map(String.init).joined(separator: ","), [])
+            }
+        } else if let budget = walkBudget(wanted: offset + expected, total: total,
+                                          book: try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0) {
+            // (The largest id bounds the number of rows, as ids are never reused, for one seek.)
             // The walk stops at the page's last match or after `budget` index entries. No ORDER BY
             // outside: SQLite reads a subquery with a LIMIT as a co-routine, in its order, and an
             // outer ORDER BY would make it read the whole budget before sorting. (Only which ids
-            // make the page depends on that order; `rows` sorts them, and the contract tests
-            // compare every page with the plain rule.)
+            // make the page depends on that order; `rows` sorts them.)
             let walked = try rows("""
                 SELECT id FROM (
                     SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?)
@@ -177,27 +181,69 @@ public final class SQLiteContactStore: ContactStore {
             // Fewer rows than the page holds: the walk ran out of budget before the page's end.
             if walked.count == expected { return walked }
         }
-        return try rows(sorted, filter.arguments + [limit, offset])
+        // The matches' sort keys come from the (id, sort keys) index, not from their rows.
+        return try rows("""
+            SELECT id FROM contact INDEXED BY contact_id_sorts WHERE \(filter.sql)
+            ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
+            """, filter.arguments + [limit, offset])
     }
 
-    /// Whether a quarter of the matches or more may sit together in the sort order: the sort
-    /// keys starting with a term's first word (a family name searched in the last-name order).
-    /// A walk would cross every entry before them, and give up after its budget having re-read
-    /// the matches for nothing (measured: `Kowal` at 100k, 13 ms before, 18 ms without this).
-    /// Reads at most a quarter of `total` index entries per term.
-    private static func clustered(_ search: ContactSearch, sortColumn: String, total: Int,
-                                  _ db: Database) throws -> Bool {
-        let cap = total / 4 + 1
-        for term in search.terms {
+    /// The ids, in sort order, of the contacts whose sort key starts with a term's first word,
+    /// with that word, when they are a quarter of the matches or more and not more than 8 times
+    /// as many (then a walk of the range costs less than looking up every match, and the matches
+    /// cluster there: a walk from the start of the index would cross everything before them).
+    /// Reads at most a quarter of `total` index entries per term when there is no such cluster.
+    private static func clusterRange(_ search: ResolvedSearch, sortColumn: String, total: Int,
+                                     _ db: Database) throws -> (word: String, ids: [Int64])? {
+        let least = total / 4 + 1, most = total.multipliedReportingOverflow(by: 8).partialValue
+        for term in search.parsed.terms {
             guard let word = term.words.first else { continue }
-            let keys = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM (
-                    SELECT 1 FROM contact INDEXED BY contact_\(sortColumn)
-                    WHERE \(sortColumn) >= ? AND \(sortColumn) < ? LIMIT ?)
-                """, arguments: [word, word + "\u{10FFFF}", cap]) ?? 0
-            if keys >= cap { return true }
+            let cursor = try Int64.fetchCursor(db, sql: """
+                SELECT id FROM contact INDEXED BY contact_\(sortColumn)
+                WHERE \(sortColumn) >= ? AND \(sortColumn) < ? ORDER BY \(sortColumn), id LIMIT ?
+                """, arguments: [word, word + "\u{10FFFF}", most + 1])
+            var ids: [Int64] = []
+            while let id = try cursor.next() { ids.append(id) }
+            if ids.count >= least, ids.count <= most { return (word, ids) }
         }
-        return false
+        return nil
+    }
+
+    /// The page's ids by the cluster plan (see `pageRows`), or nil when the matches outside the
+    /// cluster are half of them or more (then sorting all matches costs about the same).
+    private static func clusterPage(_ search: ResolvedSearch, _ cluster: (word: String, ids: [Int64]),
+                                    sortColumn: String, limit: Int, offset: Int,
+                                    _ db: Database) throws -> [Int64]? {
+        let (matchSQL, matchArguments) = matchingIDs(search)
+        var matches = Set(try Int64.fetchAll(db, sql: matchSQL, arguments: matchArguments))
+        let total = matches.count
+        // In sort order already: the range was read from the index.
+        let inside = cluster.ids.filter { matches.remove($0) != nil }
+        let outliers = matches // what is left: matches whose sort key is outside the range
+        guard outliers.count * 2 < max(total, 1) else { return nil }
+        // The outliers' sort keys, sorted by SQLite (binary collation, as the index is), each
+        // marked as sorting before the range or after it.
+        var before: [Int64] = [], after: [Int64] = []
+        if !outliers.isEmpty {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, \(sortColumn) < ? AS first FROM contact INDEXED BY contact_id_sorts
+                WHERE id IN (\(outliers.map(String.init).joined(separator: ","))) ORDER BY \(sortColumn), id
+                """, arguments: [cluster.word])
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if row[1] as Bool { before.append(id) } else { after.append(id) }
+            }
+        }
+        // The page of `before + inside + after`, without joining them.
+        var page: [Int64] = []
+        var skip = offset
+        for part in [before, inside, after] where page.count < limit {
+            if skip >= part.count { skip -= part.count; continue }
+            let end = min(part.count, skip + (limit - page.count))
+            page += part[skip..<end]
+            skip = 0
+        }
+        return page
     }
 
     /// How many index entries a walk may read to find `wanted` of `total` matches in a book of
@@ -303,11 +349,12 @@ public final class SQLiteContactStore: ContactStore {
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
     public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
                              _ body: ([Contact]) throws -> Void) throws -> Int {
-        let (filter, arguments) = Self.filter(ContactSearch(search))
+        let parsed = ContactSearch(search)
         let sortColumn = Self.sortColumn(sort)
         var bodyError: Error?
         let count: Int = try guarded {
             try writer.read { db in
+                let (filter, arguments) = Self.filter(try ResolvedSearch(parsed, db))
                 let rows = try Row.fetchCursor(
                     db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(sortColumn), id",
                     arguments: arguments)
@@ -438,12 +485,18 @@ public final class SQLiteContactStore: ContactStore {
     /// The ids a non-empty search matches, as a compound SELECT over the FTS5 tables only;
     /// the same rules as `filter`, so `COUNT(*)` over it is the number of matching contacts
     /// (the indexes are kept in step with the table in every write transaction).
-    private static func matchingIDs(_ search: ContactSearch) -> (String, StatementArguments) {
-        let text = "SELECT rowid FROM contact_text WHERE contact_text MATCH ?"
+    private static func matchingIDs(_ resolved: ResolvedSearch) -> (String, StatementArguments) {
+        let search = resolved.parsed
         var parts: [String] = []
         var arguments: StatementArguments = []
-        for term in search.terms {
-            arguments += [term.ftsPhrase]
+        for (index, term) in search.terms.enumerated() {
+            let text: String
+            if let ids = resolved.textMatches[index] {
+                text = "SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))"
+            } else {
+                text = "SELECT rowid FROM contact_text WHERE contact_text MATCH ?"
+                arguments += [term.ftsPhrase]
+            }
             if let digits = term.digits {
                 let phone = phoneMatch(digits)
                 parts.append("SELECT * FROM (\(text) UNION \(phone.sql))")
@@ -479,13 +532,19 @@ public final class SQLiteContactStore: ContactStore {
 
     /// The WHERE clause for a search, with its arguments; see `ContactSearch` for the rules.
     /// User text only ever reaches SQL as an argument, quoted as an FTS5 string.
-    private static func filter(_ search: ContactSearch) -> (String, StatementArguments) {
+    private static func filter(_ resolved: ResolvedSearch) -> (String, StatementArguments) {
+        let search = resolved.parsed
         guard !search.isEmpty else { return ("1", []) }
-        let textMatch = "id IN (SELECT rowid FROM contact_text WHERE contact_text MATCH ?)"
         var clauses: [String] = []
         var arguments: StatementArguments = []
-        for term in search.terms {
-            arguments += [term.ftsPhrase]
+        for (index, term) in search.terms.enumerated() {
+            let textMatch: String
+            if let ids = resolved.textMatches[index] {
+                textMatch = "id IN (\(ResolvedSearch.list(ids)))"
+            } else {
+                textMatch = "id IN (SELECT rowid FROM contact_text WHERE contact_text MATCH ?)"
+                arguments += [term.ftsPhrase]
+            }
             if let digits = term.digits {
                 let phone = phoneMatch(digits)
                 clauses.append("(\(textMatch) OR id IN (\(phone.sql)))")
@@ -501,5 +560,39 @@ public final class SQLiteContactStore: ContactStore {
             arguments += phone.arguments
         }
         return (sql, arguments)
+    }
+}
+
+/// A search with the text matches of some terms found before any SQL is built: a term with a
+/// word followed by a number ("olga.brown636") is looked up by its rare marked pairs
+/// (`ContactSearch.Term.pairQuery`) and each candidate's indexed text checked in Swift, when
+/// there are few candidates. Its ids then stand in for its FTS5 phrase. Built inside the read
+/// transaction that uses it, so the ids belong to the same snapshot.
+struct ResolvedSearch {
+    let parsed: ContactSearch
+    /// By term index: the ids whose text holds the term's phrase, for the terms looked up this way.
+    let textMatches: [Int: [Int64]]
+
+    /// Candidates beyond this are left to FTS5: checking one costs a few microseconds.
+    static let candidateLimit = 1_000
+
+    init(_ parsed: ContactSearch, _ db: Database, candidateLimit: Int = candidateLimit) throws {
+        self.parsed = parsed
+        var textMatches: [Int: [Int64]] = [:]
+        for (index, term) in parsed.terms.enumerated() {
+            guard let pairs = term.pairQuery else { continue }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT rowid, text FROM contact_text WHERE contact_text MATCH ? LIMIT ?
+                """, arguments: [pairs, candidateLimit + 1])
+            guard rows.count <= candidateLimit else { continue }
+            let matches = term.indexedTextMatcher()
+            textMatches[index] = rows.compactMap { row in matches(row[1]) ? row[0] as Int64 : nil }
+        }
+        self.textMatches = textMatches
+    }
+
+    /// Ids as a SQL list: integers, never user text.
+    static func list(_ ids: [Int64]) -> String {
+        ids.map(String.init).joined(separator: ",")
     }
 }

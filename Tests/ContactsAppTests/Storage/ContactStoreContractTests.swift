@@ -337,6 +337,79 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_lettersAndDigitsAreSeparateWords() {
+        forEachStore {
+            // Given: numbered email handles, as mail providers hand them out
+            try seed([
+                StoreSeeds.contact("Ann", "Kowalczyk", emails: ["ann.kowalczyk1023@mail.test"]),
+                StoreSeeds.contact("Bob", "Adams", emails: ["b0b2x@mail.test"]),
+                StoreSeeds.contact("Cleo", "Young", emails: ["cleo.young@mail.test"]),
+                StoreSeeds.contact("Olga", "Brown", emails: ["636x@mail.test"]),
+                StoreSeeds.contact("Józef", "Wójcik", emails: ["józef.wójcik7@mail.test"]),
+            ])
+            XCTAssertEqual(try search("jozef.wojcik7"), ["Wójcik"])
+            XCTAssertEqual(try search("józef.wójcik"), ["Wójcik"])
+            XCTAssertEqual(try search("wójcik8"), [])
+            // Then: a handle is found whole, by its start, and by its number
+            XCTAssertEqual(try search("kowalczyk1023"), ["Kowalczyk"])
+            XCTAssertEqual(try search("ann.kowalczyk10"), ["Kowalczyk"])
+            XCTAssertEqual(try search("1023"), ["Kowalczyk"])
+            XCTAssertEqual(try search("b0b2"), ["Adams"])
+            XCTAssertEqual(try search("2x@mail"), ["Adams"])
+            // but not by another number, nor by a number's middle
+            XCTAssertEqual(try search("kowalczyk1024"), [])
+            XCTAssertEqual(try search("023"), [])
+            XCTAssertEqual(try search("kowal"), ["Kowalczyk"])
+            // A name followed by a number in the next field is a phrase like any other
+            XCTAssertEqual(try search("brown636"), ["Brown"])
+            XCTAssertEqual(try search("olga.brown63"), ["Brown"])
+            XCTAssertEqual(try search("brown636x@"), ["Brown"])
+            XCTAssertEqual(try search("brown637"), [])
+            XCTAssertEqual(try search("ANN.KOWALCZYK102"), ["Kowalczyk"])
+        }
+    }
+
+    /// A term whose word starts the sort keys of a quarter of its matches or more is paged by
+    /// reading that run of the sort index; the other matches (given names, organisations,
+    /// emails) sort before or after the run, or inside it. Every page in both orders against
+    /// the plain rule.
+    func test_search_matchesClusteredInTheSortOrder_andAroundIt_pageByTheRule() {
+        forEachStore {
+            // Given: 12 Kowalczyks (together under K by last name), and Kowal matches elsewhere
+            var book = (0..<12).map { StoreSeeds.contact(["Ann", "Zoe", "Bob"][$0 % 3], "Kowalczyk", uid: "k\($0)") }
+            book += [
+                StoreSeeds.contact("Kowalski", "Adams", uid: "before"),        // given name; sorts before K
+                StoreSeeds.contact("Eve", "Young", uid: "after", emails: ["kowal7@mail.test"]),
+                StoreSeeds.contact("", "", uid: "org", organization: "Kowal Ltd"), // sorts inside the run
+                StoreSeeds.contact("Kowalska", "Zola", uid: "last"),
+                StoreSeeds.contact("Ann", "Lee", uid: "other"),
+            ]
+            try seed(book)
+            let reference = InMemoryContactStore(book)
+            for text in ["kowal", "Kowalczyk", "kowal ann", "kowalczyk zoe", "ann"] {
+                for sort in [SortOrder.last, .first] {
+                    let all = try reference.page(ContactQuery(search: text, sort: sort, page: 1, limit: 1000))
+                    XCTAssertGreaterThan(all.total, 0, text)
+                    for limit in [1, 3, 7] {
+                        for page in 1...(all.total / limit + 2) {
+                            // When
+                            let got = try sut.page(ContactQuery(search: text, sort: sort, page: page, limit: limit))
+                            // Then
+                            let start = min((page - 1) * limit, all.total), end = min(start + limit, all.total)
+                            XCTAssertEqual(got.total, all.total, "\(text) \(sort)")
+                            XCTAssertEqual(got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
+                                           "\(text) \(sort) page \(page) of \(limit)")
+                        }
+                    }
+                }
+            }
+            let kowal = try sut.page(ContactQuery(search: "kowal", sort: .last, limit: 100)).contacts.map(\.uid)
+            XCTAssertEqual(kowal.first, "before")
+            XCTAssertEqual(Array(kowal.suffix(2)), ["after", "last"])
+            XCTAssertEqual(kowal.count, 16)
+        }
+    }
+
     func test_search_byPhoneDigits_inAnyFormatting() {
         forEachStore {
             try seed()

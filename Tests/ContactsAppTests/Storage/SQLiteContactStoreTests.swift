@@ -41,8 +41,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Then
         let queue = try DatabaseQueue(path: databasePath)
         try queue.read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2", "v3"])
             XCTAssertTrue(try db.tableExists("contact_text"))
+            XCTAssertFalse(try db.tableExists("contact_text_v3"))
             XCTAssertTrue(try db.tableExists("contact_phone"))
             XCTAssertTrue(try db.tableExists("contact_phone_gram"))
             let columns = try db.columns(in: "contact").map(\.name)
@@ -67,7 +68,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         try queue.write { db in
             try db.execute(sql: """
                 DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DELETE FROM grdb_migrations WHERE identifier = 'v2'
+                DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3')
                 """)
         }
         try queue.close()
@@ -89,9 +90,113 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).total, 0)
         XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
         try DatabaseQueue(path: databasePath).read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2", "v3"])
             XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
         }
+    }
+
+    func test_migrationV3_onAVersion2File_reindexesWordsWithDigitsApart() throws {
+        // Given: a file as version 2 left it: email handles indexed as one word with their number
+        let (ann, bob): (Contact, Contact) = try {
+            let store = try SQLiteContactStore(path: databasePath)
+            return (try store.insert(StoreSeeds.contact("Ann", "Kowalczyk", emails: ["ann.kowalczyk1023@mail.test"])),
+                    try store.insert(StoreSeeds.contact("Bob", "Adams", nickname: "Bo", emails: ["bob@mail.test"])))
+        }()
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.write { db in
+            try db.execute(sql: """
+                DELETE FROM contact_text;
+                INSERT INTO contact_text(rowid, text) VALUES
+                    (\(ann.id!), 'ann kowalczyk   ann.kowalczyk1023@mail.test'),
+                    (\(bob.id!), 'bob adams bo  bob@mail.test');
+                DELETE FROM grdb_migrations WHERE identifier = 'v3'
+                """)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_text WHERE contact_text MATCH '1023*'"), 0)
+        }
+        try queue.close()
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then: the number is a word of its own, and the rest is found as before
+        XCTAssertEqual(try sut.page(ContactQuery(search: "1023")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "kowalczyk1023")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "bo")).contacts.map(\.id), [bob.id])
+        XCTAssertEqual(try sut.page(ContactQuery(search: "mail.test")).total, 2)
+        // and later saves keep the rebuilt index
+        var edited = bob
+        edited.emails = [LabeledValue(label: "home", value: "bob77@mail.test")]
+        _ = try sut.update(edited)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "77")).contacts.map(\.id), [bob.id])
+        try DatabaseQueue(path: databasePath).read { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2", "v3"])
+            XCTAssertFalse(try db.tableExists("contact_text_v3"))
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [ann.id]),
+                           "ann kowalczyk   ann.kowalczyk 1023@mail.test \u{E000}kowalczyk1023")
+        }
+    }
+
+    func test_indexedText_addsAMarkedWordForEachWordFollowedByANumber() {
+        XCTAssertEqual(ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
+                       "olga brown 636@example.org ann 7 b 0 b 2 x \u{E000}brown636 \u{E000}ann7 \u{E000}b0 \u{E000}b2")
+        XCTAssertEqual(ContactSearch.indexedText("here 42"), "here 42 \u{E000}here42", "a number in the next word")
+        XCTAssertEqual(ContactSearch.indexedText("42 1 x-y"), "42 1 x-y", "no word followed by a number")
+        XCTAssertEqual(ContactSearch.indexedText(""), "")
+    }
+
+    func test_pairQuery_findsTheMarkedPairs_aPrefixOnlyWhenTheNumberEndsTheTerm() {
+        XCTAssertEqual(ContactSearch("olga.brown636").terms.map(\.pairQuery), ["\"\u{E000}brown636\"*"])
+        XCTAssertEqual(ContactSearch("ann7.brown636@exa").terms.map(\.pairQuery),
+                       ["\"\u{E000}ann7\" AND \"\u{E000}brown636\""])
+        XCTAssertEqual(ContactSearch("kowal 42").terms.map(\.pairQuery), [nil, nil])
+    }
+
+    func test_matchesIndexedText_isThePhraseRule_withoutTheMarkedPairs() {
+        let term = ContactSearch("brown63").terms[0]
+        XCTAssertTrue(term.matchesIndexedText(ContactSearch.indexedText("olga brown 636@example.org")))
+        XCTAssertFalse(term.matchesIndexedText(ContactSearch.indexedText("olga brown 7 636@example.org")))
+        // The pairs after the text ("... x \u{E000}brown636") are not words a phrase runs into
+        XCTAssertFalse(ContactSearch("org.brown").terms[0]
+            .matchesIndexedText(ContactSearch.indexedText("brown 636@example.org")))
+        // Bytes for ASCII; Characters when the text or the term is not ASCII: the same rule
+        let cyrillic = ContactSearch.indexedText(ContactSearch.separatingDigits(ContactKeys.fold("Ольга brown636@example.org")))
+        XCTAssertTrue(term.matchesIndexedText(cyrillic))
+        XCTAssertTrue(ContactSearch("ольга.brown6").terms[0].matchesIndexedText(cyrillic))
+        XCTAssertFalse(ContactSearch("ольга.brown7").terms[0].matchesIndexedText(cyrillic))
+        XCTAssertFalse(ContactSearch("brown6361").terms[0].matchesIndexedText(cyrillic))
+        XCTAssertTrue(ContactSearch("BROWN63").terms[0].matchesIndexedText(cyrillic), "folded like the text")
+    }
+
+    func test_resolvedSearch_checksFewCandidates_andLeavesManyToFTS() throws {
+        // Given
+        let store = try SQLiteContactStore(path: databasePath)
+        let olga = try store.insert(StoreSeeds.contact("Olga", "Brown", emails: ["olga.brown636@example.org"]))
+        _ = try store.insert(StoreSeeds.contact("Al", "Brown", emails: ["al.brown6361@example.org"]))
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.read { db in
+            // When: two candidates for "brown636*", one holding the phrase
+            let found = try ResolvedSearch(ContactSearch("olga.brown636 ex"), db)
+            // Then
+            XCTAssertEqual(found.textMatches, [0: [olga.id!]])
+            // When: more candidates than the limit
+            let left = try ResolvedSearch(ContactSearch("olga.brown636"), db, candidateLimit: 1)
+            // Then: FTS5 answers for the term
+            XCTAssertEqual(left.textMatches, [:])
+        }
+        XCTAssertEqual(try store.page(ContactQuery(search: "olga.brown636")).contacts.map(\.id), [olga.id])
+        XCTAssertEqual(try store.page(ContactQuery(search: "brown636")).total, 2)
+    }
+
+    func test_separatingDigits_putsASpaceBetweenLettersAndDigits() {
+        XCTAssertEqual(ContactSearch.separatingDigits("ann.kowalczyk1023@mail.test"), "ann.kowalczyk 1023@mail.test")
+        XCTAssertEqual(ContactSearch.separatingDigits("b0b2x 42 x"), "b 0 b 2 x 42 x")
+        XCTAssertEqual(ContactSearch.separatingDigits("josé2x"), "josé 2 x", "non-ASCII letters")
+        XCTAssertEqual(ContactSearch.separatingDigits("محمد٣٤"), "محمد ٣٤", "non-ASCII digits")
+        XCTAssertEqual(ContactSearch.separatingDigits("no digits-here"), "no digits-here")
+        XCTAssertEqual(ContactSearch.separatingDigits(""), "")
+        XCTAssertEqual(ContactSearch.words("Kowalczyk10 a-b"), ["Kowalczyk", "10", "a", "b"])
+        // Combining marks stay in the word they follow (Devanagari vowel signs, a decomposed accent)
+        XCTAssertEqual(ContactSearch.words("नमस्ते123 e\u{301}2"), ["नमस्ते", "123", "e\u{301}", "2"])
+        XCTAssertEqual(ContactSearch.separatingDigits("नमस्ते123"), "नमस्ते 123")
+        XCTAssertEqual(ContactSearch.indexedText("नमस्ते 123"), "नमस्ते 123 \u{E000}नमस्ते123")
     }
 
     func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
