@@ -185,6 +185,27 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery(search: "brown636")).total, 2)
     }
 
+    func test_countingRows_countsEveryRow_andKeepsTheIdsOnlyWhenFewEnough() throws {
+        // Given
+        let store = try SQLiteContactStore(path: databasePath)
+        let saved = try (0..<5).map { try store.insert(StoreSeeds.contact("Ann", "Lee\($0)")) }
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.read { db in
+            let sql = "SELECT rowid FROM contact_text WHERE contact_text MATCH ? ORDER BY rowid"
+            // When / Then
+            let all = try SQLiteContactStore.countingRows(db, sql: sql, arguments: ["ann"], keeping: 5)
+            XCTAssertEqual(all.count, 5)
+            XCTAssertEqual(all.ids, saved.map { $0.id! })
+            let many = try SQLiteContactStore.countingRows(db, sql: sql, arguments: ["ann"], keeping: 4)
+            XCTAssertEqual(many.count, 5)
+            XCTAssertNil(many.ids)
+            XCTAssertEqual(try SQLiteContactStore.countingRows(db, sql: sql, arguments: ["bob"], keeping: 4).count, 0)
+            // An error while stepping (FTS5 reads its query then) is thrown, and the statement reset
+            XCTAssertThrowsError(try SQLiteContactStore.countingRows(db, sql: sql, arguments: ["AND"], keeping: 4))
+            XCTAssertEqual(try SQLiteContactStore.countingRows(db, sql: sql, arguments: ["\"lee 3\""], keeping: 4).count, 1)
+        }
+    }
+
     func test_separatingDigits_putsASpaceBetweenLettersAndDigits() {
         XCTAssertEqual(ContactSearch.separatingDigits("ann.kowalczyk1023@mail.test"), "ann.kowalczyk 1023@mail.test")
         XCTAssertEqual(ContactSearch.separatingDigits("b0b2x 42 x"), "b 0 b 2 x 42 x")
