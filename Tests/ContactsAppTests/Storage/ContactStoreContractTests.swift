@@ -14,7 +14,7 @@ final class ContactStoreContractTests: XCTestCase {
         // Keeping no matching ids: every page plan searches the indexes again.
         ("SQLiteContactStore keeping no matches", {
             try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path,
-                                   matchLists: .init(kept: 0, listed: 0))
+                                   matchLists: .init(listed: 0, sets: false))
         }),
     ]
 
