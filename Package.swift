@@ -37,6 +37,8 @@ let package = Package(
             dependencies: [
                 "SceneCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),

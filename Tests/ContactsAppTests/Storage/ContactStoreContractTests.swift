@@ -11,6 +11,11 @@ final class ContactStoreContractTests: XCTestCase {
     static let stores: [(name: String, make: (URL) throws -> ContactStore)] = [
         ("InMemoryContactStore", { _ in InMemoryContactStore() }),
         ("SQLiteContactStore", { try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path) }),
+        // Keeping no matching ids: every page plan searches the indexes again.
+        ("SQLiteContactStore keeping no matches", {
+            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path,
+                                   matchLists: .init(listed: 0, sets: false))
+        }),
     ]
 
     var sut: ContactStore!

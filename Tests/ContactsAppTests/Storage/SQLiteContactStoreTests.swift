@@ -185,6 +185,45 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery(search: "brown636")).total, 2)
     }
 
+    func test_steppingIDs_yieldsEveryRowUntilTold_andThrowsSQLiteErrors() throws {
+        // Given
+        let store = try SQLiteContactStore(path: databasePath)
+        let saved = try (0..<5).map { try store.insert(StoreSeeds.contact("Ann", "Lee\($0)")) }
+        let queue = try DatabaseQueue(path: databasePath)
+        try queue.read { db in
+            let sql = "SELECT rowid FROM contact_text WHERE contact_text MATCH ? ORDER BY rowid"
+            func ids(_ query: String, upTo limit: Int = .max) throws -> [Int64] {
+                var ids: [Int64] = []
+                try SQLiteContactStore.steppingIDs(db, sql: sql, arguments: [query]) { ids.append($0); return ids.count < limit }
+                return ids
+            }
+            // When / Then
+            XCTAssertEqual(try ids("ann"), saved.map { $0.id! })
+            XCTAssertEqual(try ids("ann", upTo: 2), saved.prefix(2).map { $0.id! })
+            XCTAssertEqual(try ids("bob"), [])
+            // An error while stepping (FTS5 reads its query then) is thrown, and the statement reset
+            XCTAssertThrowsError(try ids("AND"))
+            XCTAssertEqual(try ids("\"lee 3\""), [saved[3].id!])
+        }
+    }
+
+    func test_matchSet_insertsTestsRemovesAndListsIdsInOrder() {
+        var set = MatchSet(maxID: 130)
+        for id: Int64 in [130, 0, 64, 63, 5, 64] { set.insert(id) }
+        XCTAssertEqual(set.count, 5)
+        XCTAssertEqual(set.ids, [0, 5, 63, 64, 130])
+        XCTAssertTrue(set.contains(63))
+        XCTAssertFalse(set.contains(62))
+        XCTAssertFalse(set.contains(10_000), "beyond the set")
+        XCTAssertFalse(set.contains(-1))
+        XCTAssertTrue(set.remove(64))
+        XCTAssertFalse(set.remove(64))
+        XCTAssertFalse(set.remove(9_999))
+        set.insert(500)
+        XCTAssertEqual(set.ids, [0, 5, 63, 130, 500], "grows for a larger id")
+        XCTAssertEqual(set.count, 5)
+    }
+
     func test_separatingDigits_putsASpaceBetweenLettersAndDigits() {
         XCTAssertEqual(ContactSearch.separatingDigits("ann.kowalczyk1023@mail.test"), "ann.kowalczyk 1023@mail.test")
         XCTAssertEqual(ContactSearch.separatingDigits("b0b2x 42 x"), "b 0 b 2 x 42 x")
