@@ -50,10 +50,24 @@ extension SQLiteContactStore {
             CREATE TABLE contact_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
             INSERT INTO contact_count (one, n) SELECT 1, COUNT(*) FROM contact;
             """),
+        // Page anchors (SQLiteContactStore+Anchors.swift): per sort order, the (sort key, id)
+        // where each bucket of the order's index starts and how many contacts the bucket holds,
+        // so a deep page or a position sums bucket counts and walks one bucket instead of the
+        // index up to it. Kept by the store in the transaction of every write, like
+        // `contact_count`; filled from the sort indexes by `fill`. ("v3" is another branch's.)
+        ("v4", """
+            CREATE TABLE contact_anchor (
+                sort TEXT NOT NULL,    -- 'first' | 'last' (SortOrder), the order of sort_first | sort_last
+                key TEXT NOT NULL,     -- the bucket starts at (key, id), inclusive, in that order's
+                id INTEGER NOT NULL,   -- (sort key, id) index, and ends at the next anchor, exclusive
+                n INTEGER NOT NULL,    -- the contacts in the bucket
+                PRIMARY KEY (sort, key, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// Work a migration does after its SQL: filling new tables from the rows already stored.
-    static func fill(after migration: String, _ db: Database) throws {
+    static func fill(after migration: String, anchorBucket: Int, _ db: Database) throws {
         switch migration {
         case "v2":
             let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
@@ -61,17 +75,20 @@ extension SQLiteContactStore {
                 let digits: String = row["digits"]
                 try indexDigitGrams(digits.split(separator: " ").map(String.init), id: row["rowid"], db)
             }
+        case "v4":
+            try fillAnchors(bucket: anchorBucket, db)
         default:
             break
         }
     }
 
-    static var migrator: DatabaseMigrator {
+    /// The migrations; `anchorBucket` is B of the page anchors v4 fills.
+    static func migrator(anchorBucket: Int = defaultAnchorBucket) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
             migrator.registerMigration(migration.name) { db in
                 try db.execute(sql: migration.sql)
-                try fill(after: migration.name, db)
+                try fill(after: migration.name, anchorBucket: anchorBucket, db)
             }
         }
         return migrator

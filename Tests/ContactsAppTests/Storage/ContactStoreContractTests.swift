@@ -11,6 +11,10 @@ final class ContactStoreContractTests: XCTestCase {
     static let stores: [(name: String, make: (URL) throws -> ContactStore)] = [
         ("InMemoryContactStore", { _ in InMemoryContactStore() }),
         ("SQLiteContactStore", { try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path) }),
+        // Buckets of 2 page anchors: pages past the fourth contact are found through them.
+        ("SQLiteContactStore, anchorBucket 2", {
+            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2)
+        }),
     ]
 
     var sut: ContactStore!

@@ -41,8 +41,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Then
         let queue = try DatabaseQueue(path: databasePath)
         try queue.read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                           SQLiteContactStore.migrations.map(\.name))
             XCTAssertTrue(try db.tableExists("contact_text"))
+            XCTAssertTrue(try db.tableExists("contact_anchor"))
             XCTAssertTrue(try db.tableExists("contact_phone"))
             XCTAssertTrue(try db.tableExists("contact_phone_gram"))
             let columns = try db.columns(in: "contact").map(\.name)
@@ -56,7 +58,7 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
     func test_migrationV2_onAVersion1File_indexesTheStoredPhones() throws {
-        // Given: a file as version 1 left it (rows, word and trigram indexes; no v2)
+        // Given: a file as version 1 left it (rows, word and trigram indexes; no v2, no v4)
         let (ann, al): (Contact, Contact) = try {
             let store = try SQLiteContactStore(path: databasePath)
             let saved = (try store.insert(StoreSeeds.ann), try store.insert(StoreSeeds.al))
@@ -67,7 +69,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         try queue.write { db in
             try db.execute(sql: """
                 DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DELETE FROM grdb_migrations WHERE identifier = 'v2'
+                DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v4')
                 """)
         }
         try queue.close()
@@ -89,7 +91,8 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery(search: "2079460958")).total, 0)
         XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
         try DatabaseQueue(path: databasePath).read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), ["v1", "v2"])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                           SQLiteContactStore.migrations.map(\.name))
             XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
         }
     }
