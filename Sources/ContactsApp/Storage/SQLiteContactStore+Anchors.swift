@@ -14,12 +14,12 @@ import GRDB
 ///
 /// The store keeps it in the transaction of every insert, update that moves a sort key, delete
 /// and import, as it keeps `contact_count` (no triggers: they made every insert open a
-/// statement journal). A contact entering a bucket adds 1 to it (the last anchor at or before
-/// it: one seek); a bucket past 2B is split B entries after its anchor (a walk of B index
-/// entries, once per B inserts or so); a contact leaving takes 1 off, and a bucket that holds,
-/// with the one before it, B or fewer is merged into that one. So buckets hold at most 2B and
-/// there are about total / B of them: at 1M contacts and B = 1,000, finding a page's bucket
-/// sums at most ~1,000 small rows, read from the nearer end of the book.
+/// statement journal), through an `AnchorKeeper`: a contact entering a bucket adds 1 to it (the
+/// last anchor at or before it: one seek); a bucket past 2B is split B entries after its anchor
+/// (a walk of B index entries, once per B inserts or so); a contact leaving takes 1 off, and a
+/// bucket that holds, with the one before it, B or fewer is merged into that one. So buckets
+/// hold at most 2B and there are about total / B of them: at 1M contacts and B = 1,000,
+/// finding a page's bucket sums at most ~1,000 small rows, read from the nearer end of the book.
 ///
 /// A program without anchors (a binary from before v4) writing to the book would leave them
 /// stale, as it would leave `contact_count`; nothing detects that.
@@ -45,38 +45,6 @@ extension SQLiteContactStore {
 
     // MARK: - Keeping them
 
-    /// A contact now sits at `entry` in `sort`'s order (its row is already written).
-    static func anchorAdd(_ entry: IndexEntry, _ sort: SortOrder, bucket: Int, _ db: Database) throws {
-        var anchor = try self.anchor(holding: entry, sort, db)
-        anchor.n += 1
-        try setCount(anchor.n, of: anchor.entry, sort, db)
-        // Split off everything after the first B entries (more than once only if the book was
-        // kept with a larger B than this store's).
-        while anchor.n > 2 * bucket {
-            guard let next = try entries(sort, from: anchor.entry, skip: bucket, take: 1, db).first else { break }
-            try setCount(bucket, of: anchor.entry, sort, db)
-            anchor = Anchor(entry: next, n: anchor.n - bucket)
-            try db.cachedStatement(sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)")
-                .execute(arguments: [sort.rawValue, next.key, next.id, anchor.n])
-        }
-    }
-
-    /// The contact that sat at `entry` in `sort`'s order has left it (its row is already
-    /// deleted or moved).
-    static func anchorRemove(_ entry: IndexEntry, _ sort: SortOrder, bucket: Int, _ db: Database) throws {
-        var anchor = try self.anchor(holding: entry, sort, db)
-        anchor.n -= 1
-        // Merged into the bucket before when the two hold B or fewer: deletes cannot leave a
-        // trail of near-empty buckets for every page to sum. The first bucket is never merged.
-        if let previous = try self.anchor(before: anchor.entry, sort, db), previous.n + anchor.n <= bucket {
-            try db.cachedStatement(sql: "DELETE FROM contact_anchor WHERE sort = ? AND key = ? AND id = ?")
-                .execute(arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id])
-            try setCount(previous.n + anchor.n, of: previous.entry, sort, db)
-        } else {
-            try setCount(anchor.n, of: anchor.entry, sort, db)
-        }
-    }
-
     /// The last anchor at or before `entry`: the start of the bucket holding it (one seek of the
     /// primary key, which SQLite searches by the row value `(key, id)`).
     static func anchor(holding entry: IndexEntry, _ sort: SortOrder, _ db: Database) throws -> Anchor {
@@ -86,20 +54,6 @@ extension SQLiteContactStore {
             """), arguments: [sort.rawValue, entry.key, entry.id])
         guard let row else { throw ContactStoreError.storage("The contacts database's page index is missing.") }
         return Anchor(entry: IndexEntry(key: row[0], id: row[1]), n: row[2])
-    }
-
-    /// The anchor just before `entry`, if any.
-    private static func anchor(before entry: IndexEntry, _ sort: SortOrder, _ db: Database) throws -> Anchor? {
-        try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT key, id, n FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
-            ORDER BY key DESC, id DESC LIMIT 1
-            """), arguments: [sort.rawValue, entry.key, entry.id])
-            .map { Anchor(entry: IndexEntry(key: $0[0], id: $0[1]), n: $0[2]) }
-    }
-
-    private static func setCount(_ n: Int, of anchor: IndexEntry, _ sort: SortOrder, _ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE contact_anchor SET n = ? WHERE sort = ? AND key = ? AND id = ?")
-            .execute(arguments: [n, sort.rawValue, anchor.key, anchor.id])
     }
 
     /// Builds both orders' anchors from the rows already stored (migration v4): one walk of each

@@ -223,11 +223,11 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     public func insert(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db in try Self.insert(contact, anchorBucket: anchorBucket, db) } }
+        try guarded { try write { db, anchors in try Self.insert(contact, anchors: anchors, db) } }
     }
 
     public func update(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db in try Self.update(contact, anchorBucket: anchorBucket, db) } }
+        try guarded { try write { db, anchors in try Self.update(contact, anchors: anchors, db) } }
     }
 
     public func contacts(uids: [String]) throws -> [Contact] {
@@ -249,9 +249,9 @@ public final class SQLiteContactStore: ContactStore {
     /// One write transaction: an error from any save rolls back all of them.
     public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         try guarded {
-            try write { db in
-                try inserting.map { try Self.insert($0, anchorBucket: anchorBucket, db) }
-                    + updating.map { try Self.update($0, anchorBucket: anchorBucket, db) }
+            try write(cachingAnchors: true) { db, anchors in
+                try inserting.map { try Self.insert($0, anchors: anchors, db) }
+                    + updating.map { try Self.update($0, anchors: anchors, db) }
             }
         }
     }
@@ -260,13 +260,13 @@ public final class SQLiteContactStore: ContactStore {
     /// comes, so the caller never holds the whole file's contacts.
     public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try guarded {
-            try write { db in
+            try write(cachingAnchors: true) { db, anchors in
                 // A larger page cache while the import runs: with SQLite's default (2 MB) the
                 // index pages of a large import were evicted and read back over and over.
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                let transaction = Transaction(db: db, anchorBucket: anchorBucket)
+                let transaction = Transaction(db: db, anchors: anchors)
                 defer { transaction.db = nil }
                 try body(transaction)
                 return transaction.ids
@@ -282,8 +282,8 @@ public final class SQLiteContactStore: ContactStore {
     private final class Transaction: ContactImportTransaction {
         var db: Database?
         var ids = ImportedIDs()
-        let anchorBucket: Int
-        init(db: Database, anchorBucket: Int) { self.db = db; self.anchorBucket = anchorBucket }
+        let anchors: AnchorKeeper
+        init(db: Database, anchors: AnchorKeeper) { self.db = db; self.anchors = anchors }
 
         func contacts(uids: [String]) throws -> [Contact] {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
@@ -293,10 +293,10 @@ public final class SQLiteContactStore: ContactStore {
         func save(inserting: [Contact], updating: [Contact]) throws {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
             for contact in inserting {
-                ids.added.append(try SQLiteContactStore.insert(contact, anchorBucket: anchorBucket, db).id!)
+                ids.added.append(try SQLiteContactStore.insert(contact, anchors: anchors, db).id!)
             }
             for contact in updating {
-                ids.updated.append(try SQLiteContactStore.update(contact, anchorBucket: anchorBucket, db).id!)
+                ids.updated.append(try SQLiteContactStore.update(contact, anchors: anchors, db).id!)
             }
         }
     }
@@ -337,7 +337,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func delete(id: Int64, expectedVersion: Int?) throws {
         try guarded {
-            try write { db in
+            try write { db, anchors in
                 // The deleted row's sort keys, for its page anchors.
                 let removed: Row
                 if let expected = expectedVersion {
@@ -353,8 +353,8 @@ public final class SQLiteContactStore: ContactStore {
                     removed = row
                 }
                 try Self.count(-1, db)
-                try Self.anchorRemove(IndexEntry(key: removed[0], id: id), .first, bucket: anchorBucket, db)
-                try Self.anchorRemove(IndexEntry(key: removed[1], id: id), .last, bucket: anchorBucket, db)
+                try anchors.remove(IndexEntry(key: removed[0], id: id), .first)
+                try anchors.remove(IndexEntry(key: removed[1], id: id), .last)
                 try Self.unindex(id: id, db)
             }
         }
@@ -384,14 +384,14 @@ public final class SQLiteContactStore: ContactStore {
 
     /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
     /// spent a quarter of its time parsing the same SQL again.
-    private static func insert(_ contact: Contact, anchorBucket: Int, _ db: Database) throws -> Contact {
+    private static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         let keys = SortKeys(contact)
         try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact, keys))
         let id = db.lastInsertedRowID
         try count(+1, db)
-        try anchorAdd(IndexEntry(key: keys.first, id: id), .first, bucket: anchorBucket, db)
-        try anchorAdd(IndexEntry(key: keys.last, id: id), .last, bucket: anchorBucket, db)
+        try anchors.add(IndexEntry(key: keys.first, id: id), .first)
+        try anchors.add(IndexEntry(key: keys.last, id: id), .last)
         var saved = contact
         saved.id = id
         saved.version = 1
@@ -405,7 +405,7 @@ public final class SQLiteContactStore: ContactStore {
         try db.cachedStatement(sql: "UPDATE contact_count SET n = n + ? WHERE one = 1").execute(arguments: [change])
     }
 
-    private static func update(_ contact: Contact, anchorBucket: Int, _ db: Database) throws -> Contact {
+    private static func update(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
         let assignments = savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
         let keys = SortKeys(contact)
@@ -420,8 +420,8 @@ public final class SQLiteContactStore: ContactStore {
         }
         for (sort, old, new) in [(SortOrder.first, stored[0] as String, keys.first), (.last, stored[1], keys.last)]
         where old != new {
-            try anchorRemove(IndexEntry(key: old, id: id), sort, bucket: anchorBucket, db)
-            try anchorAdd(IndexEntry(key: new, id: id), sort, bucket: anchorBucket, db)
+            try anchors.remove(IndexEntry(key: old, id: id), sort)
+            try anchors.add(IndexEntry(key: new, id: id), sort)
         }
         try index(contact, id: id, db)
         var saved = contact
@@ -429,10 +429,18 @@ public final class SQLiteContactStore: ContactStore {
         return saved
     }
 
-    /// Every write goes through here: one write transaction, refused by a store opened for reading.
-    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    /// Every write goes through here: one write transaction, refused by a store opened for
+    /// reading, whose changes keep the page anchors through the `AnchorKeeper` it is handed
+    /// (with the anchors in memory when `cachingAnchors`, for imports; written back before the
+    /// commit).
+    private func write<T>(cachingAnchors: Bool = false, _ updates: (Database, AnchorKeeper) throws -> T) throws -> T {
         guard !readOnly else { throw ContactStoreError.storage("This book was opened for reading only.") }
-        return try writer.write(updates)
+        return try writer.write { db in
+            let anchors = AnchorKeeper(db, bucket: anchorBucket, cached: cachingAnchors)
+            let result = try updates(db, anchors)
+            try anchors.finish()
+            return result
+        }
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {

@@ -83,6 +83,33 @@ final class PageAnchorTests: XCTestCase {
         try assertFollowsThePlainRule(bucket: 2, "after renaming everyone")
     }
 
+    /// An import keeps the anchors in memory and writes back what changed at its end.
+    func test_importsThatMoveEveryContact_keepAnchorsExact() throws {
+        // Given
+        sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2)
+        for _ in 0..<40 { try insert() }
+        // When: a streamed import renames half the book (moving them), adds some, in two batches
+        let ids = book.keys.sorted()
+        func renamed(_ ids: ArraySlice<Int64>) -> [Contact] {
+            ids.map { var contact = book[$0]!; rename(&contact); return contact }
+        }
+        let (first, second) = (renamed(ids[0..<10]), renamed(ids[10..<20]))
+        let added = (0..<10).map { _ in newContact() }
+        let imported = try sut.importInBatches { transaction in
+            try transaction.save(inserting: Array(added[0..<5]), updating: first)
+            try transaction.save(inserting: Array(added[5...]), updating: second)
+        }
+        for contact in first + second { var saved = contact; saved.version += 1; book[contact.id!] = saved }
+        for (id, contact) in zip(imported.added, added) {
+            var saved = contact; saved.id = id; saved.version = 1; book[id] = saved
+        }
+        try assertFollowsThePlainRule(bucket: 2, "after the streamed import")
+        // And an import in one go renames the other half
+        for saved in try sut.importContacts(inserting: [], updating: renamed(ids[20...])) { book[saved.id!] = saved }
+        // Then
+        try assertFollowsThePlainRule(bucket: 2, "after the import")
+    }
+
     func test_aBookKeptWithALargerBucket_isSplitToTheSmallerOne() throws {
         // Given: 101 contacts kept with B = 50: the 101st split the first bucket
         sut = try SQLiteContactStore(path: databasePath, anchorBucket: 50)
