@@ -22,7 +22,8 @@ import GRDB
 /// finding a page's bucket sums at most ~1,000 small rows, read from the nearer end of the book.
 ///
 /// A program without anchors (a binary from before v4) writing to the book would leave them
-/// stale, as it would leave `contact_count`; nothing detects that.
+/// stale, pages and positions off by what it changed, as a binary from before v2 would leave
+/// `contact_count`; nothing detects that (no such binary was released).
 extension SQLiteContactStore {
     /// B: buckets hold about this many contacts (at most twice as many).
     public static let defaultAnchorBucket = 1_000
