@@ -499,7 +499,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--command", default="bench/run")
     ap.add_argument("--rerun", default="",
-                    help="rpc,memory,start,export: re-measure only these rows of the last run's results.json (same books)")
+                    help="rpc,memory,start,export,search: re-measure only these rows of the last run's results.json (same books)")
     args = ap.parse_args()
     r = subprocess.run([args.bin, "--db", ":memory:"], input="stack\n", capture_output=True, text=True)
     MARKER = r.stdout.encode()
@@ -513,7 +513,8 @@ def main():
         b.results = previous
         drop = (({"rpc", "throughput", "rpcsearch"} if "rpc" in groups else set())
                 | ({"memory"} if "memory" in groups else set()) | ({"start"} if "start" in groups else set())
-                | ({"export"} if "export" in groups else set()))
+                | ({"export"} if "export" in groups else set())
+                | ({"latency"} if "search" in groups else set()))
         b.results["rows"] = [r for r in previous["rows"] if r["group"] not in drop]
         if "rpc" in groups:
             b.echo_floor_and_rpc()
@@ -529,6 +530,8 @@ def main():
                     b.first_answer(n, db, q)
                 if "export" in groups:
                     b.export(n, db)
+                if "search" in groups:
+                    b.search_and_paging(n, db, q)
         b.note("Rows re-measured after the run on the same books with `bench/bench.py --rerun %s`: %s." % (
             args.rerun, ", ".join(sorted(drop))))
         with open(os.path.join(args.out, "results.json"), "w") as f:

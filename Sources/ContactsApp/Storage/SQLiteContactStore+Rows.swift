@@ -11,14 +11,24 @@ extension SQLiteContactStore {
         "sort_first", "sort_last", "extra",
     ]
 
-    static func savedValues(_ contact: Contact) -> StatementArguments {
+    /// A contact's sort keys in both orders, computed once per save.
+    struct SortKeys {
+        var first: String
+        var last: String
+        init(_ contact: Contact) {
+            first = ContactKeys.sortKey(contact, .first)
+            last = ContactKeys.sortKey(contact, .last)
+        }
+    }
+
+    static func savedValues(_ contact: Contact, _ keys: SortKeys) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             contact.uid, contact.givenName, contact.familyName, contact.nickname,
             contact.organization, contact.title, contact.notes,
             ContactJSON.encode(contact.phones), ContactJSON.encode(contact.emails),
             ContactJSON.encode(contact.addresses), ContactJSON.encode(contact.tags), contact.birthday?.isoString,
             contact.createdAt.timeIntervalSince1970, contact.updatedAt.timeIntervalSince1970,
-            ContactKeys.sortKey(contact, .first), ContactKeys.sortKey(contact, .last),
+            keys.first, keys.last,
             ContactJSON.encode(contact.extraProperties),
         ]
         return StatementArguments(values)

@@ -58,10 +58,24 @@ extension SQLiteContactStore {
         ("v3", """
             CREATE VIRTUAL TABLE contact_text_v3 USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
             """),
+        // Page anchors (SQLiteContactStore+Anchors.swift): per sort order, the (sort key, id)
+        // where each bucket of the order's index starts and how many contacts the bucket holds,
+        // so a deep page or a position sums bucket counts and walks one bucket instead of the
+        // index up to it. Kept by the store in the transaction of every write, like
+        // `contact_count`; filled from the sort indexes by `fill`.
+        ("v4", """
+            CREATE TABLE contact_anchor (
+                sort TEXT NOT NULL,    -- 'first' | 'last' (SortOrder), the order of sort_first | sort_last
+                key TEXT NOT NULL,     -- the bucket starts at (key, id), inclusive, in that order's
+                id INTEGER NOT NULL,   -- (sort key, id) index, and ends at the next anchor, exclusive
+                n INTEGER NOT NULL,    -- the contacts in the bucket
+                PRIMARY KEY (sort, key, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     /// Work a migration does after its SQL: filling new tables from the rows already stored.
-    static func fill(after migration: String, _ db: Database) throws {
+    static func fill(after migration: String, anchorBucket: Int, _ db: Database) throws {
         switch migration {
         case "v2":
             let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
@@ -85,17 +99,20 @@ extension SQLiteContactStore {
                 DROP TABLE contact_text;
                 ALTER TABLE contact_text_v3 RENAME TO contact_text;
                 """)
+        case "v4":
+            try fillAnchors(bucket: anchorBucket, db)
         default:
             break
         }
     }
 
-    static var migrator: DatabaseMigrator {
+    /// The migrations; `anchorBucket` is B of the page anchors v4 fills.
+    static func migrator(anchorBucket: Int = defaultAnchorBucket) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
             migrator.registerMigration(migration.name) { db in
                 try db.execute(sql: migration.sql)
-                try fill(after: migration.name, db)
+                try fill(after: migration.name, anchorBucket: anchorBucket, db)
             }
         }
         return migrator

@@ -18,24 +18,29 @@ public final class SQLiteContactStore: ContactStore {
     /// Set by `close()`; every call checks it first, as GRDB does not guard a closed queue.
     private var isClosed = false
     private let closing = NSLock()
+    /// B of the page anchors (`SQLiteContactStore+Anchors.swift`): buckets hold B to 2B contacts.
+    /// Only tests change it (2 to 4, so that a few contacts split and merge buckets); any B keeps
+    /// exact counts, in a book kept with another B too.
+    let anchorBucket: Int
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
     /// A new file is created with mode 0600, its directory with 0700: contacts are private.
     /// `":memory:"` gives a private, empty, in-memory database that lives as long as the store.
     /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
-    public convenience init(path: String) throws {
-        try self.init(path: path, matchLists: MatchLists())
+    public convenience init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket) throws {
+        try self.init(path: path, anchorBucket: anchorBucket, matchLists: MatchLists())
     }
 
     /// How many matching ids a search keeps to use again (`MatchLists`); tests set none, so the
     /// plans that search the indexes a second time run too.
     let matchLists: MatchLists
 
-    /// `init(path:)` with the store's limits for kept matches.
-    init(path: String, matchLists: MatchLists) throws {
+    /// `init(path:anchorBucket:)` with the store's limits for kept matches.
+    init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket, matchLists: MatchLists) throws {
         readOnly = false
         self.matchLists = matchLists
+        self.anchorBucket = max(1, anchorBucket)
         let config = Self.configuration()
         do {
             if path == ":memory:" {
@@ -44,7 +49,7 @@ public final class SQLiteContactStore: ContactStore {
                 try Self.createFileIfMissing(at: path)
                 writer = try DatabasePool(path: path, configuration: config)
             }
-            try Self.migrator.migrate(writer)
+            try Self.migrator(anchorBucket: self.anchorBucket).migrate(writer)
         } catch {
             throw Self.storageError(error)
         }
@@ -54,6 +59,7 @@ public final class SQLiteContactStore: ContactStore {
         matchLists = MatchLists()
         self.writer = writer
         self.readOnly = readOnly
+        anchorBucket = Self.defaultAnchorBucket
     }
 
     /// Opens the book at `path` for reading only, the way a one-shot reader such as
@@ -72,7 +78,9 @@ public final class SQLiteContactStore: ContactStore {
         // writes itself instead (`write(_:)`).
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration())
-            if try queue.read(migrator.hasCompletedMigrations) {
+            // Every migration this program knows, in its order, and no other (GRDB compares the
+            // applied names with the registered ones: a book missing v4 is migrated below).
+            if try queue.read(migrator().hasCompletedMigrations) {
                 return SQLiteContactStore(writer: queue, readOnly: true)
             }
         } catch {
@@ -115,9 +123,9 @@ public final class SQLiteContactStore: ContactStore {
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
         let parsed = ContactSearch(query.search)
-        let sortColumn = Self.sortColumn(query.sort)
         let (limit, offset) = query.window
         let lists = matchLists
+        let anchorBucket = self.anchorBucket
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
@@ -147,8 +155,8 @@ public final class SQLiteContactStore: ContactStore {
                     total = count
                     if count <= lists.listed { matches.list = listed }
                 }
-                let rows = try Self.pageRows(search, sortColumn: sortColumn, limit: limit, offset: offset,
-                                             total: total, matches: matches, filter: (filter, arguments), db)
+                let rows = try Self.pageRows(search, sort: query.sort, limit: limit, offset: offset, total: total,
+                                             matches: matches, filter: (filter, arguments), anchorBucket: anchorBucket, db)
                 return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
             }
         }
@@ -173,9 +181,14 @@ public final class SQLiteContactStore: ContactStore {
     /// after a few times that many entries (the matches were not spread evenly) and the sort
     /// plan answers. All plans give the same page: only speed depends on the choice (the
     /// contract tests compare every page of every search with the plain rule).
-    private static func pageRows(_ search: ResolvedSearch, sortColumn: String, limit: Int, offset: Int, total: Int,
+    ///
+    /// Without a search, a page further than 2B contacts in starts at its page anchor's bucket
+    /// (`anchoredPageIDs`) rather than walking every entry before it; nearer ones keep OFFSET.
+    private static func pageRows(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int, total: Int,
                                  matches: Matches, filter: (sql: String, arguments: StatementArguments),
+                                 anchorBucket: Int,
                                  _ db: Database) throws -> [Row] {
+        let sortColumn = Self.sortColumn(sort)
         // The page's ids are found first (in the index, or among the matches), so rows skipped
         // by OFFSET are never read from the table; then the page's rows by id.
         func rows(_ ids: String, _ arguments: StatementArguments) throws -> [Row] {
@@ -184,6 +197,11 @@ public final class SQLiteContactStore: ContactStore {
         }
         // Without a search, the walk is the plan: the filter is always true.
         if search.parsed.isEmpty {
+            if offset > 2 * anchorBucket,
+               let ids = try anchoredPageIDs(sort, offset: offset, limit: limit, total: total, db) {
+                // Ids read from the index, so written into the SQL as numbers.
+                return ids.isEmpty ? [] : try rows(ids.map(String.init).joined(separator: ", "), [])
+            }
             return try rows("SELECT id FROM contact WHERE 1 ORDER BY \(sortColumn), id LIMIT ? OFFSET ?",
                             [limit, offset])
         }
@@ -373,11 +391,11 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     public func insert(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db in try Self.insert(contact, db) } }
+        try guarded { try write { db, anchors in try Self.insert(contact, anchors: anchors, db) } }
     }
 
     public func update(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db in try Self.update(contact, db) } }
+        try guarded { try write { db, anchors in try Self.update(contact, anchors: anchors, db) } }
     }
 
     public func contacts(uids: [String]) throws -> [Contact] {
@@ -399,8 +417,9 @@ public final class SQLiteContactStore: ContactStore {
     /// One write transaction: an error from any save rolls back all of them.
     public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         try guarded {
-            try write { db in
-                try inserting.map { try Self.insert($0, db) } + updating.map { try Self.update($0, db) }
+            try write(cachingAnchors: true) { db, anchors in
+                try inserting.map { try Self.insert($0, anchors: anchors, db) }
+                    + updating.map { try Self.update($0, anchors: anchors, db) }
             }
         }
     }
@@ -409,13 +428,13 @@ public final class SQLiteContactStore: ContactStore {
     /// comes, so the caller never holds the whole file's contacts.
     public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try guarded {
-            try write { db in
+            try write(cachingAnchors: true) { db, anchors in
                 // A larger page cache while the import runs: with SQLite's default (2 MB) the
                 // index pages of a large import were evicted and read back over and over.
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                let transaction = Transaction(db: db)
+                let transaction = Transaction(db: db, anchors: anchors)
                 defer { transaction.db = nil }
                 try body(transaction)
                 return transaction.ids
@@ -431,7 +450,8 @@ public final class SQLiteContactStore: ContactStore {
     private final class Transaction: ContactImportTransaction {
         var db: Database?
         var ids = ImportedIDs()
-        init(db: Database) { self.db = db }
+        let anchors: AnchorKeeper
+        init(db: Database, anchors: AnchorKeeper) { self.db = db; self.anchors = anchors }
 
         func contacts(uids: [String]) throws -> [Contact] {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
@@ -440,8 +460,12 @@ public final class SQLiteContactStore: ContactStore {
 
         func save(inserting: [Contact], updating: [Contact]) throws {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
-            for contact in inserting { ids.added.append(try SQLiteContactStore.insert(contact, db).id!) }
-            for contact in updating { ids.updated.append(try SQLiteContactStore.update(contact, db).id!) }
+            for contact in inserting {
+                ids.added.append(try SQLiteContactStore.insert(contact, anchors: anchors, db).id!)
+            }
+            for contact in updating {
+                ids.updated.append(try SQLiteContactStore.update(contact, anchors: anchors, db).id!)
+            }
         }
     }
 
@@ -482,15 +506,24 @@ public final class SQLiteContactStore: ContactStore {
 
     public func delete(id: Int64, expectedVersion: Int?) throws {
         try guarded {
-            try write { db in
+            try write { db, anchors in
+                // The deleted row's sort keys, for its page anchors.
+                let removed: Row
                 if let expected = expectedVersion {
-                    try db.execute(sql: "DELETE FROM contact WHERE id = ? AND version = ?", arguments: [id, expected])
-                    guard db.changesCount == 1 else { throw try Self.refusal(id: id, expected: expected, db) }
+                    guard let row = try Row.fetchOne(db, sql: """
+                        DELETE FROM contact WHERE id = ? AND version = ? RETURNING sort_first, sort_last
+                        """, arguments: [id, expected])
+                    else { throw try Self.refusal(id: id, expected: expected, db) }
+                    removed = row
                 } else {
-                    try db.execute(sql: "DELETE FROM contact WHERE id = ?", arguments: [id])
-                    guard db.changesCount == 1 else { throw ContactStoreError.notFound(id: id) }
+                    guard let row = try Row.fetchOne(
+                        db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
+                    else { throw ContactStoreError.notFound(id: id) }
+                    removed = row
                 }
                 try Self.count(-1, db)
+                try anchors.remove(IndexEntry(key: removed[0], id: id), .first)
+                try anchors.remove(IndexEntry(key: removed[1], id: id), .last)
                 try Self.unindex(id: id, db)
             }
         }
@@ -503,10 +536,9 @@ public final class SQLiteContactStore: ContactStore {
                 guard let key = try String.fetchOne(
                     db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])
                 else { throw ContactStoreError.notFound(id: id) }
-                // Row-value comparison walks the (sort key, id) index.
-                return try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM contact WHERE (\(column), id) < (?, ?)",
-                    arguments: [key, id]) ?? 0
+                // The buckets before the contact's, then its place in its bucket: COUNT(*) of
+                // the entries before it walked up to the whole index.
+                return try Self.anchoredPosition(of: IndexEntry(key: key, id: id), sort, db)
             }
         }
     }
@@ -521,11 +553,14 @@ public final class SQLiteContactStore: ContactStore {
 
     /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
     /// spent a quarter of its time parsing the same SQL again.
-    private static func insert(_ contact: Contact, _ db: Database) throws -> Contact {
+    private static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact))
+        let keys = SortKeys(contact)
+        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact, keys))
         let id = db.lastInsertedRowID
         try count(+1, db)
+        try anchors.add(IndexEntry(key: keys.first, id: id), .first)
+        try anchors.add(IndexEntry(key: keys.last, id: id), .last)
         var saved = contact
         saved.id = id
         saved.version = 1
@@ -539,14 +574,23 @@ public final class SQLiteContactStore: ContactStore {
         try db.cachedStatement(sql: "UPDATE contact_count SET n = n + ? WHERE one = 1").execute(arguments: [change])
     }
 
-    private static func update(_ contact: Contact, _ db: Database) throws -> Contact {
+    private static func update(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
         let assignments = savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
+        let keys = SortKeys(contact)
+        // The stored sort keys, for the page anchors when a key moves.
+        let stored = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?"), arguments: [id])
         try db.execute(
             sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
-            arguments: savedValues(contact) + [id, contact.version])
-        guard db.changesCount == 1 else {
+            arguments: savedValues(contact, keys) + [id, contact.version])
+        guard db.changesCount == 1, let stored else {
             throw try refusal(id: id, expected: contact.version, db)
+        }
+        for (sort, old, new) in [(SortOrder.first, stored[0] as String, keys.first), (.last, stored[1], keys.last)]
+        where old != new {
+            try anchors.remove(IndexEntry(key: old, id: id), sort)
+            try anchors.add(IndexEntry(key: new, id: id), sort)
         }
         try index(contact, id: id, db)
         var saved = contact
@@ -554,10 +598,18 @@ public final class SQLiteContactStore: ContactStore {
         return saved
     }
 
-    /// Every write goes through here: one write transaction, refused by a store opened for reading.
-    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    /// Every write goes through here: one write transaction, refused by a store opened for
+    /// reading, whose changes keep the page anchors through the `AnchorKeeper` it is handed
+    /// (with the anchors in memory when `cachingAnchors`, for imports; written back before the
+    /// commit).
+    private func write<T>(cachingAnchors: Bool = false, _ updates: (Database, AnchorKeeper) throws -> T) throws -> T {
         guard !readOnly else { throw ContactStoreError.storage("This book was opened for reading only.") }
-        return try writer.write(updates)
+        return try writer.write { db in
+            let anchors = AnchorKeeper(db, bucket: anchorBucket, cached: cachingAnchors)
+            let result = try updates(db, anchors)
+            try anchors.finish()
+            return result
+        }
     }
 
     private func guarded<T>(_ body: () throws -> T) throws -> T {
@@ -568,7 +620,7 @@ public final class SQLiteContactStore: ContactStore {
         do { return try body() } catch { throw Self.storageError(error) }
     }
 
-    private static func sortColumn(_ sort: SortOrder) -> String {
+    static func sortColumn(_ sort: SortOrder) -> String {
         switch sort {
         case .first: return "sort_first"
         case .last: return "sort_last"

@@ -16,6 +16,10 @@ final class ContactStoreContractTests: XCTestCase {
             try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path,
                                    matchLists: .init(listed: 0, sets: false))
         }),
+        // Buckets of 2 page anchors: pages past the fourth contact are found through them.
+        ("SQLiteContactStore, anchorBucket 2", {
+            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2)
+        }),
     ]
 
     var sut: ContactStore!
