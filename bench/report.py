@@ -185,7 +185,8 @@ def write(results, args, path):
         if r:
             L.append("| %s ≥ 50,000 cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(r["value"]) % (
                 what, human(mid), r["seconds"], verdict(r["value"] >= 50000)))
-    for what, label in (("session", "peak memory (peak RSS)"), ("the same session's heap", "heap (RssAnon)")):
+    for what, label in (("session", "peak memory (peak RSS)"),
+                        ("the same session's heap", "our own stricter check: heap (RssAnon)")):
         a, b = get("memory", what, small), get("memory", what, big)
         if a and b:
             ratio = b["value"] / a["value"]
