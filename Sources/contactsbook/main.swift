@@ -155,7 +155,7 @@ struct QueryCommand: ParsableCommand {
         let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
         let matches: [MailQueryMatch]
         do {
-            let store = try SQLiteContactStore.openForReading(path: path)
+            let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { close(store) }
             matches = try MailQueryWorker(store: store).matches(for: text.joined(separator: " "))
         } catch {
@@ -242,13 +242,20 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
+/// Said on stderr (never stdout: `--rpc` and `query` answer there) before a book made by an
+/// older version is upgraded, which a large book takes a while to do, once.
+func sayUpgrading(_ path: String) {
+    FileHandle.standardError.write(Data(
+        "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
+}
+
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
 func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil,
                  progress: ProgressReporter? = nil) throws -> Session {
     let path = try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
     let store: SQLiteContactStore
     do {
-        store = try SQLiteContactStore(path: path)
+        store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
     } catch {
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)

@@ -27,9 +27,13 @@ public final class SQLiteContactStore: ContactStore {
     ///
     /// A new file is created with mode 0600, its directory with 0700: contacts are private.
     /// `":memory:"` gives a private, empty, in-memory database that lives as long as the store.
+    /// `upgrading` is called before the schema of a book made by an older version is brought up
+    /// to date, which can take a while once (rebuilding the word index of a 1M-contact book
+    /// takes about a minute): a front end can say so instead of seeming to hang.
     /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
-    public convenience init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket) throws {
-        try self.init(path: path, anchorBucket: anchorBucket, matchLists: MatchLists())
+    public convenience init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket,
+                            upgrading: (() -> Void)? = nil) throws {
+        try self.init(path: path, anchorBucket: anchorBucket, matchLists: MatchLists(), upgrading: upgrading)
     }
 
     /// How many matching ids a search keeps to use again (`MatchLists`); tests set none, so the
@@ -37,7 +41,8 @@ public final class SQLiteContactStore: ContactStore {
     let matchLists: MatchLists
 
     /// `init(path:anchorBucket:)` with the store's limits for kept matches.
-    init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket, matchLists: MatchLists) throws {
+    init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket, matchLists: MatchLists,
+         upgrading: (() -> Void)? = nil) throws {
         readOnly = false
         self.matchLists = matchLists
         self.anchorBucket = max(1, anchorBucket)
@@ -49,7 +54,14 @@ public final class SQLiteContactStore: ContactStore {
                 try Self.createFileIfMissing(at: path)
                 writer = try DatabasePool(path: path, configuration: config)
             }
-            try Self.migrator(anchorBucket: self.anchorBucket).migrate(writer)
+            let migrator = Self.migrator(anchorBucket: self.anchorBucket)
+            // An upgrade: some migrations done (a new file has none), not all.
+            if let upgrading, try writer.read({ db in
+                try !migrator.hasCompletedMigrations(db) && !migrator.completedMigrations(db).isEmpty
+            }) {
+                upgrading()
+            }
+            try migrator.migrate(writer)
         } catch {
             throw Self.storageError(error)
         }
@@ -69,7 +81,7 @@ public final class SQLiteContactStore: ContactStore {
     /// A file that does not exist yet, or whose schema is older than this program's, is opened
     /// with `init(path:)` instead (created or migrated), so the answer is the same either way.
     /// Every write through the returned store fails with `ContactStoreError.storage`.
-    public static func openForReading(path: String) throws -> SQLiteContactStore {
+    public static func openForReading(path: String, upgrading: (() -> Void)? = nil) throws -> SQLiteContactStore {
         guard path != ":memory:", FileManager.default.fileExists(atPath: path) else {
             return try SQLiteContactStore(path: path)
         }
@@ -87,7 +99,7 @@ public final class SQLiteContactStore: ContactStore {
             // Not readable as it is (say a WAL file only a writer may recover): the full open
             // below reports the error, or repairs what SQLite can.
         }
-        return try SQLiteContactStore(path: path)
+        return try SQLiteContactStore(path: path, upgrading: upgrading)
     }
 
     /// Closes the book now rather than when the store is released; SQLite removes the `-wal`

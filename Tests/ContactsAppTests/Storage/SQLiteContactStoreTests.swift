@@ -242,6 +242,22 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(ContactSearch.indexedText("नमस्ते 123"), "नमस्ते 123 \u{E000}नमस्ते123")
     }
 
+    func test_upgrading_isSaidOnlyForABookMadeByAnOlderVersion() throws {
+        var said = 0
+        // A new book is not an upgrade
+        _ = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
+        XCTAssertEqual(said, 0)
+        // Given: the book as the version before page anchors left it
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: "DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+        }
+        // When / Then: said once, before it is brought up to date
+        _ = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
+        XCTAssertEqual(said, 1)
+        _ = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
+        XCTAssertEqual(said, 1, "up to date now")
+    }
+
     func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
         // Rare matches: looking them up and sorting is cheaper than any walk
         XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 100, book: 1_000_000))
