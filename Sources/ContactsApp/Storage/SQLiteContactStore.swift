@@ -654,13 +654,8 @@ public final class SQLiteContactStore: ContactStore {
         var parts: [String] = []
         var arguments: StatementArguments = []
         for (index, term) in search.terms.enumerated() {
-            let text: String
-            if let ids = resolved.textMatches[index] {
-                text = "SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))"
-            } else {
-                text = "SELECT rowid FROM contact_text WHERE contact_text MATCH ?"
-                arguments += [term.ftsPhrase]
-            }
+            let (text, textArguments) = textIDs(resolved, term: index)
+            arguments += textArguments
             if let digits = term.digits {
                 let phone = phoneMatch(digits)
                 parts.append("SELECT * FROM (\(text) UNION \(phone.sql))")
@@ -676,6 +671,15 @@ public final class SQLiteContactStore: ContactStore {
             arguments += phone.arguments
         }
         return (sql, arguments)
+    }
+
+    /// The ids whose words hold a term's phrase, as a SELECT with its arguments: the ids already
+    /// found for it (`ResolvedSearch`), or its FTS5 phrase.
+    private static func textIDs(_ resolved: ResolvedSearch, term index: Int) -> (sql: String, arguments: StatementArguments) {
+        if let ids = resolved.textMatches[index] {
+            return ("SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))", [])
+        }
+        return ("SELECT rowid FROM contact_text WHERE contact_text MATCH ?", [resolved.parsed.terms[index].ftsPhrase])
     }
 
     /// The ids whose phones contain `digits`, with the query's arguments: short fragments
@@ -702,13 +706,9 @@ public final class SQLiteContactStore: ContactStore {
         var clauses: [String] = []
         var arguments: StatementArguments = []
         for (index, term) in search.terms.enumerated() {
-            let textMatch: String
-            if let ids = resolved.textMatches[index] {
-                textMatch = "id IN (\(ResolvedSearch.list(ids)))"
-            } else {
-                textMatch = "id IN (SELECT rowid FROM contact_text WHERE contact_text MATCH ?)"
-                arguments += [term.ftsPhrase]
-            }
+            let (text, textArguments) = textIDs(resolved, term: index)
+            let textMatch = "id IN (\(text))"
+            arguments += textArguments
             if let digits = term.digits {
                 let phone = phoneMatch(digits)
                 clauses.append("(\(textMatch) OR id IN (\(phone.sql)))")
