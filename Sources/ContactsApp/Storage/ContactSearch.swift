@@ -23,8 +23,6 @@ import Foundation
 /// ignored, so a search of punctuation only lists every contact, like an empty search.
 struct ContactSearch {
     struct Term: Equatable {
-        /// The term folded as the search text is.
-        var folded: String
         /// The folded words the term is made of; never empty. Quoted for FTS5 by `ftsPhrase`.
         var words: [String]
         /// The term's digits when it looks like a phone number fragment.
@@ -32,8 +30,8 @@ struct ContactSearch {
 
         /// An FTS5 phrase-prefix query for the term. Quoting with doubled quotes makes every
         /// FTS5 syntax character (`"`, `*`, `(`, `AND`, `NEAR`, ...) a plain character.
-        /// The words, not `folded`: FTS5 would read "kowalczyk10" as one word, while the
-        /// indexed text separates letters from digits (`separatingDigits`).
+        /// The words, not the term as typed: FTS5 would read "kowalczyk10" as one word, while
+        /// the indexed text separates letters from digits (`separatingDigits`).
         var ftsPhrase: String {
             "\"" + Self.doublingQuotes(words.joined(separator: " ")) + "\"*"
         }
@@ -148,10 +146,9 @@ struct ContactSearch {
     init(_ search: String) {
         let rawTerms = search.split(whereSeparator: \.isWhitespace).map(String.init)
         terms = rawTerms.compactMap { raw in
-            let folded = ContactKeys.fold(raw)
-            let words = Self.words(folded)
+            let words = Self.words(ContactKeys.fold(raw))
             guard !words.isEmpty else { return nil }
-            return Term(folded: folded, words: words, digits: Self.phoneDigits(raw))
+            return Term(words: words, digits: Self.phoneDigits(raw))
         }
         wholeNumberDigits = rawTerms.count > 1 ? Self.phoneDigits(rawTerms.joined()) : nil
     }
