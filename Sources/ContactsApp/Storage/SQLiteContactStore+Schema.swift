@@ -81,7 +81,8 @@ extension SQLiteContactStore {
             let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
             while let row = try rows.next() {
                 let digits: String = row["digits"]
-                try indexDigitGrams(digits.split(separator: " ").map(String.init), id: row["rowid"], db)
+                try indexDigitGrams(ContactSearch.digitGramText(digits.split(separator: " ").map(String.init)),
+                                    id: row["rowid"], db)
             }
         case "v3":
             // The v2 text is the folded words joined by spaces; separating its digits gives

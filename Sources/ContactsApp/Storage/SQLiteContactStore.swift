@@ -470,16 +470,22 @@ public final class SQLiteContactStore: ContactStore {
             return try SQLiteContactStore.contacts(uids: uids, db)
         }
 
-        func save(inserting: [Contact], updating: [Contact]) throws {
+        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
-            for contact in inserting {
-                ids.added.append(try SQLiteContactStore.insert(contact, anchors: anchors, db).id!)
+            precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
+            for (index, contact) in inserting.enumerated() {
+                let row = prepared.isEmpty ? nil : prepared[index] as? PreparedRow
+                ids.added.append(try SQLiteContactStore.insert(contact, row ?? PreparedRow(contact), anchors: anchors,
+                                                               counting: false, db).id!)
             }
+            if !inserting.isEmpty { try SQLiteContactStore.count(inserting.count, db) }
             for contact in updating {
                 ids.updated.append(try SQLiteContactStore.update(contact, anchors: anchors, db).id!)
             }
         }
     }
+
+    public func prepareForImport(_ contact: Contact) -> PreparedContact? { PreparedRow(contact) }
 
     /// One read transaction and one statement walking the (sort key, id) index: an export of
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
@@ -566,18 +572,24 @@ public final class SQLiteContactStore: ContactStore {
     /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
     /// spent a quarter of its time parsing the same SQL again.
     private static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
+        try insert(contact, PreparedRow(contact), anchors: anchors, counting: true, db)
+    }
+
+    /// Inserts a contact with what was prepared from it; `counting` false leaves
+    /// `contact_count` to the caller (an import adds a batch's inserts at once).
+    private static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper, counting: Bool,
+                               _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        let keys = SortKeys(contact)
-        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact, keys))
+        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact, row))
         let id = db.lastInsertedRowID
-        try count(+1, db)
-        try anchors.add(IndexEntry(key: keys.first, id: id), .first)
-        try anchors.add(IndexEntry(key: keys.last, id: id), .last)
+        if counting { try count(+1, db) }
+        try anchors.add(IndexEntry(key: row.keys.first, id: id), .first)
+        try anchors.add(IndexEntry(key: row.keys.last, id: id), .last)
         var saved = contact
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(saved, id: id, db, isNew: true)
+        try index(row, id: id, db, isNew: true)
         return saved
     }
 
@@ -589,13 +601,14 @@ public final class SQLiteContactStore: ContactStore {
     private static func update(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
         let assignments = savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
-        let keys = SortKeys(contact)
+        let row = PreparedRow(contact)
+        let keys = row.keys
         // The stored sort keys, for the page anchors when a key moves.
         let stored = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?"), arguments: [id])
         try db.execute(
             sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
-            arguments: savedValues(contact, keys) + [id, contact.version])
+            arguments: savedValues(contact, row) + [id, contact.version])
         guard db.changesCount == 1, let stored else {
             throw try refusal(id: id, expected: contact.version, db)
         }
@@ -604,7 +617,7 @@ public final class SQLiteContactStore: ContactStore {
             try anchors.remove(IndexEntry(key: old, id: id), sort)
             try anchors.add(IndexEntry(key: new, id: id), sort)
         }
-        try index(contact, id: id, db)
+        try index(row, id: id, db)
         var saved = contact
         saved.version += 1
         return saved

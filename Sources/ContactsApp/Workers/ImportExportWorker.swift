@@ -156,12 +156,18 @@ public final class ImportExportWorker {
             ids = try translating {
                 try store.importInBatches { transaction in
                     do {
-                        // The file is read and parsed on another thread while each batch is saved here.
-                        try BatchPipe.run(produce: read) { parsed in
+                        // The file is read and parsed, and its rows prepared for the store, on
+                        // another thread while each batch is saved here.
+                        let store = store
+                        try BatchPipe.run(produce: { send in
+                            try read { parsed in
+                                try send((parsed, parsed.entries.map { store.prepareForImport($0.contact) }))
+                            }
+                        }) { parsed, prepared in
                             report.problems += parsed.problems
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
-                            try save(parsed, time: time, seen: &seen, report: &report, in: transaction)
+                            try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: transaction)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -180,8 +186,9 @@ public final class ImportExportWorker {
     }
 
     /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.
-    private func save(_ parsed: ParsedContacts, time: Date, seen: inout Set<String>, report: inout ImportReport,
-                      in transaction: ContactImportTransaction) throws {
+    /// `prepared` holds what the store prepared for each entry of `parsed`, in order.
+    private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, seen: inout Set<String>,
+                      report: inout ImportReport, in transaction: ContactImportTransaction) throws {
         var incoming: [Contact] = []
         incoming.reserveCapacity(parsed.entries.count)
         for entry in parsed.entries {
@@ -196,8 +203,8 @@ public final class ImportExportWorker {
         guard !incoming.isEmpty else { return }
         let stored = try transaction.contacts(uids: incoming.map(\.uid))
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
-        var inserts: [Contact] = [], updates: [Contact] = []
-        for var contact in incoming {
+        var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
+        for (index, var contact) in incoming.enumerated() {
             if let existing = byUID[contact.uid] {
                 contact.id = existing.id
                 contact.version = existing.version
@@ -211,9 +218,12 @@ public final class ImportExportWorker {
                 contact.createdAt = time
                 contact.updatedAt = time
                 inserts.append(contact)
+                insertsPrepared.append(prepared[index])
             }
         }
-        if !inserts.isEmpty || !updates.isEmpty { try transaction.save(inserting: inserts, updating: updates) }
+        if !inserts.isEmpty || !updates.isEmpty {
+            try transaction.save(inserting: inserts, prepared: insertsPrepared, updating: updates)
+        }
         report.added += inserts.count
         report.updated += updates.count
     }

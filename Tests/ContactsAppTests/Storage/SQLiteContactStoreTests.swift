@@ -366,6 +366,47 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 2)
     }
 
+
+    func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
+        // Given: the seed book prepared as an import prepares it, before each card got its
+        // uid and dates (an import gives them on the saving thread), and one row prepared by
+        // some other store, which the SQLite store must not trust
+        struct Foreign: PreparedContact {}
+        let book = StoreSeeds.book + [StoreSeeds.full] + StoreSeeds.numbered(5)
+        let imported = try SQLiteContactStore(path: databasePath)
+        let prepared: [PreparedContact?] = book.enumerated().map { index, contact in
+            var unsaved = contact
+            unsaved.uid = ""
+            unsaved.createdAt = Date(timeIntervalSince1970: 0)
+            return index == 1 ? Foreign() : imported.prepareForImport(unsaved)
+        }
+        let insertedPath = directory.appendingPathComponent("nested/inserted.sqlite").path
+        let inserted = try SQLiteContactStore(path: insertedPath)
+        // When
+        _ = try imported.importInBatches { transaction in
+            try transaction.save(inserting: Array(book[..<4]), prepared: Array(prepared[..<4]), updating: [])
+            try transaction.save(inserting: Array(book[4...]), prepared: Array(prepared[4...]), updating: [])
+        }
+        for contact in book { _ = try inserted.insert(contact) }
+        // Then: every search finds the same contacts in the same order, with the same count
+        for search in ["", "lee", "555", "1234567", "nunez", "example", "acme", "globex 020"] {
+            for sort in [SortOrder.first, .last] {
+                let query = ContactQuery(search: search, sort: sort, page: 1, limit: 50)
+                let (got, want) = (try imported.page(query), try inserted.page(query))
+                XCTAssertEqual(got.total, want.total, "\(search) \(sort)")
+                XCTAssertEqual(got.contacts, want.contacts, "\(search) \(sort)")
+            }
+        }
+        // And the index tables hold the same texts
+        func texts(_ path: String) throws -> [String] {
+            try DatabaseQueue(path: path).read { db in
+                try String.fetchAll(db, sql: "SELECT text FROM contact_text ORDER BY rowid")
+                    + String.fetchAll(db, sql: "SELECT digits FROM contact_phone ORDER BY rowid")
+            }
+        }
+        XCTAssertEqual(try texts(databasePath), try texts(insertedPath))
+        XCTAssertEqual(try imported.page(ContactQuery()).total, book.count)
+    }
     // MARK: - openForReading (`contactsbook query`)
 
     func test_openForReading_readsWhatWasSaved_andRefusesWrites() throws {

@@ -199,6 +199,7 @@ final class FailingBatchStore: ContactStore {
     func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         try inner.importContacts(inserting: inserting, updating: updating)
     }
+    func prepareForImport(_ contact: Contact) -> PreparedContact? { inner.prepareForImport(contact) }
     func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
             try body(Proxy(inner: transaction, owner: self))
@@ -210,9 +211,9 @@ final class FailingBatchStore: ContactStore {
         unowned let owner: FailingBatchStore
         init(inner: ContactImportTransaction, owner: FailingBatchStore) { self.inner = inner; self.owner = owner }
         func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
-        func save(inserting: [Contact], updating: [Contact]) throws {
+        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
             guard owner.savedBatches + 1 < owner.failingBatch else { throw ContactStoreError.storage("disk full") }
-            try inner.save(inserting: inserting, updating: updating)
+            try inner.save(inserting: inserting, prepared: prepared, updating: updating)
             owner.savedBatches += 1
         }
     }
