@@ -54,8 +54,12 @@ enum ContactKeys {
     /// The words a text search matches against, folded, with letters and digits apart
     /// (`ContactSearch.separatingDigits`): what the SQLite store indexes.
     static func searchText(_ contact: Contact) -> String {
-        ContactSearch.separatingDigits(
-            ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
-                + contact.emails.map(\.value)).map(fold).joined(separator: " "))
+        ContactSearch.separatingDigits(foldedText(contact))
+    }
+
+    /// The fields a text search matches against, folded and joined by spaces.
+    static func foldedText(_ contact: Contact) -> String {
+        ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
+            + contact.emails.map(\.value)).map(fold).joined(separator: " ")
     }
 }

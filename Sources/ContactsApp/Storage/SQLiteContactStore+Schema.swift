@@ -90,7 +90,7 @@ extension SQLiteContactStore {
             // with its letter-digit pairs (`ContactSearch.indexedText`).
             let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) {
                 values in
-                String.fromDatabaseValue(values[0]).map { ContactSearch.indexedText(ContactSearch.separatingDigits($0)) }
+                String.fromDatabaseValue(values[0]).map { ContactSearch.scanWords($0, addingPairs: true) }
             }
             db.add(function: separating)
             defer { db.remove(function: separating) }

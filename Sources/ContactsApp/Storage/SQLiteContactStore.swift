@@ -580,7 +580,7 @@ public final class SQLiteContactStore: ContactStore {
     private static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper, counting: Bool,
                                _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try db.cachedStatement(sql: insertSQL).execute(arguments: savedValues(contact, row))
+        try Self.insert(insertSQL, db) { bindSaved(contact, row, &$0) }
         let id = db.lastInsertedRowID
         if counting { try count(+1, db) }
         try anchors.add(IndexEntry(key: row.keys.first, id: id), .first)

@@ -242,6 +242,54 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(ContactSearch.indexedText("नमस्ते 123"), "नमस्ते 123 \u{E000}नमस्ते123")
     }
 
+    func test_scanWords_followsThePlainRule_onRandomTextOfManyScripts() {
+        // Given: seeded random text from pieces of several scripts, with marks, non-ASCII
+        // digits, punctuation and four-byte characters
+        let pieces = ["a", "Z", "q", "7", "0", " ", "-", "@", ".", "_", "é", "e\u{301}", "\u{301}", "Ж", "ольга",
+                      "محمد", "٣", "४", "नमस्ते", "्", "東京", "１", "😀", "\u{E000}", "ǅ", "ⅷ", "²", "\t"]
+        var random = SeededGenerator(seed: 42)
+        for _ in 0..<3_000 {
+            let text = (0..<random.next(upTo: 13)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined()
+            // Then: the one-pass scan gives what the plain rule gives
+            XCTAssertEqual(ContactSearch.separatingDigits(text), Self.plainIndexText(text, pairs: false), text)
+            XCTAssertEqual(ContactSearch.scanWords(text, addingPairs: true), Self.plainIndexText(text, pairs: true), text)
+            XCTAssertEqual(ContactSearch.indexedText(ContactSearch.separatingDigits(text)),
+                           Self.plainIndexText(text, pairs: true), text)
+        }
+    }
+
+    /// The index text's rule, scalar by scalar, as plainly as it can be said: words are runs of
+    /// letters or of digits (by general category; a mark joins the word before it); a space goes
+    /// between a letter and a digit that touch; with `pairs`, each letter word followed by a
+    /// digit word adds a marked word made of the two, after the text.
+    private static func plainIndexText(_ text: String, pairs: Bool) -> String {
+        enum Kind { case letter, digit, other }
+        var kinds: [Kind] = []
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: kinds.append(.letter)
+            case .decimalNumber, .letterNumber, .otherNumber: kinds.append(.digit)
+            case .nonspacingMark, .spacingMark, .enclosingMark: kinds.append(kinds.last ?? .other)
+            default: kinds.append(.other)
+            }
+        }
+        var out = "", words: [(text: String, isDigits: Bool)] = []
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            let kind = kinds[index], before = index > 0 ? kinds[index - 1] : .other
+            if kind != .other && before != .other && kind != before { out.unicodeScalars.append(" ") }
+            if kind != .other {
+                if kind != before { words.append(("", kind == .digit)) }
+                words[words.count - 1].text.unicodeScalars.append(scalar)
+            }
+            out.unicodeScalars.append(scalar)
+        }
+        guard pairs, words.count > 1 else { return out }
+        for index in 1..<words.count where words[index].isDigits && !words[index - 1].isDigits {
+            out += " \u{E000}" + words[index - 1].text + words[index].text
+        }
+        return out
+    }
+
     func test_upgrading_isSaidOnlyForABookMadeByAnOlderVersion() throws {
         var said = 0
         // A new book is not an upgrade
