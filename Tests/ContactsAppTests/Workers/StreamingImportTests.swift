@@ -149,6 +149,41 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(again.newUIDs, 1)
     }
 
+    func test_import_handsEachNewContactWhatTheStorePreparedFromItsCard_onTheReadingThread() throws {
+        // Given: a book holding card 1 as it is in the file and card 2 changed; a file of 7 cards
+        // whose card 5 repeats card 0's UID and whose card 6 has none; 2 cards per batch
+        let store = PreparingStoreSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }),
+            importBatchSize: 2, importChunkSize: 64)
+        _ = try sut.importContacts(Self.cards(3), format: .vcard)
+        var changed = try XCTUnwrap(store.contacts(uids: ["card-2"]).first)
+        changed.nickname = "Changed"
+        _ = try store.update(changed)
+        store.saves.removeAll()
+        let text = String(decoding: Self.cards(6), as: UTF8.self).replacingOccurrences(of: "UID:card-5", with: "UID:card-0")
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:No Uid\r\nEND:VCARD\r\n"
+        // When
+        let report = try sut.importContacts(Data(text.utf8), format: .vcard)
+        // Then: every insert came with the row prepared from its own card, prepared off the
+        // saving thread; the update (card 2) and the unchanged card 1 came with none
+        XCTAssertEqual(report.added, 4)
+        XCTAssertEqual(report.updated, 1)
+        XCTAssertEqual(report.unchanged, 2)
+        let inserted = store.saves.flatMap(\.inserting)
+        XCTAssertEqual(inserted.map(\.givenName), ["Ann", "Ann", "Ann", "No"])
+        XCTAssertEqual(inserted.map(\.familyName), ["Person3", "Person4", "Person5", "Uid"])
+        for save in store.saves {
+            XCTAssertEqual(save.prepared.count, save.inserting.count)
+            for (contact, prepared) in zip(save.inserting, save.prepared) {
+                let marker = try XCTUnwrap(prepared as? PreparingStoreSpy.Marker)
+                XCTAssertEqual(marker.name, contact.givenName + " " + contact.familyName)
+                XCTAssertFalse(marker.preparedOnCallingThread)
+            }
+        }
+        XCTAssertEqual(store.saves.flatMap(\.updating).map(\.uid), ["card-2"])
+    }
+
     func test_import_aBatchFailingToSave_rollsBackTheWholeImport() throws {
         // Given a store whose third batch fails to save, after two were saved in the transaction
         let inner = try SQLiteContactStore(path: ":memory:")
@@ -215,6 +250,51 @@ final class FailingBatchStore: ContactStore {
             guard owner.savedBatches + 1 < owner.failingBatch else { throw ContactStoreError.storage("disk full") }
             try inner.save(inserting: inserting, prepared: prepared, updating: updating)
             owner.savedBatches += 1
+        }
+    }
+}
+
+/// An in-memory store that prepares a marker naming each contact (and the thread it was made
+/// on) and records every batch its import transaction is asked to save.
+final class PreparingStoreSpy: ContactStore {
+    struct Marker: PreparedContact {
+        let name: String
+        let preparedOnCallingThread: Bool
+    }
+    struct Save {
+        var inserting: [Contact]
+        var prepared: [PreparedContact?]
+        var updating: [Contact]
+    }
+    private let inner = InMemoryContactStore()
+    private let callingThread = Thread.current
+    var saves: [Save] = []
+
+    func prepareForImport(_ contact: Contact) -> PreparedContact? {
+        Marker(name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread)
+    }
+    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
+    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
+    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
+    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
+    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
+    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
+    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        try inner.importContacts(inserting: inserting, updating: updating)
+    }
+    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+        try inner.importInBatches { transaction in try body(Recorder(inner: transaction, owner: self)) }
+    }
+
+    private final class Recorder: ContactImportTransaction {
+        let inner: ContactImportTransaction
+        unowned let owner: PreparingStoreSpy
+        init(inner: ContactImportTransaction, owner: PreparingStoreSpy) { self.inner = inner; self.owner = owner }
+        func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
+            owner.saves.append(Save(inserting: inserting, prepared: prepared, updating: updating))
+            try inner.save(inserting: inserting, prepared: prepared, updating: updating)
         }
     }
 }
