@@ -73,6 +73,9 @@ public protocol ContactStore: AnyObject {
 public protocol ContactImportTransaction: AnyObject {
     /// The stored contacts whose UID is one of `uids`, as `ContactStore.contacts(uids:)`.
     func contacts(uids: [String]) throws -> [Contact]
+    /// Whether the book held no contacts when the import began: then only the import's own
+    /// saves can match a UID, and an import that never repeats one need not look any up.
+    var bookWasEmpty: Bool { get }
     /// Saves one batch, each contact with the rules of `insert` and `update`. `prepared` is
     /// empty, or holds what `prepareForImport` gave for each contact of `inserting`, in order:
     /// prepared from that same contact, whose `uid`, `id`, `version` and dates alone may have
@@ -81,6 +84,9 @@ public protocol ContactImportTransaction: AnyObject {
 }
 
 extension ContactImportTransaction {
+    /// Not known: the import looks every batch's UIDs up.
+    public var bookWasEmpty: Bool { false }
+
     /// Saves one batch with nothing prepared.
     public func save(inserting: [Contact], updating: [Contact]) throws {
         try save(inserting: inserting, prepared: [], updating: updating)

@@ -446,7 +446,8 @@ public final class SQLiteContactStore: ContactStore {
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-                let transaction = Transaction(db: db, anchors: anchors)
+                let transaction = Transaction(db: db, anchors: anchors,
+                                              bookWasEmpty: try Int.fetchOne(db, sql: "SELECT n FROM contact_count") == 0)
                 defer { transaction.db = nil }
                 try body(transaction)
                 return transaction.ids
@@ -463,7 +464,10 @@ public final class SQLiteContactStore: ContactStore {
         var db: Database?
         var ids = ImportedIDs()
         let anchors: AnchorKeeper
-        init(db: Database, anchors: AnchorKeeper) { self.db = db; self.anchors = anchors }
+        let bookWasEmpty: Bool
+        init(db: Database, anchors: AnchorKeeper, bookWasEmpty: Bool) {
+            self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty
+        }
 
         func contacts(uids: [String]) throws -> [Contact] {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }

@@ -415,6 +415,20 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
 
+    func test_importTransaction_saysWhetherTheBookWasEmptyWhenTheImportBegan() throws {
+        // Given an empty book
+        let sut = try SQLiteContactStore(path: databasePath)
+        // When / Then: empty for the whole of the first import, even after its own saves
+        var seen: [Bool] = []
+        _ = try sut.importInBatches { transaction in
+            seen.append(transaction.bookWasEmpty)
+            try transaction.save(inserting: [StoreSeeds.ann], updating: [])
+            seen.append(transaction.bookWasEmpty)
+        }
+        _ = try sut.importInBatches { transaction in seen.append(transaction.bookWasEmpty) }
+        XCTAssertEqual(seen, [true, true, false])
+    }
+
     func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
         // Given: the seed book prepared as an import prepares it, before each card got its
         // uid and dates (an import gives them on the saving thread), and one row prepared by
