@@ -111,6 +111,40 @@ final class VCardWriterTests: XCTestCase {
         XCTAssertEqual(VCardReader().read(Data(text.utf8)).entries.first?.contact.notes, notes)
     }
 
+    func test_escapedValues_areVCardTextEscape_whereverTheEscapedCharactersFall() {
+        // Given seeded random notes made of characters to escape, line breaks of every kind
+        // (CRLF, a lone CR or LF, CR CR LF) and plain text of several scripts
+        let pieces = ["\\", ";", ",", "\r\n", "\r", "\n", "a", "Zoë", "😀", " ", "ñ;"]
+        var random = SeededGenerator(seed: 7)
+        for _ in 0..<500 {
+            let notes = (0..<random.next(upTo: 9)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined()
+            guard !notes.isEmpty else { continue }
+            // When
+            let text = sut.card(for: Contact(uid: "u", givenName: "Ann", notes: notes, updatedAt: VCardSeeds.now))
+            // Then: the NOTE line is `VCardText.escape` of them, folded
+            XCTAssertTrue(text.contains(VCardWriter.fold("NOTE:" + VCardText.escape(notes))), notes.debugDescription)
+        }
+    }
+
+    func test_labels_knownTypesInAnyCaseAndCustomOnes_areWrittenAsBefore() {
+        // Given phones and emails labelled with known types (as read, and typed in other cases)
+        // and custom labels
+        let contact = Contact(
+            uid: "u", givenName: "Ann",
+            phones: [LabeledValue(label: "mobile", value: "1"), LabeledValue(label: "Home", value: "2"),
+                     LabeledValue(label: "home fax", value: "3"), LabeledValue(label: "cell", value: "4"),
+                     LabeledValue(label: "other", value: "5"), LabeledValue(label: "boat", value: "6")],
+            emails: [LabeledValue(label: "work", value: "a@b"), LabeledValue(label: "fax", value: "c@d")],
+            updatedAt: VCardSeeds.now)
+        // When
+        let lines = sut.card(for: contact).components(separatedBy: "\r\n")
+        // Then
+        XCTAssertEqual(lines.filter { $0.contains("TEL") || $0.contains("EMAIL") || $0.contains("ABLabel") }, [
+            "TEL;TYPE=cell:1", "TEL;TYPE=home:2", "TEL;TYPE=home,fax:3", "TEL;TYPE=cell:4", "TEL:5",
+            "item1.TEL:6", "item1.X-ABLabel:boat", "EMAIL;TYPE=work:a@b", "item2.EMAIL:c@d", "item2.X-ABLabel:fax",
+        ])
+    }
+
     func test_birthdayAndPadding_matchStringFormat() {
         for value in [0, 7, 42, 999, 1604, 12345] {
             XCTAssertEqual(Birthday.padded(value, 2), String(format: "%02d", value))
