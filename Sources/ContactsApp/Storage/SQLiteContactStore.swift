@@ -446,8 +446,9 @@ public final class SQLiteContactStore: ContactStore {
                 let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
                 defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+                // Asked of the table itself (one seek), not of the kept count.
                 let transaction = Transaction(db: db, anchors: anchors,
-                                              bookWasEmpty: try Int.fetchOne(db, sql: "SELECT n FROM contact_count") == 0)
+                                              bookWasEmpty: try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM contact)") ?? false)
                 defer { transaction.db = nil }
                 try body(transaction)
                 return transaction.ids
