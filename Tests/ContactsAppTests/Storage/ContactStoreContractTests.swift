@@ -20,6 +20,12 @@ final class ContactStoreContractTests: XCTestCase {
         ("SQLiteContactStore, anchorBucket 2", {
             try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2)
         }),
+        // A search whose matches are a run of the sort index, however few, is paged as that run,
+        // its length counted through buckets of 2 anchors.
+        ("SQLiteContactStore, whole clusters from 1 match", {
+            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2,
+                                   matchLists: .init(wholeCluster: 1))
+        }),
     ]
 
     var sut: ContactStore!

@@ -415,6 +415,38 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
 
+    func test_wholeClusterPlan_pagesAsThePlainRule_withNamesThatStartWithTheWordAndOthersThatMatch() throws {
+        // Given: contacts whose sort keys start with "kowal" in one order or the other (family,
+        // given, organisation only, a hyphen, digits after it, accents folded away) and some that
+        // match elsewhere (an email, a parenthesis before the name, a later word), in a store that
+        // pages a whole run of the index from one match, with buckets of 2 anchors
+        func person(_ given: String, _ family: String, org: String = "", email: String = "") -> Contact {
+            Contact(uid: "\(given)-\(family)-\(org)-\(email)", givenName: given, familyName: family, organization: org,
+                    emails: email.isEmpty ? [] : [LabeledValue(label: "home", value: email)])
+        }
+        // (All of the first book sort under "kowal" by last name; by first name only two do.)
+        let runOnly = [person("Ann", "Kowalczyk"), person("Bo", "Kowal-Nowak"), person("Cy", "Kowal2"),
+                       person("", "", org: "Kowalski Ltd"), person("Kowal", ""), person("Ed", "Kówalik"),
+                       person("Al", "Kowalczyk")]
+        let outside = [person("Di", "Adams", email: "kowal@mail.test"), person("Fy", "(Kowal)"),
+                       person("Gus", "Brown Kowalski"), person("Kowalina", "Zed")]
+        let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        for book in [runOnly, runOnly + outside] {
+            let memory = InMemoryContactStore()
+            for contact in book { _ = try sqlite.insert(contact); _ = try memory.insert(contact) }
+            // Then: every page of "kowal" in both orders is the plain rule's
+            for sort in [SortOrder.first, .last] {
+                for page in 1...6 {
+                    let query = ContactQuery(search: "Kowal", sort: sort, page: page, limit: 2)
+                    let (got, want) = (try sqlite.page(query), try memory.page(query))
+                    XCTAssertEqual(got.total, want.total, "\(sort) page \(page)")
+                    XCTAssertEqual(got.contacts.map(\.uid), want.contacts.map(\.uid), "\(sort) page \(page)")
+                }
+            }
+            for contact in try sqlite.page(ContactQuery(limit: 100)).contacts { try sqlite.delete(id: contact.id!, expectedVersion: nil) }
+        }
+    }
+
     func test_importTransaction_saysWhetherTheBookWasEmptyWhenTheImportBegan() throws {
         // Given an empty book
         let sut = try SQLiteContactStore(path: databasePath)
