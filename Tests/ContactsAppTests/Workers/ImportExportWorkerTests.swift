@@ -285,7 +285,8 @@ final class ImportExportWorkerTests: XCTestCase {
 }
 
 /// A store whose import transaction fails, as a full disk would, writing nothing; it records
-/// what it was asked to save.
+/// what it was asked to save. It conforms directly rather than through `ForwardingContactStore`:
+/// its import must take the protocol's own `importInBatches`, which saves through `importContacts`.
 final class ContactStoreSpy: ContactStore {
     private let inner = InMemoryContactStore()
     private(set) var importCalls = 0

@@ -219,23 +219,14 @@ final class StreamingImportTests: XCTestCase {
 }
 
 /// A store whose import transaction fails on one batch, as a full disk would.
-final class FailingBatchStore: ContactStore {
-    let inner: SQLiteContactStore
+final class FailingBatchStore: ForwardingContactStore {
     let failingBatch: Int
     private(set) var savedBatches = 0
-    init(inner: SQLiteContactStore, failingBatch: Int) { self.inner = inner; self.failingBatch = failingBatch }
-    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
-    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
-    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
-    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
-    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
-    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
-    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
-    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
-        try inner.importContacts(inserting: inserting, updating: updating)
+    init(inner: SQLiteContactStore, failingBatch: Int) {
+        self.failingBatch = failingBatch
+        super.init(inner: inner)
     }
-    func prepareForImport(_ contact: Contact) -> PreparedContact? { inner.prepareForImport(contact) }
-    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+    override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
             try body(Proxy(inner: transaction, owner: self))
         }
@@ -256,7 +247,7 @@ final class FailingBatchStore: ContactStore {
 
 /// An in-memory store that prepares a marker naming each contact (and the thread it was made
 /// on) and records every batch its import transaction is asked to save.
-final class PreparingStoreSpy: ContactStore {
+final class PreparingStoreSpy: ForwardingContactStore {
     struct Marker: PreparedContact {
         let name: String
         let preparedOnCallingThread: Bool
@@ -266,24 +257,15 @@ final class PreparingStoreSpy: ContactStore {
         var prepared: [PreparedContact?]
         var updating: [Contact]
     }
-    private let inner = InMemoryContactStore()
     private let callingThread = Thread.current
     var saves: [Save] = []
 
-    func prepareForImport(_ contact: Contact) -> PreparedContact? {
+    init() { super.init(inner: InMemoryContactStore()) }
+
+    override func prepareForImport(_ contact: Contact) -> PreparedContact? {
         Marker(name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread)
     }
-    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
-    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
-    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
-    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
-    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
-    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
-    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
-    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
-        try inner.importContacts(inserting: inserting, updating: updating)
-    }
-    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+    override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in try body(Recorder(inner: transaction, owner: self)) }
     }
 

@@ -1,0 +1,28 @@
+import Foundation
+@testable import ContactsApp
+
+/// A store that hands every call to another one: test doubles subclass it and override only
+/// what they watch or break.
+class ForwardingContactStore: ContactStore {
+    let inner: ContactStore
+    init(inner: ContactStore) { self.inner = inner }
+
+    func page(_ query: ContactQuery) throws -> ContactPage { try inner.page(query) }
+    func contact(id: Int64) throws -> Contact? { try inner.contact(id: id) }
+    func insert(_ contact: Contact) throws -> Contact { try inner.insert(contact) }
+    func update(_ contact: Contact) throws -> Contact { try inner.update(contact) }
+    func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
+    func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
+    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
+        try inner.importContacts(inserting: inserting, updating: updating)
+    }
+    func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+        try inner.importInBatches(body)
+    }
+    func prepareForImport(_ contact: Contact) -> PreparedContact? { inner.prepareForImport(contact) }
+    func forEachBatch(search: String, sort: ContactsApp.SortOrder, batchSize: Int,
+                      _ body: ([Contact]) throws -> Void) throws -> Int {
+        try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
+    }
+}
