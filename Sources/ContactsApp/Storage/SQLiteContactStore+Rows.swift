@@ -54,10 +54,10 @@ extension SQLiteContactStore {
         }
     }
 
-    /// Runs a cached INSERT with its values bound through SQLite's C API by `bind`: an import
-    /// runs four of them per card, and GRDB's `StatementArguments` (each value boxed and
-    /// converted on the way) cost the saving thread about a second at 100k cards.
-    static func insert(_ sql: String, _ db: Database, _ bind: (inout Binder) -> Void) throws {
+    /// Runs a cached statement that returns no rows, its values bound through SQLite's C API
+    /// by `bind`: an import runs four per card, and GRDB's `StatementArguments` (each value
+    /// boxed and converted on the way) cost the saving thread about a second at 100k cards.
+    static func run(_ sql: String, _ db: Database, _ bind: (inout Binder) -> Void) throws {
         let statement = try db.cachedStatement(sql: sql)
         let raw = statement.sqliteStatement
         var binder = Binder(raw: raw)
@@ -110,17 +110,6 @@ extension SQLiteContactStore {
         binder.text(c[11])
     }
 
-    /// The values of `savedColumns`, in order, for a contact and what was prepared from it.
-    static func savedValues(_ contact: Contact, _ row: PreparedRow) -> StatementArguments {
-        let c = row.columns
-        let values: [(any DatabaseValueConvertible)?] = [
-            contact.uid, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10],
-            contact.createdAt.timeIntervalSince1970, contact.updatedAt.timeIntervalSince1970,
-            row.keys.first, row.keys.last, c[11],
-        ]
-        return StatementArguments(values)
-    }
-
     /// The columns `contact(fromColumns:)` reads by position (by name, GRDB looks each
     /// column up in every row).
     static let readColumns = "id, uid, given, family, nickname, organization, title, phones, emails, "
@@ -169,8 +158,8 @@ extension SQLiteContactStore {
     /// that saves the row, so the index can never disagree with the table.
     static func index(_ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false) throws {
         if !isNew { try unindex(id: id, db) }
-        try insert("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.text) }
-        try insert("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.digits) }
+        try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.text) }
+        try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.digits) }
         try indexDigitGrams(row.grams, id: id, db)
     }
 
@@ -194,7 +183,7 @@ extension SQLiteContactStore {
     /// (nothing for phones shorter than a gram).
     static func indexDigitGrams(_ grams: String, id: Int64, _ db: Database) throws {
         guard !grams.isEmpty else { return }
-        try insert("INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)", db) { $0.integer(id); $0.text(grams) }
+        try run("INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)", db) { $0.integer(id); $0.text(grams) }
     }
 
     /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.

@@ -614,6 +614,9 @@ public final class SQLiteContactStore: ContactStore {
 
     // MARK: - Helpers
 
+    private static let updateSQL = "UPDATE contact SET "
+        + savedColumns.map { "\($0) = ?" }.joined(separator: ", ") + ", version = version + 1 WHERE id = ? AND version = ?"
+
     private static let insertSQL: String = {
         let columns = savedColumns.joined(separator: ", ")
         let placeholders = Array(repeating: "?", count: savedColumns.count).joined(separator: ", ")
@@ -631,7 +634,7 @@ public final class SQLiteContactStore: ContactStore {
     private static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper, counting: Bool,
                                _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try Self.insert(insertSQL, db) { bindSaved(contact, row, &$0) }
+        try run(insertSQL, db) { bindSaved(contact, row, &$0) }
         let id = db.lastInsertedRowID
         if counting { try count(+1, db) }
         try anchors.add(IndexEntry(key: row.keys.first, id: id), .first)
@@ -651,15 +654,12 @@ public final class SQLiteContactStore: ContactStore {
 
     private static func update(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
-        let assignments = savedColumns.map { "\($0) = ?" }.joined(separator: ", ")
         let row = PreparedRow(contact)
         let keys = row.keys
         // The stored sort keys, for the page anchors when a key moves.
         let stored = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?"), arguments: [id])
-        try db.execute(
-            sql: "UPDATE contact SET \(assignments), version = version + 1 WHERE id = ? AND version = ?",
-            arguments: savedValues(contact, row) + [id, contact.version])
+        try run(updateSQL, db) { bindSaved(contact, row, &$0); $0.integer(id); $0.integer(Int64(contact.version)) }
         guard db.changesCount == 1, let stored else {
             throw try refusal(id: id, expected: contact.version, db)
         }
