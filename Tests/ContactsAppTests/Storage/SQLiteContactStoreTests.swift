@@ -255,6 +255,8 @@ final class SQLiteContactStoreTests: XCTestCase {
             XCTAssertEqual(ContactSearch.scanWords(text, addingPairs: true), Self.plainIndexText(text, pairs: true), text)
             XCTAssertEqual(ContactSearch.indexedText(ContactSearch.separatingDigits(text)),
                            Self.plainIndexText(text, pairs: true), text)
+            // And a search's words (`ContactSearch.words`, by String's scalars) are the same words
+            XCTAssertEqual(ContactSearch.words(text), Self.plainRule(text).words.map(\.text), text)
         }
     }
 
@@ -263,6 +265,17 @@ final class SQLiteContactStoreTests: XCTestCase {
     /// between a letter and a digit that touch; with `pairs`, each letter word followed by a
     /// digit word adds a marked word made of the two, after the text.
     private static func plainIndexText(_ text: String, pairs: Bool) -> String {
+        let (out, words) = plainRule(text)
+        guard pairs, words.count > 1 else { return out }
+        var paired = out
+        for index in 1..<words.count where words[index].isDigits && !words[index - 1].isDigits {
+            paired += " \u{E000}" + words[index - 1].text + words[index].text
+        }
+        return paired
+    }
+
+    /// The rule's separated text and its words.
+    private static func plainRule(_ text: String) -> (text: String, words: [(text: String, isDigits: Bool)]) {
         enum Kind { case letter, digit, other }
         var kinds: [Kind] = []
         for scalar in text.unicodeScalars {
@@ -283,11 +296,7 @@ final class SQLiteContactStoreTests: XCTestCase {
             }
             out.unicodeScalars.append(scalar)
         }
-        guard pairs, words.count > 1 else { return out }
-        for index in 1..<words.count where words[index].isDigits && !words[index - 1].isDigits {
-            out += " \u{E000}" + words[index - 1].text + words[index].text
-        }
-        return out
+        return (out, words)
     }
 
     func test_upgrading_isSaidOnlyForABookMadeByAnOlderVersion() throws {
