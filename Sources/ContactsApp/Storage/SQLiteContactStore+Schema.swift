@@ -72,6 +72,13 @@ extension SQLiteContactStore {
                 PRIMARY KEY (sort, key, id)
             ) WITHOUT ROWID;
             """),
+        // The word index's vocabulary, each word with how many contacts hold it (FTS5's own
+        // `fts5vocab`, read from the index; it stores nothing): a search of one word that only
+        // one indexed word begins is counted from its list in C, not row by row
+        // (`SQLiteContactStore.WholeCluster.soleWordCount`).
+        ("v5", """
+            CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
+            """),
     ]
 
     /// Work a migration does after its SQL: filling new tables from the rows already stored.

@@ -142,6 +142,19 @@ public final class SQLiteContactStore: ContactStore {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
                 let search = try ResolvedSearch(parsed, db)
+                // A search whose matches may be one run of the sort index (see `WholeCluster`):
+                // the run's length first, then, if the word begins one indexed word only, that
+                // word's count from the index's vocabulary.
+                let cluster = try WholeCluster(search, sort: query.sort, minimum: lists.wholeCluster, db)
+                func clusterPage(total: Int) throws -> ContactPage {
+                    let ids = try cluster!.ids(limit: limit, offset: offset, db)
+                    let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
+                        SELECT * FROM contact WHERE id IN (\(ResolvedSearch.list(ids)))
+                        ORDER BY \(Self.sortColumn(query.sort)), id
+                        """)
+                    return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
+                }
+                if let cluster, try cluster.soleWordCount(db) == cluster.run { return try clusterPage(total: cluster.run) }
                 let (filter, arguments) = Self.filter(search)
                 // The total: kept by the store, or counted on the search indexes alone, never by
                 // looking up every matching row in the table.
@@ -166,14 +179,7 @@ public final class SQLiteContactStore: ContactStore {
                     }
                     total = count
                     if count <= lists.listed { matches.list = listed }
-                    if let ids = try Self.wholeClusterIDs(search, total: total, minimum: lists.wholeCluster,
-                                                          sort: query.sort, limit: limit, offset: offset, db) {
-                        let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
-                            SELECT * FROM contact WHERE id IN (\(ResolvedSearch.list(ids)))
-                            ORDER BY \(Self.sortColumn(query.sort)), id
-                            """)
-                        return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
-                    }
+                    if let cluster, cluster.run == total { return try clusterPage(total: total) }
                 }
                 let rows = try Self.pageRows(search, sort: query.sort, limit: limit, offset: offset, total: total,
                                              matches: matches, filter: (filter, arguments), anchorBucket: anchorBucket, db)
@@ -318,45 +324,71 @@ public final class SQLiteContactStore: ContactStore {
         /// Whether the matches are kept as bits by id (an eighth of a byte per contact in the
         /// book: 125 KB at 1M) for the walk and cluster plans.
         var sets = true
-        /// The fewest matches `wholeClusterIDs` is tried for: below, the other plans are cheap.
+        /// The shortest run of the sort index `WholeCluster` is tried for: below, the other
+        /// plans are cheap.
         var wholeCluster = 200
     }
 
-    /// The page's ids for a search whose matches are exactly the contacts whose sort key starts
-    /// with its one word (`Kowal` in the last-name order, when no Kowalczyk's email is the only
-    /// place the word appears): then the page is a run of the sort index, read from the page's
-    /// start, with no need to tell the matches inside the run from those outside it (the cluster
-    /// plan reads the whole run for that: 27,000 index entries for `Kowal` at 1M contacts).
-    /// Nil when that is not so, and the other plans answer.
+    /// A search whose matches may be exactly the contacts whose sort key starts with its one
+    /// word (`Kowal` in the last-name order, when no Kowalczyk's email is the only place the
+    /// word appears): then the page is a run of the sort index, read from the page's start, and
+    /// the total is the run's length; the cluster plan's read of the whole run (27,000 index
+    /// entries for `Kowal` at 1M contacts) to tell matches inside it from those outside is not
+    /// needed. Nil for any other search, or a run shorter than `minimum`.
     ///
     /// Sound because, for a search of one word of ASCII letters (folded), every contact whose
     /// sort key starts with the word matches: the key starts with a folded name or organisation
     /// (`ContactKeys.sortKey`), which the indexed text holds as a word starting with those
     /// letters after a space (`ContactKeys.foldedText`), and the term is a prefix. So the run is
-    /// a subset of the matches, and when the two are as many (`total`, counted already) they are
-    /// the same contacts. The run's length comes from the page anchors: two positions, a bucket
-    /// each. (Counting the matches again, or only up to the run's length, to try this first
-    /// doubled a one-letter search: FTS5 merges the doclists of all of a prefix's words before
-    /// it returns the first match.)
-    private static func wholeClusterIDs(_ search: ResolvedSearch, total: Int, minimum: Int, sort: SortOrder,
-                                        limit: Int, offset: Int, _ db: Database) throws -> [Int64]? {
-        let parsed = search.parsed
-        guard total >= minimum, parsed.terms.count == 1, parsed.wholeNumberDigits == nil,
-              let term = parsed.terms.first, term.digits == nil, term.words.count == 1,
-              let word = term.words.first, !word.isEmpty,
-              word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
-        else { return nil }
-        let column = sortColumn(sort), end = word + "\u{10FFFF}"
-        let run = try anchoredPosition(of: IndexEntry(key: end, id: 0), sort, db)
-            - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
-        guard run == total else { return nil }
-        guard limit > 0, offset < total else { return [] }
-        return try Int64.fetchAll(db, sql: """
-            SELECT id FROM contact INDEXED BY contact_\(column)
-            WHERE \(column) >= ? AND \(column) < ? ORDER BY \(column), id LIMIT ? OFFSET ?
-            """, arguments: [word, end, limit, offset])
-    }
+    /// a subset of the matches, and when the two are as many they are the same contacts. The
+    /// run's length comes from the page anchors: two positions, a bucket each. The matches are
+    /// counted by `page` as for any search, or, when the word begins only one word of the
+    /// index, read from the index's vocabulary (`soleWordCount`).
+    struct WholeCluster {
+        let word: String
+        let sort: SortOrder
+        /// How many contacts' sort keys start with `word`.
+        let run: Int
 
+        init?(_ search: ResolvedSearch, sort: SortOrder, minimum: Int, _ db: Database) throws {
+            let parsed = search.parsed
+            guard parsed.terms.count == 1, parsed.wholeNumberDigits == nil, let term = parsed.terms.first,
+                  term.digits == nil, term.words.count == 1, let word = term.words.first, !word.isEmpty,
+                  word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+            else { return nil }
+            let run = try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
+                - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
+            guard run >= max(minimum, 1) else { return nil }
+            self.word = word
+            self.sort = sort
+            self.run = run
+        }
+
+        /// The number of contacts holding the one word of the index that `word` begins, from
+        /// FTS5's vocabulary (`contact_text_vocab`: the word's list is counted in C, three
+        /// times faster at 1M than stepping through the matches); nil when there is no such
+        /// word or more than one (then they may share contacts), or when the first one's count
+        /// is not `run` (the plan cannot apply, and no other word's list is read).
+        func soleWordCount(_ db: Database) throws -> Int? {
+            let words = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT doc FROM contact_text_vocab WHERE term >= ? AND term < ?
+                """), arguments: [word, word + "\u{10FFFF}"])
+            guard let first = try words.next() else { return nil }
+            let count: Int = first[0]
+            guard count == run, try words.next() == nil else { return nil }
+            return count
+        }
+
+        /// The page's ids: the run's entries from `offset` on.
+        func ids(limit: Int, offset: Int, _ db: Database) throws -> [Int64] {
+            guard limit > 0, offset < run else { return [] }
+            let column = sortColumn(sort)
+            return try Int64.fetchAll(db, sql: """
+                SELECT id FROM contact INDEXED BY contact_\(column)
+                WHERE \(column) >= ? AND \(column) < ? ORDER BY \(column), id LIMIT ? OFFSET ?
+                """, arguments: [word, word + "\u{10FFFF}", limit, offset])
+        }
+    }
 
     /// The ids, in sort order, of the contacts whose sort key starts with a term's first word,
     /// with that word, when they are a quarter of the matches or more and not more than 8 times

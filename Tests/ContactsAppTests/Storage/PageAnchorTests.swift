@@ -182,7 +182,11 @@ final class PageAnchorTests: XCTestCase {
         sut = nil
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
-            try db.execute(sql: "DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            // Back to a v3 book: without v4's anchors and what came after them.
+            try db.execute(sql: """
+                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')
+                """)
         }
         try queue.close()
         // When
@@ -220,7 +224,11 @@ final class PageAnchorTests: XCTestCase {
         for _ in 0..<5 { try insert() }
         sut = nil
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: "DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            // Back to a v3 book: without v4's anchors and what came after them.
+            try db.execute(sql: """
+                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')
+                """)
         }
         // When
         let reader = try SQLiteContactStore.openForReading(path: databasePath)

@@ -45,6 +45,7 @@ final class SQLiteContactStoreTests: XCTestCase {
                            SQLiteContactStore.migrations.map(\.name))
             XCTAssertTrue(try db.tableExists("contact_text"))
             XCTAssertTrue(try db.tableExists("contact_anchor"))
+            XCTAssertTrue(try db.tableExists("contact_text_vocab"))
             XCTAssertFalse(try db.tableExists("contact_text_v3"))
             XCTAssertTrue(try db.tableExists("contact_phone"))
             XCTAssertTrue(try db.tableExists("contact_phone_gram"))
@@ -454,6 +455,23 @@ final class SQLiteContactStoreTests: XCTestCase {
             }
             for contact in try sqlite.page(ContactQuery(limit: 100)).contacts { try sqlite.delete(id: contact.id!, expectedVersion: nil) }
         }
+    }
+
+    func test_wholeClusterPlan_countsFromTheVocabularyOnlyWhenTheWordBeginsOneIndexedWord() throws {
+        // Given: two Kowas, whose sort keys make the run of "kow" by last name, and their one
+        // indexed word counted as many; then a contact whose email adds a second word, "kowz"
+        let sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Kowa"))
+        _ = try sut.insert(Contact(uid: "b", givenName: "Bo", familyName: "Kowa"))
+        let query = ContactQuery(search: "kow", sort: .last, limit: 10)
+        XCTAssertEqual(try sut.page(query).contacts.map(\.uid), ["a", "b"])
+        _ = try sut.insert(Contact(uid: "c", givenName: "Cy", familyName: "Adams",
+                                   emails: [LabeledValue(label: "home", value: "kowz@mail.test")]))
+        // When
+        let page = try sut.page(query)
+        // Then: the first word's count equals the run, but the second word's contact is counted
+        XCTAssertEqual(page.total, 3)
+        XCTAssertEqual(page.contacts.map(\.uid), ["c", "a", "b"])
     }
 
     func test_importTransaction_saysWhetherTheBookWasEmptyWhenTheImportBegan() throws {
