@@ -75,7 +75,7 @@ extension SQLiteContactStore {
         // The word index's vocabulary, each word with how many contacts hold it (FTS5's own
         // `fts5vocab`, read from the index; it stores nothing): a search of one word that only
         // one indexed word begins is counted from its list in C, not row by row
-        // (`SQLiteContactStore.WholeCluster.soleWordCount`).
+        // (`SQLiteContactStore.WholeCluster.isWholeByVocabulary`).
         ("v5", """
             CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
             """),

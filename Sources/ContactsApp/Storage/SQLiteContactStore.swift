@@ -146,15 +146,12 @@ public final class SQLiteContactStore: ContactStore {
                 // the run's length first, then, if the word begins one indexed word only, that
                 // word's count from the index's vocabulary.
                 let cluster = try WholeCluster(search, sort: query.sort, minimum: lists.wholeCluster, db)
-                func clusterPage(total: Int) throws -> ContactPage {
-                    let ids = try cluster!.ids(limit: limit, offset: offset, db)
-                    let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
-                        SELECT * FROM contact WHERE id IN (\(ResolvedSearch.list(ids)))
-                        ORDER BY \(Self.sortColumn(query.sort)), id
-                        """)
-                    return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
+                func page(of cluster: WholeCluster) throws -> ContactPage {
+                    let ids = try cluster.ids(limit: limit, offset: offset, db)
+                    let rows = ids.isEmpty ? [] : try Self.rows(ids: ResolvedSearch.list(ids), [], sort: query.sort, db)
+                    return ContactPage(contacts: try rows.map(Self.contact(from:)), total: cluster.run)
                 }
-                if let cluster, try cluster.soleWordCount(db) == cluster.run { return try clusterPage(total: cluster.run) }
+                if let cluster, try cluster.isWholeByVocabulary(db) { return try page(of: cluster) }
                 let (filter, arguments) = Self.filter(search)
                 // The total: kept by the store, or counted on the search indexes alone, never by
                 // looking up every matching row in the table.
@@ -179,7 +176,7 @@ public final class SQLiteContactStore: ContactStore {
                     }
                     total = count
                     if count <= lists.listed { matches.list = listed }
-                    if let cluster, cluster.run == total { return try clusterPage(total: total) }
+                    if let cluster, cluster.run == total { return try page(of: cluster) }
                 }
                 let rows = try Self.pageRows(search, sort: query.sort, limit: limit, offset: offset, total: total,
                                              matches: matches, filter: (filter, arguments), anchorBucket: anchorBucket, db)
@@ -218,8 +215,7 @@ public final class SQLiteContactStore: ContactStore {
         // The page's ids are found first (in the index, or among the matches), so rows skipped
         // by OFFSET are never read from the table; then the page's rows by id.
         func rows(_ ids: String, _ arguments: StatementArguments) throws -> [Row] {
-            try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE id IN (\(ids)) ORDER BY \(sortColumn), id",
-                             arguments: arguments)
+            try Self.rows(ids: ids, arguments, sort: sort, db)
         }
         // Without a search, the walk is the plan: the filter is always true.
         if search.parsed.isEmpty {
@@ -329,6 +325,14 @@ public final class SQLiteContactStore: ContactStore {
         var wholeCluster = 200
     }
 
+    /// A page's rows, in `sort`'s order: those whose id is in `ids` (a list of ids or a SELECT
+    /// of them, with its `arguments`).
+    static func rows(ids: String, _ arguments: StatementArguments, sort: SortOrder, _ db: Database) throws -> [Row] {
+        let column = sortColumn(sort)
+        return try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE id IN (\(ids)) ORDER BY \(column), id",
+                                arguments: arguments)
+    }
+
     /// A search whose matches may be exactly the contacts whose sort key starts with its one
     /// word (`Kowal` in the last-name order, when no Kowalczyk's email is the only place the
     /// word appears): then the page is a run of the sort index, read from the page's start, and
@@ -343,9 +347,11 @@ public final class SQLiteContactStore: ContactStore {
     /// a subset of the matches, and when the two are as many they are the same contacts. The
     /// run's length comes from the page anchors: two positions, a bucket each. The matches are
     /// counted by `page` as for any search, or, when the word begins only one word of the
-    /// index, read from the index's vocabulary (`soleWordCount`).
+    /// index, read from the index's vocabulary (`isWholeByVocabulary`).
     struct WholeCluster {
         let word: String
+        /// Above every key that starts with `word` (binary order, as the indexes compare).
+        var end: String { word + "\u{10FFFF}" }
         let sort: SortOrder
         /// How many contacts' sort keys start with `word`.
         let run: Int
@@ -356,27 +362,24 @@ public final class SQLiteContactStore: ContactStore {
                   term.digits == nil, term.words.count == 1, let word = term.words.first, !word.isEmpty,
                   word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
             else { return nil }
-            let run = try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
-                - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
-            guard run >= max(minimum, 1) else { return nil }
             self.word = word
             self.sort = sort
-            self.run = run
+            run = try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
+                - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
+            guard run >= max(minimum, 1) else { return nil }
         }
 
-        /// The number of contacts holding the one word of the index that `word` begins, from
-        /// FTS5's vocabulary (`contact_text_vocab`: the word's list is counted in C, three
-        /// times faster at 1M than stepping through the matches); nil when there is no such
-        /// word or more than one (then they may share contacts), or when the first one's count
-        /// is not `run` (the plan cannot apply, and no other word's list is read).
-        func soleWordCount(_ db: Database) throws -> Int? {
+        /// Whether `word` begins exactly one word of the index and as many contacts hold it as
+        /// the run is long: then they are the matches. Read from FTS5's vocabulary
+        /// (`contact_text_vocab`: the word's list is counted in C, three times faster at 1M than
+        /// stepping through the matches), as far as the first word and, when its count is the
+        /// run's length, whether there is a second (then they may share contacts).
+        func isWholeByVocabulary(_ db: Database) throws -> Bool {
             let words = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT doc FROM contact_text_vocab WHERE term >= ? AND term < ?
-                """), arguments: [word, word + "\u{10FFFF}"])
-            guard let first = try words.next() else { return nil }
-            let count: Int = first[0]
-            guard count == run, try words.next() == nil else { return nil }
-            return count
+                """), arguments: [word, end])
+            guard let first = try words.next(), first[0] as Int == run else { return false }
+            return try words.next() == nil
         }
 
         /// The page's ids: the run's entries from `offset` on.
@@ -386,7 +389,7 @@ public final class SQLiteContactStore: ContactStore {
             return try Int64.fetchAll(db, sql: """
                 SELECT id FROM contact INDEXED BY contact_\(column)
                 WHERE \(column) >= ? AND \(column) < ? ORDER BY \(column), id LIMIT ? OFFSET ?
-                """, arguments: [word, word + "\u{10FFFF}", limit, offset])
+                """, arguments: [word, end, limit, offset])
         }
     }
 
