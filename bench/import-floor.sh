@@ -5,14 +5,25 @@
 # No parsing, no binding, one statement per table: the floor an import of the same cards cannot
 # go below on this machine with this schema.
 #
-#   bench/import-floor.sh BIN BOOK [RUNS]
+#   bench/import-floor.sh BIN BOOK [RUNS] [CARDS]
 #
 # BIN is a contactsbook executable (it makes the empty book); BOOK a book it imported, e.g.
 # bench/out/db/book-100000.sqlite. The digit-gram index keeps no text, so its text is rebuilt
 # from the phone digits (`ContactSearch.digitGramText`: runs of 6 digits at every second digit).
+#
+# Each run prints the whole copy's time, then each table's share (sqlite3's `.timer`):
+#   floor      the product's schema, as an import writes it;
+#   cheapest   the same rows into the cheapest form of each index the searches need: all three
+#              FTS5 tables contentless (`content=''`) without their size tables (`columnsize=0`),
+#              so SQLite keeps no second copy of any text. Not a schema the product could use on
+#              this SQLite (3.40: a contentless table cannot delete a row without its old text;
+#              `contentless_delete` came in 3.43), but no schema with these indexes writes less.
+# With CARDS (the vCard file BOOK was imported from) and `perf` installed, each run also imports
+# CARDS with BIN into an empty book under `perf record -e task-clock`: the import's wall time and
+# the CPU time of its two threads (the reading and the saving one), interleaved with the copies.
 set -eu
-[ $# -ge 2 ] || { echo "usage: bench/import-floor.sh BIN BOOK [RUNS]" >&2; exit 64; }
-BIN=$1; BOOK=$2; RUNS=${3:-3}
+[ $# -ge 2 ] || { echo "usage: bench/import-floor.sh BIN BOOK [RUNS] [CARDS]" >&2; exit 64; }
+BIN=$1; BOOK=$2; RUNS=${3:-3}; CARDS=${4:-}
 W=${TMPDIR:-/tmp}/import-floor
 mkdir -p "$W"
 rm -f "$W"/*.db*
@@ -30,21 +41,65 @@ db.executemany("INSERT INTO gram_text VALUES (?, ?)", rows)
 db.commit()
 PY
 "$BIN" --db "$W/empty.db" </dev/null >/dev/null
+# The cheapest forms: the product's book with its three FTS5 tables made again contentless.
+cp "$W/empty.db" "$W/cheapest.db"
+sqlite3 "$W/cheapest.db" <<'SQL'
+DROP TABLE contact_text_vocab;
+DROP TABLE contact_text;
+DROP TABLE contact_phone;
+DROP TABLE contact_phone_gram;
+CREATE VIRTUAL TABLE contact_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2', content = '', columnsize = 0);
+CREATE VIRTUAL TABLE contact_phone USING fts5(digits, tokenize = 'trigram', content = '', columnsize = 0);
+CREATE VIRTUAL TABLE contact_phone_gram USING fts5(grams, tokenize = 'unicode61', content = '', columnsize = 0);
+SQL
 n=$(sqlite3 "$W/source.db" "SELECT count(*) FROM contact")
-for r in $(seq 1 "$RUNS"); do
+
+copy() { # $1: label, $2: the empty book to copy into
     rm -f "$W"/floor.db*
-    cp "$W/empty.db" "$W/floor.db"
-    t=$( { /usr/bin/time -f "%e %U %S" sqlite3 "$W/floor.db" <<SQL
+    cp "$2" "$W/floor.db"
+    local out
+    out=$( { /usr/bin/time -f "TOTAL %e %U %S" sqlite3 "$W/floor.db" <<SQL
 PRAGMA cache_size = -65536;
 ATTACH '$W/source.db' AS src;
 BEGIN;
+.timer on
+.print contact
 INSERT INTO contact SELECT * FROM src.contact;
 UPDATE contact_count SET n = (SELECT count(*) FROM contact);
+.print words
 INSERT INTO contact_text(rowid, text) SELECT rowid, text FROM src.contact_text;
+.print trigrams
 INSERT INTO contact_phone(rowid, digits) SELECT rowid, digits FROM src.contact_phone;
+.print grams
 INSERT INTO contact_phone_gram(rowid, grams) SELECT id, grams FROM src.gram_text;
+.print commit
 COMMIT;
 SQL
-    } 2>&1 | tail -1)
-    echo "floor $n rows run$r wall/user/sys: $t"
+    } 2>&1)
+    # sqlite3 prints "Run Time: real R user U sys S" after each statement: sum them per label.
+    echo "$out" | awk -v label="$1" -v n="$n" -v run="$run" '
+        /^(contact|words|trigrams|grams|commit)$/ { part = $1; order[++k] = part; next }
+        /^Run Time:/ { real[part] += $4; cpu[part] += $6 + $8; next }
+        /^TOTAL/ { total = sprintf("%s s wall (%s user, %s sys)", $2, $3, $4) }
+        END {
+            line = sprintf("%-8s %d rows run%d: %s;", label, n, run, total)
+            for (i = 1; i <= k; i++) line = line sprintf(" %s %.2f", order[i], real[order[i]])
+            print line " s"
+        }'
+}
+
+for run in $(seq 1 "$RUNS"); do
+    copy floor "$W/empty.db"
+    copy cheapest "$W/cheapest.db"
+    if [ -n "$CARDS" ] && command -v perf >/dev/null; then
+        rm -f "$W"/import.db*
+        # Per-thread CPU: one sample per millisecond of a thread's CPU time (task-clock), counted
+        # per thread; the two busiest are the import's reading and saving threads.
+        /usr/bin/time -f "%e %U %S" -o "$W/time.txt" perf record -q -e task-clock -c 1000000 -o "$W/perf.data" \
+            "$BIN" --db "$W/import.db" <<<"import $CARDS" >"$W/import.out" 2>&1
+        read -r wall user sys <"$W/time.txt"
+        threads=$(perf report -i "$W/perf.data" --sort pid --stdio -F sample,pid 2>/dev/null \
+            | awk '$1 ~ /^[0-9]+$/ { printf "%.2f\n", $1 / 1000 }' | sort -rn | head -2 | paste -sd/)
+        echo "import   $(grep -o '[0-9]* added' "$W/import.out") run$run: $wall s wall ($user user, $sys sys) under perf; its two busiest threads' CPU $threads s"
+    fi
 done
