@@ -127,6 +127,70 @@ final class PageAnchorTests: XCTestCase {
         try assertFollowsThePlainRule(bucket: 50, "after the split")
     }
 
+    /// Into an empty book, an import sets the sort indexes and the anchors aside and builds
+    /// them once at its end.
+    func test_streamedImportIntoAnEmptyBook_buildsIndexesAndAnchorsAtTheEnd_andTheyAreKeptAfter() throws {
+        // Given: an empty book, and its indexes as the migrations made them
+        sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2)
+        let migrated = try indexDefinitions()
+        XCTAssertEqual(migrated.count, 4) // the UID's, both sort orders', (id, sort keys)
+        // When: an import in three batches, the last updating a contact the first added
+        let batches = (0..<3).map { _ in (0..<9).map { _ in newContact() } }
+        var moved: Contact?
+        let ids = try sut.importInBatches { transaction in
+            try transaction.save(inserting: batches[0], updating: [])
+            try transaction.save(inserting: batches[1], updating: [])
+            let first = try XCTUnwrap(transaction.contacts(uids: [batches[0][0].uid]).first)
+            moved = first
+            moved!.familyName = "Zzyzx"
+            try transaction.save(inserting: batches[2], updating: [moved!])
+        }
+        for (id, contact) in zip(ids.added, batches.joined()) {
+            var saved = contact; saved.id = id; saved.version = 1; book[id] = saved
+        }
+        moved!.version += 1
+        book[moved!.id!] = moved!
+        // Then: the same indexes; anchors counted from the finished order (every bucket B, the
+        // last the rest: what the keeper's splits would not give); every page and position exact
+        XCTAssertEqual(try indexDefinitions(), migrated)
+        for sort in ContactsApp.SortOrder.allCases {
+            XCTAssertEqual(try anchors(sort).map(\.n), Array(repeating: 2, count: 13) + [1], "\(sort)")
+        }
+        try assertFollowsThePlainRule(bucket: 2, "after the import into an empty book")
+        // And later writes keep them, a second import (into a book no longer empty) included
+        for _ in 0..<10 { try insert() }
+        for _ in 0..<10 { try updateOne() }
+        for _ in 0..<10 { try deleteOne() }
+        try importInBatches()
+        try assertFollowsThePlainRule(bucket: 2, "after later writes")
+        XCTAssertEqual(try indexDefinitions(), migrated)
+    }
+
+    func test_failedImportIntoAnEmptyBook_leavesItEmptyWithItsIndexesAndAnchors() throws {
+        // Given: an empty book
+        sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2)
+        let migrated = try indexDefinitions()
+        let before = try (anchors(.first), anchors(.last))
+        // When: a streamed import whose second batch repeats a UID of its first
+        let first = (0..<7).map { _ in newContact() }
+        var twin = newContact()
+        twin.uid = first[3].uid
+        XCTAssertThrowsError(try sut.importInBatches { transaction in
+            try transaction.save(inserting: first, updating: [])
+            try transaction.save(inserting: [twin], updating: [])
+        })
+        // Then: nothing imported, indexes and anchors as they were
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
+        XCTAssertEqual(try indexDefinitions(), migrated)
+        let after = try (anchors(.first), anchors(.last))
+        XCTAssertEqual(after.0, before.0)
+        XCTAssertEqual(after.1, before.1)
+        // And the book works as before: inserts are kept, an import then fills it
+        for _ in 0..<6 { try insert() }
+        try importInBatches()
+        try assertFollowsThePlainRule(bucket: 2, "after the failed import")
+    }
+
     // MARK: - Failed writes
 
     func test_importWithADuplicateUID_leavesAnchorsAsTheyWere() throws {
@@ -367,6 +431,16 @@ final class PageAnchorTests: XCTestCase {
         var key: String
         var id: Int64
         var n: Int
+    }
+
+    /// The contact table's indexes, each its name and its SQL (none for the UID's, which
+    /// SQLite makes for the UNIQUE constraint), read by another connection.
+    private func indexDefinitions() throws -> [String] {
+        try DatabaseQueue(path: databasePath).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact' ORDER BY name
+                """).map { "\($0["name"] as String): \(($0["sql"] as String?) ?? "-")" }
+        }
     }
 
     /// The anchors of one order, read by another connection, in the table's order.
