@@ -44,40 +44,62 @@ enum ContactsCSV {
 
     // MARK: - Reading
 
+    /// The whole file read at once.
     static func read(_ data: Data) -> ParsedContacts {
+        var result = ParsedContacts()
+        read(data, batchSize: .max) { batch in
+            result.entries += batch.entries
+            result.problems += batch.problems
+        }
+        return result
+    }
+
+    /// Hands out the rows in batches of about `batchSize` contacts as they are parsed, so an
+    /// import saves the first ones while the rest are still being read, and never holds more
+    /// than a few batches of contacts (problems travel with the batch they were found in; a file
+    /// with no rows gives one batch). The text itself is decoded whole first: whether it is
+    /// UTF-8 or Windows-1252 is only known once every byte has been seen.
+    static func read(_ data: Data, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
         var bytes = data
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         // Outlook writes the system's ANSI code page, Windows-1252 in the West.
         guard let text = String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .windowsCP1252) else {
-            return ParsedContacts(problems: [.init(line: 1, reason: "the file is not text")])
+            return try body(ParsedContacts(problems: [.init(line: 1, reason: "the file is not text")]))
         }
         let reader: CSVReader
         do {
             reader = try CSVReader(string: text, hasHeaderRow: true)
         } catch {
-            return ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")])
+            return try body(ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
         }
-        guard let header = reader.headerRow else { return ParsedContacts() }
+        guard let header = reader.headerRow else { return try body(ParsedContacts()) }
         let columns = Columns(header)
         guard columns.isKnown else {
-            return ParsedContacts(problems: [.init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")])
+            return try body(ParsedContacts(problems: [
+                .init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")]))
         }
-        var result = ParsedContacts()
+        var batch = ParsedContacts()
+        var handedOut = false
         var line = 1
         while let row = reader.next() {
             line += 1
-            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if row.allSatisfy({ $0.trimmingWhitespaces.isEmpty }) { continue }
             let contact = columns.contact(from: row)
             if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.organization.isEmpty {
-                result.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
+                batch.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
             } else {
-                result.entries.append(.init(contact: contact, line: line))
+                batch.entries.append(.init(contact: contact, line: line))
+                if batch.entries.count >= batchSize {
+                    handedOut = true
+                    try body(batch)
+                    batch = ParsedContacts()
+                }
             }
         }
         if let error = reader.error {
-            result.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
+            batch.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
         }
-        return result
+        if !handedOut || !batch.entries.isEmpty || !batch.problems.isEmpty { try body(batch) }
     }
 
     /// Where each field is in a row, for our header, Google's and Outlook's.
@@ -86,8 +108,8 @@ enum ContactsCSV {
 
         init(_ header: [String]) {
             var index: [String: Int] = [:]
-            for (position, name) in header.enumerated() where index[name.trimmingCharacters(in: .whitespaces).lowercased()] == nil {
-                index[name.trimmingCharacters(in: .whitespaces).lowercased()] = position
+            for (position, name) in header.enumerated() where index[name.trimmingWhitespaces.lowercased()] == nil {
+                index[name.trimmingWhitespaces.lowercased()] = position
             }
             self.index = index
         }
@@ -101,7 +123,7 @@ enum ContactsCSV {
         func value(_ row: [String], _ names: String...) -> String {
             for name in names {
                 if let position = index[name], position < row.count {
-                    let value = row[position].trimmingCharacters(in: .whitespaces)
+                    let value = row[position].trimmingWhitespaces
                     if !value.isEmpty { return value }
                 }
             }
@@ -120,13 +142,13 @@ enum ContactsCSV {
             if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
                 contact.title = value(row, "job title") // Outlook's "Title" is "Mr.", "Dr."
             }
-            contact.notes = value(row, "notes").replacingOccurrences(of: "\r\n", with: "\n")
+            contact.notes = value(row, "notes").normalizingCRLF
             contact.birthday = ContactsCSV.birthday(value(row, "birthday"))
-            contact.tags = value(row, "tags").components(separatedBy: itemSeparator)
-                + value(row, "labels", "group membership").components(separatedBy: " ::: ")
+            contact.tags = value(row, "tags").splitting(onASCII: itemSeparator)
+                + value(row, "labels", "group membership").splitting(onASCII: " ::: ")
                     .filter { !$0.hasPrefix("* ") }
-                + value(row, "categories").components(separatedBy: ";")
-            contact.tags = contact.tags.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                + value(row, "categories").splitting(onASCII: ";")
+            contact.tags = contact.tags.map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
             contact.emails = labelled(value(row, "emails")) + numbered(row, "e-mail")
                 + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
             contact.phones = labelled(value(row, "phones")) + numbered(row, "phone")
@@ -138,11 +160,11 @@ enum ContactsCSV {
 
         private func labelled(_ cell: String) -> [LabeledValue] {
             guard !cell.isEmpty else { return [] }
-            return cell.components(separatedBy: itemSeparator).map { item in
+            return cell.splitting(onASCII: itemSeparator).map { item in
                 guard let colon = item.firstIndex(of: ":") else { return LabeledValue(label: "other", value: item) }
-                let label = String(item[..<colon]).trimmingCharacters(in: .whitespaces)
+                let label = String(item[..<colon]).trimmingWhitespaces
                 return LabeledValue(label: label.isEmpty ? "other" : label,
-                                    value: String(item[item.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                                    value: String(item[item.index(after: colon)...]).trimmingWhitespaces)
             }
         }
 
@@ -153,9 +175,9 @@ enum ContactsCSV {
             var number = 1
             while index["\(kind) \(number) - value"] != nil {
                 let label = googleLabel(value(row, "\(kind) \(number) - label", "\(kind) \(number) - type"))
-                for item in value(row, "\(kind) \(number) - value").components(separatedBy: " ::: ")
-                where !item.trimmingCharacters(in: .whitespaces).isEmpty {
-                    result.append(LabeledValue(label: label, value: item.trimmingCharacters(in: .whitespaces)))
+                for item in value(row, "\(kind) \(number) - value").splitting(onASCII: " ::: ")
+                where !item.trimmingWhitespaces.isEmpty {
+                    result.append(LabeledValue(label: label, value: item.trimmingWhitespaces))
                 }
                 number += 1
             }
@@ -215,7 +237,7 @@ enum ContactsCSV {
 
     /// An `addresses` item: `street; city; region; postal code; country`.
     private static func address(_ item: LabeledValue) -> PostalAddress {
-        let parts = item.value.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = item.value.splitting(onASCII: ";").map { $0.trimmingWhitespaces }
         func part(_ index: Int) -> String { index < parts.count ? parts[index] : "" }
         return PostalAddress(label: item.label, street: part(0), city: part(1), region: part(2),
                              postalCode: part(3), country: part(4))

@@ -116,14 +116,7 @@ public final class ImportExportWorker {
         let batchSize = importBatchSize, chunkSize = importChunkSize
         return try importBatches { batch in
             if format == .csv {
-                let parsed = ContactsCSV.read(data)
-                var start = 0
-                repeat {
-                    let end = min(start + batchSize, parsed.entries.count)
-                    try batch(ParsedContacts(entries: Array(parsed.entries[start..<end]),
-                                             problems: start == 0 ? parsed.problems : []))
-                    start = end
-                } while start < parsed.entries.count
+                try ContactsCSV.read(data, batchSize: batchSize, batch)
             } else {
                 var offset = data.startIndex
                 try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in

@@ -27,4 +27,29 @@ final class FastTextTests: XCTestCase {
         XCTAssertEqual(" \u{200B}ann\u{200B} ".trimmingSpaces, "\u{200B}ann\u{200B}")
         XCTAssertEqual(" \u{200B}ann\u{200B} ".trimmingWhitespaces, "ann")
     }
+
+    func test_splittingOnASCII_isComponentsSeparatedBy_forTheCSVSeparators() {
+        // Given: edge cases, then seeded random texts of separator pieces, ASCII, Latin,
+        // CJK and emoji (no combining marks: see the next test)
+        var texts = ["", " | ", "a | b", " | a | ", "a |  | b", "a | | b", " :::: ", "a ::: b ::: ", ";;", ";a;",
+                     "ann", "山田 | 花子", "x\u{1F600} ::: y"]
+        var random = SeededGenerator(seed: 11)
+        let pieces = [" ", "|", ":", ";", " | ", " ::: ", "a", "é", "山", "\u{1F600}", "\r\n"]
+        for _ in 0..<2_000 {
+            texts.append((0..<random.next(upTo: 12)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined())
+        }
+        for separator in [" | ", " ::: ", ";"] {
+            for text in texts {
+                // Then: the same parts, from a String and from a Substring
+                XCTAssertEqual(text.splitting(onASCII: separator), text.components(separatedBy: separator),
+                               "\(separator) in \(Array(text.unicodeScalars))")
+                XCTAssertEqual(text.dropFirst(0).splitting(onASCII: separator), text.components(separatedBy: separator))
+            }
+        }
+    }
+
+    func test_splittingOnASCII_matchesTheSeparatorsBytes_evenBeforeACombiningMark() {
+        // Foundation compares Characters, and ";\u{301}" is one; the CSV format's separator is text.
+        XCTAssertEqual("a;\u{301}b".splitting(onASCII: ";"), ["a", "\u{301}b"])
+    }
 }

@@ -67,6 +67,71 @@ final class StreamingImportTests: XCTestCase {
         }
     }
 
+    /// Rows without a name, blank rows, a quoted field across lines, and Windows-1252 text.
+    static let awkwardCSV: [[UInt8]] = {
+        let ours = "\u{FEFF}given_name,family_name,emails,notes\r\nAnn,Lee,work:ann@x.test | home:a@y.test,\r\n"
+            + ",,nobody@x.test,\r\n \t , ,,\r\nBo,\"Quoted, Name\",,\"two\r\nlines\"\r\nCy,Zed,,\r\n,,,\r\nDi,,,"
+        let google = String(decoding: VCardSeeds.fixture("google.csv"), as: UTF8.self)
+        let latin: [UInt8] = Array("First Name,Last Name\r\nJos".utf8) + [0xE9] + Array(",N\r\n".utf8) + [0xD1]
+            + Array("u,\r\n".utf8) // "José N" and "Ñu" in Windows-1252
+        return [Array(ours.utf8), Array(google.utf8), latin, Array("given_name\r\n".utf8), Array("nothing,known\r\nx,y".utf8)]
+    }()
+
+    func test_csv_inBatches_readsWhatTheWholeFileReads_batchByBatch() throws {
+        for file in Self.awkwardCSV {
+            // Given
+            let whole = ContactsCSV.read(Data(file))
+            for batchSize in [1, 2, 3, 1000] {
+                // When
+                var batches: [ParsedContacts] = []
+                ContactsCSV.read(Data(file), batchSize: batchSize) { batches.append($0) }
+                // Then: the same entries and problems, no batch over the size, every batch but
+                // the last full, and at least one batch
+                XCTAssertEqual(batches.flatMap(\.entries), whole.entries)
+                XCTAssertEqual(batches.flatMap(\.problems), whole.problems)
+                XCTAssertTrue(batches.allSatisfy { $0.entries.count <= batchSize })
+                XCTAssertTrue(batches.dropLast().allSatisfy { $0.entries.count == batchSize })
+                XCTAssertFalse(batches.isEmpty)
+            }
+        }
+        // And the first file reads as it should
+        let first = ContactsCSV.read(Data(Self.awkwardCSV[0]))
+        XCTAssertEqual(first.entries.map(\.contact.fullName), ["Ann Lee", "Bo Quoted, Name", "Cy Zed", "Di"])
+        XCTAssertEqual(first.entries[0].contact.emails.map(\.label), ["work", "home"])
+        XCTAssertEqual(first.entries[1].contact.notes, "two\nlines")
+        XCTAssertEqual(first.problems.map(\.line), [3])
+        XCTAssertEqual(ContactsCSV.read(Data(Self.awkwardCSV[2])).entries.map(\.contact.fullName), ["José N", "Ñu"])
+    }
+
+    func test_csv_handsOutEachBatchBeforeReadingTheRowsAfterIt() {
+        // Given: a row without a name after the first two
+        let text = "given_name,family_name,emails\r\nAnn,A,\r\nBo,B,\r\n,,z@x.test\r\nCy,C,\r\nDi,D,\r\n"
+        // When
+        var batches: [ParsedContacts] = []
+        ContactsCSV.read(Data(text.utf8), batchSize: 2) { batches.append($0) }
+        // Then: its problem is in the batch after the first, which was handed out before it was read
+        XCTAssertEqual(batches.map { $0.entries.map(\.contact.givenName) }, [["Ann", "Bo"], ["Cy", "Di"]])
+        XCTAssertEqual(batches.map { $0.problems.map(\.line) }, [[], [4]])
+    }
+
+    func test_importCSV_savesEachBatchWithTheRowsPreparedForIt() throws {
+        // Given: a worker saving 2 rows at a time, and a CSV of 7 rows
+        let store = PreparingStoreSpy()
+        let progress = ImportExportWorkerTests.ProgressReporterSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }, progress: progress),
+            importBatchSize: 2, importChunkSize: 64)
+        let text = "uid,given_name,family_name\r\n" + (0..<7).map { "row-\($0),Ann,Person\($0)\r\n" }.joined()
+        // When
+        let report = try sut.importContacts(Data(text.utf8), format: .csv)
+        // Then: saved in four batches, each insert with its prepared row, progress after each
+        XCTAssertEqual(report.added, 7)
+        XCTAssertEqual(store.saves.map(\.inserting.count), [2, 2, 2, 1])
+        XCTAssertEqual(store.saves.flatMap(\.inserting).map(\.uid), (0..<7).map { "row-\($0)" })
+        XCTAssertTrue(store.saves.allSatisfy { $0.prepared.count == $0.inserting.count })
+        XCTAssertEqual(progress.events.filter { if case .report = $0 { return true } else { return false } }.count, 5)
+    }
+
     func test_reader_awkwardFile_readsFoldsEscapesQuotedPrintableAndEmptyValues() {
         // When
         let result = VCardReader().read(Data(Self.awkwardFile))
