@@ -69,7 +69,9 @@ let package = Package(
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(
             name: "ContactsAppTests",
-            dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                           // The CSV writer our hand-written one is held to (ContactsCSVTests).
+                           .product(name: "CSV", package: "CSV.swift")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
         .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", .product(name: "Logging", package: "swift-log")]),

@@ -7,6 +7,7 @@ Writes DIR/results.json and bench/RESULTS.md. Asserts nothing about speed: a mis
 reported, never an error. Exits non-zero only if something could not run at all.
 """
 import argparse
+import csv as csvmodule
 import datetime
 import json
 import os
@@ -165,6 +166,53 @@ class Bench:
         elapsed = statistics.median(times)
         self.row("export", "export (product, whole process)", n, n / elapsed, unit="cards/s",
                  extra={"seconds": elapsed, "maxrss_kb": max(peaks), "runs": runs})
+
+    def csv(self, n, db):
+        """CSV both ways, below 1M: the book exported as CSV (`export PATH csv` in a piped line
+        session), then that file imported into an empty book (`contactsbook import --format csv`);
+        the median of a few runs each. Imports read Google's and Outlook's CSV too, so a CSV file
+        of this size is what a move from another address book brings."""
+        if n >= 1000000:
+            return
+        path = os.path.join(self.out, "export-%d.csv" % n)
+        fresh = os.path.join(self.dbs, "csv-%d.sqlite" % n)
+        runs = 2 if self.quick else 3
+        exports, imports = [], []
+        for _ in range(runs):
+            if os.path.exists(path):
+                os.remove(path)
+            t = time.perf_counter()
+            r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "--db", db, "--bail"],
+                               input=("export %s csv\n" % path).encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            elapsed = time.perf_counter() - t
+            if r.returncode != 0:
+                raise SystemExit("CSV export of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
+            exports.append((elapsed, int(r.stderr.decode().strip().splitlines()[-1])))
+            with open(path, newline="", encoding="utf-8") as f:
+                written = sum(1 for _ in csvmodule.reader(f)) - 1
+            if written != n:
+                raise SystemExit("CSV export wrote %d of %d rows" % (written, n))
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(fresh + suffix):
+                    os.remove(fresh + suffix)
+            t = time.perf_counter()
+            r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "import", "--db", fresh, "--format", "csv", path],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            elapsed = time.perf_counter() - t
+            if r.returncode != 0:
+                raise SystemExit("CSV import of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
+            imports.append((elapsed, int(r.stderr.decode().strip().splitlines()[-1])))
+            if self.count(fresh) != (n, n, n):
+                raise SystemExit("CSV import of %d rows gave (rows, text index, phone index) = %s" % (n, self.count(fresh)))
+        os.remove(path)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(fresh + suffix):
+                os.remove(fresh + suffix)
+        for what, measured in (("CSV export (product, whole process)", exports),
+                               ("CSV import (product, whole process)", imports)):
+            elapsed = statistics.median(t for t, _ in measured)
+            self.row("csv", what, n, n / elapsed, unit="cards/s",
+                     extra={"seconds": elapsed, "maxrss_kb": max(k for _, k in measured), "runs": runs})
 
     # ---------- one long-lived line session, request by request
 
@@ -431,6 +479,7 @@ class Bench:
             db = self.load(n)
             _, q = self.dataset(n)
             self.export(n, db)
+            self.csv(n, db)
             self.first_answer(n, db, q)
             self.search_and_paging(n, db, q)
             self.rpc_search(n, db, q)
@@ -499,7 +548,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--command", default="bench/run")
     ap.add_argument("--rerun", default="",
-                    help="rpc,memory,start,export,search: re-measure only these rows of the last run's results.json (same books)")
+                    help="rpc,memory,start,export,csv,search: re-measure only these rows of the last run's results.json (same books)")
     args = ap.parse_args()
     r = subprocess.run([args.bin, "--db", ":memory:"], input="stack\n", capture_output=True, text=True)
     MARKER = r.stdout.encode()
@@ -513,7 +562,7 @@ def main():
         b.results = previous
         drop = (({"rpc", "throughput", "rpcsearch"} if "rpc" in groups else set())
                 | ({"memory"} if "memory" in groups else set()) | ({"start"} if "start" in groups else set())
-                | ({"export"} if "export" in groups else set())
+                | ({"export"} if "export" in groups else set()) | ({"csv"} if "csv" in groups else set())
                 | ({"latency"} if "search" in groups else set()))
         b.results["rows"] = [r for r in previous["rows"] if r["group"] not in drop]
         if "rpc" in groups:
@@ -530,6 +579,8 @@ def main():
                     b.first_answer(n, db, q)
                 if "export" in groups:
                     b.export(n, db)
+                if "csv" in groups:
+                    b.csv(n, db)
                 if "search" in groups:
                     b.search_and_paging(n, db, q)
         b.note("Rows re-measured after the run on the same books with `bench/bench.py --rerun %s`: %s." % (

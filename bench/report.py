@@ -129,6 +129,7 @@ def write(results, args, path):
     table("throughput", "Pipelined throughput")
     table("load", "Loading the generated cards")
     table("export", "Export")
+    table("csv", "CSV both ways (the book exported as CSV, that file imported into an empty book)")
     table("memory", "Memory of a session")
     table("khard", "Against khard (khard time / our time, whole process)")
 

@@ -17,30 +17,53 @@ enum ContactsCSV {
                           "emails", "phones", "addresses", "birthday", "notes", "tags"]
     static let itemSeparator = " | "
 
-    static var header: String { format([columns]) }
-
-    static func rows(_ contacts: [Contact]) -> String {
-        format(contacts.map { contact in
-            [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
-             contact.title,
-             contact.emails.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
-             contact.phones.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
-             contact.addresses.map { address in
-                 address.label + ":" + [address.street, address.city, address.region, address.postalCode, address.country]
-                     .joined(separator: "; ")
-             }.joined(separator: itemSeparator),
-             contact.birthday?.isoString ?? "", contact.notes, contact.tags.joined(separator: itemSeparator)]
-        })
+    static var header: String {
+        var bytes: [UInt8] = []
+        append(row: columns, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Rows as CSV text, each ending in CRLF.
-    private static func format(_ rows: [[String]]) -> String {
-        guard !rows.isEmpty, let writer = try? CSVWriter(stream: OutputStream(toMemory: ()), newline: .crlf) else { return "" }
-        for row in rows { try? writer.write(row: row) }
-        writer.stream.close()
-        let data = writer.stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\r\n"
+    /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
+    static func append(_ contacts: [Contact], to bytes: inout [UInt8]) {
+        for contact in contacts {
+            append(row: [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
+                         contact.title,
+                         contact.emails.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
+                         contact.phones.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
+                         contact.addresses.map { address in
+                             address.label + ":" + [address.street, address.city, address.region, address.postalCode,
+                                                    address.country].joined(separator: "; ")
+                         }.joined(separator: itemSeparator),
+                         contact.birthday?.isoString ?? "", contact.notes, contact.tags.joined(separator: itemSeparator)],
+                   to: &bytes)
+        }
     }
+
+    /// One row, ending in CRLF: RFC 4180 as CSV.swift's `CSVWriter` writes it (a field holding a
+    /// quote, a comma, CR or LF is quoted, its quotes doubled; `ContactsCSVTests` holds the two
+    /// to the same text). Written by hand, not with `CSVWriter`: on Linux it searches every
+    /// field through `NSString` and collects the text in an `NSData` stream, read back byte by
+    /// byte, and a CSV export of 10k contacts ran at 6,900 a second (vCard: 57,000).
+    static func append(row fields: [String], to bytes: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(comma) }
+            let utf8 = field.utf8
+            guard utf8.contains(where: { $0 == quote || $0 == comma || $0 == cr || $0 == lf }) else {
+                bytes.append(contentsOf: utf8)
+                continue
+            }
+            bytes.append(quote)
+            for byte in utf8 {
+                if byte == quote { bytes.append(quote) }
+                bytes.append(byte)
+            }
+            bytes.append(quote)
+        }
+        bytes.append(cr)
+        bytes.append(lf)
+    }
+
+    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
 
     // MARK: - Reading
 

@@ -268,7 +268,7 @@ public final class ImportExportWorker {
             try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
-                    bytes.append(contentsOf: ContactsCSV.rows(contacts).utf8)
+                    ContactsCSV.append(contacts, to: &bytes)
                 } else {
                     for contact in contacts { writer.append(contact, to: &bytes) }
                 }
