@@ -457,6 +457,44 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_clusterWithManyOutliers_pagesAsThePlainRule_nearPagesWalkedAndDeepOnesFromTheCluster() throws {
+        // Given: 12 family names under "mar" (a run of the last-name order: the cluster), 24
+        // given names under "mar" spread over other family names (the outliers; in the
+        // first-name order the two swap), and 24 contacts that do not match; with the matches
+        // kept as bits, and without
+        func person(_ index: Int, _ given: String, _ family: String) -> Contact {
+            Contact(uid: "p\(index)", givenName: given, familyName: family)
+        }
+        let families = ["Adams", "Brown", "Chen", "Diaz", "Evans", "Fox", "Gray", "Hill", "Ito", "Jones", "Kim", "Lee",
+                        "Nash", "Owen", "Park", "Quinn", "Reyes", "Silva", "Tan", "Vu", "Wong", "Xu", "Young", "Zed"]
+        var book: [Contact] = []
+        for index in 0..<60 {
+            switch index % 5 {
+            case 0: book.append(person(index, "Bo", ["Marx", "Martin", "Marín"][index % 3]))
+            case 1, 2: book.append(person(index, ["Maria", "Mark", "Marta"][index % 3], families[index % 24]))
+            default: book.append(person(index, "Cy", families[(index * 7) % 24]))
+            }
+        }
+        let memory = InMemoryContactStore()
+        for contact in book { _ = try memory.insert(contact) }
+        for (name, lists) in [("bits", SQLiteContactStore.MatchLists()), ("no bits", SQLiteContactStore.MatchLists(sets: false))] {
+            let path = directory.appendingPathComponent("\(name).sqlite").path
+            let sqlite = try SQLiteContactStore(path: path, matchLists: lists)
+            for contact in book { _ = try sqlite.insert(contact) }
+            // Then: every page of "mar" in both orders, and of pages of 3 and 7, is the plain rule's
+            for sort in [SortOrder.last, .first] {
+                for limit in [3, 7] {
+                    for page in 1...(60 / limit + 1) {
+                        let query = ContactQuery(search: "mar", sort: sort, page: page, limit: limit)
+                        let (got, want) = (try sqlite.page(query), try memory.page(query))
+                        XCTAssertEqual(got.total, want.total, "\(name) \(sort) page \(page) of \(limit)")
+                        XCTAssertEqual(got.contacts.map(\.uid), want.contacts.map(\.uid), "\(name) \(sort) page \(page) of \(limit)")
+                    }
+                }
+            }
+        }
+    }
+
     func test_wholeClusterPlan_countsFromTheVocabularyOnlyWhenTheWordBeginsOneIndexedWord() throws {
         // Given: two Kowas, whose sort keys make the run of "kow" by last name, and their one
         // indexed word counted as many; then a contact whose email adds a second word, "kowz"
