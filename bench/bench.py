@@ -118,16 +118,8 @@ class Bench:
         """The product's own import: `contactsbook import --db DB cards-N.vcf`, one transaction."""
         vcf, _ = self.dataset(n, vdir=n in self.peer_sizes)
         db = os.path.join(self.dbs, "book-%d.sqlite" % n)
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(db + suffix):
-                os.remove(db + suffix)
-        t = time.perf_counter()
-        r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "import", "--db", db, vcf],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        elapsed = time.perf_counter() - t
-        if r.returncode != 0:
-            raise SystemExit("importing %d failed: %s" % (n, r.stderr.decode()[-2000:]))
-        rss = int(r.stderr.decode().strip().splitlines()[-1])
+        self.remove_db(db)
+        elapsed, rss = self.timed([self.bin, "import", "--db", db, vcf], "importing %d" % n)
         # Cross-check: every card is a row, and both search indexes have one entry per row.
         counts = self.count(db)
         if counts != (n, n, n):
@@ -142,6 +134,23 @@ class Bench:
         r = subprocess.run(["sqlite3", db, sql], capture_output=True, text=True, check=True)
         return tuple(int(x) for x in r.stdout.strip().split("|"))
 
+    def timed(self, argv, what, stdin=None):
+        """Runs the product under /usr/bin/time; its wall time and peak RSS (KiB). Stops the run
+        with the product's stderr if it fails."""
+        t = time.perf_counter()
+        r = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, input=stdin,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        elapsed = time.perf_counter() - t
+        if r.returncode != 0:
+            raise SystemExit("%s failed: %s" % (what, r.stderr.decode()[-2000:]))
+        return elapsed, int(r.stderr.decode().strip().splitlines()[-1])
+
+    @staticmethod
+    def remove_db(db):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.remove(db + suffix)
+
     def export(self, n, db):
         """The list's `export PATH` in a piped line session (vCard 4.0, the whole book); the
         median of a few runs (one run of a few seconds swung by a third on the shared machine)."""
@@ -151,17 +160,14 @@ class Bench:
         for _ in range(runs):
             if os.path.exists(path):
                 os.remove(path)
-            t = time.perf_counter()
-            r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "--db", db, "--bail"],
-                               input=("export %s\n" % path).encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            times.append(time.perf_counter() - t)
-            if r.returncode != 0:
-                raise SystemExit("export of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
+            elapsed, rss = self.timed([self.bin, "--db", db, "--bail"], "export of %d" % n,
+                                      stdin=("export %s\n" % path).encode())
+            times.append(elapsed)
+            peaks.append(rss)
             with open(path, "rb") as f:
                 cards = sum(1 for line in f if line.startswith(b"BEGIN:VCARD"))
             if cards != n:
                 raise SystemExit("export wrote %d of %d cards" % (cards, n))
-            peaks.append(int(r.stderr.decode().strip().splitlines()[-1]))
             os.remove(path)
         elapsed = statistics.median(times)
         self.row("export", "export (product, whole process)", n, n / elapsed, unit="cards/s",
@@ -181,33 +187,18 @@ class Bench:
         for _ in range(runs):
             if os.path.exists(path):
                 os.remove(path)
-            t = time.perf_counter()
-            r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "--db", db, "--bail"],
-                               input=("export %s csv\n" % path).encode(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            elapsed = time.perf_counter() - t
-            if r.returncode != 0:
-                raise SystemExit("CSV export of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
-            exports.append((elapsed, int(r.stderr.decode().strip().splitlines()[-1])))
+            exports.append(self.timed([self.bin, "--db", db, "--bail"], "CSV export of %d" % n,
+                                      stdin=("export %s csv\n" % path).encode()))
             with open(path, newline="", encoding="utf-8") as f:
                 written = sum(1 for _ in csvmodule.reader(f)) - 1
             if written != n:
                 raise SystemExit("CSV export wrote %d of %d rows" % (written, n))
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(fresh + suffix):
-                    os.remove(fresh + suffix)
-            t = time.perf_counter()
-            r = subprocess.run(["/usr/bin/time", "-f", "%M", self.bin, "import", "--db", fresh, "--format", "csv", path],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            elapsed = time.perf_counter() - t
-            if r.returncode != 0:
-                raise SystemExit("CSV import of %d failed: %s" % (n, r.stderr.decode()[-2000:]))
-            imports.append((elapsed, int(r.stderr.decode().strip().splitlines()[-1])))
+            self.remove_db(fresh)
+            imports.append(self.timed([self.bin, "import", "--db", fresh, "--format", "csv", path], "CSV import of %d" % n))
             if self.count(fresh) != (n, n, n):
                 raise SystemExit("CSV import of %d rows gave (rows, text index, phone index) = %s" % (n, self.count(fresh)))
         os.remove(path)
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(fresh + suffix):
-                os.remove(fresh + suffix)
+        self.remove_db(fresh)
         for what, measured in (("CSV export (product, whole process)", exports),
                                ("CSV import (product, whole process)", imports)):
             elapsed = statistics.median(t for t, _ in measured)
