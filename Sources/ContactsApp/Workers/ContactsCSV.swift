@@ -101,28 +101,23 @@ enum ContactsCSV {
             return try body(ParsedContacts(problems: [
                 .init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")]))
         }
-        var batch = ParsedContacts()
-        var handedOut = false
+        var batches = ParsedBatches(size: batchSize)
         var line = 1
         while let row = reader.next() {
             line += 1
             if row.allSatisfy({ $0.trimmingWhitespaces.isEmpty }) { continue }
             let contact = columns.contact(from: row)
             if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.organization.isEmpty {
-                batch.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
+                batches.current.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
             } else {
-                batch.entries.append(.init(contact: contact, line: line))
-                if batch.entries.count >= batchSize {
-                    handedOut = true
-                    try body(batch)
-                    batch = ParsedContacts()
-                }
+                batches.current.entries.append(.init(contact: contact, line: line))
+                try batches.handOutIfFull(body)
             }
         }
         if let error = reader.error {
-            batch.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
+            batches.current.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
         }
-        if !handedOut || !batch.entries.isEmpty || !batch.problems.isEmpty { try body(batch) }
+        try batches.finish(body)
     }
 
     /// Where each field is in a row, for our header, Google's and Outlook's.

@@ -21,3 +21,29 @@ public struct ParsedContacts: Equatable, Sendable {
         self.entries = entries; self.problems = problems
     }
 }
+
+/// Parsed contacts handed out in batches as a file is read (`VCardReader` and `ContactsCSV`):
+/// each batch holds up to `size` entries and the problems found since the one before; a file
+/// with nothing in it still gives one (empty) batch.
+struct ParsedBatches {
+    let size: Int
+    /// The batch being filled; readers add their entries and problems here.
+    var current = ParsedContacts()
+    private var handedOut = false
+
+    init(size: Int) { self.size = size }
+
+    /// Hands the batch to `body` and starts the next, once it holds `size` entries.
+    mutating func handOutIfFull(_ body: (ParsedContacts) throws -> Void) rethrows {
+        guard current.entries.count >= size else { return }
+        handedOut = true
+        try body(current)
+        current = ParsedContacts()
+    }
+
+    /// Hands out what is left at the end of the file: the last batch, if it holds anything or
+    /// none was handed out before.
+    mutating func finish(_ body: (ParsedContacts) throws -> Void) rethrows {
+        if !handedOut || !current.entries.isEmpty || !current.problems.isEmpty { try body(current) }
+    }
+}

@@ -37,26 +37,20 @@ public struct VCardReader {
     /// Same results as `read(_:)` on the whole file.
     public func read(batchSize: Int, nextChunk: (inout [UInt8]) throws -> Bool,
                      _ body: (ParsedContacts) throws -> Void) throws {
-        var batch = ParsedContacts()
+        var batches = ParsedBatches(size: batchSize)
         var cards = Cards(reader: self)
         var splitter = VCardContentLines.Splitter()
         var chunk: [UInt8] = []
-        var handedOut = false
         func take(_ line: VCardContentLine) throws {
-            cards.take(line, into: &batch)
-            if batch.entries.count >= batchSize {
-                handedOut = true
-                try body(batch)
-                batch = ParsedContacts()
-            }
+            cards.take(line, into: &batches.current)
+            try batches.handOutIfFull(body)
         }
         while try nextChunk(&chunk) {
             try chunk.withUnsafeBufferPointer { try splitter.feed($0, take) }
         }
         try splitter.finish(take)
-        cards.finish(into: &batch)
-        // At least one batch, even for an empty file.
-        if !handedOut || !batch.entries.isEmpty || !batch.problems.isEmpty { try body(batch) }
+        cards.finish(into: &batches.current)
+        try batches.finish(body)
     }
 
     /// The cards of a file, line after line.
