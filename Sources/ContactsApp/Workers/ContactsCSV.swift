@@ -102,9 +102,11 @@ enum ContactsCSV {
                 .init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")]))
         }
         var batches = ParsedBatches(size: batchSize)
-        var line = 1
+        // The physical line each row starts on: a quoted field may hold line breaks.
+        var line = 1, next = 2 + lineBreaks(in: header)
         while let row = reader.next() {
-            line += 1
+            line = next
+            next += 1 + lineBreaks(in: row)
             if row.allSatisfy({ $0.trimmingWhitespaces.isEmpty }) { continue }
             let contact = columns.contact(from: row)
             if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.organization.isEmpty {
@@ -115,9 +117,22 @@ enum ContactsCSV {
             }
         }
         if let error = reader.error {
-            batches.current.problems.append(.init(line: line + 1, reason: "the CSV cannot be read from here on: \(error)"))
+            batches.current.problems.append(.init(line: next, reason: "the CSV cannot be read from here on: \(error)"))
         }
         try batches.finish(body)
+    }
+
+    /// The line breaks inside a row's fields (CRLF, CR or LF, each one break).
+    private static func lineBreaks(in fields: [String]) -> Int {
+        var count = 0
+        for field in fields {
+            var afterCR = false
+            for byte in field.utf8 {
+                if byte == cr || (byte == lf && !afterCR) { count += 1 }
+                afterCR = byte == cr
+            }
+        }
+        return count
     }
 
     /// Where each field is in a row, for our header, Google's and Outlook's.

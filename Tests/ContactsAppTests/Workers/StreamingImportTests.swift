@@ -114,6 +114,19 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(batches.map { $0.problems.map(\.line) }, [[], [4]])
     }
 
+    func test_csv_givesEachRowTheFileLineItStartsOn_pastFieldsThatHoldLineBreaks() {
+        // Given: a header, a row, a row whose quoted note spans three lines (CRLF, then LF), a
+        // blank line, a row with no name, and a last row
+        let text = "given_name,family_name,notes\r\nAnn,Lee,\r\nBo,Ng,\"one\r\ntwo\nthree\"\r\n\r\n,,nobody\r\nCy,Zed,\r\n"
+        // When
+        let parsed = ContactsCSV.read(Data(text.utf8))
+        // Then: lines 2 and 3 (to 5); the blank line 6 is skipped; the nameless row is line 7
+        XCTAssertEqual(parsed.entries.map(\.line), [2, 3, 8])
+        XCTAssertEqual(parsed.entries.map(\.contact.givenName), ["Ann", "Bo", "Cy"])
+        XCTAssertEqual(parsed.entries[1].contact.notes, "one\ntwo\nthree")
+        XCTAssertEqual(parsed.problems, [.init(line: 7, reason: "the row has no name and no organisation")])
+    }
+
     func test_importCSV_savesEachBatchWithTheRowsPreparedForIt() throws {
         // Given: a worker saving 2 rows at a time, and a CSV of 7 rows
         let store = PreparingStoreSpy()
