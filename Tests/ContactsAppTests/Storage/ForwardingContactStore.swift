@@ -26,3 +26,22 @@ class ForwardingContactStore: ContactStore {
         try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
 }
+
+/// An import transaction that hands every call to another one, after `willSave` has seen each
+/// batch (and may refuse it by throwing): how test doubles watch or break an import's saves.
+final class WatchedImportTransaction: ContactImportTransaction {
+    typealias Batch = (inserting: [Contact], prepared: [PreparedContact?], updating: [Contact])
+    let inner: ContactImportTransaction
+    let willSave: (Batch) throws -> Void
+    init(inner: ContactImportTransaction, willSave: @escaping (Batch) throws -> Void) {
+        self.inner = inner
+        self.willSave = willSave
+    }
+
+    var bookWasEmpty: Bool { inner.bookWasEmpty }
+    func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
+        try willSave((inserting, prepared, updating))
+        try inner.save(inserting: inserting, prepared: prepared, updating: updating)
+    }
+}

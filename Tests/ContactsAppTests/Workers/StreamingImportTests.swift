@@ -306,19 +306,10 @@ final class FailingBatchStore: ForwardingContactStore {
     }
     override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
-            try body(Proxy(inner: transaction, owner: self))
-        }
-    }
-
-    private final class Proxy: ContactImportTransaction {
-        let inner: ContactImportTransaction
-        unowned let owner: FailingBatchStore
-        init(inner: ContactImportTransaction, owner: FailingBatchStore) { self.inner = inner; self.owner = owner }
-        func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
-        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
-            guard owner.savedBatches + 1 < owner.failingBatch else { throw ContactStoreError.storage("disk full") }
-            try inner.save(inserting: inserting, prepared: prepared, updating: updating)
-            owner.savedBatches += 1
+            try body(WatchedImportTransaction(inner: transaction) { _ in
+                guard self.savedBatches + 1 < self.failingBatch else { throw ContactStoreError.storage("disk full") }
+                self.savedBatches += 1
+            })
         }
     }
 }
@@ -344,17 +335,10 @@ final class PreparingStoreSpy: ForwardingContactStore {
         Marker(name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread)
     }
     override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
-        try inner.importInBatches { transaction in try body(Recorder(inner: transaction, owner: self)) }
-    }
-
-    private final class Recorder: ContactImportTransaction {
-        let inner: ContactImportTransaction
-        unowned let owner: PreparingStoreSpy
-        init(inner: ContactImportTransaction, owner: PreparingStoreSpy) { self.inner = inner; self.owner = owner }
-        func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
-        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
-            owner.saves.append(Save(inserting: inserting, prepared: prepared, updating: updating))
-            try inner.save(inserting: inserting, prepared: prepared, updating: updating)
+        try inner.importInBatches { transaction in
+            try body(WatchedImportTransaction(inner: transaction) { batch in
+                self.saves.append(Save(inserting: batch.inserting, prepared: batch.prepared, updating: batch.updating))
+            })
         }
     }
 }
