@@ -316,17 +316,6 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(said, 1, "up to date now")
     }
 
-    func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
-        // Rare matches: looking them up and sorting is cheaper than any walk
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 100, book: 1_000_000))
-        // One contact in 10 matches: 20 of them expected within 201 entries; at most `total`
-        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 100_000, book: 1_000_000), 100_000)
-        // One in 200: 20 expected within 4,001 entries; 3 times that, plus 10
-        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 5_000, book: 1_000_000), 12_013)
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 0, book: 10))
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: Int.max, total: 10, book: 2), "no overflow")
-    }
-
     func test_reopening_keepsContactsAndSearch() throws {
         // Given
         let saved = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.full)
@@ -440,7 +429,7 @@ final class SQLiteContactStoreTests: XCTestCase {
                        person("Al", "Kowalczyk")]
         let outside = [person("Di", "Adams", email: "kowal@mail.test"), person("Fy", "(Kowal)"),
                        person("Gus", "Brown Kowalski"), person("Kowalina", "Zed")]
-        let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, tuning: .init(shortestRun: 1))
         for book in [runOnly, runOnly + outside] {
             let memory = InMemoryContactStore()
             for contact in book { _ = try sqlite.insert(contact); _ = try memory.insert(contact) }
@@ -477,9 +466,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
         let memory = InMemoryContactStore()
         for contact in book { _ = try memory.insert(contact) }
-        for (name, lists) in [("bits", SQLiteContactStore.MatchLists()), ("no bits", SQLiteContactStore.MatchLists(sets: false))] {
+        for (name, lists) in [("bits", SQLiteContactStore.PagingTuning()), ("no bits", SQLiteContactStore.PagingTuning(keepsMatchSet: false))] {
             let path = directory.appendingPathComponent("\(name).sqlite").path
-            let sqlite = try SQLiteContactStore(path: path, matchLists: lists)
+            let sqlite = try SQLiteContactStore(path: path, tuning: lists)
             for contact in book { _ = try sqlite.insert(contact) }
             // Then: every page of "mar" in both orders, and of pages of 3 and 7, is the plain rule's
             for sort in [SortOrder.last, .first] {
@@ -498,7 +487,7 @@ final class SQLiteContactStoreTests: XCTestCase {
     func test_wholeClusterPlan_countsFromTheVocabularyOnlyWhenTheWordBeginsOneIndexedWord() throws {
         // Given: two Kowas, whose sort keys make the run of "kow" by last name, and their one
         // indexed word counted as many; then a contact whose email adds a second word, "kowz"
-        let sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        let sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2, tuning: .init(shortestRun: 1))
         _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Kowa"))
         _ = try sut.insert(Contact(uid: "b", givenName: "Bo", familyName: "Kowa"))
         let query = ContactQuery(search: "kow", sort: .last, limit: 10)
