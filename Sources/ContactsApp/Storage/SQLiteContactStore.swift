@@ -136,7 +136,7 @@ public final class SQLiteContactStore: ContactStore {
     public func contact(id: Int64) throws -> Contact? {
         try guarded {
             try writer.read { db in
-                try Row.fetchOne(db, sql: "SELECT * FROM contact WHERE id = ?", arguments: [id])
+                try Row.fetchOne(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id = ?", arguments: [id])
                     .map(Self.contact(from:))
             }
         }
@@ -162,7 +162,7 @@ public final class SQLiteContactStore: ContactStore {
             let chunk = Array(uids[start..<min(start + 500, uids.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
-                                    arguments: StatementArguments(chunk)).map(Self.contact(fromColumns:))
+                                    arguments: StatementArguments(chunk)).map(Self.contact(from:))
         }
     }
 
@@ -293,7 +293,7 @@ public final class SQLiteContactStore: ContactStore {
                     return true
                 }
                 while let row = try rows.next() {
-                    batch.append(try Self.contact(fromColumns: row))
+                    batch.append(try Self.contact(from: row))
                     if batch.count >= batchSize, !flush() { return count }
                 }
                 _ = flush()
@@ -345,15 +345,6 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     // MARK: - Helpers
-
-    private static let updateSQL = "UPDATE contact SET "
-        + savedColumns.map { "\($0) = ?" }.joined(separator: ", ") + ", version = version + 1 WHERE id = ? AND version = ?"
-
-    private static let insertSQL: String = {
-        let columns = savedColumns.joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: savedColumns.count).joined(separator: ", ")
-        return "INSERT INTO contact (\(columns), version) VALUES (\(placeholders), 1)"
-    }()
 
     /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
     /// spent a quarter of its time parsing the same SQL again.

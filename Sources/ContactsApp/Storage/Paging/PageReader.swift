@@ -170,7 +170,7 @@ extension SQLiteContactStore {
     /// of them, with its `arguments`).
     static func rows(ids: String, _ arguments: StatementArguments, sort: SortOrder, _ db: Database) throws -> [Row] {
         let column = sortColumn(sort)
-        return try Row.fetchAll(db, sql: "SELECT * FROM contact WHERE id IN (\(ids)) ORDER BY \(column), id",
+        return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE id IN (\(ids)) ORDER BY \(column), id",
                                 arguments: arguments)
     }
 }
