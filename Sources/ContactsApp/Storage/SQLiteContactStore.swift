@@ -54,6 +54,8 @@ public final class SQLiteContactStore: ContactStore {
                 try Self.createFileIfMissing(at: path)
                 writer = try DatabasePool(path: path, configuration: config)
             }
+            // A book made before migrations had names: they are renamed first (never run again).
+            if try writer.read(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
             let migrator = Self.migrator(anchorBucket: self.anchorBucket)
             // An upgrade: some migrations done (a new file has none), not all.
             if let upgrading, try writer.read({ db in
@@ -91,7 +93,8 @@ public final class SQLiteContactStore: ContactStore {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration())
             // Every migration this program knows, in its order, and no other (GRDB compares the
-            // applied names with the registered ones: a book missing v4 is migrated below).
+            // applied names with the registered ones: a book missing one, or recording legacy identifiers,
+            // is migrated below).
             if try queue.read(migrator().hasCompletedMigrations) {
                 return SQLiteContactStore(writer: queue, readOnly: true)
             }

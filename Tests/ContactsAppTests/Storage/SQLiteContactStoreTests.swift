@@ -59,6 +59,46 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_aBookRecordingLegacyIdentifiers_isNotMigratedAgain_andRecordsTheNames() throws {
+        // Given: a book as versions before named migrations recorded them (v1 to v5)
+        let ann = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        try DatabaseQueue(path: databasePath).write { db in
+            for migration in SQLiteContactStore.migrations {
+                try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                               arguments: [migration.legacyIdentifier, migration.name])
+            }
+        }
+        var said = 0
+        // When: opened (a migration run again would fail: its tables exist)
+        let sut = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
+        // Then: no upgrade was announced, the contact is there, and the book records the names
+        XCTAssertEqual(said, 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try DatabaseQueue(path: databasePath).read {
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+        }, SQLiteContactStore.migrations.map(\.name))
+    }
+
+    func test_aBookRecordingLegacyIdentifiers_withoutTheAnchors_getsThemOnce() throws {
+        // Given: a book as the version before page anchors left it (v1, v2, v3 recorded; no anchors)
+        _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: """
+                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DELETE FROM grdb_migrations;
+                INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
+                """)
+        }
+        var said = 0
+        // When: opened for reading, as `query` does
+        let sut = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
+        // Then: announced once, and brought up to date
+        XCTAssertEqual(said, 1)
+        XCTAssertEqual(try sut.position(of: 1, sort: .last), 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "lee")).total, 1)
+        _ = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
+        XCTAssertEqual(said, 1)
+    }
+
     func test_migrationV2_onAVersion1File_indexesTheStoredPhones() throws {
         // Given: a file as version 1 left it (rows, word and trigram indexes; no v2, no v4)
         let (ann, al): (Contact, Contact) = try {
@@ -71,7 +111,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         try queue.write { db in
             try db.execute(sql: """
                 DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v4')
+                DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPhoneGramsSortKeysByIDAndCount, SQLiteContactStore.addPageAnchors]))
                 """)
         }
         try queue.close()
@@ -114,7 +154,7 @@ final class SQLiteContactStoreTests: XCTestCase {
                 INSERT INTO contact_text(rowid, text) VALUES
                     (\(ann.id!), 'ann kowalczyk   ann.kowalczyk1023@mail.test'),
                     (\(bob.id!), 'bob adams bo  bob@mail.test');
-                DELETE FROM grdb_migrations WHERE identifier = 'v3'
+                \(StoreSeeds.forgetting([SQLiteContactStore.indexLettersAndDigitsApart]))
                 """)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_text WHERE contact_text MATCH '1023*'"), 0)
         }
@@ -307,7 +347,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(said, 0)
         // Given: the book as the version before page anchors left it
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: "DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            try db.execute(sql: "DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors]))")
         }
         // When / Then: said once, before it is brought up to date
         _ = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
