@@ -546,16 +546,16 @@ final class SQLiteContactStoreTests: XCTestCase {
         let sut = try SQLiteContactStore(path: databasePath)
         // When / Then: empty for the whole of the first import, even after its own saves
         var seen: [Bool] = []
-        _ = try sut.importInBatches { transaction in
-            seen.append(transaction.bookWasEmpty)
-            try transaction.save(inserting: [StoreSeeds.ann], updating: [])
-            seen.append(transaction.bookWasEmpty)
+        _ = try sut.importSession { session in
+            seen.append(session.bookWasEmpty)
+            try session.save(inserting: [StoreSeeds.ann], updating: [])
+            seen.append(session.bookWasEmpty)
         }
-        _ = try sut.importInBatches { transaction in seen.append(transaction.bookWasEmpty) }
+        _ = try sut.importSession { session in seen.append(session.bookWasEmpty) }
         // And it is the table that is asked, not the kept count (stale if an older version wrote)
         try DatabaseQueue(path: databasePath).write { try $0.execute(sql: "UPDATE contact_count SET n = 0") }
-        _ = try SQLiteContactStore(path: databasePath).importInBatches { transaction in
-            seen.append(transaction.bookWasEmpty)
+        _ = try SQLiteContactStore(path: databasePath).importSession { session in
+            seen.append(session.bookWasEmpty)
         }
         XCTAssertEqual(seen, [true, true, false, false])
     }
@@ -576,9 +576,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         let insertedPath = directory.appendingPathComponent("nested/inserted.sqlite").path
         let inserted = try SQLiteContactStore(path: insertedPath)
         // When
-        _ = try imported.importInBatches { transaction in
-            try transaction.save(inserting: Array(book[..<4]), prepared: Array(prepared[..<4]), updating: [])
-            try transaction.save(inserting: Array(book[4...]), prepared: Array(prepared[4...]), updating: [])
+        _ = try imported.importSession { session in
+            try session.save(inserting: Array(book[..<4]), prepared: Array(prepared[..<4]), updating: [])
+            try session.save(inserting: Array(book[4...]), prepared: Array(prepared[4...]), updating: [])
         }
         for contact in book { _ = try inserted.insert(contact) }
         // Then: every search finds the same contacts in the same order, with the same count
