@@ -121,7 +121,7 @@ extension SQLiteContactStore {
             nickname: row["nickname"], organization: row["organization"], title: row["title"],
             phones: try labeledValues(row["phones"]), emails: try labeledValues(row["emails"]),
             addresses: try addresses(row["addresses"]),
-            birthday: (row["birthday"] as String?).flatMap(birthday(iso:)),
+            birthday: (row["birthday"] as String?).flatMap(Birthday.init(parsing:)),
             notes: row["notes"], tags: try strings(row["tags"]),
             createdAt: Date(timeIntervalSince1970: row["created_at"]),
             updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
@@ -135,7 +135,7 @@ extension SQLiteContactStore {
             nickname: row[4], organization: row[5], title: row[6],
             phones: try labeledValues(row[7]), emails: try labeledValues(row[8]),
             addresses: try addresses(row[9]),
-            birthday: (row[10] as String?).flatMap(birthday(iso:)),
+            birthday: (row[10] as String?).flatMap(Birthday.init(parsing:)),
             notes: row[11], tags: try strings(row[12]),
             createdAt: Date(timeIntervalSince1970: row[13]),
             updatedAt: Date(timeIntervalSince1970: row[14]),
@@ -207,20 +207,5 @@ extension SQLiteContactStore {
 
     private static func decode<T: Decodable>(_ text: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(text.utf8))
-    }
-
-    /// Parses `YYYY-MM-DD` or `--MM-DD`, the two forms `Birthday.isoString` writes.
-    private static func birthday(iso: String) -> Birthday? {
-        let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
-        switch parts.count {
-        case 3: // YYYY-MM-DD
-            guard let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-            return Birthday(year: y, month: m, day: d)
-        case 4 where parts[0].isEmpty && parts[1].isEmpty: // --MM-DD
-            guard let m = Int(parts[2]), let d = Int(parts[3]) else { return nil }
-            return Birthday(year: nil, month: m, day: d)
-        default:
-            return nil
-        }
     }
 }
