@@ -41,7 +41,7 @@ struct ContactsBookCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest Content-Length header block accepted, in bytes.", valueName: "bytes"))
     var rpcMaxHeader = FrameLimits().maxHeaderBytes
 
-    @Option(name: .long, help: "Contacts per page of the list (1-500).")
+    @Option(name: .long, help: "Contacts per page of the list (1-\(ContactLimits.maximumPageSize)).")
     var pageSize = 20
 
     @Option(name: .long, help: "Log level on stderr: trace, debug, info, notice, warning, error, critical.")
@@ -51,7 +51,9 @@ struct ContactsBookCommand: ParsableCommand {
 
     func validate() throws {
         if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
-        guard (1...500).contains(pageSize) else { throw ValidationError("--page-size must be from 1 to 500") }
+        guard (1...ContactLimits.maximumPageSize).contains(pageSize) else {
+            throw ValidationError("--page-size must be from 1 to \(ContactLimits.maximumPageSize)")
+        }
         if let db, db.isEmpty { throw ValidationError("--db needs a path") }
         guard rpcMaxMessage >= 64 else { throw ValidationError("--rpc-max-message must be at least 64 bytes") }
         guard rpcMaxHeader >= 32 else { throw ValidationError("--rpc-max-header must be at least 32 bytes") }

@@ -53,7 +53,7 @@ extension SQLiteContactStore {
             contact.tags = try strings(row[at])
         },
         Column(name: "birthday", bind: { _, row, binder in binder.text(row.birthday) }) { row, at, contact in
-            contact.birthday = (row[at] as String?).flatMap(birthday(iso:))
+            contact.birthday = (row[at] as String?).flatMap(Birthday.init(parsing:))
         },
         Column(name: "created_at", bind: { contact, _, binder in binder.real(contact.createdAt.timeIntervalSince1970) }) {
             row, at, contact in contact.createdAt = Date(timeIntervalSince1970: row[at])
@@ -256,19 +256,5 @@ extension SQLiteContactStore {
     private static func decode<T: Decodable>(_ text: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
-
-    /// Parses `YYYY-MM-DD` or `--MM-DD`, the two forms `Birthday.isoString` writes.
-    private static func birthday(iso: String) -> Birthday? {
-        let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
-        switch parts.count {
-        case 3: // YYYY-MM-DD
-            guard let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-            return Birthday(year: y, month: m, day: d)
-        case 4 where parts[0].isEmpty && parts[1].isEmpty: // --MM-DD
-            guard let m = Int(parts[2]), let d = Int(parts[3]) else { return nil }
-            return Birthday(year: nil, month: m, day: d)
-        default:
-            return nil
-        }
     }
 }

@@ -44,9 +44,15 @@ public struct ExportReport: Equatable, Sendable {
     public var text: String?
 }
 
+/// The import and export work the list's Interactor delegates (its seam: tests put a spy here).
+public protocol ContactsTransferLogic {
+    func importFile(at path: String, format: ImportFormat) throws -> ImportReport
+    func export(search: String, format: ExportFormat, to path: String, overwrite: Bool) throws -> ExportReport
+}
+
 /// Imports and exports contacts: reads and writes vCard and CSV files and saves an import in
 /// one store transaction. The Interactor of the list delegates to it.
-public final class ImportExportWorker {
+public final class ImportExportWorker: ContactsTransferLogic {
     let store: ContactStore
     let now: () -> Date
     let makeUID: () -> String
