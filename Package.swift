@@ -21,6 +21,8 @@ let package = Package(
         // The reusable Clean Swift core: scenes, actions, router, session, front ends.
         // It knows nothing of contacts.
         .target(name: "SceneCore"),
+        // The one JSON layer: reads and writes JSON bytes for the app's columns and the JSON-RPC front end.
+        .target(name: "JSONBytes"),
         // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
@@ -30,12 +32,13 @@ let package = Package(
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
-        .target(name: "SceneRPC", dependencies: ["SceneCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
             dependencies: [
                 "SceneCore",
+                "JSONBytes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -74,7 +77,8 @@ let package = Package(
                            .product(name: "CSV", package: "CSV.swift")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
-        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
+        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]
