@@ -256,5 +256,4 @@ extension SQLiteContactStore {
     private static func decode<T: Decodable>(_ text: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
-    }
 }
