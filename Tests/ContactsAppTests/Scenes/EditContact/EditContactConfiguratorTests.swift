@@ -43,7 +43,7 @@ final class EditContactConfiguratorTests: XCTestCase {
         // Given
         var sut: EditContactViewController? = EditContactConfigurator.configure(
             context: fixture.context, factory: fixture.factory, mode: .add)
-        weak var weakViewController = sut
+        weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? EditContactInteractor)?.presenter as? EditContactPresenter)
         let router = try XCTUnwrap(sut?.router as? EditContactRouter)
         // When

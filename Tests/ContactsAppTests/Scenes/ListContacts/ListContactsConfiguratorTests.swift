@@ -30,7 +30,7 @@ final class ListContactsConfiguratorTests: XCTestCase {
     func test_backReferences_areWeak() throws {
         // Given
         var sut: ListContactsViewController? = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
-        weak var weakViewController = sut
+        weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? ListContactsInteractor)?.presenter as? ListContactsPresenter)
         let router = try XCTUnwrap(sut?.router as? ListContactsRouter)
         // When: only the cycle's own references remain

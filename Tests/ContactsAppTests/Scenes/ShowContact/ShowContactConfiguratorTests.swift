@@ -29,7 +29,7 @@ final class ShowContactConfiguratorTests: XCTestCase {
     func test_backReferences_areWeak() throws {
         // Given
         var sut: ShowContactViewController? = ShowContactConfigurator.configure(context: fixture.context, factory: fixture.factory)
-        weak var weakViewController = sut
+        weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? ShowContactInteractor)?.presenter as? ShowContactPresenter)
         let router = try XCTUnwrap(sut?.router as? ShowContactRouter)
         // When
