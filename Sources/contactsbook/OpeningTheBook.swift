@@ -51,6 +51,12 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
+    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
+                                          defaultCountry: bookCountry())
     return ContactsSceneFactory.makeSession(environment: environment)
+}
+
+/// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`).
+func bookCountry() -> String? {
+    ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
 }

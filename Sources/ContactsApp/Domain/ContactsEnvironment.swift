@@ -16,13 +16,16 @@ public struct ContactsEnvironment {
     public var changes: ChangeNotifier?
     /// Told how long work (an import) goes on (front ends show it to clients that asked).
     public var progress: ProgressReporter?
+    /// The book's country for phone numbers written without a country code ("US"), so
+    /// duplicates and merges compare `(555) 000-1111` with `+1 555 000 1111`; nil if unknown.
+    public var defaultCountry: String?
 
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
                 locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
-                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) {
+                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
-        self.changes = changes; self.progress = progress
+        self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry
     }
 }

@@ -18,7 +18,7 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary,
+        addWordVocabulary, addMatchKeys,
     ]
 
     static let createContacts = Migration(
@@ -123,6 +123,27 @@ extension SQLiteContactStore {
     /// `fts5vocab`, read from the index; it stores nothing): `MatchRun.isWholeByVocabulary`.
     static let addWordVocabulary = Migration(name: "add word vocabulary", legacyIdentifier: "v5") { db, _ in
         try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
+    }
+
+    /// The keys `duplicates` groups contacts by (`MatchKeys.storedKeys`: emails, phones in a
+    /// country-independent form, name blocks), one row per contact and key, kept by the store in
+    /// the transaction of every save; filled here for the contacts already in the book. Grouping
+    /// reads this index in key order instead of comparing every pair of contacts.
+    static let addMatchKeys = Migration(name: "add match keys for duplicates", legacyIdentifier: nil) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE contact_key (
+                kind TEXT NOT NULL,    -- 'email' | 'phone' | 'name' (DuplicateReason.Kind)
+                key TEXT NOT NULL,     -- MatchKeys.storedKeys
+                id INTEGER NOT NULL,   -- contact.id
+                PRIMARY KEY (kind, key, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX contact_key_id ON contact_key(id);
+            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact ORDER BY id")
+        while let row = try rows.next() {
+            let contact = try contact(from: row)
+            try indexMatchKeys(MatchKeys.storedKeys(contact), id: contact.id ?? 0, db)
+        }
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page
