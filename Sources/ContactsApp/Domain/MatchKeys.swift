@@ -62,13 +62,16 @@ public enum MatchKeys {
     }
 
     /// Whether two given names are nearly the same: equal, one a prefix of the other of 3 or more
-    /// letters (Rob, Robert), or at most one edit apart (Jon, John; Anne, Ann) for names of 4+ letters.
+    /// letters (Rob, Robert), one letter added (Jon, John), or one letter changed in a name of 6+
+    /// letters (Kristina, Kristine; but Mark and Mary are two people).
     public static func nearlySameGivenName(_ one: String, _ other: String) -> Bool {
         let a = name(one), b = name(other)
         if a == b { return true }
         let (short, long) = a.count <= b.count ? (a, b) : (b, a)
         if short.count >= 3, long.hasPrefix(short) { return true }
-        return long.count >= 4 && editDistance(a, b, atMost: 1) <= 1
+        let added = long.count == short.count + 1 && long.count >= 4
+        let changed = long.count == short.count && long.count >= 6
+        return (added || changed) && editDistance(a, b, atMost: 1) <= 1
     }
 
     /// Levenshtein distance, stopping early once it exceeds `limit` (returns `limit + 1`).

@@ -269,8 +269,8 @@ final class PageAnchorTests: XCTestCase {
         for _ in 0..<10 { try deleteOne() }
         try assertFollowsThePlainRule(bucket: 3, "after later writes")
         XCTAssertEqual(try DatabaseQueue(path: databasePath).read {
-            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
-        }, SQLiteContactStore.migrations.map(\.name))
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations").sorted()
+        }, SQLiteContactStore.migrations.map(\.name).sorted())
     }
 
     func test_migrationV4_onAnEmptyBook_leavesOneEmptyBucketPerOrder() throws {

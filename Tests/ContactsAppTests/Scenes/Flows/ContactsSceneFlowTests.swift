@@ -325,7 +325,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("frobnicate")
         // Then
         sut.receive(Message.error(
-            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
+            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, duplicates, merge, birthdays, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
