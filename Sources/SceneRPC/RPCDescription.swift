@@ -20,7 +20,16 @@ enum RPCDescription {
         let methods = lifecycleMethods + catalog.entries.map(method)
         return ["server": serverInfo(info), "protocolVersion": .string(RPCServerInfo.protocolVersion),
                 "methods": .array(methods), "notifications": .array(notifications), "errors": errors,
-                "scenes": scenes(sceneKinds)]
+                "scenes": scenes(sceneKinds), "viewModels": viewModels(sceneKinds)]
+    }
+
+    /// JSON Schema for the `value` of each displayed ViewModel kind whose type describes itself.
+    static func viewModels(_ kinds: [SceneDescriptor]) -> JSONValue {
+        var schemas: [String: JSONValue] = [:]
+        for type in kinds.flatMap(\.displays) {
+            if let described = type as? JSONSchemaDescribed.Type { schemas[type.kind] = described.jsonSchema }
+        }
+        return .object(schemas)
     }
 
     static func serverInfo(_ info: RPCServerInfo) -> JSONValue {
