@@ -12,8 +12,10 @@ public struct JSONReader {
     /// Arrays and objects nested deeper than this are refused.
     public static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    // Visible to inlined code: `take`, called for every bracket and comma a typed reader reads,
+    // is inlined into it (measured: an export's column reading, 3 % of its instructions otherwise).
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var index = 0
     private var depth = 0
 
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -21,6 +23,7 @@ public struct JSONReader {
     // MARK: - Pieces
 
     /// Skips whitespace, then consumes `byte` if it comes next.
+    @inlinable
     public mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard index < bytes.count, bytes[index] == byte else { return false }
@@ -267,7 +270,8 @@ public struct JSONReader {
         return value
     }
 
-    private mutating func skipSpace() {
+    @inlinable
+    mutating func skipSpace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
