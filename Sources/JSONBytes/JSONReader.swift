@@ -182,7 +182,7 @@ public struct JSONReader {
         }
         if isInteger && fits { return .integer(integer) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let double = Double(text), double.isFinite else { throw failure("a number is out of range", at: nil) }
+        guard let double = Double(text), double.isFinite else { throw .invalidJSON("a number is out of range") }
         return .double(double)
     }
 
@@ -282,10 +282,9 @@ public struct JSONReader {
 
     // MARK: - Errors
 
-    /// The reason, and where (a byte offset from 0) unless `at` is nil.
-    private func failure(_ reason: String, at offset: Int? = -1) -> Failure {
-        guard let offset else { return .invalidJSON(reason) }
-        return .invalidJSON("\(reason) at byte \(offset < 0 ? index : offset)")
+    /// The reason, and where: the byte offset (from 0) reading stopped at.
+    private func failure(_ reason: String) -> Failure {
+        .invalidJSON("\(reason) at byte \(index)")
     }
 
     private func describe(_ byte: UInt8) -> String {
