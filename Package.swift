@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `CONTACTSBOOK_STATIC_EXECUTABLE=1 swift build -c release --static-swift-stdlib` (what
+/// `scripts/run` and `bench/run` do) links one fully static executable; a plain
+/// `swift build -c release` links as any Swift package does, and works on a fresh machine.
+let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == "1"
+
 let package = Package(
     name: "ContactsBook",
     platforms: [.macOS(.v13)],
@@ -56,25 +61,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Release builds on Linux are one fully static executable (glibc, libstdc++, SQLite
-            // and libedit included; libedit's own dependencies listed): with no dynamic loader
-            // there are no libraries to map, no symbol lookups and no relocations at start, and
-            // a mail client's `contactsbook query` takes about half the time (bench/STARTUP.md).
-            // The cost: the executable is not position-independent, so its own code and data
-            // are not placed at random addresses. Debug and test builds stay dynamic.
-            linkerSettings: [
+            // With CONTACTSBOOK_STATIC_EXECUTABLE=1, a release build on Linux is one fully static
+            // executable (glibc, libstdc++, SQLite and libedit included; libedit's own dependencies
+            // listed): no dynamic loader, and a mail client's `contactsbook query` takes about half
+            // the time (bench/STARTUP.md). The cost: the executable is not position-independent.
+            // Not forced on every release build: without `--static-swift-stdlib` it cannot link
+            // (Foundation's static ICU), so the ecosystem's plain command would fail.
+            linkerSettings: staticExecutable ? [
                 .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
-            ]
+            ] : []
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(
             name: "ContactsAppTests",
             dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
                            // The CSV writer our hand-written one is held to (ContactsCSVTests).
-                           .product(name: "CSV", package: "CSV.swift")]
+                           .product(name: "CSV", package: "CSV.swift")],
+            // Sample files from other programs (vCard, CSV), read through Bundle.module.
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),

@@ -73,30 +73,6 @@ public struct PostalAddress: Equatable, Codable, Sendable {
     }
 }
 
-/// A birthday; the year is optional (people often share only the day).
-public struct Birthday: Equatable, Codable, Sendable {
-    public var year: Int?
-    public var month: Int
-    public var day: Int
-    public init(year: Int?, month: Int, day: Int) { self.year = year; self.month = month; self.day = day }
-
-    /// `YYYY-MM-DD`, or `--MM-DD` without a year (the vCard 4 form).
-    public var isoString: String {
-        // Without `String(format:)`, which parses its format on every call: 4 % of an import.
-        let md = Self.padded(month, 2) + "-" + Self.padded(day, 2)
-        if let year { return Self.padded(year, 4) + "-" + md }
-        return "--" + md
-    }
-
-    /// `String(format: "%0<width>d", value)`; a negative value (never a valid date part) goes
-    /// through `String(format:)` as before.
-    static func padded(_ value: Int, _ width: Int) -> String {
-        guard value >= 0 else { return String(format: "%0\(width)d", value) }
-        let digits = String(value)
-        return digits.utf8.count >= width ? digits : String(repeating: "0", count: width - digits.utf8.count) + digits
-    }
-}
-
 /// The order of the list.
 public enum SortOrder: String, Codable, Sendable, CaseIterable {
     /// Given name, then family name.

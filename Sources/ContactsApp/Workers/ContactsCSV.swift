@@ -278,9 +278,9 @@ enum ContactsCSV {
 
     /// `YYYY-MM-DD`, `--MM-DD`, or Outlook's `M/D/YYYY` (where `0/0/00` means none).
     static func birthday(_ text: String) -> Birthday? {
-        if let iso = EditContactWorker.parseBirthday(text) { return iso }
+        if let iso = Birthday(parsing: text) { return iso }
         let parts = text.split(separator: "/").map { Int($0) }
         guard parts.count == 3, let month = parts[0], let day = parts[1], let year = parts[2], year > 0 else { return nil }
-        return EditContactWorker.parseBirthday(String(format: "%04d-%02d-%02d", year, month, day))
+        return Birthday(validYear: year, month: month, day: day)
     }
 }

@@ -29,9 +29,32 @@ public struct FieldError: Equatable, Sendable {
     public init(_ field: String, _ message: String) { self.field = field; self.message = message }
 }
 
+/// The storage work the list's Interactor delegates (its seam: tests put a spy here).
+public protocol ListContactsStorageLogic {
+    func page(_ query: ContactQuery) throws -> ContactPage
+    func contact(id: Int64) throws -> Contact
+    func resolve(_ reference: String) throws -> Contact
+    func delete(_ contact: Contact) throws
+    func position(of id: Int64, sort: SortOrder) throws -> Int
+}
+
+/// The storage work the contact screen's Interactor delegates.
+public protocol ShowContactStorageLogic {
+    func contact(id: Int64) throws -> Contact
+    func resolve(_ reference: String) throws -> Contact
+    func delete(_ contact: Contact) throws
+}
+
+/// The storage work the form's Interactor delegates.
+public protocol EditContactStorageLogic {
+    func insert(_ contact: Contact) throws -> Contact
+    func update(_ contact: Contact) throws -> Contact
+}
+
 /// Storage work the Interactors delegate: reading pages, finding a contact the user named,
 /// saving and deleting, with the store's errors translated to `ContactsFailure`.
-public final class ContactsWorker {
+/// One worker serves every scene, each through the protocol of its own seam.
+public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageLogic, EditContactStorageLogic {
     let store: ContactStore
     let now: () -> Date
     let makeUID: () -> String

@@ -13,11 +13,16 @@ public enum TerminalText {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: result.append(" ")
             case 0x00...0x1F, 0x7F...0x9F: result.append("?")
-            case 0x202A...0x202E, 0x2066...0x2069: result.append("?") // bidi overrides reorder the line
-            default: result.append(scalar)
+            default: result.append(isBidiOverride(scalar) ? "?" : scalar)
             }
         }
         return String(result)
+    }
+
+    /// The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder
+    /// the rest of a terminal line, so stored text may not hold them and output never shows them.
+    public static func isBidiOverride(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// Columns the text takes on a terminal.

@@ -19,7 +19,7 @@ public protocol EditContactDataStore: AnyObject {
 
 public final class EditContactInteractor: EditContactBusinessLogic, EditContactDataStore {
     var presenter: EditContactPresentationLogic?
-    let contactsWorker: ContactsWorker
+    let contactsWorker: EditContactStorageLogic
     let worker: EditContactWorker
     public let mode: EditContact.Mode
     public private(set) var draft: EditContact.Draft
@@ -28,7 +28,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     /// Labels used when the user gives none.
     static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
 
-    public init(mode: EditContact.Mode, contactsWorker: ContactsWorker, worker: EditContactWorker = EditContactWorker()) {
+    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker()) {
         self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker
         if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
     }

@@ -11,7 +11,6 @@ public protocol EditContactDataPassing {
 }
 
 public final class EditContactRouter: EditContactRoutingLogic, EditContactDataPassing {
-    weak var viewController: EditContactViewController?
     public var dataStore: EditContactDataStore?
     weak var navigator: SceneNavigating?
 

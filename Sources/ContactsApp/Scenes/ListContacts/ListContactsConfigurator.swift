@@ -12,7 +12,6 @@ public enum ListContactsConfigurator {
         viewController.router = router
         interactor.presenter = presenter
         presenter.viewController = viewController
-        router.viewController = viewController
         router.dataStore = interactor
         return viewController
     }

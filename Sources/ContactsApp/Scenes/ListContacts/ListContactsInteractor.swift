@@ -7,8 +7,8 @@ public protocol ListContactsBusinessLogic {
     func showInsertedContact(request: ListContacts.ShowInsertedContact.Request)
     func importContacts(request: ListContacts.ImportContacts.Request)
     func exportContacts(request: ListContacts.ExportContacts.Request)
-    /// Contact names and ids starting with a prefix, for completion.
-    func completeReference(request: ListContacts.CompleteReference.Request) -> [String]
+    /// Contact names starting with a prefix, for completion.
+    func completeReference(request: ListContacts.CompleteReference.Request)
 }
 
 /// The list's data, read and written by Routers passing data between scenes.
@@ -22,17 +22,14 @@ public protocol ListContactsDataStore: AnyObject {
 
 public final class ListContactsInteractor: ListContactsBusinessLogic, ListContactsDataStore {
     var presenter: ListContactsPresentationLogic?
-    let worker: ContactsWorker
-    let transferWorker: ImportExportWorker
+    let worker: ListContactsStorageLogic
+    let transferWorker: ContactsTransferLogic
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
     public var insertedContactID: Int64?
 
-    /// Largest page a client may ask for: pages are read whole into memory.
-    static let maximumLimit = 500
-
-    public init(worker: ContactsWorker, transferWorker: ImportExportWorker, pageSize: Int) {
+    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
@@ -42,7 +39,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         var next = query
         if let search = request.search { next.search = search; next.page = 1 }
         if let sort = request.sort { next.sort = sort; next.page = 1 }
-        if let limit = request.limit { next.limit = min(max(1, limit), Self.maximumLimit); next.page = 1 }
+        if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
         switch request.page {
         case .first?: next.page = 1
         case .next?: next.page += 1
@@ -122,11 +119,13 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         }
     }
 
-    public func completeReference(request: ListContacts.CompleteReference.Request) -> [String] {
+    public func completeReference(request: ListContacts.CompleteReference.Request) {
         let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
         // Numbers are typed, not completed; an empty prefix offers the first names of the list.
-        if prefix.first?.isNumber == true { return [] }
-        let matches = (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
-        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
+        // A failed read offers nothing: completion must never interrupt typing with an error.
+        let matches = prefix.first?.isNumber == true ? []
+            : (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
+        let names = matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
+        presenter?.presentCompletions(response: .init(names: names))
     }
 }

@@ -119,7 +119,11 @@ public enum ListContacts {
         }
     }
 
+    /// Completion of a contact's name while typing (Tab in the REPL).
     public enum CompleteReference {
         public struct Request: Equatable { public let prefix: String }
+        public struct Response: Equatable { public let names: [String] }
+        /// Not displayed: the ViewController hands the candidates back to the front end that asked.
+        public struct ViewModel: Equatable { public let candidates: [String] }
     }
 }

@@ -7,6 +7,7 @@ public protocol ListContactsPresentationLogic {
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
     func presentImportedContacts(response: ListContacts.ImportContacts.Response)
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
+    func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -87,6 +88,11 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         }
         viewController?.displayMessage(.success(
             "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)"))
+    }
+
+    /// Names as stored: what Tab inserts must find the contact again.
+    public func presentCompletions(response: ListContacts.CompleteReference.Response) {
+        viewController?.displayCompletions(viewModel: .init(candidates: response.names))
     }
 
     private func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }

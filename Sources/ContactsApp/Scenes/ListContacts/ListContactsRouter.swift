@@ -10,7 +10,6 @@ public protocol ListContactsDataPassing {
 }
 
 public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDataPassing {
-    weak var viewController: ListContactsViewController?
     public var dataStore: ListContactsDataStore?
     weak var navigator: SceneNavigating?
     let factory: ContactsSceneFactory

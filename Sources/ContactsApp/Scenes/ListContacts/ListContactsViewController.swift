@@ -5,6 +5,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel)
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
+    func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -13,7 +14,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts", actions: [
         ActionSpec("list", summary: "show all contacts (clears a search), or one page of them", parameters: [
             ParameterSpec("page", .integer(min: 1, max: nil), required: false, help: "page number, from 1"),
-            ParameterSpec("limit", .integer(min: 1, max: 500), required: false, help: "contacts per page"),
+            ParameterSpec("limit", .integer(min: 1, max: ContactLimits.maximumPageSize), required: false, help: "contacts per page"),
         ], details: "Example: list 2 50"),
         ActionSpec("next", summary: "show the next page"),
         ActionSpec("previous", aliases: ["prev"], summary: "show the previous page"),
@@ -92,13 +93,22 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         if reason == .returned { interactor?.showInsertedContact(request: .init()) }
     }
 
+    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
+    private var completionCandidates: [String] = []
+
     public func completions(for source: String, prefix: String) -> [String] {
-        source == "contact" ? interactor?.completeReference(request: .init(prefix: prefix)) ?? [] : []
+        guard source == "contact" else { return [] }
+        completionCandidates = []
+        interactor?.completeReference(request: .init(prefix: prefix))
+        return completionCandidates
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
     public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
+        completionCandidates = viewModel.candidates
+    }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

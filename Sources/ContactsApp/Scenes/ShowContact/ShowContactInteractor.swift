@@ -1,7 +1,6 @@
 public protocol ShowContactBusinessLogic {
     func fetchContact(request: ShowContact.FetchContact.Request)
     func deleteContact(request: ShowContact.DeleteContact.Request)
-    func editContact(request: ShowContact.EditContact.Request)
 }
 
 public protocol ShowContactDataStore: AnyObject {
@@ -13,11 +12,11 @@ public protocol ShowContactDataStore: AnyObject {
 
 public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactDataStore {
     var presenter: ShowContactPresentationLogic?
-    let worker: ContactsWorker
+    let worker: ShowContactStorageLogic
     public var contact: Contact?
     public var contactWasSaved = false
 
-    public init(worker: ContactsWorker) { self.worker = worker }
+    public init(worker: ShowContactStorageLogic) { self.worker = worker }
 
     public func fetchContact(request: ShowContact.FetchContact.Request) {
         guard let current = contact, let id = current.id else {
@@ -43,10 +42,5 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
-    }
-
-    public func editContact(request: ShowContact.EditContact.Request) {
-        guard let current = contact else { return }
-        presenter?.presentEditContact(response: .init(contact: current))
     }
 }

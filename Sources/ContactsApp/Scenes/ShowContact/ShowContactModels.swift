@@ -52,9 +52,4 @@ public enum ShowContact {
         public struct Request: Equatable {}
         public struct Response { public let contact: Contact }
     }
-
-    public enum EditContact {
-        public struct Request: Equatable {}
-        public struct Response { public let contact: Contact }
-    }
 }

@@ -4,7 +4,6 @@ import SceneCore
 public protocol ShowContactPresentationLogic {
     func presentContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
-    func presentEditContact(response: ShowContact.EditContact.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -49,10 +48,6 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
         viewController?.displayDeletedContact(message: .success("Deleted \(formatter.displayName(response.contact))"))
-    }
-
-    public func presentEditContact(response: ShowContact.EditContact.Response) {
-        viewController?.displayEditContact()
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

@@ -10,7 +10,6 @@ public protocol ShowContactDataPassing {
 }
 
 public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPassing {
-    weak var viewController: ShowContactViewController?
     public var dataStore: ShowContactDataStore?
     weak var navigator: SceneNavigating?
     let factory: ContactsSceneFactory

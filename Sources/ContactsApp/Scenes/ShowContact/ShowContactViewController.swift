@@ -3,7 +3,6 @@ import SceneCore
 public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
-    func displayEditContact()
     func displayMessage(_ message: Message)
 }
 
@@ -27,7 +26,8 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public func perform(_ call: ActionCall) {
         switch call.name {
         case "show": interactor?.fetchContact(request: .init(reload: true))
-        case "edit": interactor?.editContact(request: .init())
+        // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
+        case "edit": router?.routeToEditContact()
         case "delete": interactor?.deleteContact(request: .init())
         default: break
         }
@@ -47,6 +47,5 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         router?.routeToList()
     }
 
-    public func displayEditContact() { router?.routeToEditContact() }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

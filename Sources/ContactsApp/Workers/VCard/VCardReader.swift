@@ -285,7 +285,7 @@ private struct ContactBuilder {
             iso = (year == omittedYear ? "-" : year) + "-" + digits.dropFirst(4).prefix(2) + "-" + digits.suffix(2)
         default: return nil
         }
-        return EditContactWorker.parseBirthday(iso)
+        return Birthday(parsing: iso)
     }
 
     private static func preferredFirst<T>(_ items: [(T, Bool)]) -> [T] {

@@ -220,4 +220,53 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.cancelledResponse?.mode, .add)
         XCTAssertEqual(try store.page(ContactQuery()).total, 4)
     }
+
+    // MARK: the Worker seam
+
+    final class EditContactStorageLogicSpy: EditContactStorageLogic {
+        var inserted: [Contact] = []
+        var updated: [Contact] = []
+        var updateFailure: ContactsFailure?
+
+        func insert(_ contact: Contact) throws -> Contact {
+            inserted.append(contact)
+            var stored = contact
+            stored.id = 9
+            return stored
+        }
+        func update(_ contact: Contact) throws -> Contact {
+            if let updateFailure { throw updateFailure }
+            updated.append(contact)
+            return contact
+        }
+    }
+
+    func test_saveContact_add_insertsTheValidatedDraftThroughTheWorker() {
+        // Given
+        let workerSpy = EditContactStorageLogicSpy()
+        sut = EditContactInteractor(mode: .add, contactsWorker: workerSpy)
+        sut.presenter = presenterSpy
+        sut.updateField(request: .init(field: .given, value: " Ann "))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(workerSpy.inserted, [Contact(givenName: "Ann")])
+        XCTAssertEqual(sut.savedContact?.id, 9)
+        XCTAssertEqual(presenterSpy.savedResponse?.contact.id, 9)
+    }
+
+    func test_saveContact_edit_whenTheWorkerRefuses_keepsTheFormAndPresentsWhy() {
+        // Given
+        let ann = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        let workerSpy = EditContactStorageLogicSpy()
+        workerSpy.updateFailure = .stale(current: ann, yourVersion: 0)
+        sut = EditContactInteractor(mode: .edit(ann), contactsWorker: workerSpy)
+        sut.presenter = presenterSpy
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertNil(sut.savedContact)
+        XCTAssertFalse(presenterSpy.presentSavedContactCalled)
+        XCTAssertEqual(presenterSpy.failures, [.stale(current: ann, yourVersion: 0)])
+    }
 }

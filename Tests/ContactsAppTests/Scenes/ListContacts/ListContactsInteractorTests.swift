@@ -41,6 +41,8 @@ final class ListContactsInteractorTests: XCTestCase {
         var exportedResponses: [ListContacts.ExportContacts.Response] = []
         func presentImportedContacts(response: ListContacts.ImportContacts.Response) { importedResponses.append(response) }
         func presentExportedContacts(response: ListContacts.ExportContacts.Response) { exportedResponses.append(response) }
+        var completionResponses: [ListContacts.CompleteReference.Response] = []
+        func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
@@ -196,14 +198,61 @@ final class ListContactsInteractorTests: XCTestCase {
 
     // MARK: completeReference
 
-    func test_completeReference_namesStartingWithThePrefix() {
-        XCTAssertEqual(sut.completeReference(request: .init(prefix: "jo")), ["José Ñúñez"])
-        XCTAssertEqual(sut.completeReference(request: .init(prefix: "a")), ["Acme Inc.", "Ann Lee"])
-        XCTAssertEqual(sut.completeReference(request: .init(prefix: "1")), [])
+    func test_completeReference_presentsNamesStartingWithThePrefix() {
+        // When
+        sut.completeReference(request: .init(prefix: "jo"))
+        sut.completeReference(request: .init(prefix: "a"))
+        sut.completeReference(request: .init(prefix: "1"))
+        // Then
+        XCTAssertEqual(presenterSpy.completionResponses, [.init(names: ["José Ñúñez"]), .init(names: ["Acme Inc.", "Ann Lee"]),
+                                                          .init(names: [])])
     }
 
     func test_completeReference_withNothingTyped_offersTheListsFirstNamesInOrder() {
-        XCTAssertEqual(sut.completeReference(request: .init(prefix: " ")),
+        // When
+        sut.completeReference(request: .init(prefix: " "))
+        // Then
+        XCTAssertEqual(presenterSpy.completionResponses.first?.names,
                        [Seeds.Contacts.acme, Seeds.Contacts.ann, Seeds.Contacts.jose, Seeds.Contacts.taro].map(\.fullName))
+    }
+
+    // MARK: the Worker seam
+
+    final class ListContactsStorageLogicSpy: ListContactsStorageLogic {
+        var resolved: [String] = []
+        var deleted: [Contact] = []
+        var resolveResult: Result<Contact, ContactsFailure> = .success(Seeds.stored(Seeds.Contacts.ann, id: 1))
+
+        func page(_ query: ContactQuery) throws -> ContactPage { ContactPage(contacts: [], total: 0) }
+        func contact(id: Int64) throws -> Contact { throw ContactsFailure.notFound(reference: "#\(id)") }
+        func resolve(_ reference: String) throws -> Contact { resolved.append(reference); return try resolveResult.get() }
+        func delete(_ contact: Contact) throws { deleted.append(contact) }
+        func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { 0 }
+    }
+
+    func test_deleteContact_deletesWhatTheWorkerResolved() {
+        // Given
+        let workerSpy = ListContactsStorageLogicSpy()
+        sut = ListContactsInteractor(worker: workerSpy, transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut.presenter = presenterSpy
+        // When
+        sut.deleteContact(request: .init(reference: "ann"))
+        // Then
+        XCTAssertEqual(workerSpy.resolved, ["ann"])
+        XCTAssertEqual(workerSpy.deleted, [Seeds.stored(Seeds.Contacts.ann, id: 1)])
+        XCTAssertEqual(presenterSpy.deletedResponse?.contact, Seeds.stored(Seeds.Contacts.ann, id: 1))
+    }
+
+    func test_deleteContact_whenTheWorkerCannotResolve_deletesNothing_andPresentsWhy() {
+        // Given
+        let workerSpy = ListContactsStorageLogicSpy()
+        workerSpy.resolveResult = .failure(.notFound(reference: "zed"))
+        sut = ListContactsInteractor(worker: workerSpy, transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut.presenter = presenterSpy
+        // When
+        sut.deleteContact(request: .init(reference: "zed"))
+        // Then
+        XCTAssertTrue(workerSpy.deleted.isEmpty)
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "zed")])
     }
 }

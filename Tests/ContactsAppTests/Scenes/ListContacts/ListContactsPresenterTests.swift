@@ -33,6 +33,8 @@ final class ListContactsPresenterTests: XCTestCase {
         }
         var exportedViewModels: [ListContacts.ExportContacts.ViewModel] = []
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { exportedViewModels.append(viewModel) }
+        var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
+        func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -116,5 +118,12 @@ final class ListContactsPresenterTests: XCTestCase {
         sut.presentFailure(.notFound(reference: "zed"))
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.error("no contact matches 'zed'", code: .notFound)])
+    }
+
+    func test_presentCompletions_handsTheNamesToTheViewController() {
+        // When
+        sut.presentCompletions(response: .init(names: ["Ann Lee", "Acme Inc."]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee", "Acme Inc."])])
     }
 }

@@ -15,6 +15,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         routerSpy = ListContactsRoutingLogicSpy()
         sut = ListContactsViewController(output: output)
         sut.interactor = interactorSpy
+        interactorSpy.viewController = sut
         sut.router = routerSpy
     }
 
@@ -33,9 +34,11 @@ final class ListContactsViewControllerTests: XCTestCase {
         func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) { showInsertedContactCalled = true }
         func importContacts(request: ListContacts.ImportContacts.Request) { importRequests.append(request) }
         func exportContacts(request: ListContacts.ExportContacts.Request) { exportRequests.append(request) }
-        func completeReference(request: ListContacts.CompleteReference.Request) -> [String] {
+        /// Answers as the real cycle does: through the Presenter, back to the ViewController.
+        weak var viewController: ListContactsDisplayLogic?
+        func completeReference(request: ListContacts.CompleteReference.Request) {
             completeRequests.append(request)
-            return ["Ann Lee"]
+            viewController?.displayCompletions(viewModel: .init(candidates: ["Ann Lee"]))
         }
     }
 

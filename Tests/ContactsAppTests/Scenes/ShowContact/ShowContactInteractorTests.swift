@@ -20,15 +20,12 @@ final class ShowContactInteractorTests: XCTestCase {
         var contactResponse: ShowContact.FetchContact.Response?
         var presentDeletedContactCalled = false
         var deletedResponse: ShowContact.DeleteContact.Response?
-        var presentEditContactCalled = false
-        var editResponse: ShowContact.EditContact.Response?
         var failures: [ContactsFailure] = []
 
         func presentContact(response: ShowContact.FetchContact.Response) { presentContactCalled = true; contactResponse = response }
         func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
             presentDeletedContactCalled = true; deletedResponse = response
         }
-        func presentEditContact(response: ShowContact.EditContact.Response) { presentEditContactCalled = true; editResponse = response }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
@@ -98,11 +95,30 @@ final class ShowContactInteractorTests: XCTestCase {
         XCTAssertNotNil(try store.contact(id: 1))
     }
 
-    func test_editContact_presentsTheContactToEdit() {
+    // MARK: the Worker seam
+
+    final class ShowContactStorageLogicSpy: ShowContactStorageLogic {
+        var readIDs: [Int64] = []
+        var deleted: [Contact] = []
+        var stored = Seeds.stored(Seeds.Contacts.ann, id: 1)
+
+        func contact(id: Int64) throws -> Contact { readIDs.append(id); return stored }
+        func resolve(_ reference: String) throws -> Contact { stored }
+        func delete(_ contact: Contact) throws { deleted.append(contact) }
+    }
+
+    func test_fetchAndDelete_goThroughTheWorker_withTheContactShown() {
+        // Given
+        let workerSpy = ShowContactStorageLogicSpy()
+        sut = ShowContactInteractor(worker: workerSpy)
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
         // When
-        sut.editContact(request: .init())
+        sut.fetchContact(request: .init(reload: true))
+        sut.deleteContact(request: .init())
         // Then
-        XCTAssertTrue(presenterSpy.presentEditContactCalled)
-        XCTAssertEqual(presenterSpy.editResponse?.contact.id, 1)
+        XCTAssertEqual(workerSpy.readIDs, [1])
+        XCTAssertEqual(workerSpy.deleted.map(\.id), [1])
+        XCTAssertTrue(presenterSpy.presentDeletedContactCalled)
     }
 }

@@ -17,12 +17,10 @@ final class ShowContactPresenterTests: XCTestCase {
         var displayContactCalled = false
         var contactViewModel: ShowContact.FetchContact.ViewModel?
         var deletedMessage: Message?
-        var displayEditContactCalled = false
         var messages: [Message] = []
 
         func displayContact(viewModel: ShowContact.FetchContact.ViewModel) { displayContactCalled = true; contactViewModel = viewModel }
         func displayDeletedContact(message: Message) { deletedMessage = message }
-        func displayEditContact() { displayEditContactCalled = true }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -98,13 +96,6 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentDeletedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.deletedMessage, .success("Deleted José Ñúñez"))
-    }
-
-    func test_presentEditContact_asksTheViewControllerToOpenTheForm() {
-        // When
-        sut.presentEditContact(response: .init(contact: Seeds.stored(Seeds.Contacts.ann, id: 1)))
-        // Then
-        XCTAssertTrue(viewControllerSpy.displayEditContactCalled)
     }
 
     func test_presentFailure_isTheFormattersMessage() {

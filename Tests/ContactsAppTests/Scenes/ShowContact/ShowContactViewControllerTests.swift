@@ -21,11 +21,9 @@ final class ShowContactViewControllerTests: XCTestCase {
     final class ShowContactBusinessLogicSpy: ShowContactBusinessLogic {
         var fetchRequests: [ShowContact.FetchContact.Request] = []
         var deleteContactCalled = false
-        var editContactCalled = false
 
         func fetchContact(request: ShowContact.FetchContact.Request) { fetchRequests.append(request) }
         func deleteContact(request: ShowContact.DeleteContact.Request) { deleteContactCalled = true }
-        func editContact(request: ShowContact.EditContact.Request) { editContactCalled = true }
     }
 
     final class ShowContactRoutingLogicSpy: ShowContactRoutingLogic, ShowContactDataPassing {
@@ -44,7 +42,6 @@ final class ShowContactViewControllerTests: XCTestCase {
         sut.perform(ActionCall("delete"))
         // Then
         XCTAssertEqual(interactorSpy.fetchRequests, [.init(reload: true)])
-        XCTAssertTrue(interactorSpy.editContactCalled)
         XCTAssertTrue(interactorSpy.deleteContactCalled)
     }
 
@@ -74,11 +71,12 @@ final class ShowContactViewControllerTests: XCTestCase {
         XCTAssertTrue(routerSpy.routeToListCalled)
     }
 
-    func test_displayEditContact_routesToTheForm() {
+    func test_edit_routesToTheForm_withNothingToDecideOnTheWay() {
         // When
-        sut.displayEditContact()
+        sut.perform(ActionCall("edit"))
         // Then
         XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
         XCTAssertTrue(output.displayed.isEmpty)
     }
 

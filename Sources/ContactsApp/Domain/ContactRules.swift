@@ -1,0 +1,80 @@
+import Foundation
+import SceneCore
+
+/// What makes a contact's values acceptable: the rules the form checks before a save, named
+/// once so every reader of contacts (the form today, imports and sync tomorrow) applies the same.
+///
+/// Each check returns what is wrong, in words for the user, or nil.
+public enum ContactRules {
+    /// Longest one-line value (a name, a title, an address part).
+    public static let maxLineLength = 200
+    public static let maxNotesLength = 10_000
+    public static let maxTagLength = 50
+    public static let maxLabelLength = 30
+    /// Digits a phone number must have.
+    public static let phoneDigits = 3...20
+    /// Longest email address (RFC 5321's path limit).
+    public static let maxEmailLength = 254
+
+    /// A contact needs a given name, a family name or an organisation.
+    public static func nameProblem(given: String, family: String, organization: String) -> String? {
+        given.isEmpty && family.isEmpty && organization.isEmpty
+            ? "a contact needs a given name, a family name or an organization" : nil
+    }
+
+    /// What is wrong with a one-line value (a name, an address part), if anything.
+    public static func lineProblem(_ value: String) -> String? {
+        if value.count > maxLineLength { return "is longer than \(maxLineLength) characters" }
+        if value.unicodeScalars.contains(where: isUnsafe) {
+            return "must be one line without control characters"
+        }
+        return nil
+    }
+
+    public static func notesProblem(_ notes: String) -> String? {
+        notes.count > maxNotesLength ? "is longer than \(maxNotesLength) characters" : nil
+    }
+
+    public static let birthdayProblem = "must be a date as YYYY-MM-DD, or --MM-DD without a year"
+
+    public static func phoneProblem(_ number: String) -> String? {
+        let allowed = CharacterSet(charactersIn: "0123456789 +-().")
+        guard number.unicodeScalars.allSatisfy(allowed.contains) else {
+            return "may hold only digits, spaces and + - ( ) ."
+        }
+        if number.dropFirst().contains("+") { return "may have + only at the start" }
+        let digits = number.filter(\.isNumber).count
+        return phoneDigits.contains(digits) ? nil : "must have \(phoneDigits.lowerBound) to \(phoneDigits.upperBound) digits"
+    }
+
+    public static func emailProblem(_ text: String) -> String? {
+        isEmail(text) ? nil : "is not an email address like name@example.org"
+    }
+
+    static func isEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, text.count <= maxEmailLength,
+              !text.contains(where: { $0.isWhitespace || $0.isNewline }),
+              !text.unicodeScalars.contains(where: isUnsafe) else { return false }
+        let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
+    }
+
+    public static func labelProblem(_ label: String) -> String? {
+        let ok = !label.isEmpty && label.count <= maxLabelLength
+            && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }
+        return ok ? nil : "must be 1 to \(maxLabelLength) letters, digits, spaces, - or _"
+    }
+
+    public static func tagProblem(_ tag: String) -> String? {
+        tag.isEmpty || tag.contains(",") || tag.count > maxTagLength || tag.unicodeScalars.contains(where: isUnsafe)
+            ? "must be 1 to \(maxTagLength) characters without commas or control characters" : nil
+    }
+
+    /// Control characters (C0, C1, DEL) and the bidi overrides that reorder a terminal line.
+    /// Other format characters stay allowed: the zero-width (non-)joiner belongs in Persian,
+    /// Hindi and emoji names.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || TerminalText.isBidiOverride(scalar)
+    }
+}

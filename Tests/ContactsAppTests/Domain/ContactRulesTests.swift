@@ -1,0 +1,41 @@
+import XCTest
+@testable import ContactsApp
+
+final class ContactRulesTests: XCTestCase {
+    func test_nameProblem_needsAGivenOrFamilyNameOrAnOrganization() {
+        XCTAssertNotNil(ContactRules.nameProblem(given: "", family: "", organization: ""))
+        XCTAssertNil(ContactRules.nameProblem(given: "", family: "", organization: "Acme"))
+        XCTAssertNil(ContactRules.nameProblem(given: "Ann", family: "", organization: ""))
+    }
+
+    func test_lineProblem_refusesControlAndBidiOverrides_butKeepsJoiners() {
+        XCTAssertEqual(ContactRules.lineProblem("Ann\u{1B}[31m"), "must be one line without control characters")
+        XCTAssertEqual(ContactRules.lineProblem("Ann\u{202E}eeL"), "must be one line without control characters")
+        XCTAssertEqual(ContactRules.lineProblem("Ann\u{2066}"), "must be one line without control characters")
+        XCTAssertNil(ContactRules.lineProblem("می\u{200C}خواهم"))
+        XCTAssertEqual(ContactRules.lineProblem(String(repeating: "a", count: 201)), "is longer than 200 characters")
+    }
+
+    func test_phoneProblem() {
+        XCTAssertNil(ContactRules.phoneProblem("+1 (555) 123-4567"))
+        XCTAssertEqual(ContactRules.phoneProblem("555-CALL"), "may hold only digits, spaces and + - ( ) .")
+        XCTAssertEqual(ContactRules.phoneProblem("1+2345"), "may have + only at the start")
+        XCTAssertEqual(ContactRules.phoneProblem("12"), "must have 3 to 20 digits")
+    }
+
+    func test_emailProblem() {
+        XCTAssertNil(ContactRules.emailProblem("ann@example.org"))
+        for bad in ["not-an-email", "@example.org", "ann@example", "ann@@example.org", "ann lee@example.org", "ann@example..org"] {
+            XCTAssertEqual(ContactRules.emailProblem(bad), "is not an email address like name@example.org", bad)
+        }
+    }
+
+    func test_labelAndTagProblems() {
+        XCTAssertNil(ContactRules.labelProblem("work phone_2"))
+        XCTAssertNotNil(ContactRules.labelProblem(""))
+        XCTAssertNotNil(ContactRules.labelProblem("a/b"))
+        XCTAssertNil(ContactRules.tagProblem("friends"))
+        XCTAssertNotNil(ContactRules.tagProblem("a,b"))
+        XCTAssertNotNil(ContactRules.tagProblem(String(repeating: "t", count: 51)))
+    }
+}
