@@ -11,7 +11,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now"),
         ActionSpec("edit", summary: "edit this contact (opens the form)"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
-    ])
+    ], displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
     public var router: (ShowContactRoutingLogic & ShowContactDataPassing)?
