@@ -29,6 +29,12 @@ extension ListContactsViewController: ListContactsToolsDisplayLogic {
         ], details: "29 February birthdays fall on 28 February in other years. Example: birthdays 7"),
     ]
 
+    /// The tools' ViewModels, whose JSON Schemas introspection lists (`ListContactsToolsSchema.swift`).
+    static let toolViewModels: [any ViewModel.Type] = [
+        ListContacts.FindDuplicates.ViewModel.self, ListContacts.MergeContacts.ViewModel.self,
+        ListContacts.UpcomingBirthdays.ViewModel.self,
+    ]
+
     func performTool(_ call: ActionCall) {
         switch call.name {
         case "duplicates": toolsInteractor?.findDuplicates(request: .init())

@@ -53,7 +53,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           help: "all (the default) or search: the contacts of the current search"),
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
-    ] + toolActions)
+    ] + toolActions, displays: toolViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
