@@ -9,15 +9,21 @@ public enum MatchKeys {
     /// An email compared case-insensitively, without surrounding spaces: `Ann@Example.COM ` →
     /// `ann@example.com`. Nil for an empty one.
     public static func email(_ address: String) -> String? {
-        let key = address.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // Every contact's emails are keyed on every save: Foundation's trimming only when needed.
+        let utf8 = address.utf8
+        let padded = utf8.first.map(isASCIISpace) == true || utf8.last.map(isASCIISpace) == true || !isASCII(address)
+        let key = (padded ? address.trimmingCharacters(in: .whitespacesAndNewlines) : address).lowercased()
         return key.isEmpty ? nil : key
     }
 
+    private static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
     /// The domain of an email key (`example.com`), or nil if it has none.
     public static func emailDomain(_ address: String) -> String? {
-        guard let key = email(address), let at = key.lastIndex(of: "@") else { return nil }
-        let domain = key[key.index(after: at)...]
-        return domain.isEmpty ? nil : String(domain)
+        guard let key = email(address), let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        let domain = key.utf8[key.utf8.index(after: at)...]
+        return domain.isEmpty ? nil : String(decoding: domain, as: UTF8.self)
     }
 
     /// A phone as written, reduced to what normalising needs and independent of any country:
@@ -25,7 +31,7 @@ public enum MatchKeys {
     /// Nil when it has fewer than `minimumPhoneDigits` digits (extensions, typos).
     /// The index stores this form, so changing the book's country needs no rebuild.
     public static func phoneDigits(_ phone: String) -> String? {
-        let digits = String(phone.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
+        let digits = String(decoding: phone.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
         guard digits.count >= minimumPhoneDigits else { return nil }
         let international = phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")
         return international ? "+" + digits : digits
@@ -45,8 +51,12 @@ public enum MatchKeys {
 
     /// A name folded (case and diacritics), its words single-spaced: "  Ñúñez   ANN" → "nunez ann".
     public static func name(_ text: String) -> String {
-        ContactKeys.fold(text).split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," })
-            .joined(separator: " ")
+        let folded = ContactKeys.fold(text)
+        // Most names are one plain word: splitting them by Character was a sixth of an import.
+        if folded.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: ",") }) {
+            return folded
+        }
+        return folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
     }
 
     /// The name index's keys of a contact: for its organisation and for each of its email
@@ -102,10 +112,10 @@ public enum MatchKeys {
     /// What the store indexes for a contact: `(kind, key)` pairs without repeats.
     /// Phones in `phoneDigits`' country-independent form; the country applies when grouping.
     public static func storedKeys(_ contact: Contact) -> [(kind: DuplicateReason.Kind, key: String)] {
+        // A few keys per contact: a linear look for repeats costs less than a set.
         var keys: [(DuplicateReason.Kind, String)] = []
-        var seen = Set<String>()
         func add(_ kind: DuplicateReason.Kind, _ key: String?) {
-            guard let key, seen.insert(kind.rawValue + "\u{1}" + key).inserted else { return }
+            guard let key, !keys.contains(where: { $0.0 == kind && $0.1 == key }) else { return }
             keys.append((kind, key))
         }
         for address in contact.emails { add(.email, email(address.value)) }

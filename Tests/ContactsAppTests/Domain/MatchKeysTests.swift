@@ -61,6 +61,13 @@ final class MatchKeysTests: XCTestCase {
 
     // MARK: - Names
 
+    func test_name_foldedWithWordsSingleSpaced() {
+        XCTAssertEqual(MatchKeys.name("  Van der\tBerg. "), "van der berg")
+        XCTAssertEqual(MatchKeys.name("Ñúñez"), "nunez")
+        XCTAssertEqual(MatchKeys.name("O'Brien"), "o'brien")
+        XCTAssertEqual(MatchKeys.name("Smith, Jr"), "smith jr")
+    }
+
     func test_nearlySameGivenName() {
         XCTAssertTrue(MatchKeys.nearlySameGivenName("Ann", "ANN"))
         XCTAssertTrue(MatchKeys.nearlySameGivenName("Rob", "Robert"))
