@@ -10,6 +10,9 @@ struct GlobalOptions: ParsableArguments {
                                             valueName: "path"))
     var db: String?
 
+    @Flag(name: .long, help: "Make a new book at --db PATH if there is none (its folder must exist).")
+    var create = false
+
     @Option(name: .long, help: "Log level on stderr: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .warning
 

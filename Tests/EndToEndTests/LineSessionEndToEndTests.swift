@@ -85,8 +85,9 @@ final class LineSessionEndToEndTests: XCTestCase {
     }
 
     func testDbFlagPicksTheFile() throws {
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
         let path = home.appendingPathComponent("other/book.sqlite").path
-        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path]).status, 0)
+        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
         XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"), "the default book is another file")
     }
