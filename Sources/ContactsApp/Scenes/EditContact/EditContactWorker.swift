@@ -31,12 +31,15 @@ public struct EditContactWorker {
 
     /// Validates every field and builds the contact to save on top of `base` (whose id,
     /// UID, times and version are kept). Throws `ContactsFailure.invalid` with every error.
+    /// A value `base` already holds is not checked again: an import keeps what it cannot
+    /// validate (an EMAIL that is not an address), and that must not block other edits.
     public func contact(from draft: EditContact.Draft, base: Contact) throws -> Contact {
         var errors: [FieldError] = []
         var contact = base
+        let before = self.draft(from: base)
         func line(_ field: EditContact.Field) -> String {
             let value = draft[field]
-            if let problem = Self.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
+            if value != before[field], let problem = Self.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
             return value
         }
         contact.givenName = line(.given)
@@ -48,11 +51,13 @@ public struct EditContactWorker {
             errors.append(FieldError("name", "a contact needs a given name, a family name or an organization"))
         }
         contact.notes = draft[.notes]
-        if contact.notes.count > Self.maxNotesLength {
+        if draft[.notes] != before[.notes], contact.notes.count > Self.maxNotesLength {
             errors.append(FieldError("notes", "is longer than \(Self.maxNotesLength) characters"))
         }
         contact.birthday = nil
-        if !draft[.birthday].isEmpty {
+        if draft[.birthday] == before[.birthday] {
+            contact.birthday = base.birthday
+        } else if !draft[.birthday].isEmpty {
             if let birthday = Self.parseBirthday(draft[.birthday]) {
                 contact.birthday = birthday
             } else {
@@ -60,13 +65,21 @@ public struct EditContactWorker {
             }
         }
         for (index, phone) in draft.phones.enumerated() {
-            if let problem = Self.phoneProblem(phone.value) { errors.append(FieldError("phone \(index + 1)", problem)) }
-            if let problem = Self.labelProblem(phone.label) { errors.append(FieldError("phone \(index + 1) label", problem)) }
+            if !before.phones.contains(where: { $0.value == phone.value }), let problem = Self.phoneProblem(phone.value) {
+                errors.append(FieldError("phone \(index + 1)", problem))
+            }
+            if !before.phones.contains(where: { $0.label == phone.label }), let problem = Self.labelProblem(phone.label) {
+                errors.append(FieldError("phone \(index + 1) label", problem))
+            }
         }
         contact.phones = draft.phones
         for (index, email) in draft.emails.enumerated() {
-            if !Self.isEmail(email.value) { errors.append(FieldError("email \(index + 1)", "is not an email address like name@example.org")) }
-            if let problem = Self.labelProblem(email.label) { errors.append(FieldError("email \(index + 1) label", problem)) }
+            if !before.emails.contains(where: { $0.value == email.value }), !Self.isEmail(email.value) {
+                errors.append(FieldError("email \(index + 1)", "is not an email address like name@example.org"))
+            }
+            if !before.emails.contains(where: { $0.label == email.label }), let problem = Self.labelProblem(email.label) {
+                errors.append(FieldError("email \(index + 1) label", problem))
+            }
         }
         contact.emails = draft.emails
         contact.addresses = []
@@ -77,15 +90,18 @@ public struct EditContactWorker {
                 errors.append(FieldError("address \(index + 1)", "must be: street; city; region; postal code; country"))
                 continue
             }
-            if let problem = parts.lazy.compactMap(Self.lineProblem).first {
+            if !before.addresses.contains(where: { $0.value == typed.value }),
+               let problem = parts.lazy.compactMap(Self.lineProblem).first {
                 errors.append(FieldError("address \(index + 1)", problem))
             }
-            if let problem = Self.labelProblem(typed.label) { errors.append(FieldError("address \(index + 1) label", problem)) }
+            if !before.addresses.contains(where: { $0.label == typed.label }), let problem = Self.labelProblem(typed.label) {
+                errors.append(FieldError("address \(index + 1) label", problem))
+            }
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
         }
-        for (index, tag) in draft.tags.enumerated()
-        where tag.isEmpty || tag.contains(",") || tag.count > 50 || tag.unicodeScalars.contains(where: Self.isUnsafe) {
+        for (index, tag) in draft.tags.enumerated() where !before.tags.contains(tag)
+            && (tag.isEmpty || tag.contains(",") || tag.count > 50 || tag.unicodeScalars.contains(where: Self.isUnsafe)) {
             errors.append(FieldError("tag \(index + 1)", "must be 1 to 50 characters without commas or control characters"))
         }
         contact.tags = draft.tags
