@@ -282,7 +282,6 @@ public final class SQLiteContactStore: ContactStore {
             // Fewer rows than the page holds: the walk ran out of budget before the page's end.
             return walked.count == expected ? walked : nil
         }
-        return try sortedPage()
 
         // The matches' sort keys come from the (id, sort keys) index, not from their rows; a
         // few matches already read are named by id instead of searched for again.
