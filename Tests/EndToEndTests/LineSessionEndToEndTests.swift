@@ -99,6 +99,10 @@ final class LineSessionEndToEndTests: XCTestCase {
         let badPage = try run("", ["--page-size", "0"])
         XCTAssertNotEqual(badPage.status, 0)
         XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
+        let badLevel = try run("", ["--log-level", "loud"])
+        XCTAssertEqual(badLevel.status, 64)
+        XCTAssertTrue(badLevel.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"),
+                      badLevel.stderr)
     }
 
     func testReplOnAPipeIsRefusedOnceAndClearly() throws {
