@@ -10,7 +10,7 @@ struct GlobalOptions: ParsableArguments {
                                             valueName: "path"))
     var db: String?
 
-    @Flag(name: .long, help: "Make a new book at --db PATH if there is none (its folder must exist).")
+    @Flag(name: .long, help: "Make a new book at --db PATH if there is none, for a session or import (its folder must exist; query never makes one).")
     var create = false
 
     // A string checked in `validate()` rather than `Logger.Level` itself: an enum option's value
