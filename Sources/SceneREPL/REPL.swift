@@ -41,6 +41,7 @@ public final class REPL {
             streams.writeError("error: the interactive mode needs a terminal on stdin\n")
             return 2
         }
+        session.canAsk = true // a scene's confirmations are put to the person (see `answer`)
         clibedit_use_environment_ctype() // before el_init, or non-ASCII input is dropped
         clibedit_install_sigint_handler()
         defer { clibedit_restore_sigint_handler() }
@@ -82,13 +83,33 @@ public final class REPL {
                     streams.writeError("warning: could not save the history\n")
                     historyWarned = true
                 }
-                let outcome = session.handle(line: line)
+                var outcome = session.handle(line: line)
+                if let request = outcome.confirmation {
+                    printer.print(outcome.withoutConfirmation, to: streams)
+                    outcome = answer(request, editor: editor)
+                }
                 printer.print(outcome, to: streams)
                 if !outcome.succeeded { failures += 1 }
                 if outcome.quit { break loop }
             }
         }
         return failures == 0 ? 0 : 1
+    }
+
+    /// Puts a scene's question to the person (`y`/`yes` confirm; anything else, Ctrl-C or
+    /// Ctrl-D declines) and returns what followed: the confirmed action's outcome, or the
+    /// scene's "declined" message.
+    private func answer(_ request: ConfirmationRequest, editor: LineEditor) -> Outcome {
+        editor.setPrompt(TerminalText.sanitize(request.question) + " [y/N] ")
+        switch editor.readLine() {
+        case .line(let text):
+            if ["y", "yes"].contains(text.filter { !$0.isWhitespace }.lowercased()) { return session.run(request.confirmed) }
+        case .interrupted, .endOfFile:
+            editor.write("\n")
+        }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        return declined
     }
 }
 

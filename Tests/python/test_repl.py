@@ -227,3 +227,32 @@ class OutputTests(REPLTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ConfirmationTests(REPLTestCase):
+    def test_delete_by_part_of_a_name_asks_with_the_full_name(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        # No: nothing is deleted
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("n\r")
+        child.expect_exact("Nothing deleted")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob Smith", self.run_line(child, "list"))
+        # Yes: deleted, and the session is not marked as failed
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("y\r")
+        child.expect_exact("Deleted Bob Smith")
+        child.expect_exact(PROMPT)
+        self.assertIn("No contacts yet", self.run_line(child, "list"))
+        self.assertEqual(self.quit(child), 0)
+
+    def test_delete_by_full_name_does_not_ask(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        out = self.run_line(child, "delete bob smith")
+        self.assertIn("Deleted Bob Smith", out)
+        self.assertNotIn("[y/N]", out)
+        self.assertEqual(self.quit(child), 0)

@@ -8,6 +8,9 @@ public final class Session {
     /// Every kind of scene the app has, for introspection and help.
     public let sceneKinds: [SceneDescriptor]
     private let recorder = Recorder()
+    /// Whether the front end puts a scene's `ConfirmationRequest` to the person (the REPL).
+    /// When false, the session answers it by the request's `otherwise`.
+    public var canAsk = false
 
     /// The actions every scene has, handled by the session itself.
     public static let globalActions: [ActionSpec] = [
@@ -65,6 +68,9 @@ public final class Session {
                 code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
         } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
             stack.active.perform(call)
+            if !canAsk, let request = recorder.takeConfirmation(proceeding: .proceed) {
+                stack.active.perform(request.confirmed)
+            }
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)
         } else {
@@ -146,6 +152,12 @@ public final class Session {
         func begin() { outcome = Outcome() }
         func end() -> Outcome { defer { outcome = Outcome() }; return outcome }
         func display(_ viewModel: any ViewModel) { outcome.displayed.append(viewModel) }
+        /// Removes and returns the question displayed, if nobody is asked and it goes ahead so.
+        func takeConfirmation(proceeding: ConfirmationRequest.Otherwise) -> ConfirmationRequest? {
+            guard let index = outcome.displayed.firstIndex(where: { ($0 as? ConfirmationRequest)?.otherwise == proceeding })
+            else { return nil }
+            return outcome.displayed.remove(at: index) as? ConfirmationRequest
+        }
         func sceneStack(_ stack: SceneStack, didRoute route: Route) { outcome.routes.append(route) }
     }
 }

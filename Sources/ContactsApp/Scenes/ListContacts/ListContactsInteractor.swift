@@ -75,6 +75,11 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public func deleteContact(request: ListContacts.DeleteContact.Request) {
         do {
             let contact = try worker.resolve(request.reference)
+            // A prefix matching one contact is a guess: confirmed, or named exactly, or not deleted.
+            guard request.confirmed || contact.isNamedExactly(by: request.reference) else {
+                presenter?.presentDeleteConfirmation(response: .init(contact: contact, reference: request.reference))
+                return
+            }
             try worker.delete(contact)
             presenter?.presentDeletedContact(response: .init(contact: contact))
         } catch {

@@ -250,9 +250,44 @@ final class ContactsSceneFlowTests: XCTestCase {
         XCTAssertEqual(try allContacts().map(\.id), [4, 1, 3])
     }
 
-    func test_deleteFromTheList_byName() throws {
+    func test_deleteFromTheList_byFullName_deletesAtOnce() throws {
+        // When
+        sut.send("delete acme inc.")
+
+        // Then
+        sut.receive(Message.success("Deleted Acme Inc."))
+        XCTAssertEqual(try allContacts().map(\.id), [1, 2, 3])
+    }
+
+    func test_deleteFromTheList_byPartOfAName_isRefusedWhereNobodyCanBeAsked_sayingHowToConfirm() throws {
         // When
         sut.send("delete acme")
+
+        // Then
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.question, "Delete Acme Inc. (#4)?")
+        XCTAssertEqual(request.refusal, .error(
+            "not deleted: 'acme' is only part of Acme Inc.'s name; name the contact exactly (delete 4) or confirm (delete acme yes)",
+            code: .confirmationRequired))
+        try assertUnchanged()
+
+        // When: confirmed with the flag
+        sut.send("delete acme yes")
+        // Then
+        sut.receive(Message.success("Deleted Acme Inc."))
+        XCTAssertEqual(try allContacts().map(\.id), [1, 2, 3])
+    }
+
+    func test_deleteFromTheList_byPartOfAName_whereThePersonIsAsked_runsTheConfirmedCall() throws {
+        // Given: a front end that asks (the REPL)
+        sut.session.canAsk = true
+        sut.send("delete acme")
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.declined, .info("Nothing deleted"))
+        try assertUnchanged()
+
+        // When: the person says yes
+        sut.send(request.confirmed)
 
         // Then
         sut.receive(Message.success("Deleted Acme Inc."))

@@ -104,6 +104,10 @@ final class ListContactsViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "#2")])
         XCTAssertEqual(interactorSpy.deleteRequests, [.init(reference: "ann lee")])
+        // When: confirmed
+        sut.perform(ActionCall("delete", ["contact": .string("ann"), "confirm": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.deleteRequests.last, .init(reference: "ann", confirmed: true))
         XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 
@@ -159,5 +163,18 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export"])
         XCTAssertEqual(sut.title, "contacts")
+    }
+
+    func test_displayDeleteConfirmation_asksToDeleteByNumber_andRefusesWhereNobodyCanAnswer() throws {
+        // When
+        sut.displayDeleteConfirmation(viewModel: .init(id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+                                                       refusal: "not deleted"))
+        // Then
+        let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
+        XCTAssertEqual(request, ConfirmationRequest(
+            question: "Delete José Ñúñez (#2)?",
+            confirmed: ActionCall("delete", ["contact": .string("2"), "confirm": .boolean(true)]),
+            declined: .info("Nothing deleted"), otherwise: .refuse,
+            refusal: .error("not deleted", code: .confirmationRequired)))
     }
 }
