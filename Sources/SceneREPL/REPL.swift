@@ -70,7 +70,7 @@ public final class REPL {
             switch editor.readLine() {
             case .endOfFile:
                 editor.write("\n") // leave the shell's prompt on a line of its own
-                break loop
+                if mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             case .interrupted:
                 editor.write("\n")
             case .line(let line):
@@ -90,7 +90,7 @@ public final class REPL {
                 }
                 printer.print(outcome, to: streams)
                 if !outcome.succeeded { failures += 1 }
-                if outcome.quit { break loop }
+                if outcome.quit, mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             }
         }
         return failures == 0 ? 0 : 1
@@ -100,16 +100,33 @@ public final class REPL {
     /// Ctrl-D declines) and returns what followed: the confirmed action's outcome, or the
     /// scene's "declined" message.
     private func answer(_ request: ConfirmationRequest, editor: LineEditor) -> Outcome {
-        editor.setPrompt(TerminalText.sanitize(request.question) + " [y/N] ")
-        switch editor.readLine() {
-        case .line(let text):
-            if ["y", "yes"].contains(text.filter { !$0.isWhitespace }.lowercased()) { return session.run(request.confirmed) }
-        case .interrupted, .endOfFile:
-            editor.write("\n")
-        }
+        if ask(request.question, editor: editor) { return session.run(request.confirmed) }
         var declined = Outcome()
         declined.displayed = [request.declined]
         return declined
+    }
+
+    /// Whether to leave now (Ctrl-D or `quit`): yes unless a scene would lose something and
+    /// the person, asked, says no (then its "declined" message is shown).
+    private func mayQuit(editor: LineEditor, printer: OutcomePrinter, streams: TextStreams) -> Bool {
+        guard let request = session.confirmationBeforeQuitting() else { return true }
+        if ask(request.question, editor: editor) { return true }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        printer.print(declined, to: streams)
+        return false
+    }
+
+    /// A y/N question read by the line editor; Ctrl-C and Ctrl-D mean no.
+    private func ask(_ question: String, editor: LineEditor) -> Bool {
+        editor.setPrompt(TerminalText.sanitize(question) + " [y/N] ")
+        switch editor.readLine() {
+        case .line(let text):
+            return ["y", "yes"].contains(text.filter { !$0.isWhitespace }.lowercased())
+        case .interrupted, .endOfFile:
+            editor.write("\n")
+            return false
+        }
     }
 }
 

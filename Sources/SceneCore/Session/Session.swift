@@ -97,6 +97,13 @@ public final class Session {
         return recorder.end()
     }
 
+    /// What to ask before the program ends, from the topmost scene that would lose something
+    /// (a form with unsaved changes); nil when quitting loses nothing. For front ends that can
+    /// ask: elsewhere quitting goes ahead as it always did.
+    public func confirmationBeforeQuitting() -> ConfirmationRequest? {
+        stack.scenes.reversed().lazy.compactMap { $0.confirmationBeforeQuitting() }.first
+    }
+
     /// The stack as a ViewModel, from the root to the active scene.
     public var stackViewModel: StackViewModel {
         StackViewModel(scenes: stack.scenes.map { .init(scene: $0.descriptor.id, title: $0.title) })

@@ -8,6 +8,7 @@ public protocol EditContactBusinessLogic {
     func reviewDraft(request: EditContact.ReviewDraft.Request)
     func saveContact(request: EditContact.SaveContact.Request)
     func cancel(request: EditContact.Cancel.Request)
+    func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request)
 }
 
 public protocol EditContactDataStore: AnyObject {
@@ -15,6 +16,8 @@ public protocol EditContactDataStore: AnyObject {
     var draft: EditContact.Draft { get }
     /// The contact as saved, for the scene the form returns to.
     var savedContact: Contact? { get }
+    /// The fields changed since the form opened, one entry per edit that changed the draft.
+    var changes: [String] { get }
 }
 
 public final class EditContactInteractor: EditContactBusinessLogic, EditContactDataStore {
@@ -24,6 +27,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     public let mode: EditContact.Mode
     public private(set) var draft: EditContact.Draft
     public private(set) var savedContact: Contact?
+    public private(set) var changes: [String] = []
 
     /// Labels used when the user gives none.
     static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
@@ -35,6 +39,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
 
     public func updateField(request: EditContact.UpdateField.Request) {
         let value = request.value.trimmingCharacters(in: .whitespaces)
+        if draft[request.field] != value { changes.append(request.field.rawValue) }
         draft[request.field] = value
         presenter?.presentUpdatedField(response: .init(field: request.field, value: value))
     }
@@ -51,6 +56,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         let label = (typedLabel ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let item = LabeledValue(label: label, value: value)
         let index: Int
+        let before = draft
         switch request.kind {
         case .phone: draft.phones.append(item); index = draft.phones.count
         case .email: draft.emails.append(item); index = draft.emails.count
@@ -62,6 +68,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
                 draft.tags.append(value); index = draft.tags.count
             }
         }
+        if draft != before { changes.append("\(request.kind.rawValue) \(index)") }
         presenter?.presentAddedItem(response: .init(kind: request.kind, index: index, item: item))
     }
 
@@ -74,6 +81,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             return
         }
         let item = items(request.kind)[request.index - 1]
+        changes.append("\(request.kind.rawValue) \(request.index)")
         switch request.kind {
         case .phone: draft.phones.remove(at: request.index - 1)
         case .email: draft.emails.remove(at: request.index - 1)
@@ -84,6 +92,8 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     }
 
     public func clearField(request: EditContact.ClearField.Request) {
+        let before = draft
+        defer { if draft != before { changes.append(request.name) } }
         if let field = EditContact.Field(rawValue: request.name) {
             draft[field] = ""
         } else {
@@ -118,8 +128,17 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         }
     }
 
+    /// Leaves without saving; with changes made, only once the person agreed to drop them.
     public func cancel(request: EditContact.Cancel.Request) {
-        presenter?.presentCancelled(response: .init(mode: mode))
+        guard request.confirmed || changes.isEmpty else {
+            presenter?.presentCancelConfirmation(response: .init(mode: mode, changes: changes))
+            return
+        }
+        presenter?.presentCancelled(response: .init(mode: mode, changes: changes))
+    }
+
+    public func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request) {
+        presenter?.presentUnsavedChanges(response: .init(mode: mode, changes: changes))
     }
 
     private func items(_ kind: EditContact.ItemKind) -> [LabeledValue] {

@@ -91,7 +91,24 @@ public enum EditContact {
     }
 
     public enum Cancel {
+        public struct Request: Equatable {
+            /// The person agreed to drop the changes made (or nobody could be asked).
+            public var confirmed = false
+        }
+        public struct Response {
+            public let mode: Mode
+            /// The fields changed, one entry per edit ("given", "phone 2"), in order.
+            public var changes: [String] = []
+        }
+        /// What to ask before unsaved changes are dropped (on cancel, or on quitting).
+        public struct ConfirmationViewModel: Equatable {
+            public let question: String
+            public let declined: String
+        }
+    }
+
+    /// Whether leaving now would lose changes, asked when the program is about to end.
+    public enum ReviewUnsavedChanges {
         public struct Request: Equatable {}
-        public struct Response { public let mode: Mode }
     }
 }

@@ -8,6 +8,8 @@ public protocol EditContactPresentationLogic {
     func presentDraft(response: EditContact.ReviewDraft.Response)
     func presentSavedContact(response: EditContact.SaveContact.Response)
     func presentCancelled(response: EditContact.Cancel.Response)
+    func presentCancelConfirmation(response: EditContact.Cancel.Response)
+    func presentUnsavedChanges(response: EditContact.Cancel.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -77,14 +79,43 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         viewController?.displaySavedContact(message: .success(text))
     }
 
+    /// "Cancelled: Ann Lee is unchanged", or with edits made "Cancelled: 3 changes to Ann Lee dropped".
     public func presentCancelled(response: EditContact.Cancel.Response) {
         let text: String
-        switch response.mode {
-        case .add: text = "Cancelled: no contact was added"
-        case .edit(let contact): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
+        let dropped = Self.count(response.changes.count, "change")
+        switch (response.mode, response.changes.isEmpty) {
+        case (.add, true): text = "Cancelled: no contact was added"
+        case (.add, false): text = "Cancelled: no contact was added; \(dropped) dropped"
+        case (.edit(let contact), true): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
+        case (.edit(let contact), false): text = "Cancelled: \(dropped) to \(formatter.displayName(contact)) dropped"
         }
         viewController?.displayCancelled(message: .info(text))
     }
+
+    /// "Drop 3 changes to Ann Lee (given, phone 1, email 1)?"
+    public func presentCancelConfirmation(response: EditContact.Cancel.Response) {
+        viewController?.displayCancelConfirmation(viewModel: confirmation("Drop", response))
+    }
+
+    /// What quitting now would lose, or nothing to ask when nothing would be lost.
+    public func presentUnsavedChanges(response: EditContact.Cancel.Response) {
+        viewController?.displayUnsavedChanges(viewModel: response.changes.isEmpty ? nil : confirmation("Quit and drop", response))
+    }
+
+    private func confirmation(_ verb: String, _ response: EditContact.Cancel.Response) -> EditContact.Cancel.ConfirmationViewModel {
+        var fields: [String] = []
+        for field in response.changes where !fields.contains(field) { fields.append(field) }
+        let changes = Self.count(response.changes.count, "change")
+        let name: String
+        switch response.mode {
+        case .add: name = "the new contact"
+        case .edit(let contact): name = formatter.displayName(contact)
+        }
+        return .init(question: "\(verb) \(changes) to \(name) (\(fields.joined(separator: ", ")))?",
+                     declined: "Still editing \(name): 'save' keeps the changes, 'review' shows them")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))

@@ -26,6 +26,10 @@ final class EditContactPresenterTests: XCTestCase {
         func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel) { displayDraftCalled = true; draftViewModel = viewModel }
         func displaySavedContact(message: Message) { savedMessage = message }
         func displayCancelled(message: Message) { cancelledMessage = message }
+        var cancelConfirmations: [EditContact.Cancel.ConfirmationViewModel] = []
+        func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel) { cancelConfirmations.append(viewModel) }
+        var unsavedChanges: [EditContact.Cancel.ConfirmationViewModel?] = []
+        func displayUnsavedChanges(viewModel: EditContact.Cancel.ConfirmationViewModel?) { unsavedChanges.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -123,5 +127,36 @@ final class EditContactPresenterTests: XCTestCase {
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.error("not saved: 1 field is not valid", code: .validationFailed,
                                                            details: ["phone 1": "must have 3 to 20 digits"])])
+    }
+
+    func test_presentCancelled_afterEdits_saysHowManyChangesWereDropped() {
+        // When
+        sut.presentCancelled(response: .init(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)), changes: ["given", "family", "given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelledMessage, .info("Cancelled: 3 changes to Ann Lee dropped"))
+        // When
+        sut.presentCancelled(response: .init(mode: .add, changes: ["given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelledMessage, .info("Cancelled: no contact was added; 1 change dropped"))
+    }
+
+    func test_presentCancelConfirmation_saysWhatWillBeLost() {
+        // When
+        sut.presentCancelConfirmation(response: .init(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)),
+                                                      changes: ["given", "phone 2", "given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelConfirmations, [.init(
+            question: "Drop 3 changes to Ann Lee (given, phone 2)?",
+            declined: "Still editing Ann Lee: 'save' keeps the changes, 'review' shows them")])
+    }
+
+    func test_presentUnsavedChanges_asksBeforeQuitting_onlyWhenSomethingWouldBeLost() {
+        // When
+        sut.presentUnsavedChanges(response: .init(mode: .add, changes: []))
+        sut.presentUnsavedChanges(response: .init(mode: .add, changes: ["given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.unsavedChanges, [nil, .init(
+            question: "Quit and drop 1 change to the new contact (given)?",
+            declined: "Still editing the new contact: 'save' keeps the changes, 'review' shows them")])
     }
 }

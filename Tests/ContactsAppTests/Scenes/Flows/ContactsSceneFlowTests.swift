@@ -93,11 +93,62 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Change(field: "given", value: "Bob", text: "given name: Bob"))
 
         sut.send("cancel")
-        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receive(Message.info("Cancelled: no contact was added; 1 change dropped"))
         sut.receiveRoute(.pop("form"))
 
         XCTAssertEqual(sut.stackIDs, ["contacts"])
         XCTAssertEqual(try allContacts().count, 4)
+    }
+
+    func test_backAfterThreeEdits_whereNobodyCanBeAsked_saysHowManyChangesWereDropped() throws {
+        // Given: Ann Lee's form, edited three times
+        sut.send("show ann lee")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(ShowContact.FetchContact.ViewModel.self)
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        for line in ["organization Acme", "title Boss", "nickname Annie"] {
+            sut.send(line)
+            sut.receive(Change.self)
+        }
+
+        // When
+        sut.send("back")
+
+        // Then: today's behaviour, said out loud
+        sut.receive(Message.info("Cancelled: 3 changes to Ann Lee dropped"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertEqual(try store.contact(id: 1)?.organization, "")
+    }
+
+    func test_backAfterEdits_wherePeopleAreAsked_asksAndStaysOnNo() throws {
+        // Given: a front end that asks (the REPL), and a form with two edits
+        sut.session.canAsk = true
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("given Bob")
+        sut.receive(Change.self)
+        sut.send("phone 555 1234")
+        sut.receive(Change.self)
+
+        // When
+        sut.send("back")
+
+        // Then: nothing is dropped yet; the question says what would be
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.question, "Drop 2 changes to the new contact (given, phone 1)?")
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+        XCTAssertEqual(sut.session.confirmationBeforeQuitting()?.question,
+                       "Quit and drop 2 changes to the new contact (given, phone 1)?")
+
+        // When: yes
+        sut.send(request.confirmed)
+        // Then
+        sut.receive(Message.info("Cancelled: no contact was added; 2 changes dropped"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertNil(sut.session.confirmationBeforeQuitting())
     }
 
     func test_backInTheForm_cancelsOutLoud() throws {
@@ -112,7 +163,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("back")
 
         // Then the form's cancel runs: the draft is not dropped without a word
-        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receive(Message.info("Cancelled: no contact was added; 1 change dropped"))
         sut.receiveRoute(.pop("form"))
         XCTAssertEqual(sut.stackIDs, ["contacts"])
         XCTAssertEqual(try allContacts().count, 4)
@@ -326,7 +377,7 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // When: cancelled, and the detail asked again
         sut.send("cancel")
-        sut.receive(Message.info("Cancelled: Ann Lee is unchanged"))
+        sut.receive(Message.info("Cancelled: 1 change to Ann Lee dropped"))
         sut.receiveRoute(.pop("form"))
         sut.send("show")
         sut.receive(Seeds.annDetail(version: 2, fields: [], updated: Seeds.createdText)
