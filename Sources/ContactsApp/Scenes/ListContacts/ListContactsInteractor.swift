@@ -66,7 +66,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let contact = try worker.resolve(request.reference)
             selectedContact = contact
-            presenter?.presentSelectedContact(response: .init(contact: contact))
+            presenter?.presentSelectedContact(response: .init(contact: contact, purpose: request.purpose))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

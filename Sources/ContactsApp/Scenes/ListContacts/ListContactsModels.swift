@@ -44,10 +44,15 @@ public enum ListContacts {
         }
     }
 
+    /// `show CONTACT` and `edit CONTACT`: find the contact, then open it or its form.
     public enum SelectContact {
-        public struct Request: Equatable { public let reference: String }
-        public struct Response { public let contact: Contact }
-        public struct ViewModel: Equatable { public let id: Int64 }
+        public enum Purpose: Equatable, Sendable { case show, edit }
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public var purpose: Purpose = .show }
+        public struct ViewModel: Equatable { public let id: Int64; public var purpose: Purpose = .show }
     }
 
     public enum DeleteContact {

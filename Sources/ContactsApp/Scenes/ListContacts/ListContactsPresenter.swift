@@ -36,7 +36,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0))
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {

@@ -31,6 +31,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
             ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
         ], details: "Example: show 3   ·   show ann lee"),
+        ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+        ], details: "Example: edit 3   ·   edit ann lee"),
         ActionSpec("add", aliases: ["new"], summary: "add a contact (opens the form)"),
         ActionSpec("delete", summary: "delete a contact", parameters: [
             ParameterSpec("contact", .text, help: "the contact's number (#), UID or full name; part of a name asks first",
@@ -76,6 +79,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "sort": interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
         case "search": interactor?.fetchContacts(request: Fetch(search: call.string("text") ?? ""))
         case "show": interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
+        case "edit": interactor?.selectContact(request: .init(reference: call.string("contact") ?? "", purpose: .edit))
         case "add": router?.routeToAddContact()
         case "delete":
             interactor?.deleteContact(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
@@ -106,7 +110,12 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
-    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
+    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) {
+        switch viewModel.purpose {
+        case .show: router?.routeToShowContact()
+        case .edit: router?.routeToEditContact()
+        }
+    }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
     /// Asks before deleting; on yes the front end runs `delete` naming the contact by its number.

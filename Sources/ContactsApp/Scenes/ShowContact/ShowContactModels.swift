@@ -26,6 +26,17 @@ public enum ShowContact {
         }
     }
 
+    /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
+    public enum SelectContact {
+        public typealias Purpose = ListContacts.SelectContact.Purpose
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public let purpose: Purpose }
+        public struct ViewModel: Equatable { public let id: Int64; public let purpose: Purpose }
+    }
+
     public enum DeleteContact {
         public struct Request: Equatable {}
         public struct Response { public let contact: Contact }

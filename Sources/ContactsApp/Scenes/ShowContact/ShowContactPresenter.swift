@@ -3,6 +3,7 @@ import SceneCore
 public protocol ShowContactPresentationLogic {
     func presentContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
+    func presentSelectedContact(response: ShowContact.SelectContact.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -37,6 +38,10 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
         viewController?.displayDeletedContact(message: .success("Deleted \(formatter.displayName(response.contact))"))
+    }
+
+    public func presentSelectedContact(response: ShowContact.SelectContact.Response) {
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

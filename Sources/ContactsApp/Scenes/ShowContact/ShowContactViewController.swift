@@ -3,13 +3,18 @@ import SceneCore
 public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
+    func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel)
     func displayMessage(_ message: Message)
 }
 
 public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field", actions: [
-        ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now"),
-        ActionSpec("edit", summary: "edit this contact (opens the form)"),
+        ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now, or another one", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact")),
+        ], details: "Example: show   ·   show 3   ·   show ann lee"),
+        ActionSpec("edit", summary: "edit this contact, or another one (opens the form)", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact")),
+        ], details: "Example: edit   ·   edit 3"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
     ])
 
@@ -25,9 +30,19 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
 
     public func perform(_ call: ActionCall) {
         switch call.name {
-        case "show": interactor?.fetchContact(request: .init(reload: true))
-        // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
-        case "edit": router?.routeToEditContact()
+        case "show":
+            if let reference = call.string("contact") {
+                interactor?.selectContact(request: .init(reference: reference))
+            } else {
+                interactor?.fetchContact(request: .init(reload: true))
+            }
+        case "edit":
+            if let reference = call.string("contact") {
+                interactor?.selectContact(request: .init(reference: reference, purpose: .edit))
+            } else {
+                // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
+                router?.routeToEditContact()
+            }
         case "delete": interactor?.deleteContact(request: .init())
         default: break
         }
@@ -45,6 +60,13 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public func displayDeletedContact(message: Message) {
         output.display(message)
         router?.routeToList()
+    }
+
+    public func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) {
+        switch viewModel.purpose {
+        case .show: router?.routeToSelectedContact()
+        case .edit: router?.routeToEditSelectedContact()
+        }
     }
 
     public func displayMessage(_ message: Message) { output.display(message) }

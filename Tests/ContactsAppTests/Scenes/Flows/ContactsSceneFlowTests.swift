@@ -411,7 +411,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("frobnicate")
         // Then
         sut.receive(Message.error(
-            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
+            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
@@ -505,6 +505,49 @@ final class ContactsSceneFlowTests: XCTestCase {
             Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
         ], file: file, line: line)
     }
+
+    // MARK: show and edit from either screen
+
+    func test_editFromTheList_opensTheForm_andSavingShowsWhereTheContactIs() throws {
+        // When
+        sut.send("edit ann lee")
+        // Then
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+    }
+
+    func test_showAndEditAnotherContact_fromAContact() throws {
+        // Given
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+
+        // When
+        sut.send("show 2")
+        // Then: José replaces Ann; back still goes to the list
+        sut.receiveRoute(.replace("contact", with: "contact"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.id, 2)
+        XCTAssertEqual(sut.session.stack.active.title, "José Ñúñez")
+
+        // When
+        sut.send("edit 1")
+        // Then: Ann's detail, then her form over it
+        sut.receiveRoute(.replace("contact", with: "contact"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.id, 1)
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
+
+        // When: an unknown contact
+        sut.send("cancel")
+        sut.receive(Message.info("Cancelled: Ann Lee is unchanged"))
+        sut.receiveRoute(.pop("form"))
+        sut.send("show nobody")
+        // Then
+        sut.receive(Message.error("no contact matches 'nobody'", code: .notFound))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
+    }
 }
 
 extension ShowContact.FetchContact.ViewModel {
@@ -515,4 +558,5 @@ extension ShowContact.FetchContact.ViewModel {
         fields.insert(field, at: index)
         return .init(id: id, uid: uid, name: name, version: version, fields: fields)
     }
+
 }

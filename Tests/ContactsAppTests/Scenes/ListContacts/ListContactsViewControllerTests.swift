@@ -49,6 +49,8 @@ final class ListContactsViewControllerTests: XCTestCase {
 
         func routeToShowContact() { routeToShowContactCalled = true }
         func routeToAddContact() { routeToAddContactCalled = true }
+        var routeToEditContactCalled = false
+        func routeToEditContact() { routeToEditContactCalled = true }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -161,7 +163,7 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export"])
         XCTAssertEqual(sut.title, "contacts")
     }
 
@@ -176,5 +178,15 @@ final class ListContactsViewControllerTests: XCTestCase {
             confirmed: ActionCall("delete", ["contact": .string("2"), "confirm": .boolean(true)]),
             declined: .info("Nothing deleted"), otherwise: .refuse,
             refusal: .error("not deleted", code: .confirmationRequired)))
+    }
+
+    func test_edit_selectsTheContactToEdit_andDisplayingTheSelectionRoutesToTheForm() {
+        // When
+        sut.perform(ActionCall("edit", ["contact": .string("ann lee")]))
+        sut.displaySelectedContact(viewModel: .init(id: 1, purpose: .edit))
+        // Then
+        XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "ann lee", purpose: .edit)])
+        XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 }

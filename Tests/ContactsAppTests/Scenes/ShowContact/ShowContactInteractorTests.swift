@@ -27,6 +27,8 @@ final class ShowContactInteractorTests: XCTestCase {
             presentDeletedContactCalled = true; deletedResponse = response
         }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+        var selectedResponses: [ShowContact.SelectContact.Response] = []
+        func presentSelectedContact(response: ShowContact.SelectContact.Response) { selectedResponses.append(response) }
     }
 
     func test_fetchContact_reload_readsTheStoredVersion() throws {
@@ -120,5 +122,21 @@ final class ShowContactInteractorTests: XCTestCase {
         XCTAssertEqual(workerSpy.readIDs, [1])
         XCTAssertEqual(workerSpy.deleted.map(\.id), [1])
         XCTAssertTrue(presenterSpy.presentDeletedContactCalled)
+    }
+
+    func test_selectContact_findsAnotherContact_forShowingOrEditing() {
+        // Given
+        sut = ShowContactInteractor(worker: Seeds.worker(store))
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        // When
+        sut.selectContact(request: .init(reference: "2", purpose: .edit))
+        sut.selectContact(request: .init(reference: "nobody"))
+        // Then
+        XCTAssertEqual(sut.selectedContact?.id, 2)
+        XCTAssertEqual(presenterSpy.selectedResponses.map(\.contact.id), [2])
+        XCTAssertEqual(presenterSpy.selectedResponses.map(\.purpose), [.edit])
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "nobody")])
+        XCTAssertEqual(sut.contact?.id, 1)
     }
 }

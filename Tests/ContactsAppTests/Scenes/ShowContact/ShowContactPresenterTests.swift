@@ -21,6 +21,8 @@ final class ShowContactPresenterTests: XCTestCase {
 
         func displayContact(viewModel: ShowContact.FetchContact.ViewModel) { displayContactCalled = true; contactViewModel = viewModel }
         func displayDeletedContact(message: Message) { deletedMessage = message }
+        var selectedViewModels: [ShowContact.SelectContact.ViewModel] = []
+        func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) { selectedViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -82,5 +84,12 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentFailure(.storage("disk on fire"))
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.error("storage failed: disk on fire", code: .storage)])
+    }
+
+    func test_presentSelectedContact_passesItsNumberAndPurpose() {
+        // When
+        sut.presentSelectedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), purpose: .edit))
+        // Then
+        XCTAssertEqual(viewControllerSpy.selectedViewModels, [.init(id: 2, purpose: .edit)])
     }
 }
