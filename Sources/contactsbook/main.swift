@@ -262,7 +262,9 @@ func openSession(db: String?, pageSize: Int = 20, changes: ChangeNotifier? = nil
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
+    let country = ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
+    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
+                                          defaultCountry: country)
     return ContactsSceneFactory.makeSession(environment: environment)
 }
 

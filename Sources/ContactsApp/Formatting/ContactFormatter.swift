@@ -6,8 +6,20 @@ import SceneCore
 public struct ContactFormatter {
     let locale: Locale
     let timeZone: TimeZone
+    /// The book's country for numbers without a country code (ISO 3166 code, e.g. "US"), or
+    /// nil: such numbers are then shown as typed, since nothing says which country they are in.
+    let defaultCountry: String?
 
-    public init(locale: Locale, timeZone: TimeZone) { self.locale = locale; self.timeZone = timeZone }
+    public init(locale: Locale, timeZone: TimeZone, defaultCountry: String? = nil) {
+        self.locale = locale; self.timeZone = timeZone
+        self.defaultCountry = defaultCountry?.uppercased()
+    }
+
+    /// The countries of the North American Numbering Plan, whose numbers get its mask.
+    static let northAmericanCountries: Set<String> = [
+        "US", "CA", "AG", "AI", "AS", "BB", "BM", "BS", "DM", "DO", "GD", "GU", "JM", "KN", "KY", "LC", "MP",
+        "MS", "PR", "SX", "TC", "TT", "VC", "VG", "VI",
+    ]
 
     /// Capitalises the first letter of each word ("ann-marie lee" → "Ann-Marie Lee"),
     /// leaving the rest alone so "McDonald" and "DeWitt" keep their capitals.
@@ -27,8 +39,9 @@ public struct ContactFormatter {
         return names.isEmpty ? contact.organization : names.map(name).joined(separator: " ")
     }
 
-    /// North American numbers get the familiar mask ("+1 (555) 123-4567"); others are shown
-    /// as entered with runs of spaces collapsed, since their grouping varies by country.
+    /// North American numbers get the familiar mask ("+1 (555) 123-4567") when they say they are
+    /// North American: by their +1, or, without a country code, by the book's default country.
+    /// Others are shown as entered with runs of spaces collapsed: "4930123456" may be Berlin.
     public func phone(_ number: String) -> String {
         let digits = number.filter { $0.isASCII && $0.isNumber }
         let plus = number.trimmingCharacters(in: .whitespaces).hasPrefix("+")
@@ -37,7 +50,10 @@ public struct ContactFormatter {
             if plus && digits.count == 11 && digits.hasPrefix("1") && isAreaCode(digits.dropFirst()) {
                 return "+1 " + nanp(String(digits.dropFirst()))
             }
-            if !plus && digits.count == 10 && isAreaCode(Substring(digits)) { return nanp(digits) }
+            if !plus && digits.count == 10 && isAreaCode(Substring(digits)),
+               let country = defaultCountry, Self.northAmericanCountries.contains(country) {
+                return nanp(digits)
+            }
         }
         return number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }

@@ -43,8 +43,21 @@ final class ContactFormatterTests: XCTestCase {
     func test_phone_masksNorthAmericanNumbers() {
         XCTAssertEqual(sut.phone("+15551234567"), "+1 (555) 123-4567")
         XCTAssertEqual(sut.phone("+1 555 123 4567"), "+1 (555) 123-4567")
-        XCTAssertEqual(sut.phone("555.123.4567"), "(555) 123-4567")
         XCTAssertEqual(sut.phone("(555) 123-4567"), "(555) 123-4567")
+    }
+
+    func test_phone_withoutACountryCode_isShownAsTyped_unlessTheBooksCountrySaysNorthAmerican() {
+        // Given: no default country
+        XCTAssertEqual(sut.phone("4930123456"), "4930123456")
+        XCTAssertEqual(sut.phone("555.123.4567"), "555.123.4567")
+        // Given: a North American book
+        let american = ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone, defaultCountry: "us")
+        XCTAssertEqual(american.phone("555.123.4567"), "(555) 123-4567")
+        XCTAssertEqual(american.phone("+34 612 345 678"), "+34 612 345 678")
+        // Given: a German book
+        let german = ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone, defaultCountry: "DE")
+        XCTAssertEqual(german.phone("4930123456"), "4930123456")
+        XCTAssertEqual(german.phone("+1 555 123 4567"), "+1 (555) 123-4567")
     }
 
     func test_phone_leavesOtherNumbersAsTyped_withSpacesCollapsed() {

@@ -45,7 +45,7 @@ final class ShowContactPresenterTests: XCTestCase {
             .init(label: "Nickname", value: "Nan"),
             .init(label: "Organization", value: "Acme"),
             .init(label: "Title", value: "CTO"),
-            .init(label: "Phone (mobile)", value: "(555) 123-4567"),
+            .init(label: "Phone (mobile)", value: "5551234567"),
             .init(label: "Phone (home)", value: "03-1234-5678"),
             .init(label: "Email (work)", value: "ann@acme.example"),
             .init(label: "Address (home)", value: "1 Main St, Springfield, USA"),
