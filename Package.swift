@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `CONTACTSBOOK_STATIC_EXECUTABLE=1 swift build -c release --static-swift-stdlib` (what
+/// `scripts/run` and `bench/run` do) links one fully static executable; a plain
+/// `swift build -c release` links as any Swift package does, and works on a fresh machine.
+let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == "1"
+
 let package = Package(
     name: "ContactsBook",
     platforms: [.macOS(.v13)],
@@ -21,6 +26,8 @@ let package = Package(
         // The reusable Clean Swift core: scenes, actions, router, session, front ends.
         // It knows nothing of contacts.
         .target(name: "SceneCore"),
+        // The one JSON layer: reads and writes JSON bytes for the app's columns and the JSON-RPC front end.
+        .target(name: "JSONBytes"),
         // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
@@ -30,12 +37,13 @@ let package = Package(
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
-        .target(name: "SceneRPC", dependencies: ["SceneCore", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
             dependencies: [
                 "SceneCore",
+                "JSONBytes",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -53,28 +61,31 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Release builds on Linux are one fully static executable (glibc, libstdc++, SQLite
-            // and libedit included; libedit's own dependencies listed): with no dynamic loader
-            // there are no libraries to map, no symbol lookups and no relocations at start, and
-            // a mail client's `contactsbook query` takes about half the time (bench/STARTUP.md).
-            // The cost: the executable is not position-independent, so its own code and data
-            // are not placed at random addresses. Debug and test builds stay dynamic.
-            linkerSettings: [
+            // With CONTACTSBOOK_STATIC_EXECUTABLE=1, a release build on Linux is one fully static
+            // executable (glibc, libstdc++, SQLite and libedit included; libedit's own dependencies
+            // listed): no dynamic loader, and a mail client's `contactsbook query` takes about half
+            // the time (bench/STARTUP.md). The cost: the executable is not position-independent.
+            // Not forced on every release build: without `--static-swift-stdlib` it cannot link
+            // (Foundation's static ICU), so the ecosystem's plain command would fail.
+            linkerSettings: staticExecutable ? [
                 .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
-            ]
+            ] : []
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(
             name: "ContactsAppTests",
             dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
                            // The CSV writer our hand-written one is held to (ContactsCSVTests).
-                           .product(name: "CSV", package: "CSV.swift")]
+                           .product(name: "CSV", package: "CSV.swift")],
+            // Sample files from other programs (vCard, CSV), read through Bundle.module.
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
-        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
+        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -1,3 +1,4 @@
+import JSONBytes
 /// Where whole frames go. The server's file-descriptor sink writes each with one `write(2)` loop
 /// under no interleaving, so two frames can never mix on the wire.
 public protocol FrameSink: AnyObject {
@@ -27,10 +28,7 @@ public struct FrameWriter {
     /// Appends one whole frame, the same bytes `frame(message.json.serialized())` returns.
     func append(_ message: OutgoingMessage, to out: inout [UInt8]) {
         let start = out.count
-        if !message.appendCompact(to: &out) {
-            out.removeSubrange(start...)
-            out.append(contentsOf: message.json.serialized())
-        }
+        message.appendCompact(to: &out)
         switch framing {
         case .newlineDelimited: out.append(0x0A)
         case .contentLength:

@@ -1,15 +1,8 @@
+import JSONBytes
 import SceneCore
 
-/// A value that builds its JSON-RPC form itself, without going through an `Encoder`.
-///
-/// `JSONValueEncoder` uses it when a value adopts it. The core's own small view models and
-/// routes adopt it, because one of them is in nearly every result (the stack, the routes, a
-/// message); building them by hand is measured several times faster than any `Encoder`. Each
-/// conversion must give exactly what the type's `Encodable` conformance gives: the tests compare
-/// every one with `JSONValue.encoding`. App view models may adopt it for the same reason.
-public protocol JSONValueConvertible {
-    var jsonValue: JSONValue { get }
-}
+// The core's own small view models and routes build their JSON-RPC form by hand: one of them is
+// in nearly every result (`JSONValueConvertible` says why and what they must equal).
 
 extension StackViewModel: JSONValueConvertible {
     public var jsonValue: JSONValue {

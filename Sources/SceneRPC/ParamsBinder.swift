@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// Turns JSON params into a checked `ActionCall`, from the same `ParameterSpec`s the command

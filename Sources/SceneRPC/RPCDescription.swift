@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// Who the server is, for `initialize` and `session/describe`.

@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// Running scene and router methods, and shaping their outcome as results and errors.
@@ -73,16 +74,14 @@ struct ActionResult: Equatable {
 
     var json: JSONValue { ["displayed": .array(displayed), "routes": .array(routes), "stack": stack.value] }
 
-    /// Appends the same bytes as `json.serialized()`; false (partly written) when a double leaves
-    /// the text to the encoder.
-    func appendCompact(to out: inout [UInt8]) -> Bool {
-        out.append(contentsOf: #"{"displayed":"#.utf8)
-        guard JSONValue.write(.array(displayed), to: &out) else { return false }
-        out.append(contentsOf: #","routes":"#.utf8)
-        guard JSONValue.write(.array(routes), to: &out) else { return false }
-        out.append(contentsOf: #","stack":"#.utf8)
+    /// Appends the same bytes as `json.serialized()`.
+    func appendCompact(to out: inout [UInt8]) {
+        JSONWriter.appendRaw(#"{"displayed":"#, to: &out)
+        JSONValue.array(displayed).appendCompact(to: &out)
+        JSONWriter.appendRaw(#","routes":"#, to: &out)
+        JSONValue.array(routes).appendCompact(to: &out)
+        JSONWriter.appendRaw(#","stack":"#, to: &out)
         out.append(contentsOf: stack.text)
         out.append(UInt8(ascii: "}"))
-        return true
     }
 }

@@ -1,3 +1,4 @@
+import JSONBytes
 import Logging
 import SceneCore
 

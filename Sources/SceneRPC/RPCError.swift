@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// A JSON-RPC error object: what goes in a response's `error` member.

@@ -1,3 +1,4 @@
+import JSONBytes
 /// One incoming JSON-RPC message, checked against the 2.0 spec.
 enum IncomingMessage: Equatable {
     /// Has an id: must be answered.
@@ -18,7 +19,7 @@ enum IncomingMessage: Equatable {
     }
 
     /// A message from the members of its object, in order (keys unique), as
-    /// `JSONFastParser.objectMembers` gives them: no dictionary for the few members of an envelope.
+    /// `JSONValue.objectMembers` gives them: no dictionary for the few members of an envelope.
     init(members pairs: [(key: String, value: JSONValue)]) {
         self.init(members: { key in pairs.first(where: { $0.key == key })?.value })
     }
@@ -95,41 +96,39 @@ enum OutgoingMessage: Equatable {
     }
 
     /// Appends the compact text, the same bytes as `json.serialized()` (keys in sorted order:
-    /// error < id < jsonrpc < method < params < result); false, with `out` partly written,
-    /// when a double leaves the text to the encoder.
-    func appendCompact(to out: inout [UInt8]) -> Bool {
+    /// error < id < jsonrpc < method < params < result).
+    func appendCompact(to out: inout [UInt8]) {
         switch self {
         case .result(let id, let result):
-            out.append(contentsOf: #"{"id":"#.utf8)
-            guard JSONValue.write(id, to: &out) else { return false }
-            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
-            guard JSONValue.write(result, to: &out) else { return false }
+            JSONWriter.appendRaw(#"{"id":"#, to: &out)
+            id.appendCompact(to: &out)
+            JSONWriter.appendRaw(#","jsonrpc":"2.0","result":"#, to: &out)
+            result.appendCompact(to: &out)
         case .actionResult(let id, let result):
-            out.append(contentsOf: #"{"id":"#.utf8)
-            guard JSONValue.write(id, to: &out) else { return false }
-            out.append(contentsOf: #","jsonrpc":"2.0","result":"#.utf8)
-            guard result.appendCompact(to: &out) else { return false }
+            JSONWriter.appendRaw(#"{"id":"#, to: &out)
+            id.appendCompact(to: &out)
+            JSONWriter.appendRaw(#","jsonrpc":"2.0","result":"#, to: &out)
+            result.appendCompact(to: &out)
         case .error(let id, let error):
-            out.append(contentsOf: #"{"error":"#.utf8)
-            guard JSONValue.write(error.json, to: &out) else { return false }
-            out.append(contentsOf: #","id":"#.utf8)
-            guard JSONValue.write(id, to: &out) else { return false }
-            out.append(contentsOf: #","jsonrpc":"2.0""#.utf8)
+            JSONWriter.appendRaw(#"{"error":"#, to: &out)
+            error.json.appendCompact(to: &out)
+            JSONWriter.appendRaw(#","id":"#, to: &out)
+            id.appendCompact(to: &out)
+            JSONWriter.appendRaw(#","jsonrpc":"2.0""#, to: &out)
         case .notification(let method, let params):
-            out.append(contentsOf: #"{"jsonrpc":"2.0","method":"#.utf8)
-            JSONValue.writeString(method, to: &out)
-            out.append(contentsOf: #","params":"#.utf8)
-            guard JSONValue.write(params, to: &out) else { return false }
+            JSONWriter.appendRaw(#"{"jsonrpc":"2.0","method":"#, to: &out)
+            JSONWriter.appendString(method, to: &out)
+            JSONWriter.appendRaw(#","params":"#, to: &out)
+            params.appendCompact(to: &out)
         case .batch(let messages):
             out.append(UInt8(ascii: "["))
             for (index, message) in messages.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard message.appendCompact(to: &out) else { return false }
+                message.appendCompact(to: &out)
             }
             out.append(UInt8(ascii: "]"))
-            return true
+            return
         }
         out.append(UInt8(ascii: "}"))
-        return true
     }
 }

@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// The progress token a request carried, and how to spell its notifications.

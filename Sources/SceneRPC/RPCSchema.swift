@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 
 /// JSON Schema (draft 2020-12 subset) generated from the action declarations, and the whole

@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 import Logging
 import SceneCore
 
@@ -166,7 +167,7 @@ public final class RPCServer {
         switch output {
         case .frames(let emit)?:
             var body: [UInt8] = []
-            if !message.appendCompact(to: &body) { body = message.json.serialized() }
+            message.appendCompact(to: &body)
             emit(writer.frame(body))
         case .buffer(let buffer)?: writer.append(message, to: buffer)
         case nil: break
@@ -225,8 +226,8 @@ private enum Incoming {
     init(_ event: FrameEvent) {
         switch event {
         case .message(let bytes):
-            // The common case: an ASCII object the fast parser reads exactly, without a dictionary.
-            if JSONValue.isASCII(bytes), let members = JSONFastParser.objectMembers(bytes) {
+            // The common case: an envelope of a few members, read without a dictionary.
+            if let members = JSONValue.objectMembers(bytes) {
                 self = .single(IncomingMessage(members: members))
                 return
             }
@@ -237,12 +238,11 @@ private enum Incoming {
                 case .array(let elements): self = .batch(elements.map(IncomingMessage.init))
                 case let value: self = .single(IncomingMessage(value))
                 }
-            } catch JSONValue.ParseError.invalidUTF8 {
-                self = .single(.invalid(id: .null, .parseError("the message is not valid UTF-8")))
-            } catch JSONValue.ParseError.invalidJSON(let reason) {
-                self = .single(.invalid(id: .null, .parseError(reason)))
             } catch {
-                self = .single(.invalid(id: .null, .parseError("\(error)")))
+                switch error {
+                case .invalidUTF8: self = .single(.invalid(id: .null, .parseError("the message is not valid UTF-8")))
+                case .invalidJSON(let reason): self = .single(.invalid(id: .null, .parseError(reason)))
+                }
             }
         case .oversized(let size, let limit):
             self = .single(.invalid(id: .null, .invalidRequest("a message of \(size) bytes exceeds the limit of \(limit)",

@@ -42,7 +42,9 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("No such file or directory"), result.stderr)
         let bad = try ContactsBookProcess.run(["import", "--format", "xml", "-"], stdin: "", home: home)
         XCTAssertNotEqual(bad.status, 0)
-        XCTAssertTrue(bad.stderr.contains("--format must be auto, vcard or csv"), bad.stderr)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.contains("The value 'xml' is invalid for '--format <format>'. Please provide one of 'auto', 'vcard' or 'csv'."),
+                      bad.stderr)
     }
 
     func testQuery_acceptsEveryShapeOfItsArguments() throws {
@@ -50,16 +52,37 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         let imported = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let expected = "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n"
-        // Then: --db before or after the words, --db=PATH, words after --, several words
-        for arguments in [["--db", database, "lee"], ["lee", "--db", database], ["--db=" + database, "lee"],
-                          ["--db", database, "--", "ann", "lee"]] {
-            let query = try ContactsBookProcess.run(["query"] + arguments, stdin: "", home: home)
+        // Then: --db before or after the words or the subcommand, --db=PATH, words after --, several words
+        for arguments in [["query", "--db", database, "lee"], ["query", "lee", "--db", database], ["query", "--db=" + database, "lee"],
+                          ["query", "--db", database, "--", "ann", "lee"], ["--db", database, "query", "lee"],
+                          ["--log-level", "error", "--db", database, "query", "ann", "lee"]] {
+            let query = try ContactsBookProcess.run(arguments, stdin: "", home: home)
             XCTAssertEqual(query.status, 0, "\(arguments): \(query.stderr)")
             XCTAssertEqual(query.stdout, expected, "\(arguments)")
         }
         // And without --db it searches the default book under HOME
         let fallback = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
         XCTAssertEqual(fallback.stdout, "No matches\n", fallback.stderr)
+    }
+
+    func testImport_takesTheGlobalOptionsBeforeTheSubcommandToo() throws {
+        // When --db comes before `import`
+        let imported = try ContactsBookProcess.run(["--db", database, "import", "--format", "vcard", "-"], stdin: Self.card, home: home)
+        // Then the card lands in that book
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let listed = try ContactsBookProcess.run(["--db", database], stdin: "list\n", home: home)
+        XCTAssertTrue(listed.stdout.contains("Ann Lee"), listed.stdout)
+    }
+
+    func testVersion_printsTheVersionJSONRPCReports() throws {
+        for arguments in [["--version"], ["query", "--version"]] {
+            let version = try ContactsBookProcess.run(arguments, stdin: "", home: home)
+            XCTAssertEqual(version.status, 0, "\(arguments): \(version.stderr)")
+            XCTAssertEqual(version.stdout, "0.1.0\n", "\(arguments)")
+        }
+        let rpc = try ContactsBookProcess.run(["--rpc", "--db", ":memory:"], stdin:
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", home: home)
+        XCTAssertTrue(rpc.stdout.contains(#""version":"0.1.0""#), rpc.stdout)
     }
 
     func testQuery_badArguments_areUsageErrors() throws {

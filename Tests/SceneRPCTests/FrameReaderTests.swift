@@ -1,3 +1,4 @@
+import JSONBytes
 @testable import SceneRPC
 import XCTest
 

@@ -1,10 +1,11 @@
 import Foundation
+import JSONBytes
 import SceneCore
 @testable import SceneRPC
 import XCTest
 
 /// `JSONValueEncoder` must give exactly the value the JSON text round trip gave
-/// (`JSONValue.encoding`: `JSONEncoder`, then the parser), for every kind of JSON value.
+/// (`JSONValueEncoder.referenceValue`: `JSONEncoder`, then the reader), for every kind of JSON value.
 final class JSONValueEncoderTests: XCTestCase {
     private struct Scalars: Encodable {
         let text = "plain"
@@ -110,7 +111,7 @@ final class JSONValueEncoderTests: XCTestCase {
     private struct Wrapper<T: Encodable>: Encodable { let value: T }
 
     private func assertSameAsRoundTrip<T: Encodable>(_ value: T, file: StaticString = #filePath, line: UInt = #line) throws {
-        let expected = try JSONValue.encoding(value)
+        let expected = try JSONValueEncoder.referenceValue(value)
         let actual = try JSONValueEncoder.encode(value)
         XCTAssertEqual(actual, expected, file: file, line: line)
         XCTAssertEqual(actual.text, expected.text, file: file, line: line)
@@ -131,9 +132,9 @@ final class JSONValueEncoderTests: XCTestCase {
         try assertSameAsRoundTrip(UInt64.max)
         // Whatever this platform's JSONEncoder makes of 128-bit integers (a number, or an error), the same.
         for value in [Wrapper(value: Int128(Int64.max) * 4), Wrapper(value: Int128(-3))] as [any Encodable] {
-            XCTAssertEqual(try? JSONValueEncoder.encode(value), try? JSONValue.encoding(value))
+            XCTAssertEqual(try? JSONValueEncoder.encode(value), try? JSONValueEncoder.referenceValue(value))
         }
-        XCTAssertEqual(try? JSONValueEncoder.encode([UInt128(7)]), try? JSONValue.encoding([UInt128(7)]))
+        XCTAssertEqual(try? JSONValueEncoder.encode([UInt128(7)]), try? JSONValueEncoder.referenceValue([UInt128(7)]))
         try assertSameAsRoundTrip(Int.min)
     }
 
@@ -161,7 +162,7 @@ final class JSONValueEncoderTests: XCTestCase {
     }
 
     func test_encode_topLevelValueThatEncodesNothing_throwsAsJSONEncoderDoes() {
-        XCTAssertThrowsError(try JSONValue.encoding(EncodesNothing()))
+        XCTAssertThrowsError(try JSONValueEncoder.referenceValue(EncodesNothing()))
         XCTAssertThrowsError(try JSONValueEncoder.encode(EncodesNothing()))
     }
 
@@ -171,7 +172,7 @@ final class JSONValueEncoderTests: XCTestCase {
     }
 
     func test_encode_nonFiniteNumber_throwsAsJSONEncoderDoes() {
-        XCTAssertThrowsError(try JSONValue.encoding(NotANumber()))
+        XCTAssertThrowsError(try JSONValueEncoder.referenceValue(NotANumber()))
         XCTAssertThrowsError(try JSONValueEncoder.encode(NotANumber()))
     }
 

@@ -1,3 +1,4 @@
+import JSONBytes
 import Logging
 import SceneCore
 @testable import SceneRPC
@@ -29,6 +30,9 @@ final class RPCConformanceTests: XCTestCase {
     func test_unparsableJSON_isParseErrorWithNullID() {
         assertError("{\"jsonrpc\":\"2.0\",\"id\":1,", code: -32700, id: .null)
         assertError("hello", code: -32700, id: .null)
+        assertError(#"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#, code: -32700, id: .null)
+        // Then: the message says what and where
+        XCTAssertEqual(error("[1,]")?["message"], "parse error: unexpected ']' at byte 3")
     }
 
     func test_invalidUTF8_isParseError() {
@@ -112,7 +116,7 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(failure?["message"], "name is required")
         XCTAssertEqual(failure?["data"]?["code"], "validation_failed")
         XCTAssertEqual(failure?["data"]?["details"], ["name": "is required"])
-        XCTAssertEqual(failure?["data"]?["displayed"], [["kind": "message", "value": try JSONValue.encoding(RPCSeeds.validationError)]])
+        XCTAssertEqual(failure?["data"]?["displayed"], [["kind": "message", "value": try JSONValueEncoder.referenceValue(RPCSeeds.validationError)]])
     }
 
     func test_errorCodes_areDistinctAndInTheApplicationRange() {

@@ -1,3 +1,4 @@
+import JSONBytes
 import SceneCore
 @testable import SceneRPC
 import XCTest

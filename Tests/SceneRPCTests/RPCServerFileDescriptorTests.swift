@@ -1,4 +1,5 @@
 import Foundation
+import JSONBytes
 @testable import SceneRPC
 import XCTest
 

@@ -13,11 +13,13 @@ def run(tmp_path, arguments, stdin=""):
 
 
 def older_book(tmp_path):
-    """A book with one contact, taken back to the schema before the page anchors (v4)."""
+    """A book with one contact, taken back to the schema before the page anchors, recorded as
+    versions before named migrations recorded it (identifiers v1 to v3)."""
     book = str(tmp_path / "book.sqlite")
     assert run(tmp_path, ["import", "--db", book, "-"], CARD).returncode == 0
     with sqlite3.connect(book) as db:
-        db.executescript("DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4';")
+        db.executescript("DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DELETE FROM grdb_migrations;"
+                         "INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');")
     return book
 
 

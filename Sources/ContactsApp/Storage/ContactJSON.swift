@@ -1,15 +1,14 @@
-import Foundation
+import JSONBytes
 
 /// The JSON stored in the `phones`, `emails`, `addresses`, `tags` and `extra` columns, written
-/// and read by hand.
+/// and read with the program's one JSON layer (`JSONBytes`), straight between a contact's
+/// values and bytes.
 ///
-/// Hand-written although Foundation has `JSONEncoder`/`JSONDecoder`: measured with `perf`, the
-/// encoder was 12 % of an import and the decoder most of an export (a coder, its containers and
-/// boxes per row). `encode` writes exactly the bytes `JSONEncoder` with `.sortedKeys` writes (keys
-/// in order, `/` escaped as `\/`, control characters as `\b \t \n \f \r` or `\u00xx`), so rows
-/// written before and after read the same; tests compare the two byte for byte. `decode` reads
-/// that form and, for anything it does not expect (another writer's spacing or escapes), returns
-/// nil so the caller falls back to `JSONDecoder`: every existing database keeps working.
+/// Not through `JSONEncoder`/`JSONDecoder`: measured with `perf`, the encoder was 12 % of an
+/// import and the decoder most of an export (a coder, its containers and boxes per row).
+/// `encode` writes compact JSON with sorted keys and the layer's escaping (`/` as it is);
+/// rows written by older builds (`\/`, other spacing) read the same. `decode` returns nil
+/// for text that is not the expected shape, so the caller can still try `JSONDecoder`.
 enum ContactJSON {
     // MARK: - Writing
 
@@ -17,14 +16,14 @@ enum ContactJSON {
         if values.isEmpty { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(values.count * 48)
-        out.append(0x5B)
+        out.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { out.append(0x2C) }
-            append(#"{"label":"#, &out); appendString(value.label, &out)
-            append(#","value":"#, &out); appendString(value.value, &out)
-            out.append(0x7D)
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.appendRaw(#"{"label":"#, to: &out); JSONWriter.appendString(value.label, to: &out)
+            JSONWriter.appendRaw(#","value":"#, to: &out); JSONWriter.appendString(value.value, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        out.append(0x5D)
+        out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -32,19 +31,19 @@ enum ContactJSON {
         if values.isEmpty { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(values.count * 128)
-        out.append(0x5B)
+        out.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { out.append(0x2C) }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             // Sorted keys: city, country, label, postalCode, region, street.
-            append(#"{"city":"#, &out); appendString(value.city, &out)
-            append(#","country":"#, &out); appendString(value.country, &out)
-            append(#","label":"#, &out); appendString(value.label, &out)
-            append(#","postalCode":"#, &out); appendString(value.postalCode, &out)
-            append(#","region":"#, &out); appendString(value.region, &out)
-            append(#","street":"#, &out); appendString(value.street, &out)
-            out.append(0x7D)
+            JSONWriter.appendRaw(#"{"city":"#, to: &out); JSONWriter.appendString(value.city, to: &out)
+            JSONWriter.appendRaw(#","country":"#, to: &out); JSONWriter.appendString(value.country, to: &out)
+            JSONWriter.appendRaw(#","label":"#, to: &out); JSONWriter.appendString(value.label, to: &out)
+            JSONWriter.appendRaw(#","postalCode":"#, to: &out); JSONWriter.appendString(value.postalCode, to: &out)
+            JSONWriter.appendRaw(#","region":"#, to: &out); JSONWriter.appendString(value.region, to: &out)
+            JSONWriter.appendRaw(#","street":"#, to: &out); JSONWriter.appendString(value.street, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        out.append(0x5D)
+        out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -52,47 +51,13 @@ enum ContactJSON {
         if values.isEmpty { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
-        out.append(0x5B)
+        out.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
-            if index > 0 { out.append(0x2C) }
-            appendString(value, &out)
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(value, to: &out)
         }
-        out.append(0x5D)
+        out.append(UInt8(ascii: "]"))
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func append(_ ascii: StaticString, _ out: inout [UInt8]) {
-        ascii.withUTF8Buffer { out.append(contentsOf: $0) }
-    }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// A JSON string as `JSONEncoder` writes it.
-    static func appendString(_ text: String, _ out: inout [UInt8]) {
-        out.append(0x22)
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x2F else { continue }
-                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
-                start = index + 1
-                out.append(0x5C)
-                switch byte {
-                case 0x22, 0x5C, 0x2F: out.append(byte)
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                }
-            }
-            if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
-        }
-        out.append(0x22)
     }
 
     // MARK: - Reading
@@ -116,17 +81,15 @@ enum ContactJSON {
 
     static func decodeStrings(_ text: String) -> [String]? {
         if text == "[]" { return [] }
-        var text = text
-        return text.withUTF8 { bytes -> [String]? in
-            var parser = Parser(bytes: bytes)
-            guard parser.take(0x5B) else { return nil }
+        return read(text) { reader, _ throws(JSONReader.Failure) -> [String]? in
+            guard reader.take(UInt8(ascii: "[")) else { return nil }
             var result: [String] = []
-            if parser.take(0x5D) { return parser.atEnd ? result : nil }
-            repeat {
-                guard let string = parser.string() else { return nil }
-                result.append(string)
-            } while parser.take(0x2C)
-            guard parser.take(0x5D), parser.atEnd else { return nil }
+            if !reader.take(UInt8(ascii: "]")) {
+                repeat {
+                    result.append(try reader.string())
+                } while reader.take(UInt8(ascii: ","))
+                guard reader.take(UInt8(ascii: "]")) else { return nil }
+            }
             return result
         }
     }
@@ -135,28 +98,46 @@ enum ContactJSON {
     /// fields (nil when one is missing).
     private static func decodeObjects<T>(_ text: String, _ make: (Fields) -> T?) -> [T]? {
         if text == "[]" { return [] }
-        var text = text
-        return text.withUTF8 { bytes -> [T]? in
-            var parser = Parser(bytes: bytes)
-            guard parser.take(0x5B) else { return nil }
+        return read(text) { reader, bytes throws(JSONReader.Failure) -> [T]? in
+            guard reader.take(UInt8(ascii: "[")) else { return nil }
             var result: [T] = []
-            if parser.take(0x5D) { return parser.atEnd ? result : nil }
+            if reader.take(UInt8(ascii: "]")) { return result }
             var fields = Fields(bytes: bytes)
             repeat {
-                guard parser.take(0x7B) else { return nil }
+                guard reader.take(UInt8(ascii: "{")) else { return nil }
                 fields.removeAll()
-                if !parser.take(0x7D) {
+                if !reader.take(UInt8(ascii: "}")) {
                     repeat {
-                        guard let key = parser.plainKey(), parser.take(0x3A), let value = parser.string() else { return nil }
-                        fields.append(key: key, value: value)
-                    } while parser.take(0x2C)
-                    guard parser.take(0x7D) else { return nil }
+                        // A key spelled with escapes is no field we know: it is read and left out.
+                        let key = try reader.plainString()
+                        guard reader.take(UInt8(ascii: ":")) else { return nil }
+                        let value = try reader.string()
+                        if let key { fields.append(key: key, value: value) }
+                    } while reader.take(UInt8(ascii: ","))
+                    guard reader.take(UInt8(ascii: "}")) else { return nil }
                 }
                 guard let element = make(fields) else { return nil }
                 result.append(element)
-            } while parser.take(0x2C)
-            guard parser.take(0x5D), parser.atEnd else { return nil }
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "]")) else { return nil }
             return result
+        }
+    }
+
+    /// What `body` reads from the whole of `text`, or nil when it gives up, fails, or leaves
+    /// anything but whitespace after.
+    private static func read<T>(_ text: String,
+                                _ body: (inout JSONReader, UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> T?) -> T? {
+        var text = text
+        return text.withUTF8 { bytes -> T? in
+            var reader = JSONReader(bytes)
+            do {
+                guard let result = try body(&reader, bytes) else { return nil }
+                try reader.expectEnd()
+                return result
+            } catch {
+                return nil
+            }
         }
     }
 
@@ -187,107 +168,6 @@ enum ContactJSON {
                 return values[index]
             }
             return nil
-        }
-    }
-
-    /// Compact JSON only (what the encoder writes): any whitespace makes the caller fall back.
-    private struct Parser {
-        let bytes: UnsafeBufferPointer<UInt8>
-        var index = 0
-
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
-
-        var atEnd: Bool { index == bytes.count }
-
-        mutating func take(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
-        }
-
-        /// A key without escapes, as the range of its bytes; nil (the caller falls back to
-        /// JSONDecoder) for anything else.
-        mutating func plainKey() -> Range<Int>? {
-            guard take(0x22) else { return nil }
-            let start = index
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == 0x22 {
-                    index += 1
-                    return start..<(index - 1)
-                }
-                if byte == 0x5C || byte < 0x20 { return nil }
-                index += 1
-            }
-            return nil
-        }
-
-        mutating func string() -> String? {
-            guard take(0x22) else { return nil }
-            let start = index
-            // Fast path: no escapes.
-            while index < bytes.count {
-                let byte = bytes[index]
-                if byte == 0x22 {
-                    let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                    index += 1
-                    return result
-                }
-                if byte == 0x5C || byte < 0x20 { break }
-                index += 1
-            }
-            var out = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                switch byte {
-                case 0x22: return String(decoding: out, as: UTF8.self)
-                case 0x5C:
-                    guard index < bytes.count else { return nil }
-                    let escape = bytes[index]
-                    index += 1
-                    switch escape {
-                    case 0x22, 0x5C, 0x2F: out.append(escape)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "u"):
-                        guard var scalar = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(scalar) {
-                            guard take(0x5C), take(UInt8(ascii: "u")), let low = hex4(), (0xDC00..<0xE000).contains(low)
-                            else { return nil }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        guard let unicode = Unicode.Scalar(scalar) else { return nil }
-                        out.append(contentsOf: Array(String(Character(unicode)).utf8))
-                    default: return nil
-                    }
-                default:
-                    guard byte >= 0x20 else { return nil }
-                    out.append(byte)
-                }
-            }
-            return nil
-        }
-
-        private mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                let digit: UInt8
-                switch byte {
-                case 0x30...0x39: digit = byte - 0x30
-                case 0x41...0x46: digit = byte - 0x41 + 10
-                case 0x61...0x66: digit = byte - 0x61 + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-                index += 1
-            }
-            return value
         }
     }
 }

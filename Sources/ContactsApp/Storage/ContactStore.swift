@@ -59,10 +59,6 @@ public protocol ContactStore: AnyObject {
     /// fails, nothing at all is saved. Returns the ids added and updated, in the order saved.
     /// A large file is read and saved a batch at a time this way, never held whole in memory.
     func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs
-    /// What the store can work out for a contact of an import before the import's transaction,
-    /// touching no storage: an import calls it on the thread that reads the file, so the
-    /// thread holding the transaction only writes. nil when the store has nothing to prepare.
-    func prepareForImport(_ contact: Contact) -> PreparedContact?
     /// Hands every contact matching `search`, in sort order, to `body` in batches of at most
     /// `batchSize`; returns how many there were. An export walks the book this way: never the
     /// whole book in memory, and never a page found by skipping all the rows before it.
@@ -73,29 +69,9 @@ public protocol ContactStore: AnyObject {
 public protocol ContactImportTransaction: AnyObject {
     /// The stored contacts whose UID is one of `uids`, as `ContactStore.contacts(uids:)`.
     func contacts(uids: [String]) throws -> [Contact]
-    /// Whether the book held no contacts when the import began: then only the import's own
-    /// saves can match a UID, and an import that never repeats one need not look any up.
-    var bookWasEmpty: Bool { get }
-    /// Saves one batch, each contact with the rules of `insert` and `update`. `prepared` is
-    /// empty, or holds what `prepareForImport` gave for each contact of `inserting`, in order:
-    /// prepared from that same contact, whose `uid`, `id`, `version` and dates alone may have
-    /// changed since.
-    func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws
+    /// Saves one batch, each contact with the rules of `insert` and `update`.
+    func save(inserting: [Contact], updating: [Contact]) throws
 }
-
-extension ContactImportTransaction {
-    /// Not known: the import looks every batch's UIDs up.
-    public var bookWasEmpty: Bool { false }
-
-    /// Saves one batch with nothing prepared.
-    public func save(inserting: [Contact], updating: [Contact]) throws {
-        try save(inserting: inserting, prepared: [], updating: updating)
-    }
-}
-
-/// What a store works out from a contact's own fields ahead of an import's transaction
-/// (`ContactStore.prepareForImport`); only the store that made it reads it.
-public protocol PreparedContact: Sendable {}
 
 /// The ids an import added and updated.
 public struct ImportedIDs: Equatable, Sendable {
@@ -105,9 +81,6 @@ public struct ImportedIDs: Equatable, Sendable {
 }
 
 extension ContactStore {
-    /// Nothing to prepare: right for stores whose saves are cheap.
-    public func prepareForImport(_ contact: Contact) -> PreparedContact? { nil }
-
     /// Collects every batch and saves them with one `importContacts(inserting:updating:)` at the
     /// end: right for small stores; `SQLiteContactStore` saves each batch as it comes instead.
     public func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
@@ -141,7 +114,7 @@ private final class CollectedImport: ContactImportTransaction {
     var inserts: [Contact] = [], updates: [Contact] = []
     init(store: ContactStore) { self.store = store }
     func contacts(uids: [String]) throws -> [Contact] { try store.contacts(uids: uids) }
-    func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
+    func save(inserting: [Contact], updating: [Contact]) throws {
         inserts += inserting
         updates += updating
     }

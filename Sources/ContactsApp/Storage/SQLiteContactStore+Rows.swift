@@ -4,13 +4,87 @@ import GRDBSQLite
 
 /// Mapping between `Contact` and the `contact` table, search index upkeep and error messages.
 extension SQLiteContactStore {
-    /// The columns a save writes. `id` and `version` are left out on purpose: the store
-    /// manages them. `extra` holds `Contact.extraProperties` as a JSON array of strings.
-    static let savedColumns = [
-        "uid", "given", "family", "nickname", "organization", "title", "notes",
-        "phones", "emails", "addresses", "tags", "birthday", "created_at", "updated_at",
-        "sort_first", "sort_last", "extra",
+    /// One column of the `contact` table as the store maps it: its name, how a save binds it
+    /// (nil for the columns the store manages itself, `id` and `version`) and how a read sets
+    /// it on a contact. Every insert, update and read is derived from `columns`, so a field
+    /// that is not mapped here is caught by one test (`ContactRowTests`).
+    struct Column: Sendable {
+        let name: String
+        let bind: (@Sendable (Contact, PreparedRow, inout Binder) -> Void)?
+        /// Nil for the columns derived from the fields, which a read does not select.
+        let read: (@Sendable (Row, Int, inout Contact) throws -> Void)?
+    }
+
+    /// The `contact` table's columns, each declared once. Reads select them in this order and
+    /// read by position (by name, GRDB looks each column up in every row).
+    static let columns: [Column] = [
+        Column(name: "id", bind: nil) { row, at, contact in contact.id = row[at] },
+        Column(name: "uid", bind: { contact, _, binder in binder.text(contact.uid) }) { row, at, contact in
+            contact.uid = row[at]
+        },
+        Column(name: "given", bind: { _, row, binder in binder.text(row.givenName) }) { row, at, contact in
+            contact.givenName = row[at]
+        },
+        Column(name: "family", bind: { _, row, binder in binder.text(row.familyName) }) { row, at, contact in
+            contact.familyName = row[at]
+        },
+        Column(name: "nickname", bind: { _, row, binder in binder.text(row.nickname) }) { row, at, contact in
+            contact.nickname = row[at]
+        },
+        Column(name: "organization", bind: { _, row, binder in binder.text(row.organization) }) { row, at, contact in
+            contact.organization = row[at]
+        },
+        Column(name: "title", bind: { _, row, binder in binder.text(row.title) }) { row, at, contact in
+            contact.title = row[at]
+        },
+        Column(name: "notes", bind: { _, row, binder in binder.text(row.notes) }) { row, at, contact in
+            contact.notes = row[at]
+        },
+        Column(name: "phones", bind: { _, row, binder in binder.text(row.phones) }) { row, at, contact in
+            contact.phones = try labeledValues(row[at])
+        },
+        Column(name: "emails", bind: { _, row, binder in binder.text(row.emails) }) { row, at, contact in
+            contact.emails = try labeledValues(row[at])
+        },
+        Column(name: "addresses", bind: { _, row, binder in binder.text(row.addresses) }) { row, at, contact in
+            contact.addresses = try addresses(row[at])
+        },
+        Column(name: "tags", bind: { _, row, binder in binder.text(row.tags) }) { row, at, contact in
+            contact.tags = try strings(row[at])
+        },
+        Column(name: "birthday", bind: { _, row, binder in binder.text(row.birthday) }) { row, at, contact in
+            contact.birthday = (row[at] as String?).flatMap(Birthday.init(parsing:))
+        },
+        Column(name: "created_at", bind: { contact, _, binder in binder.real(contact.createdAt.timeIntervalSince1970) }) {
+            row, at, contact in contact.createdAt = Date(timeIntervalSince1970: row[at])
+        },
+        Column(name: "updated_at", bind: { contact, _, binder in binder.real(contact.updatedAt.timeIntervalSince1970) }) {
+            row, at, contact in contact.updatedAt = Date(timeIntervalSince1970: row[at])
+        },
+        Column(name: "version", bind: nil) { row, at, contact in contact.version = row[at] },
+        // Derived from the fields for the sort indexes; nothing to read back.
+        Column(name: "sort_first", bind: { _, row, binder in binder.text(row.keys.first) }, read: nil),
+        Column(name: "sort_last", bind: { _, row, binder in binder.text(row.keys.last) }, read: nil),
+        Column(name: "extra", bind: { _, row, binder in binder.text(row.extra) }) { row, at, contact in
+            contact.extraProperties = try strings(row[at])
+        },
     ]
+
+    /// The columns a save writes, in `columns`' order; `id` and `version` are the store's.
+    static let savedColumns = columns.filter { $0.bind != nil }
+
+    static let insertSQL = "INSERT INTO contact (" + savedColumns.map(\.name).joined(separator: ", ") + ", version) VALUES ("
+        + Array(repeating: "?", count: savedColumns.count).joined(separator: ", ") + ", 1)"
+
+    /// Guarded by the version the save started from (`ContactStoreError.staleVersion`).
+    static let updateSQL = "UPDATE contact SET " + savedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
+        + ", version = version + 1 WHERE id = ? AND version = ?"
+
+    /// The columns a read selects, in `columns`' order: all but the derived ones.
+    static let readColumnList = columns.filter { $0.read != nil }
+
+    /// The select list of a read (`contact(from:)`).
+    static let readColumns = readColumnList.map(\.name).joined(separator: ", ")
 
     /// A contact's sort keys in both orders, computed once per save.
     struct SortKeys {
@@ -23,14 +97,14 @@ extension SQLiteContactStore {
     }
 
     /// Everything a save writes that follows from a contact's own fields: its columns but the
-    /// uid and dates, its sort keys and its three index texts. An import works it out on the
-    /// thread reading the file (`prepareForImport`), so the saving thread only binds and steps:
-    /// at 100k cards this work was a third of that thread's time.
+    /// uid and dates (as they are stored: lists as JSON), its sort keys and its index texts. An
+    /// import works it out on the thread reading the file (`prepareForImport`), so the saving
+    /// thread only binds and steps: at 100k cards this work was a third of that thread's time.
     final class PreparedRow: PreparedContact {
         let keys: SortKeys
-        /// given, family, nickname, organization, title, notes, phones, emails, addresses,
-        /// tags, birthday, extra: `savedColumns` without uid, dates and sort keys, in order.
-        let columns: [String?]
+        let givenName, familyName, nickname, organization, title, notes: String
+        let phones, emails, addresses, tags, extra: String
+        let birthday: String?
         /// The word index's text (`ContactSearch.indexedText`).
         let text: String
         /// Every phone's digits, space-separated: the trigram index's text.
@@ -40,12 +114,18 @@ extension SQLiteContactStore {
 
         init(_ contact: Contact) {
             keys = SortKeys(contact)
-            columns = [
-                contact.givenName, contact.familyName, contact.nickname, contact.organization, contact.title,
-                contact.notes, ContactJSON.encode(contact.phones), ContactJSON.encode(contact.emails),
-                ContactJSON.encode(contact.addresses), ContactJSON.encode(contact.tags), contact.birthday?.isoString,
-                ContactJSON.encode(contact.extraProperties),
-            ]
+            givenName = contact.givenName
+            familyName = contact.familyName
+            nickname = contact.nickname
+            organization = contact.organization
+            title = contact.title
+            notes = contact.notes
+            phones = ContactJSON.encode(contact.phones)
+            emails = ContactJSON.encode(contact.emails)
+            addresses = ContactJSON.encode(contact.addresses)
+            tags = ContactJSON.encode(contact.tags)
+            extra = ContactJSON.encode(contact.extraProperties)
+            birthday = contact.birthday?.isoString
             // `indexedText` of `searchText`, in one pass.
             text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
             let phoneDigits = contact.phoneDigits
@@ -100,46 +180,14 @@ extension SQLiteContactStore {
 
     /// Binds `savedColumns`, in order, for a contact and what was prepared from it.
     static func bindSaved(_ contact: Contact, _ row: PreparedRow, _ binder: inout Binder) {
-        let c = row.columns
-        binder.text(contact.uid)
-        for column in c[0...10] { binder.text(column) }
-        binder.real(contact.createdAt.timeIntervalSince1970)
-        binder.real(contact.updatedAt.timeIntervalSince1970)
-        binder.text(row.keys.first)
-        binder.text(row.keys.last)
-        binder.text(c[11])
-    }
-
-    /// The columns `contact(fromColumns:)` reads by position (by name, GRDB looks each
-    /// column up in every row).
-    static let readColumns = "id, uid, given, family, nickname, organization, title, phones, emails, "
-        + "addresses, birthday, notes, tags, created_at, updated_at, version, extra"
-
-    static func contact(from row: Row) throws -> Contact {
-        Contact(
-            id: row["id"], uid: row["uid"], givenName: row["given"], familyName: row["family"],
-            nickname: row["nickname"], organization: row["organization"], title: row["title"],
-            phones: try labeledValues(row["phones"]), emails: try labeledValues(row["emails"]),
-            addresses: try addresses(row["addresses"]),
-            birthday: (row["birthday"] as String?).flatMap(Birthday.init(parsing:)),
-            notes: row["notes"], tags: try strings(row["tags"]),
-            createdAt: Date(timeIntervalSince1970: row["created_at"]),
-            updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
-            version: row["version"], extraProperties: try strings(row["extra"]))
+        for column in savedColumns { column.bind?(contact, row, &binder) }
     }
 
     /// A row selected with `readColumns`, read by position.
-    static func contact(fromColumns row: Row) throws -> Contact {
-        Contact(
-            id: row[0], uid: row[1], givenName: row[2], familyName: row[3],
-            nickname: row[4], organization: row[5], title: row[6],
-            phones: try labeledValues(row[7]), emails: try labeledValues(row[8]),
-            addresses: try addresses(row[9]),
-            birthday: (row[10] as String?).flatMap(Birthday.init(parsing:)),
-            notes: row[11], tags: try strings(row[12]),
-            createdAt: Date(timeIntervalSince1970: row[13]),
-            updatedAt: Date(timeIntervalSince1970: row[14]),
-            version: row[15], extraProperties: try strings(row[16]))
+    static func contact(from row: Row) throws -> Contact {
+        var contact = Contact()
+        for (at, column) in readColumnList.enumerated() { try column.read?(row, at, &contact) }
+        return contact
     }
 
     private static func labeledValues(_ text: String) throws -> [LabeledValue] {

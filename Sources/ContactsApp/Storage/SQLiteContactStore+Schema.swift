@@ -2,10 +2,29 @@ import Foundation
 import GRDB
 
 extension SQLiteContactStore {
-    /// The schema's history, oldest first. Each migration runs once per database file, in its
-    /// own transaction, and is never edited after release: add a new one instead.
-    static let migrations: [(name: String, sql: String)] = [
-        ("v1", """
+    /// One step of the schema's history: the name GRDB records in the book once it has run
+    /// (saying what it does), its SQL and the data step beside it. Never edited after release:
+    /// add a new one instead.
+    struct Migration: Sendable {
+        let name: String
+        /// The identifier books made before migrations had names hold for it (`v1` to `v5`);
+        /// `adoptNames` renames it, so those books are not migrated again.
+        let legacyIdentifier: String?
+        /// Runs in the migration's transaction; `anchorBucket` is B of the page anchors.
+        let migrate: @Sendable (_ db: Database, _ anchorBucket: Int) throws -> Void
+    }
+
+    /// The schema's history, oldest first. Each migration runs once per book, in its own
+    /// transaction.
+    static let migrations: [Migration] = [
+        createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
+        addWordVocabulary,
+    ]
+
+    static let createContacts = Migration(
+        name: "create contacts with word and phone indexes", legacyIdentifier: "v1"
+    ) { db, _ in
+        try db.execute(sql: """
             CREATE TABLE contact (
                 id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a stale id cannot name someone else
                 uid TEXT NOT NULL UNIQUE,
@@ -25,45 +44,70 @@ extension SQLiteContactStore {
                 version INTEGER NOT NULL,
                 sort_first TEXT NOT NULL,             -- ContactKeys.sortKey(_, .first)
                 sort_last TEXT NOT NULL,              -- ContactKeys.sortKey(_, .last)
-                extra TEXT NOT NULL DEFAULT '[]'      -- reserved: unknown vCard properties; never written by updates
+                extra TEXT NOT NULL DEFAULT '[]'      -- unknown vCard properties, JSON [String]
             );
             CREATE INDEX contact_sort_first ON contact(sort_first, id);
             CREATE INDEX contact_sort_last ON contact(sort_last, id);
             -- rowid = contact.id; both kept in step with contact by the store, in the same transaction.
             CREATE VIRTUAL TABLE contact_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
             CREATE VIRTUAL TABLE contact_phone USING fts5(digits, tokenize = 'trigram');
-            """),
-        // Phone fragments of `ContactSearch.gramLength` digits or more, found through their
-        // digit grams (see `ContactSearch.digitGramText`); contentless, so FTS5 keeps no
-        // second copy of the text. Filled from the phone index by `fill`.
-        //
-        // Both sort keys by id: sorting a search's matches reads their keys from this index,
-        // a fifteenth of the table's size, instead of from their rows spread over the file.
-        ("v2", """
+            """)
+    }
+
+    /// Phone fragments of `ContactSearch.gramLength` digits or more, found through their digit
+    /// grams (`ContactSearch.digitGramText`); contentless, so FTS5 keeps no second copy of the
+    /// text. Both sort keys by id: sorting a search's matches reads their keys from this index,
+    /// a fifteenth of the table's size. The number of contacts, kept by the store in the
+    /// transaction of every insert and delete: COUNT(*) reads a whole index (40 ms per listed
+    /// page at 1M), and triggers made every insert open a statement journal.
+    static let addPhoneGramsSortKeysByIDAndCount = Migration(
+        name: "add phone digit grams, sort keys by id and the kept count", legacyIdentifier: "v2"
+    ) { db, _ in
+        try db.execute(sql: """
             CREATE VIRTUAL TABLE contact_phone_gram USING fts5(
                 grams, tokenize = 'unicode61', content = '', columnsize = 0);
             CREATE INDEX contact_id_sorts ON contact(id, sort_first, sort_last);
-            -- The number of contacts, kept by the store in the transaction of every insert and
-            -- delete: without a memory map, COUNT(*) reads a whole index through pread(), 40 ms
-            -- per listed page at 1M. (Triggers would keep it too, but made every insert open a
-            -- statement journal: an import of 10k cards took 35% longer.)
             CREATE TABLE contact_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
             INSERT INTO contact_count (one, n) SELECT 1, COUNT(*) FROM contact;
-            """),
-        // The word index rebuilt with letters and digits apart ("kowalczyk1023" → "kowalczyk
-        // 1023", `ContactSearch.separatingDigits`), plus a marked word for each letter-digit
-        // pair (`ContactSearch.indexedText`): a prefix search expanded to one word per numbered
-        // email handle. Filled by `fill` from the v2 index's text, then renamed into
-        // its place: one pass, rows in rowid order, the fastest way to build an FTS5 index.
-        ("v3", """
+            """)
+        // The stored phones' grams, from the phone index.
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
+        while let row = try rows.next() {
+            let digits: String = row["digits"]
+            try indexDigitGrams(ContactSearch.digitGramText(digits.split(separator: " ").map(String.init)),
+                                id: row["rowid"], db)
+        }
+    }
+
+    /// The word index rebuilt with letters and digits apart ("kowalczyk1023" → "kowalczyk
+    /// 1023", `ContactSearch.separatingDigits`), plus a marked word for each letter-digit pair
+    /// (`ContactSearch.indexedText`): a prefix search expanded to one word per numbered email
+    /// handle. Filled from the old index's text, then renamed into its place: one pass, rows in
+    /// rowid order, the fastest way to build an FTS5 index.
+    static let indexLettersAndDigitsApart = Migration(
+        name: "index letters and digits as separate words", legacyIdentifier: "v3"
+    ) { db, _ in
+        // The old text is the folded words joined by spaces; separating its digits gives
+        // exactly what `ContactKeys.searchText` now makes, indexed with its letter-digit pairs.
+        let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) { values in
+            String.fromDatabaseValue(values[0]).map { ContactSearch.scanWords($0, addingPairs: true) }
+        }
+        db.add(function: separating)
+        defer { db.remove(function: separating) }
+        try db.execute(sql: """
             CREATE VIRTUAL TABLE contact_text_v3 USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-            """),
-        // Page anchors (SQLiteContactStore+Anchors.swift): per sort order, the (sort key, id)
-        // where each bucket of the order's index starts and how many contacts the bucket holds,
-        // so a deep page or a position sums bucket counts and walks one bucket instead of the
-        // index up to it. Kept by the store in the transaction of every write, like
-        // `contact_count`; filled from the sort indexes by `fill`.
-        ("v4", """
+            INSERT INTO contact_text_v3(rowid, text)
+                SELECT rowid, contactsbook_separating_digits(text) FROM contact_text ORDER BY rowid;
+            DROP TABLE contact_text;
+            ALTER TABLE contact_text_v3 RENAME TO contact_text;
+            """)
+    }
+
+    /// Page anchors (`Anchors/SQLiteContactStore+Anchors.swift`): per sort order, the (sort
+    /// key, id) where each bucket of the order's index starts and how many contacts it holds.
+    /// Kept by the store in the transaction of every write; filled from the sort indexes.
+    static let addPageAnchors = Migration(name: "add page anchors", legacyIdentifier: "v4") { db, anchorBucket in
+        try db.execute(sql: """
             CREATE TABLE contact_anchor (
                 sort TEXT NOT NULL,    -- 'first' | 'last' (SortOrder), the order of sort_first | sort_last
                 key TEXT NOT NULL,     -- the bucket starts at (key, id), inclusive, in that order's
@@ -71,59 +115,44 @@ extension SQLiteContactStore {
                 n INTEGER NOT NULL,    -- the contacts in the bucket
                 PRIMARY KEY (sort, key, id)
             ) WITHOUT ROWID;
-            """),
-        // The word index's vocabulary, each word with how many contacts hold it (FTS5's own
-        // `fts5vocab`, read from the index; it stores nothing): a search of one word that only
-        // one indexed word begins is counted from its list in C, not row by row
-        // (`SQLiteContactStore.WholeCluster.isWholeByVocabulary`).
-        ("v5", """
-            CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
-            """),
-    ]
-
-    /// Work a migration does after its SQL: filling new tables from the rows already stored.
-    static func fill(after migration: String, anchorBucket: Int, _ db: Database) throws {
-        switch migration {
-        case "v2":
-            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
-            while let row = try rows.next() {
-                let digits: String = row["digits"]
-                try indexDigitGrams(ContactSearch.digitGramText(digits.split(separator: " ").map(String.init)),
-                                    id: row["rowid"], db)
-            }
-        case "v3":
-            // The v2 text is the folded words joined by spaces; separating its digits gives
-            // exactly what `ContactKeys.searchText` now makes, and the store indexes that
-            // with its letter-digit pairs (`ContactSearch.indexedText`).
-            let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) {
-                values in
-                String.fromDatabaseValue(values[0]).map { ContactSearch.scanWords($0, addingPairs: true) }
-            }
-            db.add(function: separating)
-            defer { db.remove(function: separating) }
-            try db.execute(sql: """
-                INSERT INTO contact_text_v3(rowid, text)
-                    SELECT rowid, contactsbook_separating_digits(text) FROM contact_text ORDER BY rowid;
-                DROP TABLE contact_text;
-                ALTER TABLE contact_text_v3 RENAME TO contact_text;
-                """)
-        case "v4":
-            try fillAnchors(bucket: anchorBucket, db)
-        default:
-            break
-        }
+            """)
+        try fillAnchors(bucket: anchorBucket, db)
     }
 
-    /// The migrations; `anchorBucket` is B of the page anchors v4 fills.
+    /// The word index's vocabulary, each word with how many contacts hold it (FTS5's own
+    /// `fts5vocab`, read from the index; it stores nothing): `MatchRun.isWholeByVocabulary`.
+    static let addWordVocabulary = Migration(name: "add word vocabulary", legacyIdentifier: "v5") { db, _ in
+        try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
+    }
+
+    /// The migrations, each registered once by its name; `anchorBucket` is B of the page
+    /// anchors `addPageAnchors` fills.
     static func migrator(anchorBucket: Int = defaultAnchorBucket) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
-            migrator.registerMigration(migration.name) { db in
-                try db.execute(sql: migration.sql)
-                try fill(after: migration.name, anchorBucket: anchorBucket, db)
-            }
+            migrator.registerMigration(migration.name) { db in try migration.migrate(db, anchorBucket) }
         }
         return migrator
+    }
+
+    /// Whether the book records a migration by its legacy identifier (`Migration.legacyIdentifier`).
+    static func hasLegacyIdentifiers(_ db: Database) throws -> Bool {
+        guard try db.tableExists("grdb_migrations") else { return false }
+        let legacy = migrations.compactMap(\.legacyIdentifier)
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(legacy.map { _ in "?" }.joined(separator: ", "))))
+            """, arguments: StatementArguments(legacy)) ?? false
+    }
+
+    /// Renames the legacy identifiers a book records to the migrations' names, so the
+    /// migrations it has run are not run again. Books made before migrations had names.
+    static func adoptNames(_ db: Database) throws {
+        guard try db.tableExists("grdb_migrations") else { return }
+        for migration in migrations {
+            guard let legacy = migration.legacyIdentifier else { continue }
+            try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                           arguments: [migration.name, legacy])
+        }
     }
 
     /// Creates the parent directory (0700) and an empty database file (0600) unless they exist.

@@ -151,22 +151,23 @@ public final class ImportExportWorker: ContactsTransferLogic {
         let time = now()
         var readError: Error?
         let ids: ImportedIDs
+        // A store with an import session of its own prepares each contact's row.
+        let preparing = store as? ImportSessionStore
         do {
             ids = try translating {
-                try store.importInBatches { transaction in
+                try store.withImportSession { session in
                     do {
                         // The file is read and parsed, and its rows prepared for the store, on
                         // another thread while each batch is saved here.
-                        let store = store
                         try BatchPipe.run(produce: { send in
                             try read { parsed in
-                                try send((parsed, parsed.entries.map { store.prepareForImport($0.contact) }))
+                                try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }))
                             }
                         }) { parsed, prepared in
                             report.problems += parsed.problems
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
-                            try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: transaction)
+                            try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -187,7 +188,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.
     /// `prepared` holds what the store prepared for each entry of `parsed`, in order.
     private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, seen: inout Set<String>,
-                      report: inout ImportReport, in transaction: ContactImportTransaction) throws {
+                      report: inout ImportReport, in session: ContactImportSession) throws {
         var incoming: [Contact] = []
         incoming.reserveCapacity(parsed.entries.count)
         for entry in parsed.entries {
@@ -203,7 +204,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // The batch's UIDs were never seen before in this import (repeats got new ones): in a
         // book that was empty they can match nothing, and looking them up cost an import of
         // 100k cards 6 % of its saving thread.
-        let stored = transaction.bookWasEmpty ? [] : try transaction.contacts(uids: incoming.map(\.uid))
+        let stored = session.bookWasEmpty ? [] : try session.contacts(uids: incoming.map(\.uid))
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
         for (index, var contact) in incoming.enumerated() {
@@ -224,7 +225,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
             }
         }
         if !inserts.isEmpty || !updates.isEmpty {
-            try transaction.save(inserting: inserts, prepared: insertsPrepared, updating: updates)
+            try session.save(inserting: inserts, prepared: insertsPrepared, updating: updates)
         }
         report.added += inserts.count
         report.updated += updates.count

@@ -3,8 +3,9 @@ import GRDB
 import XCTest
 @testable import ContactsApp
 
-/// The hand-written JSON of the stored arrays must be the bytes `JSONEncoder` wrote before it,
-/// and must read whatever `JSONEncoder` (or another writer) put in an existing database.
+/// The stored arrays' JSON is what `JSONEncoder` writes with sorted keys and `/` unescaped (the
+/// one rule of `JSONBytes`), and reads whatever `JSONEncoder` (or another writer) put in an
+/// existing database, `\/` included.
 final class ContactJSONTests: XCTestCase {
     /// Every ASCII character (controls, quote, backslash, slash), non-ASCII, an emoji, U+2028.
     static let awkward: String = {
@@ -13,9 +14,10 @@ final class ContactJSONTests: XCTestCase {
         return text + "é€ Ñ\u{2028}\u{FEFF}😀 a/b \"q\" \\"
     }()
 
-    private func encoderJSON<T: Encodable>(_ value: T) throws -> String {
+    /// What older builds wrote: `JSONEncoder`'s default, which escapes `/`.
+    private func encoderJSON<T: Encodable>(_ value: T, escapingSlashes: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = escapingSlashes ? [.sortedKeys] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
@@ -26,17 +28,21 @@ final class ContactJSONTests: XCTestCase {
                              PostalAddress(label: "")]
     private let strings = [ContactJSONTests.awkward, "", "item1.URL:https://a.example/x?y=1"]
 
-    func test_encode_writesTheBytesOfJSONEncoderWithSortedKeys() throws {
+    func test_encode_writesTheBytesOfJSONEncoderWithSortedKeysAndSlashesAsTheyAre() throws {
         // When / Then
-        XCTAssertEqual(ContactJSON.encode(phones), try encoderJSON(phones))
-        XCTAssertEqual(ContactJSON.encode(addresses), try encoderJSON(addresses))
-        XCTAssertEqual(ContactJSON.encode(strings), try encoderJSON(strings))
+        XCTAssertEqual(ContactJSON.encode(phones), try encoderJSON(phones, escapingSlashes: false))
+        XCTAssertEqual(ContactJSON.encode(addresses), try encoderJSON(addresses, escapingSlashes: false))
+        XCTAssertEqual(ContactJSON.encode(strings), try encoderJSON(strings, escapingSlashes: false))
+        XCTAssertEqual(ContactJSON.encode(["a/b"]), #"["a/b"]"#)
         XCTAssertEqual(ContactJSON.encode([LabeledValue]()), try encoderJSON([LabeledValue]()))
         XCTAssertEqual(ContactJSON.encode([String]()), "[]")
     }
 
-    func test_decode_readsWhatJSONEncoderWrote() throws {
+    func test_decode_readsWhatItWritesAndWhatJSONEncoderWroteBefore() throws {
         // When / Then
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(ContactJSON.encode(phones)), phones)
+        XCTAssertEqual(ContactJSON.decodeAddresses(ContactJSON.encode(addresses)), addresses)
+        XCTAssertEqual(ContactJSON.decodeStrings(ContactJSON.encode(strings)), strings)
         XCTAssertEqual(ContactJSON.decodeLabeledValues(try encoderJSON(phones)), phones)
         XCTAssertEqual(ContactJSON.decodeAddresses(try encoderJSON(addresses)), addresses)
         XCTAssertEqual(ContactJSON.decodeStrings(try encoderJSON(strings)), strings)
@@ -50,9 +56,14 @@ final class ContactJSONTests: XCTestCase {
         XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"value":"v","label":"l"}]"#), [LabeledValue(label: "l", value: "v")])
     }
 
+    func test_decode_readsAnotherWritersSpacing() {
+        XCTAssertEqual(ContactJSON.decodeStrings(" [ \"a\" ,\n\"b\" ] "), ["a", "b"])
+        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[ { "value" : "v" , "label" : "l" } ]"#),
+                       [LabeledValue(label: "l", value: "v")])
+    }
+
     func test_decode_givesUpOnWhatItDoesNotExpect_soTheCallerFallsBackToJSONDecoder() {
         // When / Then
-        XCTAssertNil(ContactJSON.decodeStrings(#"[ "a" ]"#))
         XCTAssertNil(ContactJSON.decodeStrings(#"["a",]"#))
         XCTAssertNil(ContactJSON.decodeStrings(#"["a"] x"#))
         XCTAssertNil(ContactJSON.decodeStrings(#"["\uD83D"]"#))

@@ -14,7 +14,7 @@ final class ContactStoreContractTests: XCTestCase {
         // Keeping no matching ids: every page plan searches the indexes again.
         ("SQLiteContactStore keeping no matches", {
             try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path,
-                                   matchLists: .init(listed: 0, sets: false))
+                                   tuning: .init(listedMatches: 0, keepsMatchSet: false))
         }),
         // Buckets of 2 page anchors: pages past the fourth contact are found through them.
         ("SQLiteContactStore, anchorBucket 2", {
@@ -24,7 +24,7 @@ final class ContactStoreContractTests: XCTestCase {
         // its length counted through buckets of 2 anchors.
         ("SQLiteContactStore, whole clusters from 1 match", {
             try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2,
-                                   matchLists: .init(wholeCluster: 1))
+                                   tuning: .init(shortestRun: 1))
         }),
     ]
 

@@ -20,20 +20,19 @@ class ForwardingContactStore: ContactStore {
     func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches(body)
     }
-    func prepareForImport(_ contact: Contact) -> PreparedContact? { inner.prepareForImport(contact) }
     func forEachBatch(search: String, sort: ContactsApp.SortOrder, batchSize: Int,
                       _ body: ([Contact]) throws -> Void) throws -> Int {
         try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
 }
 
-/// An import transaction that hands every call to another one, after `willSave` has seen each
+/// An import session that hands every call to another one, after `willSave` has seen each
 /// batch (and may refuse it by throwing): how test doubles watch or break an import's saves.
-final class WatchedImportTransaction: ContactImportTransaction {
+final class WatchedImportSession: ContactImportSession {
     typealias Batch = (inserting: [Contact], prepared: [PreparedContact?], updating: [Contact])
-    let inner: ContactImportTransaction
+    let inner: ContactImportSession
     let willSave: (Batch) throws -> Void
-    init(inner: ContactImportTransaction, willSave: @escaping (Batch) throws -> Void) {
+    init(inner: ContactImportSession, willSave: @escaping (Batch) throws -> Void) {
         self.inner = inner
         self.willSave = willSave
     }

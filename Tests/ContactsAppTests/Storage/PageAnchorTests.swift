@@ -249,7 +249,7 @@ final class PageAnchorTests: XCTestCase {
             // Back to a v3 book: without v4's anchors and what came after them.
             try db.execute(sql: """
                 DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')
+                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary]))
                 """)
         }
         try queue.close()
@@ -291,7 +291,7 @@ final class PageAnchorTests: XCTestCase {
             // Back to a v3 book: without v4's anchors and what came after them.
             try db.execute(sql: """
                 DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')
+                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary]))
                 """)
         }
         // When

@@ -59,6 +59,46 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_aBookRecordingLegacyIdentifiers_isNotMigratedAgain_andRecordsTheNames() throws {
+        // Given: a book as versions before named migrations recorded them (v1 to v5)
+        let ann = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        try DatabaseQueue(path: databasePath).write { db in
+            for migration in SQLiteContactStore.migrations {
+                try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                               arguments: [migration.legacyIdentifier, migration.name])
+            }
+        }
+        var said = 0
+        // When: opened (a migration run again would fail: its tables exist)
+        let sut = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
+        // Then: no upgrade was announced, the contact is there, and the book records the names
+        XCTAssertEqual(said, 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(try DatabaseQueue(path: databasePath).read {
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+        }, SQLiteContactStore.migrations.map(\.name))
+    }
+
+    func test_aBookRecordingLegacyIdentifiers_withoutTheAnchors_getsThemOnce() throws {
+        // Given: a book as the version before page anchors left it (v1, v2, v3 recorded; no anchors)
+        _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: """
+                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DELETE FROM grdb_migrations;
+                INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
+                """)
+        }
+        var said = 0
+        // When: opened for reading, as `query` does
+        let sut = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
+        // Then: announced once, and brought up to date
+        XCTAssertEqual(said, 1)
+        XCTAssertEqual(try sut.position(of: 1, sort: .last), 0)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "lee")).total, 1)
+        _ = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
+        XCTAssertEqual(said, 1)
+    }
+
     func test_migrationV2_onAVersion1File_indexesTheStoredPhones() throws {
         // Given: a file as version 1 left it (rows, word and trigram indexes; no v2, no v4)
         let (ann, al): (Contact, Contact) = try {
@@ -71,7 +111,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         try queue.write { db in
             try db.execute(sql: """
                 DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v4')
+                DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPhoneGramsSortKeysByIDAndCount, SQLiteContactStore.addPageAnchors]))
                 """)
         }
         try queue.close()
@@ -114,7 +154,7 @@ final class SQLiteContactStoreTests: XCTestCase {
                 INSERT INTO contact_text(rowid, text) VALUES
                     (\(ann.id!), 'ann kowalczyk   ann.kowalczyk1023@mail.test'),
                     (\(bob.id!), 'bob adams bo  bob@mail.test');
-                DELETE FROM grdb_migrations WHERE identifier = 'v3'
+                \(StoreSeeds.forgetting([SQLiteContactStore.indexLettersAndDigitsApart]))
                 """)
             XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_text WHERE contact_text MATCH '1023*'"), 0)
         }
@@ -307,24 +347,13 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(said, 0)
         // Given: the book as the version before page anchors left it
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: "DROP TABLE contact_anchor; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            try db.execute(sql: "DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors]))")
         }
         // When / Then: said once, before it is brought up to date
         _ = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
         XCTAssertEqual(said, 1)
         _ = try SQLiteContactStore.openForReading(path: databasePath, upgrading: { said += 1 })
         XCTAssertEqual(said, 1, "up to date now")
-    }
-
-    func test_walkBudget_onlyForMatchesDenseEnoughToFillThePageEarly() {
-        // Rare matches: looking them up and sorting is cheaper than any walk
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 100, book: 1_000_000))
-        // One contact in 10 matches: 20 of them expected within 201 entries; at most `total`
-        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 100_000, book: 1_000_000), 100_000)
-        // One in 200: 20 expected within 4,001 entries; 3 times that, plus 10
-        XCTAssertEqual(SQLiteContactStore.walkBudget(wanted: 20, total: 5_000, book: 1_000_000), 12_013)
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: 20, total: 0, book: 10))
-        XCTAssertNil(SQLiteContactStore.walkBudget(wanted: Int.max, total: 10, book: 2), "no overflow")
     }
 
     func test_reopening_keepsContactsAndSearch() throws {
@@ -440,7 +469,7 @@ final class SQLiteContactStoreTests: XCTestCase {
                        person("Al", "Kowalczyk")]
         let outside = [person("Di", "Adams", email: "kowal@mail.test"), person("Fy", "(Kowal)"),
                        person("Gus", "Brown Kowalski"), person("Kowalina", "Zed")]
-        let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, tuning: .init(shortestRun: 1))
         for book in [runOnly, runOnly + outside] {
             let memory = InMemoryContactStore()
             for contact in book { _ = try sqlite.insert(contact); _ = try memory.insert(contact) }
@@ -477,9 +506,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
         let memory = InMemoryContactStore()
         for contact in book { _ = try memory.insert(contact) }
-        for (name, lists) in [("bits", SQLiteContactStore.MatchLists()), ("no bits", SQLiteContactStore.MatchLists(sets: false))] {
+        for (name, lists) in [("bits", SQLiteContactStore.PagingTuning()), ("no bits", SQLiteContactStore.PagingTuning(keepsMatchSet: false))] {
             let path = directory.appendingPathComponent("\(name).sqlite").path
-            let sqlite = try SQLiteContactStore(path: path, matchLists: lists)
+            let sqlite = try SQLiteContactStore(path: path, tuning: lists)
             for contact in book { _ = try sqlite.insert(contact) }
             // Then: every page of "mar" in both orders, and of pages of 3 and 7, is the plain rule's
             for sort in [SortOrder.last, .first] {
@@ -498,7 +527,7 @@ final class SQLiteContactStoreTests: XCTestCase {
     func test_wholeClusterPlan_countsFromTheVocabularyOnlyWhenTheWordBeginsOneIndexedWord() throws {
         // Given: two Kowas, whose sort keys make the run of "kow" by last name, and their one
         // indexed word counted as many; then a contact whose email adds a second word, "kowz"
-        let sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2, matchLists: .init(wholeCluster: 1))
+        let sut = try SQLiteContactStore(path: databasePath, anchorBucket: 2, tuning: .init(shortestRun: 1))
         _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Kowa"))
         _ = try sut.insert(Contact(uid: "b", givenName: "Bo", familyName: "Kowa"))
         let query = ContactQuery(search: "kow", sort: .last, limit: 10)
@@ -517,16 +546,16 @@ final class SQLiteContactStoreTests: XCTestCase {
         let sut = try SQLiteContactStore(path: databasePath)
         // When / Then: empty for the whole of the first import, even after its own saves
         var seen: [Bool] = []
-        _ = try sut.importInBatches { transaction in
-            seen.append(transaction.bookWasEmpty)
-            try transaction.save(inserting: [StoreSeeds.ann], updating: [])
-            seen.append(transaction.bookWasEmpty)
+        _ = try sut.importSession { session in
+            seen.append(session.bookWasEmpty)
+            try session.save(inserting: [StoreSeeds.ann], updating: [])
+            seen.append(session.bookWasEmpty)
         }
-        _ = try sut.importInBatches { transaction in seen.append(transaction.bookWasEmpty) }
+        _ = try sut.importSession { session in seen.append(session.bookWasEmpty) }
         // And it is the table that is asked, not the kept count (stale if an older version wrote)
         try DatabaseQueue(path: databasePath).write { try $0.execute(sql: "UPDATE contact_count SET n = 0") }
-        _ = try SQLiteContactStore(path: databasePath).importInBatches { transaction in
-            seen.append(transaction.bookWasEmpty)
+        _ = try SQLiteContactStore(path: databasePath).importSession { session in
+            seen.append(session.bookWasEmpty)
         }
         XCTAssertEqual(seen, [true, true, false, false])
     }
@@ -547,9 +576,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         let insertedPath = directory.appendingPathComponent("nested/inserted.sqlite").path
         let inserted = try SQLiteContactStore(path: insertedPath)
         // When
-        _ = try imported.importInBatches { transaction in
-            try transaction.save(inserting: Array(book[..<4]), prepared: Array(prepared[..<4]), updating: [])
-            try transaction.save(inserting: Array(book[4...]), prepared: Array(prepared[4...]), updating: [])
+        _ = try imported.importSession { session in
+            try session.save(inserting: Array(book[..<4]), prepared: Array(prepared[..<4]), updating: [])
+            try session.save(inserting: Array(book[4...]), prepared: Array(prepared[4...]), updating: [])
         }
         for contact in book { _ = try inserted.insert(contact) }
         // Then: every search finds the same contacts in the same order, with the same count

@@ -62,4 +62,10 @@ enum StoreSeeds {
     static func numbered(_ count: Int) -> [Contact] {
         (1...count).map { contact("X", String(format: "P%02d", $0)) }
     }
+
+    /// SQL that takes GRDB's record of a book back to before `migrations` (the caller drops
+    /// what they made), as a book made by an older version would be.
+    static func forgetting(_ migrations: [SQLiteContactStore.Migration]) -> String {
+        "DELETE FROM grdb_migrations WHERE identifier IN (" + migrations.map { "'\($0.name)'" }.joined(separator: ", ") + ")"
+    }
 }

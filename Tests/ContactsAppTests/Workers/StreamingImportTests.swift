@@ -306,7 +306,7 @@ final class FailingBatchStore: ForwardingContactStore {
     }
     override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
-            try body(WatchedImportTransaction(inner: transaction) { _ in
+            try body(WatchedImportSession(inner: PlainImportSession(transaction)) { _ in
                 guard self.savedBatches + 1 < self.failingBatch else { throw ContactStoreError.storage("disk full") }
                 self.savedBatches += 1
             })
@@ -314,9 +314,9 @@ final class FailingBatchStore: ForwardingContactStore {
     }
 }
 
-/// An in-memory store that prepares a marker naming each contact (and the thread it was made
-/// on) and records every batch its import transaction is asked to save.
-final class PreparingStoreSpy: ForwardingContactStore {
+/// An in-memory store with an import session: it prepares a marker naming each contact (and
+/// the thread it was made on) and records every batch its session is asked to save.
+final class PreparingStoreSpy: ForwardingContactStore, ImportSessionStore {
     struct Marker: PreparedContact {
         let name: String
         let preparedOnCallingThread: Bool
@@ -331,12 +331,12 @@ final class PreparingStoreSpy: ForwardingContactStore {
 
     init() { super.init(inner: InMemoryContactStore()) }
 
-    override func prepareForImport(_ contact: Contact) -> PreparedContact? {
+    func prepareForImport(_ contact: Contact) -> PreparedContact? {
         Marker(name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread)
     }
-    override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
+    func importSession(_ body: (ContactImportSession) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
-            try body(WatchedImportTransaction(inner: transaction) { batch in
+            try body(WatchedImportSession(inner: PlainImportSession(transaction)) { batch in
                 self.saves.append(Save(inserting: batch.inserting, prepared: batch.prepared, updating: batch.updating))
             })
         }

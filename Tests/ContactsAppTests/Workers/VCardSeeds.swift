@@ -1,10 +1,10 @@
 import Foundation
 @testable import ContactsApp
 
-/// Fixture files (written for these tests, under `Fixtures/`) and the contacts they hold.
+/// Fixture files (written for these tests, under `Fixtures/`, a resource of the test bundle)
+/// and the contacts they hold.
 enum VCardSeeds {
-    static let fixtures = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let fixtures = Bundle.module.resourceURL!.appendingPathComponent("Fixtures")
 
     static func fixture(_ name: String) -> Data {
         (try? Data(contentsOf: fixtures.appendingPathComponent(name))) ?? Data()

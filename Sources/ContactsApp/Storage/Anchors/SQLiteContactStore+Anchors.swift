@@ -116,7 +116,7 @@ extension SQLiteContactStore {
         let before = try Int.fetchOne(db.cachedStatement(sql: """
             SELECT COALESCE(SUM(n), 0) FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
             """), arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id]) ?? 0
-        return before + (try count(sort, from: anchor.entry, before: entry, db))
+        return before + (try entryCount(sort, from: anchor.entry, before: entry, db))
     }
 
     /// Up to `take` entries of `sort`'s index at or after `start`, after skipping `skip` of them.
@@ -156,7 +156,7 @@ extension SQLiteContactStore {
 
     /// How many entries of `sort`'s index lie at or after `start` and before `end` (start ≤ end),
     /// in exact index ranges (see `entries`).
-    static func count(_ sort: SortOrder, from start: IndexEntry, before end: IndexEntry,
+    static func entryCount(_ sort: SortOrder, from start: IndexEntry, before end: IndexEntry,
                       _ db: Database) throws -> Int {
         let column = sortColumn(sort), index = "contact INDEXED BY contact_\(column)"
         if start.key == end.key {

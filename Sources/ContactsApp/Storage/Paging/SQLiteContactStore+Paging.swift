@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+
+/// Paging in SQL: the numbers a page's plan needs are looked up, `PagePlanner` chooses the
+/// plans, and `PageReader` runs them (each plan's SQL is there, in one place).
+extension SQLiteContactStore {
+    public func page(_ query: ContactQuery) throws -> ContactPage {
+        let parsed = ContactSearch(query.search)
+        let (limit, offset) = query.window
+        let tuning = self.tuning
+        let anchorBucket = self.anchorBucket
+        return try guarded {
+            // One read transaction: the page and the total describe the same snapshot.
+            try writer.read { db in
+                let search = try ResolvedSearch(parsed, db)
+                var numbers = PageNumbers(searching: !parsed.isEmpty, total: 0, offset: offset, limit: limit,
+                                          anchorBucket: anchorBucket)
+                var matches = Matches()
+                var book: Int?
+                let run = try MatchRun(search, sort: query.sort, minimum: tuning.shortestRun, db)
+                if !numbers.searching {
+                    // Kept by the store: COUNT(*) would read a whole index.
+                    numbers.total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
+                } else if let run, try run.isWholeByVocabulary(db) {
+                    numbers.total = run.length
+                    numbers.matchesAreRun = true
+                } else {
+                    if tuning.keepsMatchSet { book = try Self.largestID(db) }
+                    matches = try Matches(search, book: book, tuning: tuning, db)
+                    numbers.total = matches.count
+                    numbers.matchesAreRun = run?.length == matches.count
+                }
+                var cluster: Cluster?
+                if numbers.needsLayout {
+                    numbers.book = try book ?? Self.largestID(db)
+                    cluster = try PageReader.clusterRange(search, sort: query.sort, total: numbers.total, db)
+                    numbers.cluster = cluster?.ids.count
+                }
+                let reader = PageReader(search: search, sort: query.sort, limit: limit, offset: offset,
+                                        total: numbers.total, book: numbers.book ?? 0, matches: matches, run: run,
+                                        cluster: cluster, db: db)
+                for plan in PagePlanner.plans(numbers) {
+                    if let rows = try reader.rows(plan) {
+                        return ContactPage(contacts: try rows.map(Self.contact(from:)), total: numbers.total)
+                    }
+                }
+                throw ContactStoreError.storage("No page plan found the page.") // the last plan never gives up
+            }
+        }
+    }
+
+    /// The largest id, which bounds every id (ids are never reused): one seek.
+    static func largestID(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT MAX(id) FROM contact") ?? 0
+    }
+
+    /// Tuning knobs of paging: how much of a search's matches the store keeps while counting
+    /// them, so the plans need not search the indexes a second time. The contract tests turn
+    /// them off so the plans that search again run too.
+    struct PagingTuning {
+        /// Match ids the sort plan names in its SQL: beyond this, parsing the list costs more
+        /// than the search.
+        var listedMatches = 2_000
+        /// Whether the matches are kept as bits by id (an eighth of a byte per contact in the
+        /// book: 125 KB at 1M) for the walk and cluster plans.
+        var keepsMatchSet = true
+        /// The shortest run of the sort index `MatchRun` is tried for: below, the other plans
+        /// are cheap.
+        var shortestRun = 200
+    }
+
+    /// A search's matches as read while counting them: counted as they are read, and kept (as
+    /// a list when few, as a set of bits by id) for the page plans.
+    struct Matches {
+        var count = 0
+        /// All of them, in id order, when no more than `PagingTuning.listedMatches`.
+        var list: [Int64]?
+        /// All of them, as bits.
+        var set: MatchSet?
+
+        init() {}
+
+        /// `book` is the largest id when known (needed for the set).
+        init(_ search: ResolvedSearch, book: Int?, tuning: PagingTuning, _ db: Database) throws {
+            if tuning.keepsMatchSet, let book { set = MatchSet(maxID: Int64(book)) }
+            var listed: [Int64] = [], count = 0
+            let (sql, arguments) = SQLiteContactStore.matchingIDs(search)
+            try SQLiteContactStore.steppingIDs(db, sql: sql, arguments: arguments) { id in
+                if count < tuning.listedMatches { listed.append(id) }
+                count += 1
+                set?.insert(id)
+                return true
+            }
+            self.count = count
+            if count <= tuning.listedMatches { list = listed }
+        }
+    }
+
+    /// The ids, in sort order, of the contacts whose sort key starts with a term's first word.
+    struct Cluster {
+        let word: String
+        let ids: [Int64]
+    }
+
+    /// A search whose matches may be exactly the contacts whose sort key starts with its one
+    /// word (`Kowal` in the last-name order, when no Kowalczyk's email is the only place the
+    /// word appears): then the page is a run of the sort index, read from the page's start, and
+    /// the total is the run's length. Nil for any other search, or a run shorter than `minimum`.
+    ///
+    /// Sound because, for a search of one word of ASCII letters (folded), every contact whose
+    /// sort key starts with the word matches: the key starts with a folded name or organisation
+    /// (`ContactKeys.sortKey`), which the indexed text holds as a word starting with those
+    /// letters after a space (`ContactKeys.foldedText`), and the term is a prefix. So the run is
+    /// a subset of the matches, and when the two are as many they are the same contacts. The
+    /// run's length comes from the page anchors: two positions, a bucket each. The matches are
+    /// counted as for any search, or, when the word begins only one word of the index, read
+    /// from the index's vocabulary (`isWholeByVocabulary`).
+    struct MatchRun {
+        let word: String
+        /// Above every key that starts with `word` (binary order, as the indexes compare).
+        var end: String { word + "\u{10FFFF}" }
+        let sort: SortOrder
+        /// How many contacts' sort keys start with `word`.
+        let length: Int
+
+        init?(_ search: ResolvedSearch, sort: SortOrder, minimum: Int, _ db: Database) throws {
+            let parsed = search.parsed
+            guard parsed.terms.count == 1, parsed.wholeNumberDigits == nil, let term = parsed.terms.first,
+                  term.digits == nil, term.words.count == 1, let word = term.words.first, !word.isEmpty,
+                  word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+            else { return nil }
+            self.word = word
+            self.sort = sort
+            length = try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
+                - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
+            guard length >= max(minimum, 1) else { return nil }
+        }
+
+        /// Whether `word` begins exactly one word of the index and as many contacts hold it as
+        /// the run is long: then they are the matches. Read from FTS5's vocabulary (counted in
+        /// C, three times faster at 1M than stepping through the matches), as far as the first
+        /// word and, when its count is the run's length, whether there is a second.
+        func isWholeByVocabulary(_ db: Database) throws -> Bool {
+            let words = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT doc FROM contact_text_vocab WHERE term >= ? AND term < ?
+                """), arguments: [word, end])
+            guard let first = try words.next(), first[0] as Int == length else { return false }
+            return try words.next() == nil
+        }
+    }
+}

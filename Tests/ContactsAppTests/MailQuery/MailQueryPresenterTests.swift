@@ -1,0 +1,41 @@
+import XCTest
+@testable import ContactsApp
+
+final class MailQueryPresenterTests: XCTestCase {
+    var sut: MailQueryPresenter!
+
+    override func setUp() {
+        super.setUp()
+        sut = MailQueryPresenter()
+    }
+
+    func test_present_aMessageLineThenOneLinePerAddress() {
+        // Given
+        let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme"),
+                       MailQueryMatch(address: "ann@home.example", name: "Ann Lee", info: "")]
+        // When
+        let answer = sut.present(matches)
+        // Then
+        XCTAssertEqual(answer, MailQueryAnswer(
+            text: "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork · Acme\nann@home.example\tAnn Lee\t\n",
+            found: true))
+    }
+
+    func test_present_oneAddress_isSingular() {
+        let answer = sut.present([MailQueryMatch(address: "bo@example.org", name: "Bo", info: "")])
+        XCTAssertEqual(answer.text, "contactsbook: 1 address\nbo@example.org\tBo\t\n")
+    }
+
+    func test_present_noMatches_saysSoAndIsNotFound() {
+        XCTAssertEqual(sut.present([]), MailQueryAnswer(text: "No matches\n", found: false))
+    }
+
+    func test_present_controlCharactersInAField_becomeSpaces() {
+        // Given a name with a tab, a line break and an escape, which would break mutt's columns
+        let matches = [MailQueryMatch(address: "x@example.org", name: "Ann\tLee\nJr\u{1B}[31m", info: "a\rb")]
+        // When
+        let answer = sut.present(matches)
+        // Then each field stays one column of one line
+        XCTAssertEqual(answer.text, "contactsbook: 1 address\nx@example.org\tAnn Lee Jr [31m\ta b\n")
+    }
+}
