@@ -1,7 +1,7 @@
 import Foundation
 import SceneCore
 
-/// The formatting every contacts Presenter shares: capitalised names, phone masks, dates.
+/// The formatting every contacts Presenter shares: names as typed, phone masks, dates.
 /// One place, so the list, the detail and the form show a contact the same way.
 public struct ContactFormatter {
     let locale: Locale
@@ -21,23 +21,10 @@ public struct ContactFormatter {
         "MS", "PR", "SX", "TC", "TT", "VC", "VG", "VI",
     ]
 
-    /// Capitalises the first letter of each word ("ann-marie lee" → "Ann-Marie Lee"),
-    /// leaving the rest alone so "McDonald" and "DeWitt" keep their capitals.
-    public func name(_ text: String) -> String {
-        var result = ""
-        var atWordStart = true
-        for ch in text {
-            result += atWordStart ? String(ch).uppercased(with: locale) : String(ch)
-            atWordStart = ch == " " || ch == "-" || ch == "'"
-        }
-        return result
-    }
-
-    /// The contact's display name, capitalised; the organisation when it has no name.
-    public func displayName(_ contact: Contact) -> String {
-        let names = [contact.givenName, contact.familyName].filter { !$0.isEmpty }
-        return names.isEmpty ? contact.organization : names.map(name).joined(separator: " ")
-    }
+    /// The contact's name as typed or imported, in its name order ("danah boyd", "山田 太郎");
+    /// the organisation when it has no name. Names are never re-capitalised for display:
+    /// `PersonName.tidied` does that, when the person asks.
+    public func displayName(_ contact: Contact) -> String { contact.fullName }
 
     /// North American numbers get the familiar mask ("+1 (555) 123-4567") when they say they are
     /// North American: by their +1, or, without a country code, by the book's default country.

@@ -143,11 +143,4 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     }
 }
 
-extension Contact {
-    /// "Ann Lee", or the organisation for a contact without a name. Not capitalised: that is
-    /// the Presenters' job.
-    public var fullName: String {
-        let name = [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ")
-        return name.isEmpty ? organization : name
-    }
-}
+

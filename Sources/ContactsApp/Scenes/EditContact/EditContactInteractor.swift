@@ -2,6 +2,8 @@ import Foundation
 
 public protocol EditContactBusinessLogic {
     func updateField(request: EditContact.UpdateField.Request)
+    func tidyNames(request: EditContact.TidyNames.Request)
+    func setNameOrder(request: EditContact.SetNameOrder.Request)
     func addItem(request: EditContact.AddItem.Request)
     func removeItem(request: EditContact.RemoveItem.Request)
     func clearField(request: EditContact.ClearField.Request)
@@ -25,6 +27,8 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     let contactsWorker: EditContactStorageLogic
     let worker: EditContactWorker
     public let mode: EditContact.Mode
+    /// For capitalising names the person asks to tidy (Turkish dotted i and the like).
+    let locale: Locale
     public private(set) var draft: EditContact.Draft
     public private(set) var savedContact: Contact?
     public private(set) var changes: [String] = []
@@ -32,8 +36,9 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     /// Labels used when the user gives none.
     static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
 
-    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker()) {
-        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker
+    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
+                locale: Locale = Locale(identifier: "en_US_POSIX")) {
+        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale
         if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
     }
 
@@ -42,6 +47,24 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         if draft[request.field] != value { changes.append(request.field.rawValue) }
         draft[request.field] = value
         presenter?.presentUpdatedField(response: .init(field: request.field, value: value))
+    }
+
+    /// Names are kept as typed; only a name typed all in lower or upper case is tidied, and only now.
+    public func tidyNames(request: EditContact.TidyNames.Request) {
+        var tidied: [EditContact.UpdateField.Response] = []
+        for field in [EditContact.Field.given, .family] {
+            guard let tidy = PersonName.tidied(draft[field], locale: locale) else { continue }
+            draft[field] = tidy
+            changes.append(field.rawValue)
+            tidied.append(.init(field: field, value: tidy))
+        }
+        presenter?.presentTidiedNames(response: .init(tidied: tidied))
+    }
+
+    public func setNameOrder(request: EditContact.SetNameOrder.Request) {
+        if draft.nameOrder != request.order { changes.append("order") }
+        draft.nameOrder = request.order
+        presenter?.presentNameOrder(response: .init(order: request.order, draft: draft))
     }
 
     public func addItem(request: EditContact.AddItem.Request) {

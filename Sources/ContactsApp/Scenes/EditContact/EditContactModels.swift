@@ -27,6 +27,7 @@ public enum EditContact {
         /// Addresses as typed: "street; city; region; postal code; country".
         public var addresses: [LabeledValue] = []
         public var tags: [String] = []
+        public var nameOrder: NameOrder = .givenFirst
 
         public subscript(field: Field) -> String {
             get { fields[field] ?? "" }
@@ -42,6 +43,18 @@ public enum EditContact {
     public enum AddItem {
         public struct Request: Equatable { public let kind: ItemKind; public let label: String?; public let value: String }
         public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+    }
+
+    /// `tidy`: names typed all in lower or upper case, capitalised (particles kept lower).
+    public enum TidyNames {
+        public struct Request: Equatable {}
+        public struct Response { public let tidied: [UpdateField.Response] }
+    }
+
+    /// `order given-first|family-first`: how the name is written out.
+    public enum SetNameOrder {
+        public struct Request: Equatable { public let order: NameOrder }
+        public struct Response { public let order: NameOrder; public let draft: Draft }
     }
 
     public enum RemoveItem {

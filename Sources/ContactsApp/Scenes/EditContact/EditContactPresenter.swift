@@ -2,6 +2,8 @@ import SceneCore
 
 public protocol EditContactPresentationLogic {
     func presentUpdatedField(response: EditContact.UpdateField.Response)
+    func presentTidiedNames(response: EditContact.TidyNames.Response)
+    func presentNameOrder(response: EditContact.SetNameOrder.Response)
     func presentAddedItem(response: EditContact.AddItem.Response)
     func presentRemovedItem(response: EditContact.RemoveItem.Response)
     func presentClearedField(response: EditContact.ClearField.Response)
@@ -29,6 +31,23 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         let value = format(response.field, response.value)
         viewController?.displayChange(viewModel: .init(field: response.field.rawValue, value: value,
                                                         text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)"))
+    }
+
+    public func presentTidiedNames(response: EditContact.TidyNames.Response) {
+        guard !response.tidied.isEmpty else {
+            viewController?.displayMessage(.info("Nothing to tidy: only names typed all in lower or upper case are capitalised"))
+            return
+        }
+        response.tidied.forEach(presentUpdatedField)
+    }
+
+    /// "name order: family name first (山田 太郎)"
+    public func presentNameOrder(response: EditContact.SetNameOrder.Response) {
+        let preview = Contact(givenName: response.draft[.given], familyName: response.draft[.family],
+                              organization: response.draft[.organization], nameOrder: response.order).fullName
+        let order = response.order == .familyFirst ? "family name first" : "given name first"
+        viewController?.displayChange(viewModel: .init(field: "order", value: response.order.rawValue,
+                                                        text: "name order: \(order)" + (preview.isEmpty ? "" : " (\(preview))")))
     }
 
     public func presentAddedItem(response: EditContact.AddItem.Response) {
@@ -61,6 +80,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
             }
         }
         for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
+        if draft.nameOrder == .familyFirst { rows.append(Row(field: "order", label: "name order", value: "family name first")) }
         let heading: String
         switch response.mode {
         case .add: heading = "New contact"
@@ -121,9 +141,8 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    private func format(_ field: EditContact.Field, _ value: String) -> String {
-        field == .given || field == .family ? formatter.name(value) : value
-    }
+    /// Values as typed: names too (`tidy` capitalises them when asked).
+    private func format(_ field: EditContact.Field, _ value: String) -> String { value }
 
     /// ("phone 1 (mobile)", "+1 (555) 123-4567")
     private func describe(_ kind: EditContact.ItemKind, _ index: Int, _ item: LabeledValue) -> (String, String) {

@@ -45,6 +45,11 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags"]),
                           help: "the field"),
         ]),
+        ActionSpec("tidy", summary: "capitalise the given and family names if typed all in lower or upper case",
+                   details: "Names are kept as typed otherwise; particles stay lower case: ludwig van beethoven → Ludwig van Beethoven"),
+        ActionSpec("order", summary: "write the name given name first or family name first", parameters: [
+            ParameterSpec("order", .choice(NameOrder.allCases.map(\.rawValue)), help: "given-first (Ann Lee) or family-first (山田 太郎)"),
+        ], details: "Example: order family-first"),
         ActionSpec("review", summary: "show the form as filled in so far"),
         ActionSpec("save", aliases: ["done"], summary: "check and save the contact, then close the form"),
         // `back` in a form cancels it out loud, so no draft is dropped without a word.
@@ -76,6 +81,9 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             }
         case "clear": interactor?.clearField(request: .init(name: call.string("field") ?? ""))
         case "review": interactor?.reviewDraft(request: .init())
+        case "tidy": interactor?.tidyNames(request: .init())
+        case "order":
+            if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) { interactor?.setNameOrder(request: .init(order: order)) }
         case "save": interactor?.saveContact(request: .init())
         case "cancel": interactor?.cancel(request: .init(confirmed: call.boolean("confirm") ?? false))
         default: break

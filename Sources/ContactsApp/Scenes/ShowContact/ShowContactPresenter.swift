@@ -18,8 +18,9 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var fields: [Field] = []
         func add(_ label: String, _ value: String) { if !value.isEmpty { fields.append(Field(label: label, value: value)) } }
-        add("Given name", formatter.name(contact.givenName))
-        add("Family name", formatter.name(contact.familyName))
+        add("Given name", contact.givenName)
+        add("Family name", contact.familyName)
+        if contact.nameOrder == .familyFirst { add("Name order", "family name first") }
         add("Nickname", contact.nickname)
         add("Organization", contact.organization)
         add("Title", contact.title)

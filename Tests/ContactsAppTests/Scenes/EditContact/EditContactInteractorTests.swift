@@ -42,6 +42,10 @@ final class EditContactInteractorTests: XCTestCase {
         func presentCancelled(response: EditContact.Cancel.Response) { presentCancelledCalled = true; cancelledResponse = response }
         var cancelConfirmationResponses: [EditContact.Cancel.Response] = []
         func presentCancelConfirmation(response: EditContact.Cancel.Response) { cancelConfirmationResponses.append(response) }
+        var tidiedResponses: [EditContact.TidyNames.Response] = []
+        func presentTidiedNames(response: EditContact.TidyNames.Response) { tidiedResponses.append(response) }
+        var nameOrderResponses: [EditContact.SetNameOrder.Response] = []
+        func presentNameOrder(response: EditContact.SetNameOrder.Response) { nameOrderResponses.append(response) }
         var unsavedChangesResponses: [EditContact.Cancel.Response] = []
         func presentUnsavedChanges(response: EditContact.Cancel.Response) { unsavedChangesResponses.append(response) }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
@@ -310,5 +314,35 @@ final class EditContactInteractorTests: XCTestCase {
         sut.reviewUnsavedChanges(request: .init())
         // Then
         XCTAssertEqual(presenterSpy.unsavedChangesResponses.map(\.changes), [[], ["organization"]])
+    }
+
+    // MARK: names
+
+    func test_tidyNames_capitalisesOnlyNamesTypedInOneCase() {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "ludwig"))
+        sut.updateField(request: .init(field: .family, value: "van beethoven"))
+        sut.updateField(request: .init(field: .organization, value: "acme"))
+        // When
+        sut.tidyNames(request: .init())
+        // Then
+        XCTAssertEqual(sut.draft[.given], "Ludwig")
+        XCTAssertEqual(sut.draft[.family], "van Beethoven")
+        XCTAssertEqual(sut.draft[.organization], "acme")
+        XCTAssertEqual(presenterSpy.tidiedResponses.first?.tidied.map(\.value), ["Ludwig", "van Beethoven"])
+    }
+
+    func test_savedNames_areKeptAsTyped_withTheNameOrderChosen() throws {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "太郎"))
+        sut.updateField(request: .init(field: .family, value: "山田"))
+        sut.setNameOrder(request: .init(order: .familyFirst))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(presenterSpy.nameOrderResponses.map(\.order), [.familyFirst])
+        XCTAssertEqual(sut.savedContact?.nameOrder, .familyFirst)
+        XCTAssertEqual(sut.savedContact?.fullName, "山田 太郎")
+        XCTAssertEqual(sut.changes, ["given", "family", "order"])
     }
 }

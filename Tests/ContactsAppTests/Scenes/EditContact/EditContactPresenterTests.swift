@@ -33,14 +33,14 @@ final class EditContactPresenterTests: XCTestCase {
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
-    func test_presentUpdatedField_capitalisesNames_only() {
+    func test_presentUpdatedField_showsValuesAsTyped_namesToo() {
         // When
         sut.presentUpdatedField(response: .init(field: .family, value: "ñúñez"))
         sut.presentUpdatedField(response: .init(field: .organization, value: "acme"))
         sut.presentUpdatedField(response: .init(field: .given, value: ""))
         // Then
         XCTAssertEqual(viewControllerSpy.changes, [
-            Change(field: "family", value: "Ñúñez", text: "family name: Ñúñez"),
+            Change(field: "family", value: "ñúñez", text: "family name: ñúñez"),
             Change(field: "organization", value: "acme", text: "organization: acme"),
             Change(field: "given", value: "", text: "given name: cleared"),
         ])
@@ -82,7 +82,7 @@ final class EditContactPresenterTests: XCTestCase {
         sut.presentDraft(response: .init(draft: draft, mode: .edit(Seeds.stored(Seeds.Contacts.jose, id: 2))))
         // Then
         XCTAssertEqual(viewControllerSpy.draftViewModel, .init(heading: "Editing #2 José Ñúñez", fields: [
-            .init(field: "given", label: "given name", value: "José"),
+            .init(field: "given", label: "given name", value: "josé"),
             .init(field: "notes", label: "notes", value: "n"),
             .init(field: "phone 1", label: "phone 1 (home)", value: "03-1234-5678"),
             .init(field: "address 1", label: "address 1 (home)", value: "1 Main St; Springfield"),

@@ -39,6 +39,10 @@ final class EditContactViewControllerTests: XCTestCase {
         func reviewDraft(request: EditContact.ReviewDraft.Request) { reviewDraftCalled += 1 }
         func saveContact(request: EditContact.SaveContact.Request) { saveContactCalled = true }
         func cancel(request: EditContact.Cancel.Request) { cancelCalled = true; cancelRequests.append(request) }
+        var tidyNamesCalled = false
+        var nameOrderRequests: [EditContact.SetNameOrder.Request] = []
+        func tidyNames(request: EditContact.TidyNames.Request) { tidyNamesCalled = true }
+        func setNameOrder(request: EditContact.SetNameOrder.Request) { nameOrderRequests.append(request) }
         func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request) {
             reviewUnsavedChangesCalled += 1
             viewController?.displayUnsavedChanges(viewModel: unsavedChanges)
@@ -170,5 +174,14 @@ final class EditContactViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.confirmationBeforeQuitting()?.question, "Quit and drop 1 change to Ann Lee (given)?")
         XCTAssertEqual(interactorSpy.reviewUnsavedChangesCalled, 2)
         XCTAssertTrue(output.displayed.isEmpty)
+    }
+
+    func test_tidyAndOrder_becomeTheirRequests() {
+        // When
+        sut.perform(ActionCall("tidy"))
+        sut.perform(ActionCall("order", ["order": .string("family-first")]))
+        // Then
+        XCTAssertTrue(interactorSpy.tidyNamesCalled)
+        XCTAssertEqual(interactorSpy.nameOrderRequests, [.init(order: .familyFirst)])
     }
 }

@@ -198,8 +198,12 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // When: fixed
         sut.send("given zoë")
-        sut.receive(Change(field: "given", value: "Zoë", text: "given name: Zoë"))
+        sut.receive(Change(field: "given", value: "zoë", text: "given name: zoë"))
         sut.send("family adams")
+        sut.receive(Change(field: "family", value: "adams", text: "family name: adams"))
+        // Names are kept as typed; the person asks for capitals
+        sut.send("tidy")
+        sut.receive(Change(field: "given", value: "Zoë", text: "given name: Zoë"))
         sut.receive(Change(field: "family", value: "Adams", text: "family name: Adams"))
         sut.send("remove email 1")
         sut.receive(Change(field: "email 1 (work)", value: "", text: "removed email 1 (work): not-an-email"))
@@ -229,7 +233,7 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         let saved = try XCTUnwrap(store.contact(id: 5))
         XCTAssertEqual(saved, Contact(
-            id: 5, uid: "uid-1", givenName: "zoë", familyName: "adams",
+            id: 5, uid: "uid-1", givenName: "Zoë", familyName: "Adams",
             phones: [LabeledValue(label: "mobile", value: "555 987 6543")],
             emails: [LabeledValue(label: "work", value: "zoe@example.org")],
             birthday: Birthday(year: nil, month: 2, day: 29), createdAt: Seeds.now, updatedAt: Seeds.now, version: 1))

@@ -56,7 +56,7 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, Seeds.bookListing)
     }
 
-    func test_presentFetchedContacts_capitalisesNamesAsDisplayed_andCountsPages() {
+    func test_presentFetchedContacts_showsNamesAsTyped_andCountsPages() {
         // Given
         let lowercase = Contact(id: 7, givenName: "zoë", familyName: "de la cruz", organization: "acme")
         // When
@@ -64,7 +64,7 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "Zoë De La Cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
     }

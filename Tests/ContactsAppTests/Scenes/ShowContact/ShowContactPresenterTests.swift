@@ -39,9 +39,9 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentContact(response: .init(contact: contact))
         // Then
         XCTAssertTrue(viewControllerSpy.displayContactCalled)
-        XCTAssertEqual(viewControllerSpy.contactViewModel, .init(id: 9, uid: "urn:uuid:9", name: "Ann-Marie O'Neil", version: 3, fields: [
-            .init(label: "Given name", value: "Ann-Marie"),
-            .init(label: "Family name", value: "O'Neil"),
+        XCTAssertEqual(viewControllerSpy.contactViewModel, .init(id: 9, uid: "urn:uuid:9", name: "ann-marie o'neil", version: 3, fields: [
+            .init(label: "Given name", value: "ann-marie"),
+            .init(label: "Family name", value: "o'neil"),
             .init(label: "Nickname", value: "Nan"),
             .init(label: "Organization", value: "Acme"),
             .init(label: "Title", value: "CTO"),
