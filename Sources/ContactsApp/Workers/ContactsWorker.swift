@@ -36,6 +36,7 @@ public protocol ListContactsStorageLogic {
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
     func position(of id: Int64, sort: SortOrder) throws -> Int
+    func names(startingWith prefix: String, sort: SortOrder) -> [String]
 }
 
 /// The storage work the contact screen's Interactor delegates.
@@ -43,6 +44,7 @@ public protocol ShowContactStorageLogic {
     func contact(id: Int64) throws -> Contact
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
+    func names(startingWith prefix: String, sort: SortOrder) -> [String]
 }
 
 /// The storage work the form's Interactor delegates.
@@ -89,6 +91,16 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         if exact.count == 1 { return exact[0] }
         if matches.isEmpty { throw ContactsFailure.notFound(reference: trimmed) }
         throw ContactsFailure.ambiguous(reference: trimmed, matches: matches)
+    }
+
+    /// Contact names starting with what was typed, for completion: numbers are typed, not
+    /// completed; nothing typed offers the first names of the list. A failed read offers
+    /// nothing: completion must never interrupt typing with an error.
+    public func names(startingWith prefix: String, sort: SortOrder) -> [String] {
+        let prefix = prefix.trimmingCharacters(in: .whitespaces)
+        if prefix.first?.isNumber == true { return [] }
+        let matches = (try? page(ContactQuery(search: prefix, sort: sort, page: 1, limit: 20)))?.contacts ?? []
+        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
     }
 
     /// Stores a new contact, stamping its UID and times.

@@ -125,12 +125,6 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     }
 
     public func completeReference(request: ListContacts.CompleteReference.Request) {
-        let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
-        // Numbers are typed, not completed; an empty prefix offers the first names of the list.
-        // A failed read offers nothing: completion must never interrupt typing with an error.
-        let matches = prefix.first?.isNumber == true ? []
-            : (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
-        let names = matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
-        presenter?.presentCompletions(response: .init(names: names))
+        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
     }
 }

@@ -2,6 +2,7 @@ public protocol ShowContactBusinessLogic {
     func fetchContact(request: ShowContact.FetchContact.Request)
     func deleteContact(request: ShowContact.DeleteContact.Request)
     func selectContact(request: ShowContact.SelectContact.Request)
+    func completeReference(request: ListContacts.CompleteReference.Request)
 }
 
 public protocol ShowContactDataStore: AnyObject {
@@ -46,6 +47,10 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
+    }
+
+    public func completeReference(request: ListContacts.CompleteReference.Request) {
+        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
     }
 
     public func deleteContact(request: ShowContact.DeleteContact.Request) {

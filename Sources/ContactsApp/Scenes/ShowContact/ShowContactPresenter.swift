@@ -4,6 +4,7 @@ public protocol ShowContactPresentationLogic {
     func presentContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
     func presentSelectedContact(response: ShowContact.SelectContact.Response)
+    func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -43,6 +44,10 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public func presentSelectedContact(response: ShowContact.SelectContact.Response) {
         viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
+    }
+
+    public func presentCompletions(response: ListContacts.CompleteReference.Response) {
+        viewController?.displayCompletions(viewModel: .init(candidates: response.names))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

@@ -4,6 +4,7 @@ public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
     func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel)
+    func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -67,6 +68,20 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         case .show: router?.routeToSelectedContact()
         case .edit: router?.routeToEditSelectedContact()
         }
+    }
+
+    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
+    private var completionCandidates: [String] = []
+
+    public func completions(for source: String, prefix: String) -> [String] {
+        guard source == "contact" else { return [] }
+        completionCandidates = []
+        interactor?.completeReference(request: .init(prefix: prefix))
+        return completionCandidates
+    }
+
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
+        completionCandidates = viewModel.candidates
     }
 
     public func displayMessage(_ message: Message) { output.display(message) }

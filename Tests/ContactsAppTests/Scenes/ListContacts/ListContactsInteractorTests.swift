@@ -262,6 +262,7 @@ final class ListContactsInteractorTests: XCTestCase {
         func resolve(_ reference: String) throws -> Contact { resolved.append(reference); return try resolveResult.get() }
         func delete(_ contact: Contact) throws { deleted.append(contact) }
         func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { 0 }
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { [] }
     }
 
     func test_deleteContact_deletesWhatTheWorkerResolved() {

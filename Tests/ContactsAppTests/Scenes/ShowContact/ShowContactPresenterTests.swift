@@ -23,6 +23,8 @@ final class ShowContactPresenterTests: XCTestCase {
         func displayDeletedContact(message: Message) { deletedMessage = message }
         var selectedViewModels: [ShowContact.SelectContact.ViewModel] = []
         func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) { selectedViewModels.append(viewModel) }
+        var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
+        func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 

@@ -26,6 +26,12 @@ final class ShowContactViewControllerTests: XCTestCase {
         func deleteContact(request: ShowContact.DeleteContact.Request) { deleteContactCalled = true }
         var selectRequests: [ShowContact.SelectContact.Request] = []
         func selectContact(request: ShowContact.SelectContact.Request) { selectRequests.append(request) }
+        weak var viewController: ShowContactDisplayLogic?
+        var completeRequests: [ListContacts.CompleteReference.Request] = []
+        func completeReference(request: ListContacts.CompleteReference.Request) {
+            completeRequests.append(request)
+            viewController?.displayCompletions(viewModel: .init(candidates: ["José Ñúñez"]))
+        }
     }
 
     final class ShowContactRoutingLogicSpy: ShowContactRoutingLogic, ShowContactDataPassing {
@@ -108,5 +114,14 @@ final class ShowContactViewControllerTests: XCTestCase {
         // Then
         XCTAssertTrue(routerSpy.routeToSelectedContactCalled)
         XCTAssertTrue(routerSpy.routeToEditSelectedContactCalled)
+    }
+
+    func test_completions_forContacts_comeThroughTheCycle() {
+        // Given
+        interactorSpy.viewController = sut
+        // Then
+        XCTAssertEqual(sut.completions(for: "contact", prefix: "jo"), ["José Ñúñez"])
+        XCTAssertEqual(interactorSpy.completeRequests, [.init(prefix: "jo")])
+        XCTAssertEqual(sut.completions(for: "label", prefix: "jo"), [])
     }
 }
