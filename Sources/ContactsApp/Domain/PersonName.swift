@@ -32,7 +32,7 @@ public enum PersonName {
     /// The part of a family name it sorts by: without leading particles ("van der Berg" → "Berg").
     public static func sortingFamilyName(_ family: String) -> String {
         // Most names hold neither a space nor a joined particle: no work for them (imports of millions).
-        guard family.utf8.contains(0x20) || family.utf8.first.map({ "aAeE".utf8.contains($0) }) == true else { return family }
+        guard family.utf8.contains(0x20) || hasJoinedParticle(family) else { return family }
         var words = family.split(separator: " ").map(String.init)
         while words.count > 1, particles.contains(words[0].lowercased()) { words.removeFirst() }
         var name = words.joined(separator: " ")
@@ -40,6 +40,13 @@ public enum PersonName {
             name = String(name.dropFirst(prefix.count))
         }
         return name
+    }
+
+    /// Whether the name starts with "al-" or "el-" in any case, read from its first bytes.
+    private static func hasJoinedParticle(_ name: String) -> Bool {
+        let start = Array(name.utf8.prefix(3))
+        guard start.count == 3, start[2] == UInt8(ascii: "-"), start[1] | 0x20 == UInt8(ascii: "l") else { return false }
+        return start[0] | 0x20 == UInt8(ascii: "a") || start[0] | 0x20 == UInt8(ascii: "e")
     }
 
     /// A name typed all in lower or all in upper case, with its words capitalised: "ludwig van
