@@ -29,15 +29,17 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                    parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
                    details: "Example: search lee acme   ·   search 555 12"),
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: show 3   ·   show ann lee"),
         ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: edit 3   ·   edit ann lee"),
         ActionSpec("add", aliases: ["new"], summary: "add a contact (opens the form)"),
         ActionSpec("delete", summary: "delete a contact", parameters: [
             ParameterSpec("contact", .text, help: "the contact's number (#), UID or full name; part of a name asks first",
-                          completion: .named("contact")),
+                          completion: .named("contact"), acceptsNumber: true),
             ParameterSpec("confirm", .boolean, required: false, help: "yes to delete a contact named by part of its name"),
         ], details: "Example: delete 3   ·   delete ann lee   ·   delete ann yes"),
         ActionSpec("import", summary: "add or update contacts from a vCard (.vcf) or CSV file", parameters: [

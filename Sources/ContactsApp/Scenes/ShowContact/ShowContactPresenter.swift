@@ -1,3 +1,4 @@
+import Foundation
 import SceneCore
 
 public protocol ShowContactPresentationLogic {
@@ -35,7 +36,17 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields))
+            version: contact.version, fields: fields, contact: Self.record(contact)))
+    }
+
+    /// The contact's own values, unformatted, with its times in ISO 8601 (UTC, whatever the
+    /// user's time zone), for programs.
+    static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
+        .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
+              familyName: contact.familyName, nickname: contact.nickname, organization: contact.organization,
+              title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+              birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+              created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {

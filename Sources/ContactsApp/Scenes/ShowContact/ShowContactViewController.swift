@@ -11,13 +11,15 @@ public protocol ShowContactDisplayLogic: AnyObject {
 public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field", actions: [
         ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now, or another one", parameters: [
-            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact")),
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: show   ·   show 3   ·   show ann lee"),
         ActionSpec("edit", summary: "edit this contact, or another one (opens the form)", parameters: [
-            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact")),
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: edit   ·   edit 3"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
-    ])
+    ], displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
     public var router: (ShowContactRoutingLogic & ShowContactDataPassing)?

@@ -61,7 +61,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.success("Saved Ann Lee"))
         sut.receiveRoute(.pop("form"))
         sut.receive(Seeds.annDetail(version: 2, fields: [.init(label: "Organization", value: "Acme")],
-                                    updated: Seeds.nowText))
+                                    updatedAt: Seeds.now) { $0.organization = "Acme" })
 
         sut.send("back")
         sut.receiveRoute(.pop("contact"))
@@ -385,7 +385,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.info("Cancelled: 1 change to Ann Lee dropped"))
         sut.receiveRoute(.pop("form"))
         sut.send("show")
-        sut.receive(Seeds.annDetail(version: 2, fields: [], updated: Seeds.createdText)
+        sut.receive(Seeds.annDetail(version: 2) { $0.notes = "changed elsewhere" }
             .adding(.init(label: "Notes", value: "changed elsewhere"), before: "Created"))
     }
 
@@ -561,7 +561,7 @@ extension ShowContact.FetchContact.ViewModel {
         var fields = self.fields
         let index = fields.firstIndex { $0.label == label } ?? fields.endIndex
         fields.insert(field, at: index)
-        return .init(id: id, uid: uid, name: name, version: version, fields: fields)
+        return .init(id: id, uid: uid, name: name, version: version, fields: fields, contact: contact)
     }
 
 }

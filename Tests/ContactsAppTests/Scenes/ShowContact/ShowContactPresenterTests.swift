@@ -56,7 +56,28 @@ final class ShowContactPresenterTests: XCTestCase {
             .init(label: "Notes", value: "likes tea"),
             .init(label: "Created", value: Seeds.createdText),
             .init(label: "Updated", value: Seeds.nowText),
-        ]))
+        ], contact: .init(
+            id: 9, uid: "urn:uuid:9", version: 3, givenName: "ann-marie", familyName: "o'neil", nickname: "Nan",
+            organization: "Acme", title: "CTO", phones: contact.phones, emails: contact.emails,
+            addresses: contact.addresses, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
+            notes: "likes tea", created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
+    }
+
+    func test_presentContact_structuredContact_keepsValuesAsStored_inUTCWhateverTheTimeZone() throws {
+        // Given: a formatter for Tokyo, and a contact with no birthday
+        sut = ShowContactPresenter(formatter: ContactFormatter(locale: Seeds.locale, timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))))
+        sut.viewController = viewControllerSpy
+        var contact = Seeds.stored(Seeds.Contacts.taro, id: 3)
+        contact.birthday = nil
+        // When
+        sut.presentContact(response: .init(contact: contact))
+        // Then
+        let record = try XCTUnwrap(viewControllerSpy.contactViewModel?.contact)
+        XCTAssertEqual(record.givenName, contact.givenName)
+        XCTAssertEqual(record.phones, contact.phones)
+        XCTAssertNil(record.birthday)
+        XCTAssertEqual(record.created, "2023-11-14T22:13:20Z")
+        XCTAssertEqual(viewControllerSpy.contactViewModel?.fields.last, .init(label: "Updated", value: "2023-11-15 07:13"))
     }
 
     func test_presentContact_leavesOutEmptyFields() {
