@@ -22,6 +22,8 @@ public enum ShowContact {
                 public let version: Int
                 public let givenName: String
                 public let familyName: String
+                /// `given-first` or `family-first`: how the name is written out (`NameOrder`).
+                public let nameOrder: String
                 public let nickname: String
                 public let organization: String
                 public let title: String

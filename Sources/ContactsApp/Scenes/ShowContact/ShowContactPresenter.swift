@@ -43,7 +43,8 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
     /// user's time zone), for programs.
     static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
         .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
-              familyName: contact.familyName, nickname: contact.nickname, organization: contact.organization,
+              familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+              organization: contact.organization,
               title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
               birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
               created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
