@@ -3,7 +3,9 @@ import Foundation
 /// What the list asks the store for: one page of contacts, optionally filtered by a search.
 public struct ContactQuery: Equatable, Sendable {
     /// Free text; every whitespace-separated term must match a name, nickname, organisation,
-    /// email (word prefixes, case- and diacritic-insensitive) or phone (digits, any formatting).
+    /// email, tag, note or address (word prefixes, case- and diacritic-insensitive; a term of
+    /// 3 letters or more also inside words, those matches after the word-start ones) or phone
+    /// (digits, any formatting). See `ContactSearch`.
     public var search: String
     public var sort: SortOrder
     /// 1-based page number.
