@@ -31,7 +31,8 @@ public final class InMemoryContactStore: ContactStore {
         let (limit, offset) = query.window
         let start = min(offset, matches.count)
         let end = start + min(limit, matches.count - start)
-        return ContactPage(contacts: Array(matches[start..<end]), total: matches.count)
+        let page = Array(matches[start..<end])
+        return ContactPage(contacts: page, total: matches.count, matches: search.matches(on: page))
     }
 
     public func contact(id: Int64) throws -> Contact? {

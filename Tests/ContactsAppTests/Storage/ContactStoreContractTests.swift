@@ -480,6 +480,28 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_saysWhichFieldMatched_preferringOneThatIsNotTheName() {
+        forEachStore {
+            // Given
+            var ann = StoreSeeds.ann
+            ann.tags = ["friends"]
+            ann.notes = "Met at the Lisbon conference"
+            ann.addresses = [PostalAddress(label: "home", street: "1 Elm Row", city: "Springfield")]
+            let id = try XCTUnwrap(try sut.insert(ann).id)
+            func match(_ text: String) throws -> SearchMatch? { try sut.page(ContactQuery(search: text)).matches[id] }
+            // Then
+            XCTAssertEqual(try match("lee"), SearchMatch(field: .name, text: "Ann Lee"))
+            XCTAssertEqual(try match("nan"), SearchMatch(field: .nickname, text: "Nan"))
+            XCTAssertEqual(try match("friends"), SearchMatch(field: .tag, text: "friends"))
+            XCTAssertEqual(try match("ann friends"), SearchMatch(field: .tag, text: "friends"))
+            XCTAssertEqual(try match("xample"), SearchMatch(field: .email, text: "ann@example.com"))
+            XCTAssertEqual(try match("lisbon"), SearchMatch(field: .note, text: "Met at the Lisbon conference"))
+            XCTAssertEqual(try match("springfield"), SearchMatch(field: .address, text: "1 Elm Row, Springfield"))
+            XCTAssertEqual(try match("555 123"), SearchMatch(field: .phone, text: "+1 (555) 123-4567"))
+            XCTAssertEqual(try sut.page(ContactQuery()).matches, [:], "no search, no match")
+        }
+    }
+
     func test_search_byPhoneDigits_inAnyFormatting() {
         forEachStore {
             try seed()

@@ -14,7 +14,8 @@ extension SQLiteContactStore {
                 let (rows, total) = search.hasInsideWords
                     ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
                     : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
-                return ContactPage(contacts: try rows.map(Self.contact(from:)), total: total)
+                let contacts = try rows.map(Self.contact(from:))
+                return ContactPage(contacts: contacts, total: total, matches: parsed.matches(on: contacts))
             }
         }
     }
