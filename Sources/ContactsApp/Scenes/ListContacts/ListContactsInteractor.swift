@@ -126,7 +126,6 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
         // Numbers are typed, not completed; an empty prefix offers the first names of the list.
         if prefix.first?.isNumber == true { return [] }
-        let matches = (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
-        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
+        return (try? worker.completeNames(prefix, sort: query.sort)) ?? []
     }
 }

@@ -202,6 +202,18 @@ final class ListContactsInteractorTests: XCTestCase {
         XCTAssertEqual(sut.completeReference(request: .init(prefix: "1")), [])
     }
 
+    func test_completeReference_anyWordOfTheName_namesStartingWithItFirst() {
+        // Given: Lena Ortiz, whose name starts with "le", after Ann Lee in the list's order
+        _ = try? store.insert(Contact(uid: "uid-lena", givenName: "Lena", familyName: "Ortiz"))
+        // Then
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "le")), ["Lena Ortiz", "Ann Lee"])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "山")), ["太郎 山田"])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "nunez")), ["José Ñúñez"])
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "inc")), ["Acme Inc."])
+        // and a contact found by its email only is no name to complete
+        XCTAssertEqual(sut.completeReference(request: .init(prefix: "example")), [])
+    }
+
     func test_completeReference_withNothingTyped_offersTheListsFirstNamesInOrder() {
         XCTAssertEqual(sut.completeReference(request: .init(prefix: " ")),
                        [Seeds.Contacts.acme, Seeds.Contacts.ann, Seeds.Contacts.jose, Seeds.Contacts.taro].map(\.fullName))
