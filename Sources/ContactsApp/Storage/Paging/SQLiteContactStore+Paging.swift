@@ -26,7 +26,8 @@ extension SQLiteContactStore {
     private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
                                  _ db: Database) throws -> (rows: [Row], total: Int) {
         let atStarts = search.atWordStarts
-        var starts = MatchSet(maxID: Int64(try Self.largestID(db)))
+        let book = try Self.largestID(db)
+        var starts = MatchSet(maxID: Int64(book))
         let (startSQL, startArguments) = Self.matchingIDs(atStarts)
         try Self.steppingIDs(db, sql: startSQL, arguments: startArguments) { starts.insert($0); return true }
         var insideOnly: [Int64] = []
@@ -38,7 +39,8 @@ extension SQLiteContactStore {
         let first = starts.count
         var rows: [Row] = []
         if offset < first, limit > 0 {
-            rows = try plannedPage(atStarts, sort: sort, limit: min(limit, first - offset), offset: offset, db).rows
+            rows = try plannedPage(atStarts, sort: sort, limit: min(limit, first - offset), offset: offset,
+                                   largestID: book, db).rows
         }
         let wanted = limit - rows.count
         if wanted > 0, !insideOnly.isEmpty {
@@ -52,13 +54,14 @@ extension SQLiteContactStore {
     }
 
     /// A page found by the plans `PagePlanner` chooses, with the number of matches.
+    /// `largestID` is the largest id when the caller looked it up already (once per page).
     private func plannedPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
-                             _ db: Database) throws -> (rows: [Row], total: Int) {
+                             largestID: Int? = nil, _ db: Database) throws -> (rows: [Row], total: Int) {
         let tuning = self.tuning
         var numbers = PageNumbers(searching: !search.parsed.isEmpty, total: 0, offset: offset, limit: limit,
                                   anchorBucket: anchorBucket)
         var matches = Matches()
-        var book: Int?
+        var book = largestID
         let run = try MatchRun(search, sort: sort, minimum: tuning.shortestRun, db)
         if !numbers.searching {
             // Kept by the store: COUNT(*) would read a whole index.
@@ -67,7 +70,7 @@ extension SQLiteContactStore {
             numbers.total = run.length
             numbers.matchesAreRun = true
         } else {
-            if tuning.keepsMatchSet { book = try Self.largestID(db) }
+            if tuning.keepsMatchSet, book == nil { book = try Self.largestID(db) }
             matches = try Matches(search, book: book, tuning: tuning, db)
             numbers.total = matches.count
             numbers.matchesAreRun = run?.length == matches.count
