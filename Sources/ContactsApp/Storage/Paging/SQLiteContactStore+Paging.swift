@@ -21,27 +21,15 @@ extension SQLiteContactStore {
     }
 
     /// A page of a search some of whose terms are found inside words: the matches at word
-    /// starts first (paged by their plans), then those found only inside words, sorted. Those
-    /// are few (the words holding a term after their start are rare), so they are listed.
+    /// starts first (paged by their plans), then those found only inside words, sorted by id
+    /// lists (`insideOnlyIDs`).
     private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
                                  _ db: Database) throws -> (rows: [Row], total: Int) {
-        let atStarts = search.atWordStarts
         let book = try Self.largestID(db)
-        var starts = MatchSet(maxID: Int64(book))
-        let (startSQL, startArguments) = Self.matchingIDs(atStarts)
-        try Self.steppingIDs(db, sql: startSQL, arguments: startArguments) { starts.insert($0); return true }
-        var insideOnly: [Int64] = []
-        let (sql, arguments) = Self.matchingIDs(search)
-        try Self.steppingIDs(db, sql: sql, arguments: arguments) { id in
-            if !starts.contains(id) { insideOnly.append(id) }
-            return true
-        }
-        let first = starts.count
-        var rows: [Row] = []
-        if offset < first, limit > 0 {
-            rows = try plannedPage(atStarts, sort: sort, limit: min(limit, first - offset), offset: offset,
-                                   largestID: book, db).rows
-        }
+        let insideOnly = try Self.insideOnlyIDs(search, book: book, db)
+        let (starts, first) = try plannedPage(search.atWordStarts, sort: sort, limit: limit, offset: offset,
+                                              largestID: book, db)
+        var rows = starts
         let wanted = limit - rows.count
         if wanted > 0, !insideOnly.isEmpty {
             let column = Self.sortColumn(sort)
@@ -51,6 +39,38 @@ extension SQLiteContactStore {
                 """, [wanted, max(0, offset - first)], sort: sort, db)
         }
         return (rows, first + insideOnly.count)
+    }
+
+    /// The ids a search matches only inside words. For one term, one FTS5 query answers in C:
+    /// the words holding it, NOT its word starts (a name prefix at 1M whose family name sits
+    /// inside thousands of email handles, `marykowalczyk`, read every match twice in Swift
+    /// otherwise). For several, every match is stepped and those at word starts left out.
+    static func insideOnlyIDs(_ search: ResolvedSearch, book: Int, _ db: Database) throws -> [Int64] {
+        var ids: [Int64] = []
+        let parsed = search.parsed
+        if parsed.terms.count == 1, parsed.wholeNumberDigits == nil, search.textMatches.isEmpty,
+           let term = parsed.terms.first, let words = search.insideWords[0] {
+            let holding = words.map { "\"" + ContactSearch.Term.doublingQuotes($0) + "\"" }.joined(separator: " OR ")
+            try steppingIDs(db, sql: "SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
+                            arguments: ["(\(holding)) NOT \(term.ftsPhrase)"]) { ids.append($0); return true }
+            // (A term found inside words is one word of letters: no phone fragment to match.)
+            return ids
+        }
+        return try insideOnlyIDsByStepping(search, book: book, db)
+    }
+
+    private static func insideOnlyIDsByStepping(_ search: ResolvedSearch, book: Int,
+                                                _ db: Database) throws -> [Int64] {
+        var starts = MatchSet(maxID: Int64(book))
+        let (startSQL, startArguments) = matchingIDs(search.atWordStarts)
+        try steppingIDs(db, sql: startSQL, arguments: startArguments) { starts.insert($0); return true }
+        var ids: [Int64] = []
+        let (sql, arguments) = matchingIDs(search)
+        try steppingIDs(db, sql: sql, arguments: arguments) { id in
+            if !starts.contains(id) { ids.append(id) }
+            return true
+        }
+        return ids
     }
 
     /// A page found by the plans `PagePlanner` chooses, with the number of matches.
