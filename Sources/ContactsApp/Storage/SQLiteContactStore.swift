@@ -267,9 +267,9 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Inserts a contact with what was prepared from it; `counting` false leaves
-    /// `contact_count` to the caller (an import adds a batch's inserts at once), and no
-    /// `anchors` leaves the page anchors to it too (`DeferredIndexes`).
-    static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool,
+    /// `contact_count` to the caller (an import adds a batch's inserts at once), no `anchors`
+    /// leaves the page anchors to it too (`DeferredIndexes`), and `addingWords` false the word list.
+    static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
                                _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try run(insertSQL, db) { bindSaved(contact, row, &$0) }
@@ -281,7 +281,7 @@ public final class SQLiteContactStore: ContactStore {
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(row, id: id, db, isNew: true)
+        try index(row, id: id, db, isNew: true, addingWords: addingWords)
         return saved
     }
 

@@ -31,7 +31,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map(row), page: query.page, pageCount: pageCount, total: total,
+            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0]) }, page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
     }
 
@@ -118,10 +118,30 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    func row(_ contact: Contact) -> ListContacts.Row {
-        .init(id: contact.id ?? 0, name: formatter.displayName(contact),
-              organization: contact.organization,
-              email: contact.emails.first?.value ?? "",
-              phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+    func row(_ contact: Contact, matched: SearchMatch? = nil) -> ListContacts.Row {
+        var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
+                                   organization: contact.organization,
+                                   email: contact.emails.first?.value ?? "",
+                                   phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+        row.matched = matched.flatMap { describe($0, shownIn: row) }
+        return row
     }
+
+    /// What a search matched, briefly, unless the row shows it already (the name, the
+    /// organisation, the first email or phone).
+    func describe(_ match: SearchMatch, shownIn row: ListContacts.Row) -> String? {
+        let text = match.field == .phone ? formatter.phone(match.text) : match.text
+        switch match.field {
+        case .name, .organization: return nil
+        case .email where text == row.email, .phone where text == row.phone: return nil
+        default:
+            // A line of its own, short: notes run long.
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let brief = line.count > Self.matchedLength ? line.prefix(Self.matchedLength - 1) + "…" : line
+            return "\(match.field.rawValue): \(brief)"
+        }
+    }
+
+    /// Characters of a matched field shown in a row.
+    static let matchedLength = 24
 }
