@@ -48,12 +48,14 @@ private func check(_ value: ArgumentValue, as type: ParameterType, line: String)
     }
 }
 
-/// A word in double quotes, its backslashes and double quotes escaped.
+/// A word in double quotes, its backslashes and double quotes escaped (scalar by scalar, as the
+/// parser reads: a backslash followed by a combining mark is one Character).
 private func quote(_ word: String) -> String {
-    var text = "\""
-    for character in word {
-        if character == "\\" || character == "\"" { text.append("\\") }
-        text.append(character)
+    var text = String.UnicodeScalarView(["\""])
+    for scalar in word.unicodeScalars {
+        if scalar == "\\" || scalar == "\"" { text.append("\\") }
+        text.append(scalar)
     }
-    return text + "\""
+    text.append("\"")
+    return String(text)
 }
