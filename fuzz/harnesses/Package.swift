@@ -22,7 +22,11 @@ let package = Package(
         .target(name: "FuzzSupport"),
         // The JSON-RPC frame reader and JSON parser and writer. Thin on purpose: it names only the
         // entry points the server reads a message with, to be re-pointed when the JSON layer moves.
-        .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", .product(name: "SceneRPC", package: root)]),
+        .executableTarget(name: "fuzz-json", dependencies: [
+            "FuzzSupport",
+            .product(name: "SceneRPC", package: root),
+            .product(name: "JSONBytes", package: root),
+        ]),
         // The command-line parser, against the app's real action declarations.
         .executableTarget(name: "fuzz-commandline", dependencies: [
             "FuzzSupport",

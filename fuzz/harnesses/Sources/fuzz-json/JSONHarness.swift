@@ -1,4 +1,5 @@
 import FuzzSupport
+import JSONBytes
 import SceneRPC
 
 /// One input is a byte stream as a client could send it on stdin.
