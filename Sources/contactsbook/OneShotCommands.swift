@@ -63,13 +63,9 @@ enum OneShot {
         }
     }
 
-    /// The book opened for reading: a missing file is an error (exit 2), never a new book.
+    /// The book opened for reading: a missing one is an error (exit 2), never made (`BookUse.reading`).
     static func openReadOnlySession(_ global: GlobalOptions, pageSize: Int) throws -> Session {
-        let path = try global.databasePath()
-        guard path == ":memory:" || FileManager.default.fileExists(atPath: path) else {
-            FileHandle.standardError.write(Data("error: no contacts book at \(path)\n".utf8))
-            throw ExitCode(2)
-        }
+        let path = try global.bookPath(for: .reading)
         let store: SQLiteContactStore
         do {
             store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })

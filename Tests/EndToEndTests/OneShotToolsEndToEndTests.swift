@@ -19,7 +19,7 @@ final class OneShotToolsEndToEndTests: XCTestCase {
             card("anne-2", "Lee;Anne", email: "ANN@Example.org", phone: "(555) 000-1111"),
             card("bob-3", "King;Bob", email: "bob@king.example", phone: "+44 20 7946 0000"),
         ].joined()
-        let imported = try run(["import", "--db", database, "-"], stdin: cards)
+        let imported = try run(["import", "--db", database, "--create", "-"], stdin: cards)
         XCTAssertEqual(imported.status, 0, imported.stderr)
     }
 
@@ -143,7 +143,7 @@ final class OneShotToolsEndToEndTests: XCTestCase {
 
         // And a book without birthdays: exit status 1
         let other = home.appendingPathComponent("other.sqlite").path
-        _ = try run(["import", "--db", other, "-"], stdin: card("c-1", "Cole;Cy", email: "cy@example.org", phone: "1234567"))
+        _ = try run(["import", "--db", other, "--create", "-"], stdin: card("c-1", "Cole;Cy", email: "cy@example.org", phone: "1234567"))
         let none = try run(["birthdays", "--db", other])
         XCTAssertEqual(none.status, 1)
         XCTAssertEqual(none.stdout, "#  Name  Date  Turns  When\nNo birthdays in the next 30 days\n")
@@ -193,7 +193,7 @@ final class OneShotToolsEndToEndTests: XCTestCase {
             let missing = home.appendingPathComponent("missing.sqlite").path
             let result = try run(command + ["--db", missing])
             XCTAssertEqual(result.status, 2, "\(command)")
-            XCTAssertEqual(result.stderr, "error: no contacts book at \(missing)\n", "\(command)")
+            XCTAssertEqual(result.stderr, "error: there is no book at \(missing) (check --db)\n", "\(command)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "\(command)")
             // And the default book under HOME is not made either
             let fallback = try run(command)

@@ -12,13 +12,14 @@ public struct ContactsEnvironment {
     public var timeZone: TimeZone
     /// Rows per page of the list unless the user asks otherwise.
     public var pageSize: Int
+    /// The book's country for phone numbers without a country code ("US"), or nil to show
+    /// such numbers as typed; `duplicates` and `merge` also compare `(555) 000-1111` with
+    /// `+1 555 000 1111` by it.
+    public var defaultCountry: String?
     /// Told of every contact added, changed or deleted (front ends announce it to clients).
     public var changes: ChangeNotifier?
     /// Told how long work (an import) goes on (front ends show it to clients that asked).
     public var progress: ProgressReporter?
-    /// The book's country for phone numbers written without a country code ("US"), so
-    /// duplicates and merges compare `(555) 000-1111` with `+1 555 000 1111`; nil if unknown.
-    public var defaultCountry: String?
 
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },

@@ -37,8 +37,9 @@ enum ContactKeys {
     /// Sort key for an order; a contact with no name sorts by its organisation.
     /// "\u{1}" separates the parts so "Lee, Ann" sorts before "Leeds, Al".
     static func sortKey(_ contact: Contact, _ order: SortOrder) -> String {
-        sortKey(given: fold(contact.givenName), family: fold(contact.familyName),
-                organization: fold(contact.organization), order)
+        // By last name, "van Beethoven" sorts under B (`PersonName.sortingFamilyName`).
+        let family = order == .last ? PersonName.sortingFamilyName(contact.familyName) : contact.familyName
+        return sortKey(given: fold(contact.givenName), family: fold(family), organization: fold(contact.organization), order)
     }
 
     /// The sort key from folded names.
@@ -57,9 +58,11 @@ enum ContactKeys {
         ContactSearch.separatingDigits(foldedText(contact))
     }
 
-    /// The fields a text search matches against, folded and joined by spaces.
+    /// The fields a text search matches against, folded and joined by spaces: names,
+    /// organisation, emails, tags, notes and addresses.
     static func foldedText(_ contact: Contact) -> String {
         ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
-            + contact.emails.map(\.value)).map(fold).joined(separator: " ")
+            + contact.emails.map(\.value) + contact.tags + (contact.notes.isEmpty ? [] : [contact.notes])
+            + contact.addresses.flatMap(\.components)).map(fold).joined(separator: " ")
     }
 }

@@ -18,7 +18,8 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary, addMatchKeys,
+        addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
+        addMatchKeys,
     ]
 
     static let createContacts = Migration(
@@ -123,6 +124,79 @@ extension SQLiteContactStore {
     /// `fts5vocab`, read from the index; it stores nothing): `MatchRun.isWholeByVocabulary`.
     static let addWordVocabulary = Migration(name: "add word vocabulary", legacyIdentifier: "v5") { db, _ in
         try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
+    }
+
+    /// A name order per contact (`NameOrder`), and last-name sort keys past a family name's
+    /// particles ("van Beethoven" sorts under B): the keys of names that may hold one are
+    /// recomputed, and the page anchors refilled if any moved.
+    static let addNameOrderAndSortPastParticles = Migration(
+        name: "add name order; sort family names past their particles", legacyIdentifier: nil
+    ) { db, anchorBucket in
+        // A book whose migration records were rewritten (tests of legacy books) may have it already.
+        if try !db.columns(in: "contact").contains(where: { $0.name == "name_order" }) {
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN name_order TEXT NOT NULL DEFAULT 'given-first'")
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, given, family, organization, sort_last FROM contact
+            WHERE family LIKE '% %' OR family LIKE 'al-%' OR family LIKE 'el-%'
+            """)
+        var moved = false
+        for row in rows {
+            let contact = Contact(givenName: row["given"], familyName: row["family"], organization: row["organization"])
+            let key = ContactKeys.sortKey(contact, .last)
+            guard key != row["sort_last"] as String else { continue }
+            try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+            moved = true
+        }
+        if moved {
+            try db.execute(sql: "DELETE FROM contact_anchor")
+            try fillAnchors(bucket: anchorBucket, db)
+        }
+    }
+
+    /// The word index rebuilt from the rows with tags, notes and addresses in each contact's
+    /// text (`ContactKeys.foldedText`), so a search finds them too. Built in a new table in
+    /// rowid order, then renamed into place (as `indexLettersAndDigitsApart` did); its
+    /// vocabulary is made again over it.
+    static let indexTagsNotesAndAddresses = Migration(
+        name: "index tags, notes and addresses", legacyIdentifier: nil
+    ) { db, _ in
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact ORDER BY id")
+        while let row = try rows.next() {
+            let contact = try SQLiteContactStore.contact(from: row)
+            let text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
+            try run("INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)", db) { binder in
+                binder.integer(contact.id ?? 0)
+                binder.text(text)
+            }
+        }
+        try db.execute(sql: """
+            DROP TABLE contact_text_vocab;
+            DROP TABLE contact_text;
+            ALTER TABLE contact_text_new RENAME TO contact_text;
+            CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
+            """)
+    }
+
+    /// The words a term may match inside (`ContactSearch.insideWordCandidates`), each once
+    /// (`contact_word`), and their trigrams (`contact_word_gram`), so a term of 3 letters or
+    /// more finds the few words that hold it without reading the whole word index. Filled from
+    /// the word index's text. Words stay when the last contact holding them goes: they only
+    /// widen the lookup of the contacts that hold them, which then finds none.
+    static let addWordListForInsideWords = Migration(
+        name: "add word list for inside-word search", legacyIdentifier: nil
+    ) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE contact_word (word TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE VIRTUAL TABLE contact_word_gram USING fts5(word, tokenize = 'trigram');
+            """)
+        var words = Set<String>()
+        let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
+        while let text = try texts.next() { words.formUnion(ContactSearch.insideWordCandidates(text)) }
+        try addWords(words.sorted(), db)
     }
 
     /// The keys `duplicates` groups contacts by (`MatchKeys.storedKeys`: emails, phones in a

@@ -60,24 +60,24 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
     func test_aBookRecordingLegacyIdentifiers_isNotMigratedAgain_andRecordsTheNames() throws {
-        // Given: a book as versions before named migrations recorded them (v1 to v5; later
-        // migrations have no legacy identifier and keep their names)
+        // Given: a book as the release before named migrations left it: v1 to v5 recorded, no
+        // word list and no duplicate index
         let ann = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
         try DatabaseQueue(path: databasePath).write { db in
-            for migration in SQLiteContactStore.migrations where migration.legacyIdentifier != nil {
-                try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
-                               arguments: [migration.legacyIdentifier, migration.name])
-            }
+            try db.execute(sql: """
+                DROP TABLE contact_word; DROP TABLE contact_word_gram; DROP TABLE contact_key;
+                DELETE FROM grdb_migrations;
+                INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
+                """)
         }
-        var said = 0
-        // When: opened (a migration run again would fail: its tables exist)
-        let sut = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
-        // Then: no upgrade was announced, the contact is there, and the book records the names
-        XCTAssertEqual(said, 0)
+        // When: opened (v1 to v5 run again would fail: their tables exist)
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then: the contact is there, found inside a word too, and the book records the names
         XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).contacts.map(\.id), [ann.id])
-        XCTAssertEqual(try DatabaseQueue(path: databasePath).read {
-            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations").sorted()
-        }, SQLiteContactStore.migrations.map(\.name).sorted())
+        XCTAssertEqual(try sut.page(ContactQuery(search: "xample")).contacts.map(\.id), [ann.id])
+        XCTAssertEqual(Set(try DatabaseQueue(path: databasePath).read {
+            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+        }), Set(SQLiteContactStore.migrations.map(\.name)))
     }
 
     func test_aBookRecordingLegacyIdentifiers_withoutTheAnchors_getsThemOnce() throws {
@@ -85,7 +85,8 @@ final class SQLiteContactStoreTests: XCTestCase {
         _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
         try DatabaseQueue(path: databasePath).write { db in
             try db.execute(sql: """
-                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_key; DELETE FROM grdb_migrations;
+                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;
+                DROP TABLE contact_word_gram; DROP TABLE contact_key; DELETE FROM grdb_migrations;
                 INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
                 """)
         }
@@ -696,5 +697,37 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertThrowsError(try SQLiteContactStore.openForReading(path: path)) { error in
             guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
         }
+    }
+
+    func test_aFamilyNameSortsPastItsParticles_andTheNameOrderIsKept() throws {
+        // Given
+        let sut = try SQLiteContactStore(path: databasePath)
+        let ludwig = try sut.insert(Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
+        _ = try sut.insert(Contact(uid: "v", givenName: "Vera", familyName: "Vance"))
+        _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Adams"))
+        let taro = try sut.insert(Contact(uid: "t", givenName: "太郎", familyName: "山田", nameOrder: .familyFirst))
+        // Then: under B, between Adams and Vance
+        XCTAssertEqual(try sut.page(ContactQuery(sort: .last, limit: 10)).contacts.map(\.familyName), ["Adams", "van Beethoven", "Vance", "山田"])
+        XCTAssertEqual(try sut.position(of: ludwig.id ?? 0, sort: .last), 1)
+        XCTAssertEqual(try SQLiteContactStore(path: databasePath).contact(id: taro.id ?? 0)?.fullName, "山田 太郎")
+    }
+
+    func test_aBookFromBeforeNameOrders_getsTheColumn_andItsParticleNamesResorted() throws {
+        // Given: a book as the version before left it: no name_order, "van Beethoven" keyed under V
+        let ludwig = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
+        _ = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "v", givenName: "Vera", familyName: "Vance"))
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: """
+                ALTER TABLE contact DROP COLUMN name_order;
+                UPDATE contact SET sort_last = 'van beethoven' || char(1) || 'ludwig' || char(1) WHERE uid = 'l';
+                \(StoreSeeds.forgetting([SQLiteContactStore.addNameOrderAndSortPastParticles]))
+                """)
+        }
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then
+        XCTAssertEqual(try sut.position(of: ludwig.id ?? 0, sort: .last), 0)
+        XCTAssertEqual(try sut.page(ContactQuery(sort: .last)).contacts.map(\.familyName), ["van Beethoven", "Vance"])
+        XCTAssertEqual(try sut.contact(id: ludwig.id ?? 0)?.nameOrder, .givenFirst)
     }
 }

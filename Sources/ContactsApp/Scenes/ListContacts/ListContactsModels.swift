@@ -9,6 +9,9 @@ public enum ListContacts {
         public let organization: String
         public let email: String
         public let phone: String
+        /// Where a search found the contact when the row does not show it already, briefly:
+        /// "tag: friends", "note: Met at the Lisbon…".
+        public var matched: String? = nil
     }
 
     public enum FetchContacts {
@@ -36,23 +39,49 @@ public enum ListContacts {
             public let caption: String
 
             public var layout: DisplayLayout {
-                .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
-                                 .init("Email"), .init("Phone")],
-                       rows: rows.map { ["\($0.id)", $0.name, $0.organization, $0.email, $0.phone] },
-                       caption: caption)
+                // A "Matched" column only when a search found someone by another field.
+                let matched = rows.contains { $0.matched != nil }
+                return .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
+                                        .init("Email"), .init("Phone")] + (matched ? [.init("Matched")] : []),
+                              rows: rows.map { row in
+                                  ["\(row.id)", row.name, row.organization, row.email, row.phone]
+                                      + (matched ? [row.matched ?? ""] : [])
+                              },
+                              caption: caption)
             }
         }
     }
 
+    /// `show CONTACT` and `edit CONTACT`: find the contact, then open it or its form.
     public enum SelectContact {
-        public struct Request: Equatable { public let reference: String }
-        public struct Response { public let contact: Contact }
-        public struct ViewModel: Equatable { public let id: Int64 }
+        public enum Purpose: Equatable, Sendable { case show, edit }
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public var purpose: Purpose = .show }
+        public struct ViewModel: Equatable { public let id: Int64; public var purpose: Purpose = .show }
     }
 
     public enum DeleteContact {
-        public struct Request: Equatable { public let reference: String }
+        public struct Request: Equatable {
+            public let reference: String
+            /// The person confirmed: a contact named by part of its name is deleted too.
+            public var confirmed = false
+        }
         public struct Response { public let contact: Contact }
+        /// Deleting a contact named by part of its name ("bo" for Bob Smith) waits for a yes.
+        public struct ConfirmationResponse {
+            public let contact: Contact
+            public let reference: String
+        }
+        /// What the ViewController asks, with the contact's number to name it exactly on yes.
+        public struct ConfirmationViewModel: Equatable {
+            public let id: Int64
+            public let question: String
+            public let declined: String
+            public let refusal: String
+        }
     }
 
     /// Where a contact just added from the form landed in the list (seed 001's inserted row).

@@ -10,7 +10,7 @@ extension ListContactsPresenter: ListContactsToolsPresentationLogic {
     public func presentDuplicates(response: ListContacts.FindDuplicates.Response) {
         typealias Model = ListContacts.FindDuplicates.ViewModel
         let groups = response.groups.enumerated().map { index, group in
-            Model.Group(number: index + 1, reasons: group.reasons.map(reason), rows: group.contacts.map(row),
+            Model.Group(number: index + 1, reasons: group.reasons.map(reason), rows: group.contacts.map { row($0) },
                         merge: "merge " + group.contacts.map { "\($0.id ?? 0)" }.joined(separator: " "))
         }
         let caption: String

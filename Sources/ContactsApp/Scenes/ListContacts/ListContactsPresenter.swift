@@ -4,6 +4,7 @@ public protocol ListContactsPresentationLogic {
     func presentFetchedContacts(response: ListContacts.FetchContacts.Response)
     func presentSelectedContact(response: ListContacts.SelectContact.Response)
     func presentDeletedContact(response: ListContacts.DeleteContact.Response)
+    func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse)
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
     func presentImportedContacts(response: ListContacts.ImportContacts.Response)
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
@@ -23,24 +24,42 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let pageCount = max(1, (total + query.limit - 1) / query.limit)
         var caption: [String] = []
         if total == 0 {
-            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \"\(query.search)\"")
+            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
             caption.append(total == 1 ? "1 contact" : "\(total) contacts")
-            if !query.search.isEmpty { caption.append("matching \"\(query.search)\"") }
+            if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map(row), page: query.page, pageCount: pageCount, total: total,
+            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0]) }, page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
     }
 
+    /// The search in quotes for a caption, its start only when long: a 20 MB command line was
+    /// echoed back whole (bench/ROBUSTNESS.md).
+    static func quoted(_ search: String) -> String {
+        let limit = 80
+        guard search.count > limit else { return "\"\(search)\"" }
+        return "\"\(search.prefix(limit))…\" (\(search.count) characters)"
+    }
+
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0))
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
         viewController?.displayMessage(.success("Deleted \(formatter.displayName(response.contact))"))
+    }
+
+    public func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
+        let id = response.contact.id ?? 0
+        let name = formatter.displayName(response.contact)
+        let reference = response.reference.trimmingCharacters(in: .whitespaces)
+        viewController?.displayDeleteConfirmation(viewModel: .init(
+            id: id, question: "Delete \(name) (#\(id))?", declined: "Nothing deleted",
+            refusal: "not deleted: '\(reference)' is only part of \(name)'s name; name the contact exactly "
+                + "(delete \(id)) or confirm (delete \(reference) yes)"))
     }
 
     public func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
@@ -52,26 +71,32 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
     }
 
-    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card by line.
+    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card and each
+    /// value kept but not valid by line (and by file, for a folder).
     public func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
         let report = response.report
-        var text = "Imported \(response.path): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
+        let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
+        var text = "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
         if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
-        guard !report.problems.isEmpty else {
+        guard !report.problems.isEmpty || !report.warnings.isEmpty else {
             viewController?.displayMessage(.success(text))
             return
         }
-        text += "; \(count(report.problems.count, "card")) could not be read"
+        if !report.problems.isEmpty { text += "; \(count(report.problems.count, "card")) could not be read" }
+        if !report.warnings.isEmpty { text += "; \(count(report.warnings.count, "value")) kept but not valid" }
+        let all = report.problems + report.warnings
         // Line numbers padded to one width, so details sorted by key read in file order.
-        let shown = report.problems.prefix(Self.maximumProblemsShown)
+        let shown = all.prefix(Self.maximumProblemsShown)
         let width = String(shown.map(\.line).max() ?? 0).count
         var details: [String: String] = [:]
         for problem in shown {
             let number = String(problem.line)
-            details["line " + String(repeating: " ", count: width - number.count) + number] = problem.reason
+            let line = "line " + String(repeating: " ", count: width - number.count) + number
+            let key = problem.file.map { problem.line == 0 ? $0 : "\($0) \(line)" } ?? line
+            details[key] = details[key].map { $0 + "; " + problem.reason } ?? problem.reason
         }
-        if report.problems.count > Self.maximumProblemsShown {
-            details["more"] = "\(report.problems.count - Self.maximumProblemsShown) more problems not shown"
+        if all.count > Self.maximumProblemsShown {
+            details["more"] = "\(all.count - Self.maximumProblemsShown) more problems not shown"
         }
         viewController?.displayMessage(Message(.info, text, details: details))
     }
@@ -102,10 +127,30 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    func row(_ contact: Contact) -> ListContacts.Row {
-        .init(id: contact.id ?? 0, name: formatter.displayName(contact),
-              organization: contact.organization,
-              email: contact.emails.first?.value ?? "",
-              phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+    func row(_ contact: Contact, matched: SearchMatch? = nil) -> ListContacts.Row {
+        var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
+                                   organization: contact.organization,
+                                   email: contact.emails.first?.value ?? "",
+                                   phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+        row.matched = matched.flatMap { describe($0, shownIn: row) }
+        return row
     }
+
+    /// What a search matched, briefly, unless the row shows it already (the name, the
+    /// organisation, the first email or phone).
+    func describe(_ match: SearchMatch, shownIn row: ListContacts.Row) -> String? {
+        let text = match.field == .phone ? formatter.phone(match.text) : match.text
+        switch match.field {
+        case .name, .organization: return nil
+        case .email where text == row.email, .phone where text == row.phone: return nil
+        default:
+            // A line of its own, short: notes run long.
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let brief = line.count > Self.matchedLength ? line.prefix(Self.matchedLength - 1) + "…" : line
+            return "\(match.field.rawValue): \(brief)"
+        }
+    }
+
+    /// Characters of a matched field shown in a row.
+    static let matchedLength = 24
 }

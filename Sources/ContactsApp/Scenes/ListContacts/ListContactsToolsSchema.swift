@@ -15,8 +15,14 @@ private enum ToolsSchema {
 
     static func array(_ items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
 
-    static let row = object(["id": integer, "name": string, "organization": string, "email": string, "phone": string],
-                            description: "a list row, as in contactList")
+    static let row: JSONValue = {
+        guard case .object(var members) = object(["id": integer, "name": string, "organization": string, "email": string,
+                                                  "phone": string], description: "a list row, as in contactList"),
+              case .object(var properties) = members["properties"] else { return [:] }
+        properties["matched"] = ["type": "string", "description": "absent here: rows of a search only"]
+        members["properties"] = .object(properties)
+        return .object(members)
+    }()
 }
 
 extension ListContacts.FindDuplicates.ViewModel: JSONSchemaDescribed {

@@ -154,6 +154,7 @@ private struct ContactBuilder {
                 result.familyName = words[words.count - 1]
             }
         }
+        result.nameOrder = PersonName.order(ofFormattedName: formattedName, given: result.givenName, family: result.familyName)
         result.phones = Self.preferredFirst(phones)
         result.emails = Self.preferredFirst(emails)
         result.addresses = Self.preferredFirst(addresses)
@@ -178,7 +179,7 @@ private struct ContactBuilder {
         }.compactMap(\.group))
 
         for property in properties {
-            let text = VCardText.unescape(property.value).normalizingCRLF
+            let text = VCardText.unescape(property.value)
             let groupLabel = property.group.flatMap { groupLabels[$0] }
             switch property.name {
             case "VERSION", "PRODID", "REV":

@@ -35,6 +35,10 @@ final class ListContactsPresenterTests: XCTestCase {
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { exportedViewModels.append(viewModel) }
         var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
+        var confirmationViewModels: [ListContacts.DeleteContact.ConfirmationViewModel] = []
+        func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
+            confirmationViewModels.append(viewModel)
+        }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -52,7 +56,7 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, Seeds.bookListing)
     }
 
-    func test_presentFetchedContacts_capitalisesNamesAsDisplayed_andCountsPages() {
+    func test_presentFetchedContacts_showsNamesAsTyped_andCountsPages() {
         // Given
         let lowercase = Contact(id: 7, givenName: "zoë", familyName: "de la cruz", organization: "acme")
         // When
@@ -60,9 +64,45 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "Zoë De La Cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
+    }
+
+    func test_presentFetchedContacts_showsWhatASearchMatched_unlessTheRowShowsItAlready() {
+        // Given: Ann found by a tag, José by his note, Acme by its organisation, Taro by name
+        let page = ContactPage(contacts: Self.book, total: 4, matches: [
+            1: SearchMatch(field: .tag, text: "friends"),
+            2: SearchMatch(field: .note, text: "Met at the Lisbon conference\nand again in Porto"),
+            4: SearchMatch(field: .organization, text: "Acme Inc."),
+            3: SearchMatch(field: .name, text: "山田 太郎"),
+        ])
+        // When
+        sut.presentFetchedContacts(response: .init(page: page, query: ContactQuery(search: "x", limit: 20)))
+        // Then
+        let rows = try? XCTUnwrap(viewControllerSpy.fetchedViewModel?.rows)
+        XCTAssertEqual(rows?.map(\.matched), [nil, "tag: friends", "note: Met at the Lisbon confe…", nil])
+        guard case .table(let columns, let cells, _)? = viewControllerSpy.fetchedViewModel?.layout else {
+            return XCTFail("a table")
+        }
+        XCTAssertEqual(columns.last?.title, "Matched")
+        XCTAssertEqual(cells[1].last, "tag: friends")
+    }
+
+    func test_presentFetchedContacts_matchedEmailOrPhone_onlyWhenNotTheOneShown() {
+        // Given: Ann's first email and phone are shown in her row
+        var ann = Self.book[1]
+        ann.emails.append(LabeledValue(label: "home", value: "ann@home.example"))
+        func matched(_ match: SearchMatch) -> String? {
+            sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [ann], total: 1, matches: [1: match]),
+                                                       query: ContactQuery(search: "x", limit: 20)))
+            return viewControllerSpy.fetchedViewModel?.rows.first?.matched
+        }
+        // Then
+        XCTAssertNil(matched(SearchMatch(field: .email, text: "ann@example.org")))
+        XCTAssertEqual(matched(SearchMatch(field: .email, text: "ann@home.example")), "email: ann@home.example")
+        XCTAssertNil(matched(SearchMatch(field: .phone, text: "+15551234567")))
+        XCTAssertEqual(matched(SearchMatch(field: .nickname, text: "Nan")), "nickname: Nan")
     }
 
     func test_presentFetchedContacts_oneContact() {
@@ -125,5 +165,14 @@ final class ListContactsPresenterTests: XCTestCase {
         sut.presentCompletions(response: .init(names: ["Ann Lee", "Acme Inc."]))
         // Then
         XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee", "Acme Inc."])])
+    }
+
+    func test_presentDeleteConfirmation_asksWithTheFullName_andSaysHowToConfirm() {
+        // When
+        sut.presentDeleteConfirmation(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), reference: " jo "))
+        // Then
+        XCTAssertEqual(viewControllerSpy.confirmationViewModels, [.init(
+            id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+            refusal: "not deleted: 'jo' is only part of José Ñúñez's name; name the contact exactly (delete 2) or confirm (delete jo yes)")])
     }
 }
