@@ -57,6 +57,12 @@ public enum CommandLineParser {
         return (Word(text: String(current), start: start), index)
     }
 
+    /// The words of a `.text` argument that holds a list (`merge 3 "ann lee"`), grouped and
+    /// escaped as a command line's words are. Throws `DispatchError.unbalancedQuote`.
+    public static func splitWords(_ text: String) throws -> [String] {
+        try words(text).map(\.text)
+    }
+
     /// The action a typed name means: an exact name or alias, else a unique prefix.
     public static func resolve(_ typed: String, in actions: [ActionSpec]) throws -> ActionSpec {
         if let exact = actions.first(where: { $0.name == typed || $0.aliases.contains(typed) }) {

@@ -14,6 +14,7 @@ public protocol ListContactsPresentationLogic {
 
 public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
+    weak var toolsViewController: ListContactsToolsDisplayLogic?
     let formatter: ContactFormatter
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
