@@ -26,17 +26,26 @@ public final class RPCServer {
     ///   - progress: where the app reports long work, sent as `$/progress` (or MCP's
     ///     `notifications/progress`) while a request that carried a progress token is handled.
     ///   - log: where diagnostics go (stderr by default; never stdout).
+    ///   - protocolHandler: another protocol (MCP) answering every request and notification in
+    ///     place of the session's methods, over this server's framing, limits and errors.
     public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
                 changes: ChangeHub? = nil, progress: ProgressHub? = nil,
-                log: @escaping Log = RPCServer.logToStandardError) {
+                log: @escaping Log = RPCServer.logToStandardError, protocolHandler: RPCProtocolHandler? = nil) {
         reader = FrameReader(limits: limits)
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
+        dispatcher.protocolHandler = protocolHandler
         self.log = log
         changes?.observe { [weak dispatcher] change in
             dispatcher?.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
         }
         progress?.observe { [weak dispatcher] event in dispatcher?.progress(event) }
         dispatcher.onProgress = { [weak self] in self?.flushOutbox() }
+    }
+
+    /// Queues a server notification; it is written with the answers to the input being handled,
+    /// or with the next ones (a protocol handler's own notices, such as MCP's resource updates).
+    public func notify(_ method: String, _ params: JSONValue) {
+        dispatcher.notify(method, params)
     }
 
     /// The framing detected from the client's first bytes (nil before any).

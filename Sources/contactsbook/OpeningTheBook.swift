@@ -43,6 +43,14 @@ func sayUpgrading(_ path: String) {
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
 func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNotifier? = nil,
                  progress: ProgressReporter? = nil) throws -> Session {
+    let environment = try openBook(global, pageSize: pageSize, changes: changes, progress: progress)
+    return ContactsSceneFactory.makeSession(environment: environment)
+}
+
+/// Opens the book, or exits with status 2 and a clear error: the environment scenes and other
+/// readers of the book (MCP's resources) share.
+func openBook(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNotifier? = nil,
+              progress: ProgressReporter? = nil) throws -> ContactsEnvironment {
     let path = try global.databasePath()
     let store: SQLiteContactStore
     do {
@@ -51,6 +59,5 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
-    return ContactsSceneFactory.makeSession(environment: environment)
+    return ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
 }

@@ -76,12 +76,14 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         return contact
     }
 
-    /// Finds the contact a user means: an id ("3" or "#3"), or a name that matches one contact
-    /// (or exactly one by full name among several).
+    /// Finds the contact a user means: an id ("3" or "#3"), a UID, or a name that matches one
+    /// contact (or exactly one by full name among several).
     public func resolve(_ reference: String) throws -> Contact {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
         if let id = Int64(digits) { return try contact(id: id) }
+        // Programs (MCP agents, vCard resources) name contacts by the UID they were given.
+        if !trimmed.isEmpty, let byUID = try translating({ try store.contacts(uids: [trimmed]) }).first { return byUID }
         let matches = try page(ContactQuery(search: trimmed, sort: .last, page: 1, limit: 10)).contacts
         if matches.count == 1 { return matches[0] }
         let exact = matches.filter { ContactKeys.fold($0.fullName) == ContactKeys.fold(trimmed) }
