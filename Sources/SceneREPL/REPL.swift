@@ -15,6 +15,10 @@ public final class REPL {
     private let program: String
     private let completer = Completer()
     private let progress: ProgressHub?
+    private let greeting: String?
+
+    /// Shown on a first start (no history file yet), under the greeting.
+    static let firstStartHint = "Type help to list the commands; Tab completes."
 
     /// - Parameters:
     ///   - session: the app's session, with its root scene.
@@ -23,18 +27,29 @@ public final class REPL {
     ///   - program: names the history folder and variable, and the `~/.editrc` section
     ///     (`contactsbook:bind ...`).
     ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
+    ///   - greeting: a line shown on every start (the app says what it opened); on a first start
+    ///     (history kept but no history file yet) a hint on `help` and Tab follows it.
     public init(session: Session, environment: [String: String], program: String = "contactsbook",
-                progress: ProgressHub? = nil) {
+                progress: ProgressHub? = nil, greeting: String? = nil) {
         self.session = session; self.environment = environment; self.program = program
-        self.progress = progress
+        self.progress = progress; self.greeting = greeting
+    }
+
+    /// The lines shown before the first prompt: the greeting (control characters, as a path
+    /// may hold, shown as spaces), and the hint on a first start.
+    static func welcome(greeting: String?, historyPath: String?, fileExists: (String) -> Bool) -> [String] {
+        var lines = greeting.map { [String($0.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })] } ?? []
+        if let historyPath, !fileExists(historyPath) { lines.append(firstStartHint) }
+        return lines
     }
 
     /// Whether a file descriptor is a terminal (0 is stdin).
     public static func isTerminal(fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Runs until `quit` or Ctrl-D; the history is saved after every line entered.
-    /// - Returns: the exit status, as the line session's: 0 when every command succeeded,
-    ///   1 otherwise; 2 when stdin is not a terminal (libedit must never read a pipe).
+    /// - Returns: the exit status: 0 unless the session ends on an error (its last command
+    ///   failed), then 1; 2 when stdin is not a terminal (libedit must never read a pipe). A
+    ///   person corrects a mistake and goes on: an earlier failure is not the session's outcome.
     public func run() -> Int32 {
         let streams = StandardStreams()
         guard Self.isTerminal(fd: STDIN_FILENO) else {
@@ -52,8 +67,10 @@ public final class REPL {
         let printer = OutcomePrinter(
             output: TextRenderer(colors: policy.allowsColors(isTerminal: outputIsTerminal)),
             errors: TextRenderer(colors: policy.allowsColors(isTerminal: Self.isTerminal(fd: STDERR_FILENO))))
-        let editor = LineEditor(program: program, output: editorOutput,
-                                historyPath: HistoryLocation.path(program: program, environment: environment))
+        let historyPath = HistoryLocation.path(program: program, environment: environment)
+        // Read before the editor loads (and later saves) the history file.
+        let welcome = Self.welcome(greeting: greeting, historyPath: historyPath) { access($0, F_OK) == 0 }
+        let editor = LineEditor(program: program, output: editorOutput, historyPath: historyPath)
         editor.complete = { [session, completer] line, cursor in
             completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
         }
@@ -63,7 +80,8 @@ public final class REPL {
             progress?.observe { event in streams.writeError(line.text(for: event)) }
         }
 
-        var failures = 0, historyWarned = false
+        for line in welcome { editor.write(line + "\n") }
+        var lastFailed = false, historyWarned = false
         loop: while true {
             editor.setPrompt(prompts.prompt(for: session.stackViewModel))
             switch editor.readLine() {
@@ -84,11 +102,11 @@ public final class REPL {
                 }
                 let outcome = session.handle(line: line)
                 printer.print(outcome, to: streams)
-                if !outcome.succeeded { failures += 1 }
+                lastFailed = !outcome.succeeded
                 if outcome.quit { break loop }
             }
         }
-        return failures == 0 ? 0 : 1
+        return lastFailed ? 1 : 0
     }
 }
 

@@ -6,9 +6,9 @@ import SceneRPC
 
 /// `contactsbook --mcp`: the book's tools and resources over stdio, on SceneRPC's JSON-RPC
 /// layer (its framing, limits and errors); stdout carries protocol messages only.
-func runMCPServer(environment: ContactsEnvironment, limits: FrameLimits, changes: ChangeHub, progress: ProgressHub,
+func runMCPServer(book: OpenedBook, limits: FrameLimits, changes: ChangeHub, progress: ProgressHub,
                   log: @escaping RPCServer.Log) -> Int32 {
-    let session = ContactsSceneFactory.makeSession(environment: environment)
+    let session = book.session
     let mcp = MCPServer(
         name: ContactsBookCommand.serverInfo.name, version: ContactsBookCommand.serverInfo.version,
         instructions: """
@@ -16,7 +16,7 @@ func runMCPServer(environment: ContactsEnvironment, limits: FrameLimits, changes
             the version; update needs that version and refuses a contact changed since. contact://UID reads a \
             contact as a vCard.
             """,
-        tools: ContactsTools(session: session).all, resources: ContactResources(environment: environment))
+        tools: ContactsTools(session: session).all, resources: ContactResources(environment: book.environment))
     // No `changes` for the server itself: MCP has no `session/dataChanged`; MCPServer turns
     // changes into `notifications/resources/updated` for the resources a client subscribed to.
     let server = RPCServer(session: session, info: ContactsBookCommand.serverInfo, limits: limits,

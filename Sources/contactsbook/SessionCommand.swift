@@ -58,15 +58,15 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
+        let book = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
+        let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
         if mcp {
-            let environment = try openBook(global, pageSize: pageSize, changes: changes, progress: progress)
-            let status = runMCPServer(environment: environment, limits: limits, changes: changes, progress: progress,
+            let status = runMCPServer(book: book, limits: limits, changes: changes, progress: progress,
                                       log: { level, text in logger.log(level: level, "\(text)") })
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let session = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
         // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
         // observes the session's changes and progress from the moment it exists.
         func makeServer() -> RPCServer {
@@ -80,7 +80,7 @@ struct SessionCommand: ParsableCommand {
         }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress).run()
+                              progress: progress, greeting: book.greeting).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -85,8 +85,9 @@ final class LineSessionEndToEndTests: XCTestCase {
     }
 
     func testDbFlagPicksTheFile() throws {
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
         let path = home.appendingPathComponent("other/book.sqlite").path
-        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path]).status, 0)
+        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
         XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"), "the default book is another file")
     }
@@ -98,6 +99,10 @@ final class LineSessionEndToEndTests: XCTestCase {
         let badPage = try run("", ["--page-size", "0"])
         XCTAssertNotEqual(badPage.status, 0)
         XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
+        let badLevel = try run("", ["--log-level", "loud"])
+        XCTAssertEqual(badLevel.status, 64)
+        XCTAssertTrue(badLevel.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"),
+                      badLevel.stderr)
     }
 
     func testReplOnAPipeIsRefusedOnceAndClearly() throws {

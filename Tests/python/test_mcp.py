@@ -21,7 +21,7 @@ ANN = {"given": "Ann", "family": "Lee", "organization": "Acme", "title": "Engine
 
 
 def client(tmp_path, mode, **kwargs):
-    params = StdioServerParameters(command=binary(), args=["--mcp", "--db", str(tmp_path / "book.sqlite")],
+    params = StdioServerParameters(command=binary(), args=["--mcp", "--db", str(tmp_path / "book.sqlite"), "--create"],
                                    env=isolated_env(tmp_path))
     return Client(params, mode=mode, read_timeout_seconds=TIMEOUT, **kwargs)
 
@@ -196,7 +196,7 @@ def test_stdout_carries_protocol_messages_only_and_bad_input_gets_jsonrpc_errors
         json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "add", "arguments": {"given": 5}}}),
         json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}),
     ]
-    done = subprocess.run([binary(), "--mcp", "--db", str(tmp_path / "book.sqlite")], input="\n".join(lines) + "\n",
+    done = subprocess.run([binary(), "--mcp", "--db", str(tmp_path / "book.sqlite"), "--create"], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]

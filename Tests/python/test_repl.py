@@ -44,7 +44,7 @@ class REPLTestCase(unittest.TestCase):
 
     def spawn(self, unset=(), **env):
         environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
-        child = pexpect.spawn(BIN, ["--db", self.db], env=environment,
+        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment,
                               encoding="utf-8", timeout=20, dimensions=(24, 100))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
@@ -65,7 +65,7 @@ class REPLTestCase(unittest.TestCase):
     def add_through_a_pipe(self, given, family):
         """Stores a contact with the line session: a terminal cannot type a raw escape."""
         script = f"add\ngiven {given}\nfamily {family}\nsave\nquit\n"
-        subprocess.run([BIN, "--db", self.db], input=script.encode(), env=self.env,
+        subprocess.run([BIN, "--db", self.db, "--create"], input=script.encode(), env=self.env,
                        capture_output=True, check=True, timeout=60)
 
     def add_hostile_contact(self, given, family):
@@ -184,10 +184,49 @@ class KeysAndHistoryTests(REPLTestCase):
         child.close()
         self.assertEqual(child.exitstatus, 0)
 
-    def test_a_failed_command_makes_the_exit_status_1(self):
+    def ctrl_d(self, child):
+        """Leaves with Ctrl-D at a prompt; returns the exit status."""
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus
+
+    def test_an_earlier_failure_does_not_make_the_exit_status_1(self):
+        # A person corrects a mistake and goes on: the session did not end on an error
         child = self.spawn()
         self.assertIn("error", self.run_line(child, "bogus"))
-        self.assertEqual(self.quit(child), 1)
+        self.run_line(child, "help")
+        self.assertEqual(self.ctrl_d(child), 0)
+
+    def test_a_session_that_ends_on_an_error_exits_1(self):
+        child = self.spawn()
+        self.run_line(child, "help")
+        self.assertIn("error", self.run_line(child, "bogus"))
+        self.assertEqual(self.ctrl_d(child), 1)
+
+
+class WelcomeTests(REPLTestCase):
+    HINT = "Type help to list the commands; Tab completes."
+
+    def test_first_start_greets_with_the_book_and_hints_then_later_starts_only_greet(self):
+        # Given a book with two contacts and no history file yet
+        self.add_through_a_pipe("Ann", "Lee")
+        self.add_through_a_pipe("Bo", "Ek")
+        self.assertFalse(os.path.exists(self.history))
+        # When the REPL starts
+        child = self.spawn(NO_COLOR="1")
+        first = child.before.replace("\r", "")
+        # Then it names the book and its size, then hints at help and Tab
+        self.assertIn(f"Book {self.db} · 2 contacts\n{self.HINT}\n", first)
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        # When it starts again (the history file now exists)
+        child = self.spawn(NO_COLOR="1")
+        again = child.before.replace("\r", "")
+        # Then it greets without the hint
+        self.assertIn(f"Book {self.db} · 2 contacts\n", again)
+        self.assertNotIn(self.HINT, again)
+        self.assertEqual(self.quit(child), 0)
 
 
 class OutputTests(REPLTestCase):
