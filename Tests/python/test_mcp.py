@@ -3,6 +3,8 @@
 `server/discover` and per-request `_meta`). Structured results are checked against the output
 schemas the server lists, with jsonschema."""
 import json
+import pathlib
+import re
 import subprocess
 
 import anyio
@@ -208,3 +210,14 @@ def test_stdout_carries_protocol_messages_only_and_bad_input_gets_jsonrpc_errors
     assert answers[4]["result"]["isError"] is True
     assert "'given' must be a string" in answers[4]["result"]["content"][0]["text"]
     assert answers[5]["result"] == {}
+
+
+def test_protocol_md_documents_exactly_the_tools_served(tmp_path):
+    protocol = (pathlib.Path(__file__).resolve().parents[2] / "Protocol.md").read_text()
+    section = protocol[protocol.index("## 14. MCP"):]
+    documented = set(re.findall(r"^\| `([^`]+)` \|", section, flags=re.MULTILINE))
+
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            return {t.name for t in (await c.list_tools()).tools}
+    assert anyio.run(body) == documented
