@@ -26,24 +26,28 @@ public final class ContactsTools {
     var search: MCPTool {
         let spec = Self.action("search", of: List.descriptor)
         let list = Self.action("list", of: List.descriptor)
-        var properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
-        properties["text"] = .object(properties["text"]!.members.merging(
-            ["description": "words that must all match (prefixes of words, or 3+ phone digits); empty lists every contact"],
-            uniquingKeysWith: { $1 }))
+        let properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
         return MCPTool(
             name: "search", title: "Search contacts",
-            description: spec.summary + ". One page of rows (#number, name, organization, email, phone); get a row's number for every field.",
+            description: spec.summary + "; empty text lists every contact. One page of rows (number, name, organization, "
+                + "email, phone); get a row's number for every field.",
             inputSchema: Self.object(properties, required: ["text"]), outputSchema: ContactsToolSchemas.contactList,
             annotations: .read
         ) { [self] arguments in
             let members = try MCPArguments.members(arguments)
-            let call = try MCPArguments.bind(.object(members.filter { $0.key == "text" }), to: spec, tool: "search")
+            let search = try MCPArguments.bind(.object(members.filter { $0.key == "text" }), to: spec, tool: "search")
             let paging = try MCPArguments.bind(.object(members.filter { $0.key != "text" }), to: list, tool: "search")
             try toList()
-            let text = call.string("text") ?? ""
-            var outcome = try run(ActionCall("list", paging.arguments.filter { $0.key == "limit" }.merging(["page": .integer(1)]) { a, _ in a }), in: List.descriptor)
-            if !text.trimmingCharacters(in: .whitespaces).isEmpty { outcome = try run(call, in: List.descriptor) }
-            if let page = paging.integer("page"), page > 1 { outcome = try run(ActionCall("page", ["number": .integer(page)]), in: List.descriptor) }
+            // `list` sets the page size and clears an earlier search; `search` keeps that size.
+            var listing: [String: ArgumentValue] = ["page": .integer(1)]
+            listing["limit"] = paging.arguments["limit"]
+            var outcome = try run(ActionCall("list", listing), in: List.descriptor)
+            if !(search.string("text") ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                outcome = try run(search, in: List.descriptor)
+            }
+            if let page = paging.integer("page"), page > 1 {
+                outcome = try run(ActionCall("page", ["number": .integer(page)]), in: List.descriptor)
+            }
             guard let model = outcome.last(ListContacts.FetchContacts.ViewModel.self) else {
                 throw MCPToolFailure("the search showed no list")
             }
@@ -305,12 +309,5 @@ extension Outcome {
 
     fileprivate func messages(_ kind: Message.Kind) -> [String] {
         displayed.compactMap { ($0 as? Message).flatMap { $0.kind == kind ? $0.text : nil } }
-    }
-}
-
-extension JSONValue {
-    fileprivate var members: [String: JSONValue] {
-        if case .object(let members) = self { return members }
-        return [:]
     }
 }

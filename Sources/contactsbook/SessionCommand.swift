@@ -40,7 +40,8 @@ struct SessionCommand: ParsableCommand {
     var pageSize = 20
 
     func validate() throws {
-        if [rpc, repl, mcp].filter({ $0 }).count > 1 { throw ValidationError("--rpc, --repl and --mcp exclude each other") }
+        if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
+        if mcp && (rpc || repl) { throw ValidationError("--mcp and \(rpc ? "--rpc" : "--repl") exclude each other") }
         guard (1...ContactLimits.maximumPageSize).contains(pageSize) else {
             throw ValidationError("--page-size must be from 1 to \(ContactLimits.maximumPageSize)")
         }

@@ -221,3 +221,12 @@ def test_protocol_md_documents_exactly_the_tools_served(tmp_path):
         async with client(tmp_path, "auto") as c:
             return {t.name for t in (await c.list_tools()).tools}
     assert anyio.run(body) == documented
+
+
+@pytest.mark.parametrize("other", ["--rpc", "--repl"])
+def test_mcp_excludes_the_other_modes(tmp_path, other):
+    done = subprocess.run([binary(), "--mcp", other, "--db", ":memory:"], input="", capture_output=True, text=True,
+                          env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert done.returncode == 64
+    assert f"--mcp and {other} exclude each other" in done.stderr
+    assert done.stdout == ""
