@@ -143,7 +143,8 @@ public final class ContactsTools {
                                  "description": "the version you read; when given, a contact changed since is not deleted"]
         return MCPTool(
             name: "delete", title: "Delete a contact",
-            description: "Delete one contact for good.",
+            description: "Delete one contact for good. Name it by number or UID (or its full name); a contact named by "
+                + "only part of its name needs confirm: true.",
             inputSchema: Self.object(properties, required: ["contact"]), outputSchema: ContactsToolSchemas.deleted,
             annotations: MCPToolAnnotations(destructive: true, idempotent: true)
         ) { [self] arguments in
@@ -159,7 +160,9 @@ public final class ContactsTools {
             let current = try open(call.string("contact") ?? "")
             try toList()
             if let version, version != current.version { throw Self.stale(current, yourVersion: version) }
-            let outcome = try run(ActionCall("delete", ["contact": .string(String(current.id))]), in: List.descriptor)
+            // The agent's own words go to the list's delete, so the same rule holds: a contact named by
+            // only part of its name is deleted only with `confirm`.
+            let outcome = try run(call, in: List.descriptor)
             let message = outcome.messages(.success).last ?? "deleted"
             return MCPToolResult(["deleted": ["id": .integer(Int(current.id)), "uid": .string(current.uid),
                                               "name": .string(current.name)],

@@ -56,6 +56,7 @@ public final class REPL {
             streams.writeError("error: the interactive mode needs a terminal on stdin\n")
             return 2
         }
+        session.canAsk = true // a scene's confirmations are put to the person (see `answer`)
         clibedit_use_environment_ctype() // before el_init, or non-ASCII input is dropped
         clibedit_install_sigint_handler()
         defer { clibedit_restore_sigint_handler() }
@@ -87,7 +88,7 @@ public final class REPL {
             switch editor.readLine() {
             case .endOfFile:
                 editor.write("\n") // leave the shell's prompt on a line of its own
-                break loop
+                if mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             case .interrupted:
                 editor.write("\n")
             case .line(let line):
@@ -100,13 +101,50 @@ public final class REPL {
                     streams.writeError("warning: could not save the history\n")
                     historyWarned = true
                 }
-                let outcome = session.handle(line: line)
+                var outcome = session.handle(line: line)
+                if let request = outcome.confirmation {
+                    printer.print(outcome.withoutConfirmation, to: streams)
+                    outcome = answer(request, editor: editor)
+                }
                 printer.print(outcome, to: streams)
                 lastFailed = !outcome.succeeded
-                if outcome.quit { break loop }
+                if outcome.quit, mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             }
         }
         return lastFailed ? 1 : 0
+    }
+
+    /// Puts a scene's question to the person (`y`/`yes` confirm; anything else, Ctrl-C or
+    /// Ctrl-D declines) and returns what followed: the confirmed action's outcome, or the
+    /// scene's "declined" message.
+    private func answer(_ request: ConfirmationRequest, editor: LineEditor) -> Outcome {
+        if ask(request.question, editor: editor) { return session.run(request.confirmed) }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        return declined
+    }
+
+    /// Whether to leave now (Ctrl-D or `quit`): yes unless a scene would lose something and
+    /// the person, asked, says no (then its "declined" message is shown).
+    private func mayQuit(editor: LineEditor, printer: OutcomePrinter, streams: TextStreams) -> Bool {
+        guard let request = session.confirmationBeforeQuitting() else { return true }
+        if ask(request.question, editor: editor) { return true }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        printer.print(declined, to: streams)
+        return false
+    }
+
+    /// A y/N question read by the line editor; Ctrl-C and Ctrl-D mean no.
+    private func ask(_ question: String, editor: LineEditor) -> Bool {
+        editor.setPrompt(TerminalText.sanitize(question) + " [y/N] ")
+        switch editor.readLine() {
+        case .line(let text):
+            return ["y", "yes"].contains(text.filter { !$0.isWhitespace }.lowercased())
+        case .interrupted, .endOfFile:
+            editor.write("\n")
+            return false
+        }
     }
 }
 

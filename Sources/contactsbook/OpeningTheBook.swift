@@ -107,7 +107,10 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
+    // The book's country for phone numbers without a country code (README: command language).
+    let country = ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
+    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
+                                          defaultCountry: country)
     return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
                       environment: environment)
 }

@@ -113,7 +113,8 @@ enum Seeds {
     static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
         let iso = [created: "2023-11-14T22:13:20Z", now: "2023-11-15T22:13:20Z"]
         return .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
-                     familyName: contact.familyName, nickname: contact.nickname, organization: contact.organization,
+                     familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+                     organization: contact.organization,
                      title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
                      birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
                      created: iso[contact.createdAt] ?? "?", updated: iso[contact.updatedAt] ?? "?")

@@ -170,6 +170,18 @@ final class ContactsToolsTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery()).total, 0)
     }
 
+    func test_delete_byPartOfAName_needsConfirm_asTheListsDeleteDoes() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        // When
+        let refused = failure(sut.delete, ["contact": "ann"])
+        let deleted = try call(sut.delete, ["contact": "ann", "confirm": true])
+        // Then
+        XCTAssertEqual(refused?.message.contains("delete ann yes"), true)
+        XCTAssertEqual(deleted.structuredContent?["deleted"]?["uid"], "uid-1")
+        XCTAssertEqual(try store.page(ContactQuery()).total, 0)
+    }
+
     func test_export_toDash_givesTheTextBack() throws {
         // Given
         _ = try call(sut.add, ContactsMCPSeeds.ann)

@@ -45,13 +45,30 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"))
     }
 
+    func testDeleteByPartOfANameIsRefusedInAScript_untilConfirmedWithYes() throws {
+        // Given
+        XCTAssertEqual(try run("add\ngiven Bob\nfamily Smith\nsave\n").status, 0)
+        // When a script names him by a prefix
+        let refused = try run("delete bo\n")
+        // Then nothing is deleted, and the refusal says how to confirm
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "error: not deleted: 'bo' is only part of Bob Smith's name; name the contact exactly "
+                       + "(delete 1) or confirm (delete bo yes)\n")
+        XCTAssertTrue(try run("list\n").stdout.contains("Bob Smith"))
+        // When confirmed
+        let confirmed = try run("delete bo yes\n")
+        // Then
+        XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.stdout, "Deleted Bob Smith\n")
+    }
+
     func testErrorsGoToStderrTheSessionGoesOnAndTheExitStatusIsOne() throws {
         // When a script has a bad command in the middle
         let result = try run("frobnicate\nshow 42\nlist 0\nadd\nsave\ncancel\nlist\n")
         // Then each error is reported and the later commands still run
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, """
-            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, help, back, stack, quit
+            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, help, back, stack, quit
             error: no contact matches '#42'
             error: PAGE must be an integer of at least 1, not '0'
             error: not saved: 1 field is not valid

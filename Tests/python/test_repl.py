@@ -266,3 +266,74 @@ class OutputTests(REPLTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ConfirmationTests(REPLTestCase):
+    def test_delete_by_part_of_a_name_asks_with_the_full_name(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        # No: nothing is deleted
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("n\r")
+        child.expect_exact("Nothing deleted")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob Smith", self.run_line(child, "list"))
+        # Yes: deleted, and the session is not marked as failed
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("y\r")
+        child.expect_exact("Deleted Bob Smith")
+        child.expect_exact(PROMPT)
+        self.assertIn("No contacts yet", self.run_line(child, "list"))
+        self.assertEqual(self.quit(child), 0)
+
+    def test_delete_by_full_name_does_not_ask(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        out = self.run_line(child, "delete bob smith")
+        self.assertIn("Deleted Bob Smith", out)
+        self.assertNotIn("[y/N]", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_back_in_an_edited_form_asks_what_will_be_lost(self):
+        child = self.spawn()
+        self.run_line(child, "add")
+        self.run_line(child, "given Bob")
+        self.run_line(child, "family Smith")
+        child.send("back\r")
+        child.expect_exact("Drop 2 changes to the new contact (given, family)? [y/N] ")
+        child.send("\r")  # no: the form stays open
+        child.expect_exact("Still editing the new contact")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob", self.run_line(child, "review"))
+        child.send("back\r")
+        child.expect_exact("[y/N] ")
+        child.send("yes\r")
+        child.expect_exact("Cancelled: no contact was added; 2 changes dropped")
+        child.expect_exact(PROMPT)
+        self.assertIn("No contacts yet", self.run_line(child, "list"))
+        self.assertEqual(self.quit(child), 0)
+
+    def test_ctrl_d_in_an_edited_form_asks_before_quitting(self):
+        child = self.spawn()
+        self.run_line(child, "add")
+        self.run_line(child, "given Bob")
+        # Ctrl-D may be lost while libedit switches the terminal mode (see the Ctrl-D test above).
+        for _ in range(3):
+            child.sendeof()
+            if child.expect_exact(["Quit and drop 1 change to the new contact (given)? [y/N] ", pexpect.TIMEOUT],
+                                  timeout=1) == 0:
+                break
+        else:
+            self.fail("Ctrl-D in a form did not ask")
+        child.send("n\r")
+        child.expect_exact("Still editing the new contact")
+        child.expect_exact(PROMPT)
+        self.assertTrue(child.isalive())
+        child.send("quit\r")
+        child.expect_exact("[y/N] ")
+        child.send("y\r")
+        child.expect(pexpect.EOF)
+        child.close()
+        self.assertEqual(child.exitstatus, 0)

@@ -14,7 +14,8 @@ public final class ContactsSceneFactory {
         self.environment = environment
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
-        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
+        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
+                                     defaultCountry: environment.defaultCountry)
     }
 
     /// Every kind of scene the app has.

@@ -13,11 +13,15 @@ public protocol Scene: AnyObject {
     func sceneDidBecomeActive(_ reason: ActivationReason)
     /// Completion candidates for a named source (contact names, field labels, ...).
     func completions(for source: String, prefix: String) -> [String]
+    /// What to ask before the program ends with this scene on the stack (unsaved changes),
+    /// or nil when nothing would be lost. Its `confirmed` call is not run: yes means quit.
+    func confirmationBeforeQuitting() -> ConfirmationRequest?
 }
 
 extension Scene {
     public func sceneDidBecomeActive(_ reason: ActivationReason) {}
     public func completions(for source: String, prefix: String) -> [String] { [] }
+    public func confirmationBeforeQuitting() -> ConfirmationRequest? { nil }
 }
 
 /// Why a scene became active.

@@ -23,6 +23,7 @@ public struct EditContactWorker {
             return LabeledValue(label: $0.label, value: parts.joined(separator: "; "))
         }
         draft.tags = contact.tags
+        draft.nameOrder = contact.nameOrder
         return draft
     }
 
@@ -102,6 +103,7 @@ public struct EditContactWorker {
             if let problem = ContactRules.tagProblem(tag) { errors.append(FieldError("tag \(index + 1)", problem)) }
         }
         contact.tags = draft.tags
+        contact.nameOrder = draft.nameOrder
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
         return contact
     }

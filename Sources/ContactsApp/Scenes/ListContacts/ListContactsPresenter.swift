@@ -4,6 +4,7 @@ public protocol ListContactsPresentationLogic {
     func presentFetchedContacts(response: ListContacts.FetchContacts.Response)
     func presentSelectedContact(response: ListContacts.SelectContact.Response)
     func presentDeletedContact(response: ListContacts.DeleteContact.Response)
+    func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse)
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
     func presentImportedContacts(response: ListContacts.ImportContacts.Response)
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
@@ -35,11 +36,21 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0))
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
         viewController?.displayMessage(.success("Deleted \(formatter.displayName(response.contact))"))
+    }
+
+    public func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
+        let id = response.contact.id ?? 0
+        let name = formatter.displayName(response.contact)
+        let reference = response.reference.trimmingCharacters(in: .whitespaces)
+        viewController?.displayDeleteConfirmation(viewModel: .init(
+            id: id, question: "Delete \(name) (#\(id))?", declined: "Nothing deleted",
+            refusal: "not deleted: '\(reference)' is only part of \(name)'s name; name the contact exactly "
+                + "(delete \(id)) or confirm (delete \(reference) yes)"))
     }
 
     public func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {

@@ -22,6 +22,8 @@ public enum ShowContact {
                 public let version: Int
                 public let givenName: String
                 public let familyName: String
+                /// `given-first` or `family-first`: how the name is written out (`NameOrder`).
+                public let nameOrder: String
                 public let nickname: String
                 public let organization: String
                 public let title: String
@@ -46,6 +48,17 @@ public enum ShowContact {
                 .record(heading: "#\(id) \(name)", fields: fields.map { .init($0.label, $0.value) })
             }
         }
+    }
+
+    /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
+    public enum SelectContact {
+        public typealias Purpose = ListContacts.SelectContact.Purpose
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public let purpose: Purpose }
+        public struct ViewModel: Equatable { public let id: Int64; public let purpose: Purpose }
     }
 
     public enum DeleteContact {

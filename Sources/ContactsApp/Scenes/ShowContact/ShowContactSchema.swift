@@ -19,11 +19,14 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
         let record: JSONValue = [
             "type": "object",
             "description": "the contact as stored: names as typed, values unformatted",
-            "required": ["id", "uid", "version", "givenName", "familyName", "nickname", "organization", "title",
+            "required": ["id", "uid", "version", "givenName", "familyName", "nameOrder", "nickname", "organization", "title",
                          "phones", "emails", "addresses", "tags", "notes", "created", "updated"],
             "properties": [
                 "id": ["type": "integer"], "uid": string, "version": ["type": "integer"],
-                "givenName": string, "familyName": string, "nickname": string, "organization": string, "title": string,
+                "givenName": string, "familyName": string,
+                "nameOrder": ["type": "string", "enum": .array(NameOrder.allCases.map { .string($0.rawValue) }),
+                              "description": "how the name is written out: given name or family name first"],
+                "nickname": string, "organization": string, "title": string,
                 "phones": labelled, "emails": labelled, "addresses": ["type": "array", "items": address],
                 "birthday": birthday, "tags": ["type": "array", "items": string], "notes": string,
                 "created": timestamp, "updated": timestamp,
