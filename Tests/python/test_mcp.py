@@ -230,3 +230,26 @@ def test_mcp_excludes_the_other_modes(tmp_path, other):
     assert done.returncode == 64
     assert f"--mcp and {other} exclude each other" in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cancelling_an_import_keeps_nothing_and_the_server_goes_on(tmp_path, mode):
+    # 40,000 cards are 20 batches: the cancellation, sent when the import begins, is read at the
+    # end of the first batch, long before the last.
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:P{i}\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n" for i in range(40000))
+    (tmp_path / "big.vcf").write_text(cards)
+    finished = []
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            scope = anyio.CancelScope()
+
+            async def progress(value, total, message):
+                scope.cancel()  # the SDK sends notifications/cancelled for the abandoned call
+
+            with scope:
+                finished.append(await c.call_tool("import", {"path": str(tmp_path / "big.vcf")}, progress_callback=progress))
+            after = await c.call_tool("search", {"text": ""})
+            assert after.structured_content["total"] == 0
+    run(body)
+    assert finished == []
