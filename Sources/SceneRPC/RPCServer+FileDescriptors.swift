@@ -26,6 +26,8 @@ extension RPCServer {
             dup2(STDERR_FILENO, STDOUT_FILENO)
         }
         let buffer = FrameBuffer(descriptor: frames, log: log)
+        pollingInput = input
+        defer { pollingInput = nil }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
         while !isFinished {
@@ -33,6 +35,8 @@ extension RPCServer {
             if count < 0 && errno == EINTR { continue }
             if count > 0 {
                 receive(UnsafeBufferPointer(rebasing: chunk[0..<count]), into: buffer)
+                // Long work may have read the input to its end, looking for a cancellation.
+                if inputEndedDuringRequest { endOfInput(into: buffer) }
             } else {
                 if count < 0 { log(.error, "read failed: \(String(cString: strerror(errno)))") }
                 endOfInput(into: buffer)

@@ -83,6 +83,8 @@ struct OpenedBook {
     let session: Session
     let path: String
     let store: ContactStore
+    /// What the session's scenes share, for other readers of the book (MCP's resources).
+    let environment: ContactsEnvironment
 
     /// "Book /home/ann/.local/share/contactsbook/contacts.sqlite · 12 contacts", or without the
     /// count if the book cannot say.
@@ -107,7 +109,8 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
     }
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
                                           defaultCountry: bookCountry())
-    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store)
+    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
+                      environment: environment)
 }
 
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;

@@ -94,6 +94,8 @@ public struct ContactFormatter {
             return .error(text, code: .badInput)
         case .storage(let reason):
             return .error("storage failed: \(reason)", code: .storage)
+        case .cancelled(let text):
+            return .error(text, code: .invalidState)
         }
     }
 }

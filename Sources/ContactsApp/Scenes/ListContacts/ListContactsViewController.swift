@@ -29,7 +29,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                    parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
                    details: "Example: search lee acme   ·   search 555 12"),
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+            ParameterSpec("contact", .text, help: "the contact's number (#), its UID or a name", completion: .named("contact"),
                           acceptsNumber: true),
         ], details: "Example: show 3   ·   show ann lee"),
         ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
