@@ -19,7 +19,7 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
         repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile] }
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays] }
 
     // MARK: Reading
 
@@ -207,6 +207,63 @@ public final class ContactsTools {
             }
             let message = outcome.messages(.success).joined(separator: "\n")
             return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: Everyday tools (the list's duplicates, merge and birthdays)
+
+    var duplicates: MCPTool {
+        let spec = Self.action("duplicates", of: List.descriptor)
+        return MCPTool(
+            name: "duplicates", title: "Find duplicate contacts",
+            description: spec.summary + ". Strongest first: the same email, the same phone, or nearly the same name with a "
+                + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "duplicates")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.FindDuplicates.ViewModel.self) else {
+                throw MCPToolFailure("duplicates showed no groups")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    var merge: MCPTool {
+        let spec = Self.action("merge", of: List.descriptor)
+        return MCPTool(
+            name: "merge", title: "Merge contacts",
+            description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
+                + "Emails, phones, addresses and tags are joined; other fields keep the first's value unless empty "
+                + "(the values dropped are listed). The others are deleted for good.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(destructive: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "merge")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.MergeContacts.ViewModel.self) else {
+                throw MCPToolFailure("the merge showed no result")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
+        }
+    }
+
+    var birthdays: MCPTool {
+        let spec = Self.action("birthdays", of: List.descriptor)
+        return MCPTool(
+            name: "birthdays", title: "Upcoming birthdays",
+            description: spec.summary + " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
+                + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "birthdays")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.UpcomingBirthdays.ViewModel.self) else {
+                throw MCPToolFailure("birthdays showed no list")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
 

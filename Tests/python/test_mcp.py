@@ -2,6 +2,7 @@
 `legacy` mode (2025-11-25's initialize handshake) and its `auto` mode (2026-07-28's
 `server/discover` and per-request `_meta`). Structured results are checked against the output
 schemas the server lists, with jsonschema."""
+import datetime
 import json
 import pathlib
 import re
@@ -53,13 +54,16 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
         async with client(tmp_path, mode) as c:
             assert c.protocol_version == MODES[mode]
             tools = (await c.list_tools()).tools
-            assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export"]
+            assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export",
+                                               "duplicates", "merge", "birthdays"]
             for tool in tools:
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             hints = {t.name: t.annotations for t in tools}
             assert hints["get"].read_only_hint and hints["search"].read_only_hint
             assert hints["delete"].destructive_hint and not hints["add"].read_only_hint
+            assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
+            assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
             book = Checked(c, tools)
 
             added = await book.call("add", ANN)
@@ -93,6 +97,58 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert deleted.structured_content["deleted"]["uid"] == contact["uid"]
             empty = await book.call("search", {"text": ""})
             assert empty.structured_content["total"] == 0
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_duplicates_merge_and_birthdays_with_results_matching_their_schemas(tmp_path, mode):
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            none = await book.call("duplicates", {})
+            assert none.structured_content["groups"] == [] and none.content[0].text == "No duplicates found"
+
+            ann = (await book.call("add", ANN)).structured_content["contact"]
+            anne = (await book.call("add", {"given": "Anne", "family": "Lee", "email": [{"value": "ANN@acme.test"}],
+                                            "phone": [{"value": "+44 20 7946 0000"}]})).structured_content["contact"]
+            await book.call("add", {"given": "Bo", "birthday": "--" + today.strftime("%m-%d")})
+
+            found = await book.call("duplicates", {})
+            [group] = found.structured_content["groups"]
+            assert [row["id"] for row in group["rows"]] == [ann["id"], anne["id"]]
+            assert group["reasons"][0]["kind"] == "email"  # strongest first
+            assert group["merge"] == f"merge {ann['id']} {anne['id']}"
+
+            merged = await book.call("merge", {"contacts": f"{ann['uid']} {anne['uid']}"})
+            assert not merged.is_error, merged.content[0].text
+            assert (merged.structured_content["id"], merged.structured_content["removed"]) == (ann["id"], [anne["id"]])
+            assert [(d["kept"], d["dropped"], d["from"]) for d in merged.structured_content["differences"]] == \
+                [("Ann", "Anne", anne["id"])]
+            assert merged.content[0].text.startswith(f"Merged #{anne['id']} Anne Lee into #{ann['id']} Ann Lee")
+            kept = await book.call("get", {"contact": ann["uid"]})
+            assert len(kept.structured_content["contact"]["phones"]) == 2
+            gone = await c.call_tool("get", {"contact": anne["uid"]})
+            assert gone.is_error
+            again = await c.call_tool("merge", {"contacts": f"{ann['uid']} {anne['uid']}"})
+            assert again.is_error and anne["uid"] in again.content[0].text
+            one = await c.call_tool("merge", {"contacts": str(ann["id"])})
+            assert one.is_error and "two contacts or more" in one.content[0].text
+
+            # 366 days ahead holds every birthday, whichever day the server's clock says it is.
+            year = await book.call("birthdays", {"days": 366})
+            entries = year.structured_content["entries"]
+            assert {e["name"] for e in entries} == {"Ann Lee", "Bo"}
+            assert [e["daysAway"] for e in entries] == sorted(e["daysAway"] for e in entries)
+            bo = next(e for e in entries if e["name"] == "Bo")
+            assert bo["date"].endswith(today.strftime("-%m-%d")) and "age" not in bo
+            ann_entry = next(e for e in entries if e["name"] == "Ann Lee")
+            assert ann_entry["date"].endswith("-05-17") and ann_entry["age"] == int(ann_entry["date"][:4]) - 1990
+            default = await book.call("birthdays", {})
+            assert default.structured_content["days"] == 30
+            too_far = await c.call_tool("birthdays", {"days": 400})
+            assert too_far.is_error and "days" in too_far.content[0].text
+            assert not (await c.call_tool("search", {"text": ""})).is_error
+    today = datetime.datetime.now(datetime.timezone.utc).date()
     run(body)
 
 
