@@ -224,6 +224,32 @@ def test_a_subscribed_contact_is_announced_when_it_changes(tmp_path):
     run(body)
 
 
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+def test_a_merge_announces_the_kept_contact_and_the_deleted_one(tmp_path):
+    updated = set()
+    both = anyio.Event()
+
+    async def on_message(message):
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/resources/updated":
+            updated.add(str(root.params.uri))
+            if len(updated) == 2:
+                both.set()
+
+    async def body():
+        async with client(tmp_path, "legacy", message_handler=on_message) as c:
+            first = (await c.call_tool("add", {"given": "Ann", "family": "Lee"})).structured_content["contact"]["uid"]
+            second = (await c.call_tool("add", {"given": "Anne", "family": "Lee"})).structured_content["contact"]["uid"]
+            for uid in (first, second):
+                await c.subscribe_resource(f"contact://{uid}")
+            merged = await c.call_tool("merge", {"contacts": f"{first} {second}"})
+            assert not merged.is_error, merged.content[0].text
+            with anyio.fail_after(TIMEOUT):
+                await both.wait()
+            assert updated == {f"contact://{first}", f"contact://{second}"}
+    run(body)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_an_import_reports_progress(tmp_path, mode):
     cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:P{i}\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n" for i in range(300))
