@@ -15,6 +15,7 @@ public final class REPL {
     private let program: String
     private let completer = Completer()
     private let progress: ProgressHub?
+    private let watch: ChangeWatch?
 
     /// - Parameters:
     ///   - session: the app's session, with its root scene.
@@ -23,10 +24,11 @@ public final class REPL {
     ///   - program: names the history folder and variable, and the `~/.editrc` section
     ///     (`contactsbook:bind ...`).
     ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
+    ///   - watch: what other processes change in the app's data, shown before the next prompt.
     public init(session: Session, environment: [String: String], program: String = "contactsbook",
-                progress: ProgressHub? = nil) {
+                progress: ProgressHub? = nil, watch: ChangeWatch? = nil) {
         self.session = session; self.environment = environment; self.program = program
-        self.progress = progress
+        self.progress = progress; self.watch = watch
     }
 
     /// Whether a file descriptor is a terminal (0 is stdin).
@@ -65,6 +67,11 @@ public final class REPL {
 
         var failures = 0, historyWarned = false
         loop: while true {
+            // What other processes changed since the last prompt: one line, before the next
+            // prompt, never while the person types.
+            if let changes = watch?.changes(), !changes.isEmpty {
+                streams.writeOutput(ChangeWatch.notice(for: changes) + "\n")
+            }
             editor.setPrompt(prompts.prompt(for: session.stackViewModel))
             switch editor.readLine() {
             case .endOfFile:

@@ -40,9 +40,18 @@ func sayUpgrading(_ path: String) {
         "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
 }
 
+/// A session on the book, and what tells its front end of other processes' changes.
+struct OpenedSession {
+    let session: Session
+    /// Nil for a book in memory, or where inotify is missing.
+    let watch: ChangeWatch?
+}
+
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
-func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNotifier? = nil,
-                 progress: ProgressReporter? = nil) throws -> Session {
+/// `origin` is the front end recorded with each change set in the journal (repl, line, rpc);
+/// `watching` builds the `ChangeWatch` of other processes' changes.
+func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false, pageSize: Int = 20, changes: ChangeNotifier? = nil,
+                 progress: ProgressReporter? = nil) throws -> OpenedSession {
     let path = try global.databasePath()
     let store: SQLiteContactStore
     do {
@@ -51,6 +60,15 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
+    store.journalOrigin = origin
+    store.journalRetention = JournalRetention.fromEnvironment()
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
-    return ContactsSceneFactory.makeSession(environment: environment)
+    store.journalClock = { [now = environment.now] in now() }
+    // Only the front ends that tell (the REPL, --rpc): a piped line session gets nothing extra.
+    var watch: ChangeWatch?
+    if watching, path != ":memory:" {
+        let notices = JournalNotices(journal: store)
+        watch = ChangeWatch(file: path, check: notices.changes)
+    }
+    return OpenedSession(session: ContactsSceneFactory.makeSession(environment: environment), watch: watch)
 }

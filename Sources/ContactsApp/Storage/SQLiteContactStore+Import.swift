@@ -22,11 +22,21 @@ extension SQLiteContactStore: ImportSessionStore {
                 // Into an empty book the rows go in without the sort indexes and page anchors,
                 // which are built once from them at the end (`DeferredIndexes`).
                 let deferred = bookWasEmpty ? try DeferredIndexes(dropping: db) : nil
-                let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty)
-                defer { transaction.db = nil }
-                try body(transaction)
-                try deferred?.build(anchorBucket: anchorBucket, db)
-                return transaction.ids
+                // One change set for the whole import. Into an empty book it names the range of
+                // ids it added, no images: an undo takes them then (`entriesForUndo`).
+                return try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
+                    let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
+                                                  recorder: bookWasEmpty ? nil : recorder)
+                    defer { transaction.db = nil }
+                    try body(transaction)
+                    try deferred?.build(anchorBucket: anchorBucket, db)
+                    let ids = transaction.ids
+                    if bookWasEmpty, let first = ids.added.first, let last = ids.added.last {
+                        recorder.addedIDs = first...last
+                    }
+                    recorder.summary = Self.importSummary(added: ids.added.count, updated: Set(ids.updated).count)
+                    return ids
+                }
             }
         }
     }
@@ -75,8 +85,10 @@ extension SQLiteContactStore: ImportSessionStore {
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
-        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool) {
-            self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty
+        /// Records each save's images; nil into an empty book (the change set names the ids added).
+        let recorder: JournalRecorder?
+        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?) {
+            self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty; self.recorder = recorder
         }
 
         func contacts(uids: [String]) throws -> [Contact] {
@@ -89,12 +101,15 @@ extension SQLiteContactStore: ImportSessionStore {
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
             for (index, contact) in inserting.enumerated() {
                 let row = prepared.isEmpty ? nil : prepared[index] as? PreparedRow
-                ids.added.append(try SQLiteContactStore.insert(contact, row ?? PreparedRow(contact), anchors: anchors,
-                                                               counting: false, db).id!)
+                let saved = try SQLiteContactStore.insert(contact, row ?? PreparedRow(contact), anchors: anchors,
+                                                          counting: false, db)
+                try recorder?.recordInserted(saved)
+                ids.added.append(saved.id!)
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {
-                ids.updated.append(try SQLiteContactStore.update(contact, anchors: anchors, db).id!)
+                let saved = try recorder?.update(contact) ?? SQLiteContactStore.update(contact, anchors: anchors, db)
+                ids.updated.append(saved.id!)
             }
         }
     }

@@ -18,7 +18,7 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary,
+        addWordVocabulary, addChangeJournalAndTrash,
     ]
 
     static let createContacts = Migration(
@@ -123,6 +123,46 @@ extension SQLiteContactStore {
     /// `fts5vocab`, read from the index; it stores nothing): `MatchRun.isWholeByVocabulary`.
     static let addWordVocabulary = Migration(name: "add word vocabulary", legacyIdentifier: "v5") { db, _ in
         try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
+    }
+
+    /// The change journal (`Journal/SQLiteContactStore+Journal.swift`): one `change_set` per
+    /// command, each contact's before and after images in `change_entry` (JSON of `Contact`),
+    /// written in the transaction of the change itself; deleted contacts kept whole in
+    /// `contact_trash` until restored or purged; `journal_clock` moves on with every change set
+    /// recorded, undone or redone, so other sessions find what they have not seen yet.
+    static let addChangeJournalAndTrash = Migration(name: "add change journal and trash", legacyIdentifier: nil) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+            INSERT INTO journal_clock (one, seq) VALUES (1, 0);
+            CREATE TABLE change_set (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                seq INTEGER NOT NULL,           -- journal_clock.seq when recorded, undone or redone last
+                at REAL NOT NULL,               -- seconds since 1970, the session's clock
+                origin TEXT NOT NULL,           -- front end: repl | line | rpc | mcp | sync
+                session TEXT NOT NULL,          -- the recording store's random token (notices skip their own)
+                kind TEXT NOT NULL,             -- ChangeKind
+                summary TEXT NOT NULL,          -- 'deleted Bob Stone'
+                undone INTEGER NOT NULL DEFAULT 0,
+                added_first INTEGER,            -- an import into an empty book: the ids it added,
+                added_last INTEGER              -- with no entries until it is undone
+            );
+            CREATE INDEX change_set_seq ON change_set(seq);
+            CREATE TABLE change_entry (
+                change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
+                contact_id INTEGER NOT NULL,
+                uid TEXT NOT NULL,
+                before TEXT,                    -- JSON Contact, NULL: did not exist
+                after TEXT,                     -- JSON Contact, NULL: deleted
+                PRIMARY KEY (change_set, contact_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX change_entry_contact ON change_entry(contact_id, change_set);
+            CREATE TABLE contact_trash (
+                id INTEGER PRIMARY KEY,         -- the contact's own id, given back by restore
+                uid TEXT NOT NULL,
+                image TEXT NOT NULL,            -- JSON Contact, whole
+                deleted_at REAL NOT NULL
+            );
+            """)
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page

@@ -9,6 +9,11 @@ public protocol ListContactsBusinessLogic {
     func exportContacts(request: ListContacts.ExportContacts.Request)
     /// Contact names starting with a prefix, for completion.
     func completeReference(request: ListContacts.CompleteReference.Request)
+    func undoChange(request: ListContacts.UndoChange.Request)
+    func showHistory(request: ListContacts.ShowHistory.Request)
+    func showTrash(request: ListContacts.ShowTrash.Request)
+    func restoreContact(request: ListContacts.RestoreContact.Request)
+    func purgeContacts(request: ListContacts.PurgeContacts.Request)
 }
 
 /// The list's data, read and written by Routers passing data between scenes.
@@ -24,14 +29,17 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     var presenter: ListContactsPresentationLogic?
     let worker: ListContactsStorageLogic
     let transferWorker: ContactsTransferLogic
+    let journalWorker: ContactsJournalLogic?
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
     public var insertedContactID: Int64?
 
-    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic, pageSize: Int) {
+    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
+                journalWorker: ContactsJournalLogic? = nil, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
+        self.journalWorker = journalWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 
@@ -127,5 +135,77 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             : (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
         let names = matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
         presenter?.presentCompletions(response: .init(names: names))
+    }
+
+    // MARK: - The journal
+
+    private func journal() throws -> ContactsJournalLogic {
+        guard let journalWorker else { throw ContactsFailure.badInput("This book keeps no history.") }
+        return journalWorker
+    }
+
+    public func undoChange(request: ListContacts.UndoChange.Request) {
+        do {
+            let change = request.redo ? try journal().redo() : try journal().undo()
+            presenter?.presentUndoneChange(response: .init(change: change, redo: request.redo))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    /// A contact named is looked for in the book, then in the trash (a deleted contact has history too).
+    public func showHistory(request: ListContacts.ShowHistory.Request) {
+        do {
+            let reference = request.reference.trimmingCharacters(in: .whitespaces)
+            var contact: Contact?
+            if !reference.isEmpty {
+                do {
+                    contact = try worker.resolve(reference)
+                } catch ContactsFailure.notFound {
+                    contact = try journal().resolveTrashed(reference).contact
+                }
+            }
+            let changes = try journal().history(of: contact)
+            presenter?.presentHistory(response: .init(changes: changes, contact: contact))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func showTrash(request: ListContacts.ShowTrash.Request) {
+        do {
+            presenter?.presentTrash(response: .init(items: try journal().trash()))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func restoreContact(request: ListContacts.RestoreContact.Request) {
+        do {
+            let journal = try journal()
+            let restored = try journal.restore(try journal.resolveTrashed(request.reference))
+            presenter?.presentRestoredContact(response: .init(contact: restored))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    /// Nothing is erased without a "yes": `purge CONTACT` and `purge` ask, `purge CONTACT yes`
+    /// and `purge yes` erase.
+    public func purgeContacts(request: ListContacts.PurgeContacts.Request) {
+        var words = request.text.split(separator: " ").map(String.init)
+        let confirmed = words.last?.lowercased() == "yes"
+        if confirmed { words.removeLast() }
+        let reference = words.joined(separator: " ")
+        do {
+            let journal = try journal()
+            let trashed = reference.isEmpty ? nil : try journal.resolveTrashed(reference)
+            let count = try journal.trash().count
+            guard count > 0 else { throw ContactsFailure.badInput("The trash is empty.") }
+            let purged = confirmed ? try journal.purge(trashed) : nil
+            presenter?.presentPurgedContacts(response: .init(purged: purged, contact: trashed?.contact, trashCount: count))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
     }
 }

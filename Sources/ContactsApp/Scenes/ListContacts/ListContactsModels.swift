@@ -126,4 +126,53 @@ public enum ListContacts {
         /// Not displayed: the ViewController hands the candidates back to the front end that asked.
         public struct ViewModel: Equatable { public let candidates: [String] }
     }
+
+    /// `undo` and `redo`: the most recent change set taken back, or the last undone one applied again.
+    public enum UndoChange {
+        public struct Request: Equatable {
+            public let redo: Bool
+            public init(redo: Bool) { self.redo = redo }
+        }
+        public struct Response { public let change: ChangeSetRecord; public let redo: Bool }
+    }
+
+    /// `history [CONTACT]`: the book's change sets, or one contact's (also of a deleted one).
+    public enum ShowHistory {
+        public struct Request: Equatable {
+            public let reference: String
+            public init(reference: String) { self.reference = reference }
+        }
+        public struct Response { public let changes: [ChangeSetRecord]; public let contact: Contact? }
+    }
+
+    /// `trash`: the deleted contacts.
+    public enum ShowTrash {
+        public struct Request: Equatable { public init() {} }
+        public struct Response { public let items: [TrashedContact] }
+    }
+
+    /// `restore CONTACT`: a deleted contact back, whole.
+    public enum RestoreContact {
+        public struct Request: Equatable {
+            public let reference: String
+            public init(reference: String) { self.reference = reference }
+        }
+        public struct Response { public let contact: Contact }
+    }
+
+    /// `purge [CONTACT]`: erased for good once confirmed (`purge yes`, `purge CONTACT yes`).
+    public enum PurgeContacts {
+        public struct Request: Equatable {
+            /// The contact, "yes" to confirm, or both ("bob stone yes"); empty for the whole trash.
+            public let text: String
+            public init(text: String) { self.text = text }
+        }
+        public struct Response {
+            /// How many were erased; nil when the answer asks for a confirmation first.
+            public let purged: Int?
+            /// What would be erased (or was): one contact, or the whole trash when nil.
+            public let contact: Contact?
+            public let trashCount: Int
+        }
+    }
 }

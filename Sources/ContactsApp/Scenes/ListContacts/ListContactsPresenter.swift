@@ -9,6 +9,11 @@ public protocol ListContactsPresentationLogic {
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
+    func presentUndoneChange(response: ListContacts.UndoChange.Response)
+    func presentHistory(response: ListContacts.ShowHistory.Response)
+    func presentTrash(response: ListContacts.ShowTrash.Response)
+    func presentRestoredContact(response: ListContacts.RestoreContact.Response)
+    func presentPurgedContacts(response: ListContacts.PurgeContacts.Response)
 }
 
 public final class ListContactsPresenter: ListContactsPresentationLogic {
@@ -106,5 +111,37 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
               organization: contact.organization,
               email: contact.emails.first?.value ?? "",
               phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+    }
+
+    // MARK: - The journal
+
+    /// "Undid: deleted Bob Stone", "Redid: deleted Bob Stone".
+    public func presentUndoneChange(response: ListContacts.UndoChange.Response) {
+        viewController?.displayMessage(.success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)"))
+    }
+
+    public func presentHistory(response: ListContacts.ShowHistory.Response) {
+        let empty = response.contact.map { "No history for \(formatter.displayName($0))" } ?? "No history yet"
+        viewController?.displayHistory(viewModel: formatter.history(response.changes, contactID: response.contact?.id,
+                                                                   emptyCaption: empty))
+    }
+
+    public func presentTrash(response: ListContacts.ShowTrash.Response) {
+        viewController?.displayTrash(viewModel: formatter.trash(response.items))
+    }
+
+    public func presentRestoredContact(response: ListContacts.RestoreContact.Response) {
+        viewController?.displayMessage(.success("Restored \(formatter.displayName(response.contact)) (#\(response.contact.id ?? 0))"))
+    }
+
+    public func presentPurgedContacts(response: ListContacts.PurgeContacts.Response) {
+        let what = response.contact.map { "\(formatter.displayName($0)) (#\($0.id ?? 0))" }
+            ?? count(response.trashCount, "deleted contact")
+        guard let purged = response.purged else {
+            let confirm = response.contact.map { "purge #\($0.id ?? 0) yes" } ?? "purge yes"
+            viewController?.displayMessage(.info("This erases \(what) for good, with its history: type '\(confirm)' to do it."))
+            return
+        }
+        viewController?.displayMessage(.success("Purged \(count(purged, "contact")) for good, with its history"))
     }
 }

@@ -6,6 +6,8 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
+    func displayHistory(viewModel: HistoryViewModel)
+    func displayTrash(viewModel: TrashViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -51,6 +53,21 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           help: "all (the default) or search: the contacts of the current search"),
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
+        ActionSpec("undo", summary: "take back the most recent change (a save, a delete, a whole import), in any session",
+                   details: "Refused, naming it, when a later change touched the same contact."),
+        ActionSpec("redo", summary: "apply again the change undone last"),
+        ActionSpec("history", summary: "show what changed, newest first: when, from where, field by field", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "only this contact's changes (# or a name; deleted ones too)",
+                          completion: .named("contact")),
+        ], details: "Example: history   ·   history bob stone"),
+        ActionSpec("trash", summary: "show the deleted contacts"),
+        ActionSpec("restore", summary: "bring a deleted contact back, whole (same UID, every field)", parameters: [
+            ParameterSpec("contact", .text, help: "the deleted contact's number (#) or name, as 'trash' shows"),
+        ]),
+        ActionSpec("purge", summary: "erase deleted contacts for good, with their history (asks first)", parameters: [
+            ParameterSpec("contact", .text, required: false,
+                          help: "one deleted contact (# or name), or none for the whole trash; end with yes to confirm"),
+        ], details: "Example: purge #12 (asks)   ·   purge #12 yes   ·   purge yes (the whole trash)"),
     ])
 
     public var interactor: ListContactsBusinessLogic?
@@ -83,6 +100,12 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
                 scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
                 overwrite: call.boolean("overwrite") ?? false))
+        case "undo": interactor?.undoChange(request: .init(redo: false))
+        case "redo": interactor?.undoChange(request: .init(redo: true))
+        case "history": interactor?.showHistory(request: .init(reference: call.string("contact") ?? ""))
+        case "trash": interactor?.showTrash(request: .init())
+        case "restore": interactor?.restoreContact(request: .init(reference: call.string("contact") ?? ""))
+        case "purge": interactor?.purgeContacts(request: .init(text: call.string("contact") ?? ""))
         default: break
         }
     }
@@ -108,5 +131,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
         completionCandidates = viewModel.candidates
     }
+    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
+    public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

@@ -4,6 +4,7 @@ public protocol ShowContactPresentationLogic {
     func presentContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
     func presentFailure(_ failure: ContactsFailure)
+    func presentHistory(response: ShowContact.ShowHistory.Response)
 }
 
 public final class ShowContactPresenter: ShowContactPresentationLogic {
@@ -41,5 +42,11 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))
+    }
+
+    public func presentHistory(response: ShowContact.ShowHistory.Response) {
+        viewController?.displayHistory(viewModel: formatter.history(
+            response.changes, contactID: response.contact.id,
+            emptyCaption: "No history for \(formatter.displayName(response.contact))"))
     }
 }

@@ -3,6 +3,7 @@ import SceneCore
 public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
+    func displayHistory(viewModel: HistoryViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -11,6 +12,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now"),
         ActionSpec("edit", summary: "edit this contact (opens the form)"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
+        ActionSpec("history", summary: "show what changed in this contact, newest first, field by field"),
     ])
 
     public var interactor: ShowContactBusinessLogic?
@@ -29,6 +31,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
         case "edit": router?.routeToEditContact()
         case "delete": interactor?.deleteContact(request: .init())
+        case "history": interactor?.showHistory(request: .init())
         default: break
         }
     }
@@ -47,5 +50,6 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         router?.routeToList()
     }
 
+    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

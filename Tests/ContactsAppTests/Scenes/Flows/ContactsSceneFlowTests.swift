@@ -326,7 +326,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         sut.receive(Message.error(
             "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
-                + "help, back, stack, quit", code: .badInput))
+                + "undo, redo, history, trash, restore, purge, help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
 

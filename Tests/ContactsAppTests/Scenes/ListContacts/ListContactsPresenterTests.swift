@@ -14,6 +14,11 @@ final class ListContactsPresenterTests: XCTestCase {
     }
 
     final class ListContactsDisplayLogicSpy: ListContactsDisplayLogic {
+        var historyViewModels: [HistoryViewModel] = []
+        var trashViewModels: [TrashViewModel] = []
+        func displayHistory(viewModel: HistoryViewModel) { historyViewModels.append(viewModel) }
+        func displayTrash(viewModel: TrashViewModel) { trashViewModels.append(viewModel) }
+
         var displayFetchedContactsCalled = false
         var fetchedViewModel: ListContacts.FetchContacts.ViewModel?
         var displaySelectedContactCalled = false

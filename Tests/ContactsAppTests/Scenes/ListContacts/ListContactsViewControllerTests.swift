@@ -20,6 +20,17 @@ final class ListContactsViewControllerTests: XCTestCase {
     }
 
     final class ListContactsBusinessLogicSpy: ListContactsBusinessLogic {
+        var undoRequests: [ListContacts.UndoChange.Request] = []
+        var historyRequests: [ListContacts.ShowHistory.Request] = []
+        var trashRequests: [ListContacts.ShowTrash.Request] = []
+        var restoreRequests: [ListContacts.RestoreContact.Request] = []
+        var purgeRequests: [ListContacts.PurgeContacts.Request] = []
+        func undoChange(request: ListContacts.UndoChange.Request) { undoRequests.append(request) }
+        func showHistory(request: ListContacts.ShowHistory.Request) { historyRequests.append(request) }
+        func showTrash(request: ListContacts.ShowTrash.Request) { trashRequests.append(request) }
+        func restoreContact(request: ListContacts.RestoreContact.Request) { restoreRequests.append(request) }
+        func purgeContacts(request: ListContacts.PurgeContacts.Request) { purgeRequests.append(request) }
+
         var fetchRequests: [ListContacts.FetchContacts.Request] = []
         var selectRequests: [ListContacts.SelectContact.Request] = []
         var deleteRequests: [ListContacts.DeleteContact.Request] = []
@@ -157,7 +168,8 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export",
+                        "undo", "redo", "history", "trash", "restore", "purge"])
         XCTAssertEqual(sut.title, "contacts")
     }
 }

@@ -16,6 +16,9 @@ final class ShowContactInteractorTests: XCTestCase {
     }
 
     final class ShowContactPresentationLogicSpy: ShowContactPresentationLogic {
+        var historyResponses: [ShowContact.ShowHistory.Response] = []
+        func presentHistory(response: ShowContact.ShowHistory.Response) { historyResponses.append(response) }
+
         var presentContactCalled = false
         var contactResponse: ShowContact.FetchContact.Response?
         var presentDeletedContactCalled = false
