@@ -108,6 +108,8 @@ public struct ContactFormatter {
         case .changedSince(let change, let contactID):
             return .error("Cannot \(action) \"\(change.summary)\": #\(contactID) was changed since, outside the history. "
                           + "Nothing was changed.", code: .conflict, details: ["change": String(change.id)])
+        case .noSuchChange(let id):
+            return .error("There is no change #\(id) to \(action); see 'history'.", code: .notFound)
         case .notInTrash(let reference):
             return .error("No contact in the trash is \(reference); see 'trash'.", code: .notFound)
         }

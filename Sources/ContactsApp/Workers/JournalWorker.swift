@@ -4,7 +4,8 @@ import SceneCore
 /// The journal work the list's and the contact screen's Interactors delegate (their seam:
 /// tests put a spy here): undo, redo, history, trash, restore and purge.
 public protocol ContactsJournalLogic {
-    func undo() throws -> ChangeSetRecord
+    /// The most recent change, or the one numbered so in `history`.
+    func undo(_ changeSet: Int64?) throws -> ChangeSetRecord
     func redo() throws -> ChangeSetRecord
     /// Newest first; with a contact, only the change sets that touched it.
     func history(of contact: Contact?) throws -> [ChangeSetRecord]
@@ -34,8 +35,8 @@ public final class JournalWorker: ContactsJournalLogic {
         return journal
     }
 
-    public func undo() throws -> ChangeSetRecord {
-        let undone = try translating("undo") { try book().undo() }
+    public func undo(_ changeSet: Int64?) throws -> ChangeSetRecord {
+        let undone = try translating("undo") { try book().undo(changeSet: changeSet) }
         announce(undone, reversed: true)
         return undone
     }

@@ -146,7 +146,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
 
     public func undoChange(request: ListContacts.UndoChange.Request) {
         do {
-            let change = request.redo ? try journal().redo() : try journal().undo()
+            let change = request.redo ? try journal().redo() : try journal().undo(request.changeSet)
             presenter?.presentUndoneChange(response: .init(change: change, redo: request.redo))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))

@@ -131,7 +131,9 @@ public enum ListContacts {
     public enum UndoChange {
         public struct Request: Equatable {
             public let redo: Bool
-            public init(redo: Bool) { self.redo = redo }
+            /// For an undo: the change's number in `history`; nil for the most recent.
+            public let changeSet: Int64?
+            public init(redo: Bool, changeSet: Int64? = nil) { self.redo = redo; self.changeSet = changeSet }
         }
         public struct Response { public let change: ChangeSetRecord; public let redo: Bool }
     }

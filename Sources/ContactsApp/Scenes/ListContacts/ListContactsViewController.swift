@@ -54,7 +54,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
         ActionSpec("undo", summary: "take back the most recent change (a save, a delete, a whole import), in any session",
-                   details: "Refused, naming it, when a later change touched the same contact."),
+                   parameters: [ParameterSpec("change", .integer(min: 1, max: nil), required: false,
+                                              help: "an older change's number, as history shows it")],
+                   details: "Refused, naming it, when a later change touched the same contact. Example: undo   ·   undo 12"),
         ActionSpec("redo", summary: "apply again the change undone last"),
         ActionSpec("history", summary: "show what changed, newest first: when, from where, field by field", parameters: [
             ParameterSpec("contact", .text, required: false, help: "only this contact's changes (# or a name; deleted ones too)",
@@ -100,7 +102,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
                 scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
                 overwrite: call.boolean("overwrite") ?? false))
-        case "undo": interactor?.undoChange(request: .init(redo: false))
+        case "undo": interactor?.undoChange(request: .init(redo: false, changeSet: call.integer("change").map(Int64.init)))
         case "redo": interactor?.undoChange(request: .init(redo: true))
         case "history": interactor?.showHistory(request: .init(reference: call.string("contact") ?? ""))
         case "trash": interactor?.showTrash(request: .init())

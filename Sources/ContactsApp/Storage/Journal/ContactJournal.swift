@@ -55,6 +55,8 @@ public enum JournalRefusal: Error, Equatable {
     case changedSince(change: ChangeSetRecord, contactID: Int64)
     /// No contact in the trash is named so.
     case notInTrash(String)
+    /// No change set of that number (pruned, purged or never made), or it is undone already.
+    case noSuchChange(Int64)
 }
 
 /// How long the journal keeps change sets: both bounds apply, whichever drops more.
@@ -101,8 +103,9 @@ public protocol ContactJournal: AnyObject {
     /// the journal's own, the session's front end). All its writes, or none, are stored.
     func recordChangeSet<T>(kind: ChangeKind, summary: String, origin: String?,
                             _ body: (JournalWriter) throws -> T) throws -> T
-    /// Takes back the most recent change set not undone yet; returns it.
-    func undo() throws -> ChangeSetRecord
+    /// Takes back the most recent change set not undone yet, or the one numbered `changeSet`;
+    /// returns it.
+    func undo(changeSet: Int64?) throws -> ChangeSetRecord
     /// Applies again the change set undone last (when nothing was changed since); returns it.
     func redo() throws -> ChangeSetRecord
     /// Change sets newest first; with `contactID`, only those touching that contact.

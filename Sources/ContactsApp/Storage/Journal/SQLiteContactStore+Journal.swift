@@ -63,11 +63,14 @@ extension SQLiteContactStore: ContactJournal {
 
     // MARK: - Undo and redo
 
-    public func undo() throws -> ChangeSetRecord {
+    public func undo(changeSet: Int64? = nil) throws -> ChangeSetRecord {
         try guarded {
             try write { db, anchors in
-                guard let target = try Self.changeSets(where: "undone = 0 ORDER BY id DESC LIMIT 1", [], db).first
-                else { throw JournalRefusal.nothingToUndo }
+                let chosen = changeSet.map { ("undone = 0 AND id = ?", StatementArguments([$0])) }
+                    ?? ("undone = 0 ORDER BY id DESC LIMIT 1", [])
+                guard let target = try Self.changeSets(where: chosen.0, chosen.1, db).first else {
+                    throw changeSet.map(JournalRefusal.noSuchChange) ?? JournalRefusal.nothingToUndo
+                }
                 try Self.refuseIfChangedLater(target, db)
                 let entries = try Self.entriesForUndo(target, db)
                 for entry in entries.reversed() {
