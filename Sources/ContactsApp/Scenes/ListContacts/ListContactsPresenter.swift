@@ -139,9 +139,10 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             ?? count(response.trashCount, "deleted contact")
         guard let purged = response.purged else {
             let confirm = response.contact.map { "purge #\($0.id ?? 0) yes" } ?? "purge yes"
-            viewController?.displayMessage(.info("This erases \(what) for good, with its history: type '\(confirm)' to do it."))
+            let its = response.contact == nil ? "their" : "its"
+            viewController?.displayMessage(.info("This erases \(what) for good, with \(its) history: type '\(confirm)' to do it."))
             return
         }
-        viewController?.displayMessage(.success("Purged \(count(purged, "contact")) for good, with its history"))
+        viewController?.displayMessage(.success("Purged \(count(purged, "contact")) for good, with \(purged == 1 ? "its" : "their") history"))
     }
 }

@@ -132,3 +132,87 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee", "Acme Inc."])])
     }
 }
+
+/// The journal's answers, as the list's Presenter formats them.
+final class ListContactsJournalPresenterTests: XCTestCase {
+    var sut: ListContactsPresenter!
+    var viewControllerSpy: ListContactsPresenterTests.ListContactsDisplayLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        viewControllerSpy = .init()
+        sut = ListContactsPresenter(formatter: Seeds.formatter)
+        sut.viewController = viewControllerSpy
+    }
+
+    private func change(_ id: Int64, _ summary: String, before: Contact?, after: Contact?, undone: Bool = false) -> ChangeSetRecord {
+        ChangeSetRecord(id: id, at: Seeds.now, origin: "rpc", kind: .edit, summary: summary, undone: undone,
+                        entries: [ChangeEntry(contactID: 9, uid: "u", before: before, after: after)])
+    }
+
+    func test_undone_saysWhatWasUndone() {
+        // When
+        sut.presentUndoneChange(response: .init(change: change(3, "deleted Bob Stone", before: nil, after: nil), redo: false))
+        sut.presentUndoneChange(response: .init(change: change(3, "deleted Bob Stone", before: nil, after: nil), redo: true))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages, [.success("Undid: deleted Bob Stone"), .success("Redid: deleted Bob Stone")])
+    }
+
+    func test_history_showsWhenWhereAndEachFieldChanged_newestFirst() {
+        // Given
+        let bob = Contact(id: 9, uid: "u", givenName: "bob", familyName: "stone")
+        var acme = bob
+        acme.organization = "Acme"
+        acme.phones = [LabeledValue(label: "work", value: "555 0100")]
+        // When
+        sut.presentHistory(response: .init(changes: [change(2, "edited bob stone", before: bob, after: acme, undone: true)],
+                                           contact: nil))
+        // Then
+        XCTAssertEqual(viewControllerSpy.historyViewModels, [HistoryViewModel(changes: [
+            .init(id: 2, when: Seeds.nowText, origin: "rpc", summary: "edited bob stone", undone: true,
+                  details: ["organization: (empty) → Acme", "phones: (empty) → work: 555 0100"]),
+        ], caption: "")])
+        XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines([
+            "#2  \(Seeds.nowText)  rpc  edited bob stone  (undone)",
+            "    organization: (empty) → Acme",
+            "    phones: (empty) → work: 555 0100",
+        ]))
+    }
+
+    func test_history_ofAContactWithoutAny_saysSo() {
+        sut.presentHistory(response: .init(changes: [], contact: Contact(id: 9, givenName: "bob", familyName: "stone")))
+        XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines(["No history for Bob Stone"]))
+    }
+
+    func test_trash_isATable_withHowToRestore() {
+        sut.presentTrash(response: .init(items: [TrashedContact(contact: Contact(id: 9, givenName: "bob", familyName: "stone"),
+                                                                deletedAt: Seeds.now)]))
+        XCTAssertEqual(viewControllerSpy.trashViewModels, [TrashViewModel(
+            rows: [.init(id: 9, name: "Bob Stone", deleted: Seeds.nowText)],
+            caption: "1 deleted contact · restore CONTACT · purge [CONTACT]")])
+    }
+
+    func test_purge_unconfirmed_asksForYes_confirmed_saysItIsGone() {
+        let bob = Contact(id: 9, givenName: "bob", familyName: "stone")
+        sut.presentPurgedContacts(response: .init(purged: nil, contact: bob, trashCount: 2))
+        sut.presentPurgedContacts(response: .init(purged: nil, contact: nil, trashCount: 2))
+        sut.presentPurgedContacts(response: .init(purged: 2, contact: nil, trashCount: 2))
+        XCTAssertEqual(viewControllerSpy.messages, [
+            .info("This erases Bob Stone (#9) for good, with its history: type 'purge #9 yes' to do it."),
+            .info("This erases 2 deleted contacts for good, with their history: type 'purge yes' to do it."),
+            .success("Purged 2 contacts for good, with their history"),
+        ])
+    }
+
+    func test_refusals_nameTheLaterChange() {
+        let target = change(2, "edited Bob Stone", before: nil, after: nil)
+        let later = change(5, "edited Bob Stone", before: nil, after: nil)
+        sut.presentFailure(.journal(.changedLater(change: target, later: later), action: "undo"))
+        sut.presentFailure(.journal(.nothingToUndo, action: "undo"))
+        XCTAssertEqual(viewControllerSpy.messages, [
+            .error("Cannot undo \"edited Bob Stone\": change #5 (edited Bob Stone, from rpc, \(Seeds.nowText)) touched the same "
+                   + "contact later. Nothing was changed.", code: .conflict, details: ["change": "2", "later": "5"]),
+            .error("Nothing to undo.", code: .invalidState),
+        ])
+    }
+}
