@@ -227,3 +227,25 @@ class OutputTests(REPLTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ChangedElsewhereTests(REPLTestCase):
+    """The journal's notices: another process's change, told in one line before the next prompt."""
+
+    def test_another_process_add_is_told_before_the_next_prompt_not_while_typing(self):
+        child = self.spawn()
+        child.send("lis")  # half a command typed
+        subprocess.run([BIN, "--db", self.db], input="add\ngiven Zed\nfamily Other\nsave\n", text=True,
+                       capture_output=True, env=self.env, check=True, timeout=20)
+        child.send("t\r")
+        child.expect_exact(PROMPT)
+        typed = child.before
+        # the line typed was not interrupted: the list came out, with Zed in it
+        self.assertIn("Zed Other", typed)
+        self.assertNotIn("Changed elsewhere", typed.split("Zed Other")[0])
+        # and the notice is the one line before this prompt (whose start, "contacts", ends the output)
+        lines = [CSI.sub("", line).strip() for line in typed.splitlines() if CSI.sub("", line).strip()]
+        self.assertEqual(lines[-2:], ["Changed elsewhere: contacts created #1", "contacts"])
+        # once: the next command has no notice
+        self.assertNotIn("Changed elsewhere", self.run_line(child, "list"))
+        self.quit(child)
