@@ -64,6 +64,24 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     typealias Fetch = ListContacts.FetchContacts.Request
 
+    func test_journalActions_becomeTheirRequests_withWhatWasTyped() {
+        // When
+        sut.perform(ActionCall("undo"))
+        sut.perform(ActionCall("undo", ["change": .integer(12)]))
+        sut.perform(ActionCall("redo"))
+        sut.perform(ActionCall("history"))
+        sut.perform(ActionCall("history", ["contact": .string("bob stone")]))
+        sut.perform(ActionCall("trash"))
+        sut.perform(ActionCall("restore", ["contact": .string("#9")]))
+        sut.perform(ActionCall("purge", ["contact": .string("#9 yes")]))
+        // Then
+        XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
+        XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
+        XCTAssertEqual(interactorSpy.trashRequests, [.init()])
+        XCTAssertEqual(interactorSpy.restoreRequests, [.init(reference: "#9")])
+        XCTAssertEqual(interactorSpy.purgeRequests, [.init(text: "#9 yes")])
+    }
+
     func test_import_passesThePathAndFormat_defaultingToAuto() {
         // When
         sut.perform(ActionCall("import", ["path": .string("/tmp/book.vcf")]))

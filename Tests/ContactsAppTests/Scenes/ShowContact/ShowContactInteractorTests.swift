@@ -32,6 +32,20 @@ final class ShowContactInteractorTests: XCTestCase {
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
+    func test_history_asksForThisContactsChanges() {
+        // Given
+        let journalSpy = ListContactsJournalInteractorTests.ContactsJournalLogicSpy()
+        sut = ShowContactInteractor(worker: Seeds.worker(store), journalWorker: journalSpy)
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        // When
+        sut.showHistory(request: .init())
+        // Then
+        XCTAssertEqual(journalSpy.historyContacts, [sut.contact])
+        XCTAssertEqual(presenterSpy.historyResponses.map(\.changes), [[journalSpy.change]])
+        XCTAssertEqual(presenterSpy.historyResponses.map(\.contact), [sut.contact!])
+    }
+
     func test_fetchContact_reload_readsTheStoredVersion() throws {
         // Given: changed in the store since the list read it
         var changed = try XCTUnwrap(store.contact(id: 1))
