@@ -301,6 +301,14 @@ final class ContactJournalTests: XCTestCase {
         XCTAssertEqual(try sut.changes(after: sequence).changes, [])
         // And an undo is told as its reverse
         _ = try other.undo(changeSet: nil)
-        XCTAssertEqual(try sut.changes(after: sequence).changes, [JournalChange(kind: "created", ids: [ann.id!])])
+        let (undone, afterUndo) = try sut.changes(after: sequence)
+        XCTAssertEqual(undone, [JournalChange(kind: "created", ids: [ann.id!])])
+        // And an undo elsewhere of this session's own change is told to it too, not to the undoer
+        let seenByOther = try other.lastSequence()
+        _ = try other.undo(changeSet: nil)   // ann's add: other's own
+        _ = try other.undo(changeSet: nil)   // bob's add: this session's
+        XCTAssertEqual(try sut.changes(after: afterUndo).changes, [JournalChange(kind: "deleted", ids: [ann.id!]),
+                                                                   JournalChange(kind: "deleted", ids: [1])])
+        XCTAssertEqual(try other.changes(after: seenByOther).changes, [])
     }
 }

@@ -78,8 +78,9 @@ extension SQLiteContactStore: ContactJournal {
                                         toTrash: target.kind == .restore, at: journalClock(), change: target,
                                         anchors: anchors, db)
                 }
-                try db.execute(sql: "UPDATE change_set SET undone = 1, seq = ? WHERE id = ?",
-                               arguments: [try Self.tick(db), target.id])
+                // The undoing session's now: the others (the one that made it too) are told.
+                try db.execute(sql: "UPDATE change_set SET undone = 1, seq = ?, session = ? WHERE id = ?",
+                               arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: entries, undone: true)
             }
         }
@@ -96,8 +97,8 @@ extension SQLiteContactStore: ContactJournal {
                                         toTrash: target.kind == .delete, at: journalClock(), change: target,
                                         anchors: anchors, db)
                 }
-                try db.execute(sql: "UPDATE change_set SET undone = 0, seq = ? WHERE id = ?",
-                               arguments: [try Self.tick(db), target.id])
+                try db.execute(sql: "UPDATE change_set SET undone = 0, seq = ?, session = ? WHERE id = ?",
+                               arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: target.entries, undone: false)
             }
         }
