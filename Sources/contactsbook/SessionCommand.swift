@@ -56,9 +56,9 @@ struct SessionCommand: ParsableCommand {
         let changes = ChangeHub()
         let progress = ProgressHub()
         let origin = rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let opened = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
-                                     changes: changes, progress: progress)
-        let session = opened.session
+        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
+                                   changes: changes, progress: progress)
+        let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
         // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
         // observes the session's changes and progress from the moment it exists.
@@ -67,13 +67,13 @@ struct SessionCommand: ParsableCommand {
                       log: { level, text in logger.log(level: level, "\(text)") })
         }
         if rpc {
-            let status = makeServer().run(watch: opened.watch)
+            let status = makeServer().run(watch: book.watch)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress, watch: opened.watch).run()
+                              progress: progress, greeting: book.greeting, watch: book.watch).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -15,7 +15,7 @@ BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
 
 
 def run(tmp_path, db, script, *args):
-    return subprocess.run([binary(), "--db", db, *args], input=script, capture_output=True, text=True,
+    return subprocess.run([binary(), "--db", db, "--create", *args], input=script, capture_output=True, text=True,
                           env=isolated_env(tmp_path), timeout=TIMEOUT)
 
 
@@ -27,7 +27,7 @@ def add(tmp_path, db, given, family):
 def test_delete_in_one_run_undo_in_the_next(tmp_path):
     db = str(tmp_path / "book.sqlite")
     add(tmp_path, db, "Bob", "Stone")
-    result = run(tmp_path, db, "delete bob\n")
+    result = run(tmp_path, db, "delete bob stone\n")
     assert "Deleted Bob Stone" in result.stdout
     # the next run
     result = run(tmp_path, db, "undo\nlist\nhistory bob\n")
@@ -85,7 +85,7 @@ def test_an_rpc_session_hears_of_another_process_add(spawn_rpc, tmp_path, framin
 
 def test_a_piped_line_session_gets_nothing_extra(tmp_path):
     db = str(tmp_path / "book.sqlite")
-    proc = subprocess.Popen([binary(), "--db", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([binary(), "--db", db, "--create"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=isolated_env(tmp_path))
     proc.stdin.write("list\n")
     proc.stdin.flush()
@@ -102,7 +102,7 @@ def test_kill_9_during_the_undo_of_a_large_import_leaves_the_book_whole(tmp_path
     subprocess.run([sys.executable, os.path.join(BENCH, "gen.py"), str(count), str(tmp_path)], check=True,
                    capture_output=True, timeout=120)
     db = str(tmp_path / "book.sqlite")
-    result = subprocess.run([binary(), "--db", db, "import", str(tmp_path / f"cards-{count}.vcf")],
+    result = subprocess.run([binary(), "--db", db, "--create", "import", str(tmp_path / f"cards-{count}.vcf")],
                             capture_output=True, text=True, env=isolated_env(tmp_path), timeout=300)
     assert result.returncode == 0, result.stderr
     # When: killed while its undo is writing (its -wal file growing)

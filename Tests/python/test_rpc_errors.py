@@ -194,7 +194,7 @@ def test_notifications_come_in_order_before_the_response(spawn_rpc):
     contact_id = notes[0]["params"]["ids"][0]
     notes, response = rpc.request("contacts/delete", {"contact": "1"})
     assert [n["method"] for n in notes] == ["session/dataChanged", "session/message"]
-    assert notes[0]["params"] == {"topic": "contacts", "kind": "deleted", "ids": [contact_id]}
+    assert notes[0]["params"] == {"topic": "contacts", "kind": "deleted", "ids": [contact_id], "external": False}
 
 
 def test_progress_token_is_accepted_by_every_method(spawn_rpc):
@@ -228,7 +228,7 @@ def test_import_with_a_token_reports_progress_before_its_response(spawn_rpc, tmp
     assert progress[0]["value"]["title"] == "Importing contacts"
     assert progress[2]["value"]["message"] == "saved"
     changes = [n["params"] for n in notes if n["method"] == "session/dataChanged"]
-    assert changes == [{"topic": "contacts", "kind": "created", "ids": ["1", "2", "3"]}]
+    assert changes == [{"topic": "contacts", "kind": "created", "ids": ["1", "2", "3"], "external": False}]
     methods = [n["method"] for n in notes]
     assert methods == ["$/progress", "$/progress", "session/dataChanged", "$/progress", "$/progress", "session/message"]
 
@@ -265,3 +265,22 @@ def test_limits_below_a_sane_minimum_are_refused_as_flags(tmp_path):
     assert result.returncode == 64
     assert b"--rpc-max-message must be at least 64 bytes" in result.stderr
     assert result.stdout == b""
+
+
+def test_delete_by_part_of_a_name_is_refused_until_confirmed(spawn_rpc):
+    rpc = spawn_rpc("ndjson")
+    rpc.request("initialize", {})
+    rpc.request("contacts/add")
+    rpc.request("form/given", {"value": "Bob"})
+    rpc.request("form/family", {"value": "Smith"})
+    rpc.request("form/save")
+    _, response = rpc.request("contacts/delete", {"contact": "bo"})
+    error = response["error"]
+    assert error["code"] == -32017
+    assert error["data"]["code"] == "confirmation_required"
+    assert "delete bo yes" in error["message"]
+    _, response = rpc.request("contacts/search", {"text": "bob"})
+    assert response["result"]["displayed"][0]["value"]["total"] == 1
+    notes, response = rpc.request("contacts/delete", {"contact": "bo", "confirm": True})
+    assert "result" in response
+    assert [n["method"] for n in notes] == ["session/dataChanged", "session/message"]

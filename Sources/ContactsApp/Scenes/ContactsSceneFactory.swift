@@ -16,7 +16,8 @@ public final class ContactsSceneFactory {
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
-        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
+        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
+                                     defaultCountry: environment.defaultCountry)
     }
 
     /// Every kind of scene the app has.

@@ -18,7 +18,7 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary, addChangeJournalAndTrash,
+        addWordVocabulary, addNameOrderAndSortPastParticles, addChangeJournalAndTrash,
     ]
 
     static let createContacts = Migration(
@@ -125,16 +125,45 @@ extension SQLiteContactStore {
         try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
     }
 
+    /// A name order per contact (`NameOrder`), and last-name sort keys past a family name's
+    /// particles ("van Beethoven" sorts under B): the keys of names that may hold one are
+    /// recomputed, and the page anchors refilled if any moved.
+    static let addNameOrderAndSortPastParticles = Migration(
+        name: "add name order; sort family names past their particles", legacyIdentifier: nil
+    ) { db, anchorBucket in
+        // A book whose migration records were rewritten (tests of legacy books) may have it already.
+        if try !db.columns(in: "contact").contains(where: { $0.name == "name_order" }) {
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN name_order TEXT NOT NULL DEFAULT 'given-first'")
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, given, family, organization, sort_last FROM contact
+            WHERE family LIKE '% %' OR family LIKE 'al-%' OR family LIKE 'el-%'
+            """)
+        var moved = false
+        for row in rows {
+            let contact = Contact(givenName: row["given"], familyName: row["family"], organization: row["organization"])
+            let key = ContactKeys.sortKey(contact, .last)
+            guard key != row["sort_last"] as String else { continue }
+            try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+            moved = true
+        }
+        if moved {
+            try db.execute(sql: "DELETE FROM contact_anchor")
+            try fillAnchors(bucket: anchorBucket, db)
+        }
+    }
+
     /// The change journal (`Journal/SQLiteContactStore+Journal.swift`): one `change_set` per
     /// command, each contact's before and after images in `change_entry` (JSON of `Contact`),
     /// written in the transaction of the change itself; deleted contacts kept whole in
     /// `contact_trash` until restored or purged; `journal_clock` moves on with every change set
     /// recorded, undone or redone, so other sessions find what they have not seen yet.
     static let addChangeJournalAndTrash = Migration(name: "add change journal and trash", legacyIdentifier: nil) { db, _ in
+        // IF NOT EXISTS: a book whose migration records were rewritten (tests of legacy books) has it already.
         try db.execute(sql: """
-            CREATE TABLE journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
-            INSERT INTO journal_clock (one, seq) VALUES (1, 0);
-            CREATE TABLE change_set (
+            CREATE TABLE IF NOT EXISTS journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+            INSERT OR IGNORE INTO journal_clock (one, seq) VALUES (1, 0);
+            CREATE TABLE IF NOT EXISTS change_set (
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 seq INTEGER NOT NULL,           -- journal_clock.seq when recorded, undone or redone last
                 at REAL NOT NULL,               -- seconds since 1970, the session's clock
@@ -146,8 +175,8 @@ extension SQLiteContactStore {
                 added_first INTEGER,            -- an import into an empty book: the ids it added,
                 added_last INTEGER              -- with no entries until it is undone
             );
-            CREATE INDEX change_set_seq ON change_set(seq);
-            CREATE TABLE change_entry (
+            CREATE INDEX IF NOT EXISTS change_set_seq ON change_set(seq);
+            CREATE TABLE IF NOT EXISTS change_entry (
                 change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
                 contact_id INTEGER NOT NULL,
                 uid TEXT NOT NULL,
@@ -155,8 +184,8 @@ extension SQLiteContactStore {
                 after TEXT,                     -- JSON Contact, NULL: deleted
                 PRIMARY KEY (change_set, contact_id)
             ) WITHOUT ROWID;
-            CREATE INDEX change_entry_contact ON change_entry(contact_id, change_set);
-            CREATE TABLE contact_trash (
+            CREATE INDEX IF NOT EXISTS change_entry_contact ON change_entry(contact_id, change_set);
+            CREATE TABLE IF NOT EXISTS contact_trash (
                 id INTEGER PRIMARY KEY,         -- the contact's own id, given back by restore
                 uid TEXT NOT NULL,
                 image TEXT NOT NULL,            -- JSON Contact, whole

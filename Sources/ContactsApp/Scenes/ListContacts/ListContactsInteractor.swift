@@ -74,7 +74,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let contact = try worker.resolve(request.reference)
             selectedContact = contact
-            presenter?.presentSelectedContact(response: .init(contact: contact))
+            presenter?.presentSelectedContact(response: .init(contact: contact, purpose: request.purpose))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -83,6 +83,11 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public func deleteContact(request: ListContacts.DeleteContact.Request) {
         do {
             let contact = try worker.resolve(request.reference)
+            // A prefix matching one contact is a guess: confirmed, or named exactly, or not deleted.
+            guard request.confirmed || contact.isNamedExactly(by: request.reference) else {
+                presenter?.presentDeleteConfirmation(response: .init(contact: contact, reference: request.reference))
+                return
+            }
             try worker.delete(contact)
             presenter?.presentDeletedContact(response: .init(contact: contact))
         } catch {
@@ -128,13 +133,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     }
 
     public func completeReference(request: ListContacts.CompleteReference.Request) {
-        let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
-        // Numbers are typed, not completed; an empty prefix offers the first names of the list.
-        // A failed read offers nothing: completion must never interrupt typing with an error.
-        let matches = prefix.first?.isNumber == true ? []
-            : (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
-        let names = matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
-        presenter?.presentCompletions(response: .init(names: names))
+        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
     }
 
     // MARK: - The journal
@@ -190,20 +189,22 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         }
     }
 
-    /// Nothing is erased without a "yes": `purge CONTACT` and `purge` ask, `purge CONTACT yes`
-    /// and `purge yes` erase.
+    /// Nothing is erased without a yes: asked (or refused where nobody can be asked) unless
+    /// confirmed. `purge yes` is the whole trash, confirmed.
     public func purgeContacts(request: ListContacts.PurgeContacts.Request) {
-        var words = request.text.split(separator: " ").map(String.init)
-        let confirmed = words.last?.lowercased() == "yes"
-        if confirmed { words.removeLast() }
-        let reference = words.joined(separator: " ")
+        var reference = request.reference.trimmingCharacters(in: .whitespaces)
+        var confirmed = request.confirmed
+        if reference.lowercased() == "yes" { reference = ""; confirmed = true }
         do {
             let journal = try journal()
             let trashed = reference.isEmpty ? nil : try journal.resolveTrashed(reference)
             let count = try journal.trash().count
             guard count > 0 else { throw ContactsFailure.badInput("The trash is empty.") }
-            let purged = confirmed ? try journal.purge(trashed) : nil
-            presenter?.presentPurgedContacts(response: .init(purged: purged, contact: trashed?.contact, trashCount: count))
+            guard confirmed else {
+                presenter?.presentPurgeConfirmation(response: .init(contact: trashed?.contact, trashCount: count))
+                return
+            }
+            presenter?.presentPurgedContacts(response: .init(purged: try journal.purge(trashed)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

@@ -44,15 +44,36 @@ public enum ListContacts {
         }
     }
 
+    /// `show CONTACT` and `edit CONTACT`: find the contact, then open it or its form.
     public enum SelectContact {
-        public struct Request: Equatable { public let reference: String }
-        public struct Response { public let contact: Contact }
-        public struct ViewModel: Equatable { public let id: Int64 }
+        public enum Purpose: Equatable, Sendable { case show, edit }
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public var purpose: Purpose = .show }
+        public struct ViewModel: Equatable { public let id: Int64; public var purpose: Purpose = .show }
     }
 
     public enum DeleteContact {
-        public struct Request: Equatable { public let reference: String }
+        public struct Request: Equatable {
+            public let reference: String
+            /// The person confirmed: a contact named by part of its name is deleted too.
+            public var confirmed = false
+        }
         public struct Response { public let contact: Contact }
+        /// Deleting a contact named by part of its name ("bo" for Bob Smith) waits for a yes.
+        public struct ConfirmationResponse {
+            public let contact: Contact
+            public let reference: String
+        }
+        /// What the ViewController asks, with the contact's number to name it exactly on yes.
+        public struct ConfirmationViewModel: Equatable {
+            public let id: Int64
+            public let question: String
+            public let declined: String
+            public let refusal: String
+        }
     }
 
     /// Where a contact just added from the form landed in the list (seed 001's inserted row).
@@ -162,19 +183,29 @@ public enum ListContacts {
         public struct Response { public let contact: Contact }
     }
 
-    /// `purge [CONTACT]`: erased for good once confirmed (`purge yes`, `purge CONTACT yes`).
+    /// `purge [CONTACT]`: erased for good once confirmed (asked in the REPL; `purge yes`,
+    /// `purge CONTACT yes` elsewhere).
     public enum PurgeContacts {
         public struct Request: Equatable {
-            /// The contact, "yes" to confirm, or both ("bob stone yes"); empty for the whole trash.
-            public let text: String
-            public init(text: String) { self.text = text }
+            /// A trashed contact; empty (or "yes", as `purge yes` reads) for the whole trash.
+            public let reference: String
+            public let confirmed: Bool
+            public init(reference: String, confirmed: Bool = false) { self.reference = reference; self.confirmed = confirmed }
         }
         public struct Response {
-            /// How many were erased; nil when the answer asks for a confirmation first.
-            public let purged: Int?
-            /// What would be erased (or was): one contact, or the whole trash when nil.
+            public let purged: Int
+        }
+        /// Nothing erased yet: what would be, one contact or the whole trash (nil).
+        public struct ConfirmationResponse {
             public let contact: Contact?
             public let trashCount: Int
+        }
+        /// What the ViewController asks, with the contact's number to name it exactly on yes.
+        public struct ConfirmationViewModel: Equatable {
+            public let id: Int64?
+            public let question: String
+            public let declined: String
+            public let refusal: String
         }
     }
 }

@@ -7,7 +7,9 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
     func displayHistory(viewModel: HistoryViewModel)
+    func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel)
     func displayTrash(viewModel: TrashViewModel)
+    func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -30,12 +32,19 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                    parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
                    details: "Example: search lee acme   ·   search 555 12"),
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: show 3   ·   show ann lee"),
+        ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
+        ], details: "Example: edit 3   ·   edit ann lee"),
         ActionSpec("add", aliases: ["new"], summary: "add a contact (opens the form)"),
         ActionSpec("delete", summary: "delete a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
-        ]),
+            ParameterSpec("contact", .text, help: "the contact's number (#), UID or full name; part of a name asks first",
+                          completion: .named("contact"), acceptsNumber: true),
+            ParameterSpec("confirm", .boolean, required: false, help: "yes to delete a contact named by part of its name"),
+        ], details: "Example: delete 3   ·   delete ann lee   ·   delete ann yes"),
         ActionSpec("import", summary: "add or update contacts from a vCard (.vcf) or CSV file", parameters: [
             ParameterSpec("path", .string, help: "the file to read"),
             ParameterSpec("format", .choice(ImportFormat.allCases.map(\.rawValue)), required: false,
@@ -60,15 +69,18 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         ActionSpec("redo", summary: "apply again the change undone last"),
         ActionSpec("history", summary: "show what changed, newest first: when, from where, field by field", parameters: [
             ParameterSpec("contact", .text, required: false, help: "only this contact's changes (# or a name; deleted ones too)",
-                          completion: .named("contact")),
+                          completion: .named("contact"), acceptsNumber: true),
         ], details: "Example: history   ·   history bob stone"),
         ActionSpec("trash", summary: "show the deleted contacts"),
         ActionSpec("restore", summary: "bring a deleted contact back, whole (same UID, every field)", parameters: [
-            ParameterSpec("contact", .text, help: "the deleted contact's number (#) or name, as 'trash' shows"),
+            ParameterSpec("contact", .text, help: "the deleted contact's number (#) or name, as 'trash' shows",
+                          acceptsNumber: true),
         ]),
         ActionSpec("purge", summary: "erase deleted contacts for good, with their history (asks first)", parameters: [
             ParameterSpec("contact", .text, required: false,
-                          help: "one deleted contact (# or name), or none for the whole trash; end with yes to confirm"),
+                          help: "one deleted contact (# or name, as 'trash' shows), or none for the whole trash",
+                          acceptsNumber: true),
+            ParameterSpec("confirm", .boolean, required: false, help: "yes to erase without being asked"),
         ], details: "Example: purge #12 (asks)   ·   purge #12 yes   ·   purge yes (the whole trash)"),
     ])
 
@@ -92,8 +104,10 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "sort": interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
         case "search": interactor?.fetchContacts(request: Fetch(search: call.string("text") ?? ""))
         case "show": interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
+        case "edit": interactor?.selectContact(request: .init(reference: call.string("contact") ?? "", purpose: .edit))
         case "add": router?.routeToAddContact()
-        case "delete": interactor?.deleteContact(request: .init(reference: call.string("contact") ?? ""))
+        case "delete":
+            interactor?.deleteContact(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case "import":
             interactor?.importContacts(request: .init(
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ImportFormat.init(rawValue:)) ?? .auto))
@@ -107,7 +121,8 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "history": interactor?.showHistory(request: .init(reference: call.string("contact") ?? ""))
         case "trash": interactor?.showTrash(request: .init())
         case "restore": interactor?.restoreContact(request: .init(reference: call.string("contact") ?? ""))
-        case "purge": interactor?.purgeContacts(request: .init(text: call.string("contact") ?? ""))
+        case "purge":
+            interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         default: break
         }
     }
@@ -127,13 +142,36 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
-    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
+    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) {
+        switch viewModel.purpose {
+        case .show: router?.routeToShowContact()
+        case .edit: router?.routeToEditContact()
+        }
+    }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
+    /// Asks before deleting; on yes the front end runs `delete` naming the contact by its number.
+    public func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
+        output.display(ConfirmationRequest(
+            question: viewModel.question,
+            confirmed: ActionCall("delete", ["contact": .string(String(viewModel.id)), "confirm": .boolean(true)]),
+            declined: .info(viewModel.declined), otherwise: .refuse,
+            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+    }
+
     public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
         completionCandidates = viewModel.candidates
     }
     public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
+    /// Asks before erasing; on yes the front end runs `purge` naming the contact by its number.
+    public func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {
+        var confirmed: [String: ArgumentValue] = ["confirm": .boolean(true)]
+        if let id = viewModel.id { confirmed["contact"] = .string("#\(id)") }
+        output.display(ConfirmationRequest(
+            question: viewModel.question, confirmed: ActionCall("purge", confirmed),
+            declined: .info(viewModel.declined), otherwise: .refuse,
+            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+    }
     public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

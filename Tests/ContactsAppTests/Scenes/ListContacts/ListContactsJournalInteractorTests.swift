@@ -112,31 +112,34 @@ final class ListContactsJournalInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.restoredResponses.map(\.contact), [bob.contact])
     }
 
-    func test_purge_withoutYes_erasesNothing_andAsks() {
+    func test_purge_unconfirmed_erasesNothing_andAsks() {
         // Given
         journalSpy.items = [bob]
         // When
-        sut.purgeContacts(request: .init(text: "bob"))
-        sut.purgeContacts(request: .init(text: ""))
+        sut.purgeContacts(request: .init(reference: "bob"))
+        sut.purgeContacts(request: .init(reference: ""))
         // Then
         XCTAssertTrue(journalSpy.purged.isEmpty)
-        XCTAssertEqual(presenterSpy.purgedResponses.map(\.purged), [nil, nil])
-        XCTAssertEqual(presenterSpy.purgedResponses.map(\.contact), [bob.contact, nil])
+        XCTAssertEqual(presenterSpy.purgeConfirmations.map(\.contact), [bob.contact, nil])
+        XCTAssertEqual(presenterSpy.purgeConfirmations.map(\.trashCount), [1, 1])
+        XCTAssertTrue(presenterSpy.purgedResponses.isEmpty)
     }
 
-    func test_purge_withYes_erasesOneOrTheWholeTrash() {
+    func test_purge_confirmed_erasesOneOrTheWholeTrash_andPurgeYesIsTheWholeTrash() {
         // Given
         journalSpy.items = [bob]
         // When
-        sut.purgeContacts(request: .init(text: "bob yes"))
-        sut.purgeContacts(request: .init(text: "yes"))
+        sut.purgeContacts(request: .init(reference: "bob", confirmed: true))
+        sut.purgeContacts(request: .init(reference: "", confirmed: true))
+        sut.purgeContacts(request: .init(reference: "yes"))
         // Then
-        XCTAssertEqual(journalSpy.purged, [bob, nil])
-        XCTAssertEqual(presenterSpy.purgedResponses.map(\.purged), [1, 1])
+        XCTAssertEqual(journalSpy.purged, [bob, nil, nil])
+        XCTAssertEqual(presenterSpy.purgedResponses.map(\.purged), [1, 1, 1])
+        XCTAssertTrue(presenterSpy.purgeConfirmations.isEmpty)
     }
 
     func test_purge_ofAnEmptyTrash_isAClearError() {
-        sut.purgeContacts(request: .init(text: "yes"))
+        sut.purgeContacts(request: .init(reference: "", confirmed: true))
         XCTAssertEqual(presenterSpy.failures, [.badInput("The trash is empty.")])
         XCTAssertTrue(journalSpy.purged.isEmpty)
     }

@@ -18,6 +18,10 @@ final class ListContactsPresenterTests: XCTestCase {
         var trashViewModels: [TrashViewModel] = []
         func displayHistory(viewModel: HistoryViewModel) { historyViewModels.append(viewModel) }
         func displayTrash(viewModel: TrashViewModel) { trashViewModels.append(viewModel) }
+        var purgeConfirmations: [ListContacts.PurgeContacts.ConfirmationViewModel] = []
+        func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {
+            purgeConfirmations.append(viewModel)
+        }
 
         var displayFetchedContactsCalled = false
         var fetchedViewModel: ListContacts.FetchContacts.ViewModel?
@@ -40,6 +44,10 @@ final class ListContactsPresenterTests: XCTestCase {
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { exportedViewModels.append(viewModel) }
         var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
+        var confirmationViewModels: [ListContacts.DeleteContact.ConfirmationViewModel] = []
+        func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
+            confirmationViewModels.append(viewModel)
+        }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -57,7 +65,7 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, Seeds.bookListing)
     }
 
-    func test_presentFetchedContacts_capitalisesNamesAsDisplayed_andCountsPages() {
+    func test_presentFetchedContacts_showsNamesAsTyped_andCountsPages() {
         // Given
         let lowercase = Contact(id: 7, givenName: "zoë", familyName: "de la cruz", organization: "acme")
         // When
@@ -65,7 +73,7 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "Zoë De La Cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
     }
@@ -131,6 +139,15 @@ final class ListContactsPresenterTests: XCTestCase {
         // Then
         XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee", "Acme Inc."])])
     }
+
+    func test_presentDeleteConfirmation_asksWithTheFullName_andSaysHowToConfirm() {
+        // When
+        sut.presentDeleteConfirmation(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), reference: " jo "))
+        // Then
+        XCTAssertEqual(viewControllerSpy.confirmationViewModels, [.init(
+            id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+            refusal: "not deleted: 'jo' is only part of José Ñúñez's name; name the contact exactly (delete 2) or confirm (delete jo yes)")])
+    }
 }
 
 /// The journal's answers, as the list's Presenter formats them.
@@ -160,7 +177,7 @@ final class ListContactsJournalPresenterTests: XCTestCase {
 
     func test_history_showsWhenWhereAndEachFieldChanged_newestFirst() {
         // Given
-        let bob = Contact(id: 9, uid: "u", givenName: "bob", familyName: "stone")
+        let bob = Contact(id: 9, uid: "u", givenName: "Bob", familyName: "Stone")
         var acme = bob
         acme.organization = "Acme"
         acme.phones = [LabeledValue(label: "work", value: "555 0100")]
@@ -180,28 +197,30 @@ final class ListContactsJournalPresenterTests: XCTestCase {
     }
 
     func test_history_ofAContactWithoutAny_saysSo() {
-        sut.presentHistory(response: .init(changes: [], contact: Contact(id: 9, givenName: "bob", familyName: "stone")))
+        sut.presentHistory(response: .init(changes: [], contact: Contact(id: 9, givenName: "Bob", familyName: "Stone")))
         XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines(["No history for Bob Stone"]))
     }
 
     func test_trash_isATable_withHowToRestore() {
-        sut.presentTrash(response: .init(items: [TrashedContact(contact: Contact(id: 9, givenName: "bob", familyName: "stone"),
+        sut.presentTrash(response: .init(items: [TrashedContact(contact: Contact(id: 9, givenName: "Bob", familyName: "Stone"),
                                                                 deletedAt: Seeds.now)]))
         XCTAssertEqual(viewControllerSpy.trashViewModels, [TrashViewModel(
             rows: [.init(id: 9, name: "Bob Stone", deleted: Seeds.nowText)],
             caption: "1 deleted contact · restore CONTACT · purge [CONTACT]")])
     }
 
-    func test_purge_unconfirmed_asksForYes_confirmed_saysItIsGone() {
-        let bob = Contact(id: 9, givenName: "bob", familyName: "stone")
-        sut.presentPurgedContacts(response: .init(purged: nil, contact: bob, trashCount: 2))
-        sut.presentPurgedContacts(response: .init(purged: nil, contact: nil, trashCount: 2))
-        sut.presentPurgedContacts(response: .init(purged: 2, contact: nil, trashCount: 2))
-        XCTAssertEqual(viewControllerSpy.messages, [
-            .info("This erases Bob Stone (#9) for good, with its history: type 'purge #9 yes' to do it."),
-            .info("This erases 2 deleted contacts for good, with their history: type 'purge yes' to do it."),
-            .success("Purged 2 contacts for good, with their history"),
+    func test_purge_unconfirmed_asksWhatWouldBeErased_confirmed_saysItIsGone() {
+        let bob = Contact(id: 9, givenName: "Bob", familyName: "Stone")
+        sut.presentPurgeConfirmation(response: .init(contact: bob, trashCount: 2))
+        sut.presentPurgeConfirmation(response: .init(contact: nil, trashCount: 2))
+        sut.presentPurgedContacts(response: .init(purged: 2))
+        XCTAssertEqual(viewControllerSpy.purgeConfirmations, [
+            .init(id: 9, question: "Erase Bob Stone (#9) for good, with its history?", declined: "Nothing purged",
+                  refusal: "not purged: this erases Bob Stone (#9) for good, with its history; confirm with 'purge #9 yes'"),
+            .init(id: nil, question: "Erase 2 deleted contacts for good, with their history?", declined: "Nothing purged",
+                  refusal: "not purged: this erases 2 deleted contacts for good, with their history; confirm with 'purge yes'"),
         ])
+        XCTAssertEqual(viewControllerSpy.messages, [.success("Purged 2 contacts for good, with their history")])
     }
 
     func test_refusals_nameTheLaterChange() {

@@ -60,6 +60,8 @@ final class ListContactsViewControllerTests: XCTestCase {
 
         func routeToShowContact() { routeToShowContactCalled = true }
         func routeToAddContact() { routeToAddContactCalled = true }
+        var routeToEditContactCalled = false
+        func routeToEditContact() { routeToEditContactCalled = true }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -73,13 +75,13 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall("history", ["contact": .string("bob stone")]))
         sut.perform(ActionCall("trash"))
         sut.perform(ActionCall("restore", ["contact": .string("#9")]))
-        sut.perform(ActionCall("purge", ["contact": .string("#9 yes")]))
+        sut.perform(ActionCall("purge", ["contact": .string("#9"), "confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
         XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
         XCTAssertEqual(interactorSpy.trashRequests, [.init()])
         XCTAssertEqual(interactorSpy.restoreRequests, [.init(reference: "#9")])
-        XCTAssertEqual(interactorSpy.purgeRequests, [.init(text: "#9 yes")])
+        XCTAssertEqual(interactorSpy.purgeRequests, [.init(reference: "#9", confirmed: true)])
     }
 
     func test_import_passesThePathAndFormat_defaultingToAuto() {
@@ -133,6 +135,10 @@ final class ListContactsViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "#2")])
         XCTAssertEqual(interactorSpy.deleteRequests, [.init(reference: "ann lee")])
+        // When: confirmed
+        sut.perform(ActionCall("delete", ["contact": .string("ann"), "confirm": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.deleteRequests.last, .init(reference: "ann", confirmed: true))
         XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 
@@ -186,8 +192,31 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export",
+                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
                         "undo", "redo", "history", "trash", "restore", "purge"])
         XCTAssertEqual(sut.title, "contacts")
+    }
+
+    func test_displayDeleteConfirmation_asksToDeleteByNumber_andRefusesWhereNobodyCanAnswer() throws {
+        // When
+        sut.displayDeleteConfirmation(viewModel: .init(id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+                                                       refusal: "not deleted"))
+        // Then
+        let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
+        XCTAssertEqual(request, ConfirmationRequest(
+            question: "Delete José Ñúñez (#2)?",
+            confirmed: ActionCall("delete", ["contact": .string("2"), "confirm": .boolean(true)]),
+            declined: .info("Nothing deleted"), otherwise: .refuse,
+            refusal: .error("not deleted", code: .confirmationRequired)))
+    }
+
+    func test_edit_selectsTheContactToEdit_andDisplayingTheSelectionRoutesToTheForm() {
+        // When
+        sut.perform(ActionCall("edit", ["contact": .string("ann lee")]))
+        sut.displaySelectedContact(viewModel: .init(id: 1, purpose: .edit))
+        // Then
+        XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "ann lee", purpose: .edit)])
+        XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 }
