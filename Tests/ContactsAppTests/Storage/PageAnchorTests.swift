@@ -269,7 +269,6 @@ final class PageAnchorTests: XCTestCase {
         for _ in 0..<10 { try updateOne() }
         for _ in 0..<10 { try deleteOne() }
         try assertFollowsThePlainRule(bucket: 3, "after later writes")
-        // (every migration recorded; the journal's, which that file had, ran before the anchors')
         XCTAssertEqual(Set(try DatabaseQueue(path: databasePath).read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
         }), Set(SQLiteContactStore.migrations.map(\.name)))
