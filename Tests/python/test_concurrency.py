@@ -44,7 +44,7 @@ def test_writers_at_once_lose_nothing_and_never_say_busy(tmp_path, seed):
     # Given a book of 100 contacts
     rng = random.Random(seed)
     db = str(tmp_path / "book.sqlite")
-    subprocess.run([binary(), "import", "--db", db, "--create", str(generate_cards(tmp_path / "base", 100, seed))],
+    subprocess.run([binary(), "import", "--create", "--db", db, str(generate_cards(tmp_path / "base", 100, seed))],
                    env=isolated_env(tmp_path), check=True, capture_output=True, timeout=120)
     base = rows(db)
     writers, adds = 4, 40
@@ -61,8 +61,8 @@ def test_writers_at_once_lose_nothing_and_never_say_busy(tmp_path, seed):
         scripts.append("\n".join(lines) + "\n")
     cards = generate_cards(tmp_path / "import", 2000, seed + 1)
     # When four line sessions add and edit while a 2,000-card import runs, all at once
-    processes = [start(tmp_path, ["--db", db, "--create"], f"w{writer}") for writer in range(writers)]
-    processes.append(start(tmp_path, ["import", "--db", db, "--create", str(cards)], "import"))
+    processes = [start(tmp_path, ["--db", db], f"w{writer}") for writer in range(writers)]
+    processes.append(start(tmp_path, ["import", "--db", db, str(cards)], "import"))
     for process, script in zip(processes, scripts + [""]):
         process.stdin.write(script.encode())
         process.stdin.close()
@@ -92,7 +92,7 @@ def test_writers_at_once_lose_nothing_and_never_say_busy(tmp_path, seed):
 def test_an_edit_made_stale_by_another_process_is_refused(tmp_path, spawn_rpc):
     # Given two editor sessions on one book, each with the same contact open in its form
     db = str(tmp_path / "book.sqlite")
-    subprocess.run([binary(), "import", "--db", db, "--create", str(generate_cards(tmp_path / "base", 3, 1))],
+    subprocess.run([binary(), "import", "--create", "--db", db, str(generate_cards(tmp_path / "base", 3, 1))],
                    env=isolated_env(tmp_path), check=True, capture_output=True, timeout=TIMEOUT)
     (contact, _, _, version) = rows(db)[0]
     first, second = spawn_rpc(framing="newline", db=db), spawn_rpc(framing="newline", db=db)
