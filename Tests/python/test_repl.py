@@ -359,3 +359,30 @@ class ChangedElsewhereTests(REPLTestCase):
         # once: the next command has no notice
         self.assertNotIn("Changed elsewhere", self.run_line(child, "list"))
         self.quit(child)
+
+
+class JournalTests(REPLTestCase):
+    """Undo, redo and purge at the prompt: purge asks, through the core's confirmation."""
+
+    def test_purge_asks_in_the_repl_and_undo_brings_a_delete_back(self):
+        self.add_through_a_pipe("Bob", "Stone")
+        child = self.spawn()
+        self.assertIn("Deleted Bob Stone", self.run_line(child, "delete bob stone"))
+        self.assertIn("Undid: deleted Bob Stone", self.run_line(child, "undo"))
+        self.assertIn("Redid: deleted Bob Stone", self.run_line(child, "redo"))
+        # No: nothing erased
+        child.send("purge bob\r")
+        child.expect_exact("Erase Bob Stone (#1) for good, with its history? [y/N] ")
+        child.send("n\r")
+        child.expect_exact("Nothing purged")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob Stone", self.run_line(child, "trash"))
+        # Yes: erased, with its history
+        child.send("purge bob\r")
+        child.expect_exact("Erase Bob Stone (#1) for good, with its history? [y/N] ")
+        child.send("y\r")
+        child.expect_exact("Purged 1 contact for good, with its history")
+        child.expect_exact(PROMPT)
+        self.assertIn("The trash is empty", self.run_line(child, "trash"))
+        self.assertNotIn("Bob", self.run_line(child, "history"))
+        self.assertEqual(self.quit(child), 0)
