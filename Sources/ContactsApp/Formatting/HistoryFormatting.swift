@@ -65,7 +65,8 @@ extension ContactFormatter {
             if entries.count > Self.historyDetailLimit {
                 details.append("… and \(entries.count - Self.historyDetailLimit) more contacts")
             }
-            if entries.isEmpty, let range = change.addedIDs, contactID == nil {
+            if let range = change.addedIDs, contactID == nil,
+               !change.entries.contains(where: { range.contains($0.contactID) }) {
                 details.append("added #\(range.lowerBound) to #\(range.upperBound)")
             }
             return HistoryViewModel.Change(id: change.id, when: timestamp(change.at), origin: change.origin,

@@ -22,8 +22,9 @@ extension SQLiteContactStore: ImportSessionStore {
                 // Into an empty book the rows go in without the sort indexes and page anchors,
                 // which are built once from them at the end (`DeferredIndexes`).
                 let deferred = bookWasEmpty ? try DeferredIndexes(dropping: db) : nil
-                // One change set for the whole import. Into an empty book it names the range of
-                // ids it added, no images: an undo takes them then (`entriesForUndo`).
+                // One change set for the whole import. It names the range of ids it added (one
+                // writer, one transaction: consecutive), no images of them: an undo takes them then
+                // (`entriesForUndo`). Only the contacts it updated get before and after images.
                 return try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
                     let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
                                                   recorder: bookWasEmpty ? nil : recorder)
@@ -32,7 +33,7 @@ extension SQLiteContactStore: ImportSessionStore {
                     try Self.addWords(transaction.words, db)
                     try deferred?.build(anchorBucket: anchorBucket, db)
                     let ids = transaction.ids
-                    if bookWasEmpty, let first = ids.added.first, let last = ids.added.last {
+                    if let first = ids.added.first, let last = ids.added.last {
                         recorder.addedIDs = first...last
                     }
                     recorder.summary = Self.importSummary(added: ids.added.count, updated: Set(ids.updated).count)
@@ -91,6 +92,8 @@ extension SQLiteContactStore: ImportSessionStore {
         let bookWasEmpty: Bool
         /// Records each save's images; nil into an empty book (the change set names the ids added).
         let recorder: JournalRecorder?
+        /// The ids this import added, so far.
+        var addedHere = Set<Int64>()
         init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?) {
             self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty; self.recorder = recorder
         }
@@ -107,12 +110,14 @@ extension SQLiteContactStore: ImportSessionStore {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
                 let saved = try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
                                                           addingWords: false, db)
-                try recorder?.recordInserted(saved)
                 ids.added.append(saved.id!)
+                addedHere.insert(saved.id!)
                 words.formUnion(row.insideWords)
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {
+                // A contact this import added (a UID repeated in the file) is in the range already.
+                let recorder = contact.id.map(addedHere.contains) == true ? nil : recorder
                 let saved = try recorder?.update(contact) ?? SQLiteContactStore.update(contact, anchors: anchors, db)
                 ids.updated.append(saved.id!)
             }

@@ -90,11 +90,12 @@ final class ContactJournalTests: XCTestCase {
         _ = try sut.importSession { session in
             try session.save(inserting: [StoreSeeds.contact("Ann", "Lee")], updating: [newer])
         }
-        // Then
-        let entries = try XCTUnwrap(sut.history(contactID: nil, limit: 1).first).entries
-        XCTAssertEqual(entries.first { $0.contactID == bob.id }?.before?.title, "")
-        XCTAssertEqual(entries.first { $0.contactID == bob.id }?.after?.title, "CEO")
-        XCTAssertEqual(entries.filter { $0.before == nil }.count, 1)
+        // Then: images of what it updated; what it added as a range of ids, no images
+        let change = try XCTUnwrap(sut.history(contactID: nil, limit: 1).first)
+        XCTAssertEqual(change.entries.map(\.contactID), [bob.id])
+        XCTAssertEqual(change.entries.first?.before?.title, "")
+        XCTAssertEqual(change.entries.first?.after?.title, "CEO")
+        XCTAssertEqual(change.addedIDs, (bob.id! + 1)...(bob.id! + 1))
     }
 
     // MARK: - Undo and redo
@@ -218,11 +219,20 @@ final class ContactJournalTests: XCTestCase {
         _ = try sut.importSession { session in
             try session.save(inserting: [StoreSeeds.contact("Ann", "Lee")], updating: [newer])
         }
+        let seen = try sut.lastSequence()
         // When
-        _ = try sut.undo(changeSet: nil)
+        let undone = try open().undo(changeSet: nil)
         // Then
         XCTAssertEqual(try sut.page(ContactQuery()).contacts.map(\.id), [bob.id])
         XCTAssertEqual(try sut.contact(id: bob.id!)?.title, "")
+        XCTAssertEqual(Set(try sut.changes(after: seen).changes), [JournalChange(kind: "updated", ids: [bob.id!]),
+                                                                  JournalChange(kind: "deleted", ids: [bob.id! + 1])])
+        // And a redo puts both back, and a second undo takes them again
+        _ = try sut.redo()
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
+        XCTAssertEqual(try sut.contact(id: bob.id!)?.title, "CEO")
+        XCTAssertEqual(try sut.undo(changeSet: nil).entries.count, undone.entries.count)
+        XCTAssertEqual(try sut.page(ContactQuery()).total, 1)
     }
 
     // MARK: - Trash

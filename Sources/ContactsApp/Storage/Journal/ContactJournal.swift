@@ -124,7 +124,7 @@ public protocol ContactJournal: AnyObject {
 }
 
 /// One change set as a notice for other sessions: ids and what happened to them.
-public struct JournalChange: Equatable, Sendable {
+public struct JournalChange: Hashable, Sendable {
     /// `created`, `updated`, `deleted` (the kinds of `DataChange`).
     public let kind: String
     public let ids: [Int64]

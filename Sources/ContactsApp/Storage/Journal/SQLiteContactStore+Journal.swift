@@ -109,13 +109,8 @@ extension SQLiteContactStore: ContactJournal {
     static func refuseIfChangedLater(_ target: ChangeSetRecord, _ db: Database) throws {
         let touched: String
         var arguments: [DatabaseValueConvertible] = [target.id]
-        if let range = target.addedIDs, target.entries.isEmpty {
-            touched = "e.contact_id BETWEEN ? AND ?"
-            arguments += [range.lowerBound, range.upperBound]
-        } else {
-            touched = "e.contact_id IN (SELECT contact_id FROM change_entry WHERE change_set = ?)"
-            arguments.append(target.id)
-        }
+        touched = "(e.contact_id BETWEEN ? AND ? OR e.contact_id IN (SELECT contact_id FROM change_entry WHERE change_set = ?))"
+        arguments += [target.addedIDs?.lowerBound ?? 1, target.addedIDs?.upperBound ?? 0, target.id]
         if let later = try changeSets(where: """
             undone = 0 AND id > ? AND EXISTS (SELECT 1 FROM change_entry e WHERE e.change_set = change_set.id AND \(touched))
             ORDER BY id LIMIT 1
@@ -124,13 +119,14 @@ extension SQLiteContactStore: ContactJournal {
         }
     }
 
-    /// The entries an undo works from: an import into an empty book recorded only the ids it
-    /// added, so their images are taken now (and kept, for a redo).
+    /// The entries an undo works from: an import recorded only the range of ids it added, so
+    /// their images are taken now (and kept, for a redo); the first undo does it.
     static func entriesForUndo(_ target: ChangeSetRecord, _ db: Database) throws -> [ChangeEntry] {
-        guard let range = target.addedIDs, target.entries.isEmpty else { return target.entries }
+        guard let range = target.addedIDs,
+              !target.entries.contains(where: { range.contains($0.contactID) }) else { return target.entries }
         let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact WHERE id BETWEEN ? AND ? ORDER BY id",
                                        arguments: [range.lowerBound, range.upperBound])
-        var entries: [ChangeEntry] = []
+        var entries = target.entries
         while let row = try rows.next() {
             let contact = try contact(from: row)
             let entry = ChangeEntry(contactID: contact.id!, uid: contact.uid, before: nil, after: contact)
@@ -270,11 +266,13 @@ extension SQLiteContactStore: ContactJournal {
                     if rows.count > Self.noticeIDLimit {
                         changes.append(JournalChange(kind: "reload", ids: [])); continue
                     }
-                    if rows.isEmpty, let first: Int64 = set[2], let last: Int64 = set[3] {
+                    // The range an import added, not yet taken into entries by an undo.
+                    if let first: Int64 = set[2], let last: Int64 = set[3],
+                       !rows.contains(where: { (first...last).contains($0[0] as Int64) }) {
                         changes.append(last - first < Int64(Self.noticeIDLimit)
                                        ? JournalChange(kind: "created", ids: Array(first...last))
                                        : JournalChange(kind: "reload", ids: []))
-                        continue
+                        if rows.isEmpty { continue }
                     }
                     var byKind: [String: [Int64]] = [:]
                     for row in rows {
@@ -380,11 +378,6 @@ final class JournalRecorder: JournalWriter {
         }
         try record(saved.id!, uid: saved.uid, before: nil, after: saved)
         return saved
-    }
-
-    /// An import's insert, already saved: recorded only.
-    func recordInserted(_ saved: Contact) throws {
-        try record(saved.id!, uid: saved.uid, before: nil, after: saved)
     }
 
     func update(_ contact: Contact) throws -> Contact {
