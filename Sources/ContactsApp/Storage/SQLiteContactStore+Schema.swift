@@ -218,8 +218,8 @@ extension SQLiteContactStore {
                 kind TEXT NOT NULL,             -- ChangeKind
                 summary TEXT NOT NULL,          -- 'deleted Bob Stone'
                 undone INTEGER NOT NULL DEFAULT 0,
-                added_first INTEGER,            -- an import into an empty book: the ids it added,
-                added_last INTEGER              -- with no entries until it is undone
+                added_first INTEGER,            -- an import: the ids it added, with no
+                added_last INTEGER              -- entries for them until it is undone
             );
             CREATE INDEX IF NOT EXISTS change_set_seq ON change_set(seq);
             CREATE TABLE IF NOT EXISTS change_entry (
