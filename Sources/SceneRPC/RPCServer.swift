@@ -99,6 +99,16 @@ public final class RPCServer {
         isFinished = true
     }
 
+    /// Sends changes another process made, unasked, as `session/dataChanged` (between requests:
+    /// never inside another message). Not before the client's first bytes say its framing.
+    func announce(_ changes: [DataChange], into buffer: FrameBuffer) {
+        guard !isFinished, reader.framing != nil, !changes.isEmpty else { return }
+        for change in changes {
+            dispatcher.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
+        }
+        process([], output: .buffer(buffer))
+    }
+
     /// Handles end of input (a last unterminated line counts) and finishes the session.
     public func endOfInput() -> [[UInt8]] {
         collecting { endOfInput(emit: $0) }

@@ -59,7 +59,9 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        let book = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
+        let origin = rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
+        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
+                                   changes: changes, progress: progress)
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
         if mcp {
@@ -75,13 +77,13 @@ struct SessionCommand: ParsableCommand {
                       log: { level, text in logger.log(level: level, "\(text)") })
         }
         if rpc {
-            let status = makeServer().run()
+            let status = makeServer().run(watch: book.watch)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress, greeting: book.greeting).run()
+                              progress: progress, greeting: book.greeting, watch: book.watch).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

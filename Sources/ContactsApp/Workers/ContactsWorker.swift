@@ -14,6 +14,8 @@ public enum ContactsFailure: Error, Equatable {
     case storage(String)
     /// The client asked to stop long work (an import, an export); nothing of it was kept.
     case cancelled(String)
+    /// The journal refused `action` (undo, redo, restore, purge); nothing was changed.
+    case journal(JournalRefusal, action: String)
 }
 
 extension ContactsFailure {
