@@ -40,4 +40,10 @@ enum ContactsToolSchemas {
             "count": integer, "text": ["type": "string", "description": "the exported file, for path '-'"],
         ],
     ]
+
+    /// `undo`: what the book said it took back.
+    static let undone: JSONValue = [
+        "type": "object", "required": ["message"],
+        "properties": ["message": ["type": "string", "description": "'Undid: ' and the change, as history names it"]],
+    ]
 }

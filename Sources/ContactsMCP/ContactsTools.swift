@@ -19,7 +19,7 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
         repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays] }
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo] }
 
     // MARK: Reading
 
@@ -264,6 +264,26 @@ public final class ContactsTools {
                 throw MCPToolFailure("birthdays showed no list")
             }
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    // MARK: The journal
+
+    var undo: MCPTool {
+        let spec = Self.action("undo", of: List.descriptor)
+        return MCPTool(
+            name: "undo", title: "Undo a change",
+            description: spec.summary + ". Without `change` the most recent change; with it, an older one by its number "
+                + "(the list's history shows it). Refused, naming it, when a later change touched the same contact.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.undone,
+            // Undoing an add deletes that contact, and undoing again takes back the next change.
+            annotations: MCPToolAnnotations(destructive: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "undo")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            guard let message = outcome.messages(.success).last else { throw MCPToolFailure("the undo said nothing") }
+            return MCPToolResult(["message": .string(message)], text: message)
         }
     }
 

@@ -49,9 +49,9 @@ final class ContactsToolsTests: XCTestCase {
         let tools = sut.all
         // Then
         XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
-                                           "duplicates", "merge", "birthdays"])
+                                           "duplicates", "merge", "birthdays", "undo"])
         XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays"])
-        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge"])
+        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge", "undo"])
         XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
                        ["search", "get", "update", "delete", "duplicates", "birthdays"])
     }
@@ -303,6 +303,66 @@ final class ContactsToolsTests: XCTestCase {
         // Then
         XCTAssertEqual(failure?.details.keys.sorted(), ["days"])
         XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_undo_inABookWithoutHistory_failsSayingSo() {
+        // When
+        let failure = failure(sut.undo, [:])
+        // Then
+        XCTAssertEqual(failure?.message, "This book keeps no history.")
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+}
+
+/// `undo` on a book that keeps a journal (SQLite in memory).
+final class ContactsUndoToolTests: XCTestCase {
+    private var store: SQLiteContactStore!
+    private var sut: ContactsTools!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try SQLiteContactStore(path: ":memory:")
+        sut = ContactsTools(session: ContactsSceneFactory.makeSession(environment: ContactsMCPSeeds.environment(store)))
+    }
+
+    func test_undo_takesBackTheLastChange_andAnOlderOneByNumber() throws {
+        // Given
+        _ = try sut.add.run(ContactsMCPSeeds.ann)
+        _ = try sut.delete.run(["contact": "uid-1"])
+        // When
+        let undone = try sut.undo.run([:])
+        // Then
+        XCTAssertEqual(undone.structuredContent, ["message": "Undid: deleted Ann Lee"])
+        XCTAssertEqual(undone.text, "Undid: deleted Ann Lee")
+        XCTAssertEqual(try sut.get.run(["contact": "uid-1"]).structuredContent?["contact"]?["givenName"], "Ann")
+        // And the add, by its number, takes the contact away again
+        XCTAssertEqual(try sut.undo.run(["change": 1]).isError, false)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 0)
+    }
+
+    func test_undo_mergeAsOneChange_bringsBothBack() throws {
+        // Given
+        _ = try sut.add.run(ContactsMCPSeeds.ann)
+        _ = try sut.add.run(["given": "Anne", "family": "Lee"])
+        _ = try sut.merge.run(["contacts": "1 2"])
+        // When
+        _ = try sut.undo.run([:])
+        // Then
+        XCTAssertEqual(try store.page(ContactQuery()).total, 2)
+        XCTAssertEqual(try sut.get.run(["contact": "uid-2"]).structuredContent?["contact"]?["givenName"], "Anne")
+    }
+
+    func test_undo_withNothingToUndo_orABadNumber_failsSayingWhy() {
+        // When
+        let nothing = failures { try self.sut.undo.run([:]) }
+        let badNumber = failures { try self.sut.undo.run(["change": 0]) }
+        // Then
+        XCTAssertEqual(nothing?.message, "Nothing to undo.")
+        XCTAssertEqual(badNumber?.details.keys.sorted(), ["change"])
+    }
+
+    private func failures(_ body: () throws -> MCPToolResult) -> MCPToolFailure? {
+        do { _ = try body(); return nil } catch { return error as? MCPToolFailure }
     }
 }
 

@@ -55,7 +55,7 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert c.protocol_version == MODES[mode]
             tools = (await c.list_tools()).tools
             assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export",
-                                               "duplicates", "merge", "birthdays"]
+                                               "duplicates", "merge", "birthdays", "undo"]
             for tool in tools:
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
@@ -64,6 +64,7 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert hints["delete"].destructive_hint and not hints["add"].read_only_hint
             assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
             assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
+            assert hints["undo"].destructive_hint and not hints["undo"].idempotent_hint
             book = Checked(c, tools)
 
             added = await book.call("add", ANN)
@@ -149,6 +150,36 @@ def test_duplicates_merge_and_birthdays_with_results_matching_their_schemas(tmp_
             assert too_far.is_error and "days" in too_far.content[0].text
             assert not (await c.call_tool("search", {"text": ""})).is_error
     today = datetime.datetime.now(datetime.timezone.utc).date()
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_undo_takes_back_a_delete_and_a_whole_merge(tmp_path, mode):
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            nothing = await c.call_tool("undo", {})
+            assert nothing.is_error and nothing.content[0].text == "Nothing to undo."
+            ann = (await book.call("add", ANN)).structured_content["contact"]
+            anne = (await book.call("add", {"given": "Anne", "family": "Lee"})).structured_content["contact"]
+
+            await book.call("delete", {"contact": anne["uid"]})
+            undone = await book.call("undo", {})
+            assert undone.structured_content == {"message": "Undid: deleted Anne Lee"}
+            assert undone.content[0].text == "Undid: deleted Anne Lee"
+            back = await book.call("get", {"contact": anne["uid"]})
+            assert back.structured_content["contact"]["givenName"] == "Anne"
+
+            await book.call("merge", {"contacts": f"{ann['id']} {anne['id']}"})
+            assert (await book.call("search", {"text": ""})).structured_content["total"] == 1
+            assert not (await book.call("undo", {})).is_error
+            both = await book.call("search", {"text": ""})
+            assert sorted(row["name"] for row in both.structured_content["rows"]) == ["Ann Lee", "Anne Lee"]
+
+            bad = await c.call_tool("undo", {"change": 0})
+            assert bad.is_error and "change" in bad.content[0].text
+            unknown = await c.call_tool("undo", {"change": 999})
+            assert unknown.is_error and "999" in unknown.content[0].text
     run(body)
 
 
