@@ -18,7 +18,7 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary,
+        addWordVocabulary, addSyncState,
     ]
 
     static let createContacts = Migration(

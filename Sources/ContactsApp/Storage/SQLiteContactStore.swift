@@ -221,27 +221,31 @@ public final class SQLiteContactStore: ContactStore {
 
     public func delete(id: Int64, expectedVersion: Int?) throws {
         try guarded {
-            try write { db, anchors in
-                // The deleted row's sort keys, for its page anchors.
-                let removed: Row
-                if let expected = expectedVersion {
-                    guard let row = try Row.fetchOne(db, sql: """
-                        DELETE FROM contact WHERE id = ? AND version = ? RETURNING sort_first, sort_last
-                        """, arguments: [id, expected])
-                    else { throw try Self.refusal(id: id, expected: expected, db) }
-                    removed = row
-                } else {
-                    guard let row = try Row.fetchOne(
-                        db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
-                    else { throw ContactStoreError.notFound(id: id) }
-                    removed = row
-                }
-                try Self.addToContactCount(-1, db)
-                try anchors.remove(IndexEntry(key: removed[0], id: id), .first)
-                try anchors.remove(IndexEntry(key: removed[1], id: id), .last)
-                try Self.unindex(id: id, db)
-            }
+            try write { db, anchors in try Self.deleteRow(id: id, expectedVersion: expectedVersion, anchors: anchors, db) }
         }
+    }
+
+    /// Deletes one row, with its page anchors, index entries and the kept count, in the
+    /// caller's transaction; with `expectedVersion`, only if nobody changed it since.
+    static func deleteRow(id: Int64, expectedVersion: Int?, anchors: AnchorKeeper, _ db: Database) throws {
+        // The deleted row's sort keys, for its page anchors.
+        let removed: Row
+        if let expected = expectedVersion {
+            guard let row = try Row.fetchOne(db, sql: """
+                DELETE FROM contact WHERE id = ? AND version = ? RETURNING sort_first, sort_last
+                """, arguments: [id, expected])
+            else { throw try Self.refusal(id: id, expected: expected, db) }
+            removed = row
+        } else {
+            guard let row = try Row.fetchOne(
+                db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
+            else { throw ContactStoreError.notFound(id: id) }
+            removed = row
+        }
+        try Self.addToContactCount(-1, db)
+        try anchors.remove(IndexEntry(key: removed[0], id: id), .first)
+        try anchors.remove(IndexEntry(key: removed[1], id: id), .last)
+        try Self.unindex(id: id, db)
     }
 
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
@@ -262,7 +266,7 @@ public final class SQLiteContactStore: ContactStore {
 
     /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
     /// spent a quarter of its time parsing the same SQL again.
-    private static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
+    static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
         try insert(contact, PreparedRow(contact), anchors: anchors, counting: true, db)
     }
 
