@@ -18,8 +18,8 @@ struct ContactsBookCommand: ParsableCommand {
             says otherwise; --db and --log-level go before or after the subcommand.
             """,
         version: version,
-        // The coming `sync`, `account`, `search` and `birthdays` join this list.
-        subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self],
+        // The coming `search` and `birthdays` join this list.
+        subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, AccountCommand.self, SyncCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions
