@@ -51,6 +51,17 @@ public enum SyncMerge {
         return Result(contact: merged, conflicts: conflicts)
     }
 
+    /// Whether two contacts hold the same fields (their ids, UIDs, versions and times aside).
+    public static func sameFields(_ a: Contact, _ b: Contact) -> Bool {
+        func fields(_ c: Contact) -> Contact {
+            var c = c
+            c.id = nil; c.uid = ""; c.version = 0
+            c.createdAt = Date(timeIntervalSince1970: 0); c.updatedAt = c.createdAt
+            return c
+        }
+        return fields(a) == fields(b)
+    }
+
     /// The server's list, less what was removed here, plus what was added here, in order.
     static func list<T: Equatable>(_ base: [T]?, _ local: [T], _ remote: [T]) -> [T] {
         let base = base ?? []

@@ -96,7 +96,7 @@ public final class SyncWorker {
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote)
                 count(result, local, &summary)
                 pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
-                                           base: card.vcard, pushPending: result.contact != adopt(remote, into: local)))
+                                           base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
                 continue
             } else {
                 if items[card.href] != nil { summary.resurrected += 1 }

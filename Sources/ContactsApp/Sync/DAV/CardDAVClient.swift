@@ -78,7 +78,8 @@ public final class CardDAVClient: CardDAVBookLogic {
         for _ in 0..<10_000 {
             let body = DAVXML.syncCollection(token: next ?? "")
             let response = try send("REPORT", book, depth: "1", body: body)
-            if response.status == 403 || response.status == 409,
+            // RFC 6578 says 403 or 409; Xandikos answers 412. The condition is what counts.
+            if (400..<500).contains(response.status), response.status != 401,
                DAVErrorBody.conditions(response.body).contains("valid-sync-token") {
                 throw DAVError.invalidSyncToken
             }

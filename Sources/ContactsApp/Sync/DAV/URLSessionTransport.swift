@@ -15,6 +15,7 @@ public final class URLSessionTransport: DAVTransport {
     private let session: URLSession
     private let credentials: DAVCredentials?
     private let timeout: TimeInterval
+    private let guardian = RedirectGuard()
 
     public init(credentials: DAVCredentials?, timeout: TimeInterval = 30) {
         self.credentials = credentials
@@ -23,7 +24,7 @@ public final class URLSessionTransport: DAVTransport {
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: RedirectGuard(), delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: guardian, delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -49,6 +50,7 @@ public final class URLSessionTransport: DAVTransport {
         task.resume()
         done.wait()
         let (data, response, error) = box.get()
+        if guardian.wasRefused(task) { return DAVResponse(status: 401, url: request.url) }
         if let error { throw DAVError.network(error.localizedDescription) }
         guard let http = response as? HTTPURLResponse else { throw DAVError.network("no HTTP response") }
         var headers: [String: String] = [:]
@@ -69,11 +71,30 @@ public final class URLSessionTransport: DAVTransport {
 }
 
 /// Follows a redirect only within the same scheme, host and port when the request carries
-/// credentials; to anywhere else, without the `Authorization` header.
-final class RedirectGuard: NSObject, URLSessionTaskDelegate {
+/// credentials; to anywhere else, without the `Authorization` header. Also ends a task the
+/// server answered with 401.
+final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(Self.redirect(from: task.originalRequest, to: request))
+    }
+
+    /// A 401 ends the task: our credentials were in the request already. FoundationNetworking's
+    /// default handling of the challenge never completed the task (the sync hung), so the
+    /// challenge is cancelled and the refusal remembered for `send` to report as the 401 it was.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        lock.lock(); refused.insert(task.taskIdentifier); lock.unlock()
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    private let lock = NSLock()
+    private var refused: Set<Int> = []
+
+    /// Whether the server refused the credentials of `task` (and forgets it).
+    func wasRefused(_ task: URLSessionTask) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return refused.remove(task.taskIdentifier) != nil
     }
 
     /// The request to follow: `next` as it is on the same origin, else without credentials.
