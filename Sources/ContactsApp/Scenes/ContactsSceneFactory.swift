@@ -6,6 +6,8 @@ public final class ContactsSceneFactory {
     public let environment: ContactsEnvironment
     let worker: ContactsWorker
     let transferWorker: ImportExportWorker
+    /// The list's `sync`; nil for a store that keeps no sync state (the in-memory one).
+    let syncWorker: ContactsSyncLogic?
     let formatter: ContactFormatter
     /// Set once the session exists (the session builds the root scene from it).
     var context: SceneContext!
@@ -14,6 +16,9 @@ public final class ContactsSceneFactory {
         self.environment = environment
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
+        syncWorker = (environment.store as? SyncStateStore & ContactStore).map {
+            SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress)
+        }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
     }
 

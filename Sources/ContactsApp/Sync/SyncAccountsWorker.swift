@@ -34,8 +34,15 @@ public struct PasswordCommand: PasswordSource {
     }
 }
 
+/// The sync the list's Interactor delegates (its seam: tests put a spy here).
+public protocol ContactsSyncLogic {
+    /// Syncs the account `name`, or every account; one result per account, in name order.
+    /// Throws `SyncAccountsWorker.Failure.unknownAccount` for a name that is no account.
+    func sync(name: String?) throws -> [Result<SyncSummary, SyncAccountsWorker.Failure>]
+}
+
 /// The accounts and their syncs, as the command line, the list scene and JSON-RPC use them.
-public final class SyncAccountsWorker {
+public final class SyncAccountsWorker: ContactsSyncLogic {
     /// Why an account could not be added or synced, in words for people.
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// The server has several address books and `--book` named none of them.

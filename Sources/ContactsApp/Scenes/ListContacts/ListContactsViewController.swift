@@ -51,6 +51,13 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           help: "all (the default) or search: the contacts of the current search"),
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
+        ActionSpec("sync", summary: "sync with the CardDAV accounts (all, or one)", parameters: [
+            ParameterSpec("account", .string, required: false, help: "an account's name (default: every account)"),
+        ], details: """
+            Pulls what changed on each server, merges it with what changed here field by field, and pushes \
+            the rest; says what moved (pulled, pushed, merged, conflicts). Accounts are added with \
+            'contactsbook account add'. Example: sync   ·   sync home
+            """),
     ])
 
     public var interactor: ListContactsBusinessLogic?
@@ -83,6 +90,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
                 scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
                 overwrite: call.boolean("overwrite") ?? false))
+        case "sync": interactor?.syncContacts(request: .init(account: call.string("account")))
         default: break
         }
     }

@@ -326,7 +326,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         sut.receive(Message.error(
             "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
-                + "help, back, stack, quit", code: .badInput))
+                + "sync, help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
 
@@ -334,7 +334,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("s")
         // Then
-        sut.receive(Message.error("'s' is ambiguous: sort, search, show, stack", code: .badInput))
+        sut.receive(Message.error("'s' is ambiguous: sort, search, show, sync, stack", code: .badInput))
         try assertUnchanged()
     }
 

@@ -34,6 +34,8 @@ final class ListContactsViewControllerTests: XCTestCase {
         func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) { showInsertedContactCalled = true }
         func importContacts(request: ListContacts.ImportContacts.Request) { importRequests.append(request) }
         func exportContacts(request: ListContacts.ExportContacts.Request) { exportRequests.append(request) }
+        var syncRequests: [ListContacts.SyncContacts.Request] = []
+        func syncContacts(request: ListContacts.SyncContacts.Request) { syncRequests.append(request) }
         /// Answers as the real cycle does: through the Presenter, back to the ViewController.
         weak var viewController: ListContactsDisplayLogic?
         func completeReference(request: ListContacts.CompleteReference.Request) {
@@ -60,6 +62,14 @@ final class ListContactsViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(interactorSpy.importRequests, [.init(path: "/tmp/book.vcf", format: .auto),
                                                       .init(path: "/tmp/book.txt", format: .csv)])
+    }
+
+    func test_sync_passesTheAccount_orNoneForEvery() {
+        // When
+        sut.perform(ActionCall("sync"))
+        sut.perform(ActionCall("sync", ["account": .string("home")]))
+        // Then
+        XCTAssertEqual(interactorSpy.syncRequests, [.init(account: nil), .init(account: "home")])
     }
 
     func test_export_passesEveryOption_withSafeDefaults() {
@@ -157,7 +167,7 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export", "sync"])
         XCTAssertEqual(sut.title, "contacts")
     }
 }
