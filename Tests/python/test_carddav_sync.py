@@ -1,7 +1,7 @@
 """Two-way CardDAV sync against real servers (Radicale and Xandikos, started by the fixtures
 on 127.0.0.1): the first sync, changes going up and coming down, merges, a refused token,
-a wrong password, a server down, a 412 race, a cut-off sync resumed, and vdirsyncer reading
-and writing the same address book."""
+a wrong password, a server down, a 412 race, a cut-off sync resumed, and vdirsyncer (with khard reading its
+folder) reading and writing the same address book."""
 import os
 import sqlite3
 import subprocess
@@ -305,8 +305,43 @@ def test_vdirsyncer_reads_our_changes_and_we_read_what_it_pushes(carddav_server,
     vdirsyncer("sync")
     cards = [path.read_text() for path in vdir.iterdir()]
     assert len(cards) == 1 and "cy@example.org" in cards[0]
+    # khard, reading the vdir vdirsyncer filled, sees our contact
+    khard_config = tmp_path / "khard.conf"
+    khard_config.write_text(f"[addressbooks]\n[[book]]\npath = {vdir}\n[general]\neditor = true\nmerge_editor = true\n")
+    listed = subprocess.run(["khard", "-c", str(khard_config), "email", "--parsable"], capture_output=True, text=True,
+                            env=env, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    assert "cy@example.org\tCy Dee" in listed.stdout
 
     (vdir / "eve.vcf").write_text(vcard("eve", "Eve", "Gray", "EMAIL:eve@example.org"))
     vdirsyncer("sync")
     assert summary(book.sync()) == "home: pulled 1, pushed 0, merged 0, conflicts 0"
     assert book.contacts()["eve"].email.value == "eve@example.org"
+
+
+def test_sync_in_the_line_session_and_over_json_rpc_with_progress(radicale, tmp_path):
+    from rpc_client import RpcProcess
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    book.add_account(radicale)
+
+    out = book.session("sync", "list")
+    assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in out and "Ann Lee" in out
+
+    radicale.put("bob.vcf", vcard("bob", "Bob", "Ray"))
+    rpc = RpcProcess(tmp_path, db=book.db)
+    try:
+        rpc.request("initialize", {})
+        notes, response = rpc.request("contacts/sync", {"account": "home", "workDoneToken": "s-1"})
+        assert "result" in response, response
+        progress = [n["params"]["value"] for n in notes if n["method"] == "$/progress"]
+        assert progress[0]["kind"] == "begin" and progress[0]["title"] == "Syncing home"
+        assert progress[-1]["kind"] == "end"
+        texts = [d["value"]["text"] for d in response["result"]["displayed"]]
+        assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in texts
+
+        _, unknown = rpc.request("contacts/sync", {"account": "nope"})
+        assert unknown["error"]["code"] in range(-32099, -31999), unknown
+        assert "nope" in unknown["error"]["message"]
+    finally:
+        rpc.kill()
