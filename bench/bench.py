@@ -119,7 +119,7 @@ class Bench:
         vcf, _ = self.dataset(n, vdir=n in self.peer_sizes)
         db = os.path.join(self.dbs, "book-%d.sqlite" % n)
         self.remove_db(db)
-        elapsed, rss = self.timed([self.bin, "import", "--db", db, vcf], "importing %d" % n)
+        elapsed, rss = self.timed([self.bin, "import", "--db", db, "--create", vcf], "importing %d" % n)
         # Cross-check: every card is a row, and both search indexes have one entry per row.
         counts = self.count(db)
         if counts != (n, n, n):
@@ -194,7 +194,7 @@ class Bench:
             if written != n:
                 raise SystemExit("CSV export wrote %d of %d rows" % (written, n))
             self.remove_db(fresh)
-            imports.append(self.timed([self.bin, "import", "--db", fresh, "--format", "csv", path], "CSV import of %d" % n))
+            imports.append(self.timed([self.bin, "import", "--db", fresh, "--create", "--format", "csv", path], "CSV import of %d" % n))
             if self.count(fresh) != (n, n, n):
                 raise SystemExit("CSV import of %d rows gave (rows, text index, phone index) = %s" % (n, self.count(fresh)))
         os.remove(path)

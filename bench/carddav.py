@@ -127,7 +127,7 @@ def main():
             rows["first"][0].append(timed(lambda: multiget(book, sync_collection(book)[0])))
             db = os.path.join(out, f"book-{round_}.sqlite")
             run(options.binary, "account", "add", "bench", base, "--user", "bench", "--password-command", "echo bench",
-                "--db", db)
+                "--db", db, "--create")
             rows["first"][1].append(timed(lambda: run(options.binary, "sync", "--db", db)))
             count = sqlite3.connect(db).execute("SELECT n FROM contact_count").fetchone()[0]
             assert count == options.cards, count

@@ -68,7 +68,7 @@ def write(results, args, path):
     L.append("| commit | `%s` (%s) |" % (git("rev-parse", "--short", "HEAD"), git("rev-parse", "--abbrev-ref", "HEAD")))
     L.append("| machine | %s cores · %s · %s RAM · Linux %s · load at end %s |" %
              (m["nproc"], m["cpu"], m["memory"], m["kernel"], m["load"]))
-    L.append("| binary | `swift build -c release --product contactsbook --static-swift-stdlib` |")
+    L.append("| binary | `CONTACTSBOOK_STATIC_EXECUTABLE=1 swift build -c release --product contactsbook --static-swift-stdlib` |")
     L.append("| sizes | %s (product) · %s (khard comparison) |" %
              (", ".join(human(n) for n in results["sizes"]), ", ".join(human(n) for n in results["peer_sizes"])))
     L.append("| wall time of the run | %.0f s |" % results.get("elapsed", 0))

@@ -12,8 +12,10 @@ public struct JSONReader {
     /// Arrays and objects nested deeper than this are refused.
     public static let maximumDepth = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    // Visible to inlined code: `take`, called for every bracket and comma a typed reader reads,
+    // is inlined into it (measured: an export's column reading, 3 % of its instructions otherwise).
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline var index = 0
     private var depth = 0
 
     public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -21,6 +23,7 @@ public struct JSONReader {
     // MARK: - Pieces
 
     /// Skips whitespace, then consumes `byte` if it comes next.
+    @inlinable
     public mutating func take(_ byte: UInt8) -> Bool {
         skipSpace()
         guard index < bytes.count, bytes[index] == byte else { return false }
@@ -179,7 +182,7 @@ public struct JSONReader {
         }
         if isInteger && fits { return .integer(integer) }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let double = Double(text), double.isFinite else { throw failure("a number is out of range", at: nil) }
+        guard let double = Double(text), double.isFinite else { throw .invalidJSON("a number is out of range") }
         return .double(double)
     }
 
@@ -267,7 +270,8 @@ public struct JSONReader {
         return value
     }
 
-    private mutating func skipSpace() {
+    @inlinable
+    mutating func skipSpace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -278,10 +282,9 @@ public struct JSONReader {
 
     // MARK: - Errors
 
-    /// The reason, and where (a byte offset from 0) unless `at` is nil.
-    private func failure(_ reason: String, at offset: Int? = -1) -> Failure {
-        guard let offset else { return .invalidJSON(reason) }
-        return .invalidJSON("\(reason) at byte \(offset < 0 ? index : offset)")
+    /// The reason, and where: the byte offset (from 0) reading stopped at.
+    private func failure(_ reason: String) -> Failure {
+        .invalidJSON("\(reason) at byte \(index)")
     }
 
     private func describe(_ byte: UInt8) -> String {

@@ -88,22 +88,9 @@ extension JSONValue {
     public var text: String { String(decoding: serialized(), as: UTF8.self) }
 }
 
-extension JSONValue: Codable {
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Order matters: Bool before numbers (so `true` is not 1), Int before Double.
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int.self) { self = .integer(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
-        else if let value = try? container.decode([String: JSONValue].self) { self = .object(value) }
-        else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
-        }
-    }
-
+/// A `JSONValue` inside an `Encodable` (a ViewModel holding JSON) encodes as itself. Reading goes
+/// through `JSONValue.parse`, never a `Decoder`.
+extension JSONValue: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -64,7 +64,7 @@ public struct Completer: Sendable {
     /// parameters before it up to its index; a trailing text parameter also takes later words.
     static func canFill(_ index: Int, at position: Int, of parameters: [ParameterSpec]) -> Bool {
         let parameter = parameters[index]
-        if parameter.type == .text && index == parameters.count - 1 && position > index { return true }
+        if index == CommandLineParser.textParameterIndex(parameters) && position > index { return true }
         guard parameter.isRequired else { return position == index }
         let requiredBefore = parameters[..<index].filter(\.isRequired).count
         return (requiredBefore...index).contains(position)

@@ -15,6 +15,10 @@ public final class REPL {
     private let program: String
     private let completer = Completer()
     private let progress: ProgressHub?
+    private let greeting: String?
+
+    /// Shown on a first start (no history file yet), under the greeting.
+    static let firstStartHint = "Type help to list the commands; Tab completes."
 
     /// - Parameters:
     ///   - session: the app's session, with its root scene.
@@ -23,24 +27,36 @@ public final class REPL {
     ///   - program: names the history folder and variable, and the `~/.editrc` section
     ///     (`contactsbook:bind ...`).
     ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
+    ///   - greeting: a line shown on every start (the app says what it opened); on a first start
+    ///     (history kept but no history file yet) a hint on `help` and Tab follows it.
     public init(session: Session, environment: [String: String], program: String = "contactsbook",
-                progress: ProgressHub? = nil) {
+                progress: ProgressHub? = nil, greeting: String? = nil) {
         self.session = session; self.environment = environment; self.program = program
-        self.progress = progress
+        self.progress = progress; self.greeting = greeting
+    }
+
+    /// The lines shown before the first prompt: the greeting (control characters, as a path
+    /// may hold, shown as spaces), and the hint on a first start.
+    static func welcome(greeting: String?, historyPath: String?, fileExists: (String) -> Bool) -> [String] {
+        var lines = greeting.map { [String($0.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })] } ?? []
+        if let historyPath, !fileExists(historyPath) { lines.append(firstStartHint) }
+        return lines
     }
 
     /// Whether a file descriptor is a terminal (0 is stdin).
     public static func isTerminal(fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// Runs until `quit` or Ctrl-D; the history is saved after every line entered.
-    /// - Returns: the exit status, as the line session's: 0 when every command succeeded,
-    ///   1 otherwise; 2 when stdin is not a terminal (libedit must never read a pipe).
+    /// - Returns: the exit status: 0 unless the session ends on an error (its last command
+    ///   failed), then 1; 2 when stdin is not a terminal (libedit must never read a pipe). A
+    ///   person corrects a mistake and goes on: an earlier failure is not the session's outcome.
     public func run() -> Int32 {
         let streams = StandardStreams()
         guard Self.isTerminal(fd: STDIN_FILENO) else {
             streams.writeError("error: the interactive mode needs a terminal on stdin\n")
             return 2
         }
+        session.canAsk = true // a scene's confirmations are put to the person (see `answer`)
         clibedit_use_environment_ctype() // before el_init, or non-ASCII input is dropped
         clibedit_install_sigint_handler()
         defer { clibedit_restore_sigint_handler() }
@@ -52,8 +68,10 @@ public final class REPL {
         let printer = OutcomePrinter(
             output: TextRenderer(colors: policy.allowsColors(isTerminal: outputIsTerminal)),
             errors: TextRenderer(colors: policy.allowsColors(isTerminal: Self.isTerminal(fd: STDERR_FILENO))))
-        let editor = LineEditor(program: program, output: editorOutput,
-                                historyPath: HistoryLocation.path(program: program, environment: environment))
+        let historyPath = HistoryLocation.path(program: program, environment: environment)
+        // Read before the editor loads (and later saves) the history file.
+        let welcome = Self.welcome(greeting: greeting, historyPath: historyPath) { access($0, F_OK) == 0 }
+        let editor = LineEditor(program: program, output: editorOutput, historyPath: historyPath)
         editor.complete = { [session, completer] line, cursor in
             completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
         }
@@ -63,13 +81,14 @@ public final class REPL {
             progress?.observe { event in streams.writeError(line.text(for: event)) }
         }
 
-        var failures = 0, historyWarned = false
+        for line in welcome { editor.write(line + "\n") }
+        var lastFailed = false, historyWarned = false
         loop: while true {
             editor.setPrompt(prompts.prompt(for: session.stackViewModel))
             switch editor.readLine() {
             case .endOfFile:
                 editor.write("\n") // leave the shell's prompt on a line of its own
-                break loop
+                if mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             case .interrupted:
                 editor.write("\n")
             case .line(let line):
@@ -82,13 +101,50 @@ public final class REPL {
                     streams.writeError("warning: could not save the history\n")
                     historyWarned = true
                 }
-                let outcome = session.handle(line: line)
+                var outcome = session.handle(line: line)
+                if let request = outcome.confirmation {
+                    printer.print(outcome.withoutConfirmation, to: streams)
+                    outcome = answer(request, editor: editor)
+                }
                 printer.print(outcome, to: streams)
-                if !outcome.succeeded { failures += 1 }
-                if outcome.quit { break loop }
+                lastFailed = !outcome.succeeded
+                if outcome.quit, mayQuit(editor: editor, printer: printer, streams: streams) { break loop }
             }
         }
-        return failures == 0 ? 0 : 1
+        return lastFailed ? 1 : 0
+    }
+
+    /// Puts a scene's question to the person (`y`/`yes` confirm; anything else, Ctrl-C or
+    /// Ctrl-D declines) and returns what followed: the confirmed action's outcome, or the
+    /// scene's "declined" message.
+    private func answer(_ request: ConfirmationRequest, editor: LineEditor) -> Outcome {
+        if ask(request.question, editor: editor) { return session.run(request.confirmed) }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        return declined
+    }
+
+    /// Whether to leave now (Ctrl-D or `quit`): yes unless a scene would lose something and
+    /// the person, asked, says no (then its "declined" message is shown).
+    private func mayQuit(editor: LineEditor, printer: OutcomePrinter, streams: TextStreams) -> Bool {
+        guard let request = session.confirmationBeforeQuitting() else { return true }
+        if ask(request.question, editor: editor) { return true }
+        var declined = Outcome()
+        declined.displayed = [request.declined]
+        printer.print(declined, to: streams)
+        return false
+    }
+
+    /// A y/N question read by the line editor; Ctrl-C and Ctrl-D mean no.
+    private func ask(_ question: String, editor: LineEditor) -> Bool {
+        editor.setPrompt(TerminalText.sanitize(question) + " [y/N] ")
+        switch editor.readLine() {
+        case .line(let text):
+            return ["y", "yes"].contains(text.filter { !$0.isWhitespace }.lowercased())
+        case .interrupted, .endOfFile:
+            editor.write("\n")
+            return false
+        }
     }
 }
 

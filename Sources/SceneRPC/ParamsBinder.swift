@@ -3,7 +3,8 @@ import SceneCore
 
 /// Turns JSON params into a checked `ActionCall`, from the same `ParameterSpec`s the command
 /// parser uses, but with JSON's types: integers must be JSON integers, booleans JSON booleans,
-/// choices exact (no prefixes: a program should say what it means).
+/// choices exact (no prefixes: a program should say what it means). A parameter that names a
+/// record (`acceptsNumber`) takes its number as a JSON integer too, passed on as decimal text.
 ///
 /// Params may be an object (by name) or an array (by position, in declaration order).
 /// A `null` member counts as absent, because many clients send optional fields as null.
@@ -53,6 +54,8 @@ enum ParamsBinder {
         switch (parameter.type, value) {
         case (.string, .string(let text)), (.text, .string(let text)):
             return .string(text)
+        case (.string, .integer(let number)) where parameter.acceptsNumber, (.text, .integer(let number)) where parameter.acceptsNumber:
+            return .string(String(number))
         case (.integer, .integer(let number)):
             do { return try ArgumentChecker.checkRange(number, spec: parameter, action: method) }
             catch { throw wrongType() }
@@ -66,11 +69,11 @@ enum ParamsBinder {
     }
 
     /// What a parameter accepts, in JSON terms.
-    static func expected(_ type: ParameterType) -> String {
-        switch type {
-        case .string, .text: return "a string"
+    static func expected(_ parameter: ParameterSpec) -> String {
+        switch parameter.type {
+        case .string, .text: return parameter.acceptsNumber ? "a string or an integer" : "a string"
         case .boolean: return "true or false"
-        case .integer, .choice: return ArgumentChecker.describe(type)
+        case .integer, .choice: return ArgumentChecker.describe(parameter.type)
         }
     }
 
@@ -79,7 +82,7 @@ enum ParamsBinder {
     }
 
     private static func invalid(_ method: String, _ parameter: ParameterSpec, reason: String, got: JSONValue?) -> RPCError {
-        let expected = expected(parameter.type)
+        let expected = expected(parameter)
         var data: JSONValue = ["method": .string(method), "parameter": .string(parameter.name),
                                "reason": .string(reason), "expected": .string(expected)]
         if case .object(var members) = data, let got { members["got"] = got; data = .object(members) }

@@ -10,7 +10,7 @@ public struct RPCServerInfo: Equatable, Sendable {
 
     /// The version of this protocol (Protocol.md, "Versioning"): the major changes only when a
     /// method, field or code is removed or changes meaning; additions raise the minor.
-    public static let protocolVersion = "1.0"
+    public static let protocolVersion = "1.1"
 }
 
 /// The introspection document: every method and notification with JSON Schema for its params
@@ -20,7 +20,16 @@ enum RPCDescription {
         let methods = lifecycleMethods + catalog.entries.map(method)
         return ["server": serverInfo(info), "protocolVersion": .string(RPCServerInfo.protocolVersion),
                 "methods": .array(methods), "notifications": .array(notifications), "errors": errors,
-                "scenes": scenes(sceneKinds)]
+                "scenes": scenes(sceneKinds), "viewModels": viewModels(sceneKinds)]
+    }
+
+    /// JSON Schema for the `value` of each displayed ViewModel kind whose type describes itself.
+    static func viewModels(_ kinds: [SceneDescriptor]) -> JSONValue {
+        var schemas: [String: JSONValue] = [:]
+        for type in kinds.flatMap(\.displays) {
+            if let described = type as? JSONSchemaDescribed.Type { schemas[type.kind] = described.jsonSchema }
+        }
+        return .object(schemas)
     }
 
     static func serverInfo(_ info: RPCServerInfo) -> JSONValue {

@@ -61,6 +61,7 @@ extension ErrorCode {
         case .invalidState: return -32014
         case .storage: return -32015
         case .badInput: return -32016
+        case .confirmationRequired: return -32017
         }
     }
 }

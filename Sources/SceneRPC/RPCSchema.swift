@@ -19,7 +19,7 @@ enum RPCSchema {
     static func property(_ parameter: ParameterSpec) -> JSONValue {
         var schema: [String: JSONValue] = ["description": .string(parameter.help)]
         switch parameter.type {
-        case .string, .text: schema["type"] = "string"
+        case .string, .text: schema["type"] = parameter.acceptsNumber ? ["string", "integer"] : "string"
         case .boolean: schema["type"] = "boolean"
         case .integer(let min, let max):
             schema["type"] = "integer"
@@ -41,7 +41,9 @@ enum RPCSchema {
                                         "scene": ["type": "string"], "replaced": ["type": "string"]]]]
     static let displayed: JSONValue = ["type": "array", "description": "the ViewModels displayed, in order",
                                        "items": ["type": "object", "required": ["kind", "value"], "properties": [
-                                           "kind": ["type": "string"], "value": ["type": "object"]]]]
+                                           "kind": ["type": "string"],
+                                           "value": ["type": "object",
+                                                     "description": "its schema is viewModels[kind], where described"]]]]
 
     /// The result of every scene and router method (and the `data` of their errors).
     static let actionResult: JSONValue = ["type": "object", "required": ["displayed", "routes", "stack"],

@@ -26,7 +26,7 @@ struct AccountCommand: ParsableCommand {
         var `default` = false
 
         func run() throws {
-            let worker = try openSyncWorker(global)
+            let worker = try openSyncWorker(global, use: .writing)
             do {
                 let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
                                              book: book, isDefault: `default`)
@@ -43,7 +43,7 @@ struct AccountCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let worker = try openSyncWorker(global)
+            let worker = try openSyncWorker(global, use: .reading)
             FileHandle.standardOutput.write(Data(SyncPresenter().accounts(try worker.accounts()).utf8))
         }
     }
@@ -57,7 +57,7 @@ struct AccountCommand: ParsableCommand {
         @Flag(name: .long, help: "Remove without asking.") var yes = false
 
         func run() throws {
-            let worker = try openSyncWorker(global)
+            let worker = try openSyncWorker(global, use: .reading)
             if !yes {
                 guard isatty(0) == 1 else {
                     FileHandle.standardError.write(Data("error: removing account \(name) needs --yes (stdin is not a terminal)\n".utf8))
@@ -93,7 +93,7 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         let logger = global.bootstrapLogging()
         let progress = SceneProgressToLog(logger: logger)
-        let worker = try openSyncWorker(global, progress: progress)
+        let worker = try openSyncWorker(global, use: .writing, progress: progress)
         let results: [Result<SyncSummary, SyncAccountsWorker.Failure>]
         do { results = try worker.sync(name: account) } catch let failure as SyncAccountsWorker.Failure {
             FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
@@ -115,8 +115,8 @@ struct SyncCommand: ParsableCommand {
 }
 
 /// Opens the book for the account commands, or exits with status 2 and a clear error.
-func openSyncWorker(_ global: GlobalOptions, progress: ProgressReporter? = nil) throws -> SyncAccountsWorker {
-    let path = try global.databasePath()
+func openSyncWorker(_ global: GlobalOptions, use: BookUse, progress: ProgressReporter? = nil) throws -> SyncAccountsWorker {
+    let path = try global.bookPath(for: use)
     do {
         let store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
         return SyncAccountsWorker(store: store, progress: progress)

@@ -26,10 +26,48 @@ enum DefaultPaths {
     }
 }
 
+/// What a command does with the book, which decides whether a missing one may be made.
+enum BookUse {
+    /// `query`: never makes a book.
+    case reading
+    /// A session or `import`: makes the default book silently on first use, another only with
+    /// `--create` (and never its folder), so a mistyped `--db` cannot leave an empty book behind.
+    case writing
+}
+
 extension GlobalOptions {
-    /// `--db`, or the default book's path.
-    func databasePath() throws -> String {
-        try db ?? DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+    /// The book's path (`~` taken from `$HOME`), after checking that it exists or may be made;
+    /// otherwise says why on stderr and exits with status 2, as for a book that cannot be opened.
+    func bookPath(for use: BookUse) throws -> String {
+        let environment = ProcessInfo.processInfo.environment
+        guard let db else {
+            let path = try DefaultPaths.database(environment: environment)
+            if use == .reading && !FileManager.default.fileExists(atPath: path) {
+                throw refusal("there is no book at \(path) yet (import or add a contact to make it)")
+            }
+            return path
+        }
+        if db == ":memory:" { return db }
+        let path = HomePath.expanding(db, environment: environment)
+        if FileManager.default.fileExists(atPath: path) { return path }
+        switch use {
+        case .reading:
+            throw refusal("there is no book at \(path) (check --db)")
+        case .writing where !create:
+            throw refusal("there is no book at \(path); pass --create to make a new one there")
+        case .writing:
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw refusal("cannot create \(path): there is no folder \(folder)")
+            }
+            return path
+        }
+    }
+
+    private func refusal(_ text: String) -> ExitCode {
+        FileHandle.standardError.write(Data("error: \(text)\n".utf8))
+        return ExitCode(2)
     }
 }
 
@@ -40,10 +78,26 @@ func sayUpgrading(_ path: String) {
         "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
 }
 
+/// A book opened for a session: the session on it, and what a greeting says about it.
+struct OpenedBook {
+    let session: Session
+    let path: String
+    let store: ContactStore
+
+    /// "Book /home/ann/.local/share/contactsbook/contacts.sqlite · 12 contacts", or without the
+    /// count if the book cannot say.
+    var greeting: String {
+        let total = try? store.page(ContactQuery(search: "", sort: .last, page: 1, limit: 0)).total
+        let place = path == ":memory:" ? "an in-memory book (gone when this session ends)" : path
+        guard let total else { return "Book \(place)" }
+        return "Book \(place) · \(total == 1 ? "1 contact" : "\(total) contacts")"
+    }
+}
+
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
 func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNotifier? = nil,
-                 progress: ProgressReporter? = nil) throws -> Session {
-    let path = try global.databasePath()
+                 progress: ProgressReporter? = nil) throws -> OpenedBook {
+    let path = try global.bookPath(for: .writing)
     let store: SQLiteContactStore
     do {
         store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
@@ -51,6 +105,9 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress)
-    return ContactsSceneFactory.makeSession(environment: environment)
+    // The book's country for phone numbers without a country code (README: command language).
+    let country = ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
+    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
+                                          defaultCountry: country)
+    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store)
 }

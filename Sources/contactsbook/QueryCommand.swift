@@ -15,7 +15,7 @@ struct QueryCommand: ParsableCommand {
     var text: [String]
 
     func run() throws {
-        let path = try global.databasePath()
+        let path = try global.bookPath(for: .reading)
         let matches: [MailQueryMatch]
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })

@@ -55,7 +55,8 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        let session = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
+        let book = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
+        let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
         // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
         // observes the session's changes and progress from the moment it exists.
@@ -70,7 +71,7 @@ struct SessionCommand: ParsableCommand {
         }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress).run()
+                              progress: progress, greeting: book.greeting).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -88,10 +88,15 @@ enum Seeds {
                                            email: "info@acme.example", phone: "")
     }
 
-    /// The detail of the seeded Ann as the detail scene shows it.
+    /// The detail of the seeded Ann as the detail scene shows it, after `edit` (made when saved
+    /// at `updatedAt`).
     static func annDetail(version: Int = 1, fields extra: [ShowContact.FetchContact.ViewModel.Field] = [],
-                          updated: String = createdText) -> ShowContact.FetchContact.ViewModel {
+                          updatedAt: Date = created, edit: (inout Contact) -> Void = { _ in }) -> ShowContact.FetchContact.ViewModel {
         typealias Field = ShowContact.FetchContact.ViewModel.Field
+        var contact = stored(Contacts.ann, id: 1)
+        contact.version = version
+        contact.updatedAt = updatedAt
+        edit(&contact)
         return .init(id: 1, uid: "uid-ann", name: "Ann Lee", version: version, fields: [
             Field(label: "Given name", value: "Ann"),
             Field(label: "Family name", value: "Lee"),
@@ -100,8 +105,19 @@ enum Seeds {
             Field(label: "Email (work)", value: "ann@example.org"),
             Field(label: "Birthday", value: "1990-05-17"),
             Field(label: "Created", value: createdText),
-            Field(label: "Updated", value: updated),
-        ])
+            Field(label: "Updated", value: updatedAt == now ? nowText : createdText),
+        ], contact: record(contact))
+    }
+
+    /// The structured contact of a detail, written out (times as the seeds' ISO 8601 texts).
+    static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
+        let iso = [created: "2023-11-14T22:13:20Z", now: "2023-11-15T22:13:20Z"]
+        return .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
+                     familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+                     organization: contact.organization,
+                     title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+                     birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+                     created: iso[contact.createdAt] ?? "?", updated: iso[contact.updatedAt] ?? "?")
     }
 
     /// The seeded book listed by last name, 20 a page.

@@ -45,13 +45,30 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"))
     }
 
+    func testDeleteByPartOfANameIsRefusedInAScript_untilConfirmedWithYes() throws {
+        // Given
+        XCTAssertEqual(try run("add\ngiven Bob\nfamily Smith\nsave\n").status, 0)
+        // When a script names him by a prefix
+        let refused = try run("delete bo\n")
+        // Then nothing is deleted, and the refusal says how to confirm
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.stderr, "error: not deleted: 'bo' is only part of Bob Smith's name; name the contact exactly "
+                       + "(delete 1) or confirm (delete bo yes)\n")
+        XCTAssertTrue(try run("list\n").stdout.contains("Bob Smith"))
+        // When confirmed
+        let confirmed = try run("delete bo yes\n")
+        // Then
+        XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
+        XCTAssertEqual(confirmed.stdout, "Deleted Bob Smith\n")
+    }
+
     func testErrorsGoToStderrTheSessionGoesOnAndTheExitStatusIsOne() throws {
         // When a script has a bad command in the middle
         let result = try run("frobnicate\nshow 42\nlist 0\nadd\nsave\ncancel\nlist\n")
         // Then each error is reported and the later commands still run
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, """
-            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, sync, help, back, stack, quit
+            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, sync, help, back, stack, quit
             error: no contact matches '#42'
             error: PAGE must be an integer of at least 1, not '0'
             error: not saved: 1 field is not valid
@@ -85,8 +102,9 @@ final class LineSessionEndToEndTests: XCTestCase {
     }
 
     func testDbFlagPicksTheFile() throws {
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
         let path = home.appendingPathComponent("other/book.sqlite").path
-        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path]).status, 0)
+        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
         XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"), "the default book is another file")
     }
@@ -98,6 +116,10 @@ final class LineSessionEndToEndTests: XCTestCase {
         let badPage = try run("", ["--page-size", "0"])
         XCTAssertNotEqual(badPage.status, 0)
         XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
+        let badLevel = try run("", ["--log-level", "loud"])
+        XCTAssertEqual(badLevel.status, 64)
+        XCTAssertTrue(badLevel.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"),
+                      badLevel.stderr)
     }
 
     func testReplOnAPipeIsRefusedOnceAndClearly() throws {

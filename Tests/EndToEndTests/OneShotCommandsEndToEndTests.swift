@@ -13,7 +13,7 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
 
     func testImportFromStandardInput_thenQueryFindsTheAddress() throws {
         // When a card is piped into `import -`
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         // Then it is added
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, "Imported /dev/stdin: 1 added, 0 updated, 0 unchanged\n")
@@ -29,13 +29,14 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
     }
 
     func testQueryWithoutMatches_saysSoAndExitsOne() throws {
+        XCTAssertEqual(try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home).status, 0)
         let query = try ContactsBookProcess.run(["query", "--db", database, "nobody"], stdin: "", home: home)
         XCTAssertEqual(query.status, 1)
         XCTAssertEqual(query.stdout, "No matches\n")
     }
 
     func testImportOfAMissingFile_isAClearErrorAndChangesNothing() throws {
-        let result = try ContactsBookProcess.run(["import", "--db", database, home.appendingPathComponent("nope.vcf").path],
+        let result = try ContactsBookProcess.run(["import", "--db", database, "--create", home.appendingPathComponent("nope.vcf").path],
                                                  stdin: "", home: home)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.hasPrefix("error: cannot read "), result.stderr)
@@ -49,7 +50,7 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
 
     func testQuery_acceptsEveryShapeOfItsArguments() throws {
         // Given
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let expected = "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n"
         // Then: --db before or after the words or the subcommand, --db=PATH, words after --, several words
@@ -60,14 +61,18 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
             XCTAssertEqual(query.status, 0, "\(arguments): \(query.stderr)")
             XCTAssertEqual(query.stdout, expected, "\(arguments)")
         }
-        // And without --db it searches the default book under HOME
+        // And without --db it searches the default book under HOME, which a query never makes
         let fallback = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
-        XCTAssertEqual(fallback.stdout, "No matches\n", fallback.stderr)
+        let defaultBook = home.appendingPathComponent("data/contactsbook/contacts.sqlite").path
+        XCTAssertEqual(fallback.status, 2)
+        XCTAssertEqual(fallback.stdout, "")
+        XCTAssertEqual(fallback.stderr, "error: there is no book at \(defaultBook) yet (import or add a contact to make it)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: defaultBook))
     }
 
     func testImport_takesTheGlobalOptionsBeforeTheSubcommandToo() throws {
         // When --db comes before `import`
-        let imported = try ContactsBookProcess.run(["--db", database, "import", "--format", "vcard", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(["--db", database, "--create", "import", "--format", "vcard", "-"], stdin: Self.card, home: home)
         // Then the card lands in that book
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let listed = try ContactsBookProcess.run(["--db", database], stdin: "list\n", home: home)
@@ -83,6 +88,38 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         let rpc = try ContactsBookProcess.run(["--rpc", "--db", ":memory:"], stdin:
             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", home: home)
         XCTAssertTrue(rpc.stdout.contains(#""version":"0.1.0""#), rpc.stdout)
+    }
+
+    func testImportOfAFolder_readsEveryVCardFileInIt() throws {
+        // Given a khard vdir: one card per .vcf file
+        let vdir = home.appendingPathComponent("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        try Data(Self.card.utf8).write(to: vdir.appendingPathComponent("ann-1.vcf"))
+        try Data(Self.card.replacingOccurrences(of: "ann", with: "bo").replacingOccurrences(of: "Ann", with: "Bo").utf8)
+            .write(to: vdir.appendingPathComponent("bo-1.vcf"))
+        // When the folder is imported
+        let imported = try ContactsBookProcess.run(["import", vdir.path], stdin: "", home: home)
+        // Then both cards are in the (default) book
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stdout, "Imported \(vdir.path) (2 .vcf files): 2 added, 0 updated, 0 unchanged\n")
+        let query = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
+        XCTAssertEqual(query.stdout, "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork\nbo@example.org\tBo Lee\twork\n")
+    }
+
+    func testQuery_doesNotOfferAnImportedValueThatIsNotAnAddress() throws {
+        // Given a card whose EMAIL is not an address, imported with a warning by line
+        let card = Self.card.replacingOccurrences(of: "ann@example.org", with: "not-an-email")
+        let imported = try ContactsBookProcess.run(["import", "-"], stdin: card, home: home)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stdout, """
+            Imported /dev/stdin: 1 added, 0 updated, 0 unchanged; 1 value kept but not valid
+              line 1: EMAIL "not-an-email" is not an email address (kept)
+
+            """)
+        // When mutt queries, Then the value is not offered
+        let query = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
+        XCTAssertEqual(query.status, 1)
+        XCTAssertEqual(query.stdout, "No matches\n")
     }
 
     func testQuery_badArguments_areUsageErrors() throws {

@@ -95,6 +95,29 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(fixture.listSpy.performedCalls, [])
     }
 
+    func test_parameterNamingARecord_takesANumberAsItsText_othersStillWantAString() {
+        // When
+        let opened = fixture.send(RPCSeeds.request(1, "list/open", #"{"name":3}"#)).last
+        let notText = error(RPCSeeds.request(2, "list/find", #"{"query":3}"#))
+        // Then
+        XCTAssertNotNil(opened?["result"], "\(String(describing: opened))")
+        XCTAssertEqual(fixture.listSpy.performedCalls, [ActionCall("open", ["name": .string("3")])])
+        XCTAssertEqual(notText?["message"], "invalid params: 'query' must be a string")
+        XCTAssertEqual(fixture.session.stackViewModel.scenes.map(\.title), ["All items", "3"])
+    }
+
+    func test_parameterNamingARecord_refusesOtherTypesSayingBoth() {
+        for params in [#"{"name":1.5}"#, #"{"name":true}"#, #"{"name":[3]}"#] {
+            // When
+            let failure = error(RPCSeeds.request(1, "list/open", params))
+            // Then
+            XCTAssertEqual(failure?["code"], -32602, params)
+            XCTAssertEqual(failure?["message"], "invalid params: 'name' must be a string or an integer", params)
+            XCTAssertEqual(failure?["data"]?["expected"], "a string or an integer", params)
+        }
+        XCTAssertEqual(fixture.listSpy.performedCalls, [])
+    }
+
     func test_goodParams_byNameOrPosition_reachTheSceneTyped() {
         // When
         _ = fixture.send(RPCSeeds.request(1, "list/page", "{\"number\":2,\"sort\":\"last\",\"verbose\":true}"),

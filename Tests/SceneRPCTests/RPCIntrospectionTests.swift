@@ -54,6 +54,18 @@ final class RPCIntrospectionTests: XCTestCase {
         XCTAssertEqual(method("item/rename", in: document)?["params"]?["properties"]?["name"]?["type"], "string")
     }
 
+    func test_describe_parameterNamingARecord_isAStringOrAnInteger() {
+        XCTAssertEqual(method("list/open", in: describe())?["params"]?["properties"]?["name"],
+                       ["type": ["string", "integer"], "description": "which: its number or name"])
+    }
+
+    func test_describe_viewModels_givesTheSchemaOfEachDescribedKind() {
+        // When
+        let viewModels = describe()?["viewModels"]
+        // Then: the item's own schema; the list's view model does not describe itself
+        XCTAssertEqual(viewModels, ["item": RPCSeeds.ItemViewModel.jsonSchema])
+    }
+
     func test_rpcDiscover_isTheSameDocument() {
         XCTAssertEqual(fixture.send(RPCSeeds.request(2, "rpc.discover")).last?["result"], describe())
     }

@@ -15,7 +15,8 @@ enum RPCSeeds {
             ParameterSpec("sort", .choice(["first", "last"]), required: false, help: "sort order"),
             ParameterSpec("verbose", .boolean, required: false, help: "more columns"),
         ]),
-        ActionSpec("open", summary: "open an item", parameters: [ParameterSpec("name", .string, help: "which")]),
+        ActionSpec("open", summary: "open an item", parameters: [ParameterSpec("name", .string, help: "which: its number or name",
+                                                                               acceptsNumber: true)]),
         ActionSpec("fail", summary: "fails validation"),
         ActionSpec("touch", summary: "changes data"),
     ])
@@ -23,7 +24,7 @@ enum RPCSeeds {
     static let itemKind = SceneDescriptor(id: "item", summary: "one item", actions: [
         ActionSpec("rename", summary: "rename it", parameters: [ParameterSpec("name", .text, help: "new name")]),
         ActionSpec("close", summary: "go back to the list"),
-    ])
+    ], displays: [ItemViewModel.self])
 
     struct ListViewModel: ViewModel, Equatable {
         static let kind = "list"
@@ -31,8 +32,9 @@ enum RPCSeeds {
         var layout: DisplayLayout { .lines(items) }
     }
 
-    struct ItemViewModel: ViewModel, Equatable {
+    struct ItemViewModel: ViewModel, Equatable, JSONSchemaDescribed {
         static let kind = "item"
+        static let jsonSchema: JSONValue = ["type": "object", "properties": ["name": ["type": "string"]]]
         let name: String
         var layout: DisplayLayout { .lines([name]) }
     }

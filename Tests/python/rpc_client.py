@@ -73,7 +73,7 @@ class RpcProcess:
         self.framing = framing
         self.db = db or str(tmp_path / "book.sqlite")
         self.proc = subprocess.Popen(
-            [binary(), "--rpc", "--db", self.db, *extra_args],
+            [binary(), "--rpc", "--db", self.db, "--create", *extra_args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             env=isolated_env(tmp_path),
         )
@@ -181,6 +181,6 @@ class RpcProcess:
 def run_rpc(tmp_path, data, extra_args=(), db=None):
     """Runs `contactsbook --rpc` on all of `data` at once; returns the CompletedProcess."""
     return subprocess.run(
-        [binary(), "--rpc", "--db", db or str(tmp_path / "book.sqlite"), *extra_args],
+        [binary(), "--rpc", "--db", db or str(tmp_path / "book.sqlite"), "--create", *extra_args],
         input=data, capture_output=True, env=isolated_env(tmp_path), timeout=TIMEOUT,
     )

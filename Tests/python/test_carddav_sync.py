@@ -20,7 +20,7 @@ class Book:
 
     def run(self, *args, commands=()):
         return subprocess.run(
-            [os.environ["CONTACTSBOOK_BIN"], *args, "--db", self.db],
+            [os.environ["CONTACTSBOOK_BIN"], *args, "--db", self.db, "--create"],
             input="".join(c + "\n" for c in commands), capture_output=True, text=True, timeout=120,
             env={"HOME": str(self.tmp_path), "PATH": "/usr/bin:/bin"})
 

@@ -6,7 +6,7 @@ from rpc_client import TIMEOUT, binary, isolated_env
 
 
 def run_lines(tmp_path, lines):
-    return subprocess.run([binary(), "--db", str(tmp_path / "book.sqlite")],
+    return subprocess.run([binary(), "--db", str(tmp_path / "book.sqlite"), "--create"],
                           input="".join(line + "\n" for line in lines), capture_output=True, text=True,
                           env=isolated_env(tmp_path), timeout=TIMEOUT)
 

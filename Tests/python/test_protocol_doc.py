@@ -54,3 +54,14 @@ def test_every_error_code_is_in_the_error_table(tmp_path):
     table = section("6. Errors")
     documented = {int(code) for code in re.findall(r"^\| (-\d+) \|", table, flags=re.MULTILINE)}
     assert {e["code"] for e in document["errors"]} <= documented
+
+
+def test_contact_detail_schema_is_described_and_documented(tmp_path):
+    document = api_info(tmp_path)
+    schema = document["viewModels"]["contactDetail"]
+    record = schema["properties"]["contact"]
+    documented = section("10. Contact methods")
+    for member in record["properties"]:
+        assert f'"{member}"' in documented, member
+    show = next(m for m in document["methods"] if m["name"] == "contacts/show")
+    assert show["params"]["properties"]["contact"]["type"] == ["string", "integer"]

@@ -30,6 +30,9 @@ def run_recipe(tmp_path, command):
     env = isolated_env(tmp_path)
     env["CONTACTSBOOK_BIN"] = binary()
     env["CONTACTSBOOK_DB"] = str(tmp_path / "book.sqlite")
+    # The recipes open a book that exists (an editor never makes one by mistake): make it first.
+    subprocess.run([binary(), "--db", env["CONTACTSBOOK_DB"], "--create"], input="", check=True,
+                   capture_output=True, env=env, timeout=LIMIT)
     result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=LIMIT,
                             stdin=subprocess.DEVNULL)
     assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
@@ -38,7 +41,7 @@ def run_recipe(tmp_path, command):
 
 def check_transcript(lines):
     assert lines[0].startswith("server: contactsbook "), lines
-    assert lines[0].endswith(", protocol 1.0"), lines
+    assert lines[0].endswith(", protocol 1.1"), lines
     body = lines[1:]
     assert len(body) == len(EXPECTED), lines
     for got, expected in zip(body, EXPECTED):

@@ -44,7 +44,7 @@ class REPLTestCase(unittest.TestCase):
 
     def spawn(self, unset=(), **env):
         environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
-        child = pexpect.spawn(BIN, ["--db", self.db], env=environment,
+        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment,
                               encoding="utf-8", timeout=20, dimensions=(24, 100))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
@@ -65,7 +65,7 @@ class REPLTestCase(unittest.TestCase):
     def add_through_a_pipe(self, given, family):
         """Stores a contact with the line session: a terminal cannot type a raw escape."""
         script = f"add\ngiven {given}\nfamily {family}\nsave\nquit\n"
-        subprocess.run([BIN, "--db", self.db], input=script.encode(), env=self.env,
+        subprocess.run([BIN, "--db", self.db, "--create"], input=script.encode(), env=self.env,
                        capture_output=True, check=True, timeout=60)
 
     def add_hostile_contact(self, given, family):
@@ -184,10 +184,49 @@ class KeysAndHistoryTests(REPLTestCase):
         child.close()
         self.assertEqual(child.exitstatus, 0)
 
-    def test_a_failed_command_makes_the_exit_status_1(self):
+    def ctrl_d(self, child):
+        """Leaves with Ctrl-D at a prompt; returns the exit status."""
+        child.sendeof()
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus
+
+    def test_an_earlier_failure_does_not_make_the_exit_status_1(self):
+        # A person corrects a mistake and goes on: the session did not end on an error
         child = self.spawn()
         self.assertIn("error", self.run_line(child, "bogus"))
-        self.assertEqual(self.quit(child), 1)
+        self.run_line(child, "help")
+        self.assertEqual(self.ctrl_d(child), 0)
+
+    def test_a_session_that_ends_on_an_error_exits_1(self):
+        child = self.spawn()
+        self.run_line(child, "help")
+        self.assertIn("error", self.run_line(child, "bogus"))
+        self.assertEqual(self.ctrl_d(child), 1)
+
+
+class WelcomeTests(REPLTestCase):
+    HINT = "Type help to list the commands; Tab completes."
+
+    def test_first_start_greets_with_the_book_and_hints_then_later_starts_only_greet(self):
+        # Given a book with two contacts and no history file yet
+        self.add_through_a_pipe("Ann", "Lee")
+        self.add_through_a_pipe("Bo", "Ek")
+        self.assertFalse(os.path.exists(self.history))
+        # When the REPL starts
+        child = self.spawn(NO_COLOR="1")
+        first = child.before.replace("\r", "")
+        # Then it names the book and its size, then hints at help and Tab
+        self.assertIn(f"Book {self.db} · 2 contacts\n{self.HINT}\n", first)
+        self.run_line(child, "help")
+        self.assertEqual(self.quit(child), 0)
+        # When it starts again (the history file now exists)
+        child = self.spawn(NO_COLOR="1")
+        again = child.before.replace("\r", "")
+        # Then it greets without the hint
+        self.assertIn(f"Book {self.db} · 2 contacts\n", again)
+        self.assertNotIn(self.HINT, again)
+        self.assertEqual(self.quit(child), 0)
 
 
 class OutputTests(REPLTestCase):
@@ -227,3 +266,74 @@ class OutputTests(REPLTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ConfirmationTests(REPLTestCase):
+    def test_delete_by_part_of_a_name_asks_with_the_full_name(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        # No: nothing is deleted
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("n\r")
+        child.expect_exact("Nothing deleted")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob Smith", self.run_line(child, "list"))
+        # Yes: deleted, and the session is not marked as failed
+        child.send("delete bo\r")
+        child.expect_exact("Delete Bob Smith (#1)? [y/N] ")
+        child.send("y\r")
+        child.expect_exact("Deleted Bob Smith")
+        child.expect_exact(PROMPT)
+        self.assertIn("No contacts yet", self.run_line(child, "list"))
+        self.assertEqual(self.quit(child), 0)
+
+    def test_delete_by_full_name_does_not_ask(self):
+        self.add_through_a_pipe("Bob", "Smith")
+        child = self.spawn()
+        out = self.run_line(child, "delete bob smith")
+        self.assertIn("Deleted Bob Smith", out)
+        self.assertNotIn("[y/N]", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_back_in_an_edited_form_asks_what_will_be_lost(self):
+        child = self.spawn()
+        self.run_line(child, "add")
+        self.run_line(child, "given Bob")
+        self.run_line(child, "family Smith")
+        child.send("back\r")
+        child.expect_exact("Drop 2 changes to the new contact (given, family)? [y/N] ")
+        child.send("\r")  # no: the form stays open
+        child.expect_exact("Still editing the new contact")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob", self.run_line(child, "review"))
+        child.send("back\r")
+        child.expect_exact("[y/N] ")
+        child.send("yes\r")
+        child.expect_exact("Cancelled: no contact was added; 2 changes dropped")
+        child.expect_exact(PROMPT)
+        self.assertIn("No contacts yet", self.run_line(child, "list"))
+        self.assertEqual(self.quit(child), 0)
+
+    def test_ctrl_d_in_an_edited_form_asks_before_quitting(self):
+        child = self.spawn()
+        self.run_line(child, "add")
+        self.run_line(child, "given Bob")
+        # Ctrl-D may be lost while libedit switches the terminal mode (see the Ctrl-D test above).
+        for _ in range(3):
+            child.sendeof()
+            if child.expect_exact(["Quit and drop 1 change to the new contact (given)? [y/N] ", pexpect.TIMEOUT],
+                                  timeout=1) == 0:
+                break
+        else:
+            self.fail("Ctrl-D in a form did not ask")
+        child.send("n\r")
+        child.expect_exact("Still editing the new contact")
+        child.expect_exact(PROMPT)
+        self.assertTrue(child.isalive())
+        child.send("quit\r")
+        child.expect_exact("[y/N] ")
+        child.send("y\r")
+        child.expect(pexpect.EOF)
+        child.close()
+        self.assertEqual(child.exitstatus, 0)

@@ -265,3 +265,22 @@ def test_limits_below_a_sane_minimum_are_refused_as_flags(tmp_path):
     assert result.returncode == 64
     assert b"--rpc-max-message must be at least 64 bytes" in result.stderr
     assert result.stdout == b""
+
+
+def test_delete_by_part_of_a_name_is_refused_until_confirmed(spawn_rpc):
+    rpc = spawn_rpc("ndjson")
+    rpc.request("initialize", {})
+    rpc.request("contacts/add")
+    rpc.request("form/given", {"value": "Bob"})
+    rpc.request("form/family", {"value": "Smith"})
+    rpc.request("form/save")
+    _, response = rpc.request("contacts/delete", {"contact": "bo"})
+    error = response["error"]
+    assert error["code"] == -32017
+    assert error["data"]["code"] == "confirmation_required"
+    assert "delete bo yes" in error["message"]
+    _, response = rpc.request("contacts/search", {"text": "bob"})
+    assert response["result"]["displayed"][0]["value"]["total"] == 1
+    notes, response = rpc.request("contacts/delete", {"contact": "bo", "confirm": True})
+    assert "result" in response
+    assert [n["method"] for n in notes] == ["session/dataChanged", "session/message"]

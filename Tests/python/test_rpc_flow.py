@@ -28,7 +28,7 @@ def test_a_whole_flow_search_show_edit_save_back(spawn_rpc, framing):
     assert notes == []
     result = response["result"]
     assert result["serverInfo"]["name"] == "contactsbook"
-    assert result["protocolVersion"] == "1.0"
+    assert result["protocolVersion"] == "1.1"
     assert result["capabilities"]["framing"] == ("contentLength" if framing == "content-length" else "newlineDelimited")
     assert result["capabilities"]["progress"] is True
     assert [scene["id"] for scene in result["scenes"]] == ["contacts", "contact", "form"]
@@ -144,3 +144,36 @@ def test_data_persists_in_the_db_file_across_processes(spawn_rpc, tmp_path):
     _, response = second.request("contacts/list")
     assert [row["name"] for row in response["result"]["displayed"][0]["value"]["rows"]] == ["Ann Lee"]
     assert second.close_and_wait() == 0
+
+
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_show_by_the_rows_numeric_id_gives_the_structured_contact(spawn_rpc, framing):
+    rpc = spawn_rpc(framing)
+    rpc.request("initialize", {"capabilities": {}})
+    rpc.notify("initialized", {})
+    add_contact(rpc, "ann", "lee", "ann@example.org")
+    _, response = rpc.request("contacts/list")
+    row = response["result"]["displayed"][0]["value"]["rows"][0]
+    assert isinstance(row["id"], int)
+
+    # the row's id, as the number it is
+    _, response = rpc.request("contacts/show", {"contact": row["id"]})
+    detail = response["result"]["displayed"][0]["value"]
+    contact = detail["contact"]
+    assert contact["id"] == row["id"] == detail["id"]
+    assert contact["uid"] == detail["uid"] and contact["version"] == detail["version"] == 1
+    # as typed, where the display capitalises; labelled values without display labels
+    assert (contact["givenName"], contact["familyName"]) == ("ann", "lee")
+    assert {"label": "Email (work)", "value": "ann@example.org"} in detail["fields"]
+    assert contact["emails"] == [{"label": "work", "value": "ann@example.org"}]
+    assert contact["phones"] == [] and contact["addresses"] == [] and contact["tags"] == []
+    assert "birthday" not in contact
+    assert contact["created"].endswith("Z") and contact["updated"] == contact["created"]
+
+    # bad types are refused, naming both accepted types
+    rpc.request("session/back")
+    _, response = rpc.request("contacts/show", {"contact": 1.5})
+    assert response["error"]["code"] == -32602
+    assert response["error"]["data"]["expected"] == "a string or an integer"
+    _, response = rpc.request("contacts/delete", {"contact": 99})
+    assert response["error"]["code"] == -32011

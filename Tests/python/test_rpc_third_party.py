@@ -13,7 +13,7 @@ from rpc_client import TIMEOUT, binary, isolated_env
 
 class Client:
     def __init__(self, tmp_path):
-        self.proc = subprocess.Popen([binary(), "--rpc", "--db", str(tmp_path / "book.sqlite")],
+        self.proc = subprocess.Popen([binary(), "--rpc", "--db", str(tmp_path / "book.sqlite"), "--create"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=isolated_env(tmp_path))
         self.events = []  # notifications and responses, in the order the reader thread saw them

@@ -16,7 +16,7 @@ def older_book(tmp_path):
     """A book with one contact, taken back to the schema before the page anchors, recorded as
     versions before named migrations recorded it (identifiers v1 to v3)."""
     book = str(tmp_path / "book.sqlite")
-    assert run(tmp_path, ["import", "--db", book, "-"], CARD).returncode == 0
+    assert run(tmp_path, ["import", "--db", book, "--create", "-"], CARD).returncode == 0
     with sqlite3.connect(book) as db:
         db.executescript("DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DELETE FROM grdb_migrations;"
                          "INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');")
@@ -45,6 +45,6 @@ def test_query_on_an_older_book_upgrades_it_and_keeps_stdout_for_the_mail_client
 
 
 def test_a_new_book_is_not_an_upgrade(tmp_path):
-    result = run(tmp_path, ["--db", str(tmp_path / "new.sqlite")], "list\n")
+    result = run(tmp_path, ["--db", str(tmp_path / "new.sqlite"), "--create"], "list\n")
     assert result.returncode == 0
     assert "upgrading" not in result.stderr

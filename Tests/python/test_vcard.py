@@ -21,7 +21,7 @@ def test_vobject_reads_our_vcard4_and_vcard3_exports(tmp_path):
         db = str(tmp_path / f"{version}.sqlite")
         out = tmp_path / f"book-{version}.vcf"
         result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {FIXTURES}/rfc6350-4.0.vcf",
-                                f"export {out} {version}"], "--db", db)
+                                f"export {out} {version}"], "--db", db, "--create")
         assert result.returncode == 0, result.stderr
         raw = out.read_bytes()
         assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
@@ -55,7 +55,7 @@ def test_we_import_a_card_written_by_vobject(tmp_path):
     path.write_text(card.serialize(), encoding="utf-8")
     db = str(tmp_path / "book.sqlite")
 
-    result = run(tmp_path, [f"import {path}", f"import {path}", "export - vcard4"], "--db", db)
+    result = run(tmp_path, [f"import {path}", f"import {path}", "export - vcard4"], "--db", db, "--create")
 
     assert result.returncode == 0, result.stderr
     assert "1 added, 0 updated, 0 unchanged" in result.stdout
@@ -73,6 +73,7 @@ def test_we_import_a_card_written_by_vobject(tmp_path):
 
 def test_query_without_matches_exits_1(tmp_path):
     db = str(tmp_path / "book.sqlite")
+    run(tmp_path, ["list"], "--db", db, "--create")
     query = subprocess.run([os.environ["CONTACTSBOOK_BIN"], "query", "--db", db, "nobody"],
                            capture_output=True, text=True)
     assert query.returncode == 1
@@ -83,7 +84,7 @@ def test_bad_file_import_keeps_what_was_stored(tmp_path):
     db = str(tmp_path / "book.sqlite")
     garbage = tmp_path / "garbage.vcf"
     garbage.write_bytes(b"\xff\xfe\x00garbage\nBEGIN:VCARD\nN:Half;Card\n" + b"X" * 3_000_000)
-    result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {garbage}", "list"], "--db", db)
+    result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {garbage}", "list"], "--db", db, "--create")
     assert "2 added" in result.stdout
     assert "0 added, 0 updated, 0 unchanged; 2 cards could not be read" in result.stdout
     assert "2 contacts" in result.stdout

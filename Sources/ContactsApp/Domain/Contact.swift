@@ -27,6 +27,8 @@ public struct Contact: Equatable, Codable, Sendable {
     /// `PHOTO`, ...), each one raw content line as read, unfolded (`item1.URL;TYPE=pref:https://...`).
     /// Kept so an import followed by an export loses nothing; never shown (photos are large).
     public var extraProperties: [String]
+    /// Given name first ("Ann Lee") or family name first ("山田 太郎"): how the name is written out.
+    public var nameOrder: NameOrder
 
     public init(
         id: Int64? = nil, uid: String = "", givenName: String = "", familyName: String = "",
@@ -34,14 +36,14 @@ public struct Contact: Equatable, Codable, Sendable {
         phones: [LabeledValue] = [], emails: [LabeledValue] = [], addresses: [PostalAddress] = [],
         birthday: Birthday? = nil, notes: String = "", tags: [String] = [],
         createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date = Date(timeIntervalSince1970: 0),
-        version: Int = 0, extraProperties: [String] = []
+        version: Int = 0, extraProperties: [String] = [], nameOrder: NameOrder = .givenFirst
     ) {
         self.id = id; self.uid = uid; self.givenName = givenName; self.familyName = familyName
         self.nickname = nickname; self.organization = organization; self.title = title
         self.phones = phones; self.emails = emails; self.addresses = addresses
         self.birthday = birthday; self.notes = notes; self.tags = tags
         self.createdAt = createdAt; self.updatedAt = updatedAt; self.version = version
-        self.extraProperties = extraProperties
+        self.extraProperties = extraProperties; self.nameOrder = nameOrder
     }
 }
 

@@ -12,6 +12,9 @@ public struct ContactsEnvironment {
     public var timeZone: TimeZone
     /// Rows per page of the list unless the user asks otherwise.
     public var pageSize: Int
+    /// The book's country for phone numbers without a country code ("US"), or nil to show
+    /// such numbers as typed.
+    public var defaultCountry: String?
     /// Told of every contact added, changed or deleted (front ends announce it to clients).
     public var changes: ChangeNotifier?
     /// Told how long work (an import) goes on (front ends show it to clients that asked).
@@ -20,9 +23,9 @@ public struct ContactsEnvironment {
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
                 locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
-                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) {
+                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
-        self.changes = changes; self.progress = progress
+        self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry
     }
 }

@@ -1,34 +1,34 @@
 import Foundation
 import SceneCore
 
-/// The formatting every contacts Presenter shares: capitalised names, phone masks, dates.
+/// The formatting every contacts Presenter shares: names as typed, phone masks, dates.
 /// One place, so the list, the detail and the form show a contact the same way.
 public struct ContactFormatter {
     let locale: Locale
     let timeZone: TimeZone
+    /// The book's country for numbers without a country code (ISO 3166 code, e.g. "US"), or
+    /// nil: such numbers are then shown as typed, since nothing says which country they are in.
+    let defaultCountry: String?
 
-    public init(locale: Locale, timeZone: TimeZone) { self.locale = locale; self.timeZone = timeZone }
-
-    /// Capitalises the first letter of each word ("ann-marie lee" → "Ann-Marie Lee"),
-    /// leaving the rest alone so "McDonald" and "DeWitt" keep their capitals.
-    public func name(_ text: String) -> String {
-        var result = ""
-        var atWordStart = true
-        for ch in text {
-            result += atWordStart ? String(ch).uppercased(with: locale) : String(ch)
-            atWordStart = ch == " " || ch == "-" || ch == "'"
-        }
-        return result
+    public init(locale: Locale, timeZone: TimeZone, defaultCountry: String? = nil) {
+        self.locale = locale; self.timeZone = timeZone
+        self.defaultCountry = defaultCountry?.uppercased()
     }
 
-    /// The contact's display name, capitalised; the organisation when it has no name.
-    public func displayName(_ contact: Contact) -> String {
-        let names = [contact.givenName, contact.familyName].filter { !$0.isEmpty }
-        return names.isEmpty ? contact.organization : names.map(name).joined(separator: " ")
-    }
+    /// The countries of the North American Numbering Plan, whose numbers get its mask.
+    static let northAmericanCountries: Set<String> = [
+        "US", "CA", "AG", "AI", "AS", "BB", "BM", "BS", "DM", "DO", "GD", "GU", "JM", "KN", "KY", "LC", "MP",
+        "MS", "PR", "SX", "TC", "TT", "VC", "VG", "VI",
+    ]
 
-    /// North American numbers get the familiar mask ("+1 (555) 123-4567"); others are shown
-    /// as entered with runs of spaces collapsed, since their grouping varies by country.
+    /// The contact's name as typed or imported, in its name order ("danah boyd", "山田 太郎");
+    /// the organisation when it has no name. Names are never re-capitalised for display:
+    /// `PersonName.tidied` does that, when the person asks.
+    public func displayName(_ contact: Contact) -> String { contact.fullName }
+
+    /// North American numbers get the familiar mask ("+1 (555) 123-4567") when they say they are
+    /// North American: by their +1, or, without a country code, by the book's default country.
+    /// Others are shown as entered with runs of spaces collapsed: "4930123456" may be Berlin.
     public func phone(_ number: String) -> String {
         let digits = number.filter { $0.isASCII && $0.isNumber }
         let plus = number.trimmingCharacters(in: .whitespaces).hasPrefix("+")
@@ -37,7 +37,10 @@ public struct ContactFormatter {
             if plus && digits.count == 11 && digits.hasPrefix("1") && isAreaCode(digits.dropFirst()) {
                 return "+1 " + nanp(String(digits.dropFirst()))
             }
-            if !plus && digits.count == 10 && isAreaCode(Substring(digits)) { return nanp(digits) }
+            if !plus && digits.count == 10 && isAreaCode(Substring(digits)),
+               let country = defaultCountry, Self.northAmericanCountries.contains(country) {
+                return nanp(digits)
+            }
         }
         return number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }

@@ -10,8 +10,9 @@ public struct MailQueryMatch: Equatable, Sendable {
 }
 
 /// Finds email addresses for mail clients (mutt's `query_command`, aerc's `address-book-cmd`):
-/// the same search as the list, one match per email address, contacts without one left out.
-/// How the matches are printed is the front end's business.
+/// the same search as the list, one match per email address, contacts without one left out,
+/// and so are values kept by an import that are not addresses (`EMAIL:not-an-email`).
+/// How the matches are printed is `MailQueryPresenter`'s business.
 public final class MailQueryWorker {
     let store: ContactStore
 
@@ -28,7 +29,7 @@ public final class MailQueryWorker {
         guard !search.isEmpty else { return [] }
         let contacts = try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: limit)).contacts
         return contacts.flatMap { contact in
-            contact.emails.map { email in
+            contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
                 MailQueryMatch(address: email.value, name: contact.fullName,
                                info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "))
             }

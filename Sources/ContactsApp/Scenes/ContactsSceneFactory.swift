@@ -19,7 +19,8 @@ public final class ContactsSceneFactory {
         syncWorker = (environment.store as? SyncStateStore & ContactStore).map {
             SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress)
         }
-        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone)
+        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
+                                     defaultCountry: environment.defaultCountry)
     }
 
     /// Every kind of scene the app has.

@@ -37,8 +37,9 @@ enum ContactKeys {
     /// Sort key for an order; a contact with no name sorts by its organisation.
     /// "\u{1}" separates the parts so "Lee, Ann" sorts before "Leeds, Al".
     static func sortKey(_ contact: Contact, _ order: SortOrder) -> String {
-        sortKey(given: fold(contact.givenName), family: fold(contact.familyName),
-                organization: fold(contact.organization), order)
+        // By last name, "van Beethoven" sorts under B (`PersonName.sortingFamilyName`).
+        let family = order == .last ? PersonName.sortingFamilyName(contact.familyName) : contact.familyName
+        return sortKey(given: fold(contact.givenName), family: fold(family), organization: fold(contact.organization), order)
     }
 
     /// The sort key from folded names.

@@ -68,6 +68,9 @@ extension SQLiteContactStore {
         Column(name: "extra", bind: { _, row, binder in binder.text(row.extra) }) { row, at, contact in
             contact.extraProperties = try strings(row[at])
         },
+        Column(name: "name_order", bind: { contact, _, binder in binder.text(contact.nameOrder.rawValue) }) { row, at, contact in
+            contact.nameOrder = NameOrder(rawValue: row[at]) ?? .givenFirst
+        },
     ]
 
     /// The columns a save writes, in `columns`' order; `id` and `version` are the store's.

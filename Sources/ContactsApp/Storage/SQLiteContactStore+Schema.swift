@@ -18,7 +18,7 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary, addSyncState,
+        addWordVocabulary, addNameOrderAndSortPastParticles, addSyncState,
     ]
 
     static let createContacts = Migration(
@@ -123,6 +123,34 @@ extension SQLiteContactStore {
     /// `fts5vocab`, read from the index; it stores nothing): `MatchRun.isWholeByVocabulary`.
     static let addWordVocabulary = Migration(name: "add word vocabulary", legacyIdentifier: "v5") { db, _ in
         try db.execute(sql: "CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row')")
+    }
+
+    /// A name order per contact (`NameOrder`), and last-name sort keys past a family name's
+    /// particles ("van Beethoven" sorts under B): the keys of names that may hold one are
+    /// recomputed, and the page anchors refilled if any moved.
+    static let addNameOrderAndSortPastParticles = Migration(
+        name: "add name order; sort family names past their particles", legacyIdentifier: nil
+    ) { db, anchorBucket in
+        // A book whose migration records were rewritten (tests of legacy books) may have it already.
+        if try !db.columns(in: "contact").contains(where: { $0.name == "name_order" }) {
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN name_order TEXT NOT NULL DEFAULT 'given-first'")
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, given, family, organization, sort_last FROM contact
+            WHERE family LIKE '% %' OR family LIKE 'al-%' OR family LIKE 'el-%'
+            """)
+        var moved = false
+        for row in rows {
+            let contact = Contact(givenName: row["given"], familyName: row["family"], organization: row["organization"])
+            let key = ContactKeys.sortKey(contact, .last)
+            guard key != row["sort_last"] as String else { continue }
+            try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
+            moved = true
+        }
+        if moved {
+            try db.execute(sql: "DELETE FROM contact_anchor")
+            try fillAnchors(bucket: anchorBucket, db)
+        }
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page

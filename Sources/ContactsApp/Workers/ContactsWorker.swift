@@ -36,6 +36,7 @@ public protocol ListContactsStorageLogic {
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
     func position(of id: Int64, sort: SortOrder) throws -> Int
+    func names(startingWith prefix: String, sort: SortOrder) -> [String]
 }
 
 /// The storage work the contact screen's Interactor delegates.
@@ -43,6 +44,7 @@ public protocol ShowContactStorageLogic {
     func contact(id: Int64) throws -> Contact
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
+    func names(startingWith prefix: String, sort: SortOrder) -> [String]
 }
 
 /// The storage work the form's Interactor delegates.
@@ -76,18 +78,29 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         return contact
     }
 
-    /// Finds the contact a user means: an id ("3" or "#3"), or a name that matches one contact
-    /// (or exactly one by full name among several).
+    /// Finds the contact a user means: an id ("3" or "#3"), a UID, or a name that matches one
+    /// contact (or exactly one by full name among several).
     public func resolve(_ reference: String) throws -> Contact {
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
         if let id = Int64(digits) { return try contact(id: id) }
+        if let byUID = try translating({ try store.contacts(uids: [trimmed]) }).first { return byUID }
         let matches = try page(ContactQuery(search: trimmed, sort: .last, page: 1, limit: 10)).contacts
         if matches.count == 1 { return matches[0] }
         let exact = matches.filter { ContactKeys.fold($0.fullName) == ContactKeys.fold(trimmed) }
         if exact.count == 1 { return exact[0] }
         if matches.isEmpty { throw ContactsFailure.notFound(reference: trimmed) }
         throw ContactsFailure.ambiguous(reference: trimmed, matches: matches)
+    }
+
+    /// Contact names starting with what was typed, for completion: numbers are typed, not
+    /// completed; nothing typed offers the first names of the list. A failed read offers
+    /// nothing: completion must never interrupt typing with an error.
+    public func names(startingWith prefix: String, sort: SortOrder) -> [String] {
+        let prefix = prefix.trimmingCharacters(in: .whitespaces)
+        if prefix.first?.isNumber == true { return [] }
+        let matches = (try? page(ContactQuery(search: prefix, sort: sort, page: 1, limit: 20)))?.contacts ?? []
+        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
     }
 
     /// Stores a new contact, stamping its UID and times.
@@ -142,11 +155,4 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     }
 }
 
-extension Contact {
-    /// "Ann Lee", or the organisation for a contact without a name. Not capitalised: that is
-    /// the Presenters' job.
-    public var fullName: String {
-        let name = [givenName, familyName].filter { !$0.isEmpty }.joined(separator: " ")
-        return name.isEmpty ? organization : name
-    }
-}
+

@@ -32,6 +32,12 @@ public struct ImportReport: Equatable, Sendable {
     public var newUIDs = 0
     /// Cards or rows that could not be read, with their line; the rest were imported.
     public var problems: [ParsedContacts.Problem] = []
+    /// Values imported as they are but not valid (an EMAIL that is not an address), by the line
+    /// of their card: kept so nothing is lost, and left out where they would do harm (a mail
+    /// client's query is not offered them).
+    public var warnings: [ParsedContacts.Problem] = []
+    /// How many `.vcf` files a folder held; nil when one file was read.
+    public var files: Int?
     public init() {}
 }
 
@@ -77,10 +83,15 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     // MARK: - Import
 
-    /// Reads a file and imports it; see `importContacts(_:format:)`. A vCard file is read a
-    /// chunk at a time and saved in batches, all in one transaction.
+    /// Reads a file, or every `.vcf` file in a folder, and imports it; see
+    /// `importContacts(_:format:)`. A vCard file is read a chunk at a time and saved in batches,
+    /// all in one transaction.
     public func importFile(at path: String, format: ImportFormat) throws -> ImportReport {
         let expanded = Self.expand(path)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: expanded, isDirectory: &isFolder), isFolder.boolValue {
+            return try importFolder(at: expanded, shownAs: path, format: format)
+        }
         let handle: FileHandle
         do {
             // Through a FileHandle, so pipes and FIFOs (`/dev/stdin`) read as well as files.
@@ -111,6 +122,47 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 }
             }, batch)
         }
+    }
+
+    /// A vdir, as khard and vdirsyncer keep one (a `.vcf` file per contact): every `.vcf` file
+    /// directly in the folder, in name order, imported as one file would be (one transaction);
+    /// problems and warnings name their file. A file that cannot be read is a problem, not the
+    /// end of the import.
+    private func importFolder(at folder: String, shownAs path: String, format: ImportFormat) throws -> ImportReport {
+        if format == .csv { throw ContactsFailure.badInput("\(path) is a folder: its .vcf files are read as vCard, not csv") }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+                .filter { $0.lowercased().hasSuffix(".vcf") && !$0.hasPrefix(".") }.sorted()
+        } catch {
+            throw ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
+        }
+        guard !names.isEmpty else { throw ContactsFailure.badInput("\(path) is a folder with no .vcf files in it") }
+        let batchSize = importBatchSize
+        var report = try importBatches { batch in
+            for name in names {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
+                } catch {
+                    try batch(ParsedContacts(problems: [.init(line: 0, reason: "cannot read it: \(Self.reason(error))")], file: name))
+                    continue
+                }
+                var handed = false
+                try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                    guard !handed else { return false }
+                    buffer = [UInt8](data)
+                    handed = true
+                    return true
+                }, { parsed in
+                    var parsed = parsed
+                    parsed.file = name
+                    try batch(parsed)
+                })
+            }
+        }
+        report.files = names.count
+        return report
     }
 
     /// Imports cards or rows in one store transaction: a card whose UID is stored updates that
@@ -164,7 +216,12 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }))
                             }
                         }) { parsed, prepared in
-                            report.problems += parsed.problems
+                            report.problems += parsed.problems.map { problem in
+                                var problem = problem
+                                problem.file = problem.file ?? parsed.file
+                                return problem
+                            }
+                            report.warnings += Self.warnings(parsed)
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
                             try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: session)
@@ -183,6 +240,16 @@ public final class ImportExportWorker: ContactsTransferLogic {
         if !ids.updated.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "updated", ids: ids.updated.map(String.init))) }
         progress?.report(completed: readCount, of: readCount, message: "saved")
         return report
+    }
+
+    /// Values kept as imported but not valid: an EMAIL that is not an address.
+    static func warnings(_ parsed: ParsedContacts) -> [ParsedContacts.Problem] {
+        parsed.entries.flatMap { entry in
+            entry.contact.emails.filter { !ContactRules.isEmail($0.value) }.map { email in
+                ParsedContacts.Problem(line: entry.line, reason: "EMAIL \"\(email.value)\" is not an email address (kept)",
+                                       file: parsed.file)
+            }
+        }
     }
 
     /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.
@@ -244,12 +311,12 @@ public final class ImportExportWorker: ContactsTransferLogic {
         }
         let expanded = Self.expand(path)
         if !overwrite && FileManager.default.fileExists(atPath: expanded) {
-            throw ContactsFailure.badInput("\(path) already exists; export again with overwrite yes to replace it")
+            throw ContactsFailure.badInput(Self.alreadyExists(path, format: format, search: search))
         }
         let file = try AtomicFile(path: expanded, uniqueName: makeUID())
         do {
             let count = try forEachChunk(search: search, format: format) { try file.write($0) }
-            try file.commit(overwrite: overwrite)
+            try file.commit(overwrite: overwrite, refusal: Self.alreadyExists(path, format: format, search: search))
             return ExportReport(count: count, format: format, path: path, text: nil)
         } catch let failure as ContactsFailure {
             file.discard()
@@ -291,13 +358,21 @@ public final class ImportExportWorker: ContactsTransferLogic {
         return count
     }
 
+    /// The refusal to replace a file, with the command that replaces it (the list's `export`
+    /// takes its parameters in order: path, format, contacts, overwrite).
+    static func alreadyExists(_ path: String, format: ExportFormat, search: String) -> String {
+        let typed = path.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "\\" })
+            ? "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" : path
+        return "\(path) already exists; to replace it: export \(typed) \(format.rawValue) \(search.isEmpty ? "all" : "search") yes"
+    }
+
     /// How many contacts an export writes between two progress reports.
     static let exportProgressStep = 2_000
 
     // MARK: - Helpers
 
     /// `~/contacts.vcf` as a person types it.
-    static func expand(_ path: String) -> String { (path as NSString).expandingTildeInPath }
+    static func expand(_ path: String) -> String { HomePath.expanding(path) }
 
     private static func reason(_ error: Error) -> String {
         if let posix = error as? POSIXFailure { return posix.description }
@@ -347,16 +422,14 @@ final class AtomicFile {
 
     /// Flushes to disk and moves the file into place. Without `overwrite`, the move is a
     /// hard link, which fails rather than replace a file created meanwhile.
-    func commit(overwrite: Bool) throws {
+    func commit(overwrite: Bool, refusal: @autoclosure () -> String) throws {
         try handle.synchronize()
         try handle.close()
         if overwrite {
             guard rename(temporaryPath, path) == 0 else { throw POSIXFailure("cannot move it into place") }
         } else {
             guard link(temporaryPath, path) == 0 else {
-                if errno == EEXIST {
-                    throw ContactsFailure.badInput("\(path) already exists; export again with overwrite yes to replace it")
-                }
+                if errno == EEXIST { throw ContactsFailure.badInput(refusal()) }
                 throw POSIXFailure("cannot move it into place")
             }
             unlink(temporaryPath)

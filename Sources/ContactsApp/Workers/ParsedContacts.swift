@@ -11,14 +11,20 @@ public struct ParsedContacts: Equatable, Sendable {
     public struct Problem: Error, Equatable, Sendable {
         public var line: Int
         public var reason: String
-        public init(line: Int, reason: String) { self.line = line; self.reason = reason }
+        /// The file's name, when one import reads several (a folder); nil for the only file.
+        public var file: String?
+        public init(line: Int, reason: String, file: String? = nil) {
+            self.line = line; self.reason = reason; self.file = file
+        }
     }
 
     public var entries: [Entry] = []
     public var problems: [Problem] = []
+    /// The file these came from, when one import reads several (a folder).
+    public var file: String?
 
-    public init(entries: [Entry] = [], problems: [Problem] = []) {
-        self.entries = entries; self.problems = problems
+    public init(entries: [Entry] = [], problems: [Problem] = [], file: String? = nil) {
+        self.entries = entries; self.problems = problems; self.file = file
     }
 }
 

@@ -34,11 +34,14 @@ public struct ParameterSpec: Equatable, Sendable {
     public let help: String
     /// Where completion finds candidate values (beyond the choices of a `.choice` type).
     public let completion: CompletionSource
+    /// A `.string` or `.text` parameter that names a record by its number or by text: programs
+    /// may then send the number as a number (JSON-RPC passes it on as its decimal text).
+    public let acceptsNumber: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = true, help: String,
-                completion: CompletionSource = .none) {
+                completion: CompletionSource = .none, acceptsNumber: Bool = false) {
         self.name = name; self.type = type; self.isRequired = required; self.help = help
-        self.completion = completion
+        self.completion = completion; self.acceptsNumber = acceptsNumber
     }
 }
 

@@ -77,27 +77,32 @@ public enum CommandLineParser {
     }
 
     /// Binds the words after the action's name to its parameters. Words are scanned one at a
-    /// time so a trailing `.text` parameter takes the rest of the line verbatim, apostrophes
-    /// and all ("family O'Brien").
+    /// time so a `.text` parameter takes the rest of the line verbatim, apostrophes and all
+    /// ("family O'Brien"). Optional parameters declared after the text parameter are trailing
+    /// options: a last word that checks as one is taken off the text (`delete bo yes`).
     static func bind(_ arguments: String, to spec: ActionSpec) throws -> ActionCall {
         let params = spec.parameters
-        let textParameter = params.last?.type == .text ? params.last : nil
+        let textIndex = textParameterIndex(params)
+        let textParameter = textIndex.map { params[$0] }
+        let trailing = textIndex.map { Array(params[($0 + 1)...]) } ?? []
+        let leading = textIndex.map { Array(params[...$0]) } ?? params
         // Count the words up front only where it is safe: the text parameter may hold anything.
-        let wordCount = textParameter == nil ? try words(arguments).count : countWords(arguments, upTo: params.count)
-        let required = params.filter(\.isRequired).count
+        let wordCount = textParameter == nil ? try words(arguments).count : countWords(arguments, upTo: leading.count)
+        let required = leading.filter(\.isRequired).count
         // Optional parameters are filled left to right while words remain beyond the required ones.
         var optionalBudget = max(0, wordCount - required)
         var values: [String: ArgumentValue] = [:]
         var index = arguments.startIndex
-        for param in params {
+        for param in leading {
             if !param.isRequired {
                 if optionalBudget == 0 { continue }
                 optionalBudget -= 1
             }
             var raw: String?
             if param == textParameter {
-                let rest = restOfLine(arguments, from: index)
+                var rest = restOfLine(arguments, from: index)
                 index = arguments.endIndex
+                rest = try peelTrailingOptions(trailing, from: rest, into: &values, action: spec.name)
                 raw = rest.isEmpty ? nil : rest
             } else if let (word, next) = try scanWord(arguments, from: index) {
                 raw = word.text
@@ -117,6 +122,29 @@ public enum CommandLineParser {
         return ActionCall(spec.name, values)
     }
 
+    /// The text parameter: the last parameter, or the last `.text` one followed only by
+    /// optional parameters that are not text (trailing options).
+    public static func textParameterIndex(_ params: [ParameterSpec]) -> Int? {
+        guard let index = params.lastIndex(where: { $0.type == .text }),
+              params[(index + 1)...].allSatisfy({ !$0.isRequired }) else { return nil }
+        return index
+    }
+
+    /// Takes trailing options off the end of a text, last declared first, while its last word
+    /// checks as the option and some text remains before it; returns the text left.
+    static func peelTrailingOptions(_ options: [ParameterSpec], from text: String,
+                                    into values: inout [String: ArgumentValue], action: String) throws -> String {
+        var text = text
+        for option in options.reversed() {
+            guard let space = text.lastIndex(where: \.isWhitespace) else { break }
+            let word = String(text[text.index(after: space)...])
+            guard let value = try? ArgumentChecker.check(word, as: option, action: action) else { continue }
+            values[option.name] = value
+            text = String(text[..<space]).trimmingCharacters(in: .whitespaces)
+        }
+        return text
+    }
+
     /// The rest of the line, trimmed; one quoted word is unquoted (`given "Ann Marie"`).
     static func restOfLine(_ text: String, from index: String.Index) -> String {
         let rest = text[index...].trimmingCharacters(in: .whitespaces)
@@ -126,8 +154,9 @@ public enum CommandLineParser {
         return rest
     }
 
-    /// Words before the text parameter, plus one if any text follows: enough to decide which
-    /// optional parameters are given, without scanning the free text for quotes.
+    /// Words before the text parameter (the last of `parameterCount`), plus one if any text
+    /// follows: enough to decide which optional parameters are given, without scanning the free
+    /// text for quotes.
     static func countWords(_ text: String, upTo parameterCount: Int) -> Int {
         var count = 0
         var index = text.startIndex

@@ -74,4 +74,6 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case storage = "storage"
     /// The command line or parameters could not be understood.
     case badInput = "bad_input"
+    /// Not done without a confirmation nobody could give (see `ConfirmationRequest`).
+    case confirmationRequired = "confirmation_required"
 }

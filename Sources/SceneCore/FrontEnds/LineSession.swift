@@ -53,7 +53,7 @@ public final class LineSession {
         for viewModel in outcome.displayed {
             let lines = renderer.lines(for: viewModel.layout)
             let text = lines.map { $0 + "\n" }.joined()
-            if let message = viewModel as? Message, message.kind == .error {
+            if Outcome.errorMessage(viewModel) != nil {
                 streams.writeError(text)
             } else {
                 streams.writeOutput(text)

@@ -13,11 +13,15 @@ public protocol Scene: AnyObject {
     func sceneDidBecomeActive(_ reason: ActivationReason)
     /// Completion candidates for a named source (contact names, field labels, ...).
     func completions(for source: String, prefix: String) -> [String]
+    /// What to ask before the program ends with this scene on the stack (unsaved changes),
+    /// or nil when nothing would be lost. Its `confirmed` call is not run: yes means quit.
+    func confirmationBeforeQuitting() -> ConfirmationRequest?
 }
 
 extension Scene {
     public func sceneDidBecomeActive(_ reason: ActivationReason) {}
     public func completions(for source: String, prefix: String) -> [String] { [] }
+    public func confirmationBeforeQuitting() -> ConfirmationRequest? { nil }
 }
 
 /// Why a scene became active.
@@ -27,14 +31,21 @@ public enum ActivationReason: Equatable, Sendable {
     case returned
 }
 
-/// The declaration of a kind of scene: its id, a summary and its actions.
+/// The declaration of a kind of scene: its id, a summary, its actions and the kinds of
+/// ViewModel it displays (which front ends may describe, as JSON-RPC's introspection does).
 public struct SceneDescriptor: Equatable, Sendable {
     public let id: String
     public let summary: String
     public let actions: [ActionSpec]
+    public let displays: [any ViewModel.Type]
 
-    public init(id: String, summary: String, actions: [ActionSpec]) {
-        self.id = id; self.summary = summary; self.actions = actions
+    public init(id: String, summary: String, actions: [ActionSpec], displays: [any ViewModel.Type] = []) {
+        self.id = id; self.summary = summary; self.actions = actions; self.displays = displays
+    }
+
+    public static func == (lhs: SceneDescriptor, rhs: SceneDescriptor) -> Bool {
+        lhs.id == rhs.id && lhs.summary == rhs.summary && lhs.actions == rhs.actions
+            && lhs.displays.map(ObjectIdentifier.init) == rhs.displays.map(ObjectIdentifier.init)
     }
 }
 

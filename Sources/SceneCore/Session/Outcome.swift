@@ -11,9 +11,29 @@ public struct Outcome {
 
     public init() {}
 
-    /// The first error message displayed, if any: the input failed.
+    /// The first error message displayed, if any: the input failed. A confirmation nobody
+    /// answered counts by its refusal.
     public var error: Message? {
-        displayed.lazy.compactMap { $0 as? Message }.first { $0.kind == .error }
+        displayed.lazy.compactMap(Self.errorMessage).first
+    }
+
+    /// A question waiting for the person's answer (only where the session can ask).
+    public var confirmation: ConfirmationRequest? {
+        displayed.lazy.compactMap { $0 as? ConfirmationRequest }.first
+    }
+
+    /// The same outcome without its question, for a front end that asks it itself.
+    public var withoutConfirmation: Outcome {
+        var outcome = self
+        outcome.displayed.removeAll { $0 is ConfirmationRequest }
+        return outcome
+    }
+
+    /// The error a ViewModel shows, if it is one: an error message, or an unanswered
+    /// confirmation's refusal. Front ends send these to their error stream.
+    public static func errorMessage(_ viewModel: any ViewModel) -> Message? {
+        if let message = viewModel as? Message { return message.kind == .error ? message : nil }
+        return (viewModel as? ConfirmationRequest)?.refusal
     }
 
     public var succeeded: Bool { error == nil && dispatchError == nil }

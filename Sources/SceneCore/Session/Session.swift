@@ -8,6 +8,9 @@ public final class Session {
     /// Every kind of scene the app has, for introspection and help.
     public let sceneKinds: [SceneDescriptor]
     private let recorder = Recorder()
+    /// Whether the front end puts a scene's `ConfirmationRequest` to the person (the REPL).
+    /// When false, the session answers it by the request's `otherwise`.
+    public var canAsk = false
 
     /// The actions every scene has, handled by the session itself.
     public static let globalActions: [ActionSpec] = [
@@ -65,6 +68,9 @@ public final class Session {
                 code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
         } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
             stack.active.perform(call)
+            if !canAsk, let request = recorder.takeConfirmation(proceeding: .proceed) {
+                stack.active.perform(request.confirmed)
+            }
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)
         } else {
@@ -89,6 +95,13 @@ public final class Session {
                                            code: .notFound, details: ["scene": sceneID, "stack": where_]))
         }
         return recorder.end()
+    }
+
+    /// What to ask before the program ends, from the topmost scene that would lose something
+    /// (a form with unsaved changes); nil when quitting loses nothing. For front ends that can
+    /// ask: elsewhere quitting goes ahead as it always did.
+    public func confirmationBeforeQuitting() -> ConfirmationRequest? {
+        stack.scenes.reversed().lazy.compactMap { $0.confirmationBeforeQuitting() }.first
     }
 
     /// The stack as a ViewModel, from the root to the active scene.
@@ -146,6 +159,12 @@ public final class Session {
         func begin() { outcome = Outcome() }
         func end() -> Outcome { defer { outcome = Outcome() }; return outcome }
         func display(_ viewModel: any ViewModel) { outcome.displayed.append(viewModel) }
+        /// Removes and returns the question displayed, if nobody is asked and it goes ahead so.
+        func takeConfirmation(proceeding: ConfirmationRequest.Otherwise) -> ConfirmationRequest? {
+            guard let index = outcome.displayed.firstIndex(where: { ($0 as? ConfirmationRequest)?.otherwise == proceeding })
+            else { return nil }
+            return outcome.displayed.remove(at: index) as? ConfirmationRequest
+        }
         func sceneStack(_ stack: SceneStack, didRoute route: Route) { outcome.routes.append(route) }
     }
 }

@@ -13,27 +13,11 @@ final class ContactFormatterTests: XCTestCase {
 
     // MARK: names
 
-    func test_name_capitalisesTheFirstLetterOfEachWord_andKeepsTheRest() {
-        XCTAssertEqual(sut.name("ann-marie lee"), "Ann-Marie Lee")
-        XCTAssertEqual(sut.name("o'neil"), "O'Neil")
-        XCTAssertEqual(sut.name("McDonald"), "McDonald")
-        XCTAssertEqual(sut.name("josé ñúñez"), "José Ñúñez")
-        XCTAssertEqual(sut.name("zoë"), "Zoë")
-        XCTAssertEqual(sut.name("山田"), "山田")
-        XCTAssertEqual(sut.name(""), "")
-    }
-
-    func test_name_usesTheInjectedLocale() {
-        // Given
-        let turkish = ContactFormatter(locale: Locale(identifier: "tr_TR"), timeZone: Seeds.timeZone)
-        // Then: the dotted capital I only in Turkish
-        XCTAssertEqual(sut.name("istanbul"), "Istanbul")
-        XCTAssertEqual(turkish.name("istanbul"), "İstanbul")
-    }
-
-    func test_displayName_joinsCapitalisedNames_orFallsBackToTheOrganisation() {
-        XCTAssertEqual(sut.displayName(Contact(givenName: "ann", familyName: "lee")), "Ann Lee")
-        XCTAssertEqual(sut.displayName(Contact(familyName: "lee", organization: "Acme")), "Lee")
+    func test_displayName_isTheNameAsTyped_inItsOrder_orTheOrganisation() {
+        XCTAssertEqual(sut.displayName(Contact(givenName: "danah", familyName: "boyd")), "danah boyd")
+        XCTAssertEqual(sut.displayName(Contact(givenName: "Ludwig", familyName: "van Beethoven")), "Ludwig van Beethoven")
+        XCTAssertEqual(sut.displayName(Contact(givenName: "太郎", familyName: "山田", nameOrder: .familyFirst)), "山田 太郎")
+        XCTAssertEqual(sut.displayName(Contact(familyName: "lee", organization: "Acme")), "lee")
         XCTAssertEqual(sut.displayName(Seeds.Contacts.taro), "太郎 山田")
         XCTAssertEqual(sut.displayName(Seeds.Contacts.acme), "Acme Inc.")
     }
@@ -43,8 +27,21 @@ final class ContactFormatterTests: XCTestCase {
     func test_phone_masksNorthAmericanNumbers() {
         XCTAssertEqual(sut.phone("+15551234567"), "+1 (555) 123-4567")
         XCTAssertEqual(sut.phone("+1 555 123 4567"), "+1 (555) 123-4567")
-        XCTAssertEqual(sut.phone("555.123.4567"), "(555) 123-4567")
         XCTAssertEqual(sut.phone("(555) 123-4567"), "(555) 123-4567")
+    }
+
+    func test_phone_withoutACountryCode_isShownAsTyped_unlessTheBooksCountrySaysNorthAmerican() {
+        // Given: no default country
+        XCTAssertEqual(sut.phone("4930123456"), "4930123456")
+        XCTAssertEqual(sut.phone("555.123.4567"), "555.123.4567")
+        // Given: a North American book
+        let american = ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone, defaultCountry: "us")
+        XCTAssertEqual(american.phone("555.123.4567"), "(555) 123-4567")
+        XCTAssertEqual(american.phone("+34 612 345 678"), "+34 612 345 678")
+        // Given: a German book
+        let german = ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone, defaultCountry: "DE")
+        XCTAssertEqual(german.phone("4930123456"), "4930123456")
+        XCTAssertEqual(german.phone("+1 555 123 4567"), "+1 (555) 123-4567")
     }
 
     func test_phone_leavesOtherNumbersAsTyped_withSpacesCollapsed() {

@@ -22,4 +22,15 @@ final class MailQueryWorkerTests: XCTestCase {
         XCTAssertEqual(try sut.matches(for: " \u{200B}\t"), [])
         XCTAssertEqual(try sut.matches(for: ""), [])
     }
+
+    func test_matches_leaveOutValuesThatAreNotAddresses() throws {
+        // Given a contact an import kept with one invalid and one valid email
+        var ann = Seeds.Contacts.ann
+        ann.emails = [LabeledValue(label: "work", value: "not-an-email"), LabeledValue(label: "home", value: "ann@home.example")]
+        sut = MailQueryWorker(store: InMemoryContactStore([ann]))
+        // When a mail client queries
+        let matches = try sut.matches(for: "ann")
+        // Then only the address is offered
+        XCTAssertEqual(matches, [MailQueryMatch(address: "ann@home.example", name: "Ann Lee", info: "home")])
+    }
 }

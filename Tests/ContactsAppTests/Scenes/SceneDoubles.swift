@@ -13,11 +13,16 @@ final class SceneNavigatingSpy: SceneNavigating {
     private(set) var pushed: [Scene] = []
     private(set) var popCalled = 0
     private(set) var poppedTo: [String] = []
+    private(set) var replacedWith: [Scene] = []
 
     func push(_ scene: Scene) { pushed.append(scene); scenes.append(scene) }
     @discardableResult func pop() -> Bool { popCalled += 1; return true }
     @discardableResult func pop(to sceneID: String) -> Bool { poppedTo.append(sceneID); return true }
-    func replace(with scene: Scene) {}
+    func replace(with scene: Scene) {
+        replacedWith.append(scene)
+        if !scenes.isEmpty { scenes.removeLast() }
+        scenes.append(scene)
+    }
 }
 
 /// A scene factory whose scenes display into a spy and navigate a spy.

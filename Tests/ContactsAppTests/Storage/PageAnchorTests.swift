@@ -249,7 +249,8 @@ final class PageAnchorTests: XCTestCase {
             // Back to a v3 book: without v4's anchors and what came after them.
             try db.execute(sql: """
                 DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary]))
+                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
+                                         SQLiteContactStore.addNameOrderAndSortPastParticles]))
                 """)
         }
         try queue.close()
@@ -292,7 +293,8 @@ final class PageAnchorTests: XCTestCase {
             // Back to a v3 book: without v4's anchors and what came after them.
             try db.execute(sql: """
                 DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary]))
+                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
+                                         SQLiteContactStore.addNameOrderAndSortPastParticles]))
                 """)
         }
         // When

@@ -697,4 +697,36 @@ final class SQLiteContactStoreTests: XCTestCase {
             guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
         }
     }
+
+    func test_aFamilyNameSortsPastItsParticles_andTheNameOrderIsKept() throws {
+        // Given
+        let sut = try SQLiteContactStore(path: databasePath)
+        let ludwig = try sut.insert(Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
+        _ = try sut.insert(Contact(uid: "v", givenName: "Vera", familyName: "Vance"))
+        _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Adams"))
+        let taro = try sut.insert(Contact(uid: "t", givenName: "太郎", familyName: "山田", nameOrder: .familyFirst))
+        // Then: under B, between Adams and Vance
+        XCTAssertEqual(try sut.page(ContactQuery(sort: .last, limit: 10)).contacts.map(\.familyName), ["Adams", "van Beethoven", "Vance", "山田"])
+        XCTAssertEqual(try sut.position(of: ludwig.id ?? 0, sort: .last), 1)
+        XCTAssertEqual(try SQLiteContactStore(path: databasePath).contact(id: taro.id ?? 0)?.fullName, "山田 太郎")
+    }
+
+    func test_aBookFromBeforeNameOrders_getsTheColumn_andItsParticleNamesResorted() throws {
+        // Given: a book as the version before left it: no name_order, "van Beethoven" keyed under V
+        let ludwig = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
+        _ = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "v", givenName: "Vera", familyName: "Vance"))
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: """
+                ALTER TABLE contact DROP COLUMN name_order;
+                UPDATE contact SET sort_last = 'van beethoven' || char(1) || 'ludwig' || char(1) WHERE uid = 'l';
+                \(StoreSeeds.forgetting([SQLiteContactStore.addNameOrderAndSortPastParticles]))
+                """)
+        }
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then
+        XCTAssertEqual(try sut.position(of: ludwig.id ?? 0, sort: .last), 0)
+        XCTAssertEqual(try sut.page(ContactQuery(sort: .last)).contacts.map(\.familyName), ["van Beethoven", "Vance"])
+        XCTAssertEqual(try sut.contact(id: ludwig.id ?? 0)?.nameOrder, .givenFirst)
+    }
 }

@@ -122,4 +122,12 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(sut.read(Data()), ParsedContacts())
         XCTAssertEqual(sut.read(Data([0xFF, 0x00, 0xFE, 0x0A, 0x0D])).entries, [])
     }
+
+    func test_theNameOrderOfTheCardsFN_isKept() throws {
+        // When
+        let result = read("BEGIN:VCARD\nN:山田;太郎;;;\nFN:山田 太郎\nEND:VCARD\nBEGIN:VCARD\nN:Lee;Ann;;;\nFN:Ann Lee\nEND:VCARD\n")
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.nameOrder), [.familyFirst, .givenFirst])
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["山田 太郎", "Ann Lee"])
+    }
 }

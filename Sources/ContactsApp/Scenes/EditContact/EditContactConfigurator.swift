@@ -10,7 +10,7 @@ public enum EditContactConfigurator {
         case .edit: title = "edit"
         }
         let viewController = EditContactViewController(output: context.display, title: title)
-        let interactor = EditContactInteractor(mode: mode, contactsWorker: factory.worker)
+        let interactor = EditContactInteractor(mode: mode, contactsWorker: factory.worker, locale: factory.environment.locale)
         let presenter = EditContactPresenter(formatter: factory.formatter)
         let router = EditContactRouter(navigator: context.navigator)
         viewController.interactor = interactor

@@ -2,12 +2,15 @@ import Foundation
 
 public protocol EditContactBusinessLogic {
     func updateField(request: EditContact.UpdateField.Request)
+    func tidyNames(request: EditContact.TidyNames.Request)
+    func setNameOrder(request: EditContact.SetNameOrder.Request)
     func addItem(request: EditContact.AddItem.Request)
     func removeItem(request: EditContact.RemoveItem.Request)
     func clearField(request: EditContact.ClearField.Request)
     func reviewDraft(request: EditContact.ReviewDraft.Request)
     func saveContact(request: EditContact.SaveContact.Request)
     func cancel(request: EditContact.Cancel.Request)
+    func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request)
 }
 
 public protocol EditContactDataStore: AnyObject {
@@ -15,6 +18,8 @@ public protocol EditContactDataStore: AnyObject {
     var draft: EditContact.Draft { get }
     /// The contact as saved, for the scene the form returns to.
     var savedContact: Contact? { get }
+    /// The fields changed since the form opened, one entry per edit that changed the draft.
+    var changes: [String] { get }
 }
 
 public final class EditContactInteractor: EditContactBusinessLogic, EditContactDataStore {
@@ -22,21 +27,44 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     let contactsWorker: EditContactStorageLogic
     let worker: EditContactWorker
     public let mode: EditContact.Mode
+    /// For capitalising names the person asks to tidy (Turkish dotted i and the like).
+    let locale: Locale
     public private(set) var draft: EditContact.Draft
     public private(set) var savedContact: Contact?
+    public private(set) var changes: [String] = []
 
     /// Labels used when the user gives none.
     static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
 
-    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker()) {
-        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker
+    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
+                locale: Locale = Locale(identifier: "en_US_POSIX")) {
+        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale
         if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
     }
 
     public func updateField(request: EditContact.UpdateField.Request) {
         let value = request.value.trimmingCharacters(in: .whitespaces)
+        if draft[request.field] != value { changes.append(request.field.rawValue) }
         draft[request.field] = value
         presenter?.presentUpdatedField(response: .init(field: request.field, value: value))
+    }
+
+    /// Names are kept as typed; only a name typed all in lower or upper case is tidied, and only now.
+    public func tidyNames(request: EditContact.TidyNames.Request) {
+        var tidied: [EditContact.UpdateField.Response] = []
+        for field in [EditContact.Field.given, .family] {
+            guard let tidy = PersonName.tidied(draft[field], locale: locale) else { continue }
+            draft[field] = tidy
+            changes.append(field.rawValue)
+            tidied.append(.init(field: field, value: tidy))
+        }
+        presenter?.presentTidiedNames(response: .init(tidied: tidied))
+    }
+
+    public func setNameOrder(request: EditContact.SetNameOrder.Request) {
+        if draft.nameOrder != request.order { changes.append("order") }
+        draft.nameOrder = request.order
+        presenter?.presentNameOrder(response: .init(order: request.order, draft: draft))
     }
 
     public func addItem(request: EditContact.AddItem.Request) {
@@ -51,6 +79,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         let label = (typedLabel ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let item = LabeledValue(label: label, value: value)
         let index: Int
+        let before = draft
         switch request.kind {
         case .phone: draft.phones.append(item); index = draft.phones.count
         case .email: draft.emails.append(item); index = draft.emails.count
@@ -62,6 +91,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
                 draft.tags.append(value); index = draft.tags.count
             }
         }
+        if draft != before { changes.append("\(request.kind.rawValue) \(index)") }
         presenter?.presentAddedItem(response: .init(kind: request.kind, index: index, item: item))
     }
 
@@ -74,6 +104,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             return
         }
         let item = items(request.kind)[request.index - 1]
+        changes.append("\(request.kind.rawValue) \(request.index)")
         switch request.kind {
         case .phone: draft.phones.remove(at: request.index - 1)
         case .email: draft.emails.remove(at: request.index - 1)
@@ -84,6 +115,8 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     }
 
     public func clearField(request: EditContact.ClearField.Request) {
+        let before = draft
+        defer { if draft != before { changes.append(request.name) } }
         if let field = EditContact.Field(rawValue: request.name) {
             draft[field] = ""
         } else {
@@ -118,8 +151,17 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         }
     }
 
+    /// Leaves without saving; with changes made, only once the person agreed to drop them.
     public func cancel(request: EditContact.Cancel.Request) {
-        presenter?.presentCancelled(response: .init(mode: mode))
+        guard request.confirmed || changes.isEmpty else {
+            presenter?.presentCancelConfirmation(response: .init(mode: mode, changes: changes))
+            return
+        }
+        presenter?.presentCancelled(response: .init(mode: mode, changes: changes))
+    }
+
+    public func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request) {
+        presenter?.presentUnsavedChanges(response: .init(mode: mode, changes: changes))
     }
 
     private func items(_ kind: EditContact.ItemKind) -> [LabeledValue] {

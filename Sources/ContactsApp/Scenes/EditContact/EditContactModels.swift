@@ -27,6 +27,7 @@ public enum EditContact {
         /// Addresses as typed: "street; city; region; postal code; country".
         public var addresses: [LabeledValue] = []
         public var tags: [String] = []
+        public var nameOrder: NameOrder = .givenFirst
 
         public subscript(field: Field) -> String {
             get { fields[field] ?? "" }
@@ -42,6 +43,18 @@ public enum EditContact {
     public enum AddItem {
         public struct Request: Equatable { public let kind: ItemKind; public let label: String?; public let value: String }
         public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+    }
+
+    /// `tidy`: names typed all in lower or upper case, capitalised (particles kept lower).
+    public enum TidyNames {
+        public struct Request: Equatable {}
+        public struct Response { public let tidied: [UpdateField.Response] }
+    }
+
+    /// `order given-first|family-first`: how the name is written out.
+    public enum SetNameOrder {
+        public struct Request: Equatable { public let order: NameOrder }
+        public struct Response { public let order: NameOrder; public let draft: Draft }
     }
 
     public enum RemoveItem {
@@ -91,7 +104,24 @@ public enum EditContact {
     }
 
     public enum Cancel {
+        public struct Request: Equatable {
+            /// The person agreed to drop the changes made (or nobody could be asked).
+            public var confirmed = false
+        }
+        public struct Response {
+            public let mode: Mode
+            /// The fields changed, one entry per edit ("given", "phone 2"), in order.
+            public var changes: [String] = []
+        }
+        /// What to ask before unsaved changes are dropped (on cancel, or on quitting).
+        public struct ConfirmationViewModel: Equatable {
+            public let question: String
+            public let declined: String
+        }
+    }
+
+    /// Whether leaving now would lose changes, asked when the program is about to end.
+    public enum ReviewUnsavedChanges {
         public struct Request: Equatable {}
-        public struct Response { public let mode: Mode }
     }
 }

@@ -2,12 +2,16 @@ import SceneCore
 
 public protocol EditContactPresentationLogic {
     func presentUpdatedField(response: EditContact.UpdateField.Response)
+    func presentTidiedNames(response: EditContact.TidyNames.Response)
+    func presentNameOrder(response: EditContact.SetNameOrder.Response)
     func presentAddedItem(response: EditContact.AddItem.Response)
     func presentRemovedItem(response: EditContact.RemoveItem.Response)
     func presentClearedField(response: EditContact.ClearField.Response)
     func presentDraft(response: EditContact.ReviewDraft.Response)
     func presentSavedContact(response: EditContact.SaveContact.Response)
     func presentCancelled(response: EditContact.Cancel.Response)
+    func presentCancelConfirmation(response: EditContact.Cancel.Response)
+    func presentUnsavedChanges(response: EditContact.Cancel.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -27,6 +31,23 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         let value = format(response.field, response.value)
         viewController?.displayChange(viewModel: .init(field: response.field.rawValue, value: value,
                                                         text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)"))
+    }
+
+    public func presentTidiedNames(response: EditContact.TidyNames.Response) {
+        guard !response.tidied.isEmpty else {
+            viewController?.displayMessage(.info("Nothing to tidy: only names typed all in lower or upper case are capitalised"))
+            return
+        }
+        response.tidied.forEach(presentUpdatedField)
+    }
+
+    /// "name order: family name first (山田 太郎)"
+    public func presentNameOrder(response: EditContact.SetNameOrder.Response) {
+        let preview = Contact(givenName: response.draft[.given], familyName: response.draft[.family],
+                              organization: response.draft[.organization], nameOrder: response.order).fullName
+        let order = response.order == .familyFirst ? "family name first" : "given name first"
+        viewController?.displayChange(viewModel: .init(field: "order", value: response.order.rawValue,
+                                                        text: "name order: \(order)" + (preview.isEmpty ? "" : " (\(preview))")))
     }
 
     public func presentAddedItem(response: EditContact.AddItem.Response) {
@@ -59,6 +80,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
             }
         }
         for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
+        if draft.nameOrder == .familyFirst { rows.append(Row(field: "order", label: "name order", value: "family name first")) }
         let heading: String
         switch response.mode {
         case .add: heading = "New contact"
@@ -77,22 +99,50 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         viewController?.displaySavedContact(message: .success(text))
     }
 
+    /// "Cancelled: Ann Lee is unchanged", or with edits made "Cancelled: 3 changes to Ann Lee dropped".
     public func presentCancelled(response: EditContact.Cancel.Response) {
         let text: String
-        switch response.mode {
-        case .add: text = "Cancelled: no contact was added"
-        case .edit(let contact): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
+        let dropped = Self.count(response.changes.count, "change")
+        switch (response.mode, response.changes.isEmpty) {
+        case (.add, true): text = "Cancelled: no contact was added"
+        case (.add, false): text = "Cancelled: no contact was added; \(dropped) dropped"
+        case (.edit(let contact), true): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
+        case (.edit(let contact), false): text = "Cancelled: \(dropped) to \(formatter.displayName(contact)) dropped"
         }
         viewController?.displayCancelled(message: .info(text))
     }
+
+    /// "Drop 3 changes to Ann Lee (given, phone 1, email 1)?"
+    public func presentCancelConfirmation(response: EditContact.Cancel.Response) {
+        viewController?.displayCancelConfirmation(viewModel: confirmation("Drop", response))
+    }
+
+    /// What quitting now would lose, or nothing to ask when nothing would be lost.
+    public func presentUnsavedChanges(response: EditContact.Cancel.Response) {
+        viewController?.displayUnsavedChanges(viewModel: response.changes.isEmpty ? nil : confirmation("Quit and drop", response))
+    }
+
+    private func confirmation(_ verb: String, _ response: EditContact.Cancel.Response) -> EditContact.Cancel.ConfirmationViewModel {
+        var fields: [String] = []
+        for field in response.changes where !fields.contains(field) { fields.append(field) }
+        let changes = Self.count(response.changes.count, "change")
+        let name: String
+        switch response.mode {
+        case .add: name = "the new contact"
+        case .edit(let contact): name = formatter.displayName(contact)
+        }
+        return .init(question: "\(verb) \(changes) to \(name) (\(fields.joined(separator: ", ")))?",
+                     declined: "Still editing \(name): 'save' keeps the changes, 'review' shows them")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    private func format(_ field: EditContact.Field, _ value: String) -> String {
-        field == .given || field == .family ? formatter.name(value) : value
-    }
+    /// Values as typed: names too (`tidy` capitalises them when asked).
+    private func format(_ field: EditContact.Field, _ value: String) -> String { value }
 
     /// ("phone 1 (mobile)", "+1 (555) 123-4567")
     private func describe(_ kind: EditContact.ItemKind, _ index: Int, _ item: LabeledValue) -> (String, String) {

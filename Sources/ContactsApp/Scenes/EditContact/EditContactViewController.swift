@@ -5,6 +5,8 @@ public protocol EditContactDisplayLogic: AnyObject {
     func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel)
     func displaySavedContact(message: Message)
     func displayCancelled(message: Message)
+    func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel)
+    func displayUnsavedChanges(viewModel: EditContact.Cancel.ConfirmationViewModel?)
     func displayMessage(_ message: Message)
 }
 
@@ -43,10 +45,16 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags"]),
                           help: "the field"),
         ]),
+        ActionSpec("tidy", summary: "capitalise the given and family names if typed all in lower or upper case",
+                   details: "Names are kept as typed otherwise; particles stay lower case: ludwig van beethoven → Ludwig van Beethoven"),
+        ActionSpec("order", summary: "write the name given name first or family name first", parameters: [
+            ParameterSpec("order", .choice(NameOrder.allCases.map(\.rawValue)), help: "given-first (Ann Lee) or family-first (山田 太郎)"),
+        ], details: "Example: order family-first"),
         ActionSpec("review", summary: "show the form as filled in so far"),
         ActionSpec("save", aliases: ["done"], summary: "check and save the contact, then close the form"),
         // `back` in a form cancels it out loud, so no draft is dropped without a word.
-        ActionSpec("cancel", aliases: ["back"], summary: "close the form without saving"),
+        ActionSpec("cancel", aliases: ["back"], summary: "close the form without saving (asks first if you changed something)",
+                   parameters: [ParameterSpec("confirm", .boolean, required: false, help: "yes to drop the changes without asking")]),
     ])
 
     public var interactor: EditContactBusinessLogic?
@@ -73,8 +81,11 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             }
         case "clear": interactor?.clearField(request: .init(name: call.string("field") ?? ""))
         case "review": interactor?.reviewDraft(request: .init())
+        case "tidy": interactor?.tidyNames(request: .init())
+        case "order":
+            if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) { interactor?.setNameOrder(request: .init(order: order)) }
         case "save": interactor?.saveContact(request: .init())
-        case "cancel": interactor?.cancel(request: .init())
+        case "cancel": interactor?.cancel(request: .init(confirmed: call.boolean("confirm") ?? false))
         default: break
         }
     }
@@ -94,6 +105,30 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
     public func displaySavedContact(message: Message) {
         output.display(message)
         router?.routeAfterSave()
+    }
+
+    /// Asks before dropping changes; where nobody can be asked the form closes as before,
+    /// saying how many changes were dropped.
+    public func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel) {
+        output.display(confirmation(viewModel, confirmed: ActionCall("cancel", ["confirm": .boolean(true)])))
+    }
+
+    /// The front end asks and waits (`confirmationBeforeQuitting`), so the answer is kept for it.
+    private var quitConfirmation: ConfirmationRequest?
+
+    public func displayUnsavedChanges(viewModel: EditContact.Cancel.ConfirmationViewModel?) {
+        quitConfirmation = viewModel.map { confirmation($0, confirmed: ActionCall("quit")) }
+    }
+
+    public func confirmationBeforeQuitting() -> ConfirmationRequest? {
+        quitConfirmation = nil
+        interactor?.reviewUnsavedChanges(request: .init())
+        return quitConfirmation
+    }
+
+    private func confirmation(_ viewModel: EditContact.Cancel.ConfirmationViewModel, confirmed: ActionCall) -> ConfirmationRequest {
+        ConfirmationRequest(question: viewModel.question, confirmed: confirmed, declined: .info(viewModel.declined),
+                            otherwise: .proceed, refusal: .error(viewModel.question, code: .confirmationRequired))
     }
 
     public func displayCancelled(message: Message) {

@@ -23,17 +23,21 @@ public struct EditContactWorker {
             return LabeledValue(label: $0.label, value: parts.joined(separator: "; "))
         }
         draft.tags = contact.tags
+        draft.nameOrder = contact.nameOrder
         return draft
     }
 
     /// Validates every field and builds the contact to save on top of `base` (whose id,
     /// UID, times and version are kept). Throws `ContactsFailure.invalid` with every error.
+    /// A value `base` already holds is not checked again: an import keeps what it cannot
+    /// validate (an EMAIL that is not an address), and that must not block other edits.
     public func contact(from draft: EditContact.Draft, base: Contact) throws -> Contact {
         var errors: [FieldError] = []
         var contact = base
+        let before = self.draft(from: base)
         func line(_ field: EditContact.Field) -> String {
             let value = draft[field]
-            if let problem = ContactRules.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
+            if value != before[field], let problem = ContactRules.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
             return value
         }
         contact.givenName = line(.given)
@@ -46,9 +50,13 @@ public struct EditContactWorker {
             errors.append(FieldError("name", problem))
         }
         contact.notes = draft[.notes]
-        if let problem = ContactRules.notesProblem(contact.notes) { errors.append(FieldError("notes", problem)) }
+        if draft[.notes] != before[.notes], let problem = ContactRules.notesProblem(contact.notes) {
+            errors.append(FieldError("notes", problem))
+        }
         contact.birthday = nil
-        if !draft[.birthday].isEmpty {
+        if draft[.birthday] == before[.birthday] {
+            contact.birthday = base.birthday
+        } else if !draft[.birthday].isEmpty {
             if let birthday = Birthday(parsing: draft[.birthday]) {
                 contact.birthday = birthday
             } else {
@@ -56,13 +64,21 @@ public struct EditContactWorker {
             }
         }
         for (index, phone) in draft.phones.enumerated() {
-            if let problem = ContactRules.phoneProblem(phone.value) { errors.append(FieldError("phone \(index + 1)", problem)) }
-            if let problem = ContactRules.labelProblem(phone.label) { errors.append(FieldError("phone \(index + 1) label", problem)) }
+            if !before.phones.contains(where: { $0.value == phone.value }), let problem = ContactRules.phoneProblem(phone.value) {
+                errors.append(FieldError("phone \(index + 1)", problem))
+            }
+            if !before.phones.contains(where: { $0.label == phone.label }), let problem = ContactRules.labelProblem(phone.label) {
+                errors.append(FieldError("phone \(index + 1) label", problem))
+            }
         }
         contact.phones = draft.phones
         for (index, email) in draft.emails.enumerated() {
-            if let problem = ContactRules.emailProblem(email.value) { errors.append(FieldError("email \(index + 1)", problem)) }
-            if let problem = ContactRules.labelProblem(email.label) { errors.append(FieldError("email \(index + 1) label", problem)) }
+            if !before.emails.contains(where: { $0.value == email.value }), let problem = ContactRules.emailProblem(email.value) {
+                errors.append(FieldError("email \(index + 1)", problem))
+            }
+            if !before.emails.contains(where: { $0.label == email.label }), let problem = ContactRules.labelProblem(email.label) {
+                errors.append(FieldError("email \(index + 1) label", problem))
+            }
         }
         contact.emails = draft.emails
         contact.addresses = []
@@ -73,17 +89,21 @@ public struct EditContactWorker {
                 errors.append(FieldError("address \(index + 1)", "must be: street; city; region; postal code; country"))
                 continue
             }
-            if let problem = parts.lazy.compactMap(ContactRules.lineProblem).first {
+            if !before.addresses.contains(where: { $0.value == typed.value }),
+               let problem = parts.lazy.compactMap(ContactRules.lineProblem).first {
                 errors.append(FieldError("address \(index + 1)", problem))
             }
-            if let problem = ContactRules.labelProblem(typed.label) { errors.append(FieldError("address \(index + 1) label", problem)) }
+            if !before.addresses.contains(where: { $0.label == typed.label }), let problem = ContactRules.labelProblem(typed.label) {
+                errors.append(FieldError("address \(index + 1) label", problem))
+            }
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
         }
-        for (index, tag) in draft.tags.enumerated() {
+        for (index, tag) in draft.tags.enumerated() where !before.tags.contains(tag) {
             if let problem = ContactRules.tagProblem(tag) { errors.append(FieldError("tag \(index + 1)", problem)) }
         }
         contact.tags = draft.tags
+        contact.nameOrder = draft.nameOrder
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
         return contact
     }

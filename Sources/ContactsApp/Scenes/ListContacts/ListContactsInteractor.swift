@@ -71,7 +71,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let contact = try worker.resolve(request.reference)
             selectedContact = contact
-            presenter?.presentSelectedContact(response: .init(contact: contact))
+            presenter?.presentSelectedContact(response: .init(contact: contact, purpose: request.purpose))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -80,6 +80,11 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public func deleteContact(request: ListContacts.DeleteContact.Request) {
         do {
             let contact = try worker.resolve(request.reference)
+            // A prefix matching one contact is a guess: confirmed, or named exactly, or not deleted.
+            guard request.confirmed || contact.isNamedExactly(by: request.reference) else {
+                presenter?.presentDeleteConfirmation(response: .init(contact: contact, reference: request.reference))
+                return
+            }
             try worker.delete(contact)
             presenter?.presentDeletedContact(response: .init(contact: contact))
         } catch {
@@ -139,12 +144,6 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     }
 
     public func completeReference(request: ListContacts.CompleteReference.Request) {
-        let prefix = request.prefix.trimmingCharacters(in: .whitespaces)
-        // Numbers are typed, not completed; an empty prefix offers the first names of the list.
-        // A failed read offers nothing: completion must never interrupt typing with an error.
-        let matches = prefix.first?.isNumber == true ? []
-            : (try? worker.page(ContactQuery(search: prefix, sort: query.sort, page: 1, limit: 20)))?.contacts ?? []
-        let names = matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
-        presenter?.presentCompletions(response: .init(names: names))
+        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
     }
 }

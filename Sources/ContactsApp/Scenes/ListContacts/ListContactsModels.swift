@@ -44,15 +44,36 @@ public enum ListContacts {
         }
     }
 
+    /// `show CONTACT` and `edit CONTACT`: find the contact, then open it or its form.
     public enum SelectContact {
-        public struct Request: Equatable { public let reference: String }
-        public struct Response { public let contact: Contact }
-        public struct ViewModel: Equatable { public let id: Int64 }
+        public enum Purpose: Equatable, Sendable { case show, edit }
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public var purpose: Purpose = .show }
+        public struct ViewModel: Equatable { public let id: Int64; public var purpose: Purpose = .show }
     }
 
     public enum DeleteContact {
-        public struct Request: Equatable { public let reference: String }
+        public struct Request: Equatable {
+            public let reference: String
+            /// The person confirmed: a contact named by part of its name is deleted too.
+            public var confirmed = false
+        }
         public struct Response { public let contact: Contact }
+        /// Deleting a contact named by part of its name ("bo" for Bob Smith) waits for a yes.
+        public struct ConfirmationResponse {
+            public let contact: Contact
+            public let reference: String
+        }
+        /// What the ViewController asks, with the contact's number to name it exactly on yes.
+        public struct ConfirmationViewModel: Equatable {
+            public let id: Int64
+            public let question: String
+            public let declined: String
+            public let refusal: String
+        }
     }
 
     /// Where a contact just added from the form landed in the list (seed 001's inserted row).

@@ -4,6 +4,7 @@ public protocol ListContactsPresentationLogic {
     func presentFetchedContacts(response: ListContacts.FetchContacts.Response)
     func presentSelectedContact(response: ListContacts.SelectContact.Response)
     func presentDeletedContact(response: ListContacts.DeleteContact.Response)
+    func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse)
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
     func presentImportedContacts(response: ListContacts.ImportContacts.Response)
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
@@ -36,11 +37,21 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0))
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
         viewController?.displayMessage(.success("Deleted \(formatter.displayName(response.contact))"))
+    }
+
+    public func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
+        let id = response.contact.id ?? 0
+        let name = formatter.displayName(response.contact)
+        let reference = response.reference.trimmingCharacters(in: .whitespaces)
+        viewController?.displayDeleteConfirmation(viewModel: .init(
+            id: id, question: "Delete \(name) (#\(id))?", declined: "Nothing deleted",
+            refusal: "not deleted: '\(reference)' is only part of \(name)'s name; name the contact exactly "
+                + "(delete \(id)) or confirm (delete \(reference) yes)"))
     }
 
     public func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
@@ -52,26 +63,32 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
     }
 
-    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card by line.
+    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card and each
+    /// value kept but not valid by line (and by file, for a folder).
     public func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
         let report = response.report
-        var text = "Imported \(response.path): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
+        let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
+        var text = "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
         if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
-        guard !report.problems.isEmpty else {
+        guard !report.problems.isEmpty || !report.warnings.isEmpty else {
             viewController?.displayMessage(.success(text))
             return
         }
-        text += "; \(count(report.problems.count, "card")) could not be read"
+        if !report.problems.isEmpty { text += "; \(count(report.problems.count, "card")) could not be read" }
+        if !report.warnings.isEmpty { text += "; \(count(report.warnings.count, "value")) kept but not valid" }
+        let all = report.problems + report.warnings
         // Line numbers padded to one width, so details sorted by key read in file order.
-        let shown = report.problems.prefix(Self.maximumProblemsShown)
+        let shown = all.prefix(Self.maximumProblemsShown)
         let width = String(shown.map(\.line).max() ?? 0).count
         var details: [String: String] = [:]
         for problem in shown {
             let number = String(problem.line)
-            details["line " + String(repeating: " ", count: width - number.count) + number] = problem.reason
+            let line = "line " + String(repeating: " ", count: width - number.count) + number
+            let key = problem.file.map { problem.line == 0 ? $0 : "\($0) \(line)" } ?? line
+            details[key] = details[key].map { $0 + "; " + problem.reason } ?? problem.reason
         }
-        if report.problems.count > Self.maximumProblemsShown {
-            details["more"] = "\(report.problems.count - Self.maximumProblemsShown) more problems not shown"
+        if all.count > Self.maximumProblemsShown {
+            details["more"] = "\(all.count - Self.maximumProblemsShown) more problems not shown"
         }
         viewController?.displayMessage(Message(.info, text, details: details))
     }

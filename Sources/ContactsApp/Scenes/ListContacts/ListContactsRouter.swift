@@ -3,6 +3,8 @@ import SceneCore
 public protocol ListContactsRoutingLogic {
     func routeToShowContact()
     func routeToAddContact()
+    /// The form for the contact selected, over the list.
+    func routeToEditContact()
 }
 
 public protocol ListContactsDataPassing {
@@ -28,6 +30,11 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
 
     public func routeToAddContact() {
         navigator?.push(factory.makeEditContact(mode: .add))
+    }
+
+    public func routeToEditContact() {
+        guard let contact = dataStore?.selectedContact else { return }
+        navigator?.push(factory.makeEditContact(mode: .edit(contact)))
     }
 
     func passDataToShowContact(source: ListContactsDataStore, destination: inout ShowContactDataStore?) {

@@ -6,6 +6,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
+    func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -28,12 +29,19 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                    parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
                    details: "Example: search lee acme   ·   search 555 12"),
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
         ], details: "Example: show 3   ·   show ann lee"),
+        ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
+            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+                          acceptsNumber: true),
+        ], details: "Example: edit 3   ·   edit ann lee"),
         ActionSpec("add", aliases: ["new"], summary: "add a contact (opens the form)"),
         ActionSpec("delete", summary: "delete a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact")),
-        ]),
+            ParameterSpec("contact", .text, help: "the contact's number (#), UID or full name; part of a name asks first",
+                          completion: .named("contact"), acceptsNumber: true),
+            ParameterSpec("confirm", .boolean, required: false, help: "yes to delete a contact named by part of its name"),
+        ], details: "Example: delete 3   ·   delete ann lee   ·   delete ann yes"),
         ActionSpec("import", summary: "add or update contacts from a vCard (.vcf) or CSV file", parameters: [
             ParameterSpec("path", .string, help: "the file to read"),
             ParameterSpec("format", .choice(ImportFormat.allCases.map(\.rawValue)), required: false,
@@ -80,8 +88,10 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "sort": interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
         case "search": interactor?.fetchContacts(request: Fetch(search: call.string("text") ?? ""))
         case "show": interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
+        case "edit": interactor?.selectContact(request: .init(reference: call.string("contact") ?? "", purpose: .edit))
         case "add": router?.routeToAddContact()
-        case "delete": interactor?.deleteContact(request: .init(reference: call.string("contact") ?? ""))
+        case "delete":
+            interactor?.deleteContact(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case "import":
             interactor?.importContacts(request: .init(
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ImportFormat.init(rawValue:)) ?? .auto))
@@ -110,9 +120,23 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
-    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) { router?.routeToShowContact() }
+    public func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel) {
+        switch viewModel.purpose {
+        case .show: router?.routeToShowContact()
+        case .edit: router?.routeToEditContact()
+        }
+    }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
+    /// Asks before deleting; on yes the front end runs `delete` naming the contact by its number.
+    public func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
+        output.display(ConfirmationRequest(
+            question: viewModel.question,
+            confirmed: ActionCall("delete", ["contact": .string(String(viewModel.id)), "confirm": .boolean(true)]),
+            declined: .info(viewModel.declined), otherwise: .refuse,
+            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+    }
+
     public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
         completionCandidates = viewModel.candidates
     }

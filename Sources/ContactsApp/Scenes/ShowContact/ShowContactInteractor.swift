@@ -1,6 +1,8 @@
 public protocol ShowContactBusinessLogic {
     func fetchContact(request: ShowContact.FetchContact.Request)
     func deleteContact(request: ShowContact.DeleteContact.Request)
+    func selectContact(request: ShowContact.SelectContact.Request)
+    func completeReference(request: ListContacts.CompleteReference.Request)
 }
 
 public protocol ShowContactDataStore: AnyObject {
@@ -8,6 +10,8 @@ public protocol ShowContactDataStore: AnyObject {
     var contact: Contact? { get set }
     /// Set by the form's Router after a save: show the contact again when we return.
     var contactWasSaved: Bool { get set }
+    /// The contact named by `show CONTACT` or `edit CONTACT`, for the scene that opens it.
+    var selectedContact: Contact? { get }
 }
 
 public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactDataStore {
@@ -15,6 +19,7 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     let worker: ShowContactStorageLogic
     public var contact: Contact?
     public var contactWasSaved = false
+    public private(set) var selectedContact: Contact?
 
     public init(worker: ShowContactStorageLogic) { self.worker = worker }
 
@@ -32,6 +37,20 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
+    }
+
+    public func selectContact(request: ShowContact.SelectContact.Request) {
+        do {
+            let found = try worker.resolve(request.reference)
+            selectedContact = found
+            presenter?.presentSelectedContact(response: .init(contact: found, purpose: request.purpose))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func completeReference(request: ListContacts.CompleteReference.Request) {
+        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
     }
 
     public func deleteContact(request: ShowContact.DeleteContact.Request) {

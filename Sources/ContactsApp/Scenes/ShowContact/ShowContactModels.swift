@@ -15,15 +15,50 @@ public enum ShowContact {
                 public let label: String
                 public let value: String
             }
+            /// The contact as stored, for programs: nothing to parse out of display labels.
+            public struct Record: Encodable, Equatable, Sendable {
+                public let id: Int64
+                public let uid: String
+                public let version: Int
+                public let givenName: String
+                public let familyName: String
+                /// `given-first` or `family-first`: how the name is written out (`NameOrder`).
+                public let nameOrder: String
+                public let nickname: String
+                public let organization: String
+                public let title: String
+                public let phones: [LabeledValue]
+                public let emails: [LabeledValue]
+                public let addresses: [PostalAddress]
+                /// Absent when not set; its `year` is absent when unknown.
+                public let birthday: Birthday?
+                public let tags: [String]
+                public let notes: String
+                /// ISO 8601 in UTC (`2023-11-14T22:13:20Z`).
+                public let created: String
+                public let updated: String
+            }
             public let id: Int64
             public let uid: String
             public let name: String
             public let version: Int
             public let fields: [Field]
+            public let contact: Record
             public var layout: DisplayLayout {
                 .record(heading: "#\(id) \(name)", fields: fields.map { .init($0.label, $0.value) })
             }
         }
+    }
+
+    /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
+    public enum SelectContact {
+        public typealias Purpose = ListContacts.SelectContact.Purpose
+        public struct Request: Equatable {
+            public let reference: String
+            public var purpose: Purpose = .show
+        }
+        public struct Response { public let contact: Contact; public let purpose: Purpose }
+        public struct ViewModel: Equatable { public let id: Int64; public let purpose: Purpose }
     }
 
     public enum DeleteContact {

@@ -1,8 +1,11 @@
+import Foundation
 import SceneCore
 
 public protocol ShowContactPresentationLogic {
     func presentContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
+    func presentSelectedContact(response: ShowContact.SelectContact.Response)
+    func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
 }
 
@@ -17,8 +20,9 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var fields: [Field] = []
         func add(_ label: String, _ value: String) { if !value.isEmpty { fields.append(Field(label: label, value: value)) } }
-        add("Given name", formatter.name(contact.givenName))
-        add("Family name", formatter.name(contact.familyName))
+        add("Given name", contact.givenName)
+        add("Family name", contact.familyName)
+        if contact.nameOrder == .familyFirst { add("Name order", "family name first") }
         add("Nickname", contact.nickname)
         add("Organization", contact.organization)
         add("Title", contact.title)
@@ -32,11 +36,30 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields))
+            version: contact.version, fields: fields, contact: Self.record(contact)))
+    }
+
+    /// The contact's own values, unformatted, with its times in ISO 8601 (UTC, whatever the
+    /// user's time zone), for programs.
+    static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
+        .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
+              familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+              organization: contact.organization,
+              title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+              birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+              created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
         viewController?.displayDeletedContact(message: .success("Deleted \(formatter.displayName(response.contact))"))
+    }
+
+    public func presentSelectedContact(response: ShowContact.SelectContact.Response) {
+        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
+    }
+
+    public func presentCompletions(response: ListContacts.CompleteReference.Response) {
+        viewController?.displayCompletions(viewModel: .init(candidates: response.names))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

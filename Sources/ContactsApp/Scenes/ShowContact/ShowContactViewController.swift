@@ -3,15 +3,23 @@ import SceneCore
 public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
+    func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel)
+    func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
     func displayMessage(_ message: Message)
 }
 
 public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field", actions: [
-        ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now"),
-        ActionSpec("edit", summary: "edit this contact (opens the form)"),
+        ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now, or another one", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
+                          acceptsNumber: true),
+        ], details: "Example: show   ·   show 3   ·   show ann lee"),
+        ActionSpec("edit", summary: "edit this contact, or another one (opens the form)", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
+                          acceptsNumber: true),
+        ], details: "Example: edit   ·   edit 3"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
-    ])
+    ], displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
     public var router: (ShowContactRoutingLogic & ShowContactDataPassing)?
@@ -25,9 +33,19 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
 
     public func perform(_ call: ActionCall) {
         switch call.name {
-        case "show": interactor?.fetchContact(request: .init(reload: true))
-        // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
-        case "edit": router?.routeToEditContact()
+        case "show":
+            if let reference = call.string("contact") {
+                interactor?.selectContact(request: .init(reference: reference))
+            } else {
+                interactor?.fetchContact(request: .init(reload: true))
+            }
+        case "edit":
+            if let reference = call.string("contact") {
+                interactor?.selectContact(request: .init(reference: reference, purpose: .edit))
+            } else {
+                // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
+                router?.routeToEditContact()
+            }
         case "delete": interactor?.deleteContact(request: .init())
         default: break
         }
@@ -45,6 +63,27 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public func displayDeletedContact(message: Message) {
         output.display(message)
         router?.routeToList()
+    }
+
+    public func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) {
+        switch viewModel.purpose {
+        case .show: router?.routeToSelectedContact()
+        case .edit: router?.routeToEditSelectedContact()
+        }
+    }
+
+    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
+    private var completionCandidates: [String] = []
+
+    public func completions(for source: String, prefix: String) -> [String] {
+        guard source == "contact" else { return [] }
+        completionCandidates = []
+        interactor?.completeReference(request: .init(prefix: prefix))
+        return completionCandidates
+    }
+
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
+        completionCandidates = viewModel.candidates
     }
 
     public func displayMessage(_ message: Message) { output.display(message) }

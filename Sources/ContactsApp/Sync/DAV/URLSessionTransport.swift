@@ -1,4 +1,16 @@
 import Foundation
+#if CONTACTSBOOK_NO_URLSESSION
+/// The fully static executable (`CONTACTSBOOK_STATIC_EXECUTABLE=1`) cannot link libcurl, so it
+/// has no HTTP client: every request fails with a message saying which build syncs.
+public final class URLSessionTransport: DAVTransport {
+    public init(credentials: DAVCredentials?, timeout: TimeInterval = 30) {}
+
+    public func send(_ request: DAVRequest) throws -> DAVResponse {
+        throw DAVError.network("this contactsbook is a fully static executable, which cannot link libcurl; "
+            + "a plain `swift build -c release` (or a debug build) syncs")
+    }
+}
+#else
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -118,3 +130,4 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable
         return request
     }
 }
+#endif

@@ -154,6 +154,7 @@ private struct ContactBuilder {
                 result.familyName = words[words.count - 1]
             }
         }
+        result.nameOrder = PersonName.order(ofFormattedName: formattedName, given: result.givenName, family: result.familyName)
         result.phones = Self.preferredFirst(phones)
         result.emails = Self.preferredFirst(emails)
         result.addresses = Self.preferredFirst(addresses)

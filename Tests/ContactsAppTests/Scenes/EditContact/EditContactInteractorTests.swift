@@ -40,6 +40,14 @@ final class EditContactInteractorTests: XCTestCase {
             presentSavedContactCalled = true; savedResponse = response
         }
         func presentCancelled(response: EditContact.Cancel.Response) { presentCancelledCalled = true; cancelledResponse = response }
+        var cancelConfirmationResponses: [EditContact.Cancel.Response] = []
+        func presentCancelConfirmation(response: EditContact.Cancel.Response) { cancelConfirmationResponses.append(response) }
+        var tidiedResponses: [EditContact.TidyNames.Response] = []
+        func presentTidiedNames(response: EditContact.TidyNames.Response) { tidiedResponses.append(response) }
+        var nameOrderResponses: [EditContact.SetNameOrder.Response] = []
+        func presentNameOrder(response: EditContact.SetNameOrder.Response) { nameOrderResponses.append(response) }
+        var unsavedChangesResponses: [EditContact.Cancel.Response] = []
+        func presentUnsavedChanges(response: EditContact.Cancel.Response) { unsavedChangesResponses.append(response) }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
@@ -214,7 +222,7 @@ final class EditContactInteractorTests: XCTestCase {
         // Given
         sut.updateField(request: .init(field: .given, value: "Ann"))
         // When
-        sut.cancel(request: .init())
+        sut.cancel(request: .init(confirmed: true))
         // Then
         XCTAssertTrue(presenterSpy.presentCancelledCalled)
         XCTAssertEqual(presenterSpy.cancelledResponse?.mode, .add)
@@ -268,5 +276,73 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertNil(sut.savedContact)
         XCTAssertFalse(presenterSpy.presentSavedContactCalled)
         XCTAssertEqual(presenterSpy.failures, [.stale(current: ann, yourVersion: 0)])
+    }
+
+    // MARK: unsaved changes
+
+    func test_cancel_afterEdits_asksFirst_namingEveryChange() {
+        // Given: three edits, and one that changed nothing
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        sut.updateField(request: .init(field: .given, value: "Anna"))
+        sut.updateField(request: .init(field: .family, value: "Lee"))
+        sut.addItem(request: .init(kind: .email, label: nil, value: "anna@example.org"))
+        sut.removeItem(request: .init(kind: .phone, index: 1))
+        // When
+        sut.cancel(request: .init())
+        // Then
+        XCTAssertFalse(presenterSpy.presentCancelledCalled)
+        XCTAssertEqual(presenterSpy.cancelConfirmationResponses.map(\.changes), [["given", "email 2", "phone 1"]])
+    }
+
+    func test_cancel_confirmed_dropsTheChanges_andSaysHowMany() throws {
+        // Given
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        sut.updateField(request: .init(field: .given, value: "Anna"))
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "friends"))
+        sut.addItem(request: .init(kind: .tag, label: nil, value: "Friends"))
+        // When
+        sut.cancel(request: .init(confirmed: true))
+        // Then
+        XCTAssertEqual(presenterSpy.cancelledResponse?.changes, ["given", "tag 1"])
+        XCTAssertEqual(try store.contact(id: 1)?.givenName, "Ann")
+    }
+
+    func test_reviewUnsavedChanges_presentsWhatQuittingWouldLose() {
+        // When: nothing changed, then one change
+        sut.reviewUnsavedChanges(request: .init())
+        sut.updateField(request: .init(field: .organization, value: "Acme"))
+        sut.reviewUnsavedChanges(request: .init())
+        // Then
+        XCTAssertEqual(presenterSpy.unsavedChangesResponses.map(\.changes), [[], ["organization"]])
+    }
+
+    // MARK: names
+
+    func test_tidyNames_capitalisesOnlyNamesTypedInOneCase() {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "ludwig"))
+        sut.updateField(request: .init(field: .family, value: "van beethoven"))
+        sut.updateField(request: .init(field: .organization, value: "acme"))
+        // When
+        sut.tidyNames(request: .init())
+        // Then
+        XCTAssertEqual(sut.draft[.given], "Ludwig")
+        XCTAssertEqual(sut.draft[.family], "van Beethoven")
+        XCTAssertEqual(sut.draft[.organization], "acme")
+        XCTAssertEqual(presenterSpy.tidiedResponses.first?.tidied.map(\.value), ["Ludwig", "van Beethoven"])
+    }
+
+    func test_savedNames_areKeptAsTyped_withTheNameOrderChosen() throws {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "太郎"))
+        sut.updateField(request: .init(field: .family, value: "山田"))
+        sut.setNameOrder(request: .init(order: .familyFirst))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(presenterSpy.nameOrderResponses.map(\.order), [.familyFirst])
+        XCTAssertEqual(sut.savedContact?.nameOrder, .familyFirst)
+        XCTAssertEqual(sut.savedContact?.fullName, "山田 太郎")
+        XCTAssertEqual(sut.changes, ["given", "family", "order"])
     }
 }

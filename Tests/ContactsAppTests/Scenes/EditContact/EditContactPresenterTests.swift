@@ -26,17 +26,21 @@ final class EditContactPresenterTests: XCTestCase {
         func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel) { displayDraftCalled = true; draftViewModel = viewModel }
         func displaySavedContact(message: Message) { savedMessage = message }
         func displayCancelled(message: Message) { cancelledMessage = message }
+        var cancelConfirmations: [EditContact.Cancel.ConfirmationViewModel] = []
+        func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel) { cancelConfirmations.append(viewModel) }
+        var unsavedChanges: [EditContact.Cancel.ConfirmationViewModel?] = []
+        func displayUnsavedChanges(viewModel: EditContact.Cancel.ConfirmationViewModel?) { unsavedChanges.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
-    func test_presentUpdatedField_capitalisesNames_only() {
+    func test_presentUpdatedField_showsValuesAsTyped_namesToo() {
         // When
         sut.presentUpdatedField(response: .init(field: .family, value: "ñúñez"))
         sut.presentUpdatedField(response: .init(field: .organization, value: "acme"))
         sut.presentUpdatedField(response: .init(field: .given, value: ""))
         // Then
         XCTAssertEqual(viewControllerSpy.changes, [
-            Change(field: "family", value: "Ñúñez", text: "family name: Ñúñez"),
+            Change(field: "family", value: "ñúñez", text: "family name: ñúñez"),
             Change(field: "organization", value: "acme", text: "organization: acme"),
             Change(field: "given", value: "", text: "given name: cleared"),
         ])
@@ -78,7 +82,7 @@ final class EditContactPresenterTests: XCTestCase {
         sut.presentDraft(response: .init(draft: draft, mode: .edit(Seeds.stored(Seeds.Contacts.jose, id: 2))))
         // Then
         XCTAssertEqual(viewControllerSpy.draftViewModel, .init(heading: "Editing #2 José Ñúñez", fields: [
-            .init(field: "given", label: "given name", value: "José"),
+            .init(field: "given", label: "given name", value: "josé"),
             .init(field: "notes", label: "notes", value: "n"),
             .init(field: "phone 1", label: "phone 1 (home)", value: "03-1234-5678"),
             .init(field: "address 1", label: "address 1 (home)", value: "1 Main St; Springfield"),
@@ -123,5 +127,36 @@ final class EditContactPresenterTests: XCTestCase {
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.error("not saved: 1 field is not valid", code: .validationFailed,
                                                            details: ["phone 1": "must have 3 to 20 digits"])])
+    }
+
+    func test_presentCancelled_afterEdits_saysHowManyChangesWereDropped() {
+        // When
+        sut.presentCancelled(response: .init(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)), changes: ["given", "family", "given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelledMessage, .info("Cancelled: 3 changes to Ann Lee dropped"))
+        // When
+        sut.presentCancelled(response: .init(mode: .add, changes: ["given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelledMessage, .info("Cancelled: no contact was added; 1 change dropped"))
+    }
+
+    func test_presentCancelConfirmation_saysWhatWillBeLost() {
+        // When
+        sut.presentCancelConfirmation(response: .init(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)),
+                                                      changes: ["given", "phone 2", "given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.cancelConfirmations, [.init(
+            question: "Drop 3 changes to Ann Lee (given, phone 2)?",
+            declined: "Still editing Ann Lee: 'save' keeps the changes, 'review' shows them")])
+    }
+
+    func test_presentUnsavedChanges_asksBeforeQuitting_onlyWhenSomethingWouldBeLost() {
+        // When
+        sut.presentUnsavedChanges(response: .init(mode: .add, changes: []))
+        sut.presentUnsavedChanges(response: .init(mode: .add, changes: ["given"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.unsavedChanges, [nil, .init(
+            question: "Quit and drop 1 change to the new contact (given)?",
+            declined: "Still editing the new contact: 'save' keeps the changes, 'review' shows them")])
     }
 }

@@ -19,6 +19,7 @@ final class EditContactRouterTests: XCTestCase {
         var mode = EditContact.Mode.add
         var draft = EditContact.Draft()
         var savedContact: Contact? = Seeds.stored(Seeds.Contacts.taro, id: 3)
+        var changes: [String] = []
     }
 
     private func form() -> EditContactViewController {

@@ -26,6 +26,11 @@ final class EditContactViewControllerTests: XCTestCase {
         var reviewDraftCalled = 0
         var saveContactCalled = false
         var cancelCalled = false
+        var cancelRequests: [EditContact.Cancel.Request] = []
+        var reviewUnsavedChangesCalled = 0
+        /// Answers as the real cycle does: through the Presenter, back to the ViewController.
+        weak var viewController: EditContactDisplayLogic?
+        var unsavedChanges: EditContact.Cancel.ConfirmationViewModel?
 
         func updateField(request: EditContact.UpdateField.Request) { updateFieldRequests.append(request) }
         func addItem(request: EditContact.AddItem.Request) { addItemRequests.append(request) }
@@ -33,7 +38,15 @@ final class EditContactViewControllerTests: XCTestCase {
         func clearField(request: EditContact.ClearField.Request) { clearFieldRequests.append(request) }
         func reviewDraft(request: EditContact.ReviewDraft.Request) { reviewDraftCalled += 1 }
         func saveContact(request: EditContact.SaveContact.Request) { saveContactCalled = true }
-        func cancel(request: EditContact.Cancel.Request) { cancelCalled = true }
+        func cancel(request: EditContact.Cancel.Request) { cancelCalled = true; cancelRequests.append(request) }
+        var tidyNamesCalled = false
+        var nameOrderRequests: [EditContact.SetNameOrder.Request] = []
+        func tidyNames(request: EditContact.TidyNames.Request) { tidyNamesCalled = true }
+        func setNameOrder(request: EditContact.SetNameOrder.Request) { nameOrderRequests.append(request) }
+        func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request) {
+            reviewUnsavedChangesCalled += 1
+            viewController?.displayUnsavedChanges(viewModel: unsavedChanges)
+        }
     }
 
     final class EditContactRoutingLogicSpy: EditContactRoutingLogic, EditContactDataPassing {
@@ -129,5 +142,46 @@ final class EditContactViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.completions(for: "contact", prefix: "m"), [])
         XCTAssertEqual(sut.descriptor.id, "form")
         XCTAssertEqual(sut.title, "new contact")
+    }
+
+    func test_cancelConfirmed_becomesAConfirmedRequest() {
+        // When
+        sut.perform(ActionCall("cancel", ["confirm": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.cancelRequests, [.init(confirmed: true)])
+    }
+
+    func test_displayCancelConfirmation_asks_andGoesAheadWhereNobodyCanBeAsked() throws {
+        // When
+        sut.displayCancelConfirmation(viewModel: .init(question: "Drop 1 change to Ann Lee (given)?", declined: "Still editing"))
+        // Then
+        let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
+        XCTAssertEqual(request.question, "Drop 1 change to Ann Lee (given)?")
+        XCTAssertEqual(request.confirmed, ActionCall("cancel", ["confirm": .boolean(true)]))
+        XCTAssertEqual(request.declined, .info("Still editing"))
+        XCTAssertEqual(request.otherwise, .proceed)
+        XCTAssertFalse(routerSpy.routeAfterCancelCalled)
+    }
+
+    func test_confirmationBeforeQuitting_comesFromTheCycle() {
+        // Given
+        interactorSpy.viewController = sut
+        // Then: nothing to lose
+        XCTAssertNil(sut.confirmationBeforeQuitting())
+        // Given
+        interactorSpy.unsavedChanges = .init(question: "Quit and drop 1 change to Ann Lee (given)?", declined: "Still editing")
+        // Then
+        XCTAssertEqual(sut.confirmationBeforeQuitting()?.question, "Quit and drop 1 change to Ann Lee (given)?")
+        XCTAssertEqual(interactorSpy.reviewUnsavedChangesCalled, 2)
+        XCTAssertTrue(output.displayed.isEmpty)
+    }
+
+    func test_tidyAndOrder_becomeTheirRequests() {
+        // When
+        sut.perform(ActionCall("tidy"))
+        sut.perform(ActionCall("order", ["order": .string("family-first")]))
+        // Then
+        XCTAssertTrue(interactorSpy.tidyNamesCalled)
+        XCTAssertEqual(interactorSpy.nameOrderRequests, [.init(order: .familyFirst)])
     }
 }

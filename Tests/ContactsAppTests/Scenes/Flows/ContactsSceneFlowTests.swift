@@ -61,7 +61,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.success("Saved Ann Lee"))
         sut.receiveRoute(.pop("form"))
         sut.receive(Seeds.annDetail(version: 2, fields: [.init(label: "Organization", value: "Acme")],
-                                    updated: Seeds.nowText))
+                                    updatedAt: Seeds.now) { $0.organization = "Acme" })
 
         sut.send("back")
         sut.receiveRoute(.pop("contact"))
@@ -93,11 +93,62 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Change(field: "given", value: "Bob", text: "given name: Bob"))
 
         sut.send("cancel")
-        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receive(Message.info("Cancelled: no contact was added; 1 change dropped"))
         sut.receiveRoute(.pop("form"))
 
         XCTAssertEqual(sut.stackIDs, ["contacts"])
         XCTAssertEqual(try allContacts().count, 4)
+    }
+
+    func test_backAfterThreeEdits_whereNobodyCanBeAsked_saysHowManyChangesWereDropped() throws {
+        // Given: Ann Lee's form, edited three times
+        sut.send("show ann lee")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(ShowContact.FetchContact.ViewModel.self)
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        for line in ["organization Acme", "title Boss", "nickname Annie"] {
+            sut.send(line)
+            sut.receive(Change.self)
+        }
+
+        // When
+        sut.send("back")
+
+        // Then: today's behaviour, said out loud
+        sut.receive(Message.info("Cancelled: 3 changes to Ann Lee dropped"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertEqual(try store.contact(id: 1)?.organization, "")
+    }
+
+    func test_backAfterEdits_wherePeopleAreAsked_asksAndStaysOnNo() throws {
+        // Given: a front end that asks (the REPL), and a form with two edits
+        sut.session.canAsk = true
+        sut.send("add")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.newForm)
+        sut.send("given Bob")
+        sut.receive(Change.self)
+        sut.send("phone 555 1234")
+        sut.receive(Change.self)
+
+        // When
+        sut.send("back")
+
+        // Then: nothing is dropped yet; the question says what would be
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.question, "Drop 2 changes to the new contact (given, phone 1)?")
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+        XCTAssertEqual(sut.session.confirmationBeforeQuitting()?.question,
+                       "Quit and drop 2 changes to the new contact (given, phone 1)?")
+
+        // When: yes
+        sut.send(request.confirmed)
+        // Then
+        sut.receive(Message.info("Cancelled: no contact was added; 2 changes dropped"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertNil(sut.session.confirmationBeforeQuitting())
     }
 
     func test_backInTheForm_cancelsOutLoud() throws {
@@ -112,7 +163,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("back")
 
         // Then the form's cancel runs: the draft is not dropped without a word
-        sut.receive(Message.info("Cancelled: no contact was added"))
+        sut.receive(Message.info("Cancelled: no contact was added; 1 change dropped"))
         sut.receiveRoute(.pop("form"))
         XCTAssertEqual(sut.stackIDs, ["contacts"])
         XCTAssertEqual(try allContacts().count, 4)
@@ -147,8 +198,12 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // When: fixed
         sut.send("given zoë")
-        sut.receive(Change(field: "given", value: "Zoë", text: "given name: Zoë"))
+        sut.receive(Change(field: "given", value: "zoë", text: "given name: zoë"))
         sut.send("family adams")
+        sut.receive(Change(field: "family", value: "adams", text: "family name: adams"))
+        // Names are kept as typed; the person asks for capitals
+        sut.send("tidy")
+        sut.receive(Change(field: "given", value: "Zoë", text: "given name: Zoë"))
         sut.receive(Change(field: "family", value: "Adams", text: "family name: Adams"))
         sut.send("remove email 1")
         sut.receive(Change(field: "email 1 (work)", value: "", text: "removed email 1 (work): not-an-email"))
@@ -157,7 +212,8 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("clear phones")
         sut.receive(Change(field: "phones", value: "", text: "phones: cleared"))
         sut.send("phone mobile 555 987 6543")
-        sut.receive(Change(field: "phone 1 (mobile)", value: "(555) 987-6543", text: "phone 1 (mobile): (555) 987-6543"))
+        // No country code and no default country: shown as typed
+        sut.receive(Change(field: "phone 1 (mobile)", value: "555 987 6543", text: "phone 1 (mobile): 555 987 6543"))
         sut.send("birthday --02-29")
         sut.receive(Change(field: "birthday", value: "--02-29", text: "birthday: --02-29"))
         sut.send("save")
@@ -166,7 +222,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.success("Added Zoë Adams as #5"))
         sut.receiveRoute(.pop("form"))
         let zoeRow = ListContacts.Row(id: 5, name: "Zoë Adams", organization: "", email: "zoe@example.org",
-                                      phone: "(555) 987-6543")
+                                      phone: "555 987 6543")
         sut.receive(ListContacts.ShowInsertedContact.ViewModel(
             row: zoeRow, position: 2, page: 1, text: "Zoë Adams is number 2 of 5 in the list (page 1)"))
 
@@ -177,7 +233,7 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         let saved = try XCTUnwrap(store.contact(id: 5))
         XCTAssertEqual(saved, Contact(
-            id: 5, uid: "uid-1", givenName: "zoë", familyName: "adams",
+            id: 5, uid: "uid-1", givenName: "Zoë", familyName: "Adams",
             phones: [LabeledValue(label: "mobile", value: "555 987 6543")],
             emails: [LabeledValue(label: "work", value: "zoe@example.org")],
             birthday: Birthday(year: nil, month: 2, day: 29), createdAt: Seeds.now, updatedAt: Seeds.now, version: 1))
@@ -250,9 +306,44 @@ final class ContactsSceneFlowTests: XCTestCase {
         XCTAssertEqual(try allContacts().map(\.id), [4, 1, 3])
     }
 
-    func test_deleteFromTheList_byName() throws {
+    func test_deleteFromTheList_byFullName_deletesAtOnce() throws {
+        // When
+        sut.send("delete acme inc.")
+
+        // Then
+        sut.receive(Message.success("Deleted Acme Inc."))
+        XCTAssertEqual(try allContacts().map(\.id), [1, 2, 3])
+    }
+
+    func test_deleteFromTheList_byPartOfAName_isRefusedWhereNobodyCanBeAsked_sayingHowToConfirm() throws {
         // When
         sut.send("delete acme")
+
+        // Then
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.question, "Delete Acme Inc. (#4)?")
+        XCTAssertEqual(request.refusal, .error(
+            "not deleted: 'acme' is only part of Acme Inc.'s name; name the contact exactly (delete 4) or confirm (delete acme yes)",
+            code: .confirmationRequired))
+        try assertUnchanged()
+
+        // When: confirmed with the flag
+        sut.send("delete acme yes")
+        // Then
+        sut.receive(Message.success("Deleted Acme Inc."))
+        XCTAssertEqual(try allContacts().map(\.id), [1, 2, 3])
+    }
+
+    func test_deleteFromTheList_byPartOfAName_whereThePersonIsAsked_runsTheConfirmedCall() throws {
+        // Given: a front end that asks (the REPL)
+        sut.session.canAsk = true
+        sut.send("delete acme")
+        let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
+        XCTAssertEqual(request.declined, .info("Nothing deleted"))
+        try assertUnchanged()
+
+        // When: the person says yes
+        sut.send(request.confirmed)
 
         // Then
         sut.receive(Message.success("Deleted Acme Inc."))
@@ -291,10 +382,10 @@ final class ContactsSceneFlowTests: XCTestCase {
 
         // When: cancelled, and the detail asked again
         sut.send("cancel")
-        sut.receive(Message.info("Cancelled: Ann Lee is unchanged"))
+        sut.receive(Message.info("Cancelled: 1 change to Ann Lee dropped"))
         sut.receiveRoute(.pop("form"))
         sut.send("show")
-        sut.receive(Seeds.annDetail(version: 2, fields: [], updated: Seeds.createdText)
+        sut.receive(Seeds.annDetail(version: 2) { $0.notes = "changed elsewhere" }
             .adding(.init(label: "Notes", value: "changed elsewhere"), before: "Created"))
     }
 
@@ -325,7 +416,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("frobnicate")
         // Then
         sut.receive(Message.error(
-            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, add, delete, import, export, "
+            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
                 + "sync, help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
@@ -419,6 +510,49 @@ final class ContactsSceneFlowTests: XCTestCase {
             Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
         ], file: file, line: line)
     }
+
+    // MARK: show and edit from either screen
+
+    func test_editFromTheList_opensTheForm_andSavingShowsWhereTheContactIs() throws {
+        // When
+        sut.send("edit ann lee")
+        // Then
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+    }
+
+    func test_showAndEditAnotherContact_fromAContact() throws {
+        // Given
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+
+        // When
+        sut.send("show 2")
+        // Then: José replaces Ann; back still goes to the list
+        sut.receiveRoute(.replace("contact", with: "contact"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.id, 2)
+        XCTAssertEqual(sut.session.stack.active.title, "José Ñúñez")
+
+        // When
+        sut.send("edit 1")
+        // Then: Ann's detail, then her form over it
+        sut.receiveRoute(.replace("contact", with: "contact"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.id, 1)
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
+
+        // When: an unknown contact
+        sut.send("cancel")
+        sut.receive(Message.info("Cancelled: Ann Lee is unchanged"))
+        sut.receiveRoute(.pop("form"))
+        sut.send("show nobody")
+        // Then
+        sut.receive(Message.error("no contact matches 'nobody'", code: .notFound))
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
+    }
 }
 
 extension ShowContact.FetchContact.ViewModel {
@@ -427,6 +561,7 @@ extension ShowContact.FetchContact.ViewModel {
         var fields = self.fields
         let index = fields.firstIndex { $0.label == label } ?? fields.endIndex
         fields.insert(field, at: index)
-        return .init(id: id, uid: uid, name: name, version: version, fields: fields)
+        return .init(id: id, uid: uid, name: name, version: version, fields: fields, contact: contact)
     }
+
 }

@@ -34,6 +34,10 @@ final class ListContactsInteractorTests: XCTestCase {
         func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
             presentDeletedContactCalled = true; deletedResponse = response
         }
+        var confirmationResponses: [ListContacts.DeleteContact.ConfirmationResponse] = []
+        func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
+            confirmationResponses.append(response)
+        }
         func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
             presentInsertedContactCalled = true; insertedResponse = response
         }
@@ -174,6 +178,36 @@ final class ListContactsInteractorTests: XCTestCase {
         XCTAssertNil(try store.contact(id: 1))
     }
 
+    func test_deleteContact_byPartOfAName_asksFirst_andDeletesNothing() throws {
+        // When: "jo" matches José Ñúñez alone
+        sut.deleteContact(request: .init(reference: "jo"))
+        // Then
+        XCTAssertFalse(presenterSpy.presentDeletedContactCalled)
+        XCTAssertEqual(presenterSpy.confirmationResponses.map(\.contact.id), [2])
+        XCTAssertEqual(presenterSpy.confirmationResponses.map(\.reference), ["jo"])
+        XCTAssertNotNil(try store.contact(id: 2))
+    }
+
+    func test_deleteContact_byPartOfAName_confirmed_deletes() throws {
+        // When
+        sut.deleteContact(request: .init(reference: "jo", confirmed: true))
+        // Then
+        XCTAssertEqual(presenterSpy.deletedResponse?.contact.id, 2)
+        XCTAssertTrue(presenterSpy.confirmationResponses.isEmpty)
+        XCTAssertNil(try store.contact(id: 2))
+    }
+
+    func test_deleteContact_namedExactly_byFullNameOrUID_deletesAtOnce() throws {
+        // When: the full name, in any case and without accents; then a UID
+        sut.deleteContact(request: .init(reference: "jose nunez"))
+        let ann = try XCTUnwrap(store.contact(id: 1))
+        sut.deleteContact(request: .init(reference: ann.uid))
+        // Then
+        XCTAssertTrue(presenterSpy.confirmationResponses.isEmpty)
+        XCTAssertNil(try store.contact(id: 2))
+        XCTAssertNil(try store.contact(id: 1))
+    }
+
     func test_deleteContact_ambiguous_deletesNothing() throws {
         // When
         sut.deleteContact(request: .init(reference: "a"))
@@ -241,6 +275,7 @@ final class ListContactsInteractorTests: XCTestCase {
         func resolve(_ reference: String) throws -> Contact { resolved.append(reference); return try resolveResult.get() }
         func delete(_ contact: Contact) throws { deleted.append(contact) }
         func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { 0 }
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { [] }
     }
 
     func test_deleteContact_deletesWhatTheWorkerResolved() {
@@ -249,9 +284,9 @@ final class ListContactsInteractorTests: XCTestCase {
         sut = ListContactsInteractor(worker: workerSpy, transferWorker: Seeds.transferWorker(store), pageSize: 2)
         sut.presenter = presenterSpy
         // When
-        sut.deleteContact(request: .init(reference: "ann"))
+        sut.deleteContact(request: .init(reference: "ann lee"))
         // Then
-        XCTAssertEqual(workerSpy.resolved, ["ann"])
+        XCTAssertEqual(workerSpy.resolved, ["ann lee"])
         XCTAssertEqual(workerSpy.deleted, [Seeds.stored(Seeds.Contacts.ann, id: 1)])
         XCTAssertEqual(presenterSpy.deletedResponse?.contact, Seeds.stored(Seeds.Contacts.ann, id: 1))
     }

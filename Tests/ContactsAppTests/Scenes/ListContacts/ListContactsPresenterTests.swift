@@ -35,6 +35,10 @@ final class ListContactsPresenterTests: XCTestCase {
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { exportedViewModels.append(viewModel) }
         var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
+        var confirmationViewModels: [ListContacts.DeleteContact.ConfirmationViewModel] = []
+        func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
+            confirmationViewModels.append(viewModel)
+        }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -52,7 +56,7 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, Seeds.bookListing)
     }
 
-    func test_presentFetchedContacts_capitalisesNamesAsDisplayed_andCountsPages() {
+    func test_presentFetchedContacts_showsNamesAsTyped_andCountsPages() {
         // Given
         let lowercase = Contact(id: 7, givenName: "zoë", familyName: "de la cruz", organization: "acme")
         // When
@@ -60,7 +64,7 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "Zoë De La Cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
     }
@@ -150,5 +154,14 @@ final class ListContactsPresenterTests: XCTestCase {
     func test_presentSyncedContacts_noAccounts_saysHowToAddOne() {
         sut.presentSyncedContacts(response: .init(results: []))
         XCTAssertEqual(viewControllerSpy.messages, [.info("No accounts to sync; add one with 'contactsbook account add'.")])
+    }
+
+    func test_presentDeleteConfirmation_asksWithTheFullName_andSaysHowToConfirm() {
+        // When
+        sut.presentDeleteConfirmation(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), reference: " jo "))
+        // Then
+        XCTAssertEqual(viewControllerSpy.confirmationViewModels, [.init(
+            id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+            refusal: "not deleted: 'jo' is only part of José Ñúñez's name; name the contact exactly (delete 2) or confirm (delete jo yes)")])
     }
 }

@@ -48,4 +48,12 @@ final class ListContactsRouterTests: XCTestCase {
         // Then
         XCTAssertEqual(destination?.contact?.id, 2)
     }
+
+    func test_routeToEditContact_pushesTheSelectedContactsForm() throws {
+        // When
+        sut.routeToEditContact()
+        // Then
+        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
+    }
 }

@@ -51,6 +51,8 @@ final class ListContactsViewControllerTests: XCTestCase {
 
         func routeToShowContact() { routeToShowContactCalled = true }
         func routeToAddContact() { routeToAddContactCalled = true }
+        var routeToEditContactCalled = false
+        func routeToEditContact() { routeToEditContactCalled = true }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -114,6 +116,10 @@ final class ListContactsViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "#2")])
         XCTAssertEqual(interactorSpy.deleteRequests, [.init(reference: "ann lee")])
+        // When: confirmed
+        sut.perform(ActionCall("delete", ["contact": .string("ann"), "confirm": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.deleteRequests.last, .init(reference: "ann", confirmed: true))
         XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 
@@ -167,7 +173,30 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "add", "delete", "import", "export", "sync"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export", "sync"])
         XCTAssertEqual(sut.title, "contacts")
+    }
+
+    func test_displayDeleteConfirmation_asksToDeleteByNumber_andRefusesWhereNobodyCanAnswer() throws {
+        // When
+        sut.displayDeleteConfirmation(viewModel: .init(id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+                                                       refusal: "not deleted"))
+        // Then
+        let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
+        XCTAssertEqual(request, ConfirmationRequest(
+            question: "Delete José Ñúñez (#2)?",
+            confirmed: ActionCall("delete", ["contact": .string("2"), "confirm": .boolean(true)]),
+            declined: .info("Nothing deleted"), otherwise: .refuse,
+            refusal: .error("not deleted", code: .confirmationRequired)))
+    }
+
+    func test_edit_selectsTheContactToEdit_andDisplayingTheSelectionRoutesToTheForm() {
+        // When
+        sut.perform(ActionCall("edit", ["contact": .string("ann lee")]))
+        sut.displaySelectedContact(viewModel: .init(id: 1, purpose: .edit))
+        // Then
+        XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "ann lee", purpose: .edit)])
+        XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        XCTAssertFalse(routerSpy.routeToShowContactCalled)
     }
 }

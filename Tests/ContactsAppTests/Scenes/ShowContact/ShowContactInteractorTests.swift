@@ -27,6 +27,10 @@ final class ShowContactInteractorTests: XCTestCase {
             presentDeletedContactCalled = true; deletedResponse = response
         }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+        var selectedResponses: [ShowContact.SelectContact.Response] = []
+        func presentSelectedContact(response: ShowContact.SelectContact.Response) { selectedResponses.append(response) }
+        var completionResponses: [ListContacts.CompleteReference.Response] = []
+        func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
     }
 
     func test_fetchContact_reload_readsTheStoredVersion() throws {
@@ -105,6 +109,8 @@ final class ShowContactInteractorTests: XCTestCase {
         func contact(id: Int64) throws -> Contact { readIDs.append(id); return stored }
         func resolve(_ reference: String) throws -> Contact { stored }
         func delete(_ contact: Contact) throws { deleted.append(contact) }
+        var namesAsked: [String] = []
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { namesAsked.append(prefix); return ["José Ñúñez"] }
     }
 
     func test_fetchAndDelete_goThroughTheWorker_withTheContactShown() {
@@ -120,5 +126,33 @@ final class ShowContactInteractorTests: XCTestCase {
         XCTAssertEqual(workerSpy.readIDs, [1])
         XCTAssertEqual(workerSpy.deleted.map(\.id), [1])
         XCTAssertTrue(presenterSpy.presentDeletedContactCalled)
+    }
+
+    func test_selectContact_findsAnotherContact_forShowingOrEditing() {
+        // Given
+        sut = ShowContactInteractor(worker: Seeds.worker(store))
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        // When
+        sut.selectContact(request: .init(reference: "2", purpose: .edit))
+        sut.selectContact(request: .init(reference: "nobody"))
+        // Then
+        XCTAssertEqual(sut.selectedContact?.id, 2)
+        XCTAssertEqual(presenterSpy.selectedResponses.map(\.contact.id), [2])
+        XCTAssertEqual(presenterSpy.selectedResponses.map(\.purpose), [.edit])
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "nobody")])
+        XCTAssertEqual(sut.contact?.id, 1)
+    }
+
+    func test_completeReference_presentsTheWorkersNames() {
+        // Given
+        let workerSpy = ShowContactStorageLogicSpy()
+        sut = ShowContactInteractor(worker: workerSpy)
+        sut.presenter = presenterSpy
+        // When
+        sut.completeReference(request: .init(prefix: "jo"))
+        // Then
+        XCTAssertEqual(workerSpy.namesAsked, ["jo"])
+        XCTAssertEqual(presenterSpy.completionResponses, [.init(names: ["José Ñúñez"])])
     }
 }

@@ -21,6 +21,10 @@ final class ShowContactPresenterTests: XCTestCase {
 
         func displayContact(viewModel: ShowContact.FetchContact.ViewModel) { displayContactCalled = true; contactViewModel = viewModel }
         func displayDeletedContact(message: Message) { deletedMessage = message }
+        var selectedViewModels: [ShowContact.SelectContact.ViewModel] = []
+        func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) { selectedViewModels.append(viewModel) }
+        var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
+        func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -37,13 +41,13 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentContact(response: .init(contact: contact))
         // Then
         XCTAssertTrue(viewControllerSpy.displayContactCalled)
-        XCTAssertEqual(viewControllerSpy.contactViewModel, .init(id: 9, uid: "urn:uuid:9", name: "Ann-Marie O'Neil", version: 3, fields: [
-            .init(label: "Given name", value: "Ann-Marie"),
-            .init(label: "Family name", value: "O'Neil"),
+        XCTAssertEqual(viewControllerSpy.contactViewModel, .init(id: 9, uid: "urn:uuid:9", name: "ann-marie o'neil", version: 3, fields: [
+            .init(label: "Given name", value: "ann-marie"),
+            .init(label: "Family name", value: "o'neil"),
             .init(label: "Nickname", value: "Nan"),
             .init(label: "Organization", value: "Acme"),
             .init(label: "Title", value: "CTO"),
-            .init(label: "Phone (mobile)", value: "(555) 123-4567"),
+            .init(label: "Phone (mobile)", value: "5551234567"),
             .init(label: "Phone (home)", value: "03-1234-5678"),
             .init(label: "Email (work)", value: "ann@acme.example"),
             .init(label: "Address (home)", value: "1 Main St, Springfield, USA"),
@@ -52,7 +56,28 @@ final class ShowContactPresenterTests: XCTestCase {
             .init(label: "Notes", value: "likes tea"),
             .init(label: "Created", value: Seeds.createdText),
             .init(label: "Updated", value: Seeds.nowText),
-        ]))
+        ], contact: .init(
+            id: 9, uid: "urn:uuid:9", version: 3, givenName: "ann-marie", familyName: "o'neil", nameOrder: "given-first", nickname: "Nan",
+            organization: "Acme", title: "CTO", phones: contact.phones, emails: contact.emails,
+            addresses: contact.addresses, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
+            notes: "likes tea", created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
+    }
+
+    func test_presentContact_structuredContact_keepsValuesAsStored_inUTCWhateverTheTimeZone() throws {
+        // Given: a formatter for Tokyo, and a contact with no birthday
+        sut = ShowContactPresenter(formatter: ContactFormatter(locale: Seeds.locale, timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))))
+        sut.viewController = viewControllerSpy
+        var contact = Seeds.stored(Seeds.Contacts.taro, id: 3)
+        contact.birthday = nil
+        // When
+        sut.presentContact(response: .init(contact: contact))
+        // Then
+        let record = try XCTUnwrap(viewControllerSpy.contactViewModel?.contact)
+        XCTAssertEqual(record.givenName, contact.givenName)
+        XCTAssertEqual(record.phones, contact.phones)
+        XCTAssertNil(record.birthday)
+        XCTAssertEqual(record.created, "2023-11-14T22:13:20Z")
+        XCTAssertEqual(viewControllerSpy.contactViewModel?.fields.last, .init(label: "Updated", value: "2023-11-15 07:13"))
     }
 
     func test_presentContact_leavesOutEmptyFields() {
@@ -82,5 +107,12 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentFailure(.storage("disk on fire"))
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.error("storage failed: disk on fire", code: .storage)])
+    }
+
+    func test_presentSelectedContact_passesItsNumberAndPurpose() {
+        // When
+        sut.presentSelectedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), purpose: .edit))
+        // Then
+        XCTAssertEqual(viewControllerSpy.selectedViewModels, [.init(id: 2, purpose: .edit)])
     }
 }

@@ -18,6 +18,7 @@ final class ShowContactRouterTests: XCTestCase {
     final class ShowContactDataStoreSpy: ShowContactDataStore {
         var contact: Contact? = Seeds.stored(Seeds.Contacts.ann, id: 1)
         var contactWasSaved = false
+        var selectedContact: Contact?
     }
 
     func test_routeToEditContact_pushesAnEditFormOnTheContactShown() throws {
@@ -44,5 +45,38 @@ final class ShowContactRouterTests: XCTestCase {
         sut.routeToList()
         // Then
         XCTAssertEqual(fixture.navigator.poppedTo, ["contacts"])
+    }
+
+    func test_routeToSelectedContact_replacesThisContactWithTheSelectedOne() throws {
+        // Given
+        dataStoreSpy.selectedContact = Seeds.stored(Seeds.Contacts.jose, id: 2)
+        // When
+        sut.routeToSelectedContact()
+        // Then
+        let detail = try XCTUnwrap(fixture.navigator.replacedWith.first as? ShowContactViewController)
+        XCTAssertEqual(detail.router?.dataStore?.contact?.id, 2)
+        XCTAssertTrue(fixture.navigator.pushed.isEmpty)
+    }
+
+    func test_routeToEditSelectedContact_opensItsDetailThenItsForm() throws {
+        // Given
+        dataStoreSpy.selectedContact = Seeds.stored(Seeds.Contacts.jose, id: 2)
+        // When
+        sut.routeToEditSelectedContact()
+        // Then
+        let detail = try XCTUnwrap(fixture.navigator.replacedWith.first as? ShowContactViewController)
+        XCTAssertEqual(detail.router?.dataStore?.contact?.id, 2)
+        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
+    }
+
+    func test_routeToEditSelectedContact_ofTheContactShown_onlyOpensTheForm() {
+        // Given
+        dataStoreSpy.selectedContact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        // When
+        sut.routeToEditSelectedContact()
+        // Then
+        XCTAssertTrue(fixture.navigator.replacedWith.isEmpty)
+        XCTAssertEqual(fixture.navigator.pushed.count, 1)
     }
 }

@@ -24,6 +24,14 @@ final class ShowContactViewControllerTests: XCTestCase {
 
         func fetchContact(request: ShowContact.FetchContact.Request) { fetchRequests.append(request) }
         func deleteContact(request: ShowContact.DeleteContact.Request) { deleteContactCalled = true }
+        var selectRequests: [ShowContact.SelectContact.Request] = []
+        func selectContact(request: ShowContact.SelectContact.Request) { selectRequests.append(request) }
+        weak var viewController: ShowContactDisplayLogic?
+        var completeRequests: [ListContacts.CompleteReference.Request] = []
+        func completeReference(request: ListContacts.CompleteReference.Request) {
+            completeRequests.append(request)
+            viewController?.displayCompletions(viewModel: .init(candidates: ["José Ñúñez"]))
+        }
     }
 
     final class ShowContactRoutingLogicSpy: ShowContactRoutingLogic, ShowContactDataPassing {
@@ -33,6 +41,10 @@ final class ShowContactViewControllerTests: XCTestCase {
 
         func routeToEditContact() { routeToEditContactCalled = true }
         func routeToList() { routeToListCalled = true }
+        var routeToSelectedContactCalled = false
+        var routeToEditSelectedContactCalled = false
+        func routeToSelectedContact() { routeToSelectedContactCalled = true }
+        func routeToEditSelectedContact() { routeToEditSelectedContactCalled = true }
     }
 
     func test_actions_becomeRequests() {
@@ -86,5 +98,30 @@ final class ShowContactViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(output.displayed.first as? Message, .error("x", code: .notFound))
         XCTAssertEqual(sut.descriptor.id, "contact")
+    }
+
+    func test_showOrEditAnotherContact_selectsIt_andDisplayingTheSelectionRoutes() {
+        // When
+        sut.perform(ActionCall("show", ["contact": .string("2")]))
+        sut.perform(ActionCall("edit", ["contact": .string("jose")]))
+        // Then
+        XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "2"), .init(reference: "jose", purpose: .edit)])
+        XCTAssertFalse(routerSpy.routeToEditContactCalled)
+
+        // When
+        sut.displaySelectedContact(viewModel: .init(id: 2, purpose: .show))
+        sut.displaySelectedContact(viewModel: .init(id: 2, purpose: .edit))
+        // Then
+        XCTAssertTrue(routerSpy.routeToSelectedContactCalled)
+        XCTAssertTrue(routerSpy.routeToEditSelectedContactCalled)
+    }
+
+    func test_completions_forContacts_comeThroughTheCycle() {
+        // Given
+        interactorSpy.viewController = sut
+        // Then
+        XCTAssertEqual(sut.completions(for: "contact", prefix: "jo"), ["José Ñúñez"])
+        XCTAssertEqual(interactorSpy.completeRequests, [.init(prefix: "jo")])
+        XCTAssertEqual(sut.completions(for: "label", prefix: "jo"), [])
     }
 }

@@ -1,0 +1,51 @@
+import XCTest
+@testable import ContactsApp
+
+final class PersonNameTests: XCTestCase {
+    let locale = Locale(identifier: "en_US_POSIX")
+
+    func test_tidied_capitalisesNamesTypedAllInLowerOrUpperCase_keepingParticlesLower() {
+        XCTAssertEqual(PersonName.tidied("ludwig van beethoven", locale: locale), "Ludwig van Beethoven")
+        XCTAssertEqual(PersonName.tidied("ANN-MARIE LEE", locale: locale), "Ann-Marie Lee")
+        XCTAssertEqual(PersonName.tidied("o'neil", locale: locale), "O'Neil")
+        XCTAssertEqual(PersonName.tidied("al-rashid", locale: locale), "al-Rashid")
+        XCTAssertEqual(PersonName.tidied("van der berg", locale: locale), "van der Berg")
+        XCTAssertEqual(PersonName.tidied("VAN", locale: locale), "Van")
+        XCTAssertEqual(PersonName.tidied("josé ñúñez", locale: locale), "José Ñúñez")
+    }
+
+    func test_tidied_leavesMixedCaseAndCaselessNamesAlone() {
+        XCTAssertNil(PersonName.tidied("McDonald", locale: locale))
+        XCTAssertNil(PersonName.tidied("Ann Lee", locale: locale))
+        XCTAssertNil(PersonName.tidied("山田", locale: locale))
+        XCTAssertNil(PersonName.tidied("", locale: locale))
+    }
+
+    func test_tidied_usesTheInjectedLocale() {
+        XCTAssertEqual(PersonName.tidied("istanbul", locale: locale), "Istanbul")
+        XCTAssertEqual(PersonName.tidied("istanbul", locale: Locale(identifier: "tr_TR")), "İstanbul")
+    }
+
+    func test_sortingFamilyName_skipsLeadingParticles() {
+        XCTAssertEqual(PersonName.sortingFamilyName("van Beethoven"), "Beethoven")
+        XCTAssertEqual(PersonName.sortingFamilyName("van der Berg"), "Berg")
+        XCTAssertEqual(PersonName.sortingFamilyName("al-Rashid"), "Rashid")
+        XCTAssertEqual(PersonName.sortingFamilyName("De Niro"), "Niro")
+        XCTAssertEqual(PersonName.sortingFamilyName("Van"), "Van")
+        XCTAssertEqual(PersonName.sortingFamilyName("Lee"), "Lee")
+        XCTAssertEqual(PersonName.sortingFamilyName("Alvarez"), "Alvarez")
+    }
+
+    func test_order_followsTheCardsFormattedName() {
+        XCTAssertEqual(PersonName.order(ofFormattedName: "山田 太郎", given: "太郎", family: "山田"), .familyFirst)
+        XCTAssertEqual(PersonName.order(ofFormattedName: "山田太郎", given: "太郎", family: "山田"), .familyFirst)
+        XCTAssertEqual(PersonName.order(ofFormattedName: "太郎 山田", given: "太郎", family: "山田"), .givenFirst)
+        XCTAssertEqual(PersonName.order(ofFormattedName: "", given: "Ann", family: "Lee"), .givenFirst)
+    }
+
+    func test_fullName_writesTheNameInItsOrder() {
+        XCTAssertEqual(Contact(givenName: "太郎", familyName: "山田", nameOrder: .familyFirst).fullName, "山田 太郎")
+        XCTAssertEqual(Contact(givenName: "太郎", familyName: "山田").fullName, "太郎 山田")
+        XCTAssertEqual(Contact(organization: "Acme").fullName, "Acme")
+    }
+}
