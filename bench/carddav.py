@@ -44,7 +44,7 @@ def request(method, url, body=None, headers=None):
         headers.setdefault("Content-Type", "application/xml; charset=utf-8")
     req = urllib.request.Request(url, data=body, method=method, headers=headers)
     try:
-        with urllib.request.urlopen(req, timeout=120) as response:
+        with urllib.request.urlopen(req, timeout=900) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
@@ -118,7 +118,9 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
-        hrefs, _ = sync_collection(book)  # warms Radicale's cache, as a server in use has it
+        # Warms Radicale's item cache, as a server in use has it (the first listing of a folder it
+        # has never read costs it minutes on a loaded machine).
+        hrefs, _ = sync_collection(book)
         assert len(hrefs) == options.cards, len(hrefs)
 
         rows = {"first": ([], []), "noop": ([], []), "push": ([], [])}
@@ -169,7 +171,10 @@ def main():
             print(f"{names[key]:<34}{f:>10.3f}{o:>10.3f}{o / f:>8.2f}")
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 if __name__ == "__main__":

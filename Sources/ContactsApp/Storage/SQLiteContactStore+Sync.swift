@@ -6,10 +6,11 @@ import GRDB
 extension SQLiteContactStore: SyncStateStore {
     /// CardDAV accounts and the link of each synced contact to its card on the server. A link
     /// outlives its contact (no foreign key): a contact deleted here is found by its link and
-    /// deleted on the server at the next sync.
+    /// deleted on the server at the next sync. `IF NOT EXISTS`: a book that lost the record of
+    /// its migrations (rebuilt from v1 to v3, as the upgrade tests make one) keeps its accounts.
     static let addSyncState = Migration(name: "add sync accounts and items", legacyIdentifier: nil) { db, _ in
         try db.execute(sql: """
-            CREATE TABLE sync_account (
+            CREATE TABLE IF NOT EXISTS sync_account (
                 name TEXT PRIMARY KEY,
                 server_url TEXT NOT NULL,
                 book_url TEXT NOT NULL,
@@ -19,7 +20,7 @@ extension SQLiteContactStore: SyncStateStore {
                 sync_token TEXT,
                 is_default INTEGER NOT NULL DEFAULT 0
             );
-            CREATE TABLE sync_item (
+            CREATE TABLE IF NOT EXISTS sync_item (
                 account TEXT NOT NULL,
                 href TEXT NOT NULL,
                 contact_id INTEGER NOT NULL,
@@ -29,7 +30,7 @@ extension SQLiteContactStore: SyncStateStore {
                 on_server INTEGER NOT NULL DEFAULT 1,
                 PRIMARY KEY (account, href)
             );
-            CREATE UNIQUE INDEX sync_item_contact ON sync_item(contact_id);
+            CREATE UNIQUE INDEX IF NOT EXISTS sync_item_contact ON sync_item(contact_id);
             """)
     }
 
