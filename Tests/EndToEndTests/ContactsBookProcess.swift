@@ -34,10 +34,16 @@ struct ContactsBookProcess {
         process.environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-        ]
+        ].merging(Self.sanitizerOptions) { own, _ in own }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+    }
+
+    /// The sanitizers' settings of the test run (`scripts/sanitize`), so a sanitized executable
+    /// runs under them too (its deliberate leaks suppressed).
+    static let sanitizerOptions = ProcessInfo.processInfo.environment.filter { key, _ in
+        ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"].contains(key)
     }
 
     /// Runs to the end with `stdin` as the whole input.

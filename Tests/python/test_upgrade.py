@@ -18,7 +18,8 @@ def older_book(tmp_path):
     book = str(tmp_path / "book.sqlite")
     assert run(tmp_path, ["import", "--db", book, "--create", "-"], CARD).returncode == 0
     with sqlite3.connect(book) as db:
-        db.executescript("DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DELETE FROM grdb_migrations;"
+        db.executescript("DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;"
+                         "DROP TABLE contact_word_gram; DELETE FROM grdb_migrations;"
                          "INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');")
     return book
 

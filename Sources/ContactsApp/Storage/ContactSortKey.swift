@@ -58,9 +58,11 @@ enum ContactKeys {
         ContactSearch.separatingDigits(foldedText(contact))
     }
 
-    /// The fields a text search matches against, folded and joined by spaces.
+    /// The fields a text search matches against, folded and joined by spaces: names,
+    /// organisation, emails, tags, notes and addresses.
     static func foldedText(_ contact: Contact) -> String {
         ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
-            + contact.emails.map(\.value)).map(fold).joined(separator: " ")
+            + contact.emails.map(\.value) + contact.tags + (contact.notes.isEmpty ? [] : [contact.notes])
+            + contact.addresses.flatMap(\.components)).map(fold).joined(separator: " ")
     }
 }

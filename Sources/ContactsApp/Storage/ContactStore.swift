@@ -3,7 +3,9 @@ import Foundation
 /// What the list asks the store for: one page of contacts, optionally filtered by a search.
 public struct ContactQuery: Equatable, Sendable {
     /// Free text; every whitespace-separated term must match a name, nickname, organisation,
-    /// email (word prefixes, case- and diacritic-insensitive) or phone (digits, any formatting).
+    /// email, tag, note or address (word prefixes, case- and diacritic-insensitive; a term of
+    /// 3 letters or more also inside words, those matches after the word-start ones) or phone
+    /// (digits, any formatting). See `ContactSearch`.
     public var search: String
     public var sort: SortOrder
     /// 1-based page number.
@@ -19,7 +21,23 @@ public struct ContactQuery: Equatable, Sendable {
 public struct ContactPage: Equatable, Sendable {
     public var contacts: [Contact]
     public var total: Int
-    public init(contacts: [Contact], total: Int) { self.contacts = contacts; self.total = total }
+    /// For a search, where it found each contact of the page, by contact id (`SearchMatch`).
+    public var matches: [Int64: SearchMatch]
+    public init(contacts: [Contact], total: Int, matches: [Int64: SearchMatch] = [:]) {
+        self.contacts = contacts; self.total = total; self.matches = matches
+    }
+}
+
+/// Which field of a contact a search matched, and that field's text (one email, one tag, the
+/// note, one address): what a list shows beside a row found by something other than its name.
+public struct SearchMatch: Equatable, Sendable {
+    /// In the order a search looks at them.
+    public enum Field: String, CaseIterable, Sendable {
+        case name, nickname, organization, email, tag, note, address, phone
+    }
+    public var field: Field
+    public var text: String
+    public init(field: Field, text: String) { self.field = field; self.text = text }
 }
 
 /// Why the store refused an operation.

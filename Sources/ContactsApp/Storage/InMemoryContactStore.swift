@@ -17,13 +17,22 @@ public final class InMemoryContactStore: ContactStore {
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
         let search = ContactSearch(query.search)
-        let matches = sorted(query.sort).filter {
-            search.matches(words: ContactSearch.words(ContactKeys.searchText($0)), phoneDigits: $0.phoneDigits)
+        var atWordStarts: [Contact] = [], insideOnly: [Contact] = []
+        for contact in sorted(query.sort) {
+            let words = ContactSearch.words(ContactKeys.searchText(contact))
+            if search.matches(words: words, phoneDigits: contact.phoneDigits, inside: false) {
+                atWordStarts.append(contact)
+            } else if search.matches(words: words, phoneDigits: contact.phoneDigits) {
+                insideOnly.append(contact)
+            }
         }
+        // Matches at word starts first, then those found only inside words, each in sort order.
+        let matches = atWordStarts + insideOnly
         let (limit, offset) = query.window
         let start = min(offset, matches.count)
         let end = start + min(limit, matches.count - start)
-        return ContactPage(contacts: Array(matches[start..<end]), total: matches.count)
+        let page = Array(matches[start..<end])
+        return ContactPage(contacts: page, total: matches.count, matches: search.matches(on: page))
     }
 
     public func contact(id: Int64) throws -> Contact? {

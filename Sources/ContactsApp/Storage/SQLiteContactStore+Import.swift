@@ -25,6 +25,7 @@ extension SQLiteContactStore: ImportSessionStore {
                 let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty)
                 defer { transaction.db = nil }
                 try body(transaction)
+                try Self.addWords(transaction.words, db)
                 try deferred?.build(anchorBucket: anchorBucket, db)
                 return transaction.ids
             }
@@ -72,6 +73,9 @@ extension SQLiteContactStore: ImportSessionStore {
     private final class Transaction: ContactImportSession {
         var db: Database?
         var ids = ImportedIDs()
+        /// The inserted contacts' words, added to the word list once, at the import's end: a
+        /// statement per word and card (most are repeated) would add a lookup to every card.
+        var words = Set<String>()
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
@@ -88,9 +92,10 @@ extension SQLiteContactStore: ImportSessionStore {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
             for (index, contact) in inserting.enumerated() {
-                let row = prepared.isEmpty ? nil : prepared[index] as? PreparedRow
-                ids.added.append(try SQLiteContactStore.insert(contact, row ?? PreparedRow(contact), anchors: anchors,
-                                                               counting: false, db).id!)
+                let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
+                ids.added.append(try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
+                                                               addingWords: false, db).id!)
+                words.formUnion(row.insideWords)
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {

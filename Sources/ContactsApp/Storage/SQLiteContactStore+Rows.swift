@@ -114,6 +114,8 @@ extension SQLiteContactStore {
         let digits: String
         /// The digit-gram index's text (`ContactSearch.digitGramText`).
         let grams: String
+        /// The words of `text` a term may match inside, for the word list (`addWords`).
+        let insideWords: [String]
 
         init(_ contact: Contact) {
             keys = SortKeys(contact)
@@ -134,6 +136,7 @@ extension SQLiteContactStore {
             let phoneDigits = contact.phoneDigits
             digits = phoneDigits.joined(separator: " ")
             grams = ContactSearch.digitGramText(phoneDigits)
+            insideWords = ContactSearch.insideWordCandidates(text)
         }
     }
 
@@ -205,13 +208,26 @@ extension SQLiteContactStore {
         try ContactJSON.decodeStrings(text) ?? decode(text)
     }
 
-    /// Rewrites the contact's entries in the three FTS5 tables; call inside the write transaction
-    /// that saves the row, so the index can never disagree with the table.
-    static func index(_ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false) throws {
+    /// Rewrites the contact's entries in the three FTS5 tables, and adds its words to the word
+    /// list unless `addingWords` is false (an import adds each word once, at its end); call
+    /// inside the write transaction that saves the row, so the index can never disagree with
+    /// the table.
+    static func index(_ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false,
+                      addingWords: Bool = true) throws {
         if !isNew { try unindex(id: id, db) }
+        if addingWords { try addWords(row.insideWords, db) }
         try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.text) }
         try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.digits) }
         try indexDigitGrams(row.grams, id: id, db)
+    }
+
+    /// Adds the words the word list lacks to it and to its trigram index (`contact_word_gram`).
+    static func addWords(_ words: some Sequence<String>, _ db: Database) throws {
+        for word in words {
+            try run("INSERT INTO contact_word(word) VALUES (?) ON CONFLICT DO NOTHING", db) { $0.text(word) }
+            guard db.changesCount == 1 else { continue }
+            try run("INSERT INTO contact_word_gram(word) VALUES (?)", db) { $0.text(word) }
+        }
     }
 
     static func unindex(id: Int64, _ db: Database) throws {

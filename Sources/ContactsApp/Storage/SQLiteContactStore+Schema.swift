@@ -18,7 +18,8 @@ extension SQLiteContactStore {
     /// transaction.
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
-        addWordVocabulary, addNameOrderAndSortPastParticles, addSyncState,
+        addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
+        addSyncState,
     ]
 
     static let createContacts = Migration(
@@ -151,6 +152,51 @@ extension SQLiteContactStore {
             try db.execute(sql: "DELETE FROM contact_anchor")
             try fillAnchors(bucket: anchorBucket, db)
         }
+    }
+
+    /// The word index rebuilt from the rows with tags, notes and addresses in each contact's
+    /// text (`ContactKeys.foldedText`), so a search finds them too. Built in a new table in
+    /// rowid order, then renamed into place (as `indexLettersAndDigitsApart` did); its
+    /// vocabulary is made again over it.
+    static let indexTagsNotesAndAddresses = Migration(
+        name: "index tags, notes and addresses", legacyIdentifier: nil
+    ) { db, _ in
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact ORDER BY id")
+        while let row = try rows.next() {
+            let contact = try SQLiteContactStore.contact(from: row)
+            let text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
+            try run("INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)", db) { binder in
+                binder.integer(contact.id ?? 0)
+                binder.text(text)
+            }
+        }
+        try db.execute(sql: """
+            DROP TABLE contact_text_vocab;
+            DROP TABLE contact_text;
+            ALTER TABLE contact_text_new RENAME TO contact_text;
+            CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
+            """)
+    }
+
+    /// The words a term may match inside (`ContactSearch.insideWordCandidates`), each once
+    /// (`contact_word`), and their trigrams (`contact_word_gram`), so a term of 3 letters or
+    /// more finds the few words that hold it without reading the whole word index. Filled from
+    /// the word index's text. Words stay when the last contact holding them goes: they only
+    /// widen the lookup of the contacts that hold them, which then finds none.
+    static let addWordListForInsideWords = Migration(
+        name: "add word list for inside-word search", legacyIdentifier: nil
+    ) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE contact_word (word TEXT PRIMARY KEY) WITHOUT ROWID;
+            CREATE VIRTUAL TABLE contact_word_gram USING fts5(word, tokenize = 'trigram');
+            """)
+        var words = Set<String>()
+        let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
+        while let text = try texts.next() { words.formUnion(ContactSearch.insideWordCandidates(text)) }
+        try addWords(words.sorted(), db)
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page

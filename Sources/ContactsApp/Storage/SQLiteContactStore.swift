@@ -125,7 +125,10 @@ public final class SQLiteContactStore: ContactStore {
 
     private static func configuration() -> Configuration {
         var config = Configuration()
-        config.busyMode = .timeout(5)
+        // A writer waits for another process's write as long as an import can hold the book (one
+        // transaction for the whole file): with 5 s, a save beside a 2,000-card import on a loaded
+        // machine told its user "busy" (Tests/python/test_concurrency.py).
+        config.busyMode = .timeout(60)
         // No memory map: with one (1 GiB until v2), every database page a search had touched
         // stayed in the process's resident memory, 826 MiB after a session at 1M contacts
         // against 33 MiB at 10k (28 MiB at both without). Searches read less than they did (the
@@ -271,9 +274,9 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Inserts a contact with what was prepared from it; `counting` false leaves
-    /// `contact_count` to the caller (an import adds a batch's inserts at once), and no
-    /// `anchors` leaves the page anchors to it too (`DeferredIndexes`).
-    static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool,
+    /// `contact_count` to the caller (an import adds a batch's inserts at once), no `anchors`
+    /// leaves the page anchors to it too (`DeferredIndexes`), and `addingWords` false the word list.
+    static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
                                _ db: Database) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try run(insertSQL, db) { bindSaved(contact, row, &$0) }
@@ -285,7 +288,7 @@ public final class SQLiteContactStore: ContactStore {
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(row, id: id, db, isNew: true)
+        try index(row, id: id, db, isNew: true, addingWords: addingWords)
         return saved
     }
 

@@ -71,6 +71,15 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         try translating { try store.page(query) }
     }
 
+    /// The names that complete `typed` (`NameCompletion`): contacts a search for it finds
+    /// whose name has a word starting with it, at most `limit`, in `sort`'s order.
+    public func completeNames(_ typed: String, sort: SortOrder, limit: Int = 20) throws -> [String] {
+        // A search also finds emails, tags and notes, which the names then leave out: a few
+        // more than `limit` are read so those rarely crowd names out.
+        let found = try page(ContactQuery(search: typed, sort: sort, page: 1, limit: limit * 3)).contacts
+        return Array(NameCompletion.names(found, name: \.fullName, typed: typed).prefix(limit))
+    }
+
     public func contact(id: Int64) throws -> Contact {
         guard let contact = try translating({ try store.contact(id: id) }) else {
             throw ContactsFailure.notFound(reference: "#\(id)")
@@ -99,8 +108,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     public func names(startingWith prefix: String, sort: SortOrder) -> [String] {
         let prefix = prefix.trimmingCharacters(in: .whitespaces)
         if prefix.first?.isNumber == true { return [] }
-        let matches = (try? page(ContactQuery(search: prefix, sort: sort, page: 1, limit: 20)))?.contacts ?? []
-        return matches.map(\.fullName).filter { ContactKeys.fold($0).hasPrefix(ContactKeys.fold(prefix)) }
+        return (try? completeNames(prefix, sort: sort)) ?? []
     }
 
     /// Stores a new contact, stamping its UID and times.

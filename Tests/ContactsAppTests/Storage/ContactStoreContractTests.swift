@@ -321,7 +321,7 @@ final class ContactStoreContractTests: XCTestCase {
             try seed()
             XCTAssertEqual(try search("le"), ["Lee", "Leeds"])
             XCTAssertEqual(try search("LEED"), ["Leeds"])
-            XCTAssertEqual(try search("ee"), [], "prefixes of words, not substrings")
+            XCTAssertEqual(try search("ee"), [], "fewer than 3 letters: prefixes of words, not inside them")
         }
     }
 
@@ -422,6 +422,83 @@ final class ContactStoreContractTests: XCTestCase {
             XCTAssertEqual(kowal.first, "before")
             XCTAssertEqual(Array(kowal.suffix(2)), ["after", "last"])
             XCTAssertEqual(kowal.count, 16)
+        }
+    }
+
+    func test_search_threeLettersOrMore_matchInsideWords_ofNamesOrganisationsAndEmails() {
+        forEachStore {
+            try seed()
+            XCTAssertEqual(try search("ñez"), ["Ñúñez"])
+            XCTAssertEqual(try search("úñe"), ["Ñúñez"])
+            XCTAssertEqual(try search("cme"), ["Acme Corp"])
+            XCTAssertEqual(try search("lobex"), ["Leeds"])
+            XCTAssertEqual(try search("orreo"), ["Ñúñez"])
+            XCTAssertEqual(try search("nunez"), ["Ñúñez"], "jnunez@ and Ñúñez: one match")
+            XCTAssertEqual(try search("ola"), ["Zola"])
+            XCTAssertEqual(try search("ola em"), ["Zola"], "every term, at word starts or inside")
+            XCTAssertEqual(try search("ol"), [], "2 letters: word starts only")
+            XCTAssertEqual(try search("ee"), [])
+        }
+    }
+
+    func test_search_matchesAtWordStartsComeFirst_thenInsideWords_eachInSortOrder() {
+        forEachStore {
+            // Given: two Lees, and two whose names hold "lee" inside, one sorting before them
+            try seed([StoreSeeds.contact("Ann", "Lee"), StoreSeeds.contact("Al", "Leeds"),
+                      StoreSeeds.contact("Zoe", "Ashlee"), StoreSeeds.contact("Kim", "Brolee")])
+            // When / Then
+            XCTAssertEqual(try search("lee"), ["Lee", "Leeds", "Ashlee", "Brolee"])
+            XCTAssertEqual(try names(ContactQuery(search: "lee", sort: .first, limit: 100)),
+                           ["Leeds", "Lee", "Brolee", "Ashlee"])
+            // and pages run on from the word starts into the rest
+            for (page, expected) in [(1, ["Lee", "Leeds", "Ashlee"]), (2, ["Brolee"]), (3, [])] {
+                let got = try sut.page(ContactQuery(search: "lee", page: page, limit: 3))
+                XCTAssertEqual(got.total, 4)
+                XCTAssertEqual(got.contacts.map(\.familyName), expected, "page \(page)")
+            }
+            XCTAssertEqual(try names(ContactQuery(search: "lee", page: 2, limit: 1)), ["Leeds"])
+            XCTAssertEqual(try names(ContactQuery(search: "lee", page: 3, limit: 1)), ["Ashlee"])
+        }
+    }
+
+    func test_search_findsTagsNotesAndAddresses() {
+        forEachStore {
+            // Given
+            var ann = StoreSeeds.ann
+            ann.tags = ["friends", "book-club"]
+            ann.notes = "Met at the Lisbon conference"
+            ann.addresses = [PostalAddress(label: "home", street: "1 Elm Row", city: "Springfield", country: "USA")]
+            try seed([ann, StoreSeeds.al])
+            // Then
+            XCTAssertEqual(try search("friends"), ["Lee"])
+            XCTAssertEqual(try search("club"), ["Lee"])
+            XCTAssertEqual(try search("lisbon conf"), ["Lee"])
+            XCTAssertEqual(try search("springf"), ["Lee"])
+            XCTAssertEqual(try search("ringfield"), ["Lee"])
+            XCTAssertEqual(try search("elm row"), ["Lee"])
+            XCTAssertEqual(try search("enemies"), [])
+        }
+    }
+
+    func test_search_saysWhichFieldMatched_preferringOneThatIsNotTheName() {
+        forEachStore {
+            // Given
+            var ann = StoreSeeds.ann
+            ann.tags = ["friends"]
+            ann.notes = "Met at the Lisbon conference"
+            ann.addresses = [PostalAddress(label: "home", street: "1 Elm Row", city: "Springfield")]
+            let id = try XCTUnwrap(try sut.insert(ann).id)
+            func match(_ text: String) throws -> SearchMatch? { try sut.page(ContactQuery(search: text)).matches[id] }
+            // Then
+            XCTAssertEqual(try match("lee"), SearchMatch(field: .name, text: "Ann Lee"))
+            XCTAssertEqual(try match("nan"), SearchMatch(field: .nickname, text: "Nan"))
+            XCTAssertEqual(try match("friends"), SearchMatch(field: .tag, text: "friends"))
+            XCTAssertEqual(try match("ann friends"), SearchMatch(field: .tag, text: "friends"))
+            XCTAssertEqual(try match("xample"), SearchMatch(field: .email, text: "ann@example.com"))
+            XCTAssertEqual(try match("lisbon"), SearchMatch(field: .note, text: "Met at the Lisbon conference"))
+            XCTAssertEqual(try match("springfield"), SearchMatch(field: .address, text: "1 Elm Row, Springfield"))
+            XCTAssertEqual(try match("555 123"), SearchMatch(field: .phone, text: "+1 (555) 123-4567"))
+            XCTAssertEqual(try sut.page(ContactQuery()).matches, [:], "no search, no match")
         }
     }
 
@@ -541,7 +618,8 @@ final class ContactStoreContractTests: XCTestCase {
             try seed(book)
             let reference = InMemoryContactStore(book)
             let searches = ["a", "young", "zed", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
-                            "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999"]
+                            "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999",
+                            "dam", "leo", "ample", "oung", "dam ann", "alczyk"]
             for text in searches {
                 for sort in [SortOrder.last, .first] {
                     let all = try reference.page(ContactQuery(search: text, sort: sort, page: 1, limit: 1000))

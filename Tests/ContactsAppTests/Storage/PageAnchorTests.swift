@@ -269,10 +269,9 @@ final class PageAnchorTests: XCTestCase {
         for _ in 0..<10 { try updateOne() }
         for _ in 0..<10 { try deleteOne() }
         try assertFollowsThePlainRule(bucket: 3, "after later writes")
-        // Every migration recorded (the ones run again recorded after those that were not)
-        XCTAssertEqual(try DatabaseQueue(path: databasePath).read {
+        XCTAssertEqual(Set(try DatabaseQueue(path: databasePath).read {
             try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
-        }.sorted(), SQLiteContactStore.migrations.map(\.name).sorted())
+        }), Set(SQLiteContactStore.migrations.map(\.name)))
     }
 
     func test_migrationV4_onAnEmptyBook_leavesOneEmptyBucketPerOrder() throws {

@@ -9,6 +9,9 @@ public enum ListContacts {
         public let organization: String
         public let email: String
         public let phone: String
+        /// Where a search found the contact when the row does not show it already, briefly:
+        /// "tag: friends", "note: Met at the Lisbon…".
+        public var matched: String? = nil
     }
 
     public enum FetchContacts {
@@ -36,10 +39,15 @@ public enum ListContacts {
             public let caption: String
 
             public var layout: DisplayLayout {
-                .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
-                                 .init("Email"), .init("Phone")],
-                       rows: rows.map { ["\($0.id)", $0.name, $0.organization, $0.email, $0.phone] },
-                       caption: caption)
+                // A "Matched" column only when a search found someone by another field.
+                let matched = rows.contains { $0.matched != nil }
+                return .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
+                                        .init("Email"), .init("Phone")] + (matched ? [.init("Matched")] : []),
+                              rows: rows.map { row in
+                                  ["\(row.id)", row.name, row.organization, row.email, row.phone]
+                                      + (matched ? [row.matched ?? ""] : [])
+                              },
+                              caption: caption)
             }
         }
     }

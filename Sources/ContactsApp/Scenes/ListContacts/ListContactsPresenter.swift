@@ -24,16 +24,24 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let pageCount = max(1, (total + query.limit - 1) / query.limit)
         var caption: [String] = []
         if total == 0 {
-            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \"\(query.search)\"")
+            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
             caption.append(total == 1 ? "1 contact" : "\(total) contacts")
-            if !query.search.isEmpty { caption.append("matching \"\(query.search)\"") }
+            if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map(row), page: query.page, pageCount: pageCount, total: total,
+            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0]) }, page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
+    }
+
+    /// The search in quotes for a caption, its start only when long: a 20 MB command line was
+    /// echoed back whole (bench/ROBUSTNESS.md).
+    static func quoted(_ search: String) -> String {
+        let limit = 80
+        guard search.count > limit else { return "\"\(search)\"" }
+        return "\"\(search.prefix(limit))…\" (\(search.count) characters)"
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
@@ -140,10 +148,30 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    func row(_ contact: Contact) -> ListContacts.Row {
-        .init(id: contact.id ?? 0, name: formatter.displayName(contact),
-              organization: contact.organization,
-              email: contact.emails.first?.value ?? "",
-              phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+    func row(_ contact: Contact, matched: SearchMatch? = nil) -> ListContacts.Row {
+        var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
+                                   organization: contact.organization,
+                                   email: contact.emails.first?.value ?? "",
+                                   phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+        row.matched = matched.flatMap { describe($0, shownIn: row) }
+        return row
     }
+
+    /// What a search matched, briefly, unless the row shows it already (the name, the
+    /// organisation, the first email or phone).
+    func describe(_ match: SearchMatch, shownIn row: ListContacts.Row) -> String? {
+        let text = match.field == .phone ? formatter.phone(match.text) : match.text
+        switch match.field {
+        case .name, .organization: return nil
+        case .email where text == row.email, .phone where text == row.phone: return nil
+        default:
+            // A line of its own, short: notes run long.
+            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            let brief = line.count > Self.matchedLength ? line.prefix(Self.matchedLength - 1) + "…" : line
+            return "\(match.field.rawValue): \(brief)"
+        }
+    }
+
+    /// Characters of a matched field shown in a row.
+    static let matchedLength = 24
 }

@@ -7,46 +7,106 @@ extension SQLiteContactStore {
     public func page(_ query: ContactQuery) throws -> ContactPage {
         let parsed = ContactSearch(query.search)
         let (limit, offset) = query.window
-        let tuning = self.tuning
-        let anchorBucket = self.anchorBucket
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
                 let search = try ResolvedSearch(parsed, db)
-                var numbers = PageNumbers(searching: !parsed.isEmpty, total: 0, offset: offset, limit: limit,
-                                          anchorBucket: anchorBucket)
-                var matches = Matches()
-                var book: Int?
-                let run = try MatchRun(search, sort: query.sort, minimum: tuning.shortestRun, db)
-                if !numbers.searching {
-                    // Kept by the store: COUNT(*) would read a whole index.
-                    numbers.total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
-                } else if let run, try run.isWholeByVocabulary(db) {
-                    numbers.total = run.length
-                    numbers.matchesAreRun = true
-                } else {
-                    if tuning.keepsMatchSet { book = try Self.largestID(db) }
-                    matches = try Matches(search, book: book, tuning: tuning, db)
-                    numbers.total = matches.count
-                    numbers.matchesAreRun = run?.length == matches.count
-                }
-                var cluster: Cluster?
-                if numbers.needsLayout {
-                    numbers.book = try book ?? Self.largestID(db)
-                    cluster = try PageReader.clusterRange(search, sort: query.sort, total: numbers.total, db)
-                    numbers.cluster = cluster?.ids.count
-                }
-                let reader = PageReader(search: search, sort: query.sort, limit: limit, offset: offset,
-                                        total: numbers.total, book: numbers.book ?? 0, matches: matches, run: run,
-                                        cluster: cluster, db: db)
-                for plan in PagePlanner.plans(numbers) {
-                    if let rows = try reader.rows(plan) {
-                        return ContactPage(contacts: try rows.map(Self.contact(from:)), total: numbers.total)
-                    }
-                }
-                throw ContactStoreError.storage("No page plan found the page.") // the last plan never gives up
+                let (rows, total) = search.hasInsideWords
+                    ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
+                    : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
+                let contacts = try rows.map(Self.contact(from:))
+                return ContactPage(contacts: contacts, total: total, matches: parsed.matches(on: contacts))
             }
         }
+    }
+
+    /// A page of a search some of whose terms are found inside words: the matches at word
+    /// starts first (paged by their plans), then those found only inside words, sorted by id
+    /// lists (`insideOnlyIDs`).
+    private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
+                                 _ db: Database) throws -> (rows: [Row], total: Int) {
+        let book = try Self.largestID(db)
+        let insideOnly = try Self.insideOnlyIDs(search, book: book, db)
+        let (starts, first) = try plannedPage(search.atWordStarts, sort: sort, limit: limit, offset: offset,
+                                              largestID: book, db)
+        var rows = starts
+        let wanted = limit - rows.count
+        if wanted > 0, !insideOnly.isEmpty {
+            let column = Self.sortColumn(sort)
+            rows += try Self.rows(ids: """
+                SELECT id FROM contact INDEXED BY contact_id_sorts WHERE id IN (\(ResolvedSearch.list(insideOnly)))
+                ORDER BY \(column), id LIMIT ? OFFSET ?
+                """, [wanted, max(0, offset - first)], sort: sort, db)
+        }
+        return (rows, first + insideOnly.count)
+    }
+
+    /// The ids a search matches only inside words. For one term, one FTS5 query answers in C:
+    /// the words holding it, NOT its word starts (a name prefix at 1M whose family name sits
+    /// inside thousands of email handles, `marykowalczyk`, read every match twice in Swift
+    /// otherwise). For several, every match is stepped and those at word starts left out.
+    static func insideOnlyIDs(_ search: ResolvedSearch, book: Int, _ db: Database) throws -> [Int64] {
+        var ids: [Int64] = []
+        let parsed = search.parsed
+        if parsed.terms.count == 1, parsed.wholeNumberDigits == nil, search.textMatches.isEmpty,
+           let term = parsed.terms.first, let words = search.insideWords[0] {
+            let holding = words.map { "\"" + ContactSearch.Term.doublingQuotes($0) + "\"" }.joined(separator: " OR ")
+            try steppingIDs(db, sql: "SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
+                            arguments: ["(\(holding)) NOT \(term.ftsPhrase)"]) { ids.append($0); return true }
+            // (A term found inside words is one word of letters: no phone fragment to match.)
+            return ids
+        }
+        return try insideOnlyIDsByStepping(search, book: book, db)
+    }
+
+    private static func insideOnlyIDsByStepping(_ search: ResolvedSearch, book: Int,
+                                                _ db: Database) throws -> [Int64] {
+        var starts = MatchSet(maxID: Int64(book))
+        let (startSQL, startArguments) = matchingIDs(search.atWordStarts)
+        try steppingIDs(db, sql: startSQL, arguments: startArguments) { starts.insert($0); return true }
+        var ids: [Int64] = []
+        let (sql, arguments) = matchingIDs(search)
+        try steppingIDs(db, sql: sql, arguments: arguments) { id in
+            if !starts.contains(id) { ids.append(id) }
+            return true
+        }
+        return ids
+    }
+
+    /// A page found by the plans `PagePlanner` chooses, with the number of matches.
+    /// `largestID` is the largest id when the caller looked it up already (once per page).
+    private func plannedPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
+                             largestID: Int? = nil, _ db: Database) throws -> (rows: [Row], total: Int) {
+        let tuning = self.tuning
+        var numbers = PageNumbers(searching: !search.parsed.isEmpty, total: 0, offset: offset, limit: limit,
+                                  anchorBucket: anchorBucket)
+        var matches = Matches()
+        var book = largestID
+        let run = try MatchRun(search, sort: sort, minimum: tuning.shortestRun, db)
+        if !numbers.searching {
+            // Kept by the store: COUNT(*) would read a whole index.
+            numbers.total = try Int.fetchOne(db, sql: "SELECT n FROM contact_count") ?? 0
+        } else if let run, try run.isWholeByVocabulary(db) {
+            numbers.total = run.length
+            numbers.matchesAreRun = true
+        } else {
+            if tuning.keepsMatchSet, book == nil { book = try Self.largestID(db) }
+            matches = try Matches(search, book: book, tuning: tuning, db)
+            numbers.total = matches.count
+            numbers.matchesAreRun = run?.length == matches.count
+        }
+        var cluster: Cluster?
+        if numbers.needsLayout {
+            numbers.book = try book ?? Self.largestID(db)
+            cluster = try PageReader.clusterRange(search, sort: sort, total: numbers.total, db)
+            numbers.cluster = cluster?.ids.count
+        }
+        let reader = PageReader(search: search, sort: sort, limit: limit, offset: offset, total: numbers.total,
+                                book: numbers.book ?? 0, matches: matches, run: run, cluster: cluster, db: db)
+        for plan in PagePlanner.plans(numbers) {
+            if let rows = try reader.rows(plan) { return (rows, numbers.total) }
+        }
+        throw ContactStoreError.storage("No page plan found the page.") // the last plan never gives up
     }
 
     /// The largest id, which bounds every id (ids are never reused): one seek.

@@ -19,6 +19,12 @@ import Foundation
 /// a search for a numbered handle ("olga.brown636") as fast as before without changing what
 /// it matches.
 ///
+/// A term of one word of letters, 3 characters or more, also matches inside a word ("ñez"
+/// finds "Ñúñez", "cme" finds "Acme"): a contact matches at word starts, or, failing that,
+/// inside a word, and the matches at word starts come first (`InsideWords`). Shorter terms
+/// match word starts only: FTS5's trigram tokenizer, which finds the words holding a term, cannot
+/// look up fewer than 3 characters, and "an" inside a word would match most of a book.
+///
 /// Terms without a letter or digit ("-", `"`, "&") carry nothing to search for and are
 /// ignored, so a search of punctuation only lists every contact, like an empty search.
 struct ContactSearch {
@@ -27,6 +33,14 @@ struct ContactSearch {
         var words: [String]
         /// The term's digits when it looks like a phone number fragment.
         var digits: String?
+
+        /// The term's word when it may also match inside a word: one word of letters, at least
+        /// `ContactSearch.insideMinimum` characters.
+        var insideWord: String? {
+            guard words.count == 1, let word = words.first, word.unicodeScalars.count >= ContactSearch.insideMinimum,
+                  let first = word.unicodeScalars.first, ScalarKind(first) == .letter else { return nil }
+            return word
+        }
 
         /// An FTS5 phrase-prefix query for the term. Quoting with doubled quotes makes every
         /// FTS5 syntax character (`"`, `*`, `(`, `AND`, `NEAR`, ...) a plain character.
@@ -133,6 +147,9 @@ struct ContactSearch {
     /// The digits of the whole search when it is one phone number typed with spaces,
     /// "+1 555 123 4567": such a search also matches as a single digit run.
     let wholeNumberDigits: String?
+
+    /// Terms found inside words need 3 characters: the trigram index cannot look up shorter ones.
+    static let insideMinimum = 3
 
     /// Phone terms need 3 digits: the trigram index cannot look up shorter ones.
     static let minimumDigits = 3
@@ -332,16 +349,90 @@ struct ContactSearch {
             + String(decoding: bytes[1...gramLength], as: UTF8.self)
     }
 
-    /// Whether a contact matches, given its folded search words and its phones' digits.
+    /// Whether a contact matches, given its folded search words and its phones' digits: at
+    /// word starts, or, with `inside`, also inside words (`Term.insideWord`).
     /// The SQLite store asks the same question of its FTS5 indexes.
-    func matches(words: [String], phoneDigits: [String]) -> Bool {
+    func matches(words: [String], phoneDigits: [String], inside: Bool = true) -> Bool {
         if let whole = wholeNumberDigits, phoneDigits.contains(where: { $0.contains(whole) }) {
             return true
         }
         return terms.allSatisfy { term in
             Self.containsPhrasePrefix(term.words, in: words)
                 || term.digits.map { digits in phoneDigits.contains { $0.contains(digits) } } == true
+                || (inside && term.insideWord.map { part in words.contains { Self.contains(part, inside: $0) } } == true)
         }
+    }
+
+    /// Whether `part` occurs in `word`, scalar by scalar (as SQLite compares text).
+    static func contains(_ part: String, inside word: String) -> Bool {
+        let part = Array(part.unicodeScalars), word = Array(word.unicodeScalars)
+        guard !part.isEmpty, word.count > part.count else { return false }
+        return (1...(word.count - part.count)).contains { start in word[start..<start + part.count].elementsEqual(part) }
+    }
+
+    /// The words of a contact's indexed text (`indexedText`) that a term may match inside:
+    /// words of letters longer than `insideMinimum` (a shorter one holds a term only as itself,
+    /// a word-start match). The SQLite store keeps every such word once (`contact_word`).
+    static func insideWordCandidates(_ indexedText: String) -> [String] {
+        let text = indexedText.range(of: pairMark).map { String(indexedText[..<$0.lowerBound]) } ?? indexedText
+        return words(text).filter { word in
+            word.unicodeScalars.count > insideMinimum && word.unicodeScalars.first.map { ScalarKind($0) == .letter } == true
+        }
+    }
+
+    /// Where the search found `contact`: for each term, the first field (in `SearchMatch.Field`
+    /// order) it matches alone; of those, the first that is not the name, else the name. Nil
+    /// for an empty search, or when every term matched only across fields (a phrase running
+    /// from one field into the next).
+    func match(in contact: Contact) -> SearchMatch? {
+        guard !isEmpty else { return nil }
+        let fields = Self.fields(of: contact)
+        var found: [SearchMatch] = []
+        for term in terms {
+            let single = ContactSearch(terms: [term], wholeNumberDigits: nil)
+            if let field = fields.first(where: { single.matches(words: $0.words, phoneDigits: $0.digits) }) {
+                found.append(SearchMatch(field: field.field, text: field.text))
+            }
+        }
+        if found.isEmpty, let whole = wholeNumberDigits,
+           let phone = fields.first(where: { $0.digits.contains { $0.contains(whole) } }) {
+            return SearchMatch(field: .phone, text: phone.text)
+        }
+        return found.first { $0.field != .name } ?? found.first
+    }
+
+    /// `match(in:)` for each contact of a page, by id.
+    func matches(on contacts: [Contact]) -> [Int64: SearchMatch] {
+        guard !isEmpty else { return [:] }
+        var matches: [Int64: SearchMatch] = [:]
+        for contact in contacts {
+            if let id = contact.id, let match = match(in: contact) { matches[id] = match }
+        }
+        return matches
+    }
+
+    private init(terms: [Term], wholeNumberDigits: String?) {
+        self.terms = terms
+        self.wholeNumberDigits = wholeNumberDigits
+    }
+
+    /// A contact's searched fields one by one, each with its words (as the index holds them)
+    /// and, for a phone, its digits.
+    private static func fields(of contact: Contact)
+        -> [(field: SearchMatch.Field, text: String, words: [String], digits: [String])] {
+        func text(_ field: SearchMatch.Field, _ text: String) -> (SearchMatch.Field, String, [String], [String]) {
+            (field, text, words(separatingDigits(ContactKeys.fold(text))), [])
+        }
+        let name = [contact.givenName, contact.familyName].filter { !$0.isEmpty }.joined(separator: " ")
+        var fields = [text(.name, name), text(.nickname, contact.nickname), text(.organization, contact.organization)]
+        fields += contact.emails.map { text(.email, $0.value) }
+        fields += contact.tags.map { text(.tag, $0) }
+        fields.append(text(.note, contact.notes))
+        fields += contact.addresses.map { text(.address, $0.components.joined(separator: ", ")) }
+        fields += contact.phones.map { phone in
+            (.phone, phone.value, [], [phone.value.filter(\.isASCIIDigit)])
+        }
+        return fields.filter { !$0.1.isEmpty }
     }
 
     static func containsPhrasePrefix(_ phrase: [String], in words: [String]) -> Bool {

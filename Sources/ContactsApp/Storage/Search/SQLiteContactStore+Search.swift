@@ -33,12 +33,20 @@ extension SQLiteContactStore {
     }
 
     /// The ids whose words hold a term's phrase, as a SELECT with its arguments: the ids already
-    /// found for it (`ResolvedSearch`), or its FTS5 phrase.
+    /// found for it (`ResolvedSearch`), or its FTS5 phrase; and those holding a word it is found
+    /// inside.
     static func textIDs(_ resolved: ResolvedSearch, term index: Int) -> (sql: String, arguments: StatementArguments) {
+        let atStarts: (sql: String, arguments: StatementArguments)
         if let ids = resolved.textMatches[index] {
-            return ("SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))", [])
+            atStarts = ("SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))", [])
+        } else {
+            atStarts = ("SELECT rowid FROM contact_text WHERE contact_text MATCH ?", [resolved.parsed.terms[index].ftsPhrase])
         }
-        return ("SELECT rowid FROM contact_text WHERE contact_text MATCH ?", [resolved.parsed.terms[index].ftsPhrase])
+        guard let inside = resolved.insideWords[index] else { return atStarts }
+        // The words holding the term, each a whole word of the index.
+        let words = inside.map { "\"" + ContactSearch.Term.doublingQuotes($0) + "\"" }.joined(separator: " OR ")
+        return (atStarts.sql + " UNION SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
+                atStarts.arguments + [words])
     }
 
     /// The ids whose phones contain `digits`, with the query's arguments: short fragments
@@ -111,16 +119,45 @@ extension SQLiteContactStore {
 /// (`ContactSearch.Term.pairQuery`) and each candidate's indexed text checked in Swift, when
 /// there are few candidates. Its ids then stand in for its FTS5 phrase. Built inside the read
 /// transaction that uses it, so the ids belong to the same snapshot.
+///
+/// The words a term may match inside (`ContactSearch.Term.insideWord`) are found here too, in
+/// the word list's trigram index: a few words out of the book's vocabulary, whose contacts the
+/// word index then finds as whole words.
 struct ResolvedSearch {
     let parsed: ContactSearch
     /// By term index: the ids whose text holds the term's phrase, for the terms looked up this way.
     let textMatches: [Int: [Int64]]
+    /// By term index: the indexed words that hold the term's word after their start, for the
+    /// terms that have any.
+    let insideWords: [Int: [String]]
 
     /// Candidates beyond this are left to FTS5: checking one costs a few microseconds.
     static let candidateLimit = 1_000
 
+    /// Whether some term matches inside a word of the book.
+    var hasInsideWords: Bool { !insideWords.isEmpty }
+
+    /// The same search matching at word starts only.
+    var atWordStarts: ResolvedSearch {
+        ResolvedSearch(parsed: parsed, textMatches: textMatches, insideWords: [:])
+    }
+
+    private init(parsed: ContactSearch, textMatches: [Int: [Int64]], insideWords: [Int: [String]]) {
+        self.parsed = parsed; self.textMatches = textMatches; self.insideWords = insideWords
+    }
+
     init(_ parsed: ContactSearch, _ db: Database, candidateLimit: Int = candidateLimit) throws {
         self.parsed = parsed
+        var insideWords: [Int: [String]] = [:]
+        for (index, term) in parsed.terms.enumerated() {
+            guard let part = term.insideWord else { continue }
+            let words = try String.fetchAll(db.cachedStatement(sql: """
+                SELECT word FROM contact_word_gram WHERE contact_word_gram MATCH ?
+                """), arguments: ["\"" + ContactSearch.Term.doublingQuotes(part) + "\""])
+                .filter { ContactSearch.contains(part, inside: $0) }
+            if !words.isEmpty { insideWords[index] = words }
+        }
+        self.insideWords = insideWords
         var textMatches: [Int: [Int64]] = [:]
         for (index, term) in parsed.terms.enumerated() {
             guard let pairs = term.pairQuery else { continue }

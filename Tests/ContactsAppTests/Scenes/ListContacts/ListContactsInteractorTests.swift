@@ -255,6 +255,16 @@ final class ListContactsInteractorTests: XCTestCase {
                                                           .init(names: [])])
     }
 
+    func test_completeReference_anyWordOfTheName_namesStartingWithItFirst() {
+        // Given: Lena Ortiz, whose name starts with "le", after Ann Lee in the list's order
+        _ = try? store.insert(Contact(uid: "uid-lena", givenName: "Lena", familyName: "Ortiz"))
+        // When
+        for prefix in ["le", "山", "nunez", "inc", "example"] { sut.completeReference(request: .init(prefix: prefix)) }
+        // Then: and a contact found by its email only is no name to complete
+        XCTAssertEqual(presenterSpy.completionResponses.map(\.names),
+                       [["Lena Ortiz", "Ann Lee"], ["太郎 山田"], ["José Ñúñez"], ["Acme Inc."], []])
+    }
+
     func test_completeReference_withNothingTyped_offersTheListsFirstNamesInOrder() {
         // When
         sut.completeReference(request: .init(prefix: " "))

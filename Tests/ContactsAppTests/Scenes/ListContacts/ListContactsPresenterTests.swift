@@ -69,6 +69,42 @@ final class ListContactsPresenterTests: XCTestCase {
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
     }
 
+    func test_presentFetchedContacts_showsWhatASearchMatched_unlessTheRowShowsItAlready() {
+        // Given: Ann found by a tag, José by his note, Acme by its organisation, Taro by name
+        let page = ContactPage(contacts: Self.book, total: 4, matches: [
+            1: SearchMatch(field: .tag, text: "friends"),
+            2: SearchMatch(field: .note, text: "Met at the Lisbon conference\nand again in Porto"),
+            4: SearchMatch(field: .organization, text: "Acme Inc."),
+            3: SearchMatch(field: .name, text: "山田 太郎"),
+        ])
+        // When
+        sut.presentFetchedContacts(response: .init(page: page, query: ContactQuery(search: "x", limit: 20)))
+        // Then
+        let rows = try? XCTUnwrap(viewControllerSpy.fetchedViewModel?.rows)
+        XCTAssertEqual(rows?.map(\.matched), [nil, "tag: friends", "note: Met at the Lisbon confe…", nil])
+        guard case .table(let columns, let cells, _)? = viewControllerSpy.fetchedViewModel?.layout else {
+            return XCTFail("a table")
+        }
+        XCTAssertEqual(columns.last?.title, "Matched")
+        XCTAssertEqual(cells[1].last, "tag: friends")
+    }
+
+    func test_presentFetchedContacts_matchedEmailOrPhone_onlyWhenNotTheOneShown() {
+        // Given: Ann's first email and phone are shown in her row
+        var ann = Self.book[1]
+        ann.emails.append(LabeledValue(label: "home", value: "ann@home.example"))
+        func matched(_ match: SearchMatch) -> String? {
+            sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [ann], total: 1, matches: [1: match]),
+                                                       query: ContactQuery(search: "x", limit: 20)))
+            return viewControllerSpy.fetchedViewModel?.rows.first?.matched
+        }
+        // Then
+        XCTAssertNil(matched(SearchMatch(field: .email, text: "ann@example.org")))
+        XCTAssertEqual(matched(SearchMatch(field: .email, text: "ann@home.example")), "email: ann@home.example")
+        XCTAssertNil(matched(SearchMatch(field: .phone, text: "+15551234567")))
+        XCTAssertEqual(matched(SearchMatch(field: .nickname, text: "Nan")), "nickname: Nan")
+    }
+
     func test_presentFetchedContacts_oneContact() {
         // When
         sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [Self.book[1]], total: 1),
