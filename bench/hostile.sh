@@ -40,7 +40,7 @@ run() {
     printf '%-8s exit %-3s peak RSS %6s MB  wall %-8s stdout %10s B  first line: %.150s\n' "$name" "$status" \
         "$((rss / 1024))" "$wall" "$(wc -c <"$out")" "$(cat "$out" "$err" | head -c 2000 | grep -v '^$' | head -1)"
 }
-run photo "$BIN" import --db "$WORK/photo.sqlite" "$WORK/photo.vcf"
-run line sh -c "\"\$0\" --db \"\$1\" < \"\$2\"" "$BIN" "$WORK/line.sqlite" "$WORK/line.txt"
-run csv "$BIN" import --db "$WORK/csv.sqlite" "$WORK/million.csv"
-run batch sh -c "\"\$0\" --rpc --db \"\$1\" < \"\$2\"" "$BIN" "$WORK/batch.sqlite" "$WORK/batch.json"
+run photo "$BIN" import --create --db "$WORK/photo.sqlite" "$WORK/photo.vcf"
+run line sh -c "\"\$0\" --create --db \"\$1\" < \"\$2\"" "$BIN" "$WORK/line.sqlite" "$WORK/line.txt"
+run csv "$BIN" import --create --db "$WORK/csv.sqlite" "$WORK/million.csv"
+run batch sh -c "\"\$0\" --rpc --create --db \"\$1\" < \"\$2\"" "$BIN" "$WORK/batch.sqlite" "$WORK/batch.json"

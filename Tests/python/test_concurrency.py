@@ -44,7 +44,7 @@ def test_writers_at_once_lose_nothing_and_never_say_busy(tmp_path, seed):
     # Given a book of 100 contacts
     rng = random.Random(seed)
     db = str(tmp_path / "book.sqlite")
-    subprocess.run([binary(), "import", "--db", db, str(generate_cards(tmp_path / "base", 100, seed))],
+    subprocess.run([binary(), "import", "--create", "--db", db, str(generate_cards(tmp_path / "base", 100, seed))],
                    env=isolated_env(tmp_path), check=True, capture_output=True, timeout=120)
     base = rows(db)
     writers, adds = 4, 40
@@ -92,7 +92,7 @@ def test_writers_at_once_lose_nothing_and_never_say_busy(tmp_path, seed):
 def test_an_edit_made_stale_by_another_process_is_refused(tmp_path, spawn_rpc):
     # Given two editor sessions on one book, each with the same contact open in its form
     db = str(tmp_path / "book.sqlite")
-    subprocess.run([binary(), "import", "--db", db, str(generate_cards(tmp_path / "base", 3, 1))],
+    subprocess.run([binary(), "import", "--create", "--db", db, str(generate_cards(tmp_path / "base", 3, 1))],
                    env=isolated_env(tmp_path), check=True, capture_output=True, timeout=TIMEOUT)
     (contact, _, _, version) = rows(db)[0]
     first, second = spawn_rpc(framing="newline", db=db), spawn_rpc(framing="newline", db=db)

@@ -30,7 +30,7 @@ def generate_cards(directory, count, seed):
 
 
 def import_file(tmp_path, db, path):
-    result = subprocess.run([binary(), "import", "--db", db, str(path)], env=isolated_env(tmp_path),
+    result = subprocess.run([binary(), "import", "--create", "--db", db, str(path)], env=isolated_env(tmp_path),
                             capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode(errors="replace")
 
@@ -70,7 +70,7 @@ def test_kill_during_an_import_leaves_the_book_as_it_was(tmp_path, spawn_rpc, se
     if rng.random() < 0.5:
         import_file(tmp_path, db, generate_cards(tmp_path / "before", 40, seed))
     else:
-        subprocess.run([binary(), "--db", db], input=b"list\n", env=isolated_env(tmp_path), check=True,
+        subprocess.run([binary(), "--create", "--db", db], input=b"list\n", env=isolated_env(tmp_path), check=True,
                        capture_output=True, timeout=TIMEOUT)
     before, before_schema = checked_book(db), schema(db)
     cards = generate_cards(tmp_path / "import", 6000, seed + 1000)
@@ -96,7 +96,7 @@ def test_kill_during_an_import_leaves_the_book_as_it_was(tmp_path, spawn_rpc, se
 
 
 def line_session(tmp_path, db):
-    return subprocess.Popen([binary(), "--db", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    return subprocess.Popen([binary(), "--create", "--db", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=isolated_env(tmp_path))
 
 
