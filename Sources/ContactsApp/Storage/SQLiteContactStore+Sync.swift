@@ -104,23 +104,27 @@ extension SQLiteContactStore: SyncStateStore {
     public func apply(_ pull: SyncPull) throws {
         try guarded {
             try write { db, anchors in
-                for change in pull.writes {
-                    switch change {
-                    case .insert(let contact, let href, let etag, let base):
-                        let saved = try Self.insert(contact, anchors: anchors, db)
-                        try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
-                                                   base: base, syncedVersion: saved.version), db)
-                    case .update(let contact, let href, let etag, let base, let pushPending):
-                        let saved = try Self.update(contact, anchors: anchors, db)
-                        try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
-                                                   base: base, syncedVersion: pushPending ? -1 : saved.version), db)
-                    case .delete(let id, let version, let href):
-                        _ = try Self.deleteRow(id: id, expectedVersion: version, anchors: anchors, db)
-                        try Self.forgetLink(account: pull.account, href: href, db)
-                    case .link(let item):
-                        try Self.saveLink(item, db)
-                    case .forget(let href):
-                        try Self.forgetLink(account: pull.account, href: href, db)
+                // One change set per pull (ChangeKind.sync): `undo` takes back what a sync changed here.
+                try journalled(.sync, origin: "sync", db, anchors: anchors) { recorder in
+                    recorder.summary = "synced \(pull.account)"
+                    for change in pull.writes {
+                        switch change {
+                        case .insert(let contact, let href, let etag, let base):
+                            let saved = try recorder.insert(contact, keepingID: false)
+                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                                       base: base, syncedVersion: saved.version), db)
+                        case .update(let contact, let href, let etag, let base, let pushPending):
+                            let saved = try recorder.update(contact)
+                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                                       base: base, syncedVersion: pushPending ? -1 : saved.version), db)
+                        case .delete(let id, let version, let href):
+                            _ = try recorder.delete(id: id, expectedVersion: version, toTrash: true)
+                            try Self.forgetLink(account: pull.account, href: href, db)
+                        case .link(let item):
+                            try Self.saveLink(item, db)
+                        case .forget(let href):
+                            try Self.forgetLink(account: pull.account, href: href, db)
+                        }
                     }
                 }
                 try db.execute(sql: "UPDATE sync_account SET sync_token = ? WHERE name = ?",
