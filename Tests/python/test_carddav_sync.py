@@ -345,3 +345,24 @@ def test_sync_in_the_line_session_and_over_json_rpc_with_progress(radicale, tmp_
         assert "nope" in unknown["error"]["message"]
     finally:
         rpc.kill()
+
+
+def test_a_sync_is_one_change_set_that_undo_takes_back_here(carddav_server, tmp_path):
+    carddav_server.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    book.add_account(carddav_server)
+    summary(book.sync())
+    _, etag = carddav_server.get("ann.vcf")
+    carddav_server.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Director"), etag=etag)
+    carddav_server.put("dan.vcf", vcard("dan", "Dan", "Fox"))
+    assert summary(book.sync()) == "home: pulled 2, pushed 0, merged 0, conflicts 0"
+
+    out = book.session("history")
+    assert "synced home" in out
+    out = book.session("undo")
+    assert "synced home" in out
+
+    # What the last sync changed here is taken back: Dan gone, Ann's title as before.
+    contacts = book.contacts()
+    assert sorted(contacts) == ["ann"]
+    assert "title" not in contacts["ann"].contents
