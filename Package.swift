@@ -53,7 +53,13 @@ let package = Package(
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
-            ]
+            ],
+            // A fully static executable cannot link FoundationNetworking (there is no static
+            // libcurl): that build leaves URLSession out, and its `sync` says which build syncs
+            // (`Sync/DAV/URLSessionTransport.swift`).
+            swiftSettings: staticExecutable ? [
+                .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
+            ] : []
         ),
         // The book's MCP tools and resources, declared from the app's scenes and actions.
         .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
@@ -81,6 +87,11 @@ let package = Package(
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
+                // FoundationXML's libxml2 (libxml2-dev, scripts/setup) and what it needs.
+                .linkedLibrary("z", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("lzma", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("icuuc", .when(platforms: [.linux], configuration: .release)),
+                .linkedLibrary("icudata", .when(platforms: [.linux], configuration: .release)),
             ] : []
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),

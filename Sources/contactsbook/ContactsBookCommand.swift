@@ -18,9 +18,8 @@ struct ContactsBookCommand: ParsableCommand {
             says otherwise; --db and --log-level go before or after the subcommand.
             """,
         version: version,
-        // The coming `sync` and `account` join this list.
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
-                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self],
+                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

@@ -1,5 +1,6 @@
 import pytest
 
+from carddav_servers import Server
 from rpc_client import RpcProcess
 
 
@@ -16,3 +17,19 @@ def spawn_rpc(tmp_path):
     yield spawn
     for process in started:
         process.kill()
+
+
+@pytest.fixture(params=["radicale", "xandikos"])
+def carddav_server(request, tmp_path):
+    """A real CardDAV server (Radicale with a password, Xandikos without) on a free port."""
+    server = Server(request.param, tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def radicale(tmp_path):
+    """Radicale alone, for what needs a password (a wrong one) or a server to stop."""
+    server = Server("radicale", tmp_path)
+    yield server
+    server.stop()

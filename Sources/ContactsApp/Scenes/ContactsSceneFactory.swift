@@ -7,6 +7,8 @@ public final class ContactsSceneFactory {
     let worker: ContactsWorker
     let transferWorker: ImportExportWorker
     let journalWorker: JournalWorker
+    /// The list's `sync`; nil for a store that keeps no sync state (the in-memory one).
+    let syncWorker: ContactsSyncLogic?
     let formatter: ContactFormatter
     /// Set once the session exists (the session builds the root scene from it).
     var context: SceneContext!
@@ -16,6 +18,9 @@ public final class ContactsSceneFactory {
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
+        syncWorker = (environment.store as? SyncStateStore & ContactStore).map {
+            SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress)
+        }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)
     }

@@ -19,7 +19,7 @@ extension SQLiteContactStore {
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
-        addMatchKeys, addChangeJournalAndTrash,
+        addMatchKeys, addChangeJournalAndTrash, addSyncState,
     ]
 
     static let createContacts = Migration(

@@ -120,6 +120,29 @@ final class ContactJournalTests: XCTestCase {
         XCTAssertEqual(try sut.trash().map(\.contact), [bob])
     }
 
+    func test_merge_isOneChangeSet_theOthersGoToTheTrash_andUndoBringsEveryContactBack() throws {
+        // Given: two contacts, one merged into the other
+        let bob = try bob()
+        let other = try sut.insert(StoreSeeds.contact("Robert", "Stone"))
+        var kept = bob
+        kept.nickname = "Rob"
+        let merged = try sut.merge(keeping: kept, removing: [other])
+        // Then: one change set, the kept contact saved, the other in the trash
+        let history = try sut.history(contactID: nil, limit: 10)
+        XCTAssertEqual(history.first?.kind, .merge)
+        XCTAssertEqual(history.first?.summary, "merged Robert Stone into Bob Stone")
+        XCTAssertEqual(merged.nickname, "Rob")
+        XCTAssertNil(try sut.contact(id: other.id!))
+        XCTAssertEqual(try sut.trash().map(\.contact), [other])
+        // When: undone in the next run
+        let undone = try open().undo(changeSet: nil)
+        // Then: both contacts as they were, the trash empty
+        XCTAssertEqual(undone.kind, .merge)
+        XCTAssertEqual(try sut.contact(id: bob.id!)?.nickname, bob.nickname)
+        XCTAssertEqual(try sut.contact(id: other.id!), other)
+        XCTAssertEqual(try sut.trash(), [])
+    }
+
     func test_undoAnEdit_putsTheFieldsBack() throws {
         // Given
         let bob = try bob()

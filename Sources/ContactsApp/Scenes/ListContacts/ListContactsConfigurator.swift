@@ -6,6 +6,7 @@ public enum ListContactsConfigurator {
         let viewController = ListContactsViewController(output: context.display)
         let interactor = ListContactsInteractor(
             worker: factory.worker, transferWorker: factory.transferWorker, journalWorker: factory.journalWorker,
+            syncWorker: factory.syncWorker,
             pageSize: factory.environment.pageSize)
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)

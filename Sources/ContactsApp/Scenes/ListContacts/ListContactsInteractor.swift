@@ -7,6 +7,7 @@ public protocol ListContactsBusinessLogic {
     func showInsertedContact(request: ListContacts.ShowInsertedContact.Request)
     func importContacts(request: ListContacts.ImportContacts.Request)
     func exportContacts(request: ListContacts.ExportContacts.Request)
+    func syncContacts(request: ListContacts.SyncContacts.Request)
     /// Contact names starting with a prefix, for completion.
     func completeReference(request: ListContacts.CompleteReference.Request)
     func undoChange(request: ListContacts.UndoChange.Request)
@@ -33,16 +34,19 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     var toolsWorker: ListContactsToolsLogic?
     var toolsPresenter: ListContactsToolsPresentationLogic?
     let journalWorker: ContactsJournalLogic?
+    /// Nil for a book that cannot sync (the in-memory store of unit tests).
+    let syncWorker: ContactsSyncLogic?
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
     public var insertedContactID: Int64?
 
     public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
-                journalWorker: ContactsJournalLogic? = nil, pageSize: Int) {
+                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
         self.journalWorker = journalWorker
+        self.syncWorker = syncWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 
@@ -118,6 +122,20 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let report = try transferWorker.importFile(at: request.path, format: request.format)
             presenter?.presentImportedContacts(response: .init(path: request.path, report: report))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func syncContacts(request: ListContacts.SyncContacts.Request) {
+        guard let syncWorker else {
+            presenter?.presentFailure(.badInput("This book cannot sync: it is not kept in a file."))
+            return
+        }
+        do {
+            presenter?.presentSyncedContacts(response: .init(results: try syncWorker.sync(name: request.account)))
+        } catch SyncAccountsWorker.Failure.unknownAccount(let name) {
+            presenter?.presentFailure(.notFound(reference: name))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

@@ -117,6 +117,17 @@ public enum ListContacts {
         }
     }
 
+    /// The book synced with every CardDAV account, or one (`account`).
+    public enum SyncContacts {
+        public struct Request: Equatable {
+            public let account: String?
+            public init(account: String?) { self.account = account }
+        }
+        public struct Response {
+            public let results: [Result<SyncSummary, SyncAccountsWorker.Failure>]
+        }
+    }
+
     /// Contacts out to a vCard or CSV file, or as text for the front end to print (`-`).
     public enum ExportContacts {
         public enum Scope: String, Equatable, CaseIterable { case all, search }

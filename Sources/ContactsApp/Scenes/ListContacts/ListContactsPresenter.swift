@@ -8,6 +8,7 @@ public protocol ListContactsPresentationLogic {
     func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response)
     func presentImportedContacts(response: ListContacts.ImportContacts.Response)
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
+    func presentSyncedContacts(response: ListContacts.SyncContacts.Response)
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
     func presentUndoneChange(response: ListContacts.UndoChange.Response)
@@ -128,6 +129,27 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     private func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
+
+    /// One line per account; an error when any account failed (the others' lines in its details).
+    public func presentSyncedContacts(response: ListContacts.SyncContacts.Response) {
+        let words = SyncPresenter()
+        var lines: [String] = [], failures: [String] = []
+        for result in response.results {
+            switch result {
+            case .success(let summary): lines.append(words.summary(summary))
+            case .failure(let failure): failures.append("\(failure)")
+            }
+        }
+        if response.results.isEmpty {
+            viewController?.displayMessage(.info("No accounts to sync; add one with 'contactsbook account add'."))
+        } else if failures.isEmpty {
+            viewController?.displayMessage(.success(lines.joined(separator: "\n")))
+        } else {
+            var details: [String: String] = [:]
+            for (index, line) in lines.enumerated() { details["synced \(index + 1)"] = line }
+            viewController?.displayMessage(.error((failures).joined(separator: "\n"), code: .storage, details: details))
+        }
+    }
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))

@@ -82,6 +82,13 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           acceptsNumber: true),
             ParameterSpec("confirm", .boolean, required: false, help: "yes to erase without being asked"),
         ], details: "Example: purge #12 (asks)   ·   purge #12 yes   ·   purge yes (the whole trash)"),
+        ActionSpec("sync", summary: "sync with the CardDAV accounts (all, or one)", parameters: [
+            ParameterSpec("account", .string, required: false, help: "an account's name (default: every account)"),
+        ], details: """
+            Pulls what changed on each server, merges it with what changed here field by field, and pushes \
+            the rest; says what moved (pulled, pushed, merged, conflicts). Accounts are added with \
+            'contactsbook account add'. Example: sync   ·   sync home
+            """),
     ] + toolActions, displays: toolViewModels)
 
     public var interactor: ListContactsBusinessLogic?
@@ -124,6 +131,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "restore": interactor?.restoreContact(request: .init(reference: call.string("contact") ?? ""))
         case "purge":
             interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
+        case "sync": interactor?.syncContacts(request: .init(account: call.string("account")))
         default: performTool(call)
         }
     }

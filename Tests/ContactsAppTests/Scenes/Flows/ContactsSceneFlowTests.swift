@@ -417,7 +417,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         sut.receive(Message.error(
             "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
-                + "undo, redo, history, trash, restore, purge, duplicates, merge, birthdays, "
+                + "undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
@@ -426,7 +426,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("s")
         // Then
-        sut.receive(Message.error("'s' is ambiguous: sort, search, show, stack", code: .badInput))
+        sut.receive(Message.error("'s' is ambiguous: sort, search, show, sync, stack", code: .badInput))
         try assertUnchanged()
     }
 

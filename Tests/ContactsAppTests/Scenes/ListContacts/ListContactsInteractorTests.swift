@@ -63,6 +63,19 @@ final class ListContactsInteractorTests: XCTestCase {
         var completionResponses: [ListContacts.CompleteReference.Response] = []
         func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+        var syncedResponses: [ListContacts.SyncContacts.Response] = []
+        func presentSyncedContacts(response: ListContacts.SyncContacts.Response) { syncedResponses.append(response) }
+    }
+
+    final class ContactsSyncLogicSpy: ContactsSyncLogic {
+        var names: [String?] = []
+        var answer: [Result<SyncSummary, SyncAccountsWorker.Failure>] = []
+        var failure: Error?
+        func sync(name: String?) throws -> [Result<SyncSummary, SyncAccountsWorker.Failure>] {
+            names.append(name)
+            if let failure { throw failure }
+            return answer
+        }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -314,5 +327,38 @@ final class ListContactsInteractorTests: XCTestCase {
         // Then
         XCTAssertTrue(workerSpy.deleted.isEmpty)
         XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "zed")])
+    }
+
+    // MARK: syncContacts
+
+    func test_syncContacts_asksTheSyncWorker_andPresentsEachAccountsResult() {
+        // Given
+        let syncSpy = ContactsSyncLogicSpy()
+        syncSpy.answer = [.success(SyncSummary(account: "home")), .failure(.server(account: "work", .network("refused")))]
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     syncWorker: syncSpy, pageSize: 2)
+        sut.presenter = presenterSpy
+        // When
+        sut.syncContacts(request: .init(account: "home"))
+        // Then
+        XCTAssertEqual(syncSpy.names, ["home"])
+        XCTAssertEqual(presenterSpy.syncedResponses.count, 1)
+        XCTAssertEqual(presenterSpy.syncedResponses.first?.results.count, 2)
+    }
+
+    func test_syncContacts_unknownAccount_presentsNotFound() {
+        let syncSpy = ContactsSyncLogicSpy()
+        syncSpy.failure = SyncAccountsWorker.Failure.unknownAccount("nope")
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     syncWorker: syncSpy, pageSize: 2)
+        sut.presenter = presenterSpy
+        sut.syncContacts(request: .init(account: "nope"))
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "nope")])
+    }
+
+    func test_syncContacts_aBookThatCannotSync_saysSo() {
+        sut.syncContacts(request: .init(account: nil))
+        XCTAssertEqual(presenterSpy.failures, [.badInput("This book cannot sync: it is not kept in a file.")])
+        XCTAssertTrue(presenterSpy.syncedResponses.isEmpty)
     }
 }

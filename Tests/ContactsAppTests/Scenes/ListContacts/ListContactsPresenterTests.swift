@@ -176,6 +176,31 @@ final class ListContactsPresenterTests: XCTestCase {
         XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee", "Acme Inc."])])
     }
 
+    // MARK: presentSyncedContacts
+
+    func test_presentSyncedContacts_everyAccountSynced_oneSuccessLineEach() {
+        var home = SyncSummary(account: "home")
+        home.pulled = 2; home.pushed = 1
+        sut.presentSyncedContacts(response: .init(results: [.success(home), .success(SyncSummary(account: "work"))]))
+        XCTAssertEqual(viewControllerSpy.messages, [.success(
+            "home: pulled 2, pushed 1, merged 0, conflicts 0\nwork: pulled 0, pushed 0, merged 0, conflicts 0")])
+    }
+
+    func test_presentSyncedContacts_oneAccountFailed_anErrorNamingIt_theOthersInTheDetails() {
+        sut.presentSyncedContacts(response: .init(results: [
+            .success(SyncSummary(account: "home")),
+            .failure(.server(account: "work", .unauthorized(url: URL(string: "https://dav.example/")!))),
+        ]))
+        XCTAssertEqual(viewControllerSpy.messages, [.error(
+            "account work: the server refused the password (401)", code: .storage,
+            details: ["synced 1": "home: pulled 0, pushed 0, merged 0, conflicts 0"])])
+    }
+
+    func test_presentSyncedContacts_noAccounts_saysHowToAddOne() {
+        sut.presentSyncedContacts(response: .init(results: []))
+        XCTAssertEqual(viewControllerSpy.messages, [.info("No accounts to sync; add one with 'contactsbook account add'.")])
+    }
+
     func test_presentDeleteConfirmation_asksWithTheFullName_andSaysHowToConfirm() {
         // When
         sut.presentDeleteConfirmation(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), reference: " jo "))

@@ -45,6 +45,8 @@ final class ListContactsViewControllerTests: XCTestCase {
         func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) { showInsertedContactCalled = true }
         func importContacts(request: ListContacts.ImportContacts.Request) { importRequests.append(request) }
         func exportContacts(request: ListContacts.ExportContacts.Request) { exportRequests.append(request) }
+        var syncRequests: [ListContacts.SyncContacts.Request] = []
+        func syncContacts(request: ListContacts.SyncContacts.Request) { syncRequests.append(request) }
         /// Answers as the real cycle does: through the Presenter, back to the ViewController.
         weak var viewController: ListContactsDisplayLogic?
         func completeReference(request: ListContacts.CompleteReference.Request) {
@@ -91,6 +93,14 @@ final class ListContactsViewControllerTests: XCTestCase {
         // Then
         XCTAssertEqual(interactorSpy.importRequests, [.init(path: "/tmp/book.vcf", format: .auto),
                                                       .init(path: "/tmp/book.txt", format: .csv)])
+    }
+
+    func test_sync_passesTheAccount_orNoneForEvery() {
+        // When
+        sut.perform(ActionCall("sync"))
+        sut.perform(ActionCall("sync", ["account": .string("home")]))
+        // Then
+        XCTAssertEqual(interactorSpy.syncRequests, [.init(account: nil), .init(account: "home")])
     }
 
     func test_export_passesEveryOption_withSafeDefaults() {
@@ -193,7 +203,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "undo", "redo", "history", "trash", "restore", "purge", "duplicates", "merge", "birthdays"])
+                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays"])
         XCTAssertEqual(sut.title, "contacts")
     }
 

@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+
+/// The sync state (`SyncStateStore`) in the book's own file: accounts and per-contact links,
+/// written in the same transactions as the contacts they describe.
+extension SQLiteContactStore: SyncStateStore {
+    /// CardDAV accounts and the link of each synced contact to its card on the server. A link
+    /// outlives its contact (no foreign key): a contact deleted here is found by its link and
+    /// deleted on the server at the next sync. `IF NOT EXISTS`: a book that lost the record of
+    /// its migrations (rebuilt from v1 to v3, as the upgrade tests make one) keeps its accounts.
+    static let addSyncState = Migration(name: "add sync accounts and items", legacyIdentifier: nil) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS sync_account (
+                name TEXT PRIMARY KEY,
+                server_url TEXT NOT NULL,
+                book_url TEXT NOT NULL,
+                user TEXT NOT NULL,
+                password_command TEXT,           -- run at each sync; the password is never stored
+                vcard4 INTEGER NOT NULL DEFAULT 0,
+                sync_token TEXT,
+                is_default INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE IF NOT EXISTS sync_item (
+                account TEXT NOT NULL,
+                href TEXT NOT NULL,
+                contact_id INTEGER NOT NULL,
+                etag TEXT NOT NULL,
+                base TEXT NOT NULL,              -- the vCard last synced, base of the three-way merge
+                synced_version INTEGER NOT NULL, -- contact.version when last synced
+                on_server INTEGER NOT NULL DEFAULT 1,
+                PRIMARY KEY (account, href)
+            );
+            CREATE UNIQUE INDEX IF NOT EXISTS sync_item_contact ON sync_item(contact_id);
+            """)
+    }
+
+    public func accounts() throws -> [SyncAccount] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM sync_account ORDER BY name").map(Self.account(from:))
+            }
+        }
+    }
+
+    public func addAccount(_ account: SyncAccount) throws {
+        try guarded {
+            try write { db, _ in
+                if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
+                                     arguments: [account.name]) == true {
+                    throw ContactStoreError.storage("There is already an account named \(account.name).")
+                }
+                let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE is_default)") ?? false
+                if account.isDefault { try db.execute(sql: "UPDATE sync_account SET is_default = 0") }
+                try db.execute(sql: """
+                    INSERT INTO sync_account (name, server_url, book_url, user, password_command, vcard4, sync_token, is_default)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [account.name, account.serverURL, account.bookURL, account.user,
+                                     account.passwordCommand, account.acceptsVCard4, account.syncToken,
+                                     account.isDefault || !hasDefault])
+            }
+        }
+    }
+
+    public func removeAccount(named name: String) throws -> Int {
+        try guarded {
+            try write { db, _ in
+                try db.execute(sql: "DELETE FROM sync_account WHERE name = ?", arguments: [name])
+                guard db.changesCount == 1 else { throw ContactStoreError.storage("There is no account named \(name).") }
+                try db.execute(sql: "DELETE FROM sync_item WHERE account = ?", arguments: [name])
+                return db.changesCount
+            }
+        }
+    }
+
+    public func items(account: String) throws -> [SyncItem] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT * FROM sync_item WHERE account = ?", arguments: [account]).map(Self.item(from:))
+            }
+        }
+    }
+
+    public func changedContacts(account: String) throws -> [Contact] {
+        try contacts(where: """
+            id IN (SELECT i.contact_id FROM sync_item i WHERE i.account = ?
+                   AND (i.synced_version != contact.version OR NOT i.on_server))
+            """, [account])
+    }
+
+    public func unlinkedContacts() throws -> [Contact] {
+        try contacts(where: "id NOT IN (SELECT contact_id FROM sync_item)", [])
+    }
+
+    public func orphanedItems(account: String) throws -> [SyncItem] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT * FROM sync_item WHERE account = ? AND contact_id NOT IN (SELECT id FROM contact)
+                    """, arguments: [account]).map(Self.item(from:))
+            }
+        }
+    }
+
+    public func apply(_ pull: SyncPull) throws {
+        try guarded {
+            try write { db, anchors in
+                // One change set per pull (ChangeKind.sync): `undo` takes back what a sync changed here.
+                try journalled(.sync, origin: "sync", db, anchors: anchors) { recorder in
+                    recorder.summary = "synced \(pull.account)"
+                    for change in pull.writes {
+                        switch change {
+                        case .insert(let contact, let href, let etag, let base):
+                            let saved = try recorder.insert(contact, keepingID: false)
+                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                                       base: base, syncedVersion: saved.version), db)
+                        case .update(let contact, let href, let etag, let base, let pushPending):
+                            let saved = try recorder.update(contact)
+                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                                       base: base, syncedVersion: pushPending ? -1 : saved.version), db)
+                        case .delete(let id, let version, let href):
+                            _ = try recorder.delete(id: id, expectedVersion: version, toTrash: true)
+                            try Self.forgetLink(account: pull.account, href: href, db)
+                        case .link(let item):
+                            try Self.saveLink(item, db)
+                        case .forget(let href):
+                            try Self.forgetLink(account: pull.account, href: href, db)
+                        }
+                    }
+                }
+                try db.execute(sql: "UPDATE sync_account SET sync_token = ? WHERE name = ?",
+                               arguments: [pull.token, pull.account])
+            }
+        }
+    }
+
+    public func link(_ item: SyncItem) throws {
+        try guarded { try write { db, _ in try Self.saveLink(item, db) } }
+    }
+
+    public func forget(account: String, href: String) throws {
+        try guarded { try write { db, _ in try Self.forgetLink(account: account, href: href, db) } }
+    }
+
+    private func contacts(where filter: String, _ arguments: [DatabaseValueConvertible]) throws -> [Contact] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY id",
+                                 arguments: StatementArguments(arguments)).map(Self.contact(from:))
+            }
+        }
+    }
+
+    private static func saveLink(_ item: SyncItem, _ db: Database) throws {
+        // One link per contact: a contact moving to another href (created again) drops its old one.
+        try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ? AND NOT (account = ? AND href = ?)",
+                       arguments: [item.contactID, item.account, item.href])
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [item.account, item.href, item.contactID, item.etag, item.base, item.syncedVersion, item.onServer])
+    }
+
+    private static func forgetLink(account: String, href: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM sync_item WHERE account = ? AND href = ?", arguments: [account, href])
+    }
+
+    private static func account(from row: Row) -> SyncAccount {
+        SyncAccount(name: row["name"], serverURL: row["server_url"], bookURL: row["book_url"], user: row["user"],
+                    passwordCommand: row["password_command"], acceptsVCard4: row["vcard4"],
+                    syncToken: row["sync_token"], isDefault: row["is_default"])
+    }
+
+    private static func item(from row: Row) -> SyncItem {
+        SyncItem(account: row["account"], href: row["href"], contactID: row["contact_id"], etag: row["etag"],
+                 base: row["base"], syncedVersion: row["synced_version"], onServer: row["on_server"])
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+
+/// An address book found on a server.
+public struct RemoteAddressBook: Equatable, Sendable {
+    public var url: URL
+    public var displayName: String
+    /// The server says it takes vCard 4.0 (`supported-address-data`); else we send 3.0.
+    public var acceptsVCard4: Bool
+
+    public init(url: URL, displayName: String, acceptsVCard4: Bool = false) {
+        self.url = url; self.displayName = displayName; self.acceptsVCard4 = acceptsVCard4
+    }
+}
+
+/// A card as the server holds it.
+public struct RemoteCard: Equatable, Sendable {
+    public var href: String
+    public var etag: String
+    public var vcard: String
+    public init(href: String, etag: String, vcard: String) { self.href = href; self.etag = etag; self.vcard = vcard }
+}
+
+/// What changed in a collection since a sync token (RFC 6578), or everything in it when the
+/// changes were listed from scratch.
+public struct CollectionChanges: Equatable, Sendable {
+    /// href → ETag of each member added or changed.
+    public var changed: [String: String] = [:]
+    public var removed: Set<String> = []
+    /// The token to send next time.
+    public var token: String?
+    /// True when `changed` lists every member (a first sync, or a PROPFIND listing): members
+    /// known here and absent from it were removed.
+    public var isComplete = false
+
+    public init(changed: [String: String] = [:], removed: Set<String> = [], token: String? = nil, isComplete: Bool = false) {
+        self.changed = changed; self.removed = removed; self.token = token; self.isComplete = isComplete
+    }
+}
+
+/// The address book operations a sync needs. `CardDAVClient` speaks them over HTTP; the sync
+/// worker's tests put an in-memory server behind this protocol.
+public protocol CardDAVBookLogic: AnyObject {
+    /// `sync-collection` from `token` (nil: from scratch), following truncated (507) results.
+    /// Throws `DAVError.invalidSyncToken` when the server no longer knows the token.
+    func changes(since token: String?) throws -> CollectionChanges
+    /// Every member and its ETag (PROPFIND, Depth 1): the resync when a token is refused.
+    func listMembers() throws -> CollectionChanges
+    /// The cards at `hrefs` (`addressbook-multiget` in batches).
+    func cards(hrefs: [String]) throws -> [RemoteCard]
+    /// One card (GET); nil when it is gone.
+    func card(href: String) throws -> RemoteCard?
+    /// Creates a card (PUT with `If-None-Match: *`) named for `uid`; returns its href and ETag
+    /// (nil when the server did not say). Throws `preconditionFailed` if the name is taken.
+    func create(uid: String, vcard: String) throws -> (href: String, etag: String?)
+    /// Replaces a card (PUT with `If-Match: etag`); returns the new ETag if the server said.
+    func update(href: String, vcard: String, etag: String) throws -> String?
+    /// Deletes a card (DELETE with `If-Match: etag`); a card already gone is not an error.
+    func delete(href: String, etag: String) throws
+}
+
+/// The CardDAV client of one address book (RFC 6352, 6578) over a `DAVTransport`.
+public final class CardDAVClient: CardDAVBookLogic {
+    public let book: URL
+    private let transport: DAVTransport
+    /// Cards per `addressbook-multiget`: the server answered 5,000 in one as fast as in tens
+    /// (notes/CARDDAV.md); batches keep one answer's size bounded (about 350 kB for 500).
+    let multigetBatch: Int
+
+    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500) {
+        self.book = book; self.transport = transport; self.multigetBatch = multigetBatch
+    }
+
+    public func changes(since token: String?) throws -> CollectionChanges {
+        var result = CollectionChanges(isComplete: token == nil)
+        var next = token
+        // A server that truncates (507 on the collection's own response) gives a token to go
+        // on from; the rounds are bounded so a broken server cannot loop us forever.
+        for _ in 0..<10_000 {
+            let body = DAVXML.syncCollection(token: next ?? "")
+            let response = try send("REPORT", book, depth: "1", body: body)
+            // RFC 6578 says 403 or 409; Xandikos answers 412. The condition is what counts.
+            if (400..<500).contains(response.status), response.status != 401,
+               DAVErrorBody.conditions(response.body).contains("valid-sync-token") {
+                throw DAVError.invalidSyncToken
+            }
+            try expect(response, [207], "REPORT", book)
+            let status = try DAVMultistatus.parse(response.body)
+            var truncated = false
+            for entry in status.entries {
+                if entry.status == 507 { truncated = true; continue }
+                if entry.status == 404 {
+                    result.removed.insert(entry.href); result.changed[entry.href] = nil
+                } else if let etag = entry.etag, !isCollection(entry) {
+                    result.changed[entry.href] = etag; result.removed.remove(entry.href)
+                }
+            }
+            result.token = status.syncToken ?? result.token
+            guard truncated, let token = status.syncToken, token != next else { return result }
+            next = token
+        }
+        return result
+    }
+
+    public func listMembers() throws -> CollectionChanges {
+        let response = try send("PROPFIND", book, depth: "1", body: DAVXML.propfind(["D:getetag", "D:resourcetype", "D:sync-token"]))
+        try expect(response, [207], "PROPFIND", book)
+        let status = try DAVMultistatus.parse(response.body)
+        var result = CollectionChanges(token: status.syncToken, isComplete: true)
+        for entry in status.entries where !isCollection(entry) {
+            if let etag = entry.etag { result.changed[entry.href] = etag }
+        }
+        return result
+    }
+
+    public func cards(hrefs: [String]) throws -> [RemoteCard] {
+        var cards: [RemoteCard] = []
+        cards.reserveCapacity(hrefs.count)
+        for start in stride(from: 0, to: hrefs.count, by: multigetBatch) {
+            let batch = Array(hrefs[start..<min(start + multigetBatch, hrefs.count)])
+            let response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch))
+            try expect(response, [207], "REPORT", book)
+            for entry in try DAVMultistatus.parse(response.body).entries {
+                guard let etag = entry.etag, let data = entry.addressData else { continue }
+                cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
+            }
+        }
+        return cards
+    }
+
+    public func card(href: String) throws -> RemoteCard? {
+        let url = resolve(href)
+        let response = try transport.send(DAVRequest(method: "GET", url: url, headers: ["Accept": "text/vcard"]))
+        if response.status == 404 || response.status == 410 { return nil }
+        try expect(response, [200], "GET", url)
+        return RemoteCard(href: href, etag: response.header("ETag") ?? "", vcard: String(decoding: response.body, as: UTF8.self))
+    }
+
+    public func create(uid: String, vcard: String) throws -> (href: String, etag: String?) {
+        let url = book.appendingPathComponent(Self.resourceName(uid: uid))
+        let response = try transport.send(DAVRequest(
+            method: "PUT", url: url,
+            headers: ["Content-Type": "text/vcard; charset=utf-8", "If-None-Match": "*"], body: Data(vcard.utf8)))
+        if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
+        try expect(response, [200, 201, 204], "PUT", url)
+        return (url.path, response.header("ETag"))
+    }
+
+    public func update(href: String, vcard: String, etag: String) throws -> String? {
+        let url = resolve(href)
+        let response = try transport.send(DAVRequest(
+            method: "PUT", url: url,
+            headers: ["Content-Type": "text/vcard; charset=utf-8", "If-Match": etag], body: Data(vcard.utf8)))
+        if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
+        try expect(response, [200, 201, 204], "PUT", url)
+        return response.header("ETag")
+    }
+
+    public func delete(href: String, etag: String) throws {
+        let url = resolve(href)
+        let response = try transport.send(DAVRequest(method: "DELETE", url: url, headers: ["If-Match": etag]))
+        if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
+        if response.status == 404 || response.status == 410 { return }
+        try expect(response, [200, 204], "DELETE", url)
+    }
+
+    /// A resource name from a UID: characters safe in a path kept, anything else replaced, so
+    /// a UID such as `urn:uuid:...` or one with slashes still names one file.
+    static func resourceName(uid: String) -> String {
+        let safe = uid.unicodeScalars.map { scalar -> Character in
+            let c = Character(scalar)
+            return (c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".")) ? c : "-"
+        }
+        return String(safe) + ".vcf"
+    }
+
+    func resolve(_ href: String) -> URL { URL(string: href, relativeTo: book)?.absoluteURL ?? book }
+
+    private func isCollection(_ entry: DAVMultistatus.Entry) -> Bool {
+        entry.resourceTypes.contains("collection") || resolve(entry.href).path == book.path
+            || resolve(entry.href).path + "/" == book.path
+    }
+
+    private func send(_ method: String, _ url: URL, depth: String, body: String) throws -> DAVResponse {
+        try transport.send(DAVRequest(method: method, url: url,
+                                      headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
+                                      body: Data(body.utf8)))
+    }
+
+    private func expect(_ response: DAVResponse, _ statuses: Set<Int>, _ method: String, _ url: URL) throws {
+        if statuses.contains(response.status) { return }
+        if response.status == 401 { throw DAVError.unauthorized(url: url) }
+        throw DAVError.status(response.status, method: method, url: url)
+    }
+}
+
+/// The request bodies, written once.
+enum DAVXML {
+    static let namespaces = #"xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav""#
+
+    static func propfind(_ properties: [String]) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:propfind \(namespaces)><D:prop>\(properties.map { "<\($0)/>" }.joined())</D:prop></D:propfind>
+        """
+    }
+
+    static func syncCollection(token: String) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <D:sync-collection \(namespaces)><D:sync-token>\(escaped(token))</D:sync-token>\
+        <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
+        """
+    }
+
+    static func multiget(hrefs: [String]) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/><C:address-data/></D:prop>\
+        \(hrefs.map { "<D:href>\(escaped($0))</D:href>" }.joined())</C:addressbook-multiget>
+        """
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

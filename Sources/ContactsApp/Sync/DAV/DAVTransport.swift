@@ -1,0 +1,70 @@
+import Foundation
+
+/// One HTTP request of the WebDAV/CardDAV dialogue, as data, so tests can record and answer it.
+public struct DAVRequest: Equatable, Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body
+    }
+}
+
+/// What came back: status, headers (names lowercased) and body.
+public struct DAVResponse: Equatable, Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: Data
+    /// The URL the answer came from, after any redirect.
+    public var url: URL?
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data(), url: URL? = nil) {
+        self.status = status; self.url = url; self.body = body
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Who the requests are sent as: Basic auth, the password fetched for this sync only.
+public struct DAVCredentials: Equatable, Sendable {
+    public var user: String
+    public var password: String
+    public init(user: String, password: String) { self.user = user; self.password = password }
+}
+
+/// Sends one request and waits for its answer. `URLSessionTransport` is the real one; tests use
+/// spies answering recorded responses.
+public protocol DAVTransport: AnyObject {
+    /// Throws `DAVError.network` when no answer came (refused, timed out, TLS failed).
+    func send(_ request: DAVRequest) throws -> DAVResponse
+}
+
+/// Why a CardDAV exchange failed, in words for people.
+public enum DAVError: Error, Equatable, CustomStringConvertible {
+    /// No answer: connection refused, host unknown, timeout, certificate refused.
+    case network(String)
+    /// 401: the server refused the user name or password.
+    case unauthorized(url: URL)
+    /// The sync token is no longer valid (403 or 409 with `valid-sync-token`).
+    case invalidSyncToken
+    /// 412: the resource changed on the server since its ETag was read.
+    case preconditionFailed(url: URL)
+    /// Any other status we cannot go on from.
+    case status(Int, method: String, url: URL)
+    /// The body was not the XML the request calls for.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .network(let reason): return "the server did not answer: \(reason)"
+        case .unauthorized(let url): return "the server refused the password (401 at \(url.absoluteString))"
+        case .invalidSyncToken: return "the server no longer knows the sync token"
+        case .preconditionFailed(let url): return "\(url.absoluteString) changed on the server meanwhile (412)"
+        case .status(let code, let method, let url): return "\(method) \(url.absoluteString) answered \(code)"
+        case .malformed(let reason): return "the server's answer could not be read: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The field-by-field three-way merge of a contact changed both here and on the server,
+/// against the version last synced (the base).
+///
+/// - A field changed on one side only takes that side's value.
+/// - Lists (phones, emails, addresses, tags, unknown vCard properties) merge item by item:
+///   what either side added is kept, what either side removed goes; never a conflict.
+/// - A single-valued field changed differently on both sides is a conflict: the server's value
+///   wins (what phones show), and the local value is kept visibly, as a line
+///   `sync conflict: FIELD here was: VALUE` at the end of the notes, so nothing is lost.
+/// - Without a base (a contact found on both sides before they were ever linked), every field
+///   that differs counts as changed on both sides.
+public enum SyncMerge {
+    public struct Result: Equatable, Sendable {
+        public var contact: Contact
+        /// The names of the fields in conflict (`title`, `birthday`, ...).
+        public var conflicts: [String]
+    }
+
+    /// `local` with the server's changes merged in; keeps `local`'s id, version and creation time.
+    public static func merge(base: Contact?, local: Contact, remote: Contact) -> Result {
+        var merged = local
+        var conflicts: [String] = []
+        var kept: [String] = []
+        func scalar<T: Equatable>(_ name: String, _ path: WritableKeyPath<Contact, T>, shown: (T) -> String) {
+            let l = local[keyPath: path], r = remote[keyPath: path]
+            if l == r { return }
+            if let base, base[keyPath: path] == l { merged[keyPath: path] = r; return }
+            if let base, base[keyPath: path] == r { return }
+            merged[keyPath: path] = r
+            conflicts.append(name)
+            let value = shown(l)
+            if !value.isEmpty { kept.append("sync conflict: \(name) here was: \(value)") }
+        }
+        scalar("given name", \.givenName) { $0 }
+        scalar("family name", \.familyName) { $0 }
+        scalar("nickname", \.nickname) { $0 }
+        scalar("organization", \.organization) { $0 }
+        scalar("title", \.title) { $0 }
+        scalar("birthday", \.birthday) { $0?.isoString ?? "" }
+        scalar("notes", \.notes) { $0 }
+        merged.phones = list(base?.phones, local.phones, remote.phones)
+        merged.emails = list(base?.emails, local.emails, remote.emails)
+        merged.addresses = list(base?.addresses, local.addresses, remote.addresses)
+        merged.tags = list(base?.tags, local.tags, remote.tags)
+        merged.extraProperties = list(base?.extraProperties, local.extraProperties, remote.extraProperties)
+        if !kept.isEmpty {
+            merged.notes = ([merged.notes].filter { !$0.isEmpty } + kept).joined(separator: "\n")
+        }
+        return Result(contact: merged, conflicts: conflicts)
+    }
+
+    /// Whether two contacts hold the same fields (their ids, UIDs, versions and times aside).
+    public static func sameFields(_ a: Contact, _ b: Contact) -> Bool {
+        func fields(_ c: Contact) -> Contact {
+            var c = c
+            c.id = nil; c.uid = ""; c.version = 0
+            c.createdAt = Date(timeIntervalSince1970: 0); c.updatedAt = c.createdAt
+            return c
+        }
+        return fields(a) == fields(b)
+    }
+
+    /// The server's list, less what was removed here, plus what was added here, in order.
+    static func list<T: Equatable>(_ base: [T]?, _ local: [T], _ remote: [T]) -> [T] {
+        let base = base ?? []
+        let removedHere = base.filter { !local.contains($0) }
+        let addedHere = local.filter { !base.contains($0) }
+        var result = remote.filter { !removedHere.contains($0) }
+        for item in addedHere where !result.contains(item) { result.append(item) }
+        return result
+    }
+}

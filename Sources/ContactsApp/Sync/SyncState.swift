@@ -1,0 +1,98 @@
+import Foundation
+
+/// A CardDAV account: where its address book is and who to sign in as. The password is never
+/// stored: `passwordCommand` is run at each sync.
+public struct SyncAccount: Equatable, Sendable {
+    public var name: String
+    /// The URL the user gave (discovery started there).
+    public var serverURL: String
+    /// The address book discovery found (or `--book` chose).
+    public var bookURL: String
+    public var user: String
+    public var passwordCommand: String?
+    /// The server takes vCard 4.0; we send 3.0 otherwise.
+    public var acceptsVCard4: Bool
+    /// The RFC 6578 token of the last sync; nil before the first.
+    public var syncToken: String?
+    /// New local contacts go to the default account; with none, they stay local-only.
+    public var isDefault: Bool
+
+    public init(name: String, serverURL: String, bookURL: String, user: String, passwordCommand: String? = nil,
+                acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false) {
+        self.name = name; self.serverURL = serverURL; self.bookURL = bookURL; self.user = user
+        self.passwordCommand = passwordCommand; self.acceptsVCard4 = acceptsVCard4
+        self.syncToken = syncToken; self.isDefault = isDefault
+    }
+}
+
+/// What the book knows of one contact on one account's server.
+public struct SyncItem: Equatable, Sendable {
+    public var account: String
+    public var href: String
+    public var contactID: Int64
+    /// The server's ETag when last synced; meaningless while `onServer` is false.
+    public var etag: String
+    /// The vCard text last synced: the base of the three-way merge.
+    public var base: String
+    /// The contact's `version` when last synced: another version means a local edit to push.
+    public var syncedVersion: Int
+    /// False for a contact that must be created on the server again (it was deleted there
+    /// while edited here: the edit wins).
+    public var onServer: Bool
+
+    public init(account: String, href: String, contactID: Int64, etag: String, base: String, syncedVersion: Int,
+                onServer: Bool = true) {
+        self.account = account; self.href = href; self.contactID = contactID; self.etag = etag
+        self.base = base; self.syncedVersion = syncedVersion; self.onServer = onServer
+    }
+}
+
+/// The local side of one pull, written in one transaction (`SyncStateStore.apply`): a sync cut
+/// off before it leaves the book as it was, and the next sync starts again from the old token.
+public struct SyncPull: Equatable, Sendable {
+    public enum Write: Equatable, Sendable {
+        /// A card new here: the contact is inserted and linked to `href`.
+        case insert(Contact, href: String, etag: String, base: String)
+        /// A stored contact replaced (checked against its version); with `pushPending` the
+        /// merged result still has local changes to send.
+        case update(Contact, href: String, etag: String, base: String, pushPending: Bool)
+        /// A card deleted on the server and unchanged here: the contact goes too.
+        case delete(contactID: Int64, version: Int, href: String)
+        /// The link to `href` set as it is (the contact itself untouched).
+        case link(SyncItem)
+        /// The link to `href` dropped (its contact was already deleted here).
+        case forget(href: String)
+    }
+
+    public var account: String
+    public var writes: [Write] = []
+    /// The token to keep once the writes are saved.
+    public var token: String?
+
+    public init(account: String, writes: [Write] = [], token: String? = nil) {
+        self.account = account; self.writes = writes; self.token = token
+    }
+}
+
+/// Where sync keeps its accounts and per-contact state, beside the contacts
+/// (`SQLiteContactStore+Sync.swift`).
+public protocol SyncStateStore: AnyObject {
+    func accounts() throws -> [SyncAccount]
+    /// Adds an account; the first one added becomes the default. Throws if the name is taken.
+    func addAccount(_ account: SyncAccount) throws
+    /// Removes an account and its links; its contacts stay in the book, local-only. Returns how
+    /// many contacts were linked to it.
+    func removeAccount(named name: String) throws -> Int
+    func items(account: String) throws -> [SyncItem]
+    /// The contacts linked to `account` with an edit not yet sent (or not on the server).
+    func changedContacts(account: String) throws -> [Contact]
+    /// The contacts linked to no account.
+    func unlinkedContacts() throws -> [Contact]
+    /// The links of `account` whose contact was deleted here.
+    func orphanedItems(account: String) throws -> [SyncItem]
+    /// Applies a pull in one transaction: every write and the token, or nothing.
+    func apply(_ pull: SyncPull) throws
+    /// Records one push: the link as it now is.
+    func link(_ item: SyncItem) throws
+    func forget(account: String, href: String) throws
+}

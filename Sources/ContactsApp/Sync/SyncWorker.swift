@@ -1,0 +1,229 @@
+import Foundation
+import SceneCore
+
+/// What one account's sync did, for the summary.
+public struct SyncSummary: Equatable, Sendable {
+    public var account: String
+    /// Cards that came down: new or changed contacts here, and contacts deleted here.
+    public var pulled = 0
+    /// Contacts sent up: created, changed or deleted on the server.
+    public var pushed = 0
+    /// Contacts changed on both sides and merged field by field.
+    public var merged = 0
+    /// Fields changed differently on both sides (the server's value kept, the local one in the notes).
+    public var conflicts = 0
+    /// Contacts deleted on one side and edited on the other: kept (the edit wins).
+    public var resurrected = 0
+    /// The names of the contacts with a conflict, for the report.
+    public var conflicted: [String] = []
+    /// The sync token was refused and the book compared by ETags instead.
+    public var resynced = false
+
+    public init(account: String) { self.account = account }
+}
+
+/// Syncs the book with one CardDAV address book: pulls what changed on the server (merging
+/// with local edits), then pushes what changed here.
+///
+/// The pull's local writes are one transaction with the new token: a sync cut off half way
+/// leaves the book as it was and the next one starts again from the old token. Each push is
+/// recorded as soon as the server took it, and a create that finds its name taken (412) reads
+/// the card there instead of making a second one: a resumed sync makes no duplicates.
+public final class SyncWorker {
+    private let store: SyncStateStore & ContactStore
+    private let now: () -> Date
+    private let progress: ProgressReporter?
+
+    public init(store: SyncStateStore & ContactStore, now: @escaping () -> Date = Date.init,
+                progress: ProgressReporter? = nil) {
+        self.store = store; self.now = now; self.progress = progress
+    }
+
+    public func sync(_ account: SyncAccount, book: CardDAVBookLogic) throws -> SyncSummary {
+        var summary = SyncSummary(account: account.name)
+        progress?.begin("Syncing \(account.name)")
+        defer { progress?.end(nil) }
+        try pull(account, book, &summary)
+        let writer = VCardWriter(version: account.acceptsVCard4 ? .v4 : .v3)
+        try pushDeletions(account, book, writer, &summary)
+        try pushChanges(account, book, writer, &summary)
+        return summary
+    }
+
+    // MARK: - Pull
+
+    private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws {
+        var changes: CollectionChanges
+        do {
+            changes = try book.changes(since: account.syncToken)
+        } catch DAVError.invalidSyncToken {
+            summary.resynced = true
+            changes = try book.listMembers()
+        } catch DAVError.status(let code, "REPORT", _) where account.syncToken == nil && [400, 403, 405, 501].contains(code) {
+            // A server without sync-collection: list the members by PROPFIND every time.
+            changes = try book.listMembers()
+        }
+        let items = Dictionary(try store.items(account: account.name).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        var removed = changes.removed
+        if changes.isComplete {
+            removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
+        }
+        let wanted = changes.changed.filter { href, etag in items[href].map { !$0.onServer || $0.etag != etag } ?? true }
+            .keys.sorted()
+        progress?.report(completed: 0, of: wanted.count, message: "downloading")
+        let cards = try book.cards(hrefs: wanted)
+        progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
+
+        var pull = SyncPull(account: account.name, token: changes.token)
+        let byUID = Dictionary(try store.contacts(uids: cards.compactMap { Self.contact(from: $0)?.uid })
+            .map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+        for card in cards {
+            guard var remote = Self.contact(from: card) else { continue }
+            if let item = items[card.href], let local = try store.contact(id: item.contactID) {
+                if local.version == item.syncedVersion {
+                    pull.writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
+                                               base: card.vcard, pushPending: false))
+                } else {
+                    let result = SyncMerge.merge(base: Self.contact(fromText: item.base), local: local, remote: remote)
+                    count(result, local, &summary)
+                    pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
+                                               base: card.vcard, pushPending: true))
+                    continue
+                }
+            } else if let local = byUID[remote.uid] {
+                // Found here but not linked: a sync cut off after the server took a card, or the
+                // same card imported before. Merged with no base.
+                let result = SyncMerge.merge(base: nil, local: local, remote: remote)
+                count(result, local, &summary)
+                pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
+                                           base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
+                continue
+            } else {
+                if items[card.href] != nil { summary.resurrected += 1 }
+                if remote.uid.isEmpty { remote.uid = card.href }
+                remote.createdAt = now(); remote.updatedAt = now()
+                pull.writes.append(.insert(remote, href: card.href, etag: card.etag, base: card.vcard))
+            }
+            summary.pulled += 1
+        }
+        for href in removed.sorted() {
+            guard let item = items[href] else { continue }
+            guard let local = try store.contact(id: item.contactID) else { pull.writes.append(.forget(href: href)); continue }
+            if local.version == item.syncedVersion && item.onServer {
+                pull.writes.append(.delete(contactID: item.contactID, version: local.version, href: href))
+                summary.pulled += 1
+            } else {
+                // Deleted there, edited here: the edit wins, and the contact is created again.
+                var kept = item
+                kept.onServer = false
+                pull.writes.append(.link(kept))
+                summary.resurrected += 1
+            }
+        }
+        try store.apply(pull)
+    }
+
+    // MARK: - Push
+
+    private func pushDeletions(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
+                               _ summary: inout SyncSummary) throws {
+        for item in try store.orphanedItems(account: account.name) {
+            guard item.onServer else { try store.forget(account: account.name, href: item.href); continue }
+            do {
+                try book.delete(href: item.href, etag: item.etag)
+                try store.forget(account: account.name, href: item.href)
+                summary.pushed += 1
+            } catch DAVError.preconditionFailed {
+                // Edited on the server since: the edit wins, the contact comes back here.
+                guard let card = try book.card(href: item.href), var remote = Self.contact(from: card) else {
+                    try store.forget(account: account.name, href: item.href)
+                    continue
+                }
+                remote.createdAt = now(); remote.updatedAt = now()
+                try store.apply(SyncPull(account: account.name, writes: [
+                    .forget(href: item.href), .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
+                ], token: try currentToken(account)))
+                summary.resurrected += 1
+            }
+        }
+    }
+
+    private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
+                             _ summary: inout SyncSummary) throws {
+        let items = Dictionary(try store.items(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
+        var pending = try store.changedContacts(account: account.name)
+        if account.isDefault { pending += try store.unlinkedContacts() }
+        progress?.report(completed: 0, of: pending.count, message: "uploading")
+        for (index, contact) in pending.enumerated() {
+            guard let id = contact.id else { continue }
+            try push(contact, id: id, item: items[id], account, book, writer, &summary)
+            progress?.report(completed: index + 1, of: pending.count, message: "uploading")
+        }
+    }
+
+    private func push(_ contact: Contact, id: Int64, item: SyncItem?, _ account: SyncAccount, _ book: CardDAVBookLogic,
+                      _ writer: VCardWriter, _ summary: inout SyncSummary) throws {
+        let text = writer.card(for: contact)
+        do {
+            if let item, item.onServer {
+                let etag = try book.update(href: item.href, vcard: text, etag: item.etag)
+                try store.link(SyncItem(account: account.name, href: item.href, contactID: id, etag: etag ?? "",
+                                        base: text, syncedVersion: contact.version))
+            } else {
+                let created = try book.create(uid: contact.uid, vcard: text)
+                try store.link(SyncItem(account: account.name, href: created.href, contactID: id,
+                                        etag: created.etag ?? "", base: text, syncedVersion: contact.version))
+            }
+            summary.pushed += 1
+        } catch DAVError.preconditionFailed(let url) {
+            // Changed on the server meanwhile (or, for a create, already there): read it, merge, try again.
+            let href = item?.href ?? url.path
+            guard let card = try book.card(href: href), let remote = Self.contact(from: card) else { throw DAVError.preconditionFailed(url: url) }
+            let base = item.flatMap { Self.contact(fromText: $0.base) }
+            let result = SyncMerge.merge(base: base, local: contact, remote: remote)
+            count(result, contact, &summary)
+            try store.apply(SyncPull(account: account.name, writes: [
+                .update(stamped(result.contact), href: href, etag: card.etag, base: card.vcard, pushPending: true),
+            ], token: try currentToken(account)))
+            guard let merged = try store.contact(id: id) else { return }
+            let mergedText = writer.card(for: merged)
+            let etag = try book.update(href: href, vcard: mergedText, etag: card.etag)
+            try store.link(SyncItem(account: account.name, href: href, contactID: id, etag: etag ?? "",
+                                    base: mergedText, syncedVersion: merged.version))
+            summary.pushed += 1
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func currentToken(_ account: SyncAccount) throws -> String? {
+        try store.accounts().first { $0.name == account.name }?.syncToken
+    }
+
+    private func count(_ result: SyncMerge.Result, _ local: Contact, _ summary: inout SyncSummary) {
+        summary.merged += 1
+        summary.conflicts += result.conflicts.count
+        if !result.conflicts.isEmpty { summary.conflicted.append(local.fullName) }
+    }
+
+    /// The server's fields on the stored contact (its id, version and creation time kept).
+    private func adopt(_ remote: Contact, into local: Contact) -> Contact {
+        var contact = remote
+        contact.id = local.id; contact.version = local.version; contact.createdAt = local.createdAt
+        contact.uid = local.uid
+        contact.updatedAt = now()
+        return contact
+    }
+
+    private func stamped(_ contact: Contact) -> Contact {
+        var contact = contact
+        contact.updatedAt = now()
+        return contact
+    }
+
+    static func contact(from card: RemoteCard) -> Contact? { contact(fromText: card.vcard) }
+
+    static func contact(fromText text: String) -> Contact? {
+        VCardReader().read(Data(text.utf8)).entries.first?.contact
+    }
+}

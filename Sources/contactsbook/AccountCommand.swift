@@ -1,0 +1,143 @@
+import ArgumentParser
+import ContactsApp
+import Foundation
+import Logging
+import SceneCore
+
+/// `contactsbook account add|list|remove`: the CardDAV accounts the book syncs with.
+struct AccountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account", abstract: "Add, list or remove CardDAV accounts.",
+        subcommands: [Add.self, List.self, Remove.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a CardDAV account, finding its address book from the server's URL.",
+            discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it prints).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A one-word name for the account.") var name: String
+        @Argument(help: "The server's URL (https://dav.example.org/).") var url: String
+        @Option(name: .long, help: "The user name.") var user: String
+        @Option(name: .long, help: ArgumentHelp("A command printing the password (pass show dav).", valueName: "command"))
+        var passwordCommand: String?
+        @Option(name: .long, help: "The address book, when the server has several.") var book: String?
+        @Flag(name: .long, help: "New local contacts go to this account (the first account added is the default).")
+        var `default` = false
+
+        func run() throws {
+            let worker = try openSyncWorker(global, use: .writing)
+            do {
+                let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
+                                             book: book, isDefault: `default`)
+                print("Added account \(account.name): \(account.bookURL)" + (account.isDefault ? " (default)" : ""))
+            } catch let failure as SyncAccountsWorker.Failure {
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let worker = try openSyncWorker(global, use: .reading)
+            FileHandle.standardOutput.write(Data(SyncPresenter().accounts(try worker.accounts()).utf8))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an account; its contacts stay in the book, local-only.",
+            discussion: "Asks for confirmation on a terminal; --yes confirms (required when stdin is not a terminal).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account's name.") var name: String
+        @Flag(name: .long, help: "Remove without asking.") var yes = false
+
+        func run() throws {
+            let worker = try openSyncWorker(global, use: .reading)
+            if !yes {
+                guard isatty(0) == 1 else {
+                    FileHandle.standardError.write(Data("error: removing account \(name) needs --yes (stdin is not a terminal)\n".utf8))
+                    throw ExitCode(1)
+                }
+                FileHandle.standardError.write(Data(
+                    "Remove account \(name)? Its contacts stay in the book, local-only. [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    FileHandle.standardError.write(Data("Kept account \(name).\n".utf8))
+                    throw ExitCode(1)
+                }
+            }
+            do {
+                let count = try worker.remove(name: name)
+                FileHandle.standardOutput.write(Data(SyncPresenter().removed(name, contacts: count).utf8))
+            } catch let failure as SyncAccountsWorker.Failure {
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+/// `contactsbook sync [ACCOUNT]`: for cron and systemd timers. Progress on stderr, one summary
+/// line per account on stdout; exit status 0 when every account synced, 1 when one failed.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Sync the book with every CardDAV account, or with ACCOUNT.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "One account's name.") var account: String?
+
+    func run() throws {
+        let logger = global.bootstrapLogging()
+        let progress = SceneProgressToLog(logger: logger)
+        let worker = try openSyncWorker(global, use: .writing, progress: progress)
+        let results: [Result<SyncSummary, SyncAccountsWorker.Failure>]
+        do { results = try worker.sync(name: account) } catch let failure as SyncAccountsWorker.Failure {
+            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+            throw ExitCode(1)
+        }
+        if results.isEmpty { FileHandle.standardError.write(Data("No accounts to sync.\n".utf8)) }
+        var failed = false
+        let presenter = SyncPresenter()
+        for result in results {
+            switch result {
+            case .success(let summary): print(presenter.summary(summary))
+            case .failure(let failure):
+                failed = true
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// Opens the book for the account commands, or exits with status 2 and a clear error.
+func openSyncWorker(_ global: GlobalOptions, use: BookUse, progress: ProgressReporter? = nil) throws -> SyncAccountsWorker {
+    let path = try global.bookPath(for: use)
+    do {
+        let store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
+        return SyncAccountsWorker(store: store, progress: progress)
+    } catch {
+        FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+        throw ExitCode(2)
+    }
+}
+
+/// The sync's progress as log lines on stderr (`--log-level info` shows them): a timer's
+/// journal gets them, stdout keeps the summary alone.
+final class SceneProgressToLog: ProgressReporter {
+    private let logger: Logger
+    init(logger: Logger) { self.logger = logger }
+
+    func post(_ event: ProgressEvent) {
+        switch event {
+        case .begin(let title, _): logger.info("\(title)")
+        case .report(let completed, let total, let message):
+            logger.info("\(message ?? "progress"): \(completed)\(total.map { " of \($0)" } ?? "")")
+        case .end(let message): if let message { logger.info("\(message)") }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+@testable import ContactsApp
+
+final class CardDAVClientTests: XCTestCase {
+    var sut: CardDAVClient!
+    var transport: DAVTransportSpy!
+
+    override func setUp() {
+        super.setUp()
+        transport = DAVTransportSpy()
+        sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport, multigetBatch: 2)
+    }
+
+    func test_changes_fromScratch_sendsAnEmptyTokenAndListsEverything() throws {
+        // Given
+        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-sync-initial"))]
+
+        // When
+        let changes = try sut.changes(since: nil)
+
+        // Then
+        let request = try XCTUnwrap(transport.requests.first)
+        XCTAssertEqual(request.method, "REPORT")
+        XCTAssertEqual(request.headers["Depth"], "1")
+        XCTAssertTrue(String(decoding: request.body ?? Data(), as: UTF8.self).contains("<D:sync-token></D:sync-token>"))
+        XCTAssertTrue(changes.isComplete)
+        XCTAssertEqual(Array(changes.changed.keys), ["/alice/book/r2.vcf"])
+        XCTAssertEqual(changes.removed.count, 2)
+    }
+
+    func test_changes_truncated507_goesOnFromTheNewToken() throws {
+        // Given: the first answer is cut off (507 on the collection itself)
+        transport.responses = [
+            DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(
+                Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\"")
+                    + "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>",
+                token: "t1")),
+            DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(
+                Seeds.CardDAV.member("/alice/book/b.vcf", etag: "\"2\""), token: "t2")),
+        ]
+
+        // When
+        let changes = try sut.changes(since: "t0")
+
+        // Then
+        XCTAssertEqual(changes.changed, ["/alice/book/a.vcf": "\"1\"", "/alice/book/b.vcf": "\"2\""])
+        XCTAssertEqual(changes.token, "t2")
+        XCTAssertFalse(changes.isComplete)
+        XCTAssertEqual(transport.requests.count, 2)
+        XCTAssertTrue(String(decoding: transport.requests[1].body ?? Data(), as: UTF8.self).contains(">t1<"))
+    }
+
+    func test_changes_refusedToken_403Or412WithTheCondition_throwsInvalidSyncToken() {
+        for (status, body) in [(403, "radicale-sync-invalid-token"), (412, "xandikos-sync-invalid-token")] {
+            transport.responses = [DAVResponse(status: status, body: Seeds.CardDAV.recorded(body))]
+            XCTAssertThrowsError(try sut.changes(since: "old")) { error in
+                XCTAssertEqual(error as? DAVError, .invalidSyncToken)
+            }
+        }
+    }
+
+    func test_changes_401_throwsUnauthorized() {
+        transport.responses = [DAVResponse(status: 401)]
+        XCTAssertThrowsError(try sut.changes(since: nil)) { error in
+            XCTAssertEqual(error as? DAVError, .unauthorized(url: Seeds.CardDAV.book))
+        }
+    }
+
+    func test_cards_multigetInBatches() throws {
+        // Given
+        let answer = DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-multiget"))
+        transport.responses = [answer, answer]
+
+        // When
+        let cards = try sut.cards(hrefs: ["/a", "/b", "/c"])
+
+        // Then: batches of 2, then 1
+        XCTAssertEqual(transport.requests.count, 2)
+        let first = String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self)
+        XCTAssertTrue(first.contains("<D:href>/a</D:href><D:href>/b</D:href>"))
+        XCTAssertTrue(first.contains("addressbook-multiget"))
+        XCTAssertEqual(cards.map(\.href), ["/alice/book/r2.vcf", "/alice/book/r2.vcf"])
+    }
+
+    func test_create_putsWithIfNoneMatch_andANameFromTheUID() throws {
+        transport.responses = [DAVResponse(status: 201, headers: ["ETag": "\"n1\""])]
+
+        let created = try sut.create(uid: "urn:uuid:a/b", vcard: "BEGIN:VCARD")
+
+        let request = try XCTUnwrap(transport.requests.first)
+        XCTAssertEqual(request.method, "PUT")
+        XCTAssertEqual(request.url.absoluteString, "http://127.0.0.1:5232/alice/book/urn-uuid-a-b.vcf")
+        XCTAssertEqual(request.headers["If-None-Match"], "*")
+        XCTAssertEqual(created.href, "/alice/book/urn-uuid-a-b.vcf")
+        XCTAssertEqual(created.etag, "\"n1\"")
+    }
+
+    func test_updateAndDelete_sendIfMatch_412ThrowsPreconditionFailed() throws {
+        transport.responses = [DAVResponse(status: 412), DAVResponse(status: 412), DAVResponse(status: 404)]
+
+        XCTAssertThrowsError(try sut.update(href: "/alice/book/a.vcf", vcard: "x", etag: "\"1\"")) { error in
+            guard case DAVError.preconditionFailed = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try sut.delete(href: "/alice/book/a.vcf", etag: "\"1\""))
+        // Already gone: not an error
+        XCTAssertNoThrow(try sut.delete(href: "/alice/book/a.vcf", etag: "\"1\""))
+        XCTAssertEqual(transport.requests.map { $0.headers["If-Match"] }, ["\"1\"", "\"1\"", "\"1\""])
+        XCTAssertEqual(transport.requests.map(\.method), ["PUT", "DELETE", "DELETE"])
+    }
+}
+
+final class CardDAVDiscoveryTests: XCTestCase {
+    func test_addressBooks_followsPrincipalAndHomeSet() throws {
+        // Given: Radicale's recorded answers, in the order discovery asks
+        let transport = DAVTransportSpy()
+        transport.responses = [
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-root-propfind")),
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-principal-propfind")),
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-propfind")),
+        ]
+        let sut = CardDAVDiscovery(transport: transport)
+
+        // When
+        let books = try sut.addressBooks(from: URL(string: "http://127.0.0.1:5232/")!)
+
+        // Then
+        XCTAssertEqual(books, [RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/book/")!,
+                                                 displayName: "alice/book", acceptsVCard4: false)])
+        XCTAssertEqual(transport.requests.map(\.url.absoluteString),
+                       ["http://127.0.0.1:5232/", "http://127.0.0.1:5232/alice/", "http://127.0.0.1:5232/alice/"])
+        XCTAssertEqual(transport.requests.map { $0.headers["Depth"] }, ["0", "0", "1"])
+    }
+
+    func test_addressBooks_baseNotDAV_triesWellKnown() throws {
+        let transport = DAVTransportSpy()
+        transport.responses = [DAVResponse(status: 404), DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-root-propfind")),
+                               DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-principal-propfind")),
+                               DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-propfind"))]
+        let sut = CardDAVDiscovery(transport: transport)
+
+        _ = try sut.addressBooks(from: URL(string: "http://127.0.0.1:5232/app/")!)
+
+        XCTAssertEqual(transport.requests[1].url.path, "/.well-known/carddav")
+    }
+
+    func test_addressBooks_401_throwsAtOnce() {
+        let transport = DAVTransportSpy()
+        transport.responses = [DAVResponse(status: 401)]
+        XCTAssertThrowsError(try CardDAVDiscovery(transport: transport).addressBooks(from: Seeds.CardDAV.book)) { error in
+            guard case DAVError.unauthorized = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+}
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+final class RedirectGuardTests: XCTestCase {
+    func test_redirect_toAnotherHost_dropsCredentials_sameHost_keepsThemAndTheMethod() {
+        var original = URLRequest(url: URL(string: "https://dav.example.org/.well-known/carddav")!)
+        original.httpMethod = "PROPFIND"
+        original.setValue("Basic c2VjcmV0", forHTTPHeaderField: "Authorization")
+
+        let elsewhere = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "https://evil.example/")!))
+        let same = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "https://dav.example.org/dav/")!))
+        let downgraded = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "http://dav.example.org/")!))
+
+        XCTAssertNil(elsewhere.value(forHTTPHeaderField: "Authorization"))
+        XCTAssertNil(downgraded.value(forHTTPHeaderField: "Authorization"))
+        XCTAssertEqual(same.value(forHTTPHeaderField: "Authorization"), "Basic c2VjcmV0")
+        XCTAssertEqual(same.httpMethod, "PROPFIND")
+    }
+}

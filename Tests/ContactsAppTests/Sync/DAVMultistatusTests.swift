@@ -1,0 +1,57 @@
+import Foundation
+import XCTest
+@testable import ContactsApp
+
+final class DAVMultistatusTests: XCTestCase {
+    func test_parse_radicaleSyncCollection_givesTokenMembersAndRemovals() throws {
+        // When
+        let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("radicale-sync-initial"))
+
+        // Then
+        XCTAssertEqual(status.syncToken,
+                       "http://radicale.org/ns/sync/8f2d6766743a8e324e0c5f4ded3003d4fb4e471ab9c05c9a5daec17e8e2579f9")
+        XCTAssertEqual(status.entries.map(\.href), ["/alice/book/r1.vcf", "/alice/book/c2f36b80-6dea-4ee7-9772-a961576aa689.vcf",
+                                                    "/alice/book/r2.vcf"])
+        XCTAssertEqual(status.entries.map(\.status), [404, 404, nil])
+        XCTAssertEqual(status.entries[2].etag, "\"fee8bee5c6dede06e51de0f52a073ea90105a0f6565450147bdef6c99b5a1f2b\"")
+    }
+
+    func test_parse_multiget_keepsTheCardTextWithItsLineEnds() throws {
+        let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("radicale-multiget"))
+
+        XCTAssertEqual(status.entries.count, 1)
+        XCTAssertEqual(status.entries[0].addressData, "BEGIN:VCARD\nVERSION:3.0\nUID:r2\nFN:Bo Ng\nN:Ng;Bo;;;\nEND:VCARD\n")
+    }
+
+    func test_parse_xandikosHome_statusBeforeProp_andPrefixedNamespaces() throws {
+        let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("xandikos-home-propfind"))
+
+        let book = try XCTUnwrap(status.entries.first { $0.href == "/user/contacts/addressbook/" })
+        XCTAssertEqual(book.resourceTypes, ["collection", "addressbook"])
+        XCTAssertEqual(book.displayName, "addressbook")
+        // The 404 propstat's properties are not taken
+        XCTAssertEqual(status.entries.first?.resourceTypes, ["collection"])
+    }
+
+    func test_parse_radicaleHome_readsSupportedVersionsAndSkips404Propstats() throws {
+        let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("radicale-home-propfind"))
+
+        let book = try XCTUnwrap(status.entries.first { $0.href == "/alice/book/" })
+        XCTAssertEqual(book.addressDataVersions, ["3.0"])
+        XCTAssertNil(status.entries.first { $0.href == "/alice/" }?.displayName)
+    }
+
+    func test_parse_notAMultistatus_throwsMalformed() {
+        XCTAssertThrowsError(try DAVMultistatus.parse(Data("<html>nope</html>".utf8))) { error in
+            guard case DAVError.malformed = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try DAVMultistatus.parse(Data("not xml at all <".utf8)))
+    }
+
+    func test_errorConditions_radicaleAndXandikos_nameValidSyncToken() {
+        XCTAssertEqual(DAVErrorBody.conditions(Seeds.CardDAV.recorded("radicale-sync-invalid-token")), ["valid-sync-token"])
+        XCTAssertEqual(DAVErrorBody.conditions(Seeds.CardDAV.recorded("xandikos-sync-invalid-token")),
+                       ["valid-sync-token", "responsedescription"])
+        XCTAssertEqual(DAVErrorBody.conditions(Data()), [])
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import XCTest
+@testable import ContactsApp
+
+final class SyncWorkerTests: XCTestCase {
+    var sut: SyncWorker!
+    var store: SQLiteContactStore!
+    var server: InMemoryCardDAVBook!
+    var account: SyncAccount!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try SQLiteContactStore(path: ":memory:")
+        server = InMemoryCardDAVBook()
+        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) })
+    }
+
+    /// Syncs with the account as stored now (its token moves on each sync).
+    @discardableResult
+    func sync() throws -> SyncSummary {
+        let account = try XCTUnwrap(store.accounts().first)
+        return try sut.sync(account, book: server)
+    }
+
+    func contacts() throws -> [Contact] { try store.page(ContactQuery(limit: 100)).contacts }
+
+    func contact(_ uid: String) throws -> Contact { try XCTUnwrap(store.contacts(uids: [uid]).first) }
+
+    func insertLocal(_ given: String, _ family: String, uid: String) throws -> Contact {
+        try store.insert(Contact(uid: uid, givenName: given, familyName: family))
+    }
+
+    func test_firstSync_pullsEveryCard_andPushesLocalOnlyContactsToTheDefaultAccount() throws {
+        // Given
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal"))
+        _ = try insertLocal("Cy", "Dee", uid: "cy")
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual([summary.pulled, summary.pushed, summary.merged, summary.conflicts], [1, 1, 0, 0])
+        XCTAssertEqual(try contacts().map(\.givenName).sorted(), ["Ann", "Cy"])
+        XCTAssertEqual(try contact("ann").extraProperties, ["X-COLOR:teal"])
+        XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf", "/alice/book/cy.vcf"])
+        XCTAssertTrue(server.cards["/alice/book/cy.vcf"]?.vcard.contains("VERSION:3.0") == true)
+        XCTAssertEqual(server.calls.first, "changes(nil)")
+    }
+
+    func test_noOpSync_movesNothing_andAsksForTheChangesSinceTheToken() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        server.calls = []
+
+        let summary = try sync()
+
+        XCTAssertEqual([summary.pulled, summary.pushed, summary.merged], [0, 0, 0])
+        XCTAssertEqual(server.calls, ["changes(1)", "cards(0)"])
+    }
+
+    func test_withoutADefaultAccount_newContactsStayLocal() throws {
+        // Given: a second account, made the default, then removed: none is the default
+        try store.addAccount(SyncAccount(name: "work", serverURL: "http://w/", bookURL: "http://w/b/", user: "ann",
+                                         isDefault: true))
+        _ = try store.removeAccount(named: "work")
+        _ = try insertLocal("Cy", "Dee", uid: "cy")
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.pushed, 0)
+        XCTAssertTrue(server.cards.isEmpty)
+    }
+
+    func test_localEditAndDelete_goUpWithTheirETags() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal"))
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        try sync()
+        var ann = try contact("ann")
+        ann.title = "Engineer"
+        _ = try store.update(ann)
+        let bob = try contact("bob")
+        try store.delete(id: try XCTUnwrap(bob.id), expectedVersion: nil)
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.pushed, 2)
+        XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf"])
+        let text = try XCTUnwrap(server.cards["/alice/book/ann.vcf"]?.vcard)
+        XCTAssertTrue(text.contains("TITLE:Engineer") && text.contains("X-COLOR:teal"))
+        XCTAssertEqual(try store.orphanedItems(account: "home"), [])
+    }
+
+    func test_remoteAddEditDelete_comeDown_inOneTransactionWithTheToken() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        try sync()
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Director"))
+        server.remove("/alice/book/bob.vcf")
+        server.put("/alice/book/dan.vcf", Seeds.CardDAV.card(uid: "dan", given: "Dan", family: "Fox"))
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.pulled, 3)
+        XCTAssertEqual(try contacts().map(\.uid).sorted(), ["ann", "dan"])
+        XCTAssertEqual(try contact("ann").title, "Director")
+        XCTAssertEqual(try store.accounts().first?.syncToken, "5")
+    }
+
+    func test_sameFieldEditedOnBothSides_serverWins_localValueInTheNotes_counted() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Engineer"))
+        try sync()
+        var ann = try contact("ann")
+        ann.title = "Local Boss"
+        _ = try store.update(ann)
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief"))
+
+        let summary = try sync()
+
+        XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
+        XCTAssertEqual(summary.conflicted, ["Ann Lee"])
+        XCTAssertEqual(try contact("ann").title, "Remote Chief")
+        XCTAssertEqual(try contact("ann").notes, "sync conflict: title here was: Local Boss")
+    }
+
+    func test_deletedOnTheServer_editedHere_theEditWins_andIsCreatedAgain() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        var ann = try contact("ann")
+        ann.title = "Kept"
+        _ = try store.update(ann)
+        server.remove("/alice/book/ann.vcf")
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.resurrected, 1)
+        XCTAssertEqual(summary.pushed, 1)
+        XCTAssertEqual(try contact("ann").title, "Kept")
+        XCTAssertEqual(server.cards.count, 1)
+    }
+
+    func test_deletedHere_editedOnTheServer_theEditWins_andComesBack() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:New"))
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.resurrected, 1)
+        XCTAssertEqual(try contact("ann").title, "New")
+        XCTAssertEqual(server.cards.count, 1)
+    }
+
+    func test_refusedToken_comparesEveryETag() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        server.refusesTokens = true
+        server.calls = []
+
+        let summary = try sync()
+
+        XCTAssertTrue(summary.resynced)
+        XCTAssertEqual(summary.pulled, 1)
+        XCTAssertEqual(server.calls.prefix(3), ["changes(1)", "listMembers", "cards(1)"])
+        XCTAssertEqual(try contacts().count, 2)
+    }
+
+    func test_a412Race_fetchesMergesAndTriesAgain() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        var ann = try contact("ann")
+        ann.title = "Engineer"
+        _ = try store.update(ann)
+        // The server's change lands after our pull, just before our PUT
+        server.beforeNextWrite = { [server] in
+            server?.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "ORG:Acme"))
+        }
+
+        let summary = try sync()
+
+        XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 0, 1])
+        let text = try XCTUnwrap(server.cards["/alice/book/ann.vcf"]?.vcard)
+        XCTAssertTrue(text.contains("TITLE:Engineer") && text.contains("ORG:Acme"))
+        XCTAssertEqual(try contact("ann").organization, "Acme")
+    }
+
+    func test_aCutOffSync_resumes_withoutDuplicates() throws {
+        // Given: the server took Cy, but the book never recorded it nor the pull's token
+        _ = try insertLocal("Cy", "Dee", uid: "cy")
+        try sync()
+        let cy = try contact("cy")
+        try store.forget(account: "home", href: "/alice/book/cy.vcf")
+        try store.apply(SyncPull(account: "home", token: nil))
+
+        let summary = try sync()
+
+        XCTAssertEqual(summary.merged, 1)
+        XCTAssertEqual(summary.pushed, 0)
+        XCTAssertEqual(try contacts().map(\.uid), ["cy"])
+        XCTAssertEqual(try contact("cy").id, cy.id)
+        XCTAssertEqual(server.cards.count, 1)
+    }
+
+    func test_serverFailure_duringThePull_changesNothingLocally() throws {
+        // Given: a transport that fails, behind the real client
+        let transport = DAVTransportSpy()
+        transport.failure = .network("connection refused")
+        let client = CardDAVClient(book: URL(string: "http://h/alice/book/")!, transport: transport)
+        _ = try insertLocal("Cy", "Dee", uid: "cy")
+
+        XCTAssertThrowsError(try sut.sync(try XCTUnwrap(store.accounts().first), book: client)) { error in
+            XCTAssertEqual(error as? DAVError, .network("connection refused"))
+        }
+        XCTAssertEqual(try store.items(account: "home"), [])
+        XCTAssertNil(try store.accounts().first?.syncToken)
+    }
+}

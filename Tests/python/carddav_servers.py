@@ -1,0 +1,125 @@
+"""Real CardDAV servers for the sync tests: Radicale (with a password) and Xandikos (without),
+each started on 127.0.0.1 and a free port in its own directory, and a small raw-HTTP client
+to change the server's side behind our back, as a phone would."""
+import base64
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+USER, PASSWORD = "alice", "secret"
+MKCOL = (b'<mkcol xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><set><prop><resourcetype>'
+         b'<collection/><C:addressbook/></resourcetype></prop></set></mkcol>')
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, process, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start listening")
+
+
+class Server:
+    """One running server: its base URL, its address book's URL and raw requests to it."""
+
+    def __init__(self, kind, tmp_path):
+        self.kind = kind
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}/"
+        root = tmp_path / kind
+        root.mkdir()
+        self.log = open(root / "server.log", "w")
+        if kind == "radicale":
+            (root / "users").write_text(f"{USER}:{PASSWORD}\n")
+            (root / "config").write_text(
+                f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\n"
+                f"htpasswd_filename = {root / 'users'}\nhtpasswd_encryption = plain\n"
+                f"[rights]\ntype = owner_only\n[storage]\nfilesystem_folder = {root / 'collections'}\n")
+            command = [sys.executable, "-m", "radicale", "--config", str(root / "config")]
+            self.auth = (USER, PASSWORD)
+            self.book = f"{self.base}{USER}/book/"
+        else:
+            command = [sys.executable, "-m", "xandikos", "serve", "--defaults", "-d", str(root / "data"),
+                       "-l", "127.0.0.1", "-p", str(self.port)]
+            self.auth = None
+            self.book = f"{self.base}user/contacts/addressbook/"
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for_port(self.port, self.process)
+        if kind == "radicale":
+            status, _, _ = self.request("MKCOL", self.book, MKCOL)
+            assert status == 201, status
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+        self.log.close()
+
+    @property
+    def password_command(self):
+        return f"echo {PASSWORD}" if self.auth else None
+
+    def request(self, method, url, body=None, headers=None):
+        headers = dict(headers or {})
+        if body is not None:
+            headers.setdefault("Content-Type", "application/xml; charset=utf-8")
+        request = urllib.request.Request(url, data=body, method=method, headers=headers)
+        if self.auth:
+            token = base64.b64encode(f"{self.auth[0]}:{self.auth[1]}".encode()).decode()
+            request.add_header("Authorization", f"Basic {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def put(self, name, vcard, etag=None):
+        headers = {"Content-Type": "text/vcard; charset=utf-8"}
+        headers["If-Match" if etag else "If-None-Match"] = etag or "*"
+        status, _, _ = self.request("PUT", self.book + name, vcard.encode(), headers)
+        assert status in (201, 204), status
+
+    def get(self, name):
+        status, headers, body = self.request("GET", self.book + name)
+        return (body.decode(), headers.get("ETag") or headers.get("Etag")) if status == 200 else (None, None)
+
+    def delete(self, name):
+        status, _, _ = self.request("DELETE", self.book + name)
+        assert status in (200, 204), status
+
+    def names(self):
+        body = b'<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>'
+        _, _, answer = self.request("PROPFIND", self.book, body, {"Depth": "1"})
+        hrefs = re.findall(r"<(?:\w+:)?href>([^<]+)</(?:\w+:)?href>", answer.decode())
+        return sorted(h.rsplit("/", 1)[1] for h in hrefs if not h.endswith("/"))
+
+    def sync_token(self):
+        body = (b'<sync-collection xmlns="DAV:"><sync-token/><sync-level>1</sync-level>'
+                b'<prop><getetag/></prop></sync-collection>')
+        _, _, answer = self.request("REPORT", self.book, body, {"Depth": "1"})
+        return re.search(r"<(?:\w+:)?sync-token>([^<]+)<", answer.decode()).group(1)
+
+    def cards(self):
+        return {name: self.get(name)[0] for name in self.names()}
+
+
+def vcard(uid, given, family, *lines):
+    body = "".join(line + "\r\n" for line in lines)
+    return (f"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:{uid}\r\nFN:{given} {family}\r\nN:{family};{given};;;\r\n"
+            f"{body}END:VCARD\r\n")

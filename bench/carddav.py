@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""CardDAV sync speed, side by side on one Radicale and the same cards (issue 15).
+
+    python3 bench/carddav.py BIN [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav]
+
+Starts Radicale (auth none) on 127.0.0.1 and a free port, fills an address book with the cards
+of `bench/gen.py N --vdir` (written into Radicale's storage folder: 5,000 PUTs take minutes, the
+server's cost, not ours), then times, each round in turn so all share the same minutes:
+
+- first download: the server's floor (one `sync-collection` with an empty token, then one
+  `addressbook-multiget` of every href, in Python) against `BIN sync` into an empty book;
+- a sync with nothing to do: one `sync-collection` with the token (the floor) against `BIN sync`
+  on the synced book;
+- pushing changes: a plain sequential loop of If-Match PUTs of edited cards (the floor) against
+  `BIN sync` after editing as many contacts (`--push`; each side edits its own cards).
+
+Prints medians and ratios; never fails on speed.
+"""
+import argparse
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(method, url, body=None, headers=None):
+    headers = dict(headers or {})
+    headers["Authorization"] = "Basic YmVuY2g6YmVuY2g="  # bench:bench, as our side sends
+    if body is not None:
+        headers.setdefault("Content-Type", "application/xml; charset=utf-8")
+    req = urllib.request.Request(url, data=body, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=900) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def sync_collection(book, token=""):
+    body = (f'<sync-collection xmlns="DAV:"><sync-token>{token}</sync-token><sync-level>1</sync-level>'
+            f'<prop><getetag/></prop></sync-collection>').encode()
+    status, _, answer = request("REPORT", book, body, {"Depth": "1"})
+    assert status == 207, status
+    text = answer.decode()
+    return re.findall(r"<href>([^<]+\.vcf)</href>", text), re.search(r"<sync-token>([^<]+)<", text).group(1)
+
+
+def multiget(book, hrefs):
+    body = ('<C:addressbook-multiget xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><prop><getetag/>'
+            '<C:address-data/></prop>' + "".join(f"<href>{h}</href>" for h in hrefs)
+            + "</C:addressbook-multiget>").encode()
+    status, _, answer = request("REPORT", book, body, {"Depth": "1"})
+    assert status == 207, status
+    return answer
+
+
+def timed(action):
+    start = time.perf_counter()
+    action()
+    return time.perf_counter() - start
+
+
+def run(binary, *args):
+    result = subprocess.run([binary, *args], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--cards", type=int, default=5000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--push", type=int, default=20)
+    parser.add_argument("--out", default=os.path.join(HERE, "out", "carddav"))
+    options = parser.parse_args()
+    out = os.path.abspath(options.out)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), str(options.cards), out, "--vdir"], check=True,
+                   stdout=subprocess.DEVNULL)
+
+    port = free_port()
+    storage = os.path.join(out, "radicale")
+    book_dir = os.path.join(storage, "collection-root", "bench", "book")
+    os.makedirs(book_dir)
+    with open(os.path.join(book_dir, ".Radicale.props"), "w") as props:
+        props.write('{"tag": "VADDRESSBOOK"}')
+    vdir = os.path.join(out, f"vdir-{options.cards}")
+    for name in sorted(os.listdir(vdir)):
+        shutil.copy(os.path.join(vdir, name), os.path.join(book_dir, name))
+    config = os.path.join(out, "radicale.conf")
+    with open(config, "w") as f:
+        f.write(f"[server]\nhosts = 127.0.0.1:{port}\n[auth]\ntype = none\n[rights]\ntype = authenticated\n"
+                f"[storage]\nfilesystem_folder = {storage}\n[logging]\nlevel = warning\n")
+    server = subprocess.Popen([sys.executable, "-m", "radicale", "--config", config],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/"
+    book = base + "bench/book/"
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        # Warms Radicale's item cache, as a server in use has it (the first listing of a folder it
+        # has never read costs it minutes on a loaded machine).
+        hrefs, _ = sync_collection(book)
+        assert len(hrefs) == options.cards, len(hrefs)
+
+        rows = {"first": ([], []), "noop": ([], []), "push": ([], [])}
+        for round_ in range(options.runs):
+            # First download: the floor, then ours into an empty book.
+            rows["first"][0].append(timed(lambda: multiget(book, sync_collection(book)[0])))
+            db = os.path.join(out, f"book-{round_}.sqlite")
+            run(options.binary, "account", "add", "bench", base, "--user", "bench", "--password-command", "echo bench",
+                "--db", db, "--create")
+            rows["first"][1].append(timed(lambda: run(options.binary, "sync", "--db", db)))
+            count = sqlite3.connect(db).execute("SELECT n FROM contact_count").fetchone()[0]
+            assert count == options.cards, count
+            # Nothing to do.
+            _, token = sync_collection(book)
+            rows["noop"][0].append(timed(lambda: sync_collection(book, token)))
+            rows["noop"][1].append(timed(lambda: run(options.binary, "sync", "--db", db)))
+            # Pushing changes: the floor edits the first N cards, we the next N.
+            edits = sorted(hrefs)[: options.push * 2]
+            floor_cards = []
+            for href in edits[: options.push]:
+                status, headers, body = request("GET", base.rstrip("/") + href)
+                etag = headers.get("ETag") or headers.get("Etag")
+                text = body.decode().replace("END:VCARD", f"NOTE:floor edit {round_}\r\nEND:VCARD")
+                floor_cards.append((href, etag, text))
+
+            def floor_push():
+                for href, etag, text in floor_cards:
+                    status, _, _ = request("PUT", base.rstrip("/") + href, text.encode(),
+                                           {"Content-Type": "text/vcard", "If-Match": etag})
+                    assert status in (201, 204), status
+            rows["push"][0].append(timed(floor_push))
+            with sqlite3.connect(db) as connection:
+                ids = [row[0] for row in connection.execute(
+                    "SELECT contact_id FROM sync_item ORDER BY href LIMIT ? OFFSET ?", (options.push, options.push))]
+            # Edited through the product, then pushed by the timed sync.
+            commands = "".join(f"show #{i}\nedit\nnotes our edit {round_}\nsave\nback\n" for i in ids)
+            result = subprocess.run([options.binary, "--db", db], input=commands, capture_output=True, text=True)
+            assert result.returncode == 0, result.stderr
+            pushed = []
+            rows["push"][1].append(timed(lambda: pushed.append(run(options.binary, "sync", "--db", db))))
+            assert f"pushed {options.push}," in pushed[0], pushed[0]
+
+        print(f"CardDAV sync, {options.cards} cards, Radicale on loopback, {options.runs} rounds (medians)")
+        print(f"{'what':<34}{'floor s':>10}{'ours s':>10}{'ratio':>8}")
+        names = {"first": "first download", "noop": "sync with nothing to do", "push": f"push {options.push} edits"}
+        for key, (floor, ours) in rows.items():
+            f, o = statistics.median(floor), statistics.median(ours)
+            print(f"{names[key]:<34}{f:>10.3f}{o:>10.3f}{o / f:>8.2f}")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+if __name__ == "__main__":
+    main()
