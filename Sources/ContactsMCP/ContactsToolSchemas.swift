@@ -46,4 +46,10 @@ enum ContactsToolSchemas {
         "type": "object", "required": ["message"],
         "properties": ["message": ["type": "string", "description": "'Undid: ' and the change, as history names it"]],
     ]
+
+    /// `sync`: one line per account, or that there is none.
+    static let synced: JSONValue = [
+        "type": "object", "required": ["message"],
+        "properties": ["message": ["type": "string", "description": "'home: pulled 2, pushed 1, merged 0, conflicts 0', a line per account"]],
+    ]
 }

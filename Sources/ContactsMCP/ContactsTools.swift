@@ -19,7 +19,7 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
         repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo] }
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo, sync] }
 
     // MARK: Reading
 
@@ -283,6 +283,27 @@ public final class ContactsTools {
             try toList()
             let outcome = try run(call, in: List.descriptor)
             guard let message = outcome.messages(.success).last else { throw MCPToolFailure("the undo said nothing") }
+            return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: CardDAV
+
+    var sync: MCPTool {
+        let spec = Self.action("sync", of: List.descriptor)
+        return MCPTool(
+            name: "sync", title: "Sync with CardDAV",
+            description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
+                + "field and pushes the rest; one line per account: pulled, pushed, merged, conflicts. Accounts are added "
+                + "with 'contactsbook account add'.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.synced,
+            // It overwrites fields here and on the servers with the other side's newer values.
+            annotations: MCPToolAnnotations(destructive: true, openWorld: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "sync")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            let message = (outcome.messages(.success) + outcome.messages(.info)).joined(separator: "\n")
             return MCPToolResult(["message": .string(message)], text: message)
         }
     }

@@ -49,9 +49,9 @@ final class ContactsToolsTests: XCTestCase {
         let tools = sut.all
         // Then
         XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
-                                           "duplicates", "merge", "birthdays", "undo"])
+                                           "duplicates", "merge", "birthdays", "undo", "sync"])
         XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays"])
-        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge", "undo"])
+        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge", "undo", "sync"])
         XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
                        ["search", "get", "update", "delete", "duplicates", "birthdays"])
     }
@@ -302,6 +302,17 @@ final class ContactsToolsTests: XCTestCase {
         let failure = failure(sut.birthdays, ["days": 400])
         // Then
         XCTAssertEqual(failure?.details.keys.sorted(), ["days"])
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_sync_ofABookNotInAFile_failsSayingWhy_andAnUnknownArgumentIsNamed() {
+        // When
+        let notAFile = failure(sut.sync, [:])
+        let unknown = failure(sut.sync, ["acount": "home"])
+        // Then
+        XCTAssertEqual(notAFile?.message, "This book cannot sync: it is not kept in a file.")
+        XCTAssertEqual(unknown?.details.keys.sorted(), ["acount"])
+        XCTAssertEqual(sut.sync.inputSchema["properties"]?["account"]?["type"], "string")
         XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
     }
 

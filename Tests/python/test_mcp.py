@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 
+from carddav_servers import vcard
 from rpc_client import TIMEOUT, binary, isolated_env
 
 MODES = {"legacy": "2025-11-25", "auto": "2026-07-28"}
@@ -55,7 +56,7 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert c.protocol_version == MODES[mode]
             tools = (await c.list_tools()).tools
             assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export",
-                                               "duplicates", "merge", "birthdays", "undo"]
+                                               "duplicates", "merge", "birthdays", "undo", "sync"]
             for tool in tools:
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
@@ -65,6 +66,7 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
             assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
             assert hints["undo"].destructive_hint and not hints["undo"].idempotent_hint
+            assert hints["sync"].destructive_hint and hints["sync"].open_world_hint
             book = Checked(c, tools)
 
             added = await book.call("add", ANN)
@@ -180,6 +182,39 @@ def test_undo_takes_back_a_delete_and_a_whole_merge(tmp_path, mode):
             assert bad.is_error and "change" in bad.content[0].text
             unknown = await c.call_tool("undo", {"change": 999})
             assert unknown.is_error and "999" in unknown.content[0].text
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sync_with_a_radicale_account_pulls_and_pushes_and_names_an_unknown_account(radicale, tmp_path, mode):
+    radicale.put("bob.vcf", vcard("bob", "Bob", "Ray", "TEL;TYPE=cell:+1 555 0100"))
+    account = ["account", "add", "home", radicale.base, "--user", "alice"]
+    if radicale.password_command:
+        account += ["--password-command", radicale.password_command]
+    added = subprocess.run([binary(), *account, "--db", str(tmp_path / "book.sqlite"), "--create"], capture_output=True,
+                           text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert added.returncode == 0, added.stderr
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            await book.call("add", {"given": "Cy", "family": "Dee"})
+            synced = await book.call("sync", {"account": "home"})
+            assert not synced.is_error, synced.content[0].text
+            assert synced.structured_content["message"] == "home: pulled 1, pushed 1, merged 0, conflicts 0"
+            found = await book.call("search", {"text": ""})
+            assert sorted(row["name"] for row in found.structured_content["rows"]) == ["Bob Ray", "Cy Dee"]
+            unknown = await c.call_tool("sync", {"account": "work"})
+            assert unknown.is_error and "work" in unknown.content[0].text
+    run(body)
+
+
+def test_sync_without_accounts_says_how_to_add_one(tmp_path):
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            result = await c.call_tool("sync", {})
+            assert not result.is_error
+            assert result.structured_content == {"message": "No accounts to sync; add one with 'contactsbook account add'."}
     run(body)
 
 
