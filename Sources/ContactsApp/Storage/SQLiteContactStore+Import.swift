@@ -25,7 +25,7 @@ extension SQLiteContactStore: ImportSessionStore {
                 let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty)
                 defer { transaction.db = nil }
                 try body(transaction)
-                try Self.addWords(transaction.words, db)
+                try Self.addWords(transaction.words.map { (word: $0.key, starts: $0.value) }, db)
                 try deferred?.build(anchorBucket: anchorBucket, db)
                 return transaction.ids
             }
@@ -75,7 +75,7 @@ extension SQLiteContactStore: ImportSessionStore {
         var ids = ImportedIDs()
         /// The inserted contacts' words, added to the word list once, at the import's end: a
         /// statement per word and card (most are repeated) would add a lookup to every card.
-        var words = Set<String>()
+        var words: [String: Int64] = [:]
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
@@ -95,7 +95,7 @@ extension SQLiteContactStore: ImportSessionStore {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
                 ids.added.append(try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
                                                                addingWords: false, db).id!)
-                words.formUnion(row.insideWords)
+                for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {
