@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "contactsbook", targets: ["contactsbook"]),
         .library(name: "SceneCore", targets: ["SceneCore"]),
         .library(name: "SceneRPC", targets: ["SceneRPC"]),
+        .library(name: "JSONBytes", targets: ["JSONBytes"]),
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
         .library(name: "SceneREPL", targets: ["SceneREPL"]),
     ],

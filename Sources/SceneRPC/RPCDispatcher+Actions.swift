@@ -13,15 +13,25 @@ extension RPCDispatcher {
         case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
         }
         announce(outcome)
+        return try Self.result(of: outcome, stack: stackJSON())
+    }
+
+    /// `{displayed, routes, stack}` for an outcome, or the application error it ends in.
+    static func result(of outcome: Outcome, stack: StackJSON) throws(RPCError) -> ActionResult {
         let result = ActionResult(displayed: outcome.displayed.map(Self.displayed),
                                   routes: outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null },
-                                  stack: stackJSON())
+                                  stack: stack)
         guard let failure = outcome.error else { return result }
         guard case .object(var body) = result.json else { preconditionFailure("a result is an object") }
         body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
         body["details"] = .object(failure.details.mapValues { .string($0) })
         throw RPCError(code: failure.code?.rpcCode ?? RPCError.applicationErrorCode, message: failure.text,
                        data: .object(body))
+    }
+
+    /// The stack as JSON-RPC shows it.
+    static func stackJSON(of session: Session) -> StackJSON {
+        StackJSON((try? JSONValueEncoder.encode(session.stackViewModel))?["scenes"] ?? [])
     }
 
     /// `session/message` for each message, then `session/stackChanged` if the stack moved.
@@ -40,7 +50,7 @@ extension RPCDispatcher {
     func stackJSON() -> StackJSON {
         let model = session.stackViewModel
         if let cached = stackCache, cached.model == model { return cached.json }
-        let json = StackJSON((try? JSONValueEncoder.encode(model))?["scenes"] ?? [])
+        let json = Self.stackJSON(of: session)
         stackCache = (model, json)
         return json
     }

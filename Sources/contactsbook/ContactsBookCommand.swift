@@ -18,8 +18,9 @@ struct ContactsBookCommand: ParsableCommand {
             says otherwise; --db and --log-level go before or after the subcommand.
             """,
         version: version,
-        // The coming `sync`, `account`, `search` and `birthdays` join this list.
-        subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self],
+        // The coming `sync` and `account` join this list.
+        subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
+                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

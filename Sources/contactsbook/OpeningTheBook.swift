@@ -105,9 +105,13 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
-    // The book's country for phone numbers without a country code (README: command language).
-    let country = ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
-                                          defaultCountry: country)
+                                          defaultCountry: bookCountry())
     return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store)
+}
+
+/// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;
+/// README: command language), for sessions and one-shot commands alike.
+func bookCountry() -> String? {
+    ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
 }

@@ -27,22 +27,29 @@ struct ContactsBookProcess {
     let output = Pipe()
     let errors = Pipe()
 
-    /// A process with a clean environment: its own XDG directories, no colours from the host.
-    init(_ arguments: [String], home: URL) {
+    /// A process with a clean environment: its own XDG directories, no colours from the host;
+    /// `environment` adds to it (`CONTACTSBOOK_COUNTRY`, `TZ`).
+    init(_ arguments: [String], home: URL, environment: [String: String] = [:]) {
         process.executableURL = Self.executable
         process.arguments = arguments
         process.environment = [
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-        ]
+        ].merging(Self.sanitizerOptions) { own, _ in own }.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
     }
 
+    /// The sanitizers' settings of the test run (`scripts/sanitize`), so a sanitized executable
+    /// runs under them too (its deliberate leaks suppressed).
+    static let sanitizerOptions = ProcessInfo.processInfo.environment.filter { key, _ in
+        ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"].contains(key)
+    }
+
     /// Runs to the end with `stdin` as the whole input.
-    static func run(_ arguments: [String], stdin: String, home: URL) throws -> Result {
-        let sut = ContactsBookProcess(arguments, home: home)
+    static func run(_ arguments: [String], stdin: String, home: URL, environment: [String: String] = [:]) throws -> Result {
+        let sut = ContactsBookProcess(arguments, home: home, environment: environment)
         try sut.process.run()
         sut.input.fileHandleForWriting.write(Data(stdin.utf8))
         try sut.input.fileHandleForWriting.close()

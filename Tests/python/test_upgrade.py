@@ -19,7 +19,7 @@ def older_book(tmp_path):
     assert run(tmp_path, ["import", "--db", book, "--create", "-"], CARD).returncode == 0
     with sqlite3.connect(book) as db:
         db.executescript("DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;"
-                         "DROP TABLE contact_word_gram; DELETE FROM grdb_migrations;"
+                         "DROP TABLE contact_word_gram; DROP TABLE contact_key; DELETE FROM grdb_migrations;"
                          "INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');")
     return book
 

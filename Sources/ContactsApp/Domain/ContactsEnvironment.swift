@@ -13,7 +13,8 @@ public struct ContactsEnvironment {
     /// Rows per page of the list unless the user asks otherwise.
     public var pageSize: Int
     /// The book's country for phone numbers without a country code ("US"), or nil to show
-    /// such numbers as typed.
+    /// such numbers as typed; `duplicates` and `merge` also compare `(555) 000-1111` with
+    /// `+1 555 000 1111` by it.
     public var defaultCountry: String?
     /// Told of every contact added, changed or deleted (front ends announce it to clients).
     public var changes: ChangeNotifier?

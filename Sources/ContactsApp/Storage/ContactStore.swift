@@ -81,6 +81,17 @@ public protocol ContactStore: AnyObject {
     /// `batchSize`; returns how many there were. An export walks the book this way: never the
     /// whole book in memory, and never a page found by skipping all the rows before it.
     func forEachBatch(search: String, sort: SortOrder, batchSize: Int, _ body: ([Contact]) throws -> Void) throws -> Int
+    /// The duplicate index's keys shared by two contacts or more (`SharedMatchKey`), phones in
+    /// their international form with `defaultCountry` (`MatchKeys.phone`).
+    func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
+    /// The contacts with these ids that exist, in the order asked.
+    func contacts(ids: [Int64]) throws -> [Contact]
+    /// Every contact with a birthday, in no particular order.
+    func contactsWithBirthdays() throws -> [Contact]
+    /// Saves a merge in one transaction: `kept` updated (the rules of `update`) and every one of
+    /// `removing` deleted, each only if nobody changed it since its `version`; if any step fails,
+    /// nothing is written. Returns `kept` as saved.
+    func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact
 }
 
 /// One import's transaction, as `ContactStore.importInBatches` hands it out.

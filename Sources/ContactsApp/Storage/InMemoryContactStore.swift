@@ -102,6 +102,21 @@ public final class InMemoryContactStore: ContactStore {
         }
     }
 
+    /// On a copy of the book, kept only if the update and every delete succeeded.
+    public func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact {
+        try lock.withLock {
+            var book = contacts
+            let saved = try update(kept, in: &book)
+            for contact in removing {
+                guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+                try check(id: id, expected: contact.version, in: book)
+                book[id] = nil
+            }
+            contacts = book
+            return saved
+        }
+    }
+
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
         guard let index = sorted(sort).firstIndex(where: { $0.id == id }) else {
             throw ContactStoreError.notFound(id: id)

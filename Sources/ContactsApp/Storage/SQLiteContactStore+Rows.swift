@@ -114,6 +114,8 @@ extension SQLiteContactStore {
         let digits: String
         /// The digit-gram index's text (`ContactSearch.digitGramText`).
         let grams: String
+        /// The duplicate index's keys (`MatchKeys.storedKeys`).
+        let matchKeys: [(kind: DuplicateReason.Kind, key: String)]
         /// The words of `text` a term may match inside, with where other words of it start in
         /// them (`ContactSearch.insideWordsWithStarts`), for the word list (`addWords`).
         let insideWords: [(word: String, starts: Int64)]
@@ -137,6 +139,7 @@ extension SQLiteContactStore {
             let phoneDigits = contact.phoneDigits
             digits = phoneDigits.joined(separator: " ")
             grams = ContactSearch.digitGramText(phoneDigits)
+            matchKeys = MatchKeys.storedKeys(contact)
             insideWords = ContactSearch.insideWordsWithStarts(text)
         }
     }
@@ -220,6 +223,16 @@ extension SQLiteContactStore {
         try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.text) }
         try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.digits) }
         try indexDigitGrams(row.grams, id: id, db)
+        try indexMatchKeys(row.matchKeys, id: id, db)
+    }
+
+    /// Adds a contact's rows to the duplicate index (`contact_key`).
+    static func indexMatchKeys(_ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database) throws {
+        for (kind, key) in keys {
+            try run("INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)", db) {
+                $0.text(kind.rawValue); $0.text(key); $0.integer(id)
+            }
+        }
     }
 
     /// Adds the words the word list lacks to it and to its trigram index (`contact_word_gram`),
@@ -255,6 +268,7 @@ extension SQLiteContactStore {
         }
         try db.cachedStatement(sql: "DELETE FROM contact_text WHERE rowid = ?").execute(arguments: [id])
         try db.cachedStatement(sql: "DELETE FROM contact_phone WHERE rowid = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM contact_key WHERE id = ?").execute(arguments: [id])
     }
 
     /// Adds a contact's phones' grams (`ContactSearch.digitGramText`) to the digit-gram index

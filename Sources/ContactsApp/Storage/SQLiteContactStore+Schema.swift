@@ -19,7 +19,7 @@ extension SQLiteContactStore {
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
-        addWordStartsInsideWords,
+        addMatchKeys, addWordStartsInsideWords,
     ]
 
     static let createContacts = Migration(
@@ -221,6 +221,32 @@ extension SQLiteContactStore {
         for (word, at) in starts where at != 0 {
             try run("UPDATE contact_word SET starts = ? WHERE word = ?", db) { $0.integer(at); $0.text(word) }
         }
+    }
+
+    /// The keys `duplicates` groups contacts by (`MatchKeys.storedKeys`: emails, phones in a
+    /// country-independent form, name blocks), one row per contact and key, kept by the store in
+    /// the transaction of every save; filled here for the contacts already in the book. Grouping
+    /// reads this index in key order instead of comparing every pair of contacts.
+    static let addMatchKeys = Migration(name: "add match keys for duplicates", legacyIdentifier: nil) { db, _ in
+        // A rowid table with its indexes beside it, made after the rows are in: each index is
+        // then built in one sorted pass, and an import into an empty book sets them aside the
+        // same way (`DeferredIndexes`), instead of inserting into a keyed tree in random order.
+        try db.execute(sql: """
+            CREATE TABLE contact_key (
+                kind TEXT NOT NULL,    -- 'email' | 'phone' | 'name' (DuplicateReason.Kind)
+                key TEXT NOT NULL,     -- MatchKeys.storedKeys
+                id INTEGER NOT NULL    -- contact.id
+            );
+            """)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact ORDER BY id")
+        while let row = try rows.next() {
+            let contact = try contact(from: row)
+            try indexMatchKeys(MatchKeys.storedKeys(contact), id: contact.id ?? 0, db)
+        }
+        try db.execute(sql: """
+            CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
+            CREATE INDEX contact_key_id ON contact_key(id);
+            """)
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page

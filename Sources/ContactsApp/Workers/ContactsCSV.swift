@@ -175,7 +175,7 @@ enum ContactsCSV {
             if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
                 contact.title = value(row, "job title") // Outlook's "Title" is "Mr.", "Dr."
             }
-            contact.notes = value(row, "notes").normalizingCRLF
+            contact.notes = value(row, "notes").normalizingLineBreaks
             contact.birthday = ContactsCSV.birthday(value(row, "birthday"))
             contact.tags = value(row, "tags").splitting(onASCII: itemSeparator)
                 + value(row, "labels", "group membership").splitting(onASCII: " ::: ")

@@ -61,10 +61,12 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     let now: () -> Date
     let makeUID: () -> String
     let changes: ChangeNotifier?
+    let timeZone: TimeZone
+    let defaultCountry: String?
 
     public init(environment: ContactsEnvironment) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
-        changes = environment.changes
+        changes = environment.changes; timeZone = environment.timeZone; defaultCountry = environment.defaultCountry
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
@@ -137,7 +139,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         announce("deleted", id)
     }
 
-    private func announce(_ kind: String, _ id: Int64?) {
+    func announce(_ kind: String, _ id: Int64?) {
         guard let id else { return }
         changes?.post(DataChange(topic: "contacts", kind: kind, ids: [String(id)]))
     }
@@ -147,7 +149,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         try translating { try store.position(of: id, sort: sort) }
     }
 
-    private func translating<T>(_ work: () throws -> T, editing contact: Contact? = nil) throws -> T {
+    func translating<T>(_ work: () throws -> T, editing contact: Contact? = nil) throws -> T {
         do {
             return try work()
         } catch let error as ContactStoreError {

@@ -25,16 +25,19 @@ public enum CommandLineParser {
     }
 
     /// The next word at or after `index`, and where scanning continues; nil at the end.
+    /// By Unicode scalars, not Characters: a quote, backslash or space followed by a combining
+    /// mark is one Character, and was taken for a letter (found by fuzz-commandline).
     static func scanWord(_ line: String, from index: String.Index) throws -> (Word, String.Index)? {
+        let scalars = line.unicodeScalars
         var index = index
-        while index < line.endIndex, line[index].isWhitespace { index = line.index(after: index) }
-        guard index < line.endIndex else { return nil }
+        while index < scalars.endIndex, scalars[index].properties.isWhitespace { index = scalars.index(after: index) }
+        guard index < scalars.endIndex else { return nil }
         let start = index
-        var current = ""
-        var quote: Character?
+        var current = String.UnicodeScalarView()
+        var quote: Unicode.Scalar?
         var escaped = false
-        while index < line.endIndex {
-            let ch = line[index]
+        while index < scalars.endIndex {
+            let ch = scalars[index]
             if escaped {
                 current.append(ch); escaped = false
             } else if ch == "\\" && quote != "'" {
@@ -43,15 +46,21 @@ public enum CommandLineParser {
                 if ch == q { quote = nil } else { current.append(ch) }
             } else if ch == "\"" || ch == "'" {
                 quote = ch
-            } else if ch.isWhitespace {
+            } else if ch.properties.isWhitespace {
                 break
             } else {
                 current.append(ch)
             }
-            index = line.index(after: index)
+            index = scalars.index(after: index)
         }
         if quote != nil || escaped { throw DispatchError.unbalancedQuote }
-        return (Word(text: current, start: start), index)
+        return (Word(text: String(current), start: start), index)
+    }
+
+    /// The words of a `.text` argument that holds a list (`merge 3 "ann lee"`), grouped and
+    /// escaped as a command line's words are. Throws `DispatchError.unbalancedQuote`.
+    public static func splitWords(_ text: String) throws -> [String] {
+        try words(text).map(\.text)
     }
 
     /// The action a typed name means: an exact name or alias, else a unique prefix.
@@ -73,7 +82,7 @@ public enum CommandLineParser {
     public static func parse(_ line: String, actions: [ActionSpec]) throws -> ActionCall? {
         guard let (first, rest) = try scanWord(line, from: line.startIndex) else { return nil }
         let spec = try resolve(first.text, in: actions)
-        return try bind(String(line[rest...]), to: spec)
+        return try bind(String(line.unicodeScalars[rest...]), to: spec)
     }
 
     /// Binds the words after the action's name to its parameters. Words are scanned one at a
@@ -147,8 +156,8 @@ public enum CommandLineParser {
 
     /// The rest of the line, trimmed; one quoted word is unquoted (`given "Ann Marie"`).
     static func restOfLine(_ text: String, from index: String.Index) -> String {
-        let rest = text[index...].trimmingCharacters(in: .whitespaces)
-        if let only = try? words(rest), only.count == 1, rest.first == "\"" || rest.first == "'" {
+        let rest = String(text.unicodeScalars[index...]).trimmingCharacters(in: .whitespaces)
+        if let only = try? words(rest), only.count == 1, rest.unicodeScalars.first == "\"" || rest.unicodeScalars.first == "'" {
             return only[0].text
         }
         return rest
@@ -164,6 +173,6 @@ public enum CommandLineParser {
             count += 1
             index = next
         }
-        return count + (text[index...].trimmingCharacters(in: .whitespaces).isEmpty ? 0 : 1)
+        return count + (String(text.unicodeScalars[index...]).trimmingCharacters(in: .whitespaces).isEmpty ? 0 : 1)
     }
 }

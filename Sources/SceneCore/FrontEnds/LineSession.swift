@@ -49,7 +49,9 @@ public final class LineSession {
         return failures == 0 ? 0 : 1
     }
 
-    private func render(_ outcome: Outcome) {
+    /// Draws an outcome as a line does: answers on stdout, error messages on stderr (also for a
+    /// one-shot command that ran its actions itself).
+    public func render(_ outcome: Outcome) {
         for viewModel in outcome.displayed {
             let lines = renderer.lines(for: viewModel.layout)
             let text = lines.map { $0 + "\n" }.joined()

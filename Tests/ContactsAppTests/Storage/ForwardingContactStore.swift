@@ -24,6 +24,14 @@ class ForwardingContactStore: ContactStore {
                       _ body: ([Contact]) throws -> Void) throws -> Int {
         try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
+    func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
+        try inner.sharedMatchKeys(defaultCountry: defaultCountry)
+    }
+    func contacts(ids: [Int64]) throws -> [Contact] { try inner.contacts(ids: ids) }
+    func contactsWithBirthdays() throws -> [Contact] { try inner.contactsWithBirthdays() }
+    func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact {
+        try inner.merge(keeping: kept, removing: removing)
+    }
 }
 
 /// An import session that hands every call to another one, after `willSave` has seen each

@@ -61,11 +61,12 @@ final class SQLiteContactStoreTests: XCTestCase {
 
     func test_aBookRecordingLegacyIdentifiers_isNotMigratedAgain_andRecordsTheNames() throws {
         // Given: a book as the release before named migrations left it: v1 to v5 recorded, no
-        // word list
+        // word list and no duplicate index
         let ann = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
         try DatabaseQueue(path: databasePath).write { db in
             try db.execute(sql: """
-                DROP TABLE contact_word; DROP TABLE contact_word_gram; DELETE FROM grdb_migrations;
+                DROP TABLE contact_word; DROP TABLE contact_word_gram; DROP TABLE contact_key;
+                DELETE FROM grdb_migrations;
                 INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
                 """)
         }
@@ -104,7 +105,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         try DatabaseQueue(path: databasePath).write { db in
             try db.execute(sql: """
                 DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;
-                DROP TABLE contact_word_gram; DELETE FROM grdb_migrations;
+                DROP TABLE contact_word_gram; DROP TABLE contact_key; DELETE FROM grdb_migrations;
                 INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
                 """)
         }

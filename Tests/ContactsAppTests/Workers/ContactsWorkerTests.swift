@@ -140,4 +140,5 @@ final class FailingContactStore: ContactStore {
     func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { throw error }
     func contacts(uids: [String]) throws -> [Contact] { throw error }
     func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] { throw error }
+    func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact { throw error }
 }

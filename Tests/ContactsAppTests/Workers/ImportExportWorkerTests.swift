@@ -299,6 +299,9 @@ final class ContactStoreSpy: ContactStore {
     func delete(id: Int64, expectedVersion: Int?) throws { try inner.delete(id: id, expectedVersion: expectedVersion) }
     func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try inner.position(of: id, sort: sort) }
     func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+    func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact {
+        try inner.merge(keeping: kept, removing: removing)
+    }
     func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         importCalls += 1
         importedInserts = inserting

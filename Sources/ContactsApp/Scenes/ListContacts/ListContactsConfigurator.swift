@@ -9,9 +9,13 @@ public enum ListContactsConfigurator {
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor
+        viewController.toolsInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
+        interactor.toolsPresenter = presenter
+        interactor.toolsWorker = factory.worker
         presenter.viewController = viewController
+        presenter.toolsViewController = viewController
         router.dataStore = interactor
         return viewController
     }

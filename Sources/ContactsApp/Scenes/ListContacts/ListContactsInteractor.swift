@@ -24,6 +24,9 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     var presenter: ListContactsPresentationLogic?
     let worker: ListContactsStorageLogic
     let transferWorker: ContactsTransferLogic
+    /// The everyday tools' seam and presenter (`ListContactsInteractor+Tools.swift`).
+    var toolsWorker: ListContactsToolsLogic?
+    var toolsPresenter: ListContactsToolsPresentationLogic?
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?

@@ -14,6 +14,7 @@ public protocol ListContactsPresentationLogic {
 
 public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
+    weak var toolsViewController: ListContactsToolsDisplayLogic?
     let formatter: ContactFormatter
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
@@ -23,16 +24,24 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let pageCount = max(1, (total + query.limit - 1) / query.limit)
         var caption: [String] = []
         if total == 0 {
-            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \"\(query.search)\"")
+            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
             caption.append(total == 1 ? "1 contact" : "\(total) contacts")
-            if !query.search.isEmpty { caption.append("matching \"\(query.search)\"") }
+            if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
             rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0]) }, page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
+    }
+
+    /// The search in quotes for a caption, its start only when long: a 20 MB command line was
+    /// echoed back whole (bench/ROBUSTNESS.md).
+    static func quoted(_ search: String) -> String {
+        let limit = 80
+        guard search.count > limit else { return "\"\(search)\"" }
+        return "\"\(search.prefix(limit))…\" (\(search.count) characters)"
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {

@@ -59,9 +59,10 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           help: "all (the default) or search: the contacts of the current search"),
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
-    ])
+    ] + toolActions, displays: toolViewModels)
 
     public var interactor: ListContactsBusinessLogic?
+    public var toolsInteractor: ListContactsToolsBusinessLogic?
     public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
     let output: DisplaySink
 
@@ -93,7 +94,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
                 scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
                 overwrite: call.boolean("overwrite") ?? false))
-        default: break
+        default: performTool(call)
         }
     }
 

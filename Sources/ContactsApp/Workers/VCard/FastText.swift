@@ -42,18 +42,22 @@ extension StringProtocol {
 }
 
 extension String {
-    /// `replacingOccurrences(of: "\r\n", with: "\n")` that costs nothing when there is no CR.
-    var normalizingCRLF: String {
+    /// Every line break (CRLF, or a lone CR) as one `\n`, costing nothing when there is no CR.
+    /// A lone CR too: the writers write it as a newline, so a value read, written and read
+    /// again stays the same.
+    var normalizingLineBreaks: String {
         guard utf8.contains(0x0D) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count)
-        var pendingCR = false
+        var afterCR = false
         for scalar in unicodeScalars {
-            if pendingCR && scalar != "\n" { result.unicodeScalars.append("\r") }
-            pendingCR = scalar == "\r"
-            if !pendingCR { result.unicodeScalars.append(scalar) }
+            if scalar == "\r" {
+                result.unicodeScalars.append("\n")
+            } else if scalar != "\n" || !afterCR {
+                result.unicodeScalars.append(scalar)
+            }
+            afterCR = scalar == "\r"
         }
-        if pendingCR { result.unicodeScalars.append("\r") }
         return result
     }
 }

@@ -179,7 +179,7 @@ private struct ContactBuilder {
         }.compactMap(\.group))
 
         for property in properties {
-            let text = VCardText.unescape(property.value).normalizingCRLF
+            let text = VCardText.unescape(property.value)
             let groupLabel = property.group.flatMap { groupLabels[$0] }
             switch property.name {
             case "VERSION", "PRODID", "REV":

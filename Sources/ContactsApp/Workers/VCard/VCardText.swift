@@ -20,21 +20,25 @@ enum VCardText {
         return result
     }
 
-    /// Undoes `escape`; `\N` is a newline too, and an unknown escape keeps its character.
+    /// Undoes `escape`; `\N` is a newline too, and an unknown escape keeps its character. A line
+    /// break left raw in a value (CR or CRLF) is one newline, as `escape` writes it, so a value
+    /// read, written and read again stays the same (a lone CR did not; found by fuzz-vcard).
+    /// By scalars: a backslash followed by a combining mark is one Character.
     static func unescape(_ text: String) -> String {
-        guard text.containsASCII(UInt8(ascii: "\\")) else { return text }
-        var result = "", escaped = false
-        for ch in text {
+        guard text.containsASCII(UInt8(ascii: "\\")) || text.containsASCII(0x0D) else { return text }
+        var result = String.UnicodeScalarView(), escaped = false
+        for scalar in text.unicodeScalars {
             if escaped {
-                result.append(ch == "n" || ch == "N" ? "\n" : ch)
+                result.append(scalar == "n" || scalar == "N" ? "\n" : scalar)
                 escaped = false
-            } else if ch == "\\" {
+            } else if scalar == "\\" {
                 escaped = true
             } else {
-                result.append(ch)
+                result.append(scalar)
             }
         }
-        return escaped ? result + "\\" : result
+        if escaped { result.append("\\") }
+        return String(result).normalizingLineBreaks
     }
 
     /// The unescaped components of a compound value (`N`, `ADR`, `ORG`).

@@ -163,7 +163,8 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export"])
+                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
+                        "duplicates", "merge", "birthdays"])
         XCTAssertEqual(sut.title, "contacts")
     }
 

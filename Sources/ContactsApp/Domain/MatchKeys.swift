@@ -1,0 +1,175 @@
+import Foundation
+
+/// The normalised forms contacts are compared by to find duplicates and to merge without
+/// repeats: emails case-insensitive, phones as one international form, names folded.
+///
+/// The store keeps `storedKeys` of every contact in an index (`contact_key`), so `duplicates`
+/// groups a book by these keys without comparing every pair.
+public enum MatchKeys {
+    /// An email compared case-insensitively, without surrounding spaces: `Ann@Example.COM ` →
+    /// `ann@example.com`. Nil for an empty one.
+    public static func email(_ address: String) -> String? {
+        // Every contact's emails are keyed on every save: Foundation's trimming only when needed.
+        let utf8 = address.utf8
+        let padded = utf8.first.map(isASCIISpace) == true || utf8.last.map(isASCIISpace) == true || !isASCII(address)
+        let key = (padded ? address.trimmingCharacters(in: .whitespacesAndNewlines) : address).lowercased()
+        return key.isEmpty ? nil : key
+    }
+
+    private static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+    private static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
+    /// The domain of an email key (`example.com`), or nil if it has none.
+    public static func emailDomain(_ address: String) -> String? {
+        guard let key = email(address), let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        let domain = key.utf8[key.utf8.index(after: at)...]
+        return domain.isEmpty ? nil : String(decoding: domain, as: UTF8.self)
+    }
+
+    /// A phone as written, reduced to what normalising needs and independent of any country:
+    /// `+` and the digits for a number given with its country code (`+`), else the digits alone.
+    /// Nil when it has fewer than `minimumPhoneDigits` digits (extensions, typos).
+    /// The index stores this form, so changing the book's country needs no rebuild.
+    public static func phoneDigits(_ phone: String) -> String? {
+        let digits = String(decoding: phone.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        guard digits.count >= minimumPhoneDigits else { return nil }
+        let international = phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")
+        return international ? "+" + digits : digits
+    }
+
+    /// Fewer digits than this are not a phone number worth matching on.
+    public static let minimumPhoneDigits = 5
+
+    /// A phone in one international form, `+` then country code and national number, so
+    /// `+1 555 000 1111`, `(555) 000-1111` and `555-000-1111` agree in a book whose default
+    /// country is the US (see `PhoneCountry`). `phoneDigits`' form is accepted too.
+    /// Without a known country, a number written without its country code stays its digits.
+    public static func phone(_ phone: String, defaultCountry: String?) -> String? {
+        guard let digits = phoneDigits(phone) else { return nil }
+        return PhoneCountry.international(digits, defaultCountry: defaultCountry)
+    }
+
+    /// A name folded (case and diacritics), its words single-spaced: "  Ñúñez   ANN" → "nunez ann".
+    public static func name(_ text: String) -> String {
+        let folded = ContactKeys.fold(text)
+        // Most names are one plain word: splitting them by Character was a sixth of an import.
+        if folded.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: ",") }) {
+            return folded
+        }
+        return folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
+    }
+
+    /// The name index's keys of a contact: for its organisation and for each of its email
+    /// domains, `family ␁ initial ␁ place ␁ given` (folded), so contacts whose names may be
+    /// nearly the same and who share a place sit side by side in the index (`NameKey`).
+    /// None without both a given and a family name.
+    public static func nameKeys(_ contact: Contact) -> [String] {
+        let family = name(contact.familyName), given = name(contact.givenName)
+        guard let initial = given.first, !family.isEmpty else { return [] }
+        let organization = name(contact.organization)
+        let places = (organization.isEmpty ? [] : [organization]) + contact.emails.compactMap { emailDomain($0.value) }.map { "@" + $0 }
+        return places.map { NameKey(family: family, initial: initial, place: $0, given: given).stored }
+    }
+
+    /// Whether two given names are nearly the same: equal, one a prefix of the other of 3 or more
+    /// letters (Rob, Robert), one letter added (Jon, John), or one letter changed in a name of 6+
+    /// letters (Kristina, Kristine; but Mark and Mary are two people).
+    public static func nearlySameGivenName(_ one: String, _ other: String) -> Bool {
+        let a = name(one), b = name(other)
+        if a == b { return true }
+        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
+        if short.count >= 3, long.hasPrefix(short) { return true }
+        let added = long.count == short.count + 1 && long.count >= 4
+        let changed = long.count == short.count && long.count >= 6
+        return (added || changed) && editDistance(a, b, atMost: 1) <= 1
+    }
+
+    /// Levenshtein distance, stopping early once it exceeds `limit` (returns `limit + 1`).
+    static func editDistance(_ a: String, _ b: String, atMost limit: Int) -> Int {
+        let x = Array(a), y = Array(b)
+        guard abs(x.count - y.count) <= limit else { return limit + 1 }
+        guard !x.isEmpty, !y.isEmpty else { return max(x.count, y.count) }
+        var previous = Array(0...y.count)
+        for i in 1...x.count {
+            var current = [i] + Array(repeating: 0, count: y.count)
+            for j in 1...y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            if current.min() ?? 0 > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[y.count]
+    }
+
+    /// An address compared without case, diacritics or spacing.
+    public static func address(_ address: PostalAddress) -> String {
+        address.components.map(name).joined(separator: "|")
+    }
+
+    /// A tag compared without case or diacritics.
+    public static func tag(_ tag: String) -> String { name(tag) }
+
+    /// What the store indexes for a contact: `(kind, key)` pairs without repeats.
+    /// Phones in `phoneDigits`' country-independent form; the country applies when grouping.
+    public static func storedKeys(_ contact: Contact) -> [(kind: DuplicateReason.Kind, key: String)] {
+        // A few keys per contact: a linear look for repeats costs less than a set.
+        var keys: [(DuplicateReason.Kind, String)] = []
+        func add(_ kind: DuplicateReason.Kind, _ key: String?) {
+            guard let key, !keys.contains(where: { $0.0 == kind && $0.1 == key }) else { return }
+            keys.append((kind, key))
+        }
+        for address in contact.emails { add(.email, email(address.value)) }
+        for phone in contact.phones { add(.phone, phoneDigits(phone.value)) }
+        for key in nameKeys(contact) { add(.name, key) }
+        return keys
+    }
+}
+
+/// Why contacts look like one person: a shared email, a shared phone, or nearly the same name
+/// with a shared organisation or email domain.
+public struct DuplicateReason: Equatable, Hashable, Sendable, Encodable {
+    public enum Kind: String, Equatable, Hashable, Sendable, Encodable, CaseIterable {
+        case email, phone, name
+
+        /// Stronger reasons first: an email is one person's; a phone may be a household's.
+        public var strength: Int {
+            switch self {
+            case .email: return 3
+            case .phone: return 2
+            case .name: return 1
+            }
+        }
+    }
+
+    public let kind: Kind
+    /// The shared value: the email, the phone in its international form, or for names the
+    /// shared organisation or email domain.
+    public let value: String
+
+    public init(_ kind: Kind, _ value: String) { self.kind = kind; self.value = value }
+}
+
+/// One key of the name index, and the block it belongs to: the contacts with the same family
+/// name, given initial and place (organisation or `@domain`), among whom `duplicates` looks for
+/// nearly the same given names.
+struct NameKey: Equatable {
+    let family: String
+    let initial: Character
+    let place: String
+    let given: String
+
+    static let separator: Character = "\u{1}"
+
+    var stored: String { [family, String(initial), place, given].joined(separator: String(Self.separator)) }
+    var block: String { [family, String(initial), place].joined(separator: String(Self.separator)) }
+
+    init(family: String, initial: Character, place: String, given: String) {
+        self.family = family; self.initial = initial; self.place = place; self.given = given
+    }
+
+    init?(stored: String) {
+        let parts = stored.split(separator: Self.separator, omittingEmptySubsequences: false)
+        guard parts.count == 4, let initial = parts[1].first else { return nil }
+        self.init(family: String(parts[0]), initial: initial, place: String(parts[2]), given: String(parts[3]))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+
+/// What `duplicates` and `birthdays` read: the duplicate index (`contact_key`) and the
+/// contacts with a birthday, each in one read transaction.
+extension SQLiteContactStore {
+    /// Emails grouped by SQL along the index's (kind, key) order; phones and name keys read from
+    /// the index into `SharedKeyCollector` (a phone's stored form does not know the book's
+    /// country; a name block compares its distinct given names).
+    public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
+        try guarded {
+            try writer.read { db in
+                var shared: [SharedMatchKey] = []
+                let groups = try Row.fetchCursor(db, sql: """
+                    SELECT kind, key, group_concat(id) FROM contact_key WHERE kind = 'email'
+                    GROUP BY kind, key HAVING COUNT(*) > 1
+                    """)
+                while let row = try groups.next() {
+                    guard let kind = DuplicateReason.Kind(rawValue: row[0]) else { continue }
+                    let ids = (row[2] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
+                    shared.append(SharedMatchKey(kind: kind, key: row[1], ids: ids))
+                }
+                var collector = SharedKeyCollector(defaultCountry: defaultCountry)
+                let rows = try Row.fetchCursor(db, sql: "SELECT kind, key, id FROM contact_key WHERE kind IN ('phone', 'name')")
+                while let row = try rows.next() {
+                    guard let kind = DuplicateReason.Kind(rawValue: row[0]) else { continue }
+                    collector.add(kind, row[1], id: row[2])
+                }
+                return shared + collector.shared()
+            }
+        }
+    }
+
+    public func contacts(ids: [Int64]) throws -> [Contact] {
+        try guarded {
+            try writer.read { db in
+                var byID: [Int64: Contact] = [:]
+                // In chunks: SQLite limits the number of arguments of one statement.
+                for start in stride(from: 0, to: ids.count, by: 500) {
+                    let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    for row in try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id IN (\(marks))",
+                                                arguments: StatementArguments(chunk)) {
+                        let contact = try Self.contact(from: row)
+                        if let id = contact.id { byID[id] = contact }
+                    }
+                }
+                return ids.compactMap { byID[$0] }
+            }
+        }
+    }
+
+    public func contactsWithBirthdays() throws -> [Contact] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE birthday IS NOT NULL")
+                    .map(Self.contact(from:))
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import ContactsApp
+import Foundation
+import SceneCore
+import SceneRPC
+
+/// What every one-shot reader shares: `--json`.
+struct OneShotOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print the result JSON-RPC returns for the same method ({displayed, routes, stack}; see Protocol.md).")
+    var json = false
+}
+
+/// Paging for the commands that print contacts.
+struct PagingOptions: ParsableArguments {
+    @Option(name: .long, help: "Page to print, from 1.")
+    var page = 1
+
+    @Option(name: .long, help: "Contacts per page (1-\(ContactLimits.maximumPageSize)).")
+    var limit = ContactLimits.maximumPageSize
+
+    func validate() throws {
+        guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
+        guard (1...ContactLimits.maximumPageSize).contains(limit) else {
+            throw ValidationError("--limit must be from 1 to \(ContactLimits.maximumPageSize)")
+        }
+    }
+}
+
+/// A one-shot command: opens the book for reading (never making one), runs the list scene's
+/// actions in a session as every front end does, and prints the last one's answer as the line
+/// session does, or with `--json` as JSON-RPC does. Exit status 0 when something matched, 1
+/// when nothing did or the action failed, 2 when the book cannot be opened.
+enum OneShot {
+    static func run(_ global: GlobalOptions, _ options: OneShotOptions, pageSize: Int = ContactLimits.maximumPageSize,
+                    _ calls: [ActionCall]) throws {
+        let session = try openReadOnlySession(global, pageSize: pageSize)
+        var outcome = Outcome()
+        for call in calls {
+            outcome = session.run(call)
+            if !outcome.succeeded { break }
+        }
+        if options.json {
+            let (json, succeeded) = OneShotResult.json(of: outcome, in: session)
+            FileHandle.standardOutput.write(Data(json.serialized(pretty: true) + [UInt8(ascii: "\n")]))
+            if !succeeded { throw ExitCode(1) }
+        } else {
+            let lines = LineSession(session: session, streams: StandardStreams(), bail: true)
+            lines.render(outcome)
+            if !outcome.succeeded { throw ExitCode(1) }
+        }
+        if matchedNothing(outcome) { throw ExitCode(1) }
+    }
+
+    /// A listing with no rows: no contact found, no birthday coming, no duplicates.
+    static func matchedNothing(_ outcome: Outcome) -> Bool {
+        outcome.displayed.contains { viewModel in
+            switch viewModel {
+            case let list as ListContacts.FetchContacts.ViewModel: return list.total == 0
+            case let birthdays as ListContacts.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
+            case let duplicates as ListContacts.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
+            default: return false
+            }
+        }
+    }
+
+    /// The book opened for reading: a missing one is an error (exit 2), never made (`BookUse.reading`).
+    static func openReadOnlySession(_ global: GlobalOptions, pageSize: Int) throws -> Session {
+        let path = try global.bookPath(for: .reading)
+        let store: SQLiteContactStore
+        do {
+            store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        return ContactsSceneFactory.makeSession(environment: ContactsEnvironment(
+            store: store, pageSize: pageSize, defaultCountry: bookCountry()))
+    }
+}
+
+/// `contactsbook search TEXT`: contacts matching TEXT, as the list's `search` shows them.
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Print contacts matching TEXT (names, organisation, emails, phone digits).")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @OptionGroup var paging: PagingOptions
+    @Argument(help: "Words that must all match.") var text: [String]
+
+    func run() throws {
+        var calls = [ActionCall("search", ["text": .string(text.joined(separator: " "))])]
+        if paging.page > 1 { calls.append(ActionCall("page", ["number": .integer(paging.page)])) }
+        try OneShot.run(global, options, pageSize: paging.limit, calls)
+    }
+}
+
+/// `contactsbook list`: one page of the whole book (the largest page unless `--limit`).
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the contacts, a page at a time.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @OptionGroup var paging: PagingOptions
+
+    func run() throws {
+        try OneShot.run(global, options, pageSize: paging.limit,
+                        [ActionCall("list", ["page": .integer(paging.page), "limit": .integer(paging.limit)])])
+    }
+}
+
+/// `contactsbook show CONTACT`: every field of one contact.
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print one contact, named by its number or its name.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @Argument(help: "The contact's number (#) or a name.") var contact: [String]
+
+    func run() throws {
+        try OneShot.run(global, options, [ActionCall("show", ["contact": .string(contact.joined(separator: " "))])])
+    }
+}
+
+/// `contactsbook birthdays [DAYS]`: for a login script.
+struct BirthdaysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "birthdays", abstract: "Print birthdays from today through the next DAYS days, soonest first.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @Argument(help: "How many days ahead (0-366).") var days = ListContactsInteractor.defaultBirthdayDays
+
+    func validate() throws {
+        guard (0...366).contains(days) else { throw ValidationError("DAYS must be from 0 to 366") }
+    }
+
+    func run() throws {
+        try OneShot.run(global, options, [ActionCall("birthdays", ["days": .integer(days)])])
+    }
+}
+
+/// `contactsbook duplicates`: groups of contacts that are probably one person.
+struct DuplicatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "duplicates", abstract: "Print groups of contacts that are probably one person, and why.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+
+    func run() throws {
+        try OneShot.run(global, options, [ActionCall("duplicates")])
+    }
+}

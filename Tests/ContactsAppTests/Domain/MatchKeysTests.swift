@@ -1,0 +1,95 @@
+import XCTest
+@testable import ContactsApp
+
+/// The normalised forms duplicates and merges compare: phones from several countries, emails, names.
+final class MatchKeysTests: XCTestCase {
+    // MARK: - Phones
+
+    func test_phone_northAmerica_threeWritingsAgreeWithTheBooksCountry() {
+        // Given: a book whose country is the US
+        // When
+        let forms = ["+1 555 000 1111", "(555) 000-1111", "555-000-1111", "1 555 000 1111", "011 1 555 000 1111"]
+            .map { MatchKeys.phone($0, defaultCountry: "US") }
+        // Then
+        XCTAssertEqual(Set(forms), ["+15550001111"])
+    }
+
+    func test_phone_unitedKingdom_dropsTheTrunkZero() {
+        XCTAssertEqual(MatchKeys.phone("020 7946 0000", defaultCountry: "gb"), "+442079460000")
+        XCTAssertEqual(MatchKeys.phone("+44 20 7946 0000", defaultCountry: "gb"), "+442079460000")
+        XCTAssertEqual(MatchKeys.phone("0044 20 7946 0000", defaultCountry: "gb"), "+442079460000")
+    }
+
+    func test_phone_germany_dropsTheTrunkZero() {
+        XCTAssertEqual(MatchKeys.phone("030 1234567", defaultCountry: "DE"), "+49301234567")
+        XCTAssertEqual(MatchKeys.phone("+49 (30) 1234567", defaultCountry: "DE"), "+49301234567")
+    }
+
+    func test_phone_italy_keepsItsLeadingZero() {
+        XCTAssertEqual(MatchKeys.phone("06 1234 5678", defaultCountry: "IT"), "+390612345678")
+        XCTAssertEqual(MatchKeys.phone("+39 06 1234 5678", defaultCountry: "IT"), "+390612345678")
+    }
+
+    func test_phone_japan_internationalPrefix010() {
+        XCTAssertEqual(MatchKeys.phone("010 1 555 000 1111", defaultCountry: "JP"), "+15550001111")
+        XCTAssertEqual(MatchKeys.phone("03-1234-5678", defaultCountry: "JP"), "+81312345678")
+    }
+
+    func test_phone_withoutACountry_aNationalNumberStaysItsDigits() {
+        // Given: no country known, or one the table lacks
+        // Then: a number with its code is international, one without cannot be compared with it
+        XCTAssertEqual(MatchKeys.phone("+1 555 000 1111", defaultCountry: nil), "+15550001111")
+        XCTAssertEqual(MatchKeys.phone("(555) 000-1111", defaultCountry: nil), "5550001111")
+        XCTAssertEqual(MatchKeys.phone("(555) 000-1111", defaultCountry: "XX"), "5550001111")
+    }
+
+    func test_phone_tooShortOrEmpty_isNoKey() {
+        XCTAssertNil(MatchKeys.phone("", defaultCountry: "US"))
+        XCTAssertNil(MatchKeys.phone("ext. 12", defaultCountry: "US"))
+        XCTAssertNil(MatchKeys.phone("call me", defaultCountry: "US"))
+    }
+
+    // MARK: - Emails
+
+    func test_email_isCaseInsensitiveAndTrimmed() {
+        XCTAssertEqual(MatchKeys.email("  Ann.Lee@Example.COM "), "ann.lee@example.com")
+        XCTAssertNil(MatchKeys.email("   "))
+        XCTAssertEqual(MatchKeys.emailDomain("Ann@Mail.Example.org"), "mail.example.org")
+        XCTAssertNil(MatchKeys.emailDomain("no-at-sign"))
+        XCTAssertNil(MatchKeys.emailDomain("ann@"))
+    }
+
+    // MARK: - Names
+
+    func test_name_foldedWithWordsSingleSpaced() {
+        XCTAssertEqual(MatchKeys.name("  Van der\tBerg. "), "van der berg")
+        XCTAssertEqual(MatchKeys.name("Ñúñez"), "nunez")
+        XCTAssertEqual(MatchKeys.name("O'Brien"), "o'brien")
+        XCTAssertEqual(MatchKeys.name("Smith, Jr"), "smith jr")
+    }
+
+    func test_nearlySameGivenName() {
+        XCTAssertTrue(MatchKeys.nearlySameGivenName("Ann", "ANN"))
+        XCTAssertTrue(MatchKeys.nearlySameGivenName("Rob", "Robert"))
+        XCTAssertTrue(MatchKeys.nearlySameGivenName("Jon", "John"))
+        XCTAssertTrue(MatchKeys.nearlySameGivenName("José", "Jose"))
+        XCTAssertFalse(MatchKeys.nearlySameGivenName("Al", "Alice"))
+        XCTAssertFalse(MatchKeys.nearlySameGivenName("Anna", "Anne-Marie"))
+        XCTAssertFalse(MatchKeys.nearlySameGivenName("Mark", "Mary"), "a letter changed in a short name: two people")
+        XCTAssertTrue(MatchKeys.nearlySameGivenName("Kristina", "Kristine"))
+    }
+
+    func test_storedKeys_emailsPhonesAndNameKeysWithoutRepeats() {
+        // Given
+        let contact = Contact(givenName: "Ann", familyName: "Lée", organization: "Acme",
+                              phones: [LabeledValue(label: "mobile", value: "+1 555 000 1111"),
+                                       LabeledValue(label: "work", value: "+1 (555) 000-1111")],
+                              emails: [LabeledValue(label: "work", value: "Ann@Acme.example"),
+                                       LabeledValue(label: "home", value: "ann@acme.example")])
+        // When
+        let keys = MatchKeys.storedKeys(contact).map { "\($0.kind.rawValue) \($0.key)" }
+        // Then
+        XCTAssertEqual(keys, ["email ann@acme.example", "phone +15550001111",
+                              "name lee\u{1}a\u{1}acme\u{1}ann", "name lee\u{1}a\u{1}@acme.example\u{1}ann"])
+    }
+}

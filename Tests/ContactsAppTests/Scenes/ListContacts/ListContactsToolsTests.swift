@@ -1,0 +1,204 @@
+import SceneCore
+import XCTest
+@testable import ContactsApp
+
+/// The list's tools (duplicates, merge, birthdays) through each part of the VIP cycle alone.
+final class ListContactsToolsInteractorTests: XCTestCase {
+    var sut: ListContactsInteractor!
+    var workerSpy: ListContactsToolsLogicSpy!
+    var toolsPresenterSpy: ListContactsToolsPresentationLogicSpy!
+    var presenterSpy: ListContactsInteractorTests.ListContactsPresentationLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        let store = Seeds.book()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        workerSpy = ListContactsToolsLogicSpy()
+        toolsPresenterSpy = ListContactsToolsPresentationLogicSpy()
+        presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
+        sut.toolsWorker = workerSpy
+        sut.toolsPresenter = toolsPresenterSpy
+        sut.presenter = presenterSpy
+    }
+
+    final class ListContactsToolsLogicSpy: ListContactsToolsLogic {
+        var failure: ContactsFailure?
+        var groups: [DuplicateGroup] = []
+        private(set) var mergedReferences: [[String]] = []
+        private(set) var birthdayDays: [Int] = []
+
+        func duplicates() throws -> [DuplicateGroup] {
+            if let failure { throw failure }
+            return groups
+        }
+        func merge(_ references: [String]) throws -> MergedContacts {
+            mergedReferences.append(references)
+            if let failure { throw failure }
+            return MergedContacts(merged: Seeds.stored(Seeds.Contacts.ann, id: 1), removed: [], differences: [])
+        }
+        func upcomingBirthdays(days: Int) throws -> (today: CalendarDay, birthdays: [UpcomingBirthday]) {
+            birthdayDays.append(days)
+            if let failure { throw failure }
+            return (CalendarDay(year: 2023, month: 11, day: 15), [])
+        }
+    }
+
+    final class ListContactsToolsPresentationLogicSpy: ListContactsToolsPresentationLogic {
+        private(set) var duplicatesResponses: [ListContacts.FindDuplicates.Response] = []
+        private(set) var mergedResponses: [ListContacts.MergeContacts.Response] = []
+        private(set) var birthdaysResponses: [ListContacts.UpcomingBirthdays.Response] = []
+        func presentDuplicates(response: ListContacts.FindDuplicates.Response) { duplicatesResponses.append(response) }
+        func presentMergedContacts(response: ListContacts.MergeContacts.Response) { mergedResponses.append(response) }
+        func presentUpcomingBirthdays(response: ListContacts.UpcomingBirthdays.Response) { birthdaysResponses.append(response) }
+    }
+
+    func test_findDuplicates_presentsTheWorkersGroups() {
+        // Given
+        let group = DuplicateGroup(contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], reasons: [DuplicateReason(.email, "a@b")])
+        workerSpy.groups = [group]
+        // When
+        sut.findDuplicates(request: .init())
+        // Then
+        XCTAssertEqual(toolsPresenterSpy.duplicatesResponses.map(\.groups), [[group]])
+        XCTAssertEqual(presenterSpy.failures, [])
+    }
+
+    func test_mergeContacts_passesTheReferences_andPresentsAFailure() {
+        // Given
+        workerSpy.failure = .notFound(reference: "#9")
+        // When
+        sut.mergeContacts(request: .init(references: ["1", "9"]))
+        // Then
+        XCTAssertEqual(workerSpy.mergedReferences, [["1", "9"]])
+        XCTAssertTrue(toolsPresenterSpy.mergedResponses.isEmpty)
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "#9")])
+    }
+
+    func test_showUpcomingBirthdays_asksForTheDays_andPresentsThemWithToday() {
+        // When
+        sut.showUpcomingBirthdays(request: .init(days: 7))
+        // Then
+        XCTAssertEqual(workerSpy.birthdayDays, [7])
+        XCTAssertEqual(toolsPresenterSpy.birthdaysResponses.first?.days, 7)
+        XCTAssertEqual(toolsPresenterSpy.birthdaysResponses.first?.today, CalendarDay(year: 2023, month: 11, day: 15))
+    }
+}
+
+final class ListContactsToolsPresenterTests: XCTestCase {
+    var sut: ListContactsPresenter!
+    var viewControllerSpy: ListContactsToolsDisplayLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        viewControllerSpy = ListContactsToolsDisplayLogicSpy()
+        sut = ListContactsPresenter(formatter: Seeds.formatter)
+        sut.toolsViewController = viewControllerSpy
+    }
+
+    final class ListContactsToolsDisplayLogicSpy: ListContactsToolsDisplayLogic {
+        private(set) var duplicates: [ListContacts.FindDuplicates.ViewModel] = []
+        private(set) var merged: [ListContacts.MergeContacts.ViewModel] = []
+        private(set) var birthdays: [ListContacts.UpcomingBirthdays.ViewModel] = []
+        func displayDuplicates(viewModel: ListContacts.FindDuplicates.ViewModel) { duplicates.append(viewModel) }
+        func displayMergedContacts(viewModel: ListContacts.MergeContacts.ViewModel) { merged.append(viewModel) }
+        func displayUpcomingBirthdays(viewModel: ListContacts.UpcomingBirthdays.ViewModel) { birthdays.append(viewModel) }
+    }
+
+    func test_presentDuplicates_none_saysSo() {
+        sut.presentDuplicates(response: .init(groups: []))
+        XCTAssertEqual(viewControllerSpy.duplicates, [.init(groups: [], caption: "No duplicates found")])
+        XCTAssertEqual(TextRenderer().lines(for: viewControllerSpy.duplicates[0].layout), ["No duplicates found"])
+    }
+
+    func test_presentMergedContacts_withoutDifferences_isOneLine() {
+        // Given
+        let ann = Seeds.stored(Seeds.Contacts.ann, id: 1), jose = Seeds.stored(Seeds.Contacts.jose, id: 2)
+        // When
+        sut.presentMergedContacts(response: .init(result: MergedContacts(merged: ann, removed: [jose], differences: [])))
+        // Then
+        XCTAssertEqual(viewControllerSpy.merged, [.init(id: 1, name: "Ann Lee", removed: [2], differences: [],
+                                                        text: "Merged #2 José Ñúñez into #1 Ann Lee", differenceLines: [])])
+    }
+
+    func test_presentUpcomingBirthdays_todayTomorrowAndInDays_andTheCaption() {
+        // Given
+        let today = CalendarDay(year: 2023, month: 11, day: 15)
+        let ann = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        let entries = [0, 1, 12].map {
+            UpcomingBirthday(contact: ann, date: CalendarDay(year: 2023, month: 11, day: 15 + $0), age: $0 == 0 ? nil : 33, daysAway: $0)
+        }
+        // When
+        sut.presentUpcomingBirthdays(response: .init(today: today, days: 30, birthdays: entries))
+        sut.presentUpcomingBirthdays(response: .init(today: today, days: 1, birthdays: []))
+        // Then
+        let shown = viewControllerSpy.birthdays
+        XCTAssertEqual(shown.first?.entries.map(\.when), ["today", "tomorrow", "in 12 days"])
+        XCTAssertEqual(shown.first?.entries.map(\.date), ["2023-11-15", "2023-11-16", "2023-11-27"])
+        XCTAssertEqual(shown.first?.caption, "3 birthdays in the next 30 days")
+        XCTAssertEqual(shown.last?.caption, "No birthdays today or tomorrow")
+        XCTAssertEqual(shown.first.map { TextRenderer().lines(for: $0.layout) }, [
+            "#  Name     Date        Turns  When",
+            "1  Ann Lee  2023-11-15         today",
+            "1  Ann Lee  2023-11-16     33  tomorrow",
+            "1  Ann Lee  2023-11-27     33  in 12 days",
+            "3 birthdays in the next 30 days",
+        ])
+    }
+}
+
+final class ListContactsToolsViewControllerTests: XCTestCase {
+    var sut: ListContactsViewController!
+    var interactorSpy: ListContactsToolsBusinessLogicSpy!
+
+    override func setUp() {
+        super.setUp()
+        sut = ListContactsViewController(output: DisplaySinkSpy())
+        interactorSpy = ListContactsToolsBusinessLogicSpy()
+        sut.toolsInteractor = interactorSpy
+    }
+
+    final class DisplaySinkSpy: DisplaySink {
+        private(set) var displayed: [any ViewModel] = []
+        func display(_ viewModel: any ViewModel) { displayed.append(viewModel) }
+    }
+
+    final class ListContactsToolsBusinessLogicSpy: ListContactsToolsBusinessLogic {
+        private(set) var duplicatesRequests: [ListContacts.FindDuplicates.Request] = []
+        private(set) var mergeRequests: [ListContacts.MergeContacts.Request] = []
+        private(set) var birthdaysRequests: [ListContacts.UpcomingBirthdays.Request] = []
+        func findDuplicates(request: ListContacts.FindDuplicates.Request) { duplicatesRequests.append(request) }
+        func mergeContacts(request: ListContacts.MergeContacts.Request) { mergeRequests.append(request) }
+        func showUpcomingBirthdays(request: ListContacts.UpcomingBirthdays.Request) { birthdaysRequests.append(request) }
+    }
+
+    func test_merge_splitsTheContactsAsCommandLineWords() {
+        sut.perform(ActionCall("merge", ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
+        sut.perform(ActionCall("merge", ["contacts": .string(#"3 "ann"#)]))
+        XCTAssertEqual(interactorSpy.mergeRequests, [.init(references: ["3", "ann lee", "o'brien"]),
+                                                     .init(references: [#"3 "ann"#])])
+    }
+
+    func test_birthdays_defaultsTo30Days_andDuplicatesAsksOnce() {
+        sut.perform(ActionCall("birthdays"))
+        sut.perform(ActionCall("birthdays", ["days": .integer(7)]))
+        sut.perform(ActionCall("duplicates"))
+        XCTAssertEqual(interactorSpy.birthdaysRequests, [.init(days: 30), .init(days: 7)])
+        XCTAssertEqual(interactorSpy.duplicatesRequests.count, 1)
+    }
+}
+
+final class ListContactsToolsConfiguratorTests: XCTestCase {
+    func test_configure_wiresTheToolsLinks() throws {
+        // Given
+        let fixture = SceneFactoryFixture()
+        // When
+        let sut = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        // Then
+        let interactor = try XCTUnwrap(sut.toolsInteractor as? ListContactsInteractor)
+        XCTAssertTrue(interactor === sut.interactor as? ListContactsInteractor)
+        let presenter = try XCTUnwrap(interactor.toolsPresenter as? ListContactsPresenter)
+        XCTAssertTrue(presenter === interactor.presenter as? ListContactsPresenter)
+        XCTAssertTrue(presenter.toolsViewController === sut)
+        XCTAssertTrue(interactor.toolsWorker as AnyObject === fixture.factory.worker)
+    }
+}

@@ -1,0 +1,164 @@
+"""`kill -9` in the middle of each write path, at seeded points: an import of a few thousand
+cards, a run of saves through the line session, a run of deletes over --rpc.
+
+The kill point is chosen by what the process has reported, never by time: the k-th progress
+notification of an import (each is sent after a batch is saved, inside the import's one
+transaction), the k-th save or delete acknowledged. After each kill the book must pass SQLite's
+integrity check and FTS5's, its kept count and search index must match its rows, and each change
+must be there whole or not at all; what was acknowledged must be there.
+"""
+import random
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rpc_client import RpcProcess, binary, isolated_env, TIMEOUT
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = [18, 19, 20]
+
+
+def generate_cards(directory, count, seed):
+    """A vCard file of `count` generated contacts (bench/gen.py, deterministic per seed)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, str(ROOT / "bench" / "gen.py"), str(count), str(directory), "--seed", str(seed)],
+                   check=True, stdout=subprocess.DEVNULL)
+    return directory / f"cards-{count}.vcf"
+
+
+def import_file(tmp_path, db, path):
+    result = subprocess.run([binary(), "import", "--create", "--db", db, str(path)], env=isolated_env(tmp_path),
+                            capture_output=True, timeout=120)
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+
+
+def checked_book(db):
+    """Checks the book the way a crash could break it; returns {uid: row} of its contacts."""
+    con = sqlite3.connect(db)
+    try:
+        assert con.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        for table in ("contact_text", "contact_phone", "contact_phone_gram"):
+            con.execute(f"INSERT INTO {table}({table}) VALUES ('integrity-check')")  # raises if broken
+        con.rollback()
+        rows = con.execute("SELECT id, uid, given, family, emails, phones, version FROM contact").fetchall()
+        (kept,) = con.execute("SELECT n FROM contact_count").fetchone() or (0,)
+        assert kept == len(rows), "the kept count differs from the rows"
+        indexed = {rowid for (rowid,) in con.execute("SELECT rowid FROM contact_text")}
+        assert indexed == {row[0] for row in rows}, "the search index differs from the rows"
+        return {row[1]: row for row in rows}
+    finally:
+        con.close()
+
+
+def schema(db):
+    con = sqlite3.connect(db)
+    try:
+        return sorted(con.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"))
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kill_during_an_import_leaves_the_book_as_it_was(tmp_path, spawn_rpc, seed):
+    # Given a book, empty or not (an import into an empty book sets its indexes aside and builds
+    # them at the end), and a file of 6,000 cards: progress comes after each 2,000 saved
+    rng = random.Random(seed)
+    db = str(tmp_path / "book.sqlite")
+    if rng.random() < 0.5:
+        import_file(tmp_path, db, generate_cards(tmp_path / "before", 40, seed))
+    else:
+        subprocess.run([binary(), "--create", "--db", db], input=b"list\n", env=isolated_env(tmp_path), check=True,
+                       capture_output=True, timeout=TIMEOUT)
+    before, before_schema = checked_book(db), schema(db)
+    cards = generate_cards(tmp_path / "import", 6000, seed + 1000)
+    kill_after = rng.randint(1, 2)
+    server = spawn_rpc(framing="newline", db=db)
+    server.request("initialize", {"capabilities": {}})
+    # When it is killed after the k-th progress report, inside the import's transaction
+    server.send({"jsonrpc": "2.0", "id": 99, "method": "contacts/import",
+                 "params": {"path": str(cards), "workDoneToken": "import"}})
+    reports = 0
+    while reports < kill_after:
+        message = server.next_message()
+        assert message.get("id") != 99, f"the import ended before report {kill_after}: {message}"
+        if message.get("method") == "$/progress" and message["params"]["value"].get("kind") == "report":
+            reports += 1
+    server.kill()
+    # Then the book is whole, and exactly as it was
+    assert checked_book(db) == before
+    assert schema(db) == before_schema
+    # And the same import, run to the end, adds every card
+    import_file(tmp_path, db, cards)
+    assert len(checked_book(db)) == len(before) + 6000
+
+
+def line_session(tmp_path, db):
+    return subprocess.Popen([binary(), "--create", "--db", db], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=isolated_env(tmp_path))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kill_during_saves_in_the_line_session_keeps_each_save_whole(tmp_path, seed):
+    # Given a line session adding 150 contacts, each with an email and a phone
+    rng = random.Random(seed)
+    db = str(tmp_path / "book.sqlite")
+    count = 150
+    script = "".join(f"add\ngiven Person{i}\nfamily Crash\nemail work p{i}@crash.example\nphone +1 555 {i:04}\nsave\n"
+                     for i in range(count))
+    kill_after = rng.randint(1, count - 1)
+    session = line_session(tmp_path, db)
+    session.stdin.write(script.encode())
+    session.stdin.close()  # it reads on to the end; its answers come as its output is flushed
+    # When it is killed after the k-th save is acknowledged, with the rest still coming
+    saved = 0
+    while saved < kill_after:
+        line = session.stdout.readline()
+        assert line, f"the session ended after {saved} saves: {session.stderr.read().decode(errors='replace')}"
+        saved += line.startswith(b"Added ")
+    session.kill()
+    session.wait(timeout=TIMEOUT)
+    # Then every acknowledged save is there, the ones that are there are a run from the first,
+    # and each is whole
+    book = checked_book(db)
+    names = sorted(int(row[2][len("Person"):]) for row in book.values())
+    assert names == list(range(len(names)))
+    assert len(names) >= kill_after
+    for row in book.values():
+        number = int(row[2][len("Person"):])
+        assert row[3] == "Crash"
+        assert f"p{number}@crash.example" in row[4] and f"{number:04}" in row[5]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kill_during_deletes_over_rpc_keeps_each_delete_whole(tmp_path, spawn_rpc, seed):
+    # Given a book of 300 contacts and 200 delete requests sent at once
+    rng = random.Random(seed)
+    db = str(tmp_path / "book.sqlite")
+    import_file(tmp_path, db, generate_cards(tmp_path / "cards", 300, seed))
+    before = checked_book(db)
+    ids = sorted(row[0] for row in before.values())
+    order = rng.sample(ids, 200)
+    kill_after = rng.randint(1, len(order) - 1)
+    server = spawn_rpc(framing="newline", db=db)
+    server.request("initialize", {"capabilities": {}})
+    for number, contact in enumerate(order):
+        server.send({"jsonrpc": "2.0", "id": 1000 + number, "method": "contacts/delete",
+                     "params": {"contact": str(contact)}})
+    # When it is killed after the k-th delete is answered
+    answered = 0
+    while answered < kill_after:
+        message = server.next_message()
+        if "id" in message:
+            assert "result" in message, message
+            answered += 1
+    server.kill()
+    # Then the deleted ones are a run from the first sent, at least the answered ones, and
+    # every other contact is untouched
+    after = checked_book(db)
+    gone = [contact for contact in order if contact not in {row[0] for row in after.values()}]
+    assert gone == order[:len(gone)]
+    assert len(gone) >= kill_after
+    assert {uid: row for uid, row in before.items() if row[0] not in gone} == after

@@ -1,0 +1,6 @@
+import FuzzSupport
+
+@main
+enum Main {
+    static func main() { runLibFuzzer { fuzzVCard($0, $1) } }
+}
