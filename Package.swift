@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "JSONBytes", targets: ["JSONBytes"]),
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
         .library(name: "SceneREPL", targets: ["SceneREPL"]),
+        .library(name: "SceneMCP", targets: ["SceneMCP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -39,6 +40,9 @@ let package = Package(
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
         .target(name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
+        // The Model Context Protocol over SceneRPC's JSON-RPC layer: tools, resources, both
+        // protocol generations. Core only: the app hands it its tools.
+        .target(name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -51,6 +55,8 @@ let package = Package(
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
+        // The book's MCP tools and resources, declared from the app's scenes and actions.
+        .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
         // The composition root.
         .executableTarget(
             name: "contactsbook",
@@ -58,7 +64,9 @@ let package = Package(
                 "SceneCore",
                 "SceneREPL",
                 "SceneRPC",
+                "SceneMCP",
                 "ContactsApp",
+                "ContactsMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,6 +95,8 @@ let package = Package(
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
         .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SceneMCPTests", dependencies: ["SceneMCP", "SceneRPC", "SceneCore", "JSONBytes"]),
+        .testTarget(name: "ContactsMCPTests", dependencies: ["ContactsMCP", "SceneMCP", "ContactsApp", "SceneCore", "JSONBytes"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -15,6 +15,7 @@ public final class REPL {
     private let program: String
     private let completer = Completer()
     private let progress: ProgressHub?
+    private let watch: ChangeWatch?
     private let greeting: String?
 
     /// Shown on a first start (no history file yet), under the greeting.
@@ -29,10 +30,11 @@ public final class REPL {
     ///   - progress: the app's progress reports; long work is shown as a line on a terminal stderr.
     ///   - greeting: a line shown on every start (the app says what it opened); on a first start
     ///     (history kept but no history file yet) a hint on `help` and Tab follows it.
+    ///   - watch: what other processes change in the app's data, shown before the next prompt.
     public init(session: Session, environment: [String: String], program: String = "contactsbook",
-                progress: ProgressHub? = nil, greeting: String? = nil) {
+                progress: ProgressHub? = nil, greeting: String? = nil, watch: ChangeWatch? = nil) {
         self.session = session; self.environment = environment; self.program = program
-        self.progress = progress; self.greeting = greeting
+        self.progress = progress; self.greeting = greeting; self.watch = watch
     }
 
     /// The lines shown before the first prompt: the greeting (control characters, as a path
@@ -84,6 +86,11 @@ public final class REPL {
         for line in welcome { editor.write(line + "\n") }
         var lastFailed = false, historyWarned = false
         loop: while true {
+            // What other processes changed since the last prompt: one line, before the next
+            // prompt, never while the person types.
+            if let changes = watch?.changes(), !changes.isEmpty {
+                streams.writeOutput(ChangeWatch.notice(for: changes) + "\n")
+            }
             editor.setPrompt(prompts.prompt(for: session.stackViewModel))
             switch editor.readLine() {
             case .endOfFile:

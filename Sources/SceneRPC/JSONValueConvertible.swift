@@ -39,6 +39,7 @@ extension Route: JSONValueConvertible {
 
 extension DataChange: JSONValueConvertible {
     public var jsonValue: JSONValue {
-        .object(["topic": .string(topic), "kind": .string(kind), "ids": .array(ids.map(JSONValue.string))])
+        .object(["topic": .string(topic), "kind": .string(kind), "ids": .array(ids.map(JSONValue.string)),
+                 "external": .bool(external)])
     }
 }

@@ -32,6 +32,8 @@ final class RPCDispatcher {
     var stackCache: (model: StackViewModel, json: StackJSON)?
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
+    /// Another protocol answering in place of the session's methods (see `RPCProtocolHandler`).
+    var protocolHandler: RPCProtocolHandler?
 
     init(session: Session, info: RPCServerInfo, log: @escaping RPCServer.Log) {
         self.session = session; self.info = info; self.log = log
@@ -64,6 +66,7 @@ final class RPCDispatcher {
             log(.notice, "ignored a response (id \(id.text)): this server sends no requests")
             return nil
         case .notification(let method, let params):
+            if let protocolHandler { protocolHandler.receive(notification: method, params: params); return nil }
             receiveNotification(method, ProgressToken.extract(from: params).params)
             return nil
         case .request(let id, let method, let rawParams):
@@ -72,6 +75,7 @@ final class RPCDispatcher {
             progressToken = token
             defer { progressToken = nil }
             do {
+                if let protocolHandler { return .result(id: id, try protocolHandler.answer(method: method, params: rawParams)) }
                 switch try answer(method, params) {
                 case .value(let value): return .result(id: id, value)
                 case .action(let result): return .actionResult(id: id, result)

@@ -49,7 +49,10 @@ enum RPCSchema {
     static let actionResult: JSONValue = ["type": "object", "required": ["displayed", "routes", "stack"],
                                           "properties": ["displayed": displayed, "routes": routes, "stack": stack]]
 
-    static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
-        ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) })]
+    static func object(_ properties: [String: JSONValue], required: [String] = [], closed: Bool = false) -> JSONValue {
+        var schema: [String: JSONValue] = ["type": "object", "properties": .object(properties),
+                                           "required": .array(required.map { .string($0) })]
+        if closed { schema["additionalProperties"] = false }
+        return .object(schema)
     }
 }

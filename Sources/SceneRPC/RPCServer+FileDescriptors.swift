@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SceneCore
 
 extension RPCServer {
     /// Runs the session over file descriptors until `exit`, EOF or lost framing; returns the
@@ -13,7 +14,10 @@ extension RPCServer {
     /// Stdout is protected: frames go to a private duplicate of `output`, and (when `output` is
     /// fd 1) fd 1 is pointed at stderr, so nothing a library prints can corrupt the stream.
     /// SIGPIPE is ignored so a client that goes away ends the loop instead of killing the process.
-    public func run(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) -> Int32 {
+    ///
+    /// With a `watch`, the loop waits on the input and the watch at once (`poll`, no timeout):
+    /// changes other processes made go out as `session/dataChanged` between requests.
+    public func run(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, watch: ChangeWatch? = nil) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let frames = dup(output)
         guard frames >= 0 else {
@@ -26,13 +30,32 @@ extension RPCServer {
             dup2(STDERR_FILENO, STDOUT_FILENO)
         }
         let buffer = FrameBuffer(descriptor: frames, log: log)
+        pollingInput = input
+        defer { pollingInput = nil }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
         while !isFinished {
+            if let watch {
+                var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)]
+                if poll(&fds, 2, -1) < 0 {
+                    if errno == EINTR { continue }
+                    log(.error, "poll failed: \(String(cString: strerror(errno)))")
+                    return 1
+                }
+                if fds[1].revents != 0 {
+                    announce(watch.changes(), into: buffer)
+                    buffer.flush()
+                    if buffer.failed { return 1 }
+                }
+                if fds[0].revents == 0 { continue }
+            }
             let count = read(input, chunk.baseAddress, chunk.count)
             if count < 0 && errno == EINTR { continue }
             if count > 0 {
                 receive(UnsafeBufferPointer(rebasing: chunk[0..<count]), into: buffer)
+                // Long work may have read the input to its end, looking for a cancellation.
+                if inputEndedDuringRequest { endOfInput(into: buffer) }
             } else {
                 if count < 0 { log(.error, "read failed: \(String(cString: strerror(errno)))") }
                 endOfInput(into: buffer)

@@ -17,6 +17,17 @@ public final class RPCServer {
     private var framingLost = false
     /// Where frames go while input is processed; set only inside `process`.
     private var output: FrameOutput?
+    /// The input descriptor while `run` reads it, looked at for cancellations while a request works.
+    var pollingInput: Int32?
+    /// Messages read while a request was running (looking for its cancellation), answered after it.
+    private var readDuringRequest: [FrameEvent] = []
+    /// Set when the input ended while a request was running.
+    private(set) var inputEndedDuringRequest = false
+    /// The id of the request being handled, whether its client asked to stop it, and whether the
+    /// app saw that (then the answer is "request cancelled", whatever the app displayed).
+    private var running: JSONValue?
+    private var runningCancelRequested = false
+    private var runningCancelObserved = false
 
     /// - Parameters:
     ///   - session: the app's session; every method runs through it.
@@ -26,17 +37,27 @@ public final class RPCServer {
     ///   - progress: where the app reports long work, sent as `$/progress` (or MCP's
     ///     `notifications/progress`) while a request that carried a progress token is handled.
     ///   - log: where diagnostics go (stderr by default; never stdout).
+    ///   - protocolHandler: another protocol (MCP) answering every request and notification in
+    ///     place of the session's methods, over this server's framing, limits and errors.
     public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
                 changes: ChangeHub? = nil, progress: ProgressHub? = nil,
-                log: @escaping Log = RPCServer.logToStandardError) {
+                log: @escaping Log = RPCServer.logToStandardError, protocolHandler: RPCProtocolHandler? = nil) {
         reader = FrameReader(limits: limits)
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
+        dispatcher.protocolHandler = protocolHandler
         self.log = log
         changes?.observe { [weak dispatcher] change in
             dispatcher?.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
         }
         progress?.observe { [weak dispatcher] event in dispatcher?.progress(event) }
+        progress?.observeCancellation { [weak self] in self?.isRunningRequestCancelled() ?? false }
         dispatcher.onProgress = { [weak self] in self?.flushOutbox() }
+    }
+
+    /// Queues a server notification; it is written with the answers to the input being handled,
+    /// or with the next ones (a protocol handler's own notices, such as MCP's resource updates).
+    public func notify(_ method: String, _ params: JSONValue) {
+        dispatcher.notify(method, params)
     }
 
     /// The framing detected from the client's first bytes (nil before any).
@@ -76,6 +97,16 @@ public final class RPCServer {
         guard !isFinished else { return }
         process(reader.finish(), output: .buffer(buffer))
         isFinished = true
+    }
+
+    /// Sends changes another process made, unasked, as `session/dataChanged` (between requests:
+    /// never inside another message). Not before the client's first bytes say its framing.
+    func announce(_ changes: [DataChange], into buffer: FrameBuffer) {
+        guard !isFinished, reader.framing != nil, !changes.isEmpty else { return }
+        for change in changes {
+            dispatcher.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
+        }
+        process([], output: .buffer(buffer))
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
@@ -138,11 +169,20 @@ public final class RPCServer {
         }
         self.output = output
         defer { self.output = nil }
-        let incoming = events.map(Incoming.init)
+        var incoming = events.map(Incoming.init)
         var cancelled = Self.cancelledIDs(in: incoming)
         var next = 0
         while next < incoming.count, !isFinished {
-            defer { next += 1 }
+            defer {
+                next += 1
+                // What was read while a request ran is answered next, in order.
+                if !readDuringRequest.isEmpty {
+                    let more = readDuringRequest.map(Incoming.init)
+                    readDuringRequest = []
+                    cancelled.formUnion(Self.cancelledIDs(in: more))
+                    incoming += more
+                }
+            }
             switch incoming[next] {
             case .single(let message):
                 let response = answer(message, &cancelled)
@@ -191,8 +231,45 @@ public final class RPCServer {
     private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> OutgoingMessage? {
         if case .exited = dispatcher.lifecycle { return nil }
         var isCancelled = false
-        if case .request(let id, _, _) = message { isCancelled = cancelled.remove(id) != nil }
-        return dispatcher.handle(message, cancelled: isCancelled)
+        guard case .request(let id, _, _) = message else { return dispatcher.handle(message, cancelled: false) }
+        isCancelled = cancelled.remove(id) != nil
+        running = id
+        runningCancelRequested = false
+        runningCancelObserved = false
+        defer { running = nil }
+        let response = dispatcher.handle(message, cancelled: isCancelled)
+        return runningCancelObserved ? .error(id: id, .requestCancelled) : response
+    }
+
+    /// Asked by long work between two steps (through the `ProgressHub`): reads what the client
+    /// has sent meanwhile, without waiting, and says whether it cancels the running request.
+    /// The messages read are answered after it.
+    private func isRunningRequestCancelled() -> Bool {
+        guard let id = running else { return false }
+        for event in readWaitingInput() {
+            readDuringRequest.append(event)
+            if Incoming(event).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
+        }
+        if runningCancelRequested { runningCancelObserved = true }
+        return runningCancelRequested
+    }
+
+    /// The frames in what `run`'s input holds now (nothing when it holds nothing, or outside `run`).
+    private func readWaitingInput() -> [FrameEvent] {
+        guard let input = pollingInput, !inputEndedDuringRequest else { return [] }
+        var events: [FrameEvent] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 0) > 0 else { return events }
+            let count = read(input, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                inputEndedDuringRequest = true
+                return events
+            }
+            events += reader.push(chunk[0..<count])
+        }
     }
 
     /// Requests read but not yet handled that a later cancellation in the same read names.

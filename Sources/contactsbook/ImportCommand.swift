@@ -22,7 +22,7 @@ struct ImportCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let session = try openSession(global).session
+        let session = try openSession(global, origin: "line").session
         let path = file == "-" ? "/dev/stdin" : file
         let lines = LineSession(session: session, streams: StandardStreams(), bail: false)
         _ = lines.handle(call: ActionCall("import", ["path": .string(path), "format": .string(format.rawValue)]))

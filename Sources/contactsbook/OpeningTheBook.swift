@@ -78,11 +78,16 @@ func sayUpgrading(_ path: String) {
         "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
 }
 
-/// A book opened for a session: the session on it, and what a greeting says about it.
+/// A book opened for a session: the session on it, what a greeting says about it, and what
+/// tells its front end of other processes' changes.
 struct OpenedBook {
     let session: Session
     let path: String
     let store: ContactStore
+    /// What the session's scenes share, for other readers of the book (MCP's resources).
+    let environment: ContactsEnvironment
+    /// Nil for a book in memory, where inotify is missing, or unless asked for (`watching`).
+    let watch: ChangeWatch?
 
     /// "Book /home/ann/.local/share/contactsbook/contacts.sqlite · 12 contacts", or without the
     /// count if the book cannot say.
@@ -95,8 +100,10 @@ struct OpenedBook {
 }
 
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
-func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNotifier? = nil,
-                 progress: ProgressReporter? = nil) throws -> OpenedBook {
+/// `origin` is the front end recorded with each change set in the journal (repl, line, rpc);
+/// `watching` builds the `ChangeWatch` of other processes' changes.
+func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
+                 changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) throws -> OpenedBook {
     let path = try global.bookPath(for: .writing)
     let store: SQLiteContactStore
     do {
@@ -105,9 +112,19 @@ func openSession(_ global: GlobalOptions, pageSize: Int = 20, changes: ChangeNot
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)
     }
+    store.journalOrigin = origin
+    store.journalRetention = JournalRetention.fromEnvironment()
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
                                           defaultCountry: bookCountry())
-    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store)
+    store.journalClock = { [now = environment.now] in now() }
+    // Only the front ends that tell (the REPL, --rpc): a piped line session gets nothing extra.
+    var watch: ChangeWatch?
+    if watching, path != ":memory:" {
+        let notices = JournalNotices(journal: store)
+        watch = ChangeWatch(file: path, check: notices.changes)
+    }
+    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
+                      environment: environment, watch: watch)
 }
 
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;

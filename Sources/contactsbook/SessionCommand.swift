@@ -24,6 +24,9 @@ struct SessionCommand: ParsableCommand {
     @Flag(name: .long, help: "Speak strict JSON-RPC 2.0 on stdin/stdout (Content-Length or newline-delimited); see Protocol.md.")
     var rpc = false
 
+    @Flag(name: .long, help: "Serve the book to AI agents: an MCP server on stdin/stdout (newline-delimited JSON); see Protocol.md.")
+    var mcp = false
+
     @Flag(name: .long, help: "Print every JSON-RPC method and notification with JSON Schema, then exit.")
     var apiInfo = false
 
@@ -38,6 +41,7 @@ struct SessionCommand: ParsableCommand {
 
     func validate() throws {
         if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
+        if mcp && (rpc || repl) { throw ValidationError("--mcp and \(rpc ? "--rpc" : "--repl") exclude each other") }
         guard (1...ContactLimits.maximumPageSize).contains(pageSize) else {
             throw ValidationError("--page-size must be from 1 to \(ContactLimits.maximumPageSize)")
         }
@@ -55,9 +59,17 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        let book = try openSession(global, pageSize: pageSize, changes: changes, progress: progress)
+        let origin = rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
+        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
+                                   changes: changes, progress: progress)
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
+        if mcp {
+            let status = runMCPServer(book: book, limits: limits, changes: changes, progress: progress,
+                                      log: { level, text in logger.log(level: level, "\(text)") })
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
         // observes the session's changes and progress from the moment it exists.
         func makeServer() -> RPCServer {
@@ -65,13 +77,13 @@ struct SessionCommand: ParsableCommand {
                       log: { level, text in logger.log(level: level, "\(text)") })
         }
         if rpc {
-            let status = makeServer().run()
+            let status = makeServer().run(watch: book.watch)
             if status != 0 { throw ExitCode(status) }
             return
         }
         if repl || REPL.isTerminal(fd: 0) {
             let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress, greeting: book.greeting).run()
+                              progress: progress, greeting: book.greeting, watch: book.watch).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

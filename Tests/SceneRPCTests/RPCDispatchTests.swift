@@ -71,7 +71,7 @@ final class RPCDispatchTests: XCTestCase {
         let out = fixture.sendFramed(RPCSeeds.request(1, "list/touch"))
         // Then
         XCTAssertEqual(out.map { $0["method"] }, ["session/dataChanged", "session/message", nil])
-        XCTAssertEqual(out.first?["params"], ["topic": "items", "kind": "updated", "ids": ["7"]])
+        XCTAssertEqual(out.first?["params"], ["topic": "items", "kind": "updated", "ids": ["7"], "external": false])
     }
 
     func test_sessionBack_popsAndAtTheRootIsInvalidState() {

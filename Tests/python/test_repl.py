@@ -337,3 +337,52 @@ class ConfirmationTests(REPLTestCase):
         child.expect(pexpect.EOF)
         child.close()
         self.assertEqual(child.exitstatus, 0)
+
+
+class ChangedElsewhereTests(REPLTestCase):
+    """The journal's notices: another process's change, told in one line before the next prompt."""
+
+    def test_another_process_add_is_told_before_the_next_prompt_not_while_typing(self):
+        child = self.spawn()
+        child.send("lis")  # half a command typed
+        subprocess.run([BIN, "--db", self.db, "--create"], input="add\ngiven Zed\nfamily Other\nsave\n", text=True,
+                       capture_output=True, env=self.env, check=True, timeout=20)
+        child.send("t\r")
+        child.expect_exact(PROMPT)
+        typed = child.before
+        # the line typed was not interrupted: the list came out, with Zed in it
+        self.assertIn("Zed Other", typed)
+        self.assertNotIn("Changed elsewhere", typed.split("Zed Other")[0])
+        # and the notice is the one line before this prompt (whose start, "contacts", ends the output)
+        lines = [CSI.sub("", line).strip() for line in typed.splitlines() if CSI.sub("", line).strip()]
+        self.assertEqual(lines[-2:], ["Changed elsewhere: contacts created #1", "contacts"])
+        # once: the next command has no notice
+        self.assertNotIn("Changed elsewhere", self.run_line(child, "list"))
+        self.quit(child)
+
+
+class JournalTests(REPLTestCase):
+    """Undo, redo and purge at the prompt: purge asks, through the core's confirmation."""
+
+    def test_purge_asks_in_the_repl_and_undo_brings_a_delete_back(self):
+        self.add_through_a_pipe("Bob", "Stone")
+        child = self.spawn()
+        self.assertIn("Deleted Bob Stone", self.run_line(child, "delete bob stone"))
+        self.assertIn("Undid: deleted Bob Stone", self.run_line(child, "undo"))
+        self.assertIn("Redid: deleted Bob Stone", self.run_line(child, "redo"))
+        # No: nothing erased
+        child.send("purge bob\r")
+        child.expect_exact("Erase Bob Stone (#1) for good, with its history? [y/N] ")
+        child.send("n\r")
+        child.expect_exact("Nothing purged")
+        child.expect_exact(PROMPT)
+        self.assertIn("Bob Stone", self.run_line(child, "trash"))
+        # Yes: erased, with its history
+        child.send("purge bob\r")
+        child.expect_exact("Erase Bob Stone (#1) for good, with its history? [y/N] ")
+        child.send("y\r")
+        child.expect_exact("Purged 1 contact for good, with its history")
+        child.expect_exact(PROMPT)
+        self.assertIn("The trash is empty", self.run_line(child, "trash"))
+        self.assertNotIn("Bob", self.run_line(child, "history"))
+        self.assertEqual(self.quit(child), 0)

@@ -194,7 +194,7 @@ def test_notifications_come_in_order_before_the_response(spawn_rpc):
     contact_id = notes[0]["params"]["ids"][0]
     notes, response = rpc.request("contacts/delete", {"contact": "1"})
     assert [n["method"] for n in notes] == ["session/dataChanged", "session/message"]
-    assert notes[0]["params"] == {"topic": "contacts", "kind": "deleted", "ids": [contact_id]}
+    assert notes[0]["params"] == {"topic": "contacts", "kind": "deleted", "ids": [contact_id], "external": False}
 
 
 def test_progress_token_is_accepted_by_every_method(spawn_rpc):
@@ -228,7 +228,7 @@ def test_import_with_a_token_reports_progress_before_its_response(spawn_rpc, tmp
     assert progress[0]["value"]["title"] == "Importing contacts"
     assert progress[2]["value"]["message"] == "saved"
     changes = [n["params"] for n in notes if n["method"] == "session/dataChanged"]
-    assert changes == [{"topic": "contacts", "kind": "created", "ids": ["1", "2", "3"]}]
+    assert changes == [{"topic": "contacts", "kind": "created", "ids": ["1", "2", "3"], "external": False}]
     methods = [n["method"] for n in notes]
     assert methods == ["$/progress", "$/progress", "session/dataChanged", "$/progress", "$/progress", "session/message"]
 

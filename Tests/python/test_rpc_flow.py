@@ -87,7 +87,7 @@ def test_a_whole_flow_search_show_edit_save_back(spawn_rpc, framing):
     notes, response = rpc.request("form/save")
     result = response["result"]
     assert [n["method"] for n in notes] == ["session/dataChanged", "session/message", "session/stackChanged"]
-    assert notes[0]["params"] == {"topic": "contacts", "kind": "updated", "ids": [str(detail["id"])]}
+    assert notes[0]["params"] == {"topic": "contacts", "kind": "updated", "ids": [str(detail["id"])], "external": False}
     assert notes[1]["params"]["kind"] == "success"
     assert stack_ids(result) == ["contacts", "contact"]
     assert result["routes"] == [{"route": "pop", "scene": "form"}]

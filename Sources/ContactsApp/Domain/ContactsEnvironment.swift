@@ -20,13 +20,17 @@ public struct ContactsEnvironment {
     public var changes: ChangeNotifier?
     /// Told how long work (an import) goes on (front ends show it to clients that asked).
     public var progress: ProgressReporter?
+    /// The book's change journal (history, undo, trash); nil for a store that keeps none.
+    public var journal: ContactJournal?
 
     public init(store: ContactStore, now: @escaping () -> Date = Date.init,
                 makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
                 locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
-                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil) {
+                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
+                journal: ContactJournal? = nil) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
         self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry
+        self.journal = journal ?? store as? ContactJournal
     }
 }

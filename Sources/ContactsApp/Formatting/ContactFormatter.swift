@@ -94,6 +94,29 @@ public struct ContactFormatter {
             return .error(text, code: .badInput)
         case .storage(let reason):
             return .error("storage failed: \(reason)", code: .storage)
+        case .cancelled(let text):
+            return .error(text, code: .invalidState)
+        case .journal(let refusal, let action):
+            return message(for: refusal, action: action)
+        }
+    }
+
+    /// Why the journal did nothing, naming the change it would have overwritten.
+    func message(for refusal: JournalRefusal, action: String) -> Message {
+        switch refusal {
+        case .nothingToUndo: return .error("Nothing to undo.", code: .invalidState)
+        case .nothingToRedo: return .error("Nothing to redo.", code: .invalidState)
+        case .changedLater(let change, let later):
+            return .error("Cannot \(action) \"\(change.summary)\": change #\(later.id) (\(later.summary), from \(later.origin), "
+                          + "\(timestamp(later.at))) touched the same contact later. Nothing was changed.",
+                          code: .conflict, details: ["change": String(change.id), "later": String(later.id)])
+        case .changedSince(let change, let contactID):
+            return .error("Cannot \(action) \"\(change.summary)\": #\(contactID) was changed since, outside the history. "
+                          + "Nothing was changed.", code: .conflict, details: ["change": String(change.id)])
+        case .noSuchChange(let id):
+            return .error("There is no change #\(id) to \(action); see 'history'.", code: .notFound)
+        case .notInTrash(let reference):
+            return .error("No contact in the trash is \(reference); see 'trash'.", code: .notFound)
         }
     }
 }

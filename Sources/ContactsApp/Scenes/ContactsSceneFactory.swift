@@ -6,6 +6,7 @@ public final class ContactsSceneFactory {
     public let environment: ContactsEnvironment
     let worker: ContactsWorker
     let transferWorker: ImportExportWorker
+    let journalWorker: JournalWorker
     let formatter: ContactFormatter
     /// Set once the session exists (the session builds the root scene from it).
     var context: SceneContext!
@@ -14,6 +15,7 @@ public final class ContactsSceneFactory {
         self.environment = environment
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
+        journalWorker = JournalWorker(environment: environment)
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)
     }

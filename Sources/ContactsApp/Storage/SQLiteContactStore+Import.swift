@@ -22,12 +22,23 @@ extension SQLiteContactStore: ImportSessionStore {
                 // Into an empty book the rows go in without the sort indexes and page anchors,
                 // which are built once from them at the end (`DeferredIndexes`).
                 let deferred = bookWasEmpty ? try DeferredIndexes(dropping: db) : nil
-                let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty)
-                defer { transaction.db = nil }
-                try body(transaction)
-                try Self.addWords(transaction.words.map { (word: $0.key, starts: $0.value) }, db)
-                try deferred?.build(anchorBucket: anchorBucket, db)
-                return transaction.ids
+                // One change set for the whole import. It names the range of ids it added (one
+                // writer, one transaction: consecutive), no images of them: an undo takes them then
+                // (`entriesForUndo`). Only the contacts it updated get before and after images.
+                return try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
+                    let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
+                                                  recorder: bookWasEmpty ? nil : recorder)
+                    defer { transaction.db = nil }
+                    try body(transaction)
+                    try Self.addWords(transaction.words.map { (word: $0.key, starts: $0.value) }, db)
+                    try deferred?.build(anchorBucket: anchorBucket, db)
+                    let ids = transaction.ids
+                    if let first = ids.added.first, let last = ids.added.last {
+                        recorder.addedIDs = first...last
+                    }
+                    recorder.summary = Self.importSummary(added: ids.added.count, updated: Set(ids.updated).count)
+                    return ids
+                }
             }
         }
     }
@@ -80,8 +91,12 @@ extension SQLiteContactStore: ImportSessionStore {
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
-        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool) {
-            self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty
+        /// Records each save's images; nil into an empty book (the change set names the ids added).
+        let recorder: JournalRecorder?
+        /// The ids this import added, so far.
+        var addedHere = Set<Int64>()
+        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?) {
+            self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty; self.recorder = recorder
         }
 
         func contacts(uids: [String]) throws -> [Contact] {
@@ -94,13 +109,18 @@ extension SQLiteContactStore: ImportSessionStore {
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
             for (index, contact) in inserting.enumerated() {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
-                ids.added.append(try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
-                                                               addingWords: false, db).id!)
+                let saved = try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
+                                                          addingWords: false, db)
+                ids.added.append(saved.id!)
+                addedHere.insert(saved.id!)
                 for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {
-                ids.updated.append(try SQLiteContactStore.update(contact, anchors: anchors, db).id!)
+                // A contact this import added (a UID repeated in the file) is in the range already.
+                let recorder = contact.id.map(addedHere.contains) == true ? nil : recorder
+                let saved = try recorder?.update(contact) ?? SQLiteContactStore.update(contact, anchors: anchors, db)
+                ids.updated.append(saved.id!)
             }
         }
     }

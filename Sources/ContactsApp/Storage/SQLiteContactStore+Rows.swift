@@ -79,6 +79,10 @@ extension SQLiteContactStore {
     static let insertSQL = "INSERT INTO contact (" + savedColumns.map(\.name).joined(separator: ", ") + ", version) VALUES ("
         + Array(repeating: "?", count: savedColumns.count).joined(separator: ", ") + ", 1)"
 
+    /// An insert that keeps the contact's id and version (`insertKeepingID`).
+    static let insertKeepingIDSQL = "INSERT INTO contact (id, " + savedColumns.map(\.name).joined(separator: ", ")
+        + ", version) VALUES (?, " + Array(repeating: "?", count: savedColumns.count).joined(separator: ", ") + ", ?)"
+
     /// Guarded by the version the save started from (`ContactStoreError.staleVersion`).
     static let updateSQL = "UPDATE contact SET " + savedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
         + ", version = version + 1 WHERE id = ? AND version = ?"
@@ -280,7 +284,7 @@ extension SQLiteContactStore {
 
     /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.
     static func storageError(_ error: Error) -> Error {
-        if error is ContactStoreError { return error }
+        if error is ContactStoreError || error is JournalRefusal { return error }
         guard let error = error as? DatabaseError else {
             return ContactStoreError.storage("The contacts database failed: \(error.localizedDescription)")
         }

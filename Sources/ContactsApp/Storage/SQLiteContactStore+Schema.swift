@@ -19,7 +19,7 @@ extension SQLiteContactStore {
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
-        addMatchKeys, addWordStartsInsideWords,
+        addMatchKeys, addChangeJournalAndTrash, addWordStartsInsideWords,
     ]
 
     static let createContacts = Migration(
@@ -246,6 +246,47 @@ extension SQLiteContactStore {
         try db.execute(sql: """
             CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
             CREATE INDEX contact_key_id ON contact_key(id);
+            """)
+    }
+
+    /// The change journal (`Journal/SQLiteContactStore+Journal.swift`): one `change_set` per
+    /// command, each contact's before and after images in `change_entry` (JSON of `Contact`),
+    /// written in the transaction of the change itself; deleted contacts kept whole in
+    /// `contact_trash` until restored or purged; `journal_clock` moves on with every change set
+    /// recorded, undone or redone, so other sessions find what they have not seen yet.
+    static let addChangeJournalAndTrash = Migration(name: "add change journal and trash", legacyIdentifier: nil) { db, _ in
+        // IF NOT EXISTS: a book whose migration records were rewritten (tests of legacy books) has it already.
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+            INSERT OR IGNORE INTO journal_clock (one, seq) VALUES (1, 0);
+            CREATE TABLE IF NOT EXISTS change_set (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                seq INTEGER NOT NULL,           -- journal_clock.seq when recorded, undone or redone last
+                at REAL NOT NULL,               -- seconds since 1970, the session's clock
+                origin TEXT NOT NULL,           -- front end: repl | line | rpc | mcp | sync
+                session TEXT NOT NULL,          -- the recording store's random token (notices skip their own)
+                kind TEXT NOT NULL,             -- ChangeKind
+                summary TEXT NOT NULL,          -- 'deleted Bob Stone'
+                undone INTEGER NOT NULL DEFAULT 0,
+                added_first INTEGER,            -- an import: the ids it added, with no
+                added_last INTEGER              -- entries for them until it is undone
+            );
+            CREATE INDEX IF NOT EXISTS change_set_seq ON change_set(seq);
+            CREATE TABLE IF NOT EXISTS change_entry (
+                change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
+                contact_id INTEGER NOT NULL,
+                uid TEXT NOT NULL,
+                before TEXT,                    -- JSON Contact, NULL: did not exist
+                after TEXT,                     -- JSON Contact, NULL: deleted
+                PRIMARY KEY (change_set, contact_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS change_entry_contact ON change_entry(contact_id, change_set);
+            CREATE TABLE IF NOT EXISTS contact_trash (
+                id INTEGER PRIMARY KEY,         -- the contact's own id, given back by restore
+                uid TEXT NOT NULL,
+                image TEXT NOT NULL,            -- JSON Contact, whole
+                deleted_at REAL NOT NULL
+            );
             """)
     }
 

@@ -23,6 +23,15 @@ public final class SQLiteContactStore: ContactStore {
     /// exact counts, in a book kept with another B too.
     let anchorBucket: Int
 
+    /// The change journal's settings (`Journal/SQLiteContactStore+Journal.swift`), set by the
+    /// composition root before the first write: the front end recorded with each change set,
+    /// the clock it is stamped with, and how long change sets are kept.
+    public var journalOrigin = "line"
+    public var journalClock: @Sendable () -> Date = { Date() }
+    public var journalRetention = JournalRetention()
+    /// This store's token in the change sets it records: notices for other sessions skip their own.
+    let journalSession = UUID().uuidString
+
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     ///
     /// A new file is created with mode 0600, its directory with 0700: contacts are private.
@@ -148,12 +157,16 @@ public final class SQLiteContactStore: ContactStore {
         }
     }
 
+    /// Recorded as an `add` change set, in the same transaction.
     public func insert(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db, anchors in try Self.insert(contact, anchors: anchors, db) } }
+        try recordChangeSet(kind: .add, summary: "added \(contact.fullName)", origin: nil) {
+            try $0.insert(contact, keepingID: false)
+        }
     }
 
+    /// Recorded as an `edit` change set, in the same transaction.
     public func update(_ contact: Contact) throws -> Contact {
-        try guarded { try write { db, anchors in try Self.update(contact, anchors: anchors, db) } }
+        try recordChangeSet(kind: .edit, summary: "edited \(contact.fullName)", origin: nil) { try $0.update(contact) }
     }
 
     public func contacts(uids: [String]) throws -> [Contact] {
@@ -172,12 +185,16 @@ public final class SQLiteContactStore: ContactStore {
         }
     }
 
-    /// One write transaction: an error from any save rolls back all of them.
+    /// One write transaction, one `import` change set: an error from any save rolls back all of them.
     public func importContacts(inserting: [Contact], updating: [Contact]) throws -> [Contact] {
         try guarded {
             try write(cachingAnchors: true) { db, anchors in
-                try inserting.map { try Self.insert($0, anchors: anchors, db) }
-                    + updating.map { try Self.update($0, anchors: anchors, db) }
+                try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
+                    let saved = try inserting.map { try recorder.insert($0, keepingID: false) }
+                        + updating.map { try recorder.update($0) }
+                    recorder.summary = Self.importSummary(added: inserting.count, updated: updating.count)
+                    return saved
+                }
             }
         }
     }
@@ -222,43 +239,53 @@ public final class SQLiteContactStore: ContactStore {
         return count
     }
 
+    /// Recorded as a `delete` change set; the contact is kept whole in the trash.
     public func delete(id: Int64, expectedVersion: Int?) throws {
-        try guarded { try write { db, anchors in try Self.delete(id: id, expectedVersion: expectedVersion, anchors: anchors, db) } }
+        try guarded {
+            try write { db, anchors in
+                try journalled(.delete, origin: nil, db, anchors: anchors) { recorder in
+                    let removed = try recorder.delete(id: id, expectedVersion: expectedVersion, toTrash: true)
+                    recorder.summary = "deleted \(removed.fullName)"
+                }
+            }
+        }
     }
 
     /// One transaction: the kept contact's update and every delete, or nothing.
     public func merge(keeping kept: Contact, removing: [Contact]) throws -> Contact {
         try guarded {
             try write { db, anchors in
-                let saved = try Self.update(kept, anchors: anchors, db)
-                for contact in removing {
-                    guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
-                    try Self.delete(id: id, expectedVersion: contact.version, anchors: anchors, db)
+                try journalled(.merge, origin: nil, db, anchors: anchors) { recorder in
+                    let saved = try recorder.update(kept)
+                    for contact in removing {
+                        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+                        _ = try recorder.delete(id: id, expectedVersion: contact.version, toTrash: true)
+                    }
+                    recorder.summary = "merged \(removing.map(\.fullName).joined(separator: ", ")) into \(saved.fullName)"
+                    return saved
                 }
-                return saved
             }
         }
     }
 
-    private static func delete(id: Int64, expectedVersion: Int?, anchors: AnchorKeeper, _ db: Database) throws {
-        // The deleted row's sort keys, for its page anchors.
-        let removed: Row
-        if let expected = expectedVersion {
-            guard let row = try Row.fetchOne(db, sql: """
-                DELETE FROM contact WHERE id = ? AND version = ? RETURNING sort_first, sort_last
-                """, arguments: [id, expected])
-            else { throw try Self.refusal(id: id, expected: expected, db) }
-            removed = row
-        } else {
-            guard let row = try Row.fetchOne(
-                db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
-            else { throw ContactStoreError.notFound(id: id) }
-            removed = row
+    /// Deletes a row and its index entries, only if still at `expectedVersion` when given;
+    /// returns the contact as it was.
+    static func deleteRow(id: Int64, expectedVersion: Int?, anchors: AnchorKeeper?, _ db: Database) throws -> Contact {
+        guard let stored = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(readColumns) FROM contact WHERE id = ?"), arguments: [id]).map(contact(from:))
+        else { throw ContactStoreError.notFound(id: id) }
+        if let expected = expectedVersion, stored.version != expected {
+            throw ContactStoreError.staleVersion(id: id, expected: expected, actual: stored.version)
         }
-        try Self.addToContactCount(-1, db)
-        try anchors.remove(IndexEntry(key: removed[0], id: id), .first)
-        try anchors.remove(IndexEntry(key: removed[1], id: id), .last)
-        try Self.unindex(id: id, db)
+        // The deleted row's sort keys, for its page anchors.
+        guard let removed = try Row.fetchOne(
+            db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
+        else { throw ContactStoreError.notFound(id: id) }
+        try addToContactCount(-1, db)
+        try anchors?.remove(IndexEntry(key: removed[0], id: id), .first)
+        try anchors?.remove(IndexEntry(key: removed[1], id: id), .last)
+        try unindex(id: id, db)
+        return stored
     }
 
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
@@ -277,10 +304,21 @@ public final class SQLiteContactStore: ContactStore {
 
     // MARK: - Helpers
 
-    /// Statements are prepared once per connection (`cachedStatement`): an import of 100k cards
-    /// spent a quarter of its time parsing the same SQL again.
-    private static func insert(_ contact: Contact, anchors: AnchorKeeper, _ db: Database) throws -> Contact {
-        try insert(contact, PreparedRow(contact), anchors: anchors, counting: true, db)
+    /// A contact back under the id it had (restore, undo of a delete): AUTOINCREMENT never gave
+    /// that id to anyone else. Keeps its version.
+    static func insertKeepingID(_ contact: Contact, anchors: AnchorKeeper?, _ db: Database) throws -> Contact {
+        guard let id = contact.id, !contact.uid.isEmpty else { throw ContactStoreError.storage("missing id or uid") }
+        let row = PreparedRow(contact)
+        try run(insertKeepingIDSQL, db) {
+            $0.integer(id); bindSaved(contact, row, &$0); $0.integer(Int64(max(1, contact.version)))
+        }
+        try addToContactCount(+1, db)
+        try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
+        try anchors?.add(IndexEntry(key: row.keys.last, id: id), .last)
+        try index(row, id: id, db, isNew: true)
+        var saved = contact
+        saved.version = max(1, contact.version)
+        return saved
     }
 
     /// Inserts a contact with what was prepared from it; `counting` false leaves
@@ -359,7 +397,7 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Why a guarded write touched no row: the contact is gone, or someone saved it first.
-    private static func refusal(id: Int64, expected: Int, _ db: Database) throws -> ContactStoreError {
+    static func refusal(id: Int64, expected: Int, _ db: Database) throws -> ContactStoreError {
         guard let actual = try Int.fetchOne(db, sql: "SELECT version FROM contact WHERE id = ?", arguments: [id])
         else { return .notFound(id: id) }
         return .staleVersion(id: id, expected: expected, actual: actual)

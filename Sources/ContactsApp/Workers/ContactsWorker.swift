@@ -12,6 +12,10 @@ public enum ContactsFailure: Error, Equatable {
     /// A request that cannot be carried out as asked (no such item to remove, ...).
     case badInput(String)
     case storage(String)
+    /// The client asked to stop long work (an import, an export); nothing of it was kept.
+    case cancelled(String)
+    /// The journal refused `action` (undo, redo, restore, purge); nothing was changed.
+    case journal(JournalRefusal, action: String)
 }
 
 extension ContactsFailure {

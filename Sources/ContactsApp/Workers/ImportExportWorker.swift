@@ -224,6 +224,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
                             report.warnings += Self.warnings(parsed)
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
+                            // Thrown inside the store's transaction: everything saved so far is rolled back.
+                            if progress?.isCancelled == true {
+                                throw ContactsFailure.cancelled("import cancelled: nothing was imported")
+                            }
                             try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: session)
                             savedCount = readCount
                         }
@@ -351,6 +355,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 if written - reported >= Self.exportProgressStep {
                     progress?.report(completed: written, of: max(total, written))
                     reported = written
+                    // The export's file is discarded: nothing half-written is left behind.
+                    if progress?.isCancelled == true { throw ContactsFailure.cancelled("export cancelled: nothing was written") }
                 }
             }
         }

@@ -7,9 +7,11 @@ public struct DataChange: Equatable, Sendable, Encodable {
     public let kind: String
     /// The ids of the records that changed.
     public let ids: [String]
+    /// True when another process made the change (`ChangeWatch`); false for this session's own.
+    public let external: Bool
 
-    public init(topic: String, kind: String, ids: [String]) {
-        self.topic = topic; self.kind = kind; self.ids = ids
+    public init(topic: String, kind: String, ids: [String], external: Bool = false) {
+        self.topic = topic; self.kind = kind; self.ids = ids; self.external = external
     }
 }
 

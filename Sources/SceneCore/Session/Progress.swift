@@ -16,9 +16,15 @@ public enum ProgressEvent: Equatable, Sendable {
 /// send each event as it is posted, while the request is still running.
 public protocol ProgressReporter: AnyObject {
     func post(_ event: ProgressEvent)
+    /// Whether the client that asked for this work has since asked to stop it. Long work looks
+    /// between two steps (right after a report) and stops without keeping anything half-done.
+    var isCancelled: Bool { get }
 }
 
 extension ProgressReporter {
+    /// Nobody asked to stop: reporters that cannot be told to (a terminal's progress line).
+    public var isCancelled: Bool { false }
+
     public func begin(_ title: String, total: Int? = nil) { post(.begin(title: title, total: total)) }
 
     public func report(completed: Int, of total: Int? = nil, message: String? = nil) {
@@ -32,10 +38,17 @@ extension ProgressReporter {
 /// Events nobody asked for are simply dropped by the observers.
 public final class ProgressHub: ProgressReporter {
     private var observers: [(ProgressEvent) -> Void] = []
+    private var cancellationChecks: [() -> Bool] = []
 
     public init() {}
 
     public func observe(_ observer: @escaping (ProgressEvent) -> Void) { observers.append(observer) }
 
+    /// Adds a front end's answer to "has the work been cancelled?" (JSON-RPC's, for the request
+    /// being handled).
+    public func observeCancellation(_ check: @escaping () -> Bool) { cancellationChecks.append(check) }
+
     public func post(_ event: ProgressEvent) { observers.forEach { $0(event) } }
+
+    public var isCancelled: Bool { cancellationChecks.contains { $0() } }
 }

@@ -5,7 +5,8 @@ public enum ListContactsConfigurator {
     public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> ListContactsViewController {
         let viewController = ListContactsViewController(output: context.display)
         let interactor = ListContactsInteractor(
-            worker: factory.worker, transferWorker: factory.transferWorker, pageSize: factory.environment.pageSize)
+            worker: factory.worker, transferWorker: factory.transferWorker, journalWorker: factory.journalWorker,
+            pageSize: factory.environment.pageSize)
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor

@@ -9,6 +9,11 @@ public protocol ListContactsBusinessLogic {
     func exportContacts(request: ListContacts.ExportContacts.Request)
     /// Contact names starting with a prefix, for completion.
     func completeReference(request: ListContacts.CompleteReference.Request)
+    func undoChange(request: ListContacts.UndoChange.Request)
+    func showHistory(request: ListContacts.ShowHistory.Request)
+    func showTrash(request: ListContacts.ShowTrash.Request)
+    func restoreContact(request: ListContacts.RestoreContact.Request)
+    func purgeContacts(request: ListContacts.PurgeContacts.Request)
 }
 
 /// The list's data, read and written by Routers passing data between scenes.
@@ -27,14 +32,17 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     /// The everyday tools' seam and presenter (`ListContactsInteractor+Tools.swift`).
     var toolsWorker: ListContactsToolsLogic?
     var toolsPresenter: ListContactsToolsPresentationLogic?
+    let journalWorker: ContactsJournalLogic?
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
     public var insertedContactID: Int64?
 
-    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic, pageSize: Int) {
+    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
+                journalWorker: ContactsJournalLogic? = nil, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
+        self.journalWorker = journalWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 
@@ -129,5 +137,79 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
 
     public func completeReference(request: ListContacts.CompleteReference.Request) {
         presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
+    }
+
+    // MARK: - The journal
+
+    private func journal() throws -> ContactsJournalLogic {
+        guard let journalWorker else { throw ContactsFailure.badInput("This book keeps no history.") }
+        return journalWorker
+    }
+
+    public func undoChange(request: ListContacts.UndoChange.Request) {
+        do {
+            let change = request.redo ? try journal().redo() : try journal().undo(request.changeSet)
+            presenter?.presentUndoneChange(response: .init(change: change, redo: request.redo))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    /// A contact named is looked for in the book, then in the trash (a deleted contact has history too).
+    public func showHistory(request: ListContacts.ShowHistory.Request) {
+        do {
+            let reference = request.reference.trimmingCharacters(in: .whitespaces)
+            var contact: Contact?
+            if !reference.isEmpty {
+                do {
+                    contact = try worker.resolve(reference)
+                } catch ContactsFailure.notFound {
+                    contact = try journal().resolveTrashed(reference).contact
+                }
+            }
+            let changes = try journal().history(of: contact)
+            presenter?.presentHistory(response: .init(changes: changes, contact: contact))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func showTrash(request: ListContacts.ShowTrash.Request) {
+        do {
+            presenter?.presentTrash(response: .init(items: try journal().trash()))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func restoreContact(request: ListContacts.RestoreContact.Request) {
+        do {
+            let journal = try journal()
+            let restored = try journal.restore(try journal.resolveTrashed(request.reference))
+            presenter?.presentRestoredContact(response: .init(contact: restored))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    /// Nothing is erased without a yes: asked (or refused where nobody can be asked) unless
+    /// confirmed. `purge yes` is the whole trash, confirmed.
+    public func purgeContacts(request: ListContacts.PurgeContacts.Request) {
+        var reference = request.reference.trimmingCharacters(in: .whitespaces)
+        var confirmed = request.confirmed
+        if reference.lowercased() == "yes" { reference = ""; confirmed = true }
+        do {
+            let journal = try journal()
+            let trashed = reference.isEmpty ? nil : try journal.resolveTrashed(reference)
+            let count = try journal.trash().count
+            guard count > 0 else { throw ContactsFailure.badInput("The trash is empty.") }
+            guard confirmed else {
+                presenter?.presentPurgeConfirmation(response: .init(contact: trashed?.contact, trashCount: count))
+                return
+            }
+            presenter?.presentPurgedContacts(response: .init(purged: try journal.purge(trashed)))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
     }
 }

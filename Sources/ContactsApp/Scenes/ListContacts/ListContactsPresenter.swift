@@ -10,6 +10,12 @@ public protocol ListContactsPresentationLogic {
     func presentExportedContacts(response: ListContacts.ExportContacts.Response)
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
+    func presentUndoneChange(response: ListContacts.UndoChange.Response)
+    func presentHistory(response: ListContacts.ShowHistory.Response)
+    func presentTrash(response: ListContacts.ShowTrash.Response)
+    func presentRestoredContact(response: ListContacts.RestoreContact.Response)
+    func presentPurgedContacts(response: ListContacts.PurgeContacts.Response)
+    func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse)
 }
 
 public final class ListContactsPresenter: ListContactsPresentationLogic {
@@ -134,6 +140,42 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
                                    phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
         row.matched = matched.flatMap { describe($0, shownIn: row) }
         return row
+    }
+
+    // MARK: - The journal
+
+    /// "Undid: deleted Bob Stone", "Redid: deleted Bob Stone".
+    public func presentUndoneChange(response: ListContacts.UndoChange.Response) {
+        viewController?.displayMessage(.success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)"))
+    }
+
+    public func presentHistory(response: ListContacts.ShowHistory.Response) {
+        let empty = response.contact.map { "No history for \(formatter.displayName($0))" } ?? "No history yet"
+        viewController?.displayHistory(viewModel: formatter.history(response.changes, contactID: response.contact?.id,
+                                                                   emptyCaption: empty))
+    }
+
+    public func presentTrash(response: ListContacts.ShowTrash.Response) {
+        viewController?.displayTrash(viewModel: formatter.trash(response.items))
+    }
+
+    public func presentRestoredContact(response: ListContacts.RestoreContact.Response) {
+        viewController?.displayMessage(.success("Restored \(formatter.displayName(response.contact)) (#\(response.contact.id ?? 0))"))
+    }
+
+    public func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse) {
+        let what = response.contact.map { "\(formatter.displayName($0)) (#\($0.id ?? 0))" }
+            ?? count(response.trashCount, "deleted contact")
+        let its = response.contact == nil && response.trashCount != 1 ? "their" : "its"
+        let confirm = response.contact.map { "purge #\($0.id ?? 0) yes" } ?? "purge yes"
+        viewController?.displayPurgeConfirmation(viewModel: .init(
+            id: response.contact?.id, question: "Erase \(what) for good, with \(its) history?", declined: "Nothing purged",
+            refusal: "not purged: this erases \(what) for good, with \(its) history; confirm with '\(confirm)'"))
+    }
+
+    public func presentPurgedContacts(response: ListContacts.PurgeContacts.Response) {
+        viewController?.displayMessage(.success(
+            "Purged \(count(response.purged, "contact")) for good, with \(response.purged == 1 ? "its" : "their") history"))
     }
 
     /// What a search matched, briefly, unless the row shows it already (the name, the

@@ -6,6 +6,9 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
+    func displayHistory(viewModel: HistoryViewModel)
+    func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel)
+    func displayTrash(viewModel: TrashViewModel)
     func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel)
     func displayMessage(_ message: Message)
 }
@@ -29,7 +32,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                    parameters: [ParameterSpec("text", .text, help: "words that must all match (prefixes of words, or 3+ phone digits)")],
                    details: "Example: search lee acme   ·   search 555 12"),
         ActionSpec("show", aliases: ["open"], summary: "open a contact", parameters: [
-            ParameterSpec("contact", .text, help: "the contact's number (#) or a name", completion: .named("contact"),
+            ParameterSpec("contact", .text, help: "the contact's number (#), its UID or a name", completion: .named("contact"),
                           acceptsNumber: true),
         ], details: "Example: show 3   ·   show ann lee"),
         ActionSpec("edit", summary: "edit a contact (opens the form)", parameters: [
@@ -59,6 +62,26 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                           help: "all (the default) or search: the contacts of the current search"),
             ParameterSpec("overwrite", .boolean, required: false, help: "yes to replace an existing file (default no)"),
         ], details: "Example: export ~/book.vcf   ·   export lee.csv csv search   ·   export - vcard3"),
+        ActionSpec("undo", summary: "take back the most recent change (a save, a delete, a whole import), in any session",
+                   parameters: [ParameterSpec("change", .integer(min: 1, max: nil), required: false,
+                                              help: "an older change's number, as history shows it")],
+                   details: "Refused, naming it, when a later change touched the same contact. Example: undo   ·   undo 12"),
+        ActionSpec("redo", summary: "apply again the change undone last"),
+        ActionSpec("history", summary: "show what changed, newest first: when, from where, field by field", parameters: [
+            ParameterSpec("contact", .text, required: false, help: "only this contact's changes (# or a name; deleted ones too)",
+                          completion: .named("contact"), acceptsNumber: true),
+        ], details: "Example: history   ·   history bob stone"),
+        ActionSpec("trash", summary: "show the deleted contacts"),
+        ActionSpec("restore", summary: "bring a deleted contact back, whole (same UID, every field)", parameters: [
+            ParameterSpec("contact", .text, help: "the deleted contact's number (#) or name, as 'trash' shows",
+                          acceptsNumber: true),
+        ]),
+        ActionSpec("purge", summary: "erase deleted contacts for good, with their history (asks first)", parameters: [
+            ParameterSpec("contact", .text, required: false,
+                          help: "one deleted contact (# or name, as 'trash' shows), or none for the whole trash",
+                          acceptsNumber: true),
+            ParameterSpec("confirm", .boolean, required: false, help: "yes to erase without being asked"),
+        ], details: "Example: purge #12 (asks)   ·   purge #12 yes   ·   purge yes (the whole trash)"),
     ] + toolActions, displays: toolViewModels)
 
     public var interactor: ListContactsBusinessLogic?
@@ -94,6 +117,13 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
                 scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
                 overwrite: call.boolean("overwrite") ?? false))
+        case "undo": interactor?.undoChange(request: .init(redo: false, changeSet: call.integer("change").map(Int64.init)))
+        case "redo": interactor?.undoChange(request: .init(redo: true))
+        case "history": interactor?.showHistory(request: .init(reference: call.string("contact") ?? ""))
+        case "trash": interactor?.showTrash(request: .init())
+        case "restore": interactor?.restoreContact(request: .init(reference: call.string("contact") ?? ""))
+        case "purge":
+            interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         default: performTool(call)
         }
     }
@@ -133,5 +163,16 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
         completionCandidates = viewModel.candidates
     }
+    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
+    /// Asks before erasing; on yes the front end runs `purge` naming the contact by its number.
+    public func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {
+        var confirmed: [String: ArgumentValue] = ["confirm": .boolean(true)]
+        if let id = viewModel.id { confirmed["contact"] = .string("#\(id)") }
+        output.display(ConfirmationRequest(
+            question: viewModel.question, confirmed: ActionCall("purge", confirmed),
+            declined: .info(viewModel.declined), otherwise: .refuse,
+            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+    }
+    public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

@@ -4,7 +4,7 @@ import SceneCore
 public enum ShowContactConfigurator {
     public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> ShowContactViewController {
         let viewController = ShowContactViewController(output: context.display)
-        let interactor = ShowContactInteractor(worker: factory.worker)
+        let interactor = ShowContactInteractor(worker: factory.worker, journalWorker: factory.journalWorker)
         let presenter = ShowContactPresenter(formatter: factory.formatter)
         let router = ShowContactRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor

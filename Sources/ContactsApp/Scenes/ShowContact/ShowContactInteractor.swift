@@ -1,6 +1,7 @@
 public protocol ShowContactBusinessLogic {
     func fetchContact(request: ShowContact.FetchContact.Request)
     func deleteContact(request: ShowContact.DeleteContact.Request)
+    func showHistory(request: ShowContact.ShowHistory.Request)
     func selectContact(request: ShowContact.SelectContact.Request)
     func completeReference(request: ListContacts.CompleteReference.Request)
 }
@@ -17,11 +18,25 @@ public protocol ShowContactDataStore: AnyObject {
 public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactDataStore {
     var presenter: ShowContactPresentationLogic?
     let worker: ShowContactStorageLogic
+    let journalWorker: ContactsJournalLogic?
     public var contact: Contact?
     public var contactWasSaved = false
     public private(set) var selectedContact: Contact?
 
-    public init(worker: ShowContactStorageLogic) { self.worker = worker }
+    public init(worker: ShowContactStorageLogic, journalWorker: ContactsJournalLogic? = nil) {
+        self.worker = worker
+        self.journalWorker = journalWorker
+    }
+
+    public func showHistory(request: ShowContact.ShowHistory.Request) {
+        guard let current = contact else { return }
+        do {
+            guard let journalWorker else { throw ContactsFailure.badInput("This book keeps no history.") }
+            presenter?.presentHistory(response: .init(changes: try journalWorker.history(of: current), contact: current))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
 
     public func fetchContact(request: ShowContact.FetchContact.Request) {
         guard let current = contact, let id = current.id else {

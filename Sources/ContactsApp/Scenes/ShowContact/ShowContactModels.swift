@@ -65,4 +65,10 @@ public enum ShowContact {
         public struct Request: Equatable {}
         public struct Response { public let contact: Contact }
     }
+
+    /// `history`: what changed in this contact, newest first.
+    public enum ShowHistory {
+        public struct Request: Equatable { public init() {} }
+        public struct Response { public let changes: [ChangeSetRecord]; public let contact: Contact }
+    }
 }

@@ -7,6 +7,7 @@ public protocol ShowContactPresentationLogic {
     func presentSelectedContact(response: ShowContact.SelectContact.Response)
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
+    func presentHistory(response: ShowContact.ShowHistory.Response)
 }
 
 public final class ShowContactPresenter: ShowContactPresentationLogic {
@@ -64,5 +65,11 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))
+    }
+
+    public func presentHistory(response: ShowContact.ShowHistory.Response) {
+        viewController?.displayHistory(viewModel: formatter.history(
+            response.changes, contactID: response.contact.id,
+            emptyCaption: "No history for \(formatter.displayName(response.contact))"))
     }
 }

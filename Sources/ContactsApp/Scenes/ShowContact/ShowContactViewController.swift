@@ -3,6 +3,7 @@ import SceneCore
 public protocol ShowContactDisplayLogic: AnyObject {
     func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
     func displayDeletedContact(message: Message)
+    func displayHistory(viewModel: HistoryViewModel)
     func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
     func displayMessage(_ message: Message)
@@ -19,6 +20,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
                           acceptsNumber: true),
         ], details: "Example: edit   ·   edit 3"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
+        ActionSpec("history", summary: "show what changed in this contact, newest first, field by field"),
     ], displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
@@ -47,6 +49,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
                 router?.routeToEditContact()
             }
         case "delete": interactor?.deleteContact(request: .init())
+        case "history": interactor?.showHistory(request: .init())
         default: break
         }
     }
@@ -65,6 +68,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         router?.routeToList()
     }
 
+    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
     public func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) {
         switch viewModel.purpose {
         case .show: router?.routeToSelectedContact()

@@ -417,7 +417,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         sut.receive(Message.error(
             "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
-                + "duplicates, merge, birthdays, "
+                + "undo, redo, history, trash, restore, purge, duplicates, merge, birthdays, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }

@@ -72,4 +72,51 @@ final class SQLiteSceneFlowTests: XCTestCase {
         XCTAssertEqual(reopened.createdAt, Seeds.now)
         sut.finish()
     }
+
+    func test_deleteTrashUndoHistoryRestoreAndPurge_throughTheScenes() throws {
+        // Given: Ann in the book
+        let store = try SQLiteContactStore(path: path)
+        store.journalClock = { Seeds.now }
+        store.journalOrigin = "repl"
+        let ann = try store.insert(Seeds.Contacts.ann)
+        let sut = SceneHarness(session: ContactsSceneFactory.makeSession(environment: Seeds.environment(store: store)))
+
+        // When: deleted, then looked for in the trash
+        sut.send("delete ann lee")
+        sut.receive(Message.success("Deleted Ann Lee"))
+        sut.send("trash")
+        sut.receive(TrashViewModel(rows: [.init(id: ann.id!, name: "Ann Lee", deleted: Seeds.nowText)],
+                                   caption: "1 deleted contact · restore CONTACT · purge [CONTACT]"))
+        // When: undone, and redone
+        sut.send("undo")
+        sut.receive(Message.success("Undid: deleted Ann Lee"))
+        sut.send("redo")
+        sut.receive(Message.success("Redid: deleted Ann Lee"))
+        // When: restored by name, then her history read in the contact scene
+        sut.send("restore ann")
+        sut.receive(Message.success("Restored Ann Lee (#\(ann.id!))"))
+        sut.send("show ann")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(ShowContact.FetchContact.ViewModel.self)
+        sut.send("history")
+        let history = sut.receive(HistoryViewModel.self)
+        XCTAssertEqual(history?.changes.map(\.summary), ["restored Ann Lee", "deleted Ann Lee", "added Ann Lee"])
+        XCTAssertEqual(history?.changes.map(\.origin), ["repl", "repl", "repl"])
+        XCTAssertEqual(history?.changes[1].details, ["deleted"])
+        // When: deleted from the contact scene, then purged: asked first, then erased
+        sut.send("delete")
+        sut.receive(Message.success("Deleted Ann Lee"))
+        sut.receiveRoute(.pop("contact"))
+        sut.send("purge ann")
+        let asked = sut.receive(ConfirmationRequest.self)
+        XCTAssertEqual(asked?.question, "Erase Ann Lee (#\(ann.id!)) for good, with its history?")
+        XCTAssertEqual(asked?.confirmed, ActionCall("purge", ["contact": .string("#\(ann.id!)"), "confirm": .boolean(true)]))
+        sut.send("purge #\(ann.id!) yes")
+        sut.receive(Message.success("Purged 1 contact for good, with its history"))
+        sut.send("history")
+        sut.receive(HistoryViewModel(changes: [], caption: "No history yet"))
+        sut.send("undo")
+        sut.receive(Message.error("Nothing to undo.", code: .invalidState))
+        sut.finish()
+    }
 }

@@ -15,6 +15,21 @@ final class ListContactsInteractorTests: XCTestCase {
     }
 
     final class ListContactsPresentationLogicSpy: ListContactsPresentationLogic {
+        var undoneResponses: [ListContacts.UndoChange.Response] = []
+        var historyResponses: [ListContacts.ShowHistory.Response] = []
+        var trashResponses: [ListContacts.ShowTrash.Response] = []
+        var restoredResponses: [ListContacts.RestoreContact.Response] = []
+        var purgedResponses: [ListContacts.PurgeContacts.Response] = []
+        func presentUndoneChange(response: ListContacts.UndoChange.Response) { undoneResponses.append(response) }
+        func presentHistory(response: ListContacts.ShowHistory.Response) { historyResponses.append(response) }
+        func presentTrash(response: ListContacts.ShowTrash.Response) { trashResponses.append(response) }
+        func presentRestoredContact(response: ListContacts.RestoreContact.Response) { restoredResponses.append(response) }
+        func presentPurgedContacts(response: ListContacts.PurgeContacts.Response) { purgedResponses.append(response) }
+        var purgeConfirmations: [ListContacts.PurgeContacts.ConfirmationResponse] = []
+        func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse) {
+            purgeConfirmations.append(response)
+        }
+
         var presentFetchedContactsCalled = false
         var fetchedResponse: ListContacts.FetchContacts.Response?
         var presentSelectedContactCalled = false

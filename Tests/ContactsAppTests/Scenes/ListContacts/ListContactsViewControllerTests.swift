@@ -20,6 +20,17 @@ final class ListContactsViewControllerTests: XCTestCase {
     }
 
     final class ListContactsBusinessLogicSpy: ListContactsBusinessLogic {
+        var undoRequests: [ListContacts.UndoChange.Request] = []
+        var historyRequests: [ListContacts.ShowHistory.Request] = []
+        var trashRequests: [ListContacts.ShowTrash.Request] = []
+        var restoreRequests: [ListContacts.RestoreContact.Request] = []
+        var purgeRequests: [ListContacts.PurgeContacts.Request] = []
+        func undoChange(request: ListContacts.UndoChange.Request) { undoRequests.append(request) }
+        func showHistory(request: ListContacts.ShowHistory.Request) { historyRequests.append(request) }
+        func showTrash(request: ListContacts.ShowTrash.Request) { trashRequests.append(request) }
+        func restoreContact(request: ListContacts.RestoreContact.Request) { restoreRequests.append(request) }
+        func purgeContacts(request: ListContacts.PurgeContacts.Request) { purgeRequests.append(request) }
+
         var fetchRequests: [ListContacts.FetchContacts.Request] = []
         var selectRequests: [ListContacts.SelectContact.Request] = []
         var deleteRequests: [ListContacts.DeleteContact.Request] = []
@@ -54,6 +65,24 @@ final class ListContactsViewControllerTests: XCTestCase {
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
+
+    func test_journalActions_becomeTheirRequests_withWhatWasTyped() {
+        // When
+        sut.perform(ActionCall("undo"))
+        sut.perform(ActionCall("undo", ["change": .integer(12)]))
+        sut.perform(ActionCall("redo"))
+        sut.perform(ActionCall("history"))
+        sut.perform(ActionCall("history", ["contact": .string("bob stone")]))
+        sut.perform(ActionCall("trash"))
+        sut.perform(ActionCall("restore", ["contact": .string("#9")]))
+        sut.perform(ActionCall("purge", ["contact": .string("#9"), "confirm": .boolean(true)]))
+        // Then
+        XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
+        XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
+        XCTAssertEqual(interactorSpy.trashRequests, [.init()])
+        XCTAssertEqual(interactorSpy.restoreRequests, [.init(reference: "#9")])
+        XCTAssertEqual(interactorSpy.purgeRequests, [.init(reference: "#9", confirmed: true)])
+    }
 
     func test_import_passesThePathAndFormat_defaultingToAuto() {
         // When
@@ -164,7 +193,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "duplicates", "merge", "birthdays"])
+                        "undo", "redo", "history", "trash", "restore", "purge", "duplicates", "merge", "birthdays"])
         XCTAssertEqual(sut.title, "contacts")
     }
 

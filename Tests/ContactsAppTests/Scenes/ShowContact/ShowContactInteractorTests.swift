@@ -16,6 +16,9 @@ final class ShowContactInteractorTests: XCTestCase {
     }
 
     final class ShowContactPresentationLogicSpy: ShowContactPresentationLogic {
+        var historyResponses: [ShowContact.ShowHistory.Response] = []
+        func presentHistory(response: ShowContact.ShowHistory.Response) { historyResponses.append(response) }
+
         var presentContactCalled = false
         var contactResponse: ShowContact.FetchContact.Response?
         var presentDeletedContactCalled = false
@@ -31,6 +34,20 @@ final class ShowContactInteractorTests: XCTestCase {
         func presentSelectedContact(response: ShowContact.SelectContact.Response) { selectedResponses.append(response) }
         var completionResponses: [ListContacts.CompleteReference.Response] = []
         func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
+    }
+
+    func test_history_asksForThisContactsChanges() {
+        // Given
+        let journalSpy = ListContactsJournalInteractorTests.ContactsJournalLogicSpy()
+        sut = ShowContactInteractor(worker: Seeds.worker(store), journalWorker: journalSpy)
+        sut.presenter = presenterSpy
+        sut.contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        // When
+        sut.showHistory(request: .init())
+        // Then
+        XCTAssertEqual(journalSpy.historyContacts, [sut.contact])
+        XCTAssertEqual(presenterSpy.historyResponses.map(\.changes), [[journalSpy.change]])
+        XCTAssertEqual(presenterSpy.historyResponses.map(\.contact), [sut.contact!])
     }
 
     func test_fetchContact_reload_readsTheStoredVersion() throws {

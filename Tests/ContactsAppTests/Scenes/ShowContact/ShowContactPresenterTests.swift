@@ -14,6 +14,9 @@ final class ShowContactPresenterTests: XCTestCase {
     }
 
     final class ShowContactDisplayLogicSpy: ShowContactDisplayLogic {
+        var historyViewModels: [HistoryViewModel] = []
+        func displayHistory(viewModel: HistoryViewModel) { historyViewModels.append(viewModel) }
+
         var displayContactCalled = false
         var contactViewModel: ShowContact.FetchContact.ViewModel?
         var deletedMessage: Message?

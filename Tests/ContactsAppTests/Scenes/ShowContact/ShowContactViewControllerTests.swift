@@ -19,6 +19,9 @@ final class ShowContactViewControllerTests: XCTestCase {
     }
 
     final class ShowContactBusinessLogicSpy: ShowContactBusinessLogic {
+        var historyRequests: [ShowContact.ShowHistory.Request] = []
+        func showHistory(request: ShowContact.ShowHistory.Request) { historyRequests.append(request) }
+
         var fetchRequests: [ShowContact.FetchContact.Request] = []
         var deleteContactCalled = false
 

@@ -1,0 +1,43 @@
+import ContactsApp
+import JSONBytes
+
+/// Output schemas of the tools whose structured content is not a ViewModel already described
+/// (the detail's schema is `ShowContact.FetchContact.ViewModel.jsonSchema`).
+enum ContactsToolSchemas {
+    private static let string: JSONValue = ["type": "string"]
+    private static let integer: JSONValue = ["type": "integer"]
+
+    /// The list's ViewModel (`contactList`), as `search` returns it.
+    static let contactList: JSONValue = [
+        "type": "object", "required": ["rows", "page", "pageCount", "total", "search", "sort", "caption"],
+        "properties": [
+            "rows": ["type": "array", "items": [
+                "type": "object", "required": ["id", "name", "organization", "email", "phone"],
+                "properties": ["id": ["type": "integer", "description": "the contact's number, for get, update and delete"],
+                               "name": string, "organization": string,
+                               "email": ["type": "string", "description": "the first email"],
+                               "phone": ["type": "string", "description": "the first phone, formatted"]]]],
+            "page": integer, "pageCount": integer, "total": ["type": "integer", "description": "contacts matching"],
+            "search": string, "sort": string, "caption": string,
+        ],
+    ]
+
+    static let deleted: JSONValue = [
+        "type": "object", "required": ["deleted", "message"],
+        "properties": [
+            "deleted": ["type": "object", "required": ["id", "uid", "name"],
+                        "properties": ["id": integer, "uid": string, "name": string]],
+            "message": string,
+        ],
+    ]
+
+    /// `import` and `export`: what the book said; with export's path `-`, the text itself.
+    static let transfer: JSONValue = [
+        "type": "object", "required": ["message"],
+        "properties": [
+            "message": string,
+            "format": string, "mediaType": ["type": "string", "description": "text/vcard or text/csv"],
+            "count": integer, "text": ["type": "string", "description": "the exported file, for path '-'"],
+        ],
+    ]
+}

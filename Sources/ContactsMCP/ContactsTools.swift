@@ -1,0 +1,316 @@
+import ContactsApp
+import JSONBytes
+import SceneCore
+import SceneMCP
+
+/// The book's MCP tools. Each one does one whole task by driving the session as a person would
+/// (add = open the form, set the fields, save), so the same scenes, rules and messages answer an
+/// agent; their arguments come from the same action declarations as the REPL and JSON-RPC.
+public final class ContactsTools {
+    private let session: Session
+    private typealias List = ListContactsViewController
+    private typealias Form = EditContactViewController
+    private typealias Detail = ShowContactViewController
+
+    public init(session: Session) { self.session = session }
+
+    /// The form's fields, from its declarations: single values, then repeated items.
+    static let formFields = MCPFormFields(
+        single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
+        repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
+
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile] }
+
+    // MARK: Reading
+
+    var search: MCPTool {
+        let spec = Self.action("search", of: List.descriptor)
+        let list = Self.action("list", of: List.descriptor)
+        let properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
+        return MCPTool(
+            name: "search", title: "Search contacts",
+            description: spec.summary + "; empty text lists every contact. One page of rows (number, name, organization, "
+                + "email, phone); get a row's number for every field.",
+            inputSchema: Self.object(properties, required: ["text"]), outputSchema: ContactsToolSchemas.contactList,
+            annotations: .read
+        ) { [self] arguments in
+            let members = try MCPArguments.members(arguments)
+            let search = try MCPArguments.bind(.object(members.filter { $0.key == "text" }), to: spec, tool: "search")
+            let paging = try MCPArguments.bind(.object(members.filter { $0.key != "text" }), to: list, tool: "search")
+            try toList()
+            // `list` sets the page size and clears an earlier search; `search` keeps that size.
+            var listing: [String: ArgumentValue] = ["page": .integer(1)]
+            listing["limit"] = paging.arguments["limit"]
+            var outcome = try run(ActionCall("list", listing), in: List.descriptor)
+            if !(search.string("text") ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                outcome = try run(search, in: List.descriptor)
+            }
+            if let page = paging.integer("page"), page > 1 {
+                outcome = try run(ActionCall("page", ["number": .integer(page)]), in: List.descriptor)
+            }
+            guard let model = outcome.last(ListContacts.FetchContacts.ViewModel.self) else {
+                throw MCPToolFailure("the search showed no list")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    var get: MCPTool {
+        let spec = Self.action("show", of: List.descriptor)
+        return MCPTool(
+            name: "get", title: "Get a contact",
+            description: "Every field of one contact, with its uid and the version to send to update.",
+            inputSchema: spec.parametersSchema, outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "get")
+            let detail = try open(call.string("contact") ?? "")
+            try toList()
+            return MCPToolResult(try JSONValueEncoder.encode(detail), text: Self.summary(detail))
+        }
+    }
+
+    // MARK: Changing
+
+    var add: MCPTool {
+        MCPTool(
+            name: "add", title: "Add a contact",
+            description: "Add a contact with all its fields at once. It needs a given name, a family name or an organization. "
+                + "Repeated fields take arrays; an address value is 'street; city; region; postal code; country'.",
+            inputSchema: Self.object(Self.formFields.properties), outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations()
+        ) { [self] arguments in
+            let members = try MCPArguments.members(arguments)
+            try Self.refuseUnknown(members, known: Self.formFields.names)
+            let calls = try Self.formFields.calls(from: members)
+            try toList()
+            let added = try run(ActionCall("add"), in: List.descriptor)
+            guard session.stack.active is Form else { throw MCPToolFailure(added.error?.text ?? "the form did not open") }
+            try fill(calls)
+            let saved = try save()
+            guard let inserted = saved.last(ListContacts.ShowInsertedContact.ViewModel.self) else {
+                throw MCPToolFailure("the contact was saved but not shown")
+            }
+            let detail = try open(String(inserted.row.id))
+            try toList()
+            return MCPToolResult(try JSONValueEncoder.encode(detail), text: "added " + Self.summary(detail))
+        }
+    }
+
+    var update: MCPTool {
+        let show = Self.action("show", of: List.descriptor)
+        var properties = Self.formFields.properties
+        properties["contact"] = show.parameters[0].jsonSchema
+        properties["version"] = ["type": "integer", "minimum": 0,
+                                 "description": "the version you read (get gives it); a contact changed since is refused"]
+        return MCPTool(
+            name: "update", title: "Update a contact",
+            description: "Change fields of a contact, given the version you read. A field set to \"\" is cleared; "
+                + "an array replaces all items of its kind. Fields left out keep their value.",
+            inputSchema: Self.object(properties, required: ["contact", "version"]),
+            outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(idempotent: true)
+        ) { [self] arguments in
+            let members = try MCPArguments.members(arguments)
+            try Self.refuseUnknown(members, known: Self.formFields.names + ["contact", "version"])
+            let reference = try MCPArguments.bind(.object(members.filter { $0.key == "contact" }), to: show, tool: "update")
+            guard case .integer(let version)? = members["version"] else {
+                throw MCPToolFailure("'version' is required: the integer version you read with get",
+                                     details: ["version": "required, an integer"])
+            }
+            let calls = try Self.formFields.calls(from: members)
+            try toList()
+            let current = try open(reference.string("contact") ?? "")
+            guard current.version == version else {
+                try toList()
+                throw Self.stale(current, yourVersion: version)
+            }
+            _ = try run(ActionCall("edit"), in: Detail.descriptor)
+            guard session.stack.active is Form else { throw MCPToolFailure("the form did not open") }
+            try fill(Self.replacing(calls, in: members))
+            _ = try save()
+            let detail = try run(ActionCall("show"), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
+            try toList()
+            guard let detail else { throw MCPToolFailure("the contact was saved but not shown") }
+            return MCPToolResult(try JSONValueEncoder.encode(detail), text: "updated " + Self.summary(detail))
+        }
+    }
+
+    var delete: MCPTool {
+        let spec = Self.action("delete", of: List.descriptor)
+        var properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, $0.jsonSchema) })
+        properties["version"] = ["type": "integer", "minimum": 0,
+                                 "description": "the version you read; when given, a contact changed since is not deleted"]
+        return MCPTool(
+            name: "delete", title: "Delete a contact",
+            description: "Delete one contact for good. Name it by number or UID (or its full name); a contact named by "
+                + "only part of its name needs confirm: true.",
+            inputSchema: Self.object(properties, required: ["contact"]), outputSchema: ContactsToolSchemas.deleted,
+            annotations: MCPToolAnnotations(destructive: true, idempotent: true)
+        ) { [self] arguments in
+            let members = try MCPArguments.members(arguments)
+            let call = try MCPArguments.bind(.object(members.filter { $0.key != "version" }), to: spec, tool: "delete")
+            var version: Int?
+            switch members["version"] {
+            case nil, .null?: break
+            case .integer(let number)?: version = number
+            case let other?: throw MCPToolFailure("'version' must be an integer, not \(other.typeName)", details: ["version": "must be an integer"])
+            }
+            try toList()
+            let current = try open(call.string("contact") ?? "")
+            try toList()
+            if let version, version != current.version { throw Self.stale(current, yourVersion: version) }
+            // The agent's own words go to the list's delete, so the same rule holds: a contact named by
+            // only part of its name is deleted only with `confirm`.
+            let outcome = try run(call, in: List.descriptor)
+            let message = outcome.messages(.success).last ?? "deleted"
+            return MCPToolResult(["deleted": ["id": .integer(Int(current.id)), "uid": .string(current.uid),
+                                              "name": .string(current.name)],
+                                  "message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: Files
+
+    var importFile: MCPTool {
+        let spec = Self.action("import", of: List.descriptor)
+        return MCPTool(
+            name: "import", title: "Import contacts",
+            description: spec.summary + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.transfer,
+            annotations: MCPToolAnnotations(openWorld: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "import")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            let message = (outcome.messages(.success) + outcome.messages(.info)).joined(separator: "\n")
+            return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    var exportFile: MCPTool {
+        let spec = Self.action("export", of: List.descriptor)
+        return MCPTool(
+            name: "export", title: "Export contacts",
+            description: spec.summary + ". With path '-' the text comes back in the result. Send a progressToken to follow it.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.transfer,
+            annotations: MCPToolAnnotations(destructive: true, openWorld: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "export")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            if let text = outcome.last(ListContacts.ExportContacts.ViewModel.self) {
+                let message = "exported \(text.count) contacts as \(text.format)"
+                return MCPToolResult(["message": .string(message), "format": .string(text.format),
+                                      "mediaType": .string(text.mediaType), "count": .integer(text.count),
+                                      "text": .string(text.text)], text: message)
+            }
+            let message = outcome.messages(.success).joined(separator: "\n")
+            return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: Driving the session
+
+    /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
+    private func toList() throws {
+        if session.stack.active is Form { _ = session.run(ActionCall("cancel"), inScene: Form.descriptor.id) }
+        if session.stack.scenes.count > 1 { _ = session.pop(to: List.descriptor.id) }
+    }
+
+    /// Runs an action of the active scene; a failure becomes the tool's failure.
+    @discardableResult
+    private func run(_ call: ActionCall, in scene: SceneDescriptor) throws -> Outcome {
+        let outcome = session.run(call, inScene: scene.id)
+        if let error = outcome.error { throw MCPToolFailure(error.text, details: error.details) }
+        return outcome
+    }
+
+    /// Opens a contact from the list and returns its detail.
+    private func open(_ reference: String) throws -> ShowContact.FetchContact.ViewModel {
+        let outcome = try run(ActionCall("show", ["contact": .string(reference)]), in: List.descriptor)
+        guard let detail = outcome.last(ShowContact.FetchContact.ViewModel.self) else {
+            throw MCPToolFailure("no contact was shown for '\(reference)'", details: ["contact": "not found"])
+        }
+        return detail
+    }
+
+    /// Runs the field calls in the open form; on a refused value the form is cancelled.
+    private func fill(_ calls: [ActionCall]) throws {
+        for call in calls {
+            do { try run(call, in: Form.descriptor) } catch let failure as MCPToolFailure {
+                try toList()
+                throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? [call.name: failure.message] : failure.details)
+            }
+        }
+    }
+
+    /// Saves the form; when the form refuses (per-field errors, a newer version), it is cancelled.
+    private func save() throws -> Outcome {
+        do { return try run(ActionCall("save"), in: Form.descriptor) } catch {
+            try toList()
+            throw error
+        }
+    }
+
+    /// For an update: an empty string clears its field, and an array first clears its kind.
+    private static func replacing(_ calls: [ActionCall], in members: [String: JSONValue]) -> [ActionCall] {
+        let clears = formFields.repeated.compactMap { spec -> ActionCall? in
+            guard case .array? = members[spec.name] else { return nil }
+            return ActionCall("clear", ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
+        }
+        let sets = calls.map { call -> ActionCall in
+            let isField = EditContact.Field(rawValue: call.name) != nil
+            return isField && call.string("value") == "" ? ActionCall("clear", ["field": .string(call.name)]) : call
+        }
+        return clears + sets
+    }
+
+    private static func stale(_ current: ShowContact.FetchContact.ViewModel, yourVersion: Int) -> MCPToolFailure {
+        MCPToolFailure("#\(current.id) \(current.name) was changed since you read it: it is at version \(current.version), "
+                       + "you sent version \(yourVersion). Get it again, then send your changes with version \(current.version).",
+                       details: ["version": "stale: the contact is at version \(current.version)",
+                                 "currentVersion": String(current.version)])
+    }
+
+    private static func refuseUnknown(_ members: [String: JSONValue], known: [String]) throws {
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw MCPToolFailure("unexpected argument '\(unknown)'; expected: \(known.joined(separator: ", "))",
+                                 details: [unknown: "unexpected"])
+        }
+    }
+
+    private static func summary(_ detail: ShowContact.FetchContact.ViewModel) -> String {
+        "#\(detail.id) \(detail.name) (uid \(detail.uid), version \(detail.version))"
+    }
+
+    private static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
+        ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
+         "additionalProperties": false]
+    }
+
+    private static func declared(_ name: String, of scene: SceneDescriptor) -> ActionSpec? {
+        scene.actions.first { $0.name == name }
+    }
+
+    /// An action the tools are built on; its declaration is part of this app, so it is there.
+    private static func action(_ name: String, of scene: SceneDescriptor) -> ActionSpec {
+        guard let spec = declared(name, of: scene) else { preconditionFailure("\(scene.id) declares no \(name)") }
+        return spec
+    }
+}
+
+extension EditContact.ItemKind {
+    /// The word `clear` takes for all items of this kind.
+    fileprivate var plural: String { self == .address ? "addresses" : rawValue + "s" }
+}
+
+extension Outcome {
+    fileprivate func last<Model: ViewModel>(_ type: Model.Type) -> Model? {
+        displayed.lazy.compactMap { $0 as? Model }.last
+    }
+
+    fileprivate func messages(_ kind: Message.Kind) -> [String] {
+        displayed.compactMap { ($0 as? Message).flatMap { $0.kind == kind ? $0.text : nil } }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells a front end what other processes changed in the file its app keeps its data in.
+///
+/// inotify watches the file's directory (the file, and SQLite's `-wal` beside it, which
+/// appears and goes); the front end waits on `descriptor` with its input (`poll`), or reads
+/// `changes()` before a prompt. Nothing runs while nothing is written: no polling, no thread.
+/// What changed is the app's to say (`check`); this only wakes it.
+public final class ChangeWatch {
+    /// Readable when some file beside the watched one was written; never blocks when read.
+    public let descriptor: Int32
+    private let fileName: String
+    private let check: () -> [DataChange]
+
+    /// Nil when inotify is not available (the front end then goes without notices).
+    public init?(file path: String, check: @escaping () -> [DataChange]) {
+        let url = URL(fileURLWithPath: path)
+        fileName = url.lastPathComponent
+        self.check = check
+        let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
+        guard inotify_add_watch(fd, url.deletingLastPathComponent().path, mask) >= 0 else {
+            close(fd)
+            return nil
+        }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads every pending event without waiting; when one concerns the watched file (or its
+    /// `-wal`, `-journal`), asks the app what changed. Empty when nothing did.
+    public func changes() -> [DataChange] {
+        var concerned = false
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let length = buffer.withUnsafeBytes {
+                    Int($0.load(fromByteOffset: offset + 12, as: UInt32.self))
+                }
+                let nameBytes = buffer[(offset + header)..<min(count, offset + header + length)].prefix { $0 != 0 }
+                if String(decoding: nameBytes, as: UTF8.self).hasPrefix(fileName) { concerned = true }
+                offset += header + length
+            }
+        }
+        return concerned ? check() : []
+    }
+
+    /// "Changed elsewhere: contacts updated #3; contacts created #12, #13": the one line a
+    /// REPL shows before its next prompt.
+    public static func notice(for changes: [DataChange]) -> String {
+        "Changed elsewhere: " + changes.map { change in
+            let ids = change.ids.prefix(5).map { "#\($0)" }.joined(separator: ", ")
+                + (change.ids.count > 5 ? " and \(change.ids.count - 5) more" : "")
+            return "\(change.topic) \(change.kind)" + (ids.isEmpty ? "" : " \(ids)")
+        }.joined(separator: "; ")
+    }
+}
