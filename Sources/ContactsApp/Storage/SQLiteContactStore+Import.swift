@@ -30,7 +30,7 @@ extension SQLiteContactStore: ImportSessionStore {
                                                   recorder: bookWasEmpty ? nil : recorder)
                     defer { transaction.db = nil }
                     try body(transaction)
-                    try Self.addWords(transaction.words, db)
+                    try Self.addWords(transaction.words.map { (word: $0.key, starts: $0.value) }, db)
                     try deferred?.build(anchorBucket: anchorBucket, db)
                     let ids = transaction.ids
                     if let first = ids.added.first, let last = ids.added.last {
@@ -87,7 +87,7 @@ extension SQLiteContactStore: ImportSessionStore {
         var ids = ImportedIDs()
         /// The inserted contacts' words, added to the word list once, at the import's end: a
         /// statement per word and card (most are repeated) would add a lookup to every card.
-        var words = Set<String>()
+        var words: [String: Int64] = [:]
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
@@ -113,7 +113,7 @@ extension SQLiteContactStore: ImportSessionStore {
                                                           addingWords: false, db)
                 ids.added.append(saved.id!)
                 addedHere.insert(saved.id!)
-                words.formUnion(row.insideWords)
+                for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {

@@ -120,8 +120,9 @@ extension SQLiteContactStore {
         let grams: String
         /// The duplicate index's keys (`MatchKeys.storedKeys`).
         let matchKeys: [(kind: DuplicateReason.Kind, key: String)]
-        /// The words of `text` a term may match inside, for the word list (`addWords`).
-        let insideWords: [String]
+        /// The words of `text` a term may match inside, with where other words of it start in
+        /// them (`ContactSearch.insideWordsWithStarts`), for the word list (`addWords`).
+        let insideWords: [(word: String, starts: Int64)]
 
         init(_ contact: Contact) {
             keys = SortKeys(contact)
@@ -143,7 +144,7 @@ extension SQLiteContactStore {
             digits = phoneDigits.joined(separator: " ")
             grams = ContactSearch.digitGramText(phoneDigits)
             matchKeys = MatchKeys.storedKeys(contact)
-            insideWords = ContactSearch.insideWordCandidates(text)
+            insideWords = ContactSearch.insideWordsWithStarts(text)
         }
     }
 
@@ -238,12 +239,22 @@ extension SQLiteContactStore {
         }
     }
 
-    /// Adds the words the word list lacks to it and to its trigram index (`contact_word_gram`).
-    static func addWords(_ words: some Sequence<String>, _ db: Database) throws {
-        for word in words {
-            try run("INSERT INTO contact_word(word) VALUES (?) ON CONFLICT DO NOTHING", db) { $0.text(word) }
-            guard db.changesCount == 1 else { continue }
-            try run("INSERT INTO contact_word_gram(word) VALUES (?)", db) { $0.text(word) }
+    /// Adds the words the word list lacks to it and to its trigram index (`contact_word_gram`),
+    /// and keeps in `starts` only the places where every contact that held a word had another
+    /// word starting (`ContactSearch.containsOnlyInside`): bits are only ever cleared, so a
+    /// contact edited or deleted since can only make a word look less covered than it is.
+    static func addWords(_ words: some Sequence<(word: String, starts: Int64)>, _ db: Database) throws {
+        for (word, starts) in words {
+            try run("INSERT INTO contact_word(word, starts) VALUES (?, ?) ON CONFLICT DO NOTHING", db) {
+                $0.text(word); $0.integer(starts)
+            }
+            if db.changesCount == 1 {
+                try run("INSERT INTO contact_word_gram(word) VALUES (?)", db) { $0.text(word) }
+            } else {
+                try run("UPDATE contact_word SET starts = starts & ?1 WHERE word = ?2 AND starts & ?1 != starts", db) {
+                    $0.integer(starts); $0.text(word)
+                }
+            }
         }
     }
 

@@ -30,6 +30,20 @@ final class ContactRulesTests: XCTestCase {
         }
     }
 
+    func test_isEmail_readsASCIIAndOtherTextByTheSameRules() {
+        let longest = String(repeating: "a", count: ContactRules.maxEmailLength - 12) + "@example.org"
+        XCTAssertTrue(ContactRules.isEmail(longest))
+        XCTAssertFalse(ContactRules.isEmail("a" + longest), "one too long")
+        XCTAssertTrue(ContactRules.isEmail("józef@example.org"))
+        let longestOther = String(repeating: "ó", count: ContactRules.maxEmailLength - 12) + "@example.org"
+        XCTAssertTrue(ContactRules.isEmail(longestOther), "counted in characters, not bytes")
+        XCTAssertFalse(ContactRules.isEmail("j" + longestOther), "one too long")
+        for bad in ["ann\t@example.org", "ann@example.org\n", "ann\u{7F}@example.org", "ann\u{1}@example.org",
+                    "ann\u{A0}lee@example.org", "józef\u{202E}@example.org", "józef lee@example.org"] {
+            XCTAssertFalse(ContactRules.isEmail(bad), bad.debugDescription)
+        }
+    }
+
     func test_labelAndTagProblems() {
         XCTAssertNil(ContactRules.labelProblem("work phone_2"))
         XCTAssertNotNil(ContactRules.labelProblem(""))

@@ -461,6 +461,50 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_handleMadeOfTheName_isAWordStartMatch_andTheSameHandleAloneStillMatchesInside() {
+        forEachStore {
+            // Given: a handle made of Mary Kowalczyk's names
+            try seed([StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"])])
+            // Then: "kowal" finds her at a word start, "rykow" only inside her handle
+            XCTAssertEqual(try search("kowal"), ["Kowalczyk"])
+            XCTAssertEqual(try search("rykow"), ["Kowalczyk"])
+            // When: someone else holds the same handle without the name
+            try seed([StoreSeeds.contact("Ann", "Brown", emails: ["marykowalczyk@example.com"])])
+            // Then: word starts first, then inside words
+            XCTAssertEqual(try search("kowal"), ["Kowalczyk", "Brown"])
+            let page = try sut.page(ContactQuery(search: "kowal", page: 2, limit: 1))
+            XCTAssertEqual(page.total, 2)
+            XCTAssertEqual(page.contacts.map(\.familyName), ["Brown"])
+        }
+    }
+
+    func test_search_handleMadeOfTheName_stillMatchesInside_afterTheNameIsEdited() {
+        forEachStore {
+            // Given
+            let mary = try seed([StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"])])[0]
+            // When: her family name no longer holds the handle's end
+            var edited = mary
+            edited.familyName = "Nowak"
+            _ = try sut.update(edited)
+            // Then: the handle still finds her, inside a word
+            XCTAssertEqual(try search("kowal"), ["Nowak"])
+            XCTAssertEqual(try sut.page(ContactQuery(search: "kowal", limit: 10)).total, 1)
+        }
+    }
+
+    func test_search_afterAnImport_handleMadeOfTheName_isAWordStartMatch_andAloneStillMatchesInside() {
+        forEachStore {
+            // Given: the handle made of Mary Kowalczyk's names, and the same one alone, imported together
+            let mary = StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"])
+            let ann = StoreSeeds.contact("Ann", "Brown", emails: ["marykowalczyk@example.com"])
+            // When
+            _ = try sut.importInBatches { try $0.save(inserting: [mary, ann], updating: []) }
+            // Then
+            XCTAssertEqual(try search("kowal"), ["Kowalczyk", "Brown"])
+            XCTAssertEqual(try search("rykow"), ["Brown", "Kowalczyk"])
+        }
+    }
+
     func test_search_findsTagsNotesAndAddresses() {
         forEachStore {
             // Given

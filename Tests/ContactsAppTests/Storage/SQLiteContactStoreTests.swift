@@ -80,6 +80,25 @@ final class SQLiteContactStoreTests: XCTestCase {
         }), Set(SQLiteContactStore.migrations.map(\.name)))
     }
 
+    func test_aBookWithoutWordStarts_getsThemFromItsContacts_whenOpened() throws {
+        // Given: a book as the release before word starts left it
+        _ = try SQLiteContactStore(path: databasePath).insert(
+            StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"]))
+        try DatabaseQueue(path: databasePath).write { db in
+            try db.execute(sql: "ALTER TABLE contact_word DROP COLUMN starts")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?",
+                           arguments: [SQLiteContactStore.addWordStartsInsideWords.name])
+        }
+        // When
+        let sut = try SQLiteContactStore(path: databasePath)
+        // Then: "kowalczyk" starts at 4 in her handle, and she is found as before
+        let starts = try DatabaseQueue(path: databasePath).read {
+            try Int64.fetchOne($0, sql: "SELECT starts FROM contact_word WHERE word = 'marykowalczyk'")
+        }
+        XCTAssertEqual(starts, 1 << 4)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "kowal")).contacts.map(\.familyName), ["Kowalczyk"])
+    }
+
     func test_aBookRecordingLegacyIdentifiers_withoutTheAnchors_getsThemOnce() throws {
         // Given: a book as the version before page anchors left it (v1, v2, v3 recorded; no anchors)
         _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
@@ -187,6 +206,31 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(ContactSearch.indexedText("here 42"), "here 42 \u{E000}here42", "a number in the next word")
         XCTAssertEqual(ContactSearch.indexedText("42 1 x-y"), "42 1 x-y", "no word followed by a number")
         XCTAssertEqual(ContactSearch.indexedText(""), "")
+    }
+
+    func test_insideWordsWithStarts_marksWhereAnotherWordOfTheTextStarts() {
+        // Given: a handle made of the names, beside them; a word of 3 letters is no candidate
+        let text = ContactSearch.indexedText("mary kowalczyk marykowalczyk 12@mail.test zoe")
+        // When
+        let words = ContactSearch.insideWordsWithStarts(text)
+        // Then: "kowalczyk" starts at 4 in "marykowalczyk"; nothing starts inside the others
+        XCTAssertEqual(words.map(\.word), ["mary", "kowalczyk", "marykowalczyk", "mail", "test"])
+        XCTAssertEqual(words.map(\.starts), [0, 0, 1 << 4, 0, 0])
+        XCTAssertEqual(ContactSearch.insideWordCandidates(text), words.map(\.word))
+        // and past ASCII: offsets count scalars, a combining mark belongs to its word
+        let other = ContactSearch.indexedText("ольга петрова ольгапетрова 7@почта.рф e\u{301}milie xe\u{301}milie")
+        let found = ContactSearch.insideWordsWithStarts(other)
+        XCTAssertEqual(found.map(\.word), ContactSearch.insideWordCandidates(other))
+        XCTAssertEqual(found.map(\.starts), [0, 0, 1 << 5, 0, 0, 1 << 1])
+    }
+
+    func test_containsOnlyInside_leavesOutATermFoundWhereEveryHolderHasAWordStarting() {
+        XCTAssertFalse(ContactSearch.containsOnlyInside("kowal", "marykowalczyk", starts: 1 << 4), "at a covered start")
+        XCTAssertTrue(ContactSearch.containsOnlyInside("kowal", "marykowalczyk", starts: 0))
+        XCTAssertTrue(ContactSearch.containsOnlyInside("rykow", "marykowalczyk", starts: 1 << 4), "not at the start")
+        XCTAssertFalse(ContactSearch.containsOnlyInside("mary", "marykowalczyk", starts: 0), "the word's own start")
+        XCTAssertFalse(ContactSearch.containsOnlyInside("ana", "anabanana", starts: 0), "found at its start too")
+        XCTAssertFalse(ContactSearch.containsOnlyInside("nowak", "marykowalczyk", starts: 1 << 4), "not in it")
     }
 
     func test_pairQuery_findsTheMarkedPairs_aPrefixOnlyWhenTheNumberEndsTheTerm() {

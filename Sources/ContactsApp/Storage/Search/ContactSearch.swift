@@ -380,6 +380,78 @@ struct ContactSearch {
         }
     }
 
+    /// `insideWordCandidates`, each with the places in it where another word of the same text
+    /// starts: bit `p` of `starts` is set when the word's scalars from `p` on are themselves a
+    /// word of the text (the handle "marykowalczyk" of Mary Kowalczyk: bit 4, "kowalczyk").
+    /// A term found there is found at a word start too (`containsOnlyInside`). Offsets past 62
+    /// are left out, which only makes a word look less covered. One pass over the UTF-8 bytes,
+    /// as `scanWords` does: every contact saved or imported goes through it (the tests hold it
+    /// to `insideWordCandidates`).
+    static func insideWordsWithStarts(_ indexedText: String) -> [(word: String, starts: Int64)] {
+        var text = indexedText
+        return text.withUTF8 { bytes -> [(word: String, starts: Int64)] in
+            // Every word as a byte range, with its length in scalars and whether it is letters.
+            var words: [(start: Int, end: Int, scalars: Int, isLetters: Bool)] = []
+            var current = ScalarKind.other, start = 0, scalars = 0, index = 0
+            while index < bytes.count {
+                let lead = bytes[index]
+                var kind: ScalarKind, length = 1
+                if lead < 0x80 {
+                    kind = lead >= 0x30 && lead <= 0x39 ? .digit
+                        : (lead | 0x20) >= 0x61 && (lead | 0x20) <= 0x7A ? .letter : .other
+                } else {
+                    length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for next in 1..<length { value = value << 6 | UInt32(bytes[index + next] & 0x3F) }
+                    if value == 0xE000 { break } // pairMark: the marked pairs follow
+                    kind = Unicode.Scalar(value).map(ScalarKind.init) ?? .other
+                }
+                if kind == .mark { kind = current == .other ? .other : current }
+                if kind != current {
+                    if current != .other { words.append((start, index, scalars, current == .letter)) }
+                    start = index
+                    scalars = 0
+                    current = kind
+                }
+                scalars += 1
+                index += length
+            }
+            if current != .other { words.append((start, index, scalars, current == .letter)) }
+            var result: [(word: String, starts: Int64)] = []
+            for word in words where word.isLetters && word.scalars > insideMinimum {
+                var starts: Int64 = 0, offset = 0, at = word.start
+                // A term is `insideMinimum` scalars or more, so a shorter rest cannot hold one.
+                let last = min(word.scalars - insideMinimum, 62)
+                while offset < last {
+                    at += 1
+                    while bytes[at] & 0xC0 == 0x80 { at += 1 } // the next scalar's first byte
+                    offset += 1
+                    let rest = word.end - at
+                    let isWord = words.contains { other in
+                        other.end - other.start == rest
+                            && (0..<rest).allSatisfy { bytes[other.start + $0] == bytes[at + $0] }
+                    }
+                    if isWord { starts |= 1 << Int64(offset) }
+                }
+                result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[word.start..<word.end]),
+                                      as: UTF8.self), starts))
+            }
+            return result
+        }
+    }
+
+    /// Whether a contact holding `word` may match `part` only inside it: `part` occurs in the
+    /// word after its start, but neither at its start nor where `starts` (the intersection of
+    /// `insideWordsWithStarts` over every contact that held the word) says each of them has a
+    /// word starting there, which would make it a word-start match for all of them.
+    static func containsOnlyInside(_ part: String, _ word: String, starts: Int64) -> Bool {
+        let part = Array(part.unicodeScalars), word = Array(word.unicodeScalars)
+        guard !part.isEmpty, word.count > part.count else { return false }
+        let found = (0...(word.count - part.count)).filter { word[$0..<$0 + part.count].elementsEqual(part) }
+        guard found.contains(where: { $0 > 0 }) else { return false }
+        return !found.contains { $0 == 0 || ($0 <= 62 && starts & (1 << Int64($0)) != 0) }
+    }
+
     /// Where the search found `contact`: for each term, the first field (in `SearchMatch.Field`
     /// order) it matches alone; of those, the first that is not the name, else the name. Nil
     /// for an empty search, or when every term matched only across fields (a phrase running

@@ -127,8 +127,8 @@ struct ResolvedSearch {
     let parsed: ContactSearch
     /// By term index: the ids whose text holds the term's phrase, for the terms looked up this way.
     let textMatches: [Int: [Int64]]
-    /// By term index: the indexed words that hold the term's word after their start, for the
-    /// terms that have any.
+    /// By term index: the indexed words that hold the term's word after their start, where
+    /// some contact holding them may lack a word starting with it, for the terms that have any.
     let insideWords: [Int: [String]]
 
     /// Candidates beyond this are left to FTS5: checking one costs a few microseconds.
@@ -151,10 +151,17 @@ struct ResolvedSearch {
         var insideWords: [Int: [String]] = [:]
         for (index, term) in parsed.terms.enumerated() {
             guard let part = term.insideWord else { continue }
-            let words = try String.fetchAll(db.cachedStatement(sql: """
-                SELECT word FROM contact_word_gram WHERE contact_word_gram MATCH ?
+            // Words where each holder has another word starting at the term (`starts`) hold no
+            // inside-only match: left out, a name prefix need not check the email handles made
+            // of the name ("marykowalczyk" for `Kowal`), and often no word is left.
+            let words = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT g.word, w.starts FROM contact_word_gram g CROSS JOIN contact_word w ON w.word = g.word
+                WHERE contact_word_gram MATCH ?
                 """), arguments: ["\"" + ContactSearch.Term.doublingQuotes(part) + "\""])
-                .filter { ContactSearch.contains(part, inside: $0) }
+                .compactMap { row -> String? in
+                    let word: String = row[0]
+                    return ContactSearch.containsOnlyInside(part, word, starts: row[1]) ? word : nil
+                }
             if !words.isEmpty { insideWords[index] = words }
         }
         self.insideWords = insideWords
