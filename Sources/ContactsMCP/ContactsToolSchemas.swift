@@ -40,4 +40,16 @@ enum ContactsToolSchemas {
             "count": integer, "text": ["type": "string", "description": "the exported file, for path '-'"],
         ],
     ]
+
+    /// `undo`: what the book said it took back.
+    static let undone: JSONValue = [
+        "type": "object", "required": ["message"],
+        "properties": ["message": ["type": "string", "description": "'Undid: ' and the change, as history names it"]],
+    ]
+
+    /// `sync`: one line per account, or that there is none.
+    static let synced: JSONValue = [
+        "type": "object", "required": ["message"],
+        "properties": ["message": ["type": "string", "description": "'home: pulled 2, pushed 1, merged 0, conflicts 0', a line per account"]],
+    ]
 }

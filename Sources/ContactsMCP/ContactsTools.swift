@@ -19,7 +19,7 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
         repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile] }
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo, sync] }
 
     // MARK: Reading
 
@@ -206,6 +206,104 @@ public final class ContactsTools {
                                       "text": .string(text.text)], text: message)
             }
             let message = outcome.messages(.success).joined(separator: "\n")
+            return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: Everyday tools (the list's duplicates, merge and birthdays)
+
+    var duplicates: MCPTool {
+        let spec = Self.action("duplicates", of: List.descriptor)
+        return MCPTool(
+            name: "duplicates", title: "Find duplicate contacts",
+            description: spec.summary + ". Strongest first: the same email, the same phone, or nearly the same name with a "
+                + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "duplicates")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.FindDuplicates.ViewModel.self) else {
+                throw MCPToolFailure("duplicates showed no groups")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    var merge: MCPTool {
+        let spec = Self.action("merge", of: List.descriptor)
+        return MCPTool(
+            name: "merge", title: "Merge contacts",
+            description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
+                + "Emails, phones, addresses and tags are joined; other fields keep the first's value unless empty "
+                + "(the values dropped are listed). The others are deleted for good.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(destructive: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "merge")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.MergeContacts.ViewModel.self) else {
+                throw MCPToolFailure("the merge showed no result")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
+        }
+    }
+
+    var birthdays: MCPTool {
+        let spec = Self.action("birthdays", of: List.descriptor)
+        return MCPTool(
+            name: "birthdays", title: "Upcoming birthdays",
+            description: spec.summary + " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
+                + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "birthdays")
+            try toList()
+            guard let model = try run(call, in: List.descriptor).last(ListContacts.UpcomingBirthdays.ViewModel.self) else {
+                throw MCPToolFailure("birthdays showed no list")
+            }
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    // MARK: The journal
+
+    var undo: MCPTool {
+        let spec = Self.action("undo", of: List.descriptor)
+        return MCPTool(
+            name: "undo", title: "Undo a change",
+            description: spec.summary + ". Without `change` the most recent change; with it, an older one by its number "
+                + "(the list's history shows it). Refused, naming it, when a later change touched the same contact.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.undone,
+            // Undoing an add deletes that contact, and undoing again takes back the next change.
+            annotations: MCPToolAnnotations(destructive: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "undo")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            guard let message = outcome.messages(.success).last else { throw MCPToolFailure("the undo said nothing") }
+            return MCPToolResult(["message": .string(message)], text: message)
+        }
+    }
+
+    // MARK: CardDAV
+
+    var sync: MCPTool {
+        let spec = Self.action("sync", of: List.descriptor)
+        return MCPTool(
+            name: "sync", title: "Sync with CardDAV",
+            description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
+                + "field and pushes the rest; one line per account: pulled, pushed, merged, conflicts. Accounts are added "
+                + "with 'contactsbook account add'.",
+            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.synced,
+            // It overwrites fields here and on the servers with the other side's newer values.
+            annotations: MCPToolAnnotations(destructive: true, openWorld: true)
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: "sync")
+            try toList()
+            let outcome = try run(call, in: List.descriptor)
+            let message = (outcome.messages(.success) + outcome.messages(.info)).joined(separator: "\n")
             return MCPToolResult(["message": .string(message)], text: message)
         }
     }

@@ -48,10 +48,12 @@ final class ContactsToolsTests: XCTestCase {
         // When
         let tools = sut.all
         // Then
-        XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export"])
-        XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get"])
-        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export"])
-        XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name), ["search", "get", "update", "delete"])
+        XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
+                                           "duplicates", "merge", "birthdays", "undo", "sync"])
+        XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays"])
+        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge", "undo", "sync"])
+        XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
+                       ["search", "get", "update", "delete", "duplicates", "birthdays"])
     }
 
     func test_addsInputSchema_isTheFormsFieldActions() {
@@ -200,6 +202,179 @@ final class ContactsToolsTests: XCTestCase {
         XCTAssertNotNil(failure)
         XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
     }
+    // MARK: duplicates, merge, birthdays
+
+    func test_theEverydayToolsInputSchemas_areTheListsActionDeclarations() {
+        // Then
+        XCTAssertEqual(sut.merge.inputSchema["properties"]?["contacts"]?["description"],
+                       "two or more numbers (#) or quoted names; the first is kept")
+        XCTAssertEqual(sut.merge.inputSchema["required"], ["contacts"])
+        XCTAssertEqual(sut.birthdays.inputSchema["properties"]?["days"]?["maximum"], 366)
+        XCTAssertEqual(sut.birthdays.inputSchema["required"], [])
+        XCTAssertEqual(sut.duplicates.inputSchema["properties"], [:])
+    }
+
+    func test_duplicates_groupsTheSameEmail_withTheMergeThatJoinsThem() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        _ = try call(sut.add, ["given": "Anne", "family": "Lee", "email": [["value": "ANN@example.org"]]])
+        _ = try call(sut.add, ["given": "Bo"])
+        // When
+        let result = try call(sut.duplicates, [:])
+        // Then
+        let group = result.structuredContent?["groups"]?[index: 0]
+        XCTAssertEqual(result.isError, false)
+        XCTAssertEqual(result.structuredContent?["groups"]?.count, 1)
+        XCTAssertEqual(group?["rows"]?[index: 0]?["id"], 1)
+        XCTAssertEqual(group?["rows"]?[index: 1]?["id"], 2)
+        XCTAssertEqual(group?["reasons"]?[index: 0]?["kind"], "email")
+        XCTAssertEqual(group?["merge"], "merge 1 2")
+        XCTAssertEqual(result.text, "1 group of possible duplicates; merge one into its first contact with 'merge 1 2'")
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_duplicates_inABookWithout_saysSo() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        // When
+        let result = try call(sut.duplicates, [:])
+        // Then
+        XCTAssertEqual(result.structuredContent?["groups"], [])
+        XCTAssertEqual(result.text, "No duplicates found")
+    }
+
+    func test_merge_byUIDs_keepsTheFirst_deletesTheOthers_andListsTheValuesDropped() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        _ = try call(sut.add, ["given": "Anne", "family": "Lee", "phone": [["value": "+44 20 7946 0000"]]])
+        // When
+        let result = try call(sut.merge, ["contacts": "uid-1 uid-2"])
+        // Then
+        XCTAssertEqual(result.isError, false)
+        XCTAssertEqual(result.structuredContent?["id"], 1)
+        XCTAssertEqual(result.structuredContent?["removed"], [2])
+        XCTAssertEqual(result.structuredContent?["differences"]?[index: 0]?["dropped"], "Anne")
+        XCTAssertEqual(result.text.hasPrefix("Merged #2 Anne Lee into #1 Ann Lee"), true, result.text)
+        let kept = try call(sut.get, ["contact": 1]).structuredContent?["contact"]
+        XCTAssertEqual(kept?["phones"]?.count, 2)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 1)
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_merge_ofOneContact_orAnUnknownOne_failsSayingWhy_andDeletesNothing() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        _ = try call(sut.add, ["given": "Bo"])
+        // When
+        let one = failure(sut.merge, ["contacts": "1"])
+        let unknown = failure(sut.merge, ["contacts": "1 42"])
+        let wrongType = failure(sut.merge, ["contacts": 1])
+        // Then
+        XCTAssertEqual(one?.message, "merge needs two contacts or more, the first kept: merge 3 7")
+        XCTAssertEqual(unknown?.message.contains("'#42'"), true, unknown?.message ?? "")
+        XCTAssertEqual(wrongType?.details.keys.sorted(), ["contacts"])
+        XCTAssertEqual(try store.page(ContactQuery()).total, 2)
+    }
+
+    func test_birthdays_fromTheInjectedToday_soonestFirst() throws {
+        // Given today is 2023-11-15 (ContactsMCPSeeds.now)
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        _ = try call(sut.add, ["given": "Bo", "birthday": "1990-11-20"])
+        _ = try call(sut.add, ["given": "Cy", "birthday": "11-16"])
+        // When
+        let result = try call(sut.birthdays, ["days": 7])
+        let byDefault = try call(sut.birthdays, [:])
+        // Then
+        let entries = result.structuredContent?["entries"]
+        XCTAssertEqual(result.structuredContent?["today"], "2023-11-15")
+        XCTAssertEqual(entries?.count, 2)
+        XCTAssertEqual(entries?[index: 0]?["name"], "Cy")
+        XCTAssertEqual(entries?[index: 0]?["when"], "tomorrow")
+        XCTAssertEqual(entries?[index: 1]?["date"], "2023-11-20")
+        XCTAssertEqual(entries?[index: 1]?["age"], 33)
+        XCTAssertEqual(entries?[index: 1]?["daysAway"], 5)
+        XCTAssertEqual(result.text, "2 birthdays in the next 7 days")
+        XCTAssertEqual(byDefault.structuredContent?["days"], 30)
+    }
+
+    func test_birthdays_beyondAYear_failsNamingDays() {
+        // When
+        let failure = failure(sut.birthdays, ["days": 400])
+        // Then
+        XCTAssertEqual(failure?.details.keys.sorted(), ["days"])
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_sync_ofABookNotInAFile_failsSayingWhy_andAnUnknownArgumentIsNamed() {
+        // When
+        let notAFile = failure(sut.sync, [:])
+        let unknown = failure(sut.sync, ["acount": "home"])
+        // Then
+        XCTAssertEqual(notAFile?.message, "This book cannot sync: it is not kept in a file.")
+        XCTAssertEqual(unknown?.details.keys.sorted(), ["acount"])
+        XCTAssertEqual(sut.sync.inputSchema["properties"]?["account"]?["type"], "string")
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+
+    func test_undo_inABookWithoutHistory_failsSayingSo() {
+        // When
+        let failure = failure(sut.undo, [:])
+        // Then
+        XCTAssertEqual(failure?.message, "This book keeps no history.")
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
+    }
+}
+
+/// `undo` on a book that keeps a journal (SQLite in memory).
+final class ContactsUndoToolTests: XCTestCase {
+    private var store: SQLiteContactStore!
+    private var sut: ContactsTools!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try SQLiteContactStore(path: ":memory:")
+        sut = ContactsTools(session: ContactsSceneFactory.makeSession(environment: ContactsMCPSeeds.environment(store)))
+    }
+
+    func test_undo_takesBackTheLastChange_andAnOlderOneByNumber() throws {
+        // Given
+        _ = try sut.add.run(ContactsMCPSeeds.ann)
+        _ = try sut.delete.run(["contact": "uid-1"])
+        // When
+        let undone = try sut.undo.run([:])
+        // Then
+        XCTAssertEqual(undone.structuredContent, ["message": "Undid: deleted Ann Lee"])
+        XCTAssertEqual(undone.text, "Undid: deleted Ann Lee")
+        XCTAssertEqual(try sut.get.run(["contact": "uid-1"]).structuredContent?["contact"]?["givenName"], "Ann")
+        // And the add, by its number, takes the contact away again
+        XCTAssertEqual(try sut.undo.run(["change": 1]).isError, false)
+        XCTAssertEqual(try store.page(ContactQuery()).total, 0)
+    }
+
+    func test_undo_mergeAsOneChange_bringsBothBack() throws {
+        // Given
+        _ = try sut.add.run(ContactsMCPSeeds.ann)
+        _ = try sut.add.run(["given": "Anne", "family": "Lee"])
+        _ = try sut.merge.run(["contacts": "1 2"])
+        // When
+        _ = try sut.undo.run([:])
+        // Then
+        XCTAssertEqual(try store.page(ContactQuery()).total, 2)
+        XCTAssertEqual(try sut.get.run(["contact": "uid-2"]).structuredContent?["contact"]?["givenName"], "Anne")
+    }
+
+    func test_undo_withNothingToUndo_orABadNumber_failsSayingWhy() {
+        // When
+        let nothing = failures { try self.sut.undo.run([:]) }
+        let badNumber = failures { try self.sut.undo.run(["change": 0]) }
+        // Then
+        XCTAssertEqual(nothing?.message, "Nothing to undo.")
+        XCTAssertEqual(badNumber?.details.keys.sorted(), ["change"])
+    }
+
+    private func failures(_ body: () throws -> MCPToolResult) -> MCPToolFailure? {
+        do { _ = try body(); return nil } catch { return error as? MCPToolFailure }
+    }
 }
 
 final class ContactResourcesTests: XCTestCase {
@@ -227,5 +402,10 @@ extension JSONValue {
     fileprivate subscript(index index: Int) -> JSONValue? {
         guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
+    }
+
+    fileprivate var count: Int? {
+        guard case .array(let elements) = self else { return nil }
+        return elements.count
     }
 }

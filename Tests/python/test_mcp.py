@@ -2,6 +2,7 @@
 `legacy` mode (2025-11-25's initialize handshake) and its `auto` mode (2026-07-28's
 `server/discover` and per-request `_meta`). Structured results are checked against the output
 schemas the server lists, with jsonschema."""
+import datetime
 import json
 import pathlib
 import re
@@ -12,6 +13,7 @@ import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 
+from carddav_servers import vcard
 from rpc_client import TIMEOUT, binary, isolated_env
 
 MODES = {"legacy": "2025-11-25", "auto": "2026-07-28"}
@@ -53,13 +55,18 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
         async with client(tmp_path, mode) as c:
             assert c.protocol_version == MODES[mode]
             tools = (await c.list_tools()).tools
-            assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export"]
+            assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export",
+                                               "duplicates", "merge", "birthdays", "undo", "sync"]
             for tool in tools:
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
             hints = {t.name: t.annotations for t in tools}
             assert hints["get"].read_only_hint and hints["search"].read_only_hint
             assert hints["delete"].destructive_hint and not hints["add"].read_only_hint
+            assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
+            assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
+            assert hints["undo"].destructive_hint and not hints["undo"].idempotent_hint
+            assert hints["sync"].destructive_hint and hints["sync"].open_world_hint
             book = Checked(c, tools)
 
             added = await book.call("add", ANN)
@@ -93,6 +100,121 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert deleted.structured_content["deleted"]["uid"] == contact["uid"]
             empty = await book.call("search", {"text": ""})
             assert empty.structured_content["total"] == 0
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_duplicates_merge_and_birthdays_with_results_matching_their_schemas(tmp_path, mode):
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            none = await book.call("duplicates", {})
+            assert none.structured_content["groups"] == [] and none.content[0].text == "No duplicates found"
+
+            ann = (await book.call("add", ANN)).structured_content["contact"]
+            anne = (await book.call("add", {"given": "Anne", "family": "Lee", "email": [{"value": "ANN@acme.test"}],
+                                            "phone": [{"value": "+44 20 7946 0000"}]})).structured_content["contact"]
+            await book.call("add", {"given": "Bo", "birthday": "--" + today.strftime("%m-%d")})
+
+            found = await book.call("duplicates", {})
+            [group] = found.structured_content["groups"]
+            assert [row["id"] for row in group["rows"]] == [ann["id"], anne["id"]]
+            assert group["reasons"][0]["kind"] == "email"  # strongest first
+            assert group["merge"] == f"merge {ann['id']} {anne['id']}"
+
+            merged = await book.call("merge", {"contacts": f"{ann['uid']} {anne['uid']}"})
+            assert not merged.is_error, merged.content[0].text
+            assert (merged.structured_content["id"], merged.structured_content["removed"]) == (ann["id"], [anne["id"]])
+            assert [(d["kept"], d["dropped"], d["from"]) for d in merged.structured_content["differences"]] == \
+                [("Ann", "Anne", anne["id"])]
+            assert merged.content[0].text.startswith(f"Merged #{anne['id']} Anne Lee into #{ann['id']} Ann Lee")
+            kept = await book.call("get", {"contact": ann["uid"]})
+            assert len(kept.structured_content["contact"]["phones"]) == 2
+            gone = await c.call_tool("get", {"contact": anne["uid"]})
+            assert gone.is_error
+            again = await c.call_tool("merge", {"contacts": f"{ann['uid']} {anne['uid']}"})
+            assert again.is_error and anne["uid"] in again.content[0].text
+            one = await c.call_tool("merge", {"contacts": str(ann["id"])})
+            assert one.is_error and "two contacts or more" in one.content[0].text
+
+            # 366 days ahead holds every birthday, whichever day the server's clock says it is.
+            year = await book.call("birthdays", {"days": 366})
+            entries = year.structured_content["entries"]
+            assert {e["name"] for e in entries} == {"Ann Lee", "Bo"}
+            assert [e["daysAway"] for e in entries] == sorted(e["daysAway"] for e in entries)
+            bo = next(e for e in entries if e["name"] == "Bo")
+            assert bo["date"].endswith(today.strftime("-%m-%d")) and "age" not in bo
+            ann_entry = next(e for e in entries if e["name"] == "Ann Lee")
+            assert ann_entry["date"].endswith("-05-17") and ann_entry["age"] == int(ann_entry["date"][:4]) - 1990
+            default = await book.call("birthdays", {})
+            assert default.structured_content["days"] == 30
+            too_far = await c.call_tool("birthdays", {"days": 400})
+            assert too_far.is_error and "days" in too_far.content[0].text
+            assert not (await c.call_tool("search", {"text": ""})).is_error
+    today = datetime.datetime.now(datetime.timezone.utc).date()
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_undo_takes_back_a_delete_and_a_whole_merge(tmp_path, mode):
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            nothing = await c.call_tool("undo", {})
+            assert nothing.is_error and nothing.content[0].text == "Nothing to undo."
+            ann = (await book.call("add", ANN)).structured_content["contact"]
+            anne = (await book.call("add", {"given": "Anne", "family": "Lee"})).structured_content["contact"]
+
+            await book.call("delete", {"contact": anne["uid"]})
+            undone = await book.call("undo", {})
+            assert undone.structured_content == {"message": "Undid: deleted Anne Lee"}
+            assert undone.content[0].text == "Undid: deleted Anne Lee"
+            back = await book.call("get", {"contact": anne["uid"]})
+            assert back.structured_content["contact"]["givenName"] == "Anne"
+
+            await book.call("merge", {"contacts": f"{ann['id']} {anne['id']}"})
+            assert (await book.call("search", {"text": ""})).structured_content["total"] == 1
+            assert not (await book.call("undo", {})).is_error
+            both = await book.call("search", {"text": ""})
+            assert sorted(row["name"] for row in both.structured_content["rows"]) == ["Ann Lee", "Anne Lee"]
+
+            bad = await c.call_tool("undo", {"change": 0})
+            assert bad.is_error and "change" in bad.content[0].text
+            unknown = await c.call_tool("undo", {"change": 999})
+            assert unknown.is_error and "999" in unknown.content[0].text
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sync_with_a_radicale_account_pulls_and_pushes_and_names_an_unknown_account(radicale, tmp_path, mode):
+    radicale.put("bob.vcf", vcard("bob", "Bob", "Ray", "TEL;TYPE=cell:+1 555 0100"))
+    account = ["account", "add", "home", radicale.base, "--user", "alice"]
+    if radicale.password_command:
+        account += ["--password-command", radicale.password_command]
+    added = subprocess.run([binary(), *account, "--db", str(tmp_path / "book.sqlite"), "--create"], capture_output=True,
+                           text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert added.returncode == 0, added.stderr
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            book = Checked(c, (await c.list_tools()).tools)
+            await book.call("add", {"given": "Cy", "family": "Dee"})
+            synced = await book.call("sync", {"account": "home"})
+            assert not synced.is_error, synced.content[0].text
+            assert synced.structured_content["message"] == "home: pulled 1, pushed 1, merged 0, conflicts 0"
+            found = await book.call("search", {"text": ""})
+            assert sorted(row["name"] for row in found.structured_content["rows"]) == ["Bob Ray", "Cy Dee"]
+            unknown = await c.call_tool("sync", {"account": "work"})
+            assert unknown.is_error and "work" in unknown.content[0].text
+    run(body)
+
+
+def test_sync_without_accounts_says_how_to_add_one(tmp_path):
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            result = await c.call_tool("sync", {})
+            assert not result.is_error
+            assert result.structured_content == {"message": "No accounts to sync; add one with 'contactsbook account add'."}
     run(body)
 
 
@@ -165,6 +287,32 @@ def test_a_subscribed_contact_is_announced_when_it_changes(tmp_path):
             with anyio.fail_after(TIMEOUT):
                 await seen.wait()
             assert updated == [f"contact://{uid}"]
+    run(body)
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+def test_a_merge_announces_the_kept_contact_and_the_deleted_one(tmp_path):
+    updated = set()
+    both = anyio.Event()
+
+    async def on_message(message):
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/resources/updated":
+            updated.add(str(root.params.uri))
+            if len(updated) == 2:
+                both.set()
+
+    async def body():
+        async with client(tmp_path, "legacy", message_handler=on_message) as c:
+            first = (await c.call_tool("add", {"given": "Ann", "family": "Lee"})).structured_content["contact"]["uid"]
+            second = (await c.call_tool("add", {"given": "Anne", "family": "Lee"})).structured_content["contact"]["uid"]
+            for uid in (first, second):
+                await c.subscribe_resource(f"contact://{uid}")
+            merged = await c.call_tool("merge", {"contacts": f"{first} {second}"})
+            assert not merged.is_error, merged.content[0].text
+            with anyio.fail_after(TIMEOUT):
+                await both.wait()
+            assert updated == {f"contact://{first}", f"contact://{second}"}
     run(body)
 
 
