@@ -59,8 +59,9 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        let origin = rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
+        // The front end a change set names in `history`; MCP does not watch other processes yet.
+        let origin = mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
+        let book = try openSession(global, origin: origin, watching: origin == "rpc" || origin == "repl", pageSize: pageSize,
                                    changes: changes, progress: progress)
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)

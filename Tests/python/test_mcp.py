@@ -183,6 +183,11 @@ def test_undo_takes_back_a_delete_and_a_whole_merge(tmp_path, mode):
             unknown = await c.call_tool("undo", {"change": 999})
             assert unknown.is_error and "999" in unknown.content[0].text
     run(body)
+    # The book's history names MCP as the front end of these changes.
+    history = subprocess.run([binary(), "--db", str(tmp_path / "book.sqlite")], input="history\n", capture_output=True,
+                             text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert history.returncode == 0, history.stderr
+    assert "mcp" in history.stdout and "line" not in history.stdout, history.stdout
 
 
 @pytest.mark.parametrize("mode", MODES)
