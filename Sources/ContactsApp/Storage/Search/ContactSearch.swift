@@ -253,18 +253,7 @@ struct ContactSearch {
             var current = ScalarKind.other, start = 0, index = 0
             var separated = false
             while index < bytes.count {
-                let lead = bytes[index]
-                var kind: ScalarKind, length = 1
-                if lead < 0x80 {
-                    kind = lead >= 0x30 && lead <= 0x39 ? .digit
-                        : (lead | 0x20) >= 0x61 && (lead | 0x20) <= 0x7A ? .letter : .other
-                } else {
-                    // Valid UTF-8 (it is a String's): the lead byte gives the length.
-                    length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                    for next in 1..<length { value = value << 6 | UInt32(bytes[index + next] & 0x3F) }
-                    kind = Unicode.Scalar(value).map(ScalarKind.init) ?? .other
-                }
+                var (kind, length, _) = ScalarKind.decode(bytes, at: index)
                 if kind == .mark { kind = current == .other ? .other : current }
                 if kind != current {
                     if current != .other {
@@ -299,6 +288,22 @@ struct ContactSearch {
     /// (M*, which join the word before them) and everything else, which separates words.
     private enum ScalarKind {
         case letter, digit, mark, other
+
+        /// The kind, byte length and value of the scalar starting at `index` of valid UTF-8 (a
+        /// String's: the lead byte gives the length), ASCII decided from the byte alone.
+        @inline(__always)
+        static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (ScalarKind, Int, UInt32) {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                let kind: ScalarKind = lead >= 0x30 && lead <= 0x39 ? .digit
+                    : (lead | 0x20) >= 0x61 && (lead | 0x20) <= 0x7A ? .letter : .other
+                return (kind, 1, UInt32(lead))
+            }
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for next in 1..<length { value = value << 6 | UInt32(bytes[index + next] & 0x3F) }
+            return (Unicode.Scalar(value).map(ScalarKind.init) ?? .other, length, value)
+        }
 
         init(_ scalar: Unicode.Scalar) {
             if scalar.isASCII {
@@ -394,18 +399,8 @@ struct ContactSearch {
             var words: [(start: Int, end: Int, scalars: Int, isLetters: Bool)] = []
             var current = ScalarKind.other, start = 0, scalars = 0, index = 0
             while index < bytes.count {
-                let lead = bytes[index]
-                var kind: ScalarKind, length = 1
-                if lead < 0x80 {
-                    kind = lead >= 0x30 && lead <= 0x39 ? .digit
-                        : (lead | 0x20) >= 0x61 && (lead | 0x20) <= 0x7A ? .letter : .other
-                } else {
-                    length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                    for next in 1..<length { value = value << 6 | UInt32(bytes[index + next] & 0x3F) }
-                    if value == 0xE000 { break } // pairMark: the marked pairs follow
-                    kind = Unicode.Scalar(value).map(ScalarKind.init) ?? .other
-                }
+                var (kind, length, value) = ScalarKind.decode(bytes, at: index)
+                if value == 0xE000 { break } // pairMark: the marked pairs follow
                 if kind == .mark { kind = current == .other ? .other : current }
                 if kind != current {
                     if current != .other { words.append((start, index, scalars, current == .letter)) }
