@@ -38,4 +38,15 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(VCardText.unescape(VCardText.escape("a\\\u{0301}b")), "a\\\u{0301}b")
         XCTAssertEqual(VCardText.unescape("a\\\u{0301}b"), "a\u{0301}b")
     }
+
+    func test_roundTrip_aPhoneWithParametersAfterASpace_readsBackTheSame() throws {
+        // Given the shape fuzz-vcard found in CI: `+1 ;France` read as "+1 ", written, read as "+1"
+        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=text;TYPE=work:+1 ;France\r\nEND:VCARD\r\n"
+        let contacts = read(card)
+        // When
+        let again = read(contacts.map(VCardWriter().card(for:)).joined())
+        // Then
+        XCTAssertEqual(contacts.first?.phones.map(\.value), ["+1"])
+        XCTAssertEqual(again, contacts)
+    }
 }

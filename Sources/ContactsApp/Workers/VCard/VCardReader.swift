@@ -258,7 +258,8 @@ private struct ContactBuilder {
         if number.utf8.count >= 4 && number.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
             number = String(number.dropFirst(4))
         }
-        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
+        // ;ext=, ;phone-context=; what stood before it is trimmed again ("+1 ;x" is "+1").
+        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]).trimmingSpaces }
         return number
     }
 
