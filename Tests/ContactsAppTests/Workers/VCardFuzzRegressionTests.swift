@@ -49,4 +49,15 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["+1"])
         XCTAssertEqual(again, contacts)
     }
+
+    func test_roundTrip_aTelURIWithASpaceAfterTheScheme_readsBackTheSame() throws {
+        // Given the second shape fuzz-vcard found: a space after `tel:` stayed at the value's start
+        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYPE=home:tel: 555 0100\r\nEND:VCARD\r\n"
+        let contacts = read(card)
+        // When
+        let again = read(contacts.map(VCardWriter().card(for:)).joined())
+        // Then
+        XCTAssertEqual(contacts.first?.phones.map(\.value), ["555 0100"])
+        XCTAssertEqual(again, contacts)
+    }
 }

@@ -258,9 +258,9 @@ private struct ContactBuilder {
         if number.utf8.count >= 4 && number.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
             number = String(number.dropFirst(4))
         }
-        // ;ext=, ;phone-context=; what stood before it is trimmed again ("+1 ;x" is "+1").
-        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]).trimmingSpaces }
-        return number
+        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
+        // Trimmed again: what stood around `tel:` or before `;` ("+1 ;x" is "+1", "tel: 5" is "5").
+        return number.trimmingSpaces
     }
 
     /// `ADR`'s components: post-office box; extended address; street; locality; region; code; country.
