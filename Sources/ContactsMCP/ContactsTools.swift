@@ -221,11 +221,7 @@ public final class ContactsTools {
             inputSchema: spec.parametersSchema, outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema,
             annotations: .read
         ) { [self] arguments in
-            let call = try MCPArguments.bind(arguments, to: spec, tool: "duplicates")
-            try toList()
-            guard let model = try run(call, in: List.descriptor).last(ListContacts.FindDuplicates.ViewModel.self) else {
-                throw MCPToolFailure("duplicates showed no groups")
-            }
+            let model = try runListAction(spec, arguments, showing: ListContacts.FindDuplicates.ViewModel.self, orFail: "duplicates showed no groups")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -236,15 +232,11 @@ public final class ContactsTools {
             name: "merge", title: "Merge contacts",
             description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
                 + "Emails, phones, addresses and tags are joined; other fields keep the first's value unless empty "
-                + "(the values dropped are listed). The others are deleted for good.",
+                + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
             inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
             annotations: MCPToolAnnotations(destructive: true)
         ) { [self] arguments in
-            let call = try MCPArguments.bind(arguments, to: spec, tool: "merge")
-            try toList()
-            guard let model = try run(call, in: List.descriptor).last(ListContacts.MergeContacts.ViewModel.self) else {
-                throw MCPToolFailure("the merge showed no result")
-            }
+            let model = try runListAction(spec, arguments, showing: ListContacts.MergeContacts.ViewModel.self, orFail: "the merge showed no result")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
         }
     }
@@ -258,11 +250,7 @@ public final class ContactsTools {
             inputSchema: spec.parametersSchema, outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema,
             annotations: .read
         ) { [self] arguments in
-            let call = try MCPArguments.bind(arguments, to: spec, tool: "birthdays")
-            try toList()
-            guard let model = try run(call, in: List.descriptor).last(ListContacts.UpcomingBirthdays.ViewModel.self) else {
-                throw MCPToolFailure("birthdays showed no list")
-            }
+            let model = try runListAction(spec, arguments, showing: ListContacts.UpcomingBirthdays.ViewModel.self, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -311,6 +299,16 @@ public final class ContactsTools {
     // MARK: Driving the session
 
     /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
+    /// Binds a tool's arguments to one of the list's actions, runs it on the list, and returns the
+    /// last ViewModel of `type` it displayed (the everyday tools differ only in that type).
+    private func runListAction<Model: ViewModel>(_ spec: ActionSpec, _ arguments: JSONValue, showing type: Model.Type,
+                                                 orFail missing: String) throws -> Model {
+        let call = try MCPArguments.bind(arguments, to: spec, tool: spec.name)
+        try toList()
+        guard let model = try run(call, in: List.descriptor).last(type) else { throw MCPToolFailure(missing) }
+        return model
+    }
+
     private func toList() throws {
         if session.stack.active is Form { _ = session.run(ActionCall("cancel"), inScene: Form.descriptor.id) }
         if session.stack.scenes.count > 1 { _ = session.pop(to: List.descriptor.id) }
