@@ -321,6 +321,62 @@ def test_a_merge_announces_the_kept_contact_and_the_deleted_one(tmp_path):
     run(body)
 
 
+async def change_elsewhere(tmp_path, uid):
+    """Another `contactsbook` process (a piped line session) on the same book edits the contact."""
+    done = await anyio.run_process([binary(), "--db", str(tmp_path / "book.sqlite")],
+                                   input=f"show {uid}\nedit\nfamily Elsewhere\nsave\n".encode(),
+                                   env=isolated_env(tmp_path), check=False)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+def test_a_subscribed_contact_another_process_changes_is_announced(tmp_path):
+    updated = []
+    seen = anyio.Event()
+
+    async def on_message(message):
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/resources/updated":
+            updated.append(str(root.params.uri))
+            seen.set()
+
+    async def body():
+        async with client(tmp_path, "legacy", message_handler=on_message) as c:
+            uid = (await c.call_tool("add", {"given": "Ann"})).structured_content["contact"]["uid"]
+            other = (await c.call_tool("add", {"given": "Bo"})).structured_content["contact"]["uid"]
+            await c.subscribe_resource(f"contact://{uid}")
+            await change_elsewhere(tmp_path, other)  # not subscribed: no notice
+            await change_elsewhere(tmp_path, uid)
+            with anyio.fail_after(TIMEOUT):
+                await seen.wait()
+            assert updated == [f"contact://{uid}"]
+            now = await c.read_resource(f"contact://{uid}")
+            assert "N:Elsewhere;Ann;" in now.contents[0].text
+    run(body)
+
+
+def test_listen_in_auto_mode_hears_this_sessions_and_other_processes_changes(tmp_path):
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            assert c.server_capabilities.resources.subscribe is True
+            ann = (await c.call_tool("add", {"given": "Ann"})).structured_content["contact"]
+            uri = f"contact://{ann['uid']}"
+            async with c.listen(resource_subscriptions=[uri, "contact://nobody"]) as stream:
+                assert stream.honored.resource_subscriptions == [uri]
+                events = stream.__aiter__()
+                updated = await c.call_tool("update", {"contact": ann["uid"], "version": 1, "family": "Lee"})
+                assert not updated.is_error, updated.content[0].text
+                with anyio.fail_after(TIMEOUT):
+                    assert (await events.__anext__()).uri == uri
+                await change_elsewhere(tmp_path, ann["uid"])
+                with anyio.fail_after(TIMEOUT):
+                    assert (await events.__anext__()).uri == uri
+            # Leaving the stream cancels it; the server goes on answering.
+            after = await c.call_tool("get", {"contact": ann["uid"]})
+            assert after.structured_content["contact"]["familyName"] == "Elsewhere"
+    run(body)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_an_import_reports_progress(tmp_path, mode):
     cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:P{i}\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n" for i in range(300))
