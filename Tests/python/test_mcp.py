@@ -214,6 +214,77 @@ def test_sync_with_a_radicale_account_pulls_and_pushes_and_names_an_unknown_acco
     run(body)
 
 
+def add_account(radicale, tmp_path):
+    account = ["account", "add", "home", radicale.base, "--user", "alice"]
+    if radicale.password_command:
+        account += ["--password-command", radicale.password_command]
+    added = subprocess.run([binary(), *account, "--db", str(tmp_path / "book.sqlite"), "--create"], capture_output=True,
+                           text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert added.returncode == 0, added.stderr
+
+
+def import_cards(tmp_path, count):
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:local-{i}\r\nFN:P{i} Ann\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n"
+                    for i in range(count))
+    (tmp_path / "local.vcf").write_text(cards)
+    done = subprocess.run([binary(), "import", str(tmp_path / "local.vcf"), "--db", str(tmp_path / "book.sqlite")],
+                          capture_output=True, text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sync_reports_increasing_progress_before_its_result(radicale, tmp_path, mode):
+    for i in range(3):
+        radicale.put(f"r{i}.vcf", vcard(f"r{i}", f"R{i}", "Ray"))
+    add_account(radicale, tmp_path)
+    import_cards(tmp_path, 5)
+    reports = []
+
+    async def progress(value, total, message):
+        reports.append((value, total, message))
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            synced = await c.call_tool("sync", {"account": "home"}, progress_callback=progress)
+            assert not synced.is_error, synced.content[0].text
+            assert synced.structured_content["message"] == "home: pulled 3, pushed 5, merged 0, conflicts 0"
+    run(body)
+    assert reports[0] == (0, None, "Syncing home")
+    values = [value for value, _, _ in reports]
+    assert values == sorted(set(values)), reports
+    assert reports[-1] == (5, 5, "uploading")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cancelling_a_sync_stops_it_between_requests_and_the_next_sync_goes_on(radicale, tmp_path, mode):
+    # 150 contacts to push are 150 PUTs: the cancellation, sent when the sync begins, is read
+    # before one of the first of them, long before the last.
+    add_account(radicale, tmp_path)
+    import_cards(tmp_path, 150)
+    finished = []
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            scope = anyio.CancelScope()
+
+            async def progress(value, total, message):
+                scope.cancel()  # the SDK sends notifications/cancelled for the abandoned call
+
+            with scope:
+                finished.append(await c.call_tool("sync", {"account": "home"}, progress_callback=progress))
+            # Answered only once the cancelled sync has stopped: the server works one request at a time.
+            assert not (await c.call_tool("search", {"text": ""})).is_error
+            pushed_before = len(radicale.names())
+            assert pushed_before < 150
+            again = await c.call_tool("sync", {"account": "home"})
+            assert not again.is_error, again.content[0].text
+            assert again.structured_content["message"] == \
+                f"home: pulled 0, pushed {150 - pushed_before}, merged 0, conflicts 0"
+    run(body)
+    assert finished == []
+    assert len(radicale.names()) == 150  # each contact once: nothing pushed twice
+
+
 def test_sync_without_accounts_says_how_to_add_one(tmp_path):
     async def body():
         async with client(tmp_path, "auto") as c:
