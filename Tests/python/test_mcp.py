@@ -227,7 +227,7 @@ def import_cards(tmp_path, count):
     cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:local-{i}\r\nFN:P{i} Ann\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n"
                     for i in range(count))
     (tmp_path / "local.vcf").write_text(cards)
-    done = subprocess.run([binary(), "import", str(tmp_path / "local.vcf"), "--db", str(tmp_path / "book.sqlite")],
+    done = subprocess.run([binary(), "import", str(tmp_path / "local.vcf"), "--db", str(tmp_path / "book.sqlite"), "--create"],
                           capture_output=True, text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
     assert done.returncode == 0, done.stderr
 
@@ -465,6 +465,47 @@ def test_an_import_reports_progress(tmp_path, mode):
             assert total.structured_content["total"] == 300
     run(body)
     assert reports and reports == sorted(set(reports))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_export_reports_progress(tmp_path, mode):
+    import_cards(tmp_path, 2500)
+    reports = []
+
+    async def progress(value, total, message):
+        reports.append((value, total, message))
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            result = await c.call_tool("export", {"path": str(tmp_path / "out.vcf")}, progress_callback=progress)
+            assert not result.is_error, result.content[0].text
+    run(body)
+    assert (tmp_path / "out.vcf").read_text().count("BEGIN:VCARD") == 2500
+    values = [value for value, _, _ in reports]
+    assert values == sorted(set(values)) and values[0] == 0, reports
+    assert {total for _, total, _ in reports} == {2500}
+
+
+def test_cancelling_an_export_writes_no_file_and_the_server_goes_on(tmp_path):
+    # 40,000 contacts are 20 steps of 2,000: the cancellation, sent when the export begins, is
+    # read at the end of the first, long before the last.
+    import_cards(tmp_path, 40000)
+    finished = []
+
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            scope = anyio.CancelScope()
+
+            async def progress(value, total, message):
+                scope.cancel()
+
+            with scope:
+                finished.append(await c.call_tool("export", {"path": str(tmp_path / "out.vcf")}, progress_callback=progress))
+            after = await c.call_tool("search", {"text": "", "limit": 1})
+            assert after.structured_content["total"] == 40000
+    run(body)
+    assert finished == []
+    assert not (tmp_path / "out.vcf").exists()
 
 
 def test_stdout_carries_protocol_messages_only_and_bad_input_gets_jsonrpc_errors(tmp_path):
