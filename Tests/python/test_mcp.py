@@ -63,6 +63,8 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             hints = {t.name: t.annotations for t in tools}
             assert hints["get"].read_only_hint and hints["search"].read_only_hint
             assert hints["delete"].destructive_hint and not hints["add"].read_only_hint
+            assert not hints["add"].destructive_hint and hints["update"].destructive_hint
+            assert hints["update"].idempotent_hint and hints["import"].destructive_hint
             assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
             assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
             assert hints["undo"].destructive_hint and not hints["undo"].idempotent_hint
@@ -305,6 +307,11 @@ def test_a_failed_call_says_which_field_and_why_and_the_server_goes_on(tmp_path,
             assert "given name" in text
             missing = await c.call_tool("get", {"contact": "nobody-here"})
             assert missing.is_error and "nobody-here" in missing.content[0].text
+            assert list(missing.structured_content["details"]) == ["contact"]
+            item = await c.call_tool("add", {"given": "Bo", "phone": [{"label": "work"}]})
+            assert item.is_error and item.content[0].text.startswith("phone[0]: 'value' is required")
+            string = await c.call_tool("add", {"given": "Bo", "email": ["bo@x.test"]})
+            assert string.is_error and string.content[0].text == "'email[0]' must be an object {label?, value}, not string"
             after = await c.call_tool("add", {"given": "Bo"})
             assert not after.is_error
             assert after.structured_content["contact"]["givenName"] == "Bo"
@@ -542,6 +549,29 @@ def test_protocol_md_documents_exactly_the_tools_served(tmp_path):
         async with client(tmp_path, "auto") as c:
             return {t.name for t in (await c.list_tools()).tools}
     assert anyio.run(body) == documented
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_readme_agent_configuration_starts_the_server(tmp_path, mode):
+    """README's `mcpServers` lines, as an agent reads them: the command found on PATH, the args
+    with the book's path, `--create` added for a new book as README says."""
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## For AI agents: MCP"):]
+    config = json.loads(re.search(r"```json\n(.*?)```", section, flags=re.DOTALL).group(1))
+    server = config["mcpServers"]["contactsbook"]
+    assert server["command"] == "contactsbook"
+    args = [str(tmp_path / "book.sqlite") if arg.endswith("contacts.sqlite") else arg for arg in server["args"]]
+    assert args[:2] == ["--mcp", "--db"]
+    env = isolated_env(tmp_path)
+    env["PATH"] = str(pathlib.Path(binary()).parent) + ":" + env["PATH"]
+    params = StdioServerParameters(command=server["command"], args=args + ["--create"], env=env)
+
+    async def body():
+        async with Client(params, mode=mode, read_timeout_seconds=TIMEOUT) as c:
+            assert len((await c.list_tools()).tools) == 12
+            assert not (await c.call_tool("add", {"given": "Ann"})).is_error
+    run(body)
+    assert (tmp_path / "book.sqlite").exists()
 
 
 @pytest.mark.parametrize("other", ["--rpc", "--repl"])
