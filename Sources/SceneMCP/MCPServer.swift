@@ -24,6 +24,9 @@ public final class MCPServer: RPCProtocolHandler {
     static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
     /// The MCP code for a version the server does not speak; `data.supported` lists those it does.
     public static let unsupportedProtocolVersionCode = -32022
+    /// Listen streams open at once: a client that never cancels its streams cannot grow the
+    /// server without bound (the official SDK's server refuses more the same way).
+    public static let maximumListenStreams = 100
 
     public let name: String
     public let version: String
@@ -94,6 +97,11 @@ public final class MCPServer: RPCProtocolHandler {
             throw RPCError(code: RPCError.methodNotFoundCode,
                            message: "subscriptions/listen is 2026-07-28's; on \(handshakeVersion ?? "2025-11-25") use resources/subscribe",
                            data: ["method": "subscriptions/listen"])
+        }
+        guard subscriptions.streams.count < Self.maximumListenStreams else {
+            throw RPCError(code: RPCError.internalErrorCode,
+                           message: "subscription limit reached: \(Self.maximumListenStreams) listen streams are open; cancel one first",
+                           data: ["limit": .integer(Self.maximumListenStreams)])
         }
         let stream = MCPSubscriptions.Stream(id: id, resources: try honouredResources(params?["notifications"]))
         subscriptions.open(stream)

@@ -319,6 +319,18 @@ final class MCPListenTests: XCTestCase {
         XCTAssertEqual(after.map { $0["id"] }, [2])
     }
 
+    func test_listenStreamsBeyondTheLimit_areRefused_untilOneIsCancelled() {
+        // Given
+        for n in 1...MCPServer.maximumListenStreams { _ = listen("\(n)", "{}") }
+        // When
+        let refused = listen("more", "{}")
+        _ = fixture.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"1"}}"#)
+        let accepted = listen("again", "{}")
+        // Then
+        XCTAssertEqual(refused.map { $0["error"]?["code"] }, [.integer(RPCError.internalErrorCode)])
+        XCTAssertEqual(accepted.map { $0["method"] }, ["notifications/subscriptions/acknowledged"])
+    }
+
     func test_listenOnA2025Connection_isMethodNotFoundNamingResourcesSubscribe() {
         // Given
         _ = fixture.send(MCPSeeds.initialize)
