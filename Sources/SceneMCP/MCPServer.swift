@@ -123,16 +123,9 @@ public final class MCPServer: RPCProtocolHandler {
         var uris: [String] = []
         switch members["resourceSubscriptions"] {
         case nil, .null?: break
-        case .array(let items)?:
-            for item in items {
-                guard case .string(let uri) = item else {
-                    throw RPCError(code: RPCError.invalidParamsCode,
-                                   message: "invalid params: 'notifications.resourceSubscriptions' must be an array of URI strings",
-                                   data: ["parameter": "notifications.resourceSubscriptions", "reason": "invalid"])
-                }
-                if !uris.contains(uri) { uris.append(uri) }
-            }
-        case .some:
+        case .array(let items)? where items.allSatisfy({ if case .string = $0 { return true } else { return false } }):
+            for case .string(let uri) in items where !uris.contains(uri) { uris.append(uri) }
+        default:
             throw RPCError(code: RPCError.invalidParamsCode,
                            message: "invalid params: 'notifications.resourceSubscriptions' must be an array of URI strings",
                            data: ["parameter": "notifications.resourceSubscriptions", "reason": "invalid"])
