@@ -285,7 +285,8 @@ public final class ContactsTools {
             name: "sync", title: "Sync with CardDAV",
             description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
                 + "field and pushes the rest; one line per account: pulled, pushed, merged, conflicts. Accounts are added "
-                + "with 'contactsbook account add'.",
+                + "with 'contactsbook account add'. Send a progressToken to follow it; cancelling stops it before its next "
+                + "request to the server (what it pushed stays pushed; the next sync goes on).",
             inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.synced,
             // It overwrites fields here and on the servers with the other side's newer values.
             annotations: MCPToolAnnotations(destructive: true, openWorld: true)
