@@ -259,10 +259,10 @@ def test_sync_reports_increasing_progress_before_its_result(radicale, tmp_path, 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_cancelling_a_sync_stops_it_between_requests_and_the_next_sync_goes_on(radicale, tmp_path, mode):
-    # 150 contacts to push are 150 PUTs: the cancellation, sent when the sync begins, is read
-    # before one of the first of them, long before the last.
+    # 60 contacts to push are 60 PUTs: the cancellation, sent when the sync begins, is read
+    # before one of the first of them (before the first, on this host), long before the last.
     add_account(radicale, tmp_path)
-    import_cards(tmp_path, 150)
+    import_cards(tmp_path, 60)
     finished = []
 
     async def body():
@@ -277,14 +277,15 @@ def test_cancelling_a_sync_stops_it_between_requests_and_the_next_sync_goes_on(r
             # Answered only once the cancelled sync has stopped: the server works one request at a time.
             assert not (await c.call_tool("search", {"text": ""})).is_error
             pushed_before = len(radicale.names())
-            assert pushed_before < 150
-            again = await c.call_tool("sync", {"account": "home"})
+            assert pushed_before < 60
+            # A bound for a loaded host only: 150 PUTs to Radicale took over 20 s at a load of 17.
+            again = await c.call_tool("sync", {"account": "home"}, read_timeout_seconds=6 * TIMEOUT)
             assert not again.is_error, again.content[0].text
             assert again.structured_content["message"] == \
-                f"home: pulled 0, pushed {150 - pushed_before}, merged 0, conflicts 0"
+                f"home: pulled 0, pushed {60 - pushed_before}, merged 0, conflicts 0"
     run(body)
     assert finished == []
-    assert len(radicale.names()) == 150  # each contact once: nothing pushed twice
+    assert len(radicale.names()) == 60  # each contact once: nothing pushed twice
 
 
 def test_sync_without_accounts_says_how_to_add_one(tmp_path):
