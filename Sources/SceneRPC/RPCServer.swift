@@ -100,13 +100,29 @@ public final class RPCServer {
     }
 
     /// Sends changes another process made, unasked, as `session/dataChanged` (between requests:
-    /// never inside another message). Not before the client's first bytes say its framing.
+    /// never inside another message), or hands them to the protocol handler, which tells them
+    /// in its own words. Not before the client's first bytes say its framing.
     func announce(_ changes: [DataChange], into buffer: FrameBuffer) {
         guard !isFinished, reader.framing != nil, !changes.isEmpty else { return }
+        post(changes)
+        process([], output: .buffer(buffer))
+    }
+
+    /// Changes another process made (what a `ChangeWatch` found), as `announce(_:into:)` sends
+    /// them; returns the frames to write.
+    public func announce(_ changes: [DataChange]) -> [[UInt8]] {
+        guard !isFinished, reader.framing != nil, !changes.isEmpty else { return [] }
+        return collecting { emit in
+            post(changes)
+            process([], emit: emit)
+        }
+    }
+
+    private func post(_ changes: [DataChange]) {
+        if let handler = dispatcher.protocolHandler { return handler.receive(changesElsewhere: changes) }
         for change in changes {
             dispatcher.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
         }
-        process([], output: .buffer(buffer))
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.

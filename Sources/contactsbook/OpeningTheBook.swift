@@ -117,7 +117,7 @@ func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
                                           defaultCountry: bookCountry())
     store.journalClock = { [now = environment.now] in now() }
-    // Only the front ends that tell (the REPL, --rpc): a piped line session gets nothing extra.
+    // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
     if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)

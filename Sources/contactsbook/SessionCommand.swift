@@ -59,9 +59,10 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        // The front end a change set names in `history`; MCP does not watch other processes yet.
+        // The front end a change set names in `history`; all but the piped line session hear of
+        // other processes' changes.
         let origin = mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let book = try openSession(global, origin: origin, watching: origin == "rpc" || origin == "repl", pageSize: pageSize,
+        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
                                    changes: changes, progress: progress)
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
