@@ -309,15 +309,16 @@ private enum Incoming {
                 return
             }
             do {
-                switch try JSONValue.parse(bytes) {
-                case .array(let elements) where elements.isEmpty:
-                    self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
-                case .array(let elements) where elements.count > maxBatchLength:
+                // A batch past the limit is counted, not kept: memory stays bounded by the limit.
+                switch try JSONValue.parse(bytes, arrayLimit: maxBatchLength) {
+                case (nil, let length):
                     self = .single(.invalid(id: .null, .invalidRequest(
-                        "a batch of \(elements.count) messages exceeds the limit of \(maxBatchLength)",
-                        data: ["length": .integer(elements.count), "limit": .integer(maxBatchLength)])))
-                case .array(let elements): self = .batch(elements.map(IncomingMessage.init))
-                case let value: self = .single(IncomingMessage(value))
+                        "a batch of \(length) messages exceeds the limit of \(maxBatchLength)",
+                        data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
+                case (.array(let elements)?, _) where elements.isEmpty:
+                    self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
+                case (.array(let elements)?, _): self = .batch(elements.map(IncomingMessage.init))
+                case (let value?, _): self = .single(IncomingMessage(value))
                 }
             } catch {
                 switch error {
