@@ -162,3 +162,81 @@ def test_kill_during_deletes_over_rpc_keeps_each_delete_whole(tmp_path, spawn_rp
     assert gone == order[:len(gone)]
     assert len(gone) >= kill_after
     assert {uid: row for uid, row in before.items() if row[0] not in gone} == after
+
+
+def many_fields_card(group, member):
+    """One of three cards of a group to merge: 8 emails, 8 phones, 3 addresses, 4 tags, a note."""
+    uid = f"g{group}-{member}"
+    lines = [f"EMAIL;TYPE=work:{uid}.{n}@merge.example" for n in range(8)]
+    lines += [f"TEL;TYPE=cell:+1 555 {group:03}{member}{n}" for n in range(8)]
+    lines += [f"ADR;TYPE=home:;;{n} {uid} Street;Town{n};;{10000 + n};Land" for n in range(3)]
+    lines += [f"CATEGORIES:tag{member}a,tag{member}b,tag{member}c,tag{member}d", f"NOTE:note of {uid}",
+              f"ORG:Org {uid}", f"TITLE:Title {uid}"]
+    body = "".join(line + "\r\n" for line in lines)
+    return (f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:{uid}\r\nFN:Person{group} Merge\r\nN:Merge;Person{group};;;\r\n"
+            f"{body}END:VCARD\r\n")
+
+
+def trashed(db):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT COUNT(*) FROM contact_trash").fetchone()[0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kill_during_merges_keeps_each_merge_whole(tmp_path, seed):
+    # Given a book of 60 groups of three contacts with many fields each, and a line session
+    # merging each group into its first contact
+    rng = random.Random(seed)
+    db = str(tmp_path / "book.sqlite")
+    groups = 60
+    cards = tmp_path / "groups.vcf"
+    cards.write_text("".join(many_fields_card(g, m) for g in range(groups) for m in range(3)), newline="")
+    import_file(tmp_path, db, cards)
+    before = checked_book(db)
+    assert len(before) == 3 * groups
+    ids = {uid: row[0] for uid, row in before.items()}
+    script = "".join(f"merge {ids[f'g{g}-0']} {ids[f'g{g}-1']} {ids[f'g{g}-2']}\n" for g in range(groups))
+    kill_after = rng.randint(1, groups - 1)
+    session = line_session(tmp_path, db)
+    session.stdin.write(script.encode())
+    session.stdin.close()
+    # When it is killed after the k-th merge is acknowledged, with the rest still coming
+    merged = 0
+    while merged < kill_after:
+        line = session.stdout.readline()
+        assert line, f"the session ended after {merged} merges: {session.stderr.read().decode(errors='replace')}"
+        merged += line.startswith(b"Merged ")
+    session.kill()
+    session.wait(timeout=TIMEOUT)
+    # Then each group is either merged whole (the first holds all 24 emails and 24 phones, one
+    # version later; the other two are gone, into the trash) or untouched; the merged ones are a
+    # run from the first, at least the acknowledged ones
+    after = checked_book(db)
+    done = []
+    for g in range(groups):
+        first, others = f"g{g}-0", [f"g{g}-1", f"g{g}-2"]
+        if any(uid in after for uid in others):
+            assert all(after[uid] == before[uid] for uid in [first] + others), f"group {g} half merged"
+            done.append(False)
+            continue
+        kept = after[first]
+        emails = {f"g{g}-{m}.{n}@merge.example" for m in range(3) for n in range(8)}
+        assert all(email in kept[4] for email in emails), f"group {g}: emails missing"
+        assert all(f"555 {g:03}{m}{n}" in kept[5] for m in range(3) for n in range(8)), f"group {g}: phones missing"
+        assert kept[6] == before[first][6] + 1
+        done.append(True)
+    count = sum(done)
+    assert done == [True] * count + [False] * (groups - count)
+    assert count >= kill_after
+    assert trashed(db) == 2 * count
+    # And the last merge can be taken back whole: its three contacts as they were
+    if count:
+        undo = subprocess.run([binary(), "--db", db], input=b"undo\n", env=isolated_env(tmp_path),
+                              capture_output=True, timeout=TIMEOUT)
+        assert undo.returncode == 0 and b"Undid" in undo.stdout, undo.stdout + undo.stderr
+        restored = checked_book(db)
+        last = count - 1
+        assert all(restored[f"g{last}-{m}"][1:6] == before[f"g{last}-{m}"][1:6] for m in range(3))
