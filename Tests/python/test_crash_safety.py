@@ -7,14 +7,19 @@ transaction), the k-th save or delete acknowledged. After each kill the book mus
 integrity check and FTS5's, its kept count and search index must match its rows, and each change
 must be there whole or not at all; what was acknowledged must be there.
 """
+import base64
 import random
+import re
 import sqlite3
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
+from carddav_servers import PASSWORD, USER, vcard
 from rpc_client import RpcProcess, binary, isolated_env, TIMEOUT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,3 +245,138 @@ def test_kill_during_merges_keeps_each_merge_whole(tmp_path, seed):
         restored = checked_book(db)
         last = count - 1
         assert all(restored[f"g{last}-{m}"][1:6] == before[f"g{last}-{m}"][1:6] for m in range(3))
+
+
+# --- Sync against a real Radicale (Tests/python/carddav_servers.py) ---
+
+SYNC_TIMEOUT = 300  # seconds; an upper bound only, for a loaded machine
+
+
+def add_account(tmp_path, db, server):
+    result = subprocess.run([binary(), "account", "add", "home", server.base, "--user", "alice",
+                             "--password-command", server.password_command, "--db", db, "--create"],
+                            env=isolated_env(tmp_path), capture_output=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+
+
+def sync(tmp_path, db):
+    result = subprocess.run([binary(), "sync", "--db", db], env=isolated_env(tmp_path), capture_output=True,
+                            timeout=SYNC_TIMEOUT)
+    assert result.returncode == 0, (result.stdout + result.stderr).decode(errors="replace")
+    return result.stdout.decode().strip()
+
+
+def sync_killed(spawn_rpc, db, kill_at):
+    """Starts a sync over --rpc and kills it once the progress report `kill_at` = (message, n)
+    has come n times; returns False if the sync ended first."""
+    message, times = kill_at
+    server = spawn_rpc(framing="newline", db=db)
+    server.request("initialize", {"capabilities": {}})
+    server.send({"jsonrpc": "2.0", "id": 99, "method": "contacts/sync",
+                 "params": {"account": "home", "workDoneToken": "sync"}})
+    seen = 0
+    while seen < times:
+        answer = server.messages.get(timeout=SYNC_TIMEOUT)
+        assert answer is not None, bytes(server.stderr).decode(errors="replace")
+        if answer.get("id") == 99:
+            assert "result" in answer, answer
+            return False
+        value = answer.get("params", {}).get("value", {}) if answer.get("method") == "$/progress" else {}
+        seen += value.get("kind") == "report" and value.get("message") == message
+    server.kill()
+    return True
+
+
+def wait_until_idle(server):
+    """Waits (bounded) until Radicale has answered every request its log shows: a killed sync's
+    last request goes on there, and would slow the next sync's past our client's 30 s."""
+    log = server.log.name
+    deadline = time.monotonic() + SYNC_TIMEOUT
+    while True:
+        text = open(log).read()
+        if text.count(" request for ") == text.count(" response status for "):
+            return
+        assert time.monotonic() < deadline, "Radicale never finished the killed sync's requests"
+        time.sleep(0.2)
+
+
+def synced_book(db):
+    """The checked book's uids, each once, and its links to the server."""
+    book = checked_book(db)
+    con = sqlite3.connect(db)
+    try:
+        links = con.execute("SELECT href, contact_id FROM sync_item").fetchall()
+    finally:
+        con.close()
+    assert len({contact for _, contact in links}) == len(links), "a contact linked twice"
+    return book, links
+
+
+def server_uids(server):
+    uids = [re.search(r"^UID:(.*?)\r?$", text, re.M).group(1) for text in server.cards().values()]
+    assert len(uids) == len(set(uids)), "a card twice on the server"
+    return set(uids)
+
+
+def warm(server):
+    """Lets Radicale read cards written straight into its folder (its first listing of a few
+    thousand new files takes longer than our client waits on this machine)."""
+    request = urllib.request.Request(server.book, data=b'<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>',
+                                     method="PROPFIND", headers={"Depth": "1", "Content-Type": "application/xml"})
+    request.add_header("Authorization", "Basic " + base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode())
+    with urllib.request.urlopen(request, timeout=SYNC_TIMEOUT) as answer:
+        answer.read()
+
+
+def test_kill_during_the_pull_of_2000_cards_then_the_next_sync_finishes_without_duplicates(tmp_path, radicale,
+                                                                                           spawn_rpc):
+    # Given 2,000 cards on the server (written into Radicale's folder, as many PUTs would take
+    # minutes) and an empty book with the account
+    rng = random.Random(21)
+    folder = tmp_path / "radicale" / "collections" / "collection-root" / "alice" / "book"
+    for i in range(2000):
+        (folder / f"pull-{i}.vcf").write_text(vcard(f"pull-{i}", f"Given{i}", "Pull", f"EMAIL:g{i}@pull.example",
+                                                    f"TEL:+1 555 {i:04}", "NOTE:pulled"), newline="")
+    warm(radicale)
+    db = str(tmp_path / "book.sqlite")
+    add_account(tmp_path, db, radicale)
+    # When syncs are killed while the cards come down, and while they are saved (in a seeded order)
+    kill_points = [("downloading", 1), ("downloaded", 1)]
+    rng.shuffle(kill_points)
+    for kill_at in kill_points:
+        killed = sync_killed(spawn_rpc, db, kill_at)
+        wait_until_idle(radicale)
+        # Then after each the book is whole, holding the 2,000 cards all linked, or none of them
+        book, links = synced_book(db)
+        assert (len(book), len(links)) in [(0, 0), (2000, 2000)], (kill_at, killed, len(book), len(links))
+    # And the next sync finishes: every card here once, none sent back, none twice on the server
+    sync(tmp_path, db)
+    book, links = synced_book(db)
+    assert set(book) == {f"pull-{i}" for i in range(2000)} and len(links) == 2000
+    assert server_uids(radicale) == set(book)
+    assert sync(tmp_path, db) == "home: pulled 0, pushed 0, merged 0, conflicts 0"
+
+
+def test_kill_during_pushes_then_the_next_sync_finishes_without_duplicates(tmp_path, radicale, spawn_rpc):
+    # Given a book of 150 contacts never synced, and an empty address book on the server
+    rng = random.Random(22)
+    db = str(tmp_path / "book.sqlite")
+    import_file(tmp_path, db, generate_cards(tmp_path / "cards", 150, 22))
+    add_account(tmp_path, db, radicale)
+    before = checked_book(db)
+    # When two syncs are killed, each after a seeded count of cards sent
+    for times in sorted(rng.sample(range(1, 150), 2)):
+        killed = sync_killed(spawn_rpc, db, ("uploading", times))
+        wait_until_idle(radicale)
+        # Then the book is whole and unchanged, each contact linked at most once, each card on
+        # the server at most once
+        book, links = synced_book(db)
+        assert {uid: row[:6] for uid, row in book.items()} == {uid: row[:6] for uid, row in before.items()}
+        assert len(links) >= times - 1 or not killed  # the first report comes before any card is sent
+        assert server_uids(radicale) <= set(before)
+    # And the next sync finishes: every contact on the server once, nothing added here
+    sync(tmp_path, db)
+    book, links = synced_book(db)
+    assert set(book) == set(before) and len(links) == 150
+    assert server_uids(radicale) == set(before)
+    assert sync(tmp_path, db) == "home: pulled 0, pushed 0, merged 0, conflicts 0"
