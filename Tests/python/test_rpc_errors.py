@@ -288,6 +288,15 @@ def test_the_default_batch_limit_is_1000_and_counts_the_whole_batch(tmp_path):
         "data": {"length": 100000, "limit": 1000}}}]
 
 
+def test_mcp_shares_the_batch_limit(tmp_path):
+    batch = json.dumps([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(3)]).encode() + b"\n"
+    result = subprocess.run([binary(), "--mcp", "--create", "--db", str(tmp_path / "book.sqlite"),
+                             "--rpc-max-batch", "2"], input=batch, capture_output=True, env=isolated_env(tmp_path),
+                            timeout=TIMEOUT)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [answer["error"]["data"] for answer in answers] == [{"length": 3, "limit": 2}]
+
+
 def test_limits_below_a_sane_minimum_are_refused_as_flags(tmp_path):
     result = subprocess.run([binary(), "--rpc", "--rpc-max-message", "10"], input=b"", capture_output=True,
                             env=isolated_env(tmp_path), timeout=TIMEOUT)
