@@ -185,7 +185,7 @@ public final class RPCServer {
         }
         self.output = output
         defer { self.output = nil }
-        var incoming = events.map(Incoming.init)
+        var incoming = events.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
         var cancelled = Self.cancelledIDs(in: incoming)
         var next = 0
         while next < incoming.count, !isFinished {
@@ -193,7 +193,7 @@ public final class RPCServer {
                 next += 1
                 // What was read while a request ran is answered next, in order.
                 if !readDuringRequest.isEmpty {
-                    let more = readDuringRequest.map(Incoming.init)
+                    let more = readDuringRequest.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
                     readDuringRequest = []
                     cancelled.formUnion(Self.cancelledIDs(in: more))
                     incoming += more
@@ -264,7 +264,7 @@ public final class RPCServer {
         guard let id = running else { return false }
         for event in readWaitingInput() {
             readDuringRequest.append(event)
-            if Incoming(event).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
+            if Incoming(event, maxBatchLength: reader.limits.maxBatchLength).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
         }
         if runningCancelRequested { runningCancelObserved = true }
         return runningCancelRequested
@@ -316,7 +316,7 @@ private enum Incoming {
     case batch([IncomingMessage])
     case lost(String)
 
-    init(_ event: FrameEvent) {
+    init(_ event: FrameEvent, maxBatchLength: Int) {
         switch event {
         case .message(let bytes):
             // The common case: an envelope of a few members, read without a dictionary.
@@ -325,11 +325,16 @@ private enum Incoming {
                 return
             }
             do {
-                switch try JSONValue.parse(bytes) {
-                case .array(let elements) where elements.isEmpty:
+                // A batch past the limit is counted, not kept: memory stays bounded by the limit.
+                switch try JSONValue.parse(bytes, arrayLimit: maxBatchLength) {
+                case (nil, let length):
+                    self = .single(.invalid(id: .null, .invalidRequest(
+                        "a batch of \(length) messages exceeds the limit of \(maxBatchLength)",
+                        data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
+                case (.array(let elements)?, _) where elements.isEmpty:
                     self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
-                case .array(let elements): self = .batch(elements.map(IncomingMessage.init))
-                case let value: self = .single(IncomingMessage(value))
+                case (.array(let elements)?, _): self = .batch(elements.map(IncomingMessage.init))
+                case (let value?, _): self = .single(IncomingMessage(value))
                 }
             } catch {
                 switch error {
