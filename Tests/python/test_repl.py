@@ -50,6 +50,24 @@ class REPLTestCase(unittest.TestCase):
         child.expect_exact(PROMPT)
         return child
 
+    def send_ctrl_d(self, child):
+        """Sends Ctrl-D once libedit has the terminal in its own mode.
+
+        libedit prints the prompt before it switches the terminal from the line discipline's
+        mode to its own, and a Ctrl-D that arrives in between is an end of line to the kernel
+        that the switch drops (a person is never that quick). Its mode turns echo off, so the
+        test waits for that, as pexpect does for a password prompt, then sends Ctrl-D once.
+        """
+        self.assertTrue(child.waitnoecho(timeout=20), "libedit never took the terminal")
+        child.sendeof()
+
+    def ctrl_d(self, child):
+        """Leaves with Ctrl-D at a prompt; returns the exit status."""
+        self.send_ctrl_d(child)
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus
+
     def run_line(self, child, line):
         """Sends a line and returns everything printed up to the next prompt."""
         child.send(line + "\r")
@@ -171,25 +189,7 @@ class KeysAndHistoryTests(REPLTestCase):
 
     def test_ctrl_d_on_an_empty_line_leaves(self):
         child = self.spawn()
-        # libedit prints the prompt before it switches the terminal to its own mode, and the
-        # switch can discard a Ctrl-D that arrives in between (a person is never that quick;
-        # the old binary lost it in 7-9 of 100 rapid spawns too). So Ctrl-D is sent again if
-        # the REPL is still there after a second; the REPL must leave on one of them.
-        for _ in range(3):
-            child.sendeof()
-            if child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=1) == 0:
-                break
-        else:
-            self.fail("the REPL did not leave on Ctrl-D")
-        child.close()
-        self.assertEqual(child.exitstatus, 0)
-
-    def ctrl_d(self, child):
-        """Leaves with Ctrl-D at a prompt; returns the exit status."""
-        child.sendeof()
-        child.expect(pexpect.EOF)
-        child.close()
-        return child.exitstatus
+        self.assertEqual(self.ctrl_d(child), 0)
 
     def test_an_earlier_failure_does_not_make_the_exit_status_1(self):
         # A person corrects a mistake and goes on: the session did not end on an error
@@ -319,14 +319,8 @@ class ConfirmationTests(REPLTestCase):
         child = self.spawn()
         self.run_line(child, "add")
         self.run_line(child, "given Bob")
-        # Ctrl-D may be lost while libedit switches the terminal mode (see the Ctrl-D test above).
-        for _ in range(3):
-            child.sendeof()
-            if child.expect_exact(["Quit and drop 1 change to the new contact (given)? [y/N] ", pexpect.TIMEOUT],
-                                  timeout=1) == 0:
-                break
-        else:
-            self.fail("Ctrl-D in a form did not ask")
+        self.send_ctrl_d(child)
+        child.expect_exact("Quit and drop 1 change to the new contact (given)? [y/N] ")
         child.send("n\r")
         child.expect_exact("Still editing the new contact")
         child.expect_exact(PROMPT)
