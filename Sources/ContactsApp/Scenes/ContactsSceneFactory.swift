@@ -19,7 +19,8 @@ public final class ContactsSceneFactory {
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
         syncWorker = (environment.store as? SyncStateStore & ContactStore).map {
-            SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress)
+            SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress,
+                               changes: environment.changes)
         }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)
