@@ -491,3 +491,61 @@ def test_a_sync_in_another_process_reaches_a_watching_rpc_session_as_external(ra
         assert rpc.close_and_wait() == 0
     finally:
         rpc.kill()
+
+
+def test_the_password_is_never_stored_nor_logged(radicale, tmp_path):
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    book.session("add", "given Cy", "family Dee", "save")
+
+    result = book.sync("--log-level", "trace")
+    assert summary(result) == "home: pulled 1, pushed 1, merged 0, conflicts 0"
+    assert "Syncing home" in result.stderr
+    listed = book.run("account", "list", "--log-level", "trace")
+    for text in (result.stdout, result.stderr, listed.stdout, listed.stderr):
+        assert "secret" not in text and "c2VjcmV0" not in text  # nor in Basic's base64
+    book.sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    stored = b"".join(open(path, "rb").read() for path in [book.db] if os.path.exists(path))
+    assert b"echo secret" in stored  # the command is kept, to run at each sync
+    assert stored.replace(b"echo secret", b"").find(b"secret") == -1
+
+
+def test_https_certificates_are_verified(tmp_path):
+    import ssl
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from carddav_servers import free_port
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                           "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)], capture_output=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_PROPFIND(self):
+            seen.append(self.headers.get("Authorization"))
+            self.send_response(207)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", free_port()), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(cert), str(key))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        book = Book(tmp_path)
+        result = book.run("account", "add", "home", f"https://127.0.0.1:{server.server_port}/", "--user", "alice",
+                          "--password-command", "echo secret")
+        # A self-signed certificate is refused before any request is sent, password and all
+        assert result.returncode == 1
+        assert "account home: the server did not answer" in result.stderr
+        assert seen == []
+        assert "No accounts" in book.run("account", "list").stdout
+    finally:
+        server.shutdown()
