@@ -549,3 +549,48 @@ def test_https_certificates_are_verified(tmp_path):
         assert "No accounts" in book.run("account", "list").stdout
     finally:
         server.shutdown()
+
+
+def test_credentials_are_not_sent_to_another_host_on_a_redirect(tmp_path):
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    seen = {"here": [], "elsewhere": []}
+
+    def handler(name, answer):
+        class Handler(BaseHTTPRequestHandler):
+            def do_PROPFIND(self):
+                seen[name].append(self.headers.get("Authorization"))
+                answer(self)
+
+            def log_message(self, *args):
+                pass
+        return Handler
+
+    def refuse(request):
+        request.send_response(401)
+        request.send_header("WWW-Authenticate", 'Basic realm="dav"')
+        request.end_headers()
+
+    elsewhere = HTTPServer(("127.0.0.1", 0), handler("elsewhere", refuse))
+
+    def redirect(request):
+        # The same machine under another host name: another origin all the same
+        request.send_response(301)
+        request.send_header("Location", f"http://localhost:{elsewhere.server_port}{request.path}")
+        request.end_headers()
+
+    here = HTTPServer(("127.0.0.1", 0), handler("here", redirect))
+    for server in (here, elsewhere):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        book = Book(tmp_path)
+        result = book.run("account", "add", "home", f"http://127.0.0.1:{here.server_port}/", "--user", "alice",
+                          "--password-command", "echo secret")
+        assert result.returncode == 1
+        assert "account home: the server refused the password (401" in result.stderr
+        assert seen["here"] and all(h == "Basic YWxpY2U6c2VjcmV0" for h in seen["here"])
+        assert seen["elsewhere"] and all(h is None for h in seen["elsewhere"])
+    finally:
+        here.shutdown()
+        elsewhere.shutdown()

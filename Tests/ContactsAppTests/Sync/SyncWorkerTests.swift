@@ -49,6 +49,29 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertEqual(server.calls.first, "changes(nil)")
     }
 
+    func test_anAccountTakingVCard4_getsVCard4_withEveryUnknownPropertyKept() throws {
+        // Given: a server that said it takes 4.0, and a card with properties we have no field for
+        try store.addAccount(SyncAccount(name: "v4", serverURL: "http://h/", bookURL: "http://h/v4/", user: "ann",
+                                         acceptsVCard4: true))
+        let v4Server = InMemoryCardDAVBook()
+        v4Server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal",
+                                                               "IMPP:xmpp:ann@example.org"))
+        let account = try XCTUnwrap(store.accounts().first { $0.name == "v4" })
+        _ = try sut.sync(account, book: v4Server)
+        var ann = try contact("ann")
+        ann.title = "Engineer"
+        _ = try store.update(ann)
+
+        // When
+        _ = try sut.sync(try XCTUnwrap(store.accounts().first { $0.name == "v4" }), book: v4Server)
+
+        // Then
+        let text = try XCTUnwrap(v4Server.cards["/alice/book/ann.vcf"]?.vcard)
+        XCTAssertTrue(text.contains("VERSION:4.0"), text)
+        XCTAssertTrue(text.contains("TITLE:Engineer") && text.contains("X-COLOR:teal")
+                      && text.contains("IMPP:xmpp:ann@example.org"), text)
+    }
+
     func test_noOpSync_movesNothing_andAsksForTheChangesSinceTheToken() throws {
         server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
         try sync()
