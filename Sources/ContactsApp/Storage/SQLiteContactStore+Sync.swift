@@ -97,10 +97,20 @@ extension SQLiteContactStore: SyncStateStore {
         }
     }
 
-    public func items(account: String) throws -> [SyncItem] {
+    public func itemsWithoutBase(account: String) throws -> [SyncItem] {
         try guarded {
             try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM sync_item WHERE account = ?", arguments: [account]).map(Self.item(from:))
+                try Row.fetchAll(db, sql: """
+                    SELECT account, href, contact_id, etag, '' AS base, synced_version, on_server FROM sync_item WHERE account = ?
+                    """, arguments: [account]).map(Self.item(from:))
+            }
+        }
+    }
+
+    public func base(account: String, href: String) throws -> String? {
+        try guarded {
+            try writer.read { db in
+                try String.fetchOne(db, sql: "SELECT base FROM sync_item WHERE account = ? AND href = ?", arguments: [account, href])
             }
         }
     }

@@ -109,7 +109,11 @@ public protocol SyncStateStore: AnyObject {
     /// Removes an account and its links; its contacts stay in the book, local-only. Returns how
     /// many contacts were linked to it.
     func removeAccount(named name: String) throws -> Int
-    func items(account: String) throws -> [SyncItem]
+    /// The links of `account` without their bases (`base` empty): what a sync compares on every
+    /// run, without reading every card's text back (3.4 MB for 5,000 cards).
+    func itemsWithoutBase(account: String) throws -> [SyncItem]
+    /// The vCard last synced at `href`: the base of a merge.
+    func base(account: String, href: String) throws -> String?
     /// The contacts linked to `account` with an edit not yet sent (or not on the server).
     func changedContacts(account: String) throws -> [Contact]
     /// The contacts linked to no account.

@@ -73,7 +73,9 @@ public final class SyncWorker {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
         }
-        let items = Dictionary(try store.items(account: account.name).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        // Without their bases: read only for the few contacts merged.
+        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
+                               uniquingKeysWith: { a, _ in a })
         var removed = changes.removed
         if changes.isComplete {
             removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
@@ -96,7 +98,7 @@ public final class SyncWorker {
                     pull.writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
                                                base: card.vcard, pushPending: false))
                 } else {
-                    let result = SyncMerge.merge(base: Self.contact(fromText: item.base), local: local, remote: remote,
+                    let result = SyncMerge.merge(base: try base(account, item.href), local: local, remote: remote,
                                                  winner: account.conflicts)
                     count(result, local, &summary)
                     pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
@@ -133,7 +135,9 @@ public final class SyncWorker {
                 summary.resurrected += 1
             }
         }
-        try apply(pull)
+        // Nothing to write and the same token: no write transaction, and the journal's clock
+        // stays still, so sessions watching the book are not woken for nothing.
+        if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
     }
 
     // MARK: - Push
@@ -163,7 +167,8 @@ public final class SyncWorker {
 
     private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
                              _ summary: inout SyncSummary) throws {
-        let items = Dictionary(try store.items(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
+        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) },
+                               uniquingKeysWith: { a, _ in a })
         var pending = try store.changedContacts(account: account.name)
         if account.isDefault { pending += try store.unlinkedContacts() }
         progress?.report(completed: 0, of: pending.count, message: "uploading")
@@ -192,7 +197,7 @@ public final class SyncWorker {
             // Changed on the server meanwhile (or, for a create, already there): read it, merge, try again.
             let href = item?.href ?? url.path
             guard let card = try book.card(href: href), let remote = Self.contact(from: card) else { throw DAVError.preconditionFailed(url: url) }
-            let base = item.flatMap { Self.contact(fromText: $0.base) }
+            let base = try item.flatMap { try self.base(account, $0.href) }
             let result = SyncMerge.merge(base: base, local: contact, remote: remote, winner: account.conflicts)
             count(result, contact, &summary)
             try apply(SyncPull(account: account.name, writes: [
@@ -217,6 +222,11 @@ public final class SyncWorker {
         where !ids.isEmpty {
             changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids.map(String.init)))
         }
+    }
+
+    /// The contact as last synced at `href`, the base of a three-way merge.
+    private func base(_ account: SyncAccount, _ href: String) throws -> Contact? {
+        try store.base(account: account.name, href: href).flatMap(Self.contact(fromText:))
     }
 
     private func currentToken(_ account: SyncAccount) throws -> String? {

@@ -219,6 +219,17 @@ final class SyncWorkerTests: XCTestCase {
         ])
     }
 
+    func test_aSyncWithNothingToDo_writesNothing_theJournalClockStaysStill() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        let clock = try store.lastSequence()
+
+        try sync()
+
+        XCTAssertEqual(try store.lastSequence(), clock)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "1")
+    }
+
     func test_aSyncWithNothingToDo_announcesNothing() throws {
         server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
         try sync()
@@ -320,7 +331,7 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertThrowsError(try sut.sync(try XCTUnwrap(store.accounts().first), book: client)) { error in
             XCTAssertEqual(error as? DAVError, .network("connection refused"))
         }
-        XCTAssertEqual(try store.items(account: "home"), [])
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home"), [])
         XCTAssertNil(try store.accounts().first?.syncToken)
     }
 }
