@@ -100,9 +100,14 @@ extension SQLiteContactStore: SyncStateStore {
     public func itemsWithoutBase(account: String) throws -> [SyncItem] {
         try guarded {
             try writer.read { db in
+                // Read by position: by column name, GRDB's lookups cost 21,000 instructions a
+                // row, most of a sync with nothing to do (callgrind, 5,000 links).
                 try Row.fetchAll(db, sql: """
-                    SELECT account, href, contact_id, etag, '' AS base, synced_version, on_server FROM sync_item WHERE account = ?
-                    """, arguments: [account]).map(Self.item(from:))
+                    SELECT href, contact_id, etag, synced_version, on_server FROM sync_item WHERE account = ?
+                    """, arguments: [account]).map { row in
+                    SyncItem(account: account, href: row[0], contactID: row[1], etag: row[2], base: "",
+                             syncedVersion: row[3], onServer: row[4])
+                }
             }
         }
     }
