@@ -594,3 +594,26 @@ def test_credentials_are_not_sent_to_another_host_on_a_redirect(tmp_path):
     finally:
         here.shutdown()
         elsewhere.shutdown()
+
+
+def test_account_remove_on_a_terminal_asks_and_no_keeps_it(radicale, tmp_path):
+    import pexpect
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+
+    def remove(answer):
+        child = pexpect.spawn(os.environ["CONTACTSBOOK_BIN"], ["account", "remove", "home", "--db", book.db],
+                              env=env, encoding="utf-8", timeout=60)
+        child.expect_exact("Remove account home? Its contacts stay in the book, local-only. [y/N] ")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus, child.before
+
+    status, said = remove("n")
+    assert status == 1 and "Kept account home." in said
+    assert "home\talice" in book.run("account", "list").stdout
+    status, said = remove("y")
+    assert status == 0 and "Removed account home." in said
+    assert "No accounts" in book.run("account", "list").stdout
