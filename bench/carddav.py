@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CardDAV sync speed, side by side on one Radicale and the same cards (issue 15).
 
-    python3 bench/carddav.py BIN [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav]
+    python3 bench/carddav.py BIN [BIN ...] [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav]
 
 Starts Radicale (auth none) on 127.0.0.1 and a free port, fills an address book with the cards
 of `bench/gen.py N --vdir` (written into Radicale's storage folder: 5,000 PUTs take minutes, the
@@ -14,11 +14,15 @@ server's cost, not ours), then times, each round in turn so all share the same m
 - pushing changes: a plain sequential loop of If-Match PUTs of edited cards (the floor) against
   `BIN sync` after editing as many contacts (`--push`; each side edits its own cards).
 
-Prints medians and ratios; never fails on speed.
+With several binaries (the previous build and this one), each round times the floor and then
+every binary in turn, so all share the same minutes. Prints medians, ratios to the floor, and
+each binary's CPU time (user + sys, medians; the loaded host's wall time swings more); never
+fails on speed.
 """
 import argparse
 import os
 import re
+import resource
 import shutil
 import socket
 import sqlite3
@@ -80,9 +84,22 @@ def run(binary, *args):
     return result.stdout
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed_run(binary, *args):
+    """(wall seconds, CPU seconds of the process, stdout)."""
+    cpu = children_cpu()
+    start = time.perf_counter()
+    out = run(binary, *args)
+    return time.perf_counter() - start, children_cpu() - cpu, out
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary")
+    parser.add_argument("binaries", nargs="+")
     parser.add_argument("--cards", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--push", type=int, default=20)
@@ -123,24 +140,35 @@ def main():
         hrefs, _ = sync_collection(book)
         assert len(hrefs) == options.cards, len(hrefs)
 
-        rows = {"first": ([], []), "noop": ([], []), "push": ([], [])}
+        binaries = options.binaries
+        keys = ["first", "noop", "push"]
+        floor = {key: [] for key in keys}
+        ours = {(key, b): [] for key in keys for b in range(len(binaries))}
+        cpu = {(key, b): [] for key in keys for b in range(len(binaries))}
+        ordered = sorted(hrefs)
         for round_ in range(options.runs):
-            # First download: the floor, then ours into an empty book.
-            rows["first"][0].append(timed(lambda: multiget(book, sync_collection(book)[0])))
-            db = os.path.join(out, f"book-{round_}.sqlite")
-            run(options.binary, "account", "add", "bench", base, "--user", "bench", "--password-command", "echo bench",
-                "--db", db, "--create")
-            rows["first"][1].append(timed(lambda: run(options.binary, "sync", "--db", db)))
-            count = sqlite3.connect(db).execute("SELECT n FROM contact_count").fetchone()[0]
-            assert count == options.cards, count
+            # First download: the floor, then each binary into an empty book.
+            floor["first"].append(timed(lambda: multiget(book, sync_collection(book)[0])))
+            dbs = []
+            for b, binary in enumerate(binaries):
+                db = os.path.join(out, f"book-{round_}-{b}.sqlite")
+                dbs.append(db)
+                run(binary, "account", "add", "bench", base, "--user", "bench", "--password-command", "echo bench",
+                    "--db", db, "--create")
+                wall, used, _ = timed_run(binary, "sync", "--db", db)
+                ours["first", b].append(wall); cpu["first", b].append(used)
+                count = sqlite3.connect(db).execute("SELECT n FROM contact_count").fetchone()[0]
+                assert count == options.cards, count
             # Nothing to do.
             _, token = sync_collection(book)
-            rows["noop"][0].append(timed(lambda: sync_collection(book, token)))
-            rows["noop"][1].append(timed(lambda: run(options.binary, "sync", "--db", db)))
-            # Pushing changes: the floor edits the first N cards, we the next N.
-            edits = sorted(hrefs)[: options.push * 2]
+            floor["noop"].append(timed(lambda: sync_collection(book, token)))
+            for b, binary in enumerate(binaries):
+                wall, used, _ = timed_run(binary, "sync", "--db", dbs[b])
+                ours["noop", b].append(wall); cpu["noop", b].append(used)
+            # Pushing changes: the floor edits its own N cards, each binary the next N, so no
+            # side pulls another's edits.
             floor_cards = []
-            for href in edits[: options.push]:
+            for href in ordered[: options.push]:
                 status, headers, body = request("GET", base.rstrip("/") + href)
                 etag = headers.get("ETag") or headers.get("Etag")
                 text = body.decode().replace("END:VCARD", f"NOTE:floor edit {round_}\r\nEND:VCARD")
@@ -151,24 +179,40 @@ def main():
                     status, _, _ = request("PUT", base.rstrip("/") + href, text.encode(),
                                            {"Content-Type": "text/vcard", "If-Match": etag})
                     assert status in (201, 204), status
-            rows["push"][0].append(timed(floor_push))
-            with sqlite3.connect(db) as connection:
-                ids = [row[0] for row in connection.execute(
-                    "SELECT contact_id FROM sync_item ORDER BY href LIMIT ? OFFSET ?", (options.push, options.push))]
-            # Edited through the product, then pushed by the timed sync.
-            commands = "".join(f"show #{i}\nedit\nnotes our edit {round_}\nsave\nback\n" for i in ids)
-            result = subprocess.run([options.binary, "--db", db], input=commands, capture_output=True, text=True)
-            assert result.returncode == 0, result.stderr
-            pushed = []
-            rows["push"][1].append(timed(lambda: pushed.append(run(options.binary, "sync", "--db", db))))
-            assert f"pushed {options.push}," in pushed[0], pushed[0]
+            floor["push"].append(timed(floor_push))
+            for b, binary in enumerate(binaries):
+                db = dbs[b]
+                # Brings this book up to date first (untimed): the other sides' edits come down here.
+                run(binary, "sync", "--db", db)
+                first = options.push * (b + 1)
+                mine = set(ordered[first: first + options.push])
+                with sqlite3.connect(db) as connection:
+                    ids = [row[0] for row in connection.execute("SELECT contact_id, href FROM sync_item")
+                           if row[1] in mine]
+                assert len(ids) == options.push, len(ids)
+                # Edited through the product, then pushed by the timed sync.
+                commands = "".join(f"show #{i}\nedit\nnotes our edit {round_}\nsave\nback\n" for i in ids)
+                result = subprocess.run([binary, "--db", db], input=commands, capture_output=True, text=True)
+                assert result.returncode == 0, result.stderr
+                wall, used, pushed = timed_run(binary, "sync", "--db", db)
+                assert f"pushed {options.push}," in pushed, pushed
+                ours["push", b].append(wall); cpu["push", b].append(used)
 
+        median = statistics.median
         print(f"CardDAV sync, {options.cards} cards, Radicale on loopback, {options.runs} rounds (medians)")
-        print(f"{'what':<34}{'floor s':>10}{'ours s':>10}{'ratio':>8}")
+        for b, binary in enumerate(binaries):
+            print(f"  [{b}] {binary}")
+        header = f"{'what':<26}{'floor s':>9}" + "".join(f"{f'[{b}] s':>9}{'ratio':>7}{'cpu s':>7}"
+                                                          for b in range(len(binaries)))
+        print(header)
         names = {"first": "first download", "noop": "sync with nothing to do", "push": f"push {options.push} edits"}
-        for key, (floor, ours) in rows.items():
-            f, o = statistics.median(floor), statistics.median(ours)
-            print(f"{names[key]:<34}{f:>10.3f}{o:>10.3f}{o / f:>8.2f}")
+        for key in keys:
+            f = median(floor[key])
+            line = f"{names[key]:<26}{f:>9.3f}"
+            for b in range(len(binaries)):
+                o = median(ours[key, b])
+                line += f"{o:>9.3f}{o / f:>7.2f}{median(cpu[key, b]):>7.2f}"
+            print(line)
     finally:
         server.terminate()
         try:

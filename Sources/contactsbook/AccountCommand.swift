@@ -4,11 +4,24 @@ import Foundation
 import Logging
 import SceneCore
 
-/// `contactsbook account add|list|remove`: the CardDAV accounts the book syncs with.
+/// `contactsbook account add|set|list|remove`: the CardDAV accounts the book syncs with.
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "account", abstract: "Add, list or remove CardDAV accounts.",
-        subcommands: [Add.self, List.self, Remove.self])
+        commandName: "account", abstract: "Add, change, list or remove CardDAV accounts.",
+        subcommands: [Add.self, Change.self, List.self, Remove.self])
+
+    /// `--conflicts server|local`, read as a string and checked in `validate()` (an enum option
+    /// makes ArgumentParser describe it at every start-up; see bench/FINDINGS.md, issue 13).
+    static func conflictWinner(_ text: String?) throws -> ConflictWinner? {
+        guard let text else { return nil }
+        guard let winner = ConflictWinner(rawValue: text) else {
+            throw ValidationError("--conflicts is server or local, not '\(text)'")
+        }
+        return winner
+    }
+    static let conflictsHelp = ArgumentHelp(
+        "Who wins a field changed differently here and on the server: server (the default) or local.",
+        valueName: "server|local")
 
     // Every subcommand names itself: ArgumentParser otherwise derives the name from the type's
     // name through reflection, for each of them on every run of any command (a fifth of a
@@ -28,13 +41,45 @@ struct AccountCommand: ParsableCommand {
         @Option(name: .long, help: "The address book, when the server has several.") var book: String?
         @Flag(name: .long, help: "New local contacts go to this account (the first account added is the default).")
         var `default` = false
+        @Option(name: .long, help: AccountCommand.conflictsHelp) var conflicts: String?
+
+        func validate() throws { _ = try AccountCommand.conflictWinner(conflicts) }
 
         func run() throws {
             let worker = try openSyncWorker(global, use: .writing)
             do {
                 let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
-                                             book: book, isDefault: `default`)
+                                             book: book, isDefault: `default`,
+                                             conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server)
                 print("Added account \(account.name): \(account.bookURL)" + (account.isDefault ? " (default)" : ""))
+            } catch let failure as SyncAccountsWorker.Failure {
+                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// `account set`.
+    struct Change: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Change an account: who wins conflicts, or make it the default.",
+            discussion: "Example: contactsbook account set home --conflicts local --default")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The account's name.") var name: String
+        @Option(name: .long, help: AccountCommand.conflictsHelp) var conflicts: String?
+        @Flag(name: .long, help: "Make this the default account: new local contacts go to it.") var `default` = false
+
+        func validate() throws {
+            _ = try AccountCommand.conflictWinner(conflicts)
+            if conflicts == nil && !`default` { throw ValidationError("say what to change: --conflicts server|local, --default") }
+        }
+
+        func run() throws {
+            let worker = try openSyncWorker(global, use: .reading)
+            do {
+                let account = try worker.update(name: name, conflicts: try AccountCommand.conflictWinner(conflicts),
+                                                makeDefault: `default`)
+                FileHandle.standardOutput.write(Data(SyncPresenter().updated(account).utf8))
             } catch let failure as SyncAccountsWorker.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(1)

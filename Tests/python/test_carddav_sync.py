@@ -145,12 +145,76 @@ def test_the_same_field_on_both_sides_the_server_wins_and_the_local_value_stays_
     book.edit("Ann Lee", "title Local Boss")
     _, etag = carddav_server.get("ann.vcf")
     carddav_server.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Remote Chief"), etag=etag)
-    assert summary(book.sync()) == "home: pulled 0, pushed 1, merged 1, conflicts 1 (Ann Lee)"
+    assert summary(book.sync()) == ('home: pulled 0, pushed 1, merged 1, conflicts 1 '
+                                    '(Ann Lee: title "Remote Chief" from the server kept over "Local Boss")')
 
     ann = book.contacts()["ann"]
     assert ann.title.value == "Remote Chief"
     assert "sync conflict: title here was: Local Boss" in ann.note.value
     assert "Local Boss" in carddav_server.get("ann.vcf")[0]
+    # The value that lost is in the history, and undo brings it back here
+    assert "title: Local Boss → Remote Chief" in book.session("history Ann Lee")
+    book.session("undo")
+    assert book.contacts()["ann"].title.value == "Local Boss"
+
+
+def test_the_same_field_on_both_sides_with_conflicts_local_the_local_value_wins_and_goes_up(radicale, tmp_path):
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Engineer"))
+    book = Book(tmp_path)
+    result = book.run("account", "add", "home", radicale.base, "--user", "alice",
+                      "--password-command", radicale.password_command, "--conflicts", "local")
+    assert result.returncode == 0, result.stderr
+    assert "\tconflicts: local\t(default)" in book.run("account", "list").stdout
+    summary(book.sync())
+
+    book.edit("Ann Lee", "title Local Boss")
+    _, etag = radicale.get("ann.vcf")
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Remote Chief", "ORG:Acme"), etag=etag)
+    assert summary(book.sync()) == ('home: pulled 0, pushed 1, merged 1, conflicts 1 '
+                                    '(Ann Lee: title "Local Boss" from here kept over "Remote Chief")')
+
+    ann = book.contacts()["ann"]
+    assert ann.title.value == "Local Boss" and ann.org.value == ["Acme"]
+    assert "sync conflict: title on the server was: Remote Chief" in ann.note.value
+    text, _ = radicale.get("ann.vcf")
+    assert "TITLE:Local Boss" in text and "ORG:Acme" in text
+    # The server's value that lost is in the contact's history
+    assert "sync conflict: title on the server was: Remote Chief" in book.session("history Ann Lee")
+    assert summary(book.sync()) == "home: pulled 0, pushed 0, merged 0, conflicts 0"
+
+
+def test_account_set_changes_the_conflict_setting_and_moves_the_default(radicale, tmp_path):
+    from carddav_servers import MKCOL
+    assert radicale.request("MKCOL", radicale.base + "alice/work/", MKCOL)[0] == 201
+    book = Book(tmp_path)
+    for name in ("book", "work"):
+        result = book.run("account", "add", name, radicale.base, "--user", "alice",
+                          "--password-command", radicale.password_command, "--book", name)
+        assert result.returncode == 0, result.stderr
+    assert book.run("account", "list").stdout.splitlines() == [
+        f"book\talice\t{radicale.base}alice/book/\tconflicts: server\t(default)",
+        f"work\talice\t{radicale.base}alice/work/\tconflicts: server"]
+
+    result = book.run("account", "set", "work", "--conflicts", "local", "--default")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "Account work: conflicts: local (default).\n"
+    assert book.run("account", "list").stdout.splitlines() == [
+        f"book\talice\t{radicale.base}alice/book/\tconflicts: server",
+        f"work\talice\t{radicale.base}alice/work/\tconflicts: local\t(default)"]
+    # New local contacts now go to the new default
+    book.session("add", "given Cy", "family Dee", "save")
+    assert summary(book.sync("work")) == "work: pulled 0, pushed 1, merged 0, conflicts 0"
+
+    # Bad input: a clear error, nothing changed
+    for args, message in [(("set", "work", "--conflicts", "mine"), "--conflicts is server or local, not 'mine'"),
+                          (("set", "work"), "say what to change: --conflicts server|local, --default"),
+                          (("set", "nope", "--default"), "there is no account named nope"),
+                          (("add", "x", radicale.base, "--user", "alice", "--conflicts", "both"),
+                           "--conflicts is server or local, not 'both'")]:
+        refused = book.run("account", *args)
+        assert refused.returncode != 0 and message in refused.stderr, refused.stderr
+    assert "work\talice" in book.run("account", "list").stdout.splitlines()[1]
+    assert book.run("account", "list").stdout.splitlines()[1].endswith("conflicts: local\t(default)")
 
 
 def test_deleted_on_the_server_while_edited_here_the_edit_wins(carddav_server, tmp_path):
@@ -366,3 +430,190 @@ def test_a_sync_is_one_change_set_that_undo_takes_back_here(carddav_server, tmp_
     contacts = book.contacts()
     assert sorted(contacts) == ["ann"]
     assert "title" not in contacts["ann"].contents
+
+
+def test_a_sync_over_json_rpc_tells_the_client_what_changed_like_any_other_write(radicale, tmp_path):
+    from rpc_client import RpcProcess
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    radicale.put("bob.vcf", vcard("bob", "Bob", "Ray"))
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    summary(book.sync())
+    ids = dict(book.sql("SELECT uid, id FROM contact"))
+    _, etag = radicale.get("ann.vcf")
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Director"), etag=etag)
+    radicale.delete("bob.vcf")
+    radicale.put("dan.vcf", vcard("dan", "Dan", "Fox"))
+
+    rpc = RpcProcess(tmp_path, db=book.db)
+    try:
+        rpc.request("initialize", {})
+        notes, response = rpc.request("contacts/sync", {})
+        assert "result" in response, response
+        dan = dict(book.sql("SELECT uid, id FROM contact"))["dan"]
+        assert [n["params"] for n in notes if n["method"] == "session/dataChanged"] == [
+            {"topic": "contacts", "kind": "created", "ids": [str(dan)], "external": False},
+            {"topic": "contacts", "kind": "updated", "ids": [str(ids["ann"])], "external": False},
+            {"topic": "contacts", "kind": "deleted", "ids": [str(ids["bob"])], "external": False}]
+        # A sync with nothing to do tells nothing
+        notes, _ = rpc.request("contacts/sync", {})
+        assert [n for n in notes if n["method"] == "session/dataChanged"] == []
+        assert rpc.close_and_wait() == 0
+    finally:
+        rpc.kill()
+
+
+def test_a_sync_in_another_process_reaches_a_watching_rpc_session_as_external(radicale, tmp_path):
+    from rpc_client import RpcProcess
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    summary(book.sync())
+    ann = dict(book.sql("SELECT uid, id FROM contact"))["ann"]
+    rpc = RpcProcess(tmp_path, db=book.db)
+    try:
+        rpc.request("initialize", {})
+        notes, _ = rpc.request("contacts/list")
+        assert notes == []
+        _, etag = radicale.get("ann.vcf")
+        radicale.put("ann.vcf", vcard("ann", "Ann", "Lee", "TITLE:Director"), etag=etag)
+        radicale.put("dan.vcf", vcard("dan", "Dan", "Fox"))
+
+        # When: `contactsbook sync` runs in another process (a timer)
+        assert summary(book.sync()) == "home: pulled 2, pushed 0, merged 0, conflicts 0"
+
+        # Then: told without asking, marked as from elsewhere (next_message waits at most TIMEOUT)
+        dan = dict(book.sql("SELECT uid, id FROM contact"))["dan"]
+        told = [rpc.next_message()["params"], rpc.next_message()["params"]]
+        assert sorted(told, key=lambda p: p["kind"]) == [
+            {"topic": "contacts", "kind": "created", "ids": [str(dan)], "external": True},
+            {"topic": "contacts", "kind": "updated", "ids": [str(ann)], "external": True}]
+        assert rpc.close_and_wait() == 0
+    finally:
+        rpc.kill()
+
+
+def test_the_password_is_never_stored_nor_logged(radicale, tmp_path):
+    radicale.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    book.session("add", "given Cy", "family Dee", "save")
+
+    result = book.sync("--log-level", "trace")
+    assert summary(result) == "home: pulled 1, pushed 1, merged 0, conflicts 0"
+    assert "Syncing home" in result.stderr
+    listed = book.run("account", "list", "--log-level", "trace")
+    for text in (result.stdout, result.stderr, listed.stdout, listed.stderr):
+        assert "secret" not in text and "c2VjcmV0" not in text  # nor in Basic's base64
+    book.sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    stored = b"".join(open(path, "rb").read() for path in [book.db] if os.path.exists(path))
+    assert b"echo secret" in stored  # the command is kept, to run at each sync
+    assert stored.replace(b"echo secret", b"").find(b"secret") == -1
+
+
+def test_https_certificates_are_verified(tmp_path):
+    import ssl
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from carddav_servers import free_port
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                           "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)], capture_output=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_PROPFIND(self):
+            seen.append(self.headers.get("Authorization"))
+            self.send_response(207)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", free_port()), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(cert), str(key))
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        book = Book(tmp_path)
+        result = book.run("account", "add", "home", f"https://127.0.0.1:{server.server_port}/", "--user", "alice",
+                          "--password-command", "echo secret")
+        # A self-signed certificate is refused before any request is sent, password and all
+        assert result.returncode == 1
+        assert "account home: the server did not answer" in result.stderr
+        assert seen == []
+        assert "No accounts" in book.run("account", "list").stdout
+    finally:
+        server.shutdown()
+
+
+def test_credentials_are_not_sent_to_another_host_on_a_redirect(tmp_path):
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    seen = {"here": [], "elsewhere": []}
+
+    def handler(name, answer):
+        class Handler(BaseHTTPRequestHandler):
+            def do_PROPFIND(self):
+                seen[name].append(self.headers.get("Authorization"))
+                answer(self)
+
+            def log_message(self, *args):
+                pass
+        return Handler
+
+    def refuse(request):
+        request.send_response(401)
+        request.send_header("WWW-Authenticate", 'Basic realm="dav"')
+        request.end_headers()
+
+    elsewhere = HTTPServer(("127.0.0.1", 0), handler("elsewhere", refuse))
+
+    def redirect(request):
+        # The same machine under another host name: another origin all the same
+        request.send_response(301)
+        request.send_header("Location", f"http://localhost:{elsewhere.server_port}{request.path}")
+        request.end_headers()
+
+    here = HTTPServer(("127.0.0.1", 0), handler("here", redirect))
+    for server in (here, elsewhere):
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        book = Book(tmp_path)
+        result = book.run("account", "add", "home", f"http://127.0.0.1:{here.server_port}/", "--user", "alice",
+                          "--password-command", "echo secret")
+        assert result.returncode == 1
+        assert "account home: the server refused the password (401" in result.stderr
+        assert seen["here"] and all(h == "Basic YWxpY2U6c2VjcmV0" for h in seen["here"])
+        assert seen["elsewhere"] and all(h is None for h in seen["elsewhere"])
+    finally:
+        here.shutdown()
+        elsewhere.shutdown()
+
+
+def test_account_remove_on_a_terminal_asks_and_no_keeps_it(radicale, tmp_path):
+    import pexpect
+    book = Book(tmp_path)
+    book.add_account(radicale)
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+
+    def remove(answer):
+        child = pexpect.spawn(os.environ["CONTACTSBOOK_BIN"], ["account", "remove", "home", "--db", book.db],
+                              env=env, encoding="utf-8", timeout=60)
+        child.expect_exact("Remove account home? Its contacts stay in the book, local-only. [y/N] ")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus, child.before
+
+    status, said = remove("n")
+    assert status == 1 and "Kept account home." in said
+    assert "home\talice" in book.run("account", "list").stdout
+    status, said = remove("y")
+    assert status == 0 and "Removed account home." in said
+    assert "No accounts" in book.run("account", "list").stdout

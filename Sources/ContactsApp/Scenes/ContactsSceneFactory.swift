@@ -22,7 +22,7 @@ public final class ContactsSceneFactory {
             SyncAccountsWorker(store: $0, makeTransport: { credentials in
                 let transport = URLSessionTransport(credentials: credentials)
                 return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
-            }, now: environment.now, progress: environment.progress)
+            }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)

@@ -19,7 +19,7 @@ extension SQLiteContactStore {
     static let migrations: [Migration] = [
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
-        addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords,
+        addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
     ]
 
     static let createContacts = Migration(

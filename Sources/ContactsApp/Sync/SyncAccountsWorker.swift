@@ -75,18 +75,20 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     private let makeTransport: (DAVCredentials?) -> DAVTransport
     private let now: () -> Date
     private let progress: ProgressReporter?
+    /// Handed to each `SyncWorker`: a sync in a session announces its changes.
+    private let changes: ChangeNotifier?
 
     public init(store: SyncStateStore & ContactStore, passwords: PasswordSource = PasswordCommand(),
                 makeTransport: @escaping (DAVCredentials?) -> DAVTransport = { URLSessionTransport(credentials: $0) },
-                now: @escaping () -> Date = Date.init, progress: ProgressReporter? = nil) {
+                now: @escaping () -> Date = Date.init, progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil) {
         self.store = store; self.passwords = passwords; self.makeTransport = makeTransport
-        self.now = now; self.progress = progress
+        self.now = now; self.progress = progress; self.changes = changes
     }
 
     /// Finds the address book at `url` and adds the account; with several books, `book` (its
     /// last path component or display name) chooses.
     public func add(name: String, url: String, user: String, passwordCommand: String?, book: String?,
-                    isDefault: Bool = false) throws -> SyncAccount {
+                    isDefault: Bool = false, conflicts: ConflictWinner = .server) throws -> SyncAccount {
         guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
             throw Failure.invalid("an account name is one word")
         }
@@ -97,7 +99,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
             throw Failure.invalid("there is already an account named \(name)")
         }
         var account = SyncAccount(name: name, serverURL: url, bookURL: "", user: user,
-                                  passwordCommand: passwordCommand, isDefault: isDefault)
+                                  passwordCommand: passwordCommand, isDefault: isDefault, conflicts: conflicts)
         let transport = try self.transport(for: account)
         let books: [RemoteAddressBook]
         do { books = try CardDAVDiscovery(transport: transport).addressBooks(from: base) } catch let error as DAVError {
@@ -123,6 +125,16 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
 
     public func accounts() throws -> [SyncAccount] { try store.accounts() }
 
+    /// Changes an account's settings (`account set`): who wins conflicts, and whether it becomes
+    /// the default account. Returns the account as it now is.
+    public func update(name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws -> SyncAccount {
+        guard try store.accounts().contains(where: { $0.name == name }) else { throw Failure.unknownAccount(name) }
+        guard conflicts != nil || makeDefault else { throw Failure.invalid("say what to change: --conflicts server|local, --default") }
+        try store.updateAccount(named: name, conflicts: conflicts, makeDefault: makeDefault)
+        guard let account = try store.accounts().first(where: { $0.name == name }) else { throw Failure.unknownAccount(name) }
+        return account
+    }
+
     /// Removes an account; its contacts stay in the book, local-only. Returns how many.
     public func remove(name: String) throws -> Int {
         guard try store.accounts().contains(where: { $0.name == name }) else { throw Failure.unknownAccount(name) }
@@ -139,7 +151,8 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
                 let transport = try self.transport(for: account)
                 guard let url = URL(string: account.bookURL) else { throw Failure.invalid("bad book URL \(account.bookURL)") }
                 let client = CardDAVClient(book: url, transport: transport)
-                return .success(try SyncWorker(store: store, now: now, progress: progress).sync(account, book: client))
+                return .success(try SyncWorker(store: store, now: now, progress: progress, changes: changes)
+                    .sync(account, book: client))
             } catch let failure as Failure {
                 return .failure(failure)
             } catch let error as DAVError {

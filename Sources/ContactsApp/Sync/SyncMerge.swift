@@ -6,32 +6,53 @@ import Foundation
 /// - A field changed on one side only takes that side's value.
 /// - Lists (phones, emails, addresses, tags, unknown vCard properties) merge item by item:
 ///   what either side added is kept, what either side removed goes; never a conflict.
-/// - A single-valued field changed differently on both sides is a conflict: the server's value
-///   wins (what phones show), and the local value is kept visibly, as a line
-///   `sync conflict: FIELD here was: VALUE` at the end of the notes, so nothing is lost.
+/// - A single-valued field changed differently on both sides is a conflict: the account's
+///   setting (`ConflictWinner`) says whose value wins, the server's by default (what phones
+///   show). The losing value is kept visibly, as a line at the end of the notes
+///   (`sync conflict: FIELD here was: VALUE`, or `FIELD on the server was: VALUE`), so it is in
+///   the contact's history whichever side won; when the server won, `undo` of the sync brings the
+///   local value back too.
 /// - Without a base (a contact found on both sides before they were ever linked), every field
 ///   that differs counts as changed on both sides.
 public enum SyncMerge {
+    /// One field changed differently on both sides: which value was kept and which lost.
+    public struct Conflict: Equatable, Sendable {
+        /// The field's name (`title`, `birthday`, ...).
+        public var field: String
+        public var winner: ConflictWinner
+        /// The values as text (empty for a cleared field).
+        public var kept: String
+        public var lost: String
+
+        public init(field: String, winner: ConflictWinner, kept: String, lost: String) {
+            self.field = field; self.winner = winner; self.kept = kept; self.lost = lost
+        }
+    }
+
     public struct Result: Equatable, Sendable {
         public var contact: Contact
-        /// The names of the fields in conflict (`title`, `birthday`, ...).
-        public var conflicts: [String]
+        /// The fields in conflict, in the contact screen's order.
+        public var conflicts: [Conflict]
     }
 
     /// `local` with the server's changes merged in; keeps `local`'s id, version and creation time.
-    public static func merge(base: Contact?, local: Contact, remote: Contact) -> Result {
+    /// `winner` decides the fields changed differently on both sides.
+    public static func merge(base: Contact?, local: Contact, remote: Contact, winner: ConflictWinner = .server) -> Result {
         var merged = local
-        var conflicts: [String] = []
-        var kept: [String] = []
+        var conflicts: [Conflict] = []
+        var lostLines: [String] = []
         func scalar<T: Equatable>(_ name: String, _ path: WritableKeyPath<Contact, T>, shown: (T) -> String) {
             let l = local[keyPath: path], r = remote[keyPath: path]
             if l == r { return }
             if let base, base[keyPath: path] == l { merged[keyPath: path] = r; return }
             if let base, base[keyPath: path] == r { return }
-            merged[keyPath: path] = r
-            conflicts.append(name)
-            let value = shown(l)
-            if !value.isEmpty { kept.append("sync conflict: \(name) here was: \(value)") }
+            let (kept, lost) = winner == .server ? (r, l) : (l, r)
+            merged[keyPath: path] = kept
+            conflicts.append(Conflict(field: name, winner: winner, kept: shown(kept), lost: shown(lost)))
+            let value = shown(lost)
+            if !value.isEmpty {
+                lostLines.append("sync conflict: \(name) \(winner == .server ? "here" : "on the server") was: \(value)")
+            }
         }
         scalar("given name", \.givenName) { $0 }
         scalar("family name", \.familyName) { $0 }
@@ -45,8 +66,8 @@ public enum SyncMerge {
         merged.addresses = list(base?.addresses, local.addresses, remote.addresses)
         merged.tags = list(base?.tags, local.tags, remote.tags)
         merged.extraProperties = list(base?.extraProperties, local.extraProperties, remote.extraProperties)
-        if !kept.isEmpty {
-            merged.notes = ([merged.notes].filter { !$0.isEmpty } + kept).joined(separator: "\n")
+        if !lostLines.isEmpty {
+            merged.notes = ([merged.notes].filter { !$0.isEmpty } + lostLines).joined(separator: "\n")
         }
         return Result(contact: merged, conflicts: conflicts)
     }

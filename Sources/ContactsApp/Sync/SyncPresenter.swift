@@ -4,22 +4,40 @@ import Foundation
 public struct SyncPresenter {
     public init() {}
 
-    /// `home: pulled 3, pushed 1, merged 1, conflicts 1 (Ann Lee)`.
+    /// `home: pulled 3, pushed 1, merged 1, conflicts 1 (Ann Lee: title "Chief" from the server
+    /// kept over "Boss")`: each conflict names the contact, the field, and the value that lost.
     public func summary(_ summary: SyncSummary) -> String {
         var text = "\(summary.account): pulled \(summary.pulled), pushed \(summary.pushed), "
             + "merged \(summary.merged), conflicts \(summary.conflicts)"
-        if !summary.conflicted.isEmpty { text += " (\(summary.conflicted.joined(separator: ", ")))" }
+        if !summary.conflicted.isEmpty {
+            text += " (" + summary.conflicted.map { contact in
+                "\(contact.name): " + contact.fields.map(conflict).joined(separator: ", ")
+            }.joined(separator: "; ") + ")"
+        }
         if summary.resurrected > 0 { text += "; kept \(summary.resurrected) deleted on one side and edited on the other" }
         if summary.resynced { text += "; the sync token was refused, compared every card" }
         return text
     }
 
-    /// One line per account: name, user, address book, and `(default)`.
+    /// `title "Chief" from the server kept over "Boss"`.
+    func conflict(_ conflict: SyncMerge.Conflict) -> String {
+        func quoted(_ value: String) -> String { value.isEmpty ? "(empty)" : "\"\(value)\"" }
+        let side = conflict.winner == .server ? "from the server" : "from here"
+        return "\(conflict.field) \(quoted(conflict.kept)) \(side) kept over \(quoted(conflict.lost))"
+    }
+
+    /// One line per account: name, user, address book, who wins conflicts, and `(default)`.
     public func accounts(_ accounts: [SyncAccount]) -> String {
         guard !accounts.isEmpty else { return "No accounts. Add one with: contactsbook account add NAME URL --user USER\n" }
         return accounts.map { account in
-            "\(account.name)\t\(account.user)\t\(account.bookURL)" + (account.isDefault ? "\t(default)" : "")
+            "\(account.name)\t\(account.user)\t\(account.bookURL)\tconflicts: \(account.conflicts.rawValue)"
+                + (account.isDefault ? "\t(default)" : "")
         }.joined(separator: "\n") + "\n"
+    }
+
+    /// `Account home: conflicts: local (default).`
+    public func updated(_ account: SyncAccount) -> String {
+        "Account \(account.name): conflicts: \(account.conflicts.rawValue)" + (account.isDefault ? " (default)" : "") + ".\n"
     }
 
     public func removed(_ name: String, contacts: Int) -> String {

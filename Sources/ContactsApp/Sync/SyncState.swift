@@ -1,5 +1,14 @@
 import Foundation
 
+/// Which side keeps its value when the same field was changed differently here and on the
+/// server (`account add|set --conflicts`). The other value stays in the contact's history.
+public enum ConflictWinner: String, CaseIterable, Equatable, Sendable {
+    /// The server's value wins: what the user's phone shows (the default).
+    case server
+    /// The value edited here wins and is sent to the server.
+    case local
+}
+
 /// A CardDAV account: where its address book is and who to sign in as. The password is never
 /// stored: `passwordCommand` is run at each sync.
 public struct SyncAccount: Equatable, Sendable {
@@ -16,12 +25,15 @@ public struct SyncAccount: Equatable, Sendable {
     public var syncToken: String?
     /// New local contacts go to the default account; with none, they stay local-only.
     public var isDefault: Bool
+    /// Who wins a field changed differently on both sides.
+    public var conflicts: ConflictWinner
 
     public init(name: String, serverURL: String, bookURL: String, user: String, passwordCommand: String? = nil,
-                acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false) {
+                acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false,
+                conflicts: ConflictWinner = .server) {
         self.name = name; self.serverURL = serverURL; self.bookURL = bookURL; self.user = user
         self.passwordCommand = passwordCommand; self.acceptsVCard4 = acceptsVCard4
-        self.syncToken = syncToken; self.isDefault = isDefault
+        self.syncToken = syncToken; self.isDefault = isDefault; self.conflicts = conflicts
     }
 }
 
@@ -74,24 +86,44 @@ public struct SyncPull: Equatable, Sendable {
     }
 }
 
+/// The contacts a sync created, updated or deleted here, for the session's change notices.
+public struct SyncedChanges: Equatable, Sendable {
+    public var created: [Int64] = []
+    public var updated: [Int64] = []
+    public var deleted: [Int64] = []
+
+    public init(created: [Int64] = [], updated: [Int64] = [], deleted: [Int64] = []) {
+        self.created = created; self.updated = updated; self.deleted = deleted
+    }
+}
+
 /// Where sync keeps its accounts and per-contact state, beside the contacts
 /// (`SQLiteContactStore+Sync.swift`).
 public protocol SyncStateStore: AnyObject {
     func accounts() throws -> [SyncAccount]
     /// Adds an account; the first one added becomes the default. Throws if the name is taken.
     func addAccount(_ account: SyncAccount) throws
+    /// Changes an account's settings: who wins conflicts (when given), and with `makeDefault`
+    /// makes it the default (the others stop being it). Throws if there is no such account.
+    func updateAccount(named name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws
     /// Removes an account and its links; its contacts stay in the book, local-only. Returns how
     /// many contacts were linked to it.
     func removeAccount(named name: String) throws -> Int
-    func items(account: String) throws -> [SyncItem]
+    /// The links of `account` without their bases (`base` empty): what a sync compares on every
+    /// run, without reading every card's text back (3.4 MB for 5,000 cards).
+    func itemsWithoutBase(account: String) throws -> [SyncItem]
+    /// The vCard last synced at `href`: the base of a merge.
+    func base(account: String, href: String) throws -> String?
     /// The contacts linked to `account` with an edit not yet sent (or not on the server).
     func changedContacts(account: String) throws -> [Contact]
     /// The contacts linked to no account.
     func unlinkedContacts() throws -> [Contact]
     /// The links of `account` whose contact was deleted here.
     func orphanedItems(account: String) throws -> [SyncItem]
-    /// Applies a pull in one transaction: every write and the token, or nothing.
-    func apply(_ pull: SyncPull) throws
+    /// Applies a pull in one transaction: every write and the token, or nothing. Returns the
+    /// contacts it created, updated and deleted here.
+    @discardableResult
+    func apply(_ pull: SyncPull) throws -> SyncedChanges
     /// Records one push: the link as it now is.
     func link(_ item: SyncItem) throws
     func forget(account: String, href: String) throws

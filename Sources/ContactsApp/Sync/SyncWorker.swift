@@ -10,14 +10,21 @@ public struct SyncSummary: Equatable, Sendable {
     public var pushed = 0
     /// Contacts changed on both sides and merged field by field.
     public var merged = 0
-    /// Fields changed differently on both sides (the server's value kept, the local one in the notes).
+    /// Fields changed differently on both sides (the winner's value kept, the other in the notes).
     public var conflicts = 0
     /// Contacts deleted on one side and edited on the other: kept (the edit wins).
     public var resurrected = 0
-    /// The names of the contacts with a conflict, for the report.
-    public var conflicted: [String] = []
+    /// The contacts with a conflict and their fields, for the report.
+    public var conflicted: [Conflicted] = []
     /// The sync token was refused and the book compared by ETags instead.
     public var resynced = false
+
+    /// A contact with fields changed differently on both sides.
+    public struct Conflicted: Equatable, Sendable {
+        public var name: String
+        public var fields: [SyncMerge.Conflict]
+        public init(name: String, fields: [SyncMerge.Conflict]) { self.name = name; self.fields = fields }
+    }
 
     public init(account: String) { self.account = account }
 }
@@ -33,10 +40,13 @@ public final class SyncWorker {
     private let store: SyncStateStore & ContactStore
     private let now: () -> Date
     private let progress: ProgressReporter?
+    /// Where a sync run in a session tells its clients what it changed here, like any other
+    /// write (`session/dataChanged`, MCP's resource updates); other processes read the journal.
+    private let changes: ChangeNotifier?
 
     public init(store: SyncStateStore & ContactStore, now: @escaping () -> Date = Date.init,
-                progress: ProgressReporter? = nil) {
-        self.store = store; self.now = now; self.progress = progress
+                progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil) {
+        self.store = store; self.now = now; self.progress = progress; self.changes = changes
     }
 
     public func sync(_ account: SyncAccount, book: CardDAVBookLogic) throws -> SyncSummary {
@@ -63,7 +73,9 @@ public final class SyncWorker {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
         }
-        let items = Dictionary(try store.items(account: account.name).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+        // Without their bases: read only for the few contacts merged.
+        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
+                               uniquingKeysWith: { a, _ in a })
         var removed = changes.removed
         if changes.isComplete {
             removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
@@ -75,16 +87,19 @@ public final class SyncWorker {
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
 
         var pull = SyncPull(account: account.name, token: changes.token)
-        let byUID = Dictionary(try store.contacts(uids: cards.compactMap { Self.contact(from: $0)?.uid })
-            .map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
-        for card in cards {
-            guard var remote = Self.contact(from: card) else { continue }
+        // Each card read once (a vCard parse is most of a first sync's own work).
+        let parsed = cards.compactMap { card in Self.contact(from: card).map { (card, $0) } }
+        let byUID = Dictionary(try store.contacts(uids: parsed.map(\.1.uid)).map { ($0.uid, $0) },
+                               uniquingKeysWith: { a, _ in a })
+        for (card, parsedContact) in parsed {
+            var remote = parsedContact
             if let item = items[card.href], let local = try store.contact(id: item.contactID) {
                 if local.version == item.syncedVersion {
                     pull.writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
                                                base: card.vcard, pushPending: false))
                 } else {
-                    let result = SyncMerge.merge(base: Self.contact(fromText: item.base), local: local, remote: remote)
+                    let result = SyncMerge.merge(base: try base(account, item.href), local: local, remote: remote,
+                                                 winner: account.conflicts)
                     count(result, local, &summary)
                     pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
                                                base: card.vcard, pushPending: true))
@@ -93,7 +108,7 @@ public final class SyncWorker {
             } else if let local = byUID[remote.uid] {
                 // Found here but not linked: a sync cut off after the server took a card, or the
                 // same card imported before. Merged with no base.
-                let result = SyncMerge.merge(base: nil, local: local, remote: remote)
+                let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
                 pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
                                            base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
@@ -120,7 +135,9 @@ public final class SyncWorker {
                 summary.resurrected += 1
             }
         }
-        try store.apply(pull)
+        // Nothing to write and the same token: no write transaction, and the journal's clock
+        // stays still, so sessions watching the book are not woken for nothing.
+        if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
     }
 
     // MARK: - Push
@@ -140,7 +157,7 @@ public final class SyncWorker {
                     continue
                 }
                 remote.createdAt = now(); remote.updatedAt = now()
-                try store.apply(SyncPull(account: account.name, writes: [
+                try apply(SyncPull(account: account.name, writes: [
                     .forget(href: item.href), .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
                 ], token: try currentToken(account)))
                 summary.resurrected += 1
@@ -150,7 +167,8 @@ public final class SyncWorker {
 
     private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
                              _ summary: inout SyncSummary) throws {
-        let items = Dictionary(try store.items(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
+        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) },
+                               uniquingKeysWith: { a, _ in a })
         var pending = try store.changedContacts(account: account.name)
         if account.isDefault { pending += try store.unlinkedContacts() }
         progress?.report(completed: 0, of: pending.count, message: "uploading")
@@ -179,10 +197,10 @@ public final class SyncWorker {
             // Changed on the server meanwhile (or, for a create, already there): read it, merge, try again.
             let href = item?.href ?? url.path
             guard let card = try book.card(href: href), let remote = Self.contact(from: card) else { throw DAVError.preconditionFailed(url: url) }
-            let base = item.flatMap { Self.contact(fromText: $0.base) }
-            let result = SyncMerge.merge(base: base, local: contact, remote: remote)
+            let base = try item.flatMap { try self.base(account, $0.href) }
+            let result = SyncMerge.merge(base: base, local: contact, remote: remote, winner: account.conflicts)
             count(result, contact, &summary)
-            try store.apply(SyncPull(account: account.name, writes: [
+            try apply(SyncPull(account: account.name, writes: [
                 .update(stamped(result.contact), href: href, etag: card.etag, base: card.vcard, pushPending: true),
             ], token: try currentToken(account)))
             guard let merged = try store.contact(id: id) else { return }
@@ -196,6 +214,21 @@ public final class SyncWorker {
 
     // MARK: - Helpers
 
+    /// Saves a pull's writes and tells the session's clients what changed, as soon as it is
+    /// committed (a push failing later does not take it back).
+    private func apply(_ pull: SyncPull) throws {
+        let synced = try store.apply(pull)
+        for (kind, ids) in [("created", synced.created), ("updated", synced.updated), ("deleted", synced.deleted)]
+        where !ids.isEmpty {
+            changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids.map(String.init)))
+        }
+    }
+
+    /// The contact as last synced at `href`, the base of a three-way merge.
+    private func base(_ account: SyncAccount, _ href: String) throws -> Contact? {
+        try store.base(account: account.name, href: href).flatMap(Self.contact(fromText:))
+    }
+
     private func currentToken(_ account: SyncAccount) throws -> String? {
         try store.accounts().first { $0.name == account.name }?.syncToken
     }
@@ -203,7 +236,9 @@ public final class SyncWorker {
     private func count(_ result: SyncMerge.Result, _ local: Contact, _ summary: inout SyncSummary) {
         summary.merged += 1
         summary.conflicts += result.conflicts.count
-        if !result.conflicts.isEmpty { summary.conflicted.append(local.fullName) }
+        if !result.conflicts.isEmpty {
+            summary.conflicted.append(.init(name: local.fullName, fields: result.conflicts))
+        }
     }
 
     /// The server's fields on the stored contact (its id, version and creation time kept).

@@ -132,6 +132,24 @@ final class CardDAVDiscoveryTests: XCTestCase {
         XCTAssertEqual(transport.requests.map { $0.headers["Depth"] }, ["0", "0", "1"])
     }
 
+    func test_addressBooks_aBookSayingItTakesVCard4_isMarkedSo() throws {
+        // Given: the URL is the address book itself, listing 3.0 and 4.0 in supported-address-data
+        let transport = DAVTransportSpy()
+        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
+            <response><href>/alice/book/</href><propstat><prop><resourcetype><collection/><C:addressbook/></resourcetype>\
+            <displayname>Book</displayname><C:supported-address-data>\
+            <C:address-data-type content-type="text/vcard" version="3.0"/>\
+            <C:address-data-type content-type="text/vcard" version="4.0"/></C:supported-address-data>\
+            </prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            """))]
+
+        // When
+        let books = try CardDAVDiscovery(transport: transport).addressBooks(from: Seeds.CardDAV.book)
+
+        // Then
+        XCTAssertEqual(books, [RemoteAddressBook(url: Seeds.CardDAV.book, displayName: "Book", acceptsVCard4: true)])
+    }
+
     func test_addressBooks_baseNotDAV_triesWellKnown() throws {
         let transport = DAVTransportSpy()
         transport.responses = [DAVResponse(status: 404), DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-root-propfind")),

@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 import XCTest
 @testable import ContactsApp
 
@@ -46,6 +47,29 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf", "/alice/book/cy.vcf"])
         XCTAssertTrue(server.cards["/alice/book/cy.vcf"]?.vcard.contains("VERSION:3.0") == true)
         XCTAssertEqual(server.calls.first, "changes(nil)")
+    }
+
+    func test_anAccountTakingVCard4_getsVCard4_withEveryUnknownPropertyKept() throws {
+        // Given: a server that said it takes 4.0, and a card with properties we have no field for
+        try store.addAccount(SyncAccount(name: "v4", serverURL: "http://h/", bookURL: "http://h/v4/", user: "ann",
+                                         acceptsVCard4: true))
+        let v4Server = InMemoryCardDAVBook()
+        v4Server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal",
+                                                               "IMPP:xmpp:ann@example.org"))
+        let account = try XCTUnwrap(store.accounts().first { $0.name == "v4" })
+        _ = try sut.sync(account, book: v4Server)
+        var ann = try contact("ann")
+        ann.title = "Engineer"
+        _ = try store.update(ann)
+
+        // When
+        _ = try sut.sync(try XCTUnwrap(store.accounts().first { $0.name == "v4" }), book: v4Server)
+
+        // Then
+        let text = try XCTUnwrap(v4Server.cards["/alice/book/ann.vcf"]?.vcard)
+        XCTAssertTrue(text.contains("VERSION:4.0"), text)
+        XCTAssertTrue(text.contains("TITLE:Engineer") && text.contains("X-COLOR:teal")
+                      && text.contains("IMPP:xmpp:ann@example.org"), text)
     }
 
     func test_noOpSync_movesNothing_andAsksForTheChangesSinceTheToken() throws {
@@ -118,9 +142,103 @@ final class SyncWorkerTests: XCTestCase {
         let summary = try sync()
 
         XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
-        XCTAssertEqual(summary.conflicted, ["Ann Lee"])
+        XCTAssertEqual(summary.conflicted, [.init(name: "Ann Lee", fields: [
+            .init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss"),
+        ])])
         XCTAssertEqual(try contact("ann").title, "Remote Chief")
         XCTAssertEqual(try contact("ann").notes, "sync conflict: title here was: Local Boss")
+    }
+
+    func test_sameFieldEditedOnBothSides_accountSetToLocal_localValueWinsAndGoesUp_serverValueInTheNotes() throws {
+        // Given: an account whose conflicts go to the local side
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Engineer"))
+        try sync()
+        try store.updateAccount(named: "home", conflicts: .local, makeDefault: false)
+        var ann = try contact("ann")
+        ann.title = "Local Boss"
+        _ = try store.update(ann)
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief",
+                                                             "ORG:Acme"))
+
+        // When
+        let summary = try sync()
+
+        // Then: the local title kept and sent, the server's other change taken, its title in the notes
+        XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
+        XCTAssertEqual(summary.conflicted, [.init(name: "Ann Lee", fields: [
+            .init(field: "title", winner: .local, kept: "Local Boss", lost: "Remote Chief"),
+        ])])
+        let merged = try contact("ann")
+        XCTAssertEqual(merged.title, "Local Boss")
+        XCTAssertEqual(merged.organization, "Acme")
+        XCTAssertEqual(merged.notes, "sync conflict: title on the server was: Remote Chief")
+        let text = try XCTUnwrap(server.cards["/alice/book/ann.vcf"]?.vcard)
+        XCTAssertTrue(text.contains("TITLE:Local Boss") && text.contains("ORG:Acme"))
+        XCTAssertEqual(try sync().pushed, 0)
+    }
+
+    func test_a412Race_accountSetToLocal_theRetriedPutKeepsTheLocalValue() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Engineer"))
+        try sync()
+        try store.updateAccount(named: "home", conflicts: .local, makeDefault: false)
+        var ann = try contact("ann")
+        ann.title = "Local Boss"
+        _ = try store.update(ann)
+        server.beforeNextWrite = { [server] in
+            server?.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote"))
+        }
+
+        let summary = try sync()
+
+        XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
+        XCTAssertEqual(try contact("ann").title, "Local Boss")
+        XCTAssertTrue(try XCTUnwrap(server.cards["/alice/book/ann.vcf"]?.vcard).contains("TITLE:Local Boss"))
+    }
+
+    func test_pulledChanges_areAnnouncedToTheSession_byKind() throws {
+        // Given: a sync that creates Dan, updates Ann and deletes Bob here
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        try sync()
+        let (annID, bobID) = (try XCTUnwrap(contact("ann").id), try XCTUnwrap(contact("bob").id))
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Director"))
+        server.remove("/alice/book/bob.vcf")
+        server.put("/alice/book/dan.vcf", Seeds.CardDAV.card(uid: "dan", given: "Dan", family: "Fox"))
+        let changesSpy = ImportExportWorkerTests.ChangeNotifierSpy()
+        sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) }, changes: changesSpy)
+
+        // When
+        try sync()
+
+        // Then
+        let danID = try XCTUnwrap(contact("dan").id)
+        XCTAssertEqual(changesSpy.changes, [
+            DataChange(topic: "contacts", kind: "created", ids: [String(danID)]),
+            DataChange(topic: "contacts", kind: "updated", ids: [String(annID)]),
+            DataChange(topic: "contacts", kind: "deleted", ids: [String(bobID)]),
+        ])
+    }
+
+    func test_aSyncWithNothingToDo_writesNothing_theJournalClockStaysStill() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        let clock = try store.lastSequence()
+
+        try sync()
+
+        XCTAssertEqual(try store.lastSequence(), clock)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "1")
+    }
+
+    func test_aSyncWithNothingToDo_announcesNothing() throws {
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        let changesSpy = ImportExportWorkerTests.ChangeNotifierSpy()
+        sut = SyncWorker(store: store, changes: changesSpy)
+
+        try sync()
+
+        XCTAssertEqual(changesSpy.changes, [])
     }
 
     func test_deletedOnTheServer_editedHere_theEditWins_andIsCreatedAgain() throws {
@@ -213,7 +331,7 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertThrowsError(try sut.sync(try XCTUnwrap(store.accounts().first), book: client)) { error in
             XCTAssertEqual(error as? DAVError, .network("connection refused"))
         }
-        XCTAssertEqual(try store.items(account: "home"), [])
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home"), [])
         XCTAssertNil(try store.accounts().first?.syncToken)
     }
 }

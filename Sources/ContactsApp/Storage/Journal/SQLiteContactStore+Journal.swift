@@ -380,6 +380,24 @@ final class JournalRecorder: JournalWriter {
         return saved
     }
 
+    /// Inserts a new contact and records it in the change set's range of added ids, without an
+    /// image (as an import does; `entriesForUndo` reads them back). For many inserts in one
+    /// transaction, whose ids are consecutive; an id out of step gets its own entry.
+    func insertAddingToRange(_ contact: Contact) throws -> Contact {
+        let db = try database()
+        let saved = try SQLiteContactStore.insert(contact, SQLiteContactStore.PreparedRow(contact), anchors: anchors,
+                                                  counting: true, db)
+        guard let id = saved.id else { return saved }
+        if let range = addedIDs, range.upperBound + 1 == id {
+            addedIDs = range.lowerBound...id
+        } else if addedIDs == nil {
+            addedIDs = id...id
+        } else {
+            try record(id, uid: saved.uid, before: nil, after: saved)
+        }
+        return saved
+    }
+
     func update(_ contact: Contact) throws -> Contact {
         let db = try database()
         let before = try contact.id.flatMap { try self.contact(id: $0) }
