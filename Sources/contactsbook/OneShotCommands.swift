@@ -74,7 +74,7 @@ enum OneShot {
             throw ExitCode(2)
         }
         return ContactsSceneFactory.makeSession(environment: ContactsEnvironment(
-            store: store, pageSize: pageSize, defaultCountry: bookCountry()))
+            store: store, pageSize: pageSize, defaultCountry: bookCountry(), journal: store, syncState: store))
     }
 }
 

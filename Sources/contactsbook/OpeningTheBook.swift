@@ -83,7 +83,7 @@ func sayUpgrading(_ path: String) {
 struct OpenedBook {
     let session: Session
     let path: String
-    let store: ContactStore
+    let store: SQLiteContactStore
     /// What the session's scenes share, for other readers of the book (MCP's resources).
     let environment: ContactsEnvironment
     /// Nil for a book in memory, where inotify is missing, or unless asked for (`watching`).
@@ -113,9 +113,11 @@ func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false
         throw ExitCode(2)
     }
     store.journalOrigin = origin
-    store.journalRetention = JournalRetention.fromEnvironment()
+    // The process's environment built once (a third of a million instructions each time).
+    let variables = ProcessInfo.processInfo.environment
+    store.journalRetention = JournalRetention.fromEnvironment(variables)
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
-                                          defaultCountry: bookCountry())
+                                          defaultCountry: bookCountry(variables), journal: store, syncState: store)
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
@@ -129,6 +131,16 @@ func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false
 
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;
 /// README: command language), for sessions and one-shot commands alike.
-func bookCountry() -> String? {
-    ProcessInfo.processInfo.environment["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
+func bookCountry(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    variables["CONTACTSBOOK_COUNTRY"].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+/// Closes the book (SQLite removes its `-wal` and `-shm` files) and keeps the store until the
+/// process exits, which it does right after: releasing the store would release GRDB's queue or
+/// pool, whose removal of notification observers and disposal of dispatch queues are a tenth of
+/// a mail client's `query` and 3 % of a short session (bench/STARTUP.md). If the book cannot be
+/// closed, the store is released as before and closes it then.
+func closeBeforeExit(_ store: SQLiteContactStore) {
+    guard (try? store.close()) != nil else { return }
+    _ = Unmanaged.passRetained(store)
 }

@@ -24,7 +24,7 @@ struct QueryCommand: ParsableCommand {
         let matches: [MailQueryMatch]
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
-            defer { Self.close(store) }
+            defer { closeBeforeExit(store) }
             matches = try MailQueryWorker(store: store).matches(for: text.joined(separator: " "))
         } catch {
             FileHandle.standardError.write(Data("error: cannot search \(path): \(error)\n".utf8))
@@ -33,15 +33,5 @@ struct QueryCommand: ParsableCommand {
         let answer = MailQueryPresenter().present(matches)
         FileHandle.standardOutput.write(Data(answer.text.utf8))
         if !answer.found { throw ExitCode(1) }
-    }
-
-    /// Closes the book (SQLite removes its `-wal` and `-shm` files) and keeps the store until the
-    /// process exits, which it does right after the answer: releasing the store would release
-    /// GRDB's queue, and disposing of its dispatch queue starts a libdispatch worker thread (a
-    /// tenth of the command's instructions; bench/STARTUP.md). If the book cannot be closed,
-    /// the store is released as before and closes it then.
-    private static func close(_ store: SQLiteContactStore) {
-        guard (try? store.close()) != nil else { return }
-        _ = Unmanaged.passRetained(store)
     }
 }

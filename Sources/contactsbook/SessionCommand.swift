@@ -68,6 +68,8 @@ struct SessionCommand: ParsableCommand {
         let origin = mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
         let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
                                    changes: changes, progress: progress)
+        // The front ends read stdin on this thread and leave no work behind when they return.
+        defer { closeBeforeExit(book.store) }
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage, maxBatchLength: rpcMaxBatch)
         if mcp {

@@ -109,6 +109,22 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"), "the default book is another file")
     }
 
+    func testSessionsCloseTheBookAndLeaveNoWalOrShmFileBehind() throws {
+        // Given: a book made by a piped session that saved a contact
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
+        let path = home.appendingPathComponent("other/book.sqlite").path
+        XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
+        // When: a JSON-RPC session starts and ends on it
+        let rpc = try run(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", ["--rpc", "--db", path])
+        // Then: each session closed the book (SQLite removes its -wal and -shm files then), and the save is in it
+        XCTAssertEqual(rpc.status, 0, rpc.stderr)
+        XCTAssertTrue(rpc.stdout.contains(#""id":1"#), rpc.stdout)
+        for suffix in ["-wal", "-shm"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path + suffix), suffix)
+        }
+        XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
+    }
+
     func testBadFlagsAreRefusedWithUsage() throws {
         let unknown = try run("", ["--frob"])
         XCTAssertNotEqual(unknown.status, 0)

@@ -18,7 +18,7 @@ public final class ContactsSceneFactory {
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
-        syncWorker = (environment.store as? SyncStateStore & ContactStore).map { [progress = environment.progress] in
+        syncWorker = environment.syncState.map { [progress = environment.progress] in
             SyncAccountsWorker(store: $0, makeTransport: { credentials in
                 let transport = URLSessionTransport(credentials: credentials)
                 return progress.map { CancellableTransport(transport, progress: $0) } ?? transport

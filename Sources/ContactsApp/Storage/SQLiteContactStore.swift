@@ -63,11 +63,14 @@ public final class SQLiteContactStore: ContactStore {
                 try Self.createFileIfMissing(at: path)
                 writer = try DatabasePool(path: path, configuration: config)
             }
+            // The open's checks read on the writer's connection, which GRDB has just opened and
+            // read the schema on: `read` would open a reader connection and parse the schema
+            // again, a tenth of a session's start-up that waits or only writes (bench/STARTUP.md).
             // A book made before migrations had names: they are renamed first (never run again).
-            if try writer.read(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
+            if try writer.writeWithoutTransaction(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
             let migrator = Self.migrator(anchorBucket: self.anchorBucket)
             // An upgrade: some migrations done (a new file has none), not all.
-            if let upgrading, try writer.read({ db in
+            if let upgrading, try writer.writeWithoutTransaction({ db in
                 try !migrator.hasCompletedMigrations(db) && !migrator.completedMigrations(db).isEmpty
             }) {
                 upgrading()

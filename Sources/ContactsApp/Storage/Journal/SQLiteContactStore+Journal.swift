@@ -242,8 +242,12 @@ extension SQLiteContactStore: ContactJournal {
         }
     }
 
+    /// Read on the writer's connection, as the open's checks are: a session asks this once at
+    /// start-up (`JournalNotices`), before it needs a reader connection, if it ever does.
     public func lastSequence() throws -> Int64 {
-        try guarded { try writer.read { db in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0 } }
+        try guarded {
+            try writer.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0 }
+        }
     }
 
     /// Past this many contacts, a change set is announced as `reload` without ids.

@@ -1,0 +1,48 @@
+import XCTest
+@testable import ContactsApp
+
+/// The journal and the sync state a session's scenes get: the store itself when it keeps them,
+/// or what the composition root hands over (which spares it a dynamic cast at start-up).
+final class ContactsEnvironmentTests: XCTestCase {
+    func test_init_aStoreThatKeepsNoSyncState_hasNone() {
+        // Given
+        let store = Seeds.book()
+        // When
+        let sut = ContactsEnvironment(store: store)
+        // Then
+        XCTAssertNil(sut.syncState)
+    }
+
+    func test_init_theSQLiteStore_isItsOwnJournalAndSyncState() throws {
+        // Given
+        let store = try SQLiteContactStore(path: ":memory:")
+        // When
+        let sut = ContactsEnvironment(store: store)
+        // Then
+        XCTAssertTrue(sut.journal === store)
+        XCTAssertTrue(sut.syncState === store)
+    }
+
+    func test_init_givenJournalAndSyncState_keepsThem() throws {
+        // Given: the list reads one store, sync keeps its state in another
+        let store = Seeds.book()
+        let other = try SQLiteContactStore(path: ":memory:")
+        // When
+        let sut = ContactsEnvironment(store: store, journal: other, syncState: other)
+        // Then
+        XCTAssertTrue(sut.journal === other)
+        XCTAssertTrue(sut.syncState === other)
+    }
+
+    func test_sceneFactory_offersSyncOnlyWithASyncState() throws {
+        // Given
+        let withoutSync = ContactsSceneFactory(environment: Seeds.environment(store: Seeds.book()))
+        var environment = Seeds.environment(store: Seeds.book())
+        environment.syncState = try SQLiteContactStore(path: ":memory:")
+        // When
+        let withSync = ContactsSceneFactory(environment: environment)
+        // Then
+        XCTAssertNil(withoutSync.syncWorker)
+        XCTAssertNotNil(withSync.syncWorker)
+    }
+}
