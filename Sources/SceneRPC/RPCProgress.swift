@@ -15,6 +15,11 @@ struct ProgressToken: Equatable {
     let style: Style
     /// The last `progress` sent to an MCP client (it must increase).
     var lastProgress: Int?
+    /// The last `completed` reported, and what earlier phases counted: work that counts again
+    /// from 0 (a sync's uploads after its downloads) goes on from there for an MCP client, whose
+    /// `progress` would otherwise stall until the new count passed the old one.
+    var lastCompleted: Int?
+    var phaseOffset = 0
 
     /// Takes the token (if any) out of `params`; returns the params to bind and the token.
     static func extract(from params: JSONValue?) -> (params: JSONValue?, token: ProgressToken?) {
@@ -49,8 +54,10 @@ struct ProgressToken: Equatable {
                 members["message"] = .string(title)
                 if let total { members["total"] = .integer(total) }
             case .report(let completed, let total, let message):
-                progress = completed
-                if let total { members["total"] = .integer(total) }
+                if let lastCompleted, completed < lastCompleted { phaseOffset = lastProgress ?? 0 }
+                lastCompleted = completed
+                progress = phaseOffset + completed
+                if let total { members["total"] = .integer(phaseOffset + total) }
                 if let message { members["message"] = .string(message) }
             case .end:
                 return nil // the response ends the work for an MCP client

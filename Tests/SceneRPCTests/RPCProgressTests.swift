@@ -103,6 +103,27 @@ final class RPCProgressTests: XCTestCase {
         XCTAssertNotNil(out.last?["result"])
     }
 
+    func test_anMCPToken_goesOnIncreasingWhenTheWorkCountsAgainFromZero() {
+        // Given: a sync's shape, 3 downloads then 2 uploads counted from 0
+        var sut = ProgressToken(value: 7, style: .mcp)
+        let events: [ProgressEvent] = [
+            .begin(title: "Syncing", total: nil),
+            .report(completed: 1, total: 3, message: "down 1"), .report(completed: 3, total: 3, message: "down 3"),
+            .report(completed: 0, total: 2, message: "up 0"), .report(completed: 1, total: 2, message: "up 1"),
+            .report(completed: 2, total: 2, message: "up 2"), .end(message: "done"),
+        ]
+        // When
+        let sent = events.compactMap { sut.notification(for: $0)?.params }
+        // Then: no upload report is dropped after the first, and progress never exceeds its total
+        XCTAssertEqual(sent, [
+            ["progressToken": 7, "progress": 0, "message": "Syncing"],
+            ["progressToken": 7, "progress": 1, "total": 3, "message": "down 1"],
+            ["progressToken": 7, "progress": 3, "total": 3, "message": "down 3"],
+            ["progressToken": 7, "progress": 4, "total": 5, "message": "up 1"],
+            ["progressToken": 7, "progress": 5, "total": 5, "message": "up 2"],
+        ])
+    }
+
     func test_withoutAToken_sendsNoProgress() {
         // When
         let out = fixture.send(RPCSeeds.request(1, "jobs/import", #"{"count":2}"#))
