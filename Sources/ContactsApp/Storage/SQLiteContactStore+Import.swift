@@ -30,7 +30,7 @@ extension SQLiteContactStore: ImportSessionStore {
                                                   recorder: bookWasEmpty ? nil : recorder)
                     defer { transaction.db = nil }
                     try body(transaction)
-                    try Self.addWords(transaction.words.map { (word: $0.key, starts: $0.value) }, db)
+                    try transaction.flushWords(db)
                     try deferred?.build(anchorBucket: anchorBucket, db)
                     let ids = transaction.ids
                     if let first = ids.added.first, let last = ids.added.last {
@@ -85,18 +85,27 @@ extension SQLiteContactStore: ImportSessionStore {
     private final class Transaction: ContactImportSession {
         var db: Database?
         var ids = ImportedIDs()
-        /// The inserted contacts' words, added to the word list once, at the import's end: a
-        /// statement per word and card (most are repeated) would add a lookup to every card.
+        /// The inserted contacts' words, added to the word list in bulk: a statement per word and
+        /// card (most are repeated) would add a lookup to every card. Flushed whenever it holds
+        /// `wordsFlushedAt` words (`addWords` merges), so a file of unique words (an email each)
+        /// does not grow the import's memory with its length.
         var words: [String: Int64] = [:]
+        static let wordsFlushedAt = 50_000
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
         /// Records each save's images; nil into an empty book (the change set names the ids added).
         let recorder: JournalRecorder?
-        /// The ids this import added, so far.
-        var addedHere = Set<Int64>()
+        /// The first id this import added: the ids it adds are consecutive (one writer, one
+        /// transaction), so every id from here on is its own (no set growing with the file).
+        var firstAdded: Int64?
         init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?) {
             self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty; self.recorder = recorder
+        }
+
+        func flushWords(_ db: Database) throws {
+            try SQLiteContactStore.addWords(words.map { (word: $0.key, starts: $0.value) }, db)
+            words.removeAll(keepingCapacity: true)
         }
 
         func contacts(uids: [String]) throws -> [Contact] {
@@ -112,13 +121,15 @@ extension SQLiteContactStore: ImportSessionStore {
                 let saved = try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
                                                           addingWords: false, db)
                 ids.added.append(saved.id!)
-                addedHere.insert(saved.id!)
+                if firstAdded == nil { firstAdded = saved.id }
                 for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }
+            if words.count >= Self.wordsFlushedAt { try flushWords(db) }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
             for contact in updating {
                 // A contact this import added (a UID repeated in the file) is in the range already.
-                let recorder = contact.id.map(addedHere.contains) == true ? nil : recorder
+                let addedHere = firstAdded.flatMap { first in contact.id.map { $0 >= first } } ?? false
+                let recorder = addedHere ? nil : recorder
                 let saved = try recorder?.update(contact) ?? SQLiteContactStore.update(contact, anchors: anchors, db)
                 ids.updated.append(saved.id!)
             }
