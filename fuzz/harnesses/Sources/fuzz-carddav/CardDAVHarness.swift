@@ -47,10 +47,12 @@ private func checkTakenFromInput(_ status: DAVMultistatus, _ bytes: [UInt8]) {
 }
 
 /// Text whose element content the parser hands over unchanged: no references to expand, no
-/// comments or CDATA sections or processing instructions to split it, no CR to normalise, and
-/// no encoding declaration that would decode the bytes another way.
+/// comments or CDATA sections or processing instructions to split it, no CR to normalise, no
+/// character XML forbids, and no encoding declaration that would decode the bytes another way.
 private func isPlain(_ text: String) -> Bool {
     guard !text.contains("&"), !text.contains("\r"), !text.contains("<!") else { return false }
+    // Characters XML 1.0 forbids: libxml2 recovers by dropping them, so the text read lacks them.
+    guard !text.unicodeScalars.contains(where: isForbiddenInXML) else { return false }
     // Only a leading declaration, and one that says nothing of the encoding or says UTF-8.
     let instructions = text.components(separatedBy: "<?")
     guard instructions.count <= 2 else { return false }
@@ -62,6 +64,10 @@ private func isPlain(_ text: String) -> Bool {
         }
     }
     return true
+}
+
+private func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && !["\t", "\n", "\r"].contains(scalar)) || scalar.value == 0xFFFE || scalar.value == 0xFFFF
 }
 
 // MARK: Written and read back
