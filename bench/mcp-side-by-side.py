@@ -23,7 +23,8 @@ def line(message):
 
 
 def round_trips(argv, opening, make):
-    """Median seconds per exchange: `make(i)` gives the requests of exchange i, the last one's id is waited for."""
+    """Median seconds per exchange, and the server's CPU seconds (user + sys, start-up included)
+    per exchange: `make(i)` gives the requests of exchange i, the last one's id is waited for."""
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
     reader = bench.FrameReader(p.stdout.fileno(), "NDJSON")
     for message in opening:
@@ -39,8 +40,9 @@ def round_trips(argv, opening, make):
         if i > WARMUP:
             times.append(time.perf_counter() - t)
     p.stdin.close()
-    p.wait()
-    return statistics.median(times)
+    _, _, usage = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return statistics.median(times), (usage.ru_utime + usage.ru_stime) / CALLS
 
 
 def rows_for(binary, db, has_mcp):
@@ -73,11 +75,14 @@ def main():
     results = {}
     for rnd in range(rounds):
         for name, path in (list(bins.items()) if rnd % 2 == 0 else list(bins.items())[::-1]):
-            for what, value in rows_for(path, db, has_mcp[name]).items():
-                results.setdefault((what, name), []).append(round(value * 1e6, 1))
-    print("book of %d contacts, %d exchanges per run after %d warm-up, median µs per exchange" % (BOOK, CALLS - WARMUP, WARMUP))
+            for what, (wall, cpu) in rows_for(path, db, has_mcp[name]).items():
+                results.setdefault((what, name), []).append((round(wall * 1e6, 1), round(cpu * 1e6, 1)))
+    print("book of %d contacts, %d exchanges per run after %d warm-up; per exchange: median wall µs, "
+          "and the server's CPU µs (user+sys over the run / %d)" % (BOOK, CALLS - WARMUP, WARMUP, CALLS))
     for (what, name), values in sorted(results.items()):
-        print("%-44s %-6s median %7.1f µs  runs %s" % (what, name, statistics.median(values), values))
+        walls, cpus = [w for w, _ in values], [c for _, c in values]
+        print("%-44s %-6s wall %7.1f µs  cpu %7.1f µs  runs wall %s cpu %s"
+              % (what, name, statistics.median(walls), statistics.median(cpus), walls, cpus))
 
 
 if __name__ == "__main__":

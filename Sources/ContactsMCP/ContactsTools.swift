@@ -109,7 +109,8 @@ public final class ContactsTools {
                 + "an array replaces all items of its kind. Fields left out keep their value.",
             inputSchema: Self.object(properties, required: ["contact", "version"]),
             outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
-            annotations: MCPToolAnnotations(idempotent: true)
+            // It overwrites and clears fields (MCP: destructive unless only additive).
+            annotations: MCPToolAnnotations(destructive: true, idempotent: true)
         ) { [self] arguments in
             let members = try MCPArguments.members(arguments)
             try Self.refuseUnknown(members, known: Self.formFields.names + ["contact", "version"])
@@ -178,7 +179,8 @@ public final class ContactsTools {
             name: "import", title: "Import contacts",
             description: spec.summary + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
             inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.transfer,
-            annotations: MCPToolAnnotations(openWorld: true)
+            // A card whose UID is in the book overwrites that contact.
+            annotations: MCPToolAnnotations(destructive: true, openWorld: true)
         ) { [self] arguments in
             let call = try MCPArguments.bind(arguments, to: spec, tool: "import")
             try toList()
@@ -283,7 +285,8 @@ public final class ContactsTools {
             name: "sync", title: "Sync with CardDAV",
             description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
                 + "field and pushes the rest; one line per account: pulled, pushed, merged, conflicts. Accounts are added "
-                + "with 'contactsbook account add'.",
+                + "with 'contactsbook account add'. Send a progressToken to follow it; cancelling stops it before its next "
+                + "request to the server (what it pushed stays pushed; the next sync goes on).",
             inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.synced,
             // It overwrites fields here and on the servers with the other side's newer values.
             annotations: MCPToolAnnotations(destructive: true, openWorld: true)
@@ -322,9 +325,12 @@ public final class ContactsTools {
         return outcome
     }
 
-    /// Opens a contact from the list and returns its detail.
+    /// Opens a contact from the list and returns its detail; a failure names `contact`.
     private func open(_ reference: String) throws -> ShowContact.FetchContact.ViewModel {
-        let outcome = try run(ActionCall("show", ["contact": .string(reference)]), in: List.descriptor)
+        let outcome: Outcome
+        do { outcome = try run(ActionCall("show", ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
+            throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? ["contact": failure.message] : failure.details)
+        }
         guard let detail = outcome.last(ShowContact.FetchContact.ViewModel.self) else {
             throw MCPToolFailure("no contact was shown for '\(reference)'", details: ["contact": "not found"])
         }

@@ -80,6 +80,26 @@ public struct JSONReader {
         }
     }
 
+    /// The next whole value, as `value()` reads it, except an array of more than `limit`
+    /// elements: nil and its length, its elements read one by one and dropped.
+    public mutating func value(arrayLimit limit: Int) throws(Failure) -> (value: JSONValue?, arrayLength: Int) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return (try value(), 0) }
+        try enter()
+        defer { depth -= 1 }
+        index += 1
+        var elements: [JSONValue] = [], length = 0
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                let element = try value()
+                length += 1
+                if length <= limit { elements.append(element) } else if !elements.isEmpty { elements = [] }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "]")) else { throw failure("expected ',' or ']' in an array") }
+        }
+        return (length > limit ? nil : .array(elements), length)
+    }
+
     /// A whole text that is one object of at most 16 unique keys, as its members in order;
     /// nil for any other valid text.
     mutating func smallObjectMembers() throws(Failure) -> [(key: String, value: JSONValue)]? {

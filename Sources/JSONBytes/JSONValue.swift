@@ -29,6 +29,20 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// Parses one JSON text as `parse(_:)` does, except that a top-level array of more than
+    /// `arrayLimit` elements gives nil and its length: each of its elements is still read (so a
+    /// text that is not JSON is refused the same way) but dropped, so memory stays bounded by
+    /// the limit however long the array. For the other values, `arrayLength` is 0.
+    public static func parse(_ bytes: [UInt8], arrayLimit: Int) throws(ParseError) -> (value: JSONValue?, arrayLength: Int) {
+        guard isValidUTF8(bytes) else { throw .invalidUTF8 }
+        return try bytes.withUnsafeBufferPointer { buffer throws(ParseError) -> (value: JSONValue?, arrayLength: Int) in
+            var reader = JSONReader(buffer)
+            let parsed = try reader.value(arrayLimit: arrayLimit)
+            try reader.expectEnd()
+            return parsed
+        }
+    }
+
     /// The members of a top-level object of at most 16 unique keys, in their order, or nil for
     /// anything else (the caller then parses the usual way). A JSON-RPC envelope is read this way
     /// without building a dictionary for its few members.

@@ -15,6 +15,8 @@ public enum MCPArguments {
     }
 
     /// An `MCPToolFailure` from the `-32602` error the binder threw: its `data` names the field.
+    /// An item's failure names the item too (`phone[1]: 'value' is required`), since many agents
+    /// read only the text.
     static func failure(_ error: RPCError, field: String? = nil) -> MCPToolFailure {
         let parameter = error.data?["parameter"].flatMap { value -> String? in
             if case .string(let name) = value { return name }
@@ -22,7 +24,7 @@ public enum MCPArguments {
         }
         let message = error.message.replacingPrefix("invalid params: ", with: "")
         let key = [field, parameter].compactMap { $0 }.joined(separator: ".")
-        return MCPToolFailure(message, details: key.isEmpty ? [:] : [key: message])
+        return MCPToolFailure(field.map { "\($0): \(message)" } ?? message, details: key.isEmpty ? [:] : [key: message])
     }
 
     /// Members of an arguments object (absent arguments are an empty object).
@@ -92,7 +94,12 @@ public struct MCPFormFields {
             }
             for (index, item) in items.enumerated() {
                 let field = "\(spec.name)[\(index)]"
-                let params: JSONValue = spec.parameters.count == 1 && item.isScalar ? [item] : item
+                if spec.parameters.count > 1 && item.isScalar {
+                    let members = spec.parameters.map { $0.isRequired ? $0.name : $0.name + "?" }.joined(separator: ", ")
+                    throw MCPToolFailure("'\(field)' must be an object {\(members)}, not \(item.typeName)",
+                                         details: [field: "must be an object {\(members)}"])
+                }
+                let params: JSONValue = item.isScalar ? [item] : item
                 do {
                     calls.append(try spec.bind(params, method: field))
                 } catch let error as RPCError {

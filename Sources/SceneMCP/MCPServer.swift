@@ -24,6 +24,9 @@ public final class MCPServer: RPCProtocolHandler {
     static let serverInfoKey = "io.modelcontextprotocol/serverInfo"
     /// The MCP code for a version the server does not speak; `data.supported` lists those it does.
     public static let unsupportedProtocolVersionCode = -32022
+    /// Listen streams open at once: a client that never cancels its streams cannot grow the
+    /// server without bound (the official SDK's server refuses more the same way).
+    public static let maximumListenStreams = 100
 
     public let name: String
     public let version: String
@@ -33,8 +36,8 @@ public final class MCPServer: RPCProtocolHandler {
     private let resources: MCPResourceProvider?
     /// The version `initialize` agreed on (2025 generation), nil before.
     public private(set) var handshakeVersion: String?
-    /// Subscribed resource URIs (2025 generation), by the change id of their record.
-    private var subscriptions: [String: String] = [:]
+    /// What the client subscribed to: 2025's resources and 2026's listen streams.
+    private let subscriptions = MCPSubscriptions()
     /// Sends a server notification (the RPC server's `notify`), set by `attach(to:)`.
     private var notify: ((String, JSONValue) -> Void)?
 
@@ -45,17 +48,15 @@ public final class MCPServer: RPCProtocolHandler {
     }
 
     /// Sends `notifications/resources/updated` through `server` for subscribed resources that
-    /// the app's changes touch.
+    /// the app's changes touch: this session's (`changes`), and other processes' (the server's
+    /// `ChangeWatch`, through `receive(changesElsewhere:)`).
     public func attach(to server: RPCServer, changes: ChangeHub?) {
         notify = { [weak server] method, params in server?.notify(method, params) }
         changes?.observe { [weak self] change in self?.changed(change) }
     }
 
     func changed(_ change: DataChange) {
-        let ids = Set(change.ids)
-        for (uri, id) in subscriptions.sorted(by: { $0.key < $1.key }) where ids.contains(id) {
-            notify?("notifications/resources/updated", ["uri": .string(uri)])
-        }
+        for update in subscriptions.updates(for: change) { notify?("notifications/resources/updated", update) }
     }
 
     // MARK: RPCProtocolHandler
@@ -78,8 +79,59 @@ public final class MCPServer: RPCProtocolHandler {
     }
 
     public func receive(notification method: String, params: JSONValue?) {
-        // `notifications/initialized` ends the 2025 handshake; cancellations are matched by the
-        // RPC server before dispatch; nothing else from the client needs an action.
+        // `notifications/initialized` ends the 2025 handshake; the RPC server matches
+        // cancellations of requests still running or queued; one naming a listen request ends
+        // its stream, with no response (MCP: a cancelled request is not answered).
+        if method == "notifications/cancelled", let id = params?["requestId"] { subscriptions.close(id) }
+    }
+
+    public func receive(changesElsewhere changes: [DataChange]) {
+        changes.forEach(changed)
+    }
+
+    /// `subscriptions/listen` (2026-07-28) is held open: acknowledged at once with the resources
+    /// honoured, then its frames are the updates of those resources, until the client cancels it.
+    public func holdsOpen(request id: JSONValue, method: String, params: JSONValue?) throws -> Bool {
+        guard method == "subscriptions/listen" else { return false }
+        guard try modernVersion(params) != nil else {
+            throw RPCError(code: RPCError.methodNotFoundCode,
+                           message: "subscriptions/listen is 2026-07-28's; on \(handshakeVersion ?? "2025-11-25") use resources/subscribe",
+                           data: ["method": "subscriptions/listen"])
+        }
+        guard subscriptions.streams.count < Self.maximumListenStreams else {
+            throw RPCError(code: RPCError.internalErrorCode,
+                           message: "subscription limit reached: \(Self.maximumListenStreams) listen streams are open; cancel one first",
+                           data: ["limit": .integer(Self.maximumListenStreams)])
+        }
+        let stream = MCPSubscriptions.Stream(id: id, resources: try honouredResources(params?["notifications"]))
+        subscriptions.open(stream)
+        var honoured: [String: JSONValue] = [:]
+        if !stream.resources.isEmpty { honoured["resourceSubscriptions"] = .array(stream.resources.map { .string($0.uri) }) }
+        notify?("notifications/subscriptions/acknowledged",
+                ["notifications": .object(honoured), "_meta": [MCPSubscriptions.subscriptionIDKey: id]])
+        return true
+    }
+
+    /// The resources a listen filter asks for that this server can tell of: those that name a
+    /// record (others are left out of the acknowledgement, as unsupported). The list-changed
+    /// kinds are never honoured: tools never change, and the resource list is not announced.
+    private func honouredResources(_ filter: JSONValue?) throws -> [(uri: String, changeID: String)] {
+        guard case .object(let members)? = filter else {
+            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: 'notifications' is required (an object)",
+                           data: ["parameter": "notifications", "reason": filter == nil ? "missing" : "invalid"])
+        }
+        var uris: [String] = []
+        switch members["resourceSubscriptions"] {
+        case nil, .null?: break
+        case .array(let items)? where items.allSatisfy({ if case .string = $0 { return true } else { return false } }):
+            for case .string(let uri) in items where !uris.contains(uri) { uris.append(uri) }
+        default:
+            throw RPCError(code: RPCError.invalidParamsCode,
+                           message: "invalid params: 'notifications.resourceSubscriptions' must be an array of URI strings",
+                           data: ["parameter": "notifications.resourceSubscriptions", "reason": "invalid"])
+        }
+        guard let resources else { return [] }
+        return try uris.compactMap { uri in try resources.changeID(of: uri).map { (uri, $0) } }
     }
 
     // MARK: Handshakes
@@ -104,21 +156,21 @@ public final class MCPServer: RPCProtocolHandler {
         }
         let agreed = Self.handshakeVersions.contains(requested) ? requested : Self.handshakeVersions[0]
         handshakeVersion = agreed
-        return ["protocolVersion": .string(agreed), "capabilities": capabilities(subscribe: true),
+        return ["protocolVersion": .string(agreed), "capabilities": capabilities,
                 "serverInfo": serverInfo, "instructions": .string(instructions)]
     }
 
     private func discover() -> JSONValue {
         ["supportedVersions": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) }),
-         // 2026's subscriptions (`subscriptions/listen`) are not served; 2025's `resources/subscribe` is.
-         "capabilities": capabilities(subscribe: false), "instructions": .string(instructions)]
+         "capabilities": capabilities, "instructions": .string(instructions)]
     }
 
     private var serverInfo: JSONValue { ["name": .string(name), "version": .string(version)] }
 
-    private func capabilities(subscribe: Bool) -> JSONValue {
+    /// `subscribe`: 2025's `resources/subscribe`, and 2026's `subscriptions/listen` for resources.
+    private var capabilities: JSONValue {
         var capabilities: [String: JSONValue] = ["tools": ["listChanged": false]]
-        if resources != nil { capabilities["resources"] = ["subscribe": .bool(subscribe), "listChanged": false] }
+        if resources != nil { capabilities["resources"] = ["subscribe": true, "listChanged": false] }
         return .object(capabilities)
     }
 
@@ -157,10 +209,10 @@ public final class MCPServer: RPCProtocolHandler {
         case "resources/subscribe":
             let uri = try requiredString(params, "uri")
             guard let id = try resourceProvider().changeID(of: uri) else { throw Self.resourceNotFound(uri) }
-            subscriptions[uri] = id
+            subscriptions.subscribe(uri, changeID: id)
             return [:]
         case "resources/unsubscribe":
-            subscriptions[try requiredString(params, "uri")] = nil
+            subscriptions.unsubscribe(try requiredString(params, "uri"))
             return [:]
         default:
             throw RPCError.methodNotFound(method)

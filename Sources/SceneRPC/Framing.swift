@@ -12,9 +12,13 @@ public struct FrameLimits: Equatable, Sendable {
     public var maxHeaderBytes: Int
     /// Bytes of one message body (or one line, for newline-delimited JSON).
     public var maxBodyBytes: Int
+    /// Messages in one batch: a longer batch is refused whole (`-32600`). The body limit bounds
+    /// what a batch asks; this bounds what its answer holds, every response being kept until the
+    /// batch's array is written.
+    public var maxBatchLength: Int
 
-    public init(maxHeaderBytes: Int = 8 * 1024, maxBodyBytes: Int = 16 * 1024 * 1024) {
-        self.maxHeaderBytes = maxHeaderBytes; self.maxBodyBytes = maxBodyBytes
+    public init(maxHeaderBytes: Int = 8 * 1024, maxBodyBytes: Int = 16 * 1024 * 1024, maxBatchLength: Int = 1_000) {
+        self.maxHeaderBytes = maxHeaderBytes; self.maxBodyBytes = maxBodyBytes; self.maxBatchLength = maxBatchLength
     }
 }
 

@@ -57,7 +57,8 @@ final class RPCDispatcher {
         onProgress?()
     }
 
-    /// The response to send, or nil (notifications, client responses).
+    /// The response to send, or nil (notifications, client responses, a request a protocol
+    /// handler holds open).
     func handle(_ message: IncomingMessage, cancelled: Bool) -> OutgoingMessage? {
         switch message {
         case .invalid(let id, let error):
@@ -75,7 +76,10 @@ final class RPCDispatcher {
             progressToken = token
             defer { progressToken = nil }
             do {
-                if let protocolHandler { return .result(id: id, try protocolHandler.answer(method: method, params: rawParams)) }
+                if let protocolHandler {
+                    if try protocolHandler.holdsOpen(request: id, method: method, params: rawParams) { return nil }
+                    return .result(id: id, try protocolHandler.answer(method: method, params: rawParams))
+                }
                 switch try answer(method, params) {
                 case .value(let value): return .result(id: id, value)
                 case .action(let result): return .actionResult(id: id, result)

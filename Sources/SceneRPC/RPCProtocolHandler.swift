@@ -1,4 +1,5 @@
 import JSONBytes
+import SceneCore
 
 /// A protocol spoken over this server's JSON-RPC layer in place of the session's own methods
 /// (MCP is one): framing, limits, batches, cancellation and JSON-RPC errors stay the server's,
@@ -12,4 +13,20 @@ public protocol RPCProtocolHandler: AnyObject {
     func answer(method: String, params: JSONValue?) throws -> JSONValue
     /// A notification from the client (cancellations are matched by the server before this).
     func receive(notification method: String, params: JSONValue?)
+    /// Asked before `answer`: true keeps the request open with no response now (a stream, such
+    /// as MCP's `subscriptions/listen`, whose frames are the handler's notifications). The
+    /// handler ends it on the client's `notifications/cancelled` (no response, as MCP says) or
+    /// when the connection ends. Throws to refuse it.
+    func holdsOpen(request id: JSONValue, method: String, params: JSONValue?) throws -> Bool
+    /// Changes another process made to the app's data (the server's `ChangeWatch`), told in the
+    /// handler's own words in place of `session/dataChanged`.
+    func receive(changesElsewhere changes: [DataChange])
+}
+
+extension RPCProtocolHandler {
+    /// Every request is answered at once.
+    public func holdsOpen(request id: JSONValue, method: String, params: JSONValue?) throws -> Bool { false }
+
+    /// A protocol with no word for changes made elsewhere says nothing.
+    public func receive(changesElsewhere changes: [DataChange]) {}
 }

@@ -100,13 +100,29 @@ public final class RPCServer {
     }
 
     /// Sends changes another process made, unasked, as `session/dataChanged` (between requests:
-    /// never inside another message). Not before the client's first bytes say its framing.
+    /// never inside another message), or hands them to the protocol handler, which tells them
+    /// in its own words. Not before the client's first bytes say its framing.
     func announce(_ changes: [DataChange], into buffer: FrameBuffer) {
         guard !isFinished, reader.framing != nil, !changes.isEmpty else { return }
+        post(changes)
+        process([], output: .buffer(buffer))
+    }
+
+    /// Changes another process made (what a `ChangeWatch` found), as `announce(_:into:)` sends
+    /// them; returns the frames to write.
+    public func announce(_ changes: [DataChange]) -> [[UInt8]] {
+        guard !isFinished, reader.framing != nil, !changes.isEmpty else { return [] }
+        return collecting { emit in
+            post(changes)
+            process([], emit: emit)
+        }
+    }
+
+    private func post(_ changes: [DataChange]) {
+        if let handler = dispatcher.protocolHandler { return handler.receive(changesElsewhere: changes) }
         for change in changes {
             dispatcher.notify("session/dataChanged", (try? JSONValueEncoder.encode(change)) ?? .null)
         }
-        process([], output: .buffer(buffer))
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
@@ -169,7 +185,7 @@ public final class RPCServer {
         }
         self.output = output
         defer { self.output = nil }
-        var incoming = events.map(Incoming.init)
+        var incoming = events.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
         var cancelled = Self.cancelledIDs(in: incoming)
         var next = 0
         while next < incoming.count, !isFinished {
@@ -177,7 +193,7 @@ public final class RPCServer {
                 next += 1
                 // What was read while a request ran is answered next, in order.
                 if !readDuringRequest.isEmpty {
-                    let more = readDuringRequest.map(Incoming.init)
+                    let more = readDuringRequest.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
                     readDuringRequest = []
                     cancelled.formUnion(Self.cancelledIDs(in: more))
                     incoming += more
@@ -248,7 +264,7 @@ public final class RPCServer {
         guard let id = running else { return false }
         for event in readWaitingInput() {
             readDuringRequest.append(event)
-            if Incoming(event).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
+            if Incoming(event, maxBatchLength: reader.limits.maxBatchLength).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
         }
         if runningCancelRequested { runningCancelObserved = true }
         return runningCancelRequested
@@ -300,7 +316,7 @@ private enum Incoming {
     case batch([IncomingMessage])
     case lost(String)
 
-    init(_ event: FrameEvent) {
+    init(_ event: FrameEvent, maxBatchLength: Int) {
         switch event {
         case .message(let bytes):
             // The common case: an envelope of a few members, read without a dictionary.
@@ -309,11 +325,16 @@ private enum Incoming {
                 return
             }
             do {
-                switch try JSONValue.parse(bytes) {
-                case .array(let elements) where elements.isEmpty:
+                // A batch past the limit is counted, not kept: memory stays bounded by the limit.
+                switch try JSONValue.parse(bytes, arrayLimit: maxBatchLength) {
+                case (nil, let length):
+                    self = .single(.invalid(id: .null, .invalidRequest(
+                        "a batch of \(length) messages exceeds the limit of \(maxBatchLength)",
+                        data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
+                case (.array(let elements)?, _) where elements.isEmpty:
                     self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
-                case .array(let elements): self = .batch(elements.map(IncomingMessage.init))
-                case let value: self = .single(IncomingMessage(value))
+                case (.array(let elements)?, _): self = .batch(elements.map(IncomingMessage.init))
+                case (let value?, _): self = .single(IncomingMessage(value))
                 }
             } catch {
                 switch error {

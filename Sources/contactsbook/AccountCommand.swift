@@ -10,8 +10,12 @@ struct AccountCommand: ParsableCommand {
         commandName: "account", abstract: "Add, list or remove CardDAV accounts.",
         subcommands: [Add.self, List.self, Remove.self])
 
+    // Every subcommand names itself: ArgumentParser otherwise derives the name from the type's
+    // name through reflection, for each of them on every run of any command (a fifth of a
+    // `--help`'s instructions; bench/STARTUP.md).
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a CardDAV account, finding its address book from the server's URL.",
             discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it prints).")
 
@@ -39,7 +43,7 @@ struct AccountCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the accounts.")
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -50,6 +54,7 @@ struct AccountCommand: ParsableCommand {
 
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove an account; its contacts stay in the book, local-only.",
             discussion: "Asks for confirmation on a terminal; --yes confirms (required when stdin is not a terminal).")
         @OptionGroup var global: GlobalOptions

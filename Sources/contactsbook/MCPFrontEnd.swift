@@ -18,9 +18,10 @@ func runMCPServer(book: OpenedBook, limits: FrameLimits, changes: ChangeHub, pro
             """,
         tools: ContactsTools(session: session).all, resources: ContactResources(environment: book.environment))
     // No `changes` for the server itself: MCP has no `session/dataChanged`; MCPServer turns
-    // changes into `notifications/resources/updated` for the resources a client subscribed to.
+    // changes, this session's and (through the book's watch) other processes', into
+    // `notifications/resources/updated` for the resources a client subscribed to.
     let server = RPCServer(session: session, info: ContactsBookCommand.serverInfo, limits: limits,
                            progress: progress, log: log, protocolHandler: mcp)
     mcp.attach(to: server, changes: changes)
-    return server.run()
+    return server.run(watch: book.watch)
 }

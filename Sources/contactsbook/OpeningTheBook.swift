@@ -39,16 +39,16 @@ extension GlobalOptions {
     /// The book's path (`~` taken from `$HOME`), after checking that it exists or may be made;
     /// otherwise says why on stderr and exits with status 2, as for a book that cannot be opened.
     func bookPath(for use: BookUse) throws -> String {
-        let environment = ProcessInfo.processInfo.environment
         guard let db else {
-            let path = try DefaultPaths.database(environment: environment)
+            let path = try DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
             if use == .reading && !FileManager.default.fileExists(atPath: path) {
                 throw refusal("there is no book at \(path) yet (import or add a contact to make it)")
             }
             return path
         }
         if db == ":memory:" { return db }
-        let path = HomePath.expanding(db, environment: environment)
+        // The environment only for a `~`: building it is a twelfth of a mail client's `query`.
+        let path = db.hasPrefix("~") ? HomePath.expanding(db, environment: ProcessInfo.processInfo.environment) : db
         if FileManager.default.fileExists(atPath: path) { return path }
         switch use {
         case .reading:
@@ -117,7 +117,7 @@ func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false
     let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
                                           defaultCountry: bookCountry())
     store.journalClock = { [now = environment.now] in now() }
-    // Only the front ends that tell (the REPL, --rpc): a piped line session gets nothing extra.
+    // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
     if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)

@@ -6,8 +6,13 @@ import Foundation
 /// (also neomutt's, and aerc's `address-book-cmd`), as `MailQueryPresenter` writes them;
 /// "No matches" and exit status 1 when there are none.
 struct QueryCommand: ParsableCommand {
+    // `_superCommandName` names the root for when `query` is parsed as a root itself
+    // (`ContactsBookCommand.run`): ArgumentParser then skips its completion-script check, which
+    // reflects over two more commands. ArgumentParser reads it only on the root of a command
+    // stack, so the whole tree's texts do not change.
     static let configuration = CommandConfiguration(
-        commandName: "query", abstract: "Print email addresses matching TEXT for mutt, neomutt or aerc.")
+        commandName: "query", _superCommandName: "contactsbook",
+        abstract: "Print email addresses matching TEXT for mutt, neomutt or aerc.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -36,6 +36,9 @@ struct SessionCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest Content-Length header block accepted, in bytes.", valueName: "bytes"))
     var rpcMaxHeader = FrameLimits().maxHeaderBytes
 
+    @Option(name: .long, help: ArgumentHelp("Most messages in one JSON-RPC batch.", valueName: "count"))
+    var rpcMaxBatch = FrameLimits().maxBatchLength
+
     @Option(name: .long, help: "Contacts per page of the list (1-\(ContactLimits.maximumPageSize)).")
     var pageSize = 20
 
@@ -47,6 +50,7 @@ struct SessionCommand: ParsableCommand {
         }
         guard rpcMaxMessage >= 64 else { throw ValidationError("--rpc-max-message must be at least 64 bytes") }
         guard rpcMaxHeader >= 32 else { throw ValidationError("--rpc-max-header must be at least 32 bytes") }
+        guard rpcMaxBatch >= 1 else { throw ValidationError("--rpc-max-batch must be at least 1") }
     }
 
     func run() throws {
@@ -59,12 +63,13 @@ struct SessionCommand: ParsableCommand {
         logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
-        // The front end a change set names in `history`; MCP does not watch other processes yet.
+        // The front end a change set names in `history`; all but the piped line session hear of
+        // other processes' changes.
         let origin = mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let book = try openSession(global, origin: origin, watching: origin == "rpc" || origin == "repl", pageSize: pageSize,
+        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
                                    changes: changes, progress: progress)
         let session = book.session
-        let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage)
+        let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage, maxBatchLength: rpcMaxBatch)
         if mcp {
             let status = runMCPServer(book: book, limits: limits, changes: changes, progress: progress,
                                       log: { level, text in logger.log(level: level, "\(text)") })

@@ -51,7 +51,8 @@ final class ContactsToolsTests: XCTestCase {
         XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
                                            "duplicates", "merge", "birthdays", "undo", "sync"])
         XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays"])
-        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name), ["delete", "export", "merge", "undo", "sync"])
+        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name),
+                       ["update", "delete", "import", "export", "merge", "undo", "sync"])
         XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
                        ["search", "get", "update", "delete", "duplicates", "birthdays"])
     }
@@ -105,6 +106,16 @@ final class ContactsToolsTests: XCTestCase {
         // Then
         XCTAssertEqual(byNumber, byUID)
         XCTAssertEqual(byNumber.structuredContent?["version"], 1)
+    }
+
+    func test_getOrUpdate_ofAContactNotInTheBook_failsNamingContact() {
+        // When
+        let get = failure(sut.get, ["contact": "nobody"])
+        let update = failure(sut.update, ["contact": "nobody", "version": 1, "family": "Lee"])
+        // Then
+        XCTAssertEqual(get, MCPToolFailure("no contact matches 'nobody'", details: ["contact": "no contact matches 'nobody'"]))
+        XCTAssertEqual(update, get)
+        XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
     }
 
     func test_search_givesTheListsRows() throws {

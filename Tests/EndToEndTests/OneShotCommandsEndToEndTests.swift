@@ -70,6 +70,45 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: defaultBook))
     }
 
+    func testQuery_parsedOnItsOwn_answersAsTheWholeCommandTreeDoes() throws {
+        // Given a book. `contactsbook query ...` is parsed by the query command alone (mutt's
+        // start-up); a global option before `query` sends the same command through the whole tree.
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let missing = home.appendingPathComponent("missing.sqlite").path
+        let shapes: [[String]] = [
+            ["lee"], ["--db", database, "lee"], ["lee", "--db", database], ["--db=" + database, "--", "--db", "lee"],
+            ["--db", database, "nobody"], ["--db", missing, "lee"], ["--db", database, "--create", "lee"],
+            ["--help"], ["-h"], ["--version"], ["--nope", "lee"], [], ["--db"], ["--db", database], ["--db", "", "lee"],
+            ["--db", database, "lee", "--log-level", "error"], ["--generate-completion-script", "bash"],
+        ]
+        for shape in shapes {
+            // When
+            let alone = try ContactsBookProcess.run(["query"] + shape, stdin: "", home: home)
+            let tree = try ContactsBookProcess.run(["--log-level", "warning", "query"] + shape, stdin: "", home: home)
+            // Then stdout, stderr and the exit status are the same
+            XCTAssertEqual(alone.stdout, tree.stdout, "\(shape)")
+            XCTAssertEqual(alone.stderr, tree.stderr, "\(shape)")
+            XCTAssertEqual(alone.status, tree.status, "\(shape)")
+        }
+        // And the answers are the ones a mail client and a person expect
+        let found = try ContactsBookProcess.run(["query", "lee", "--db", database], stdin: "", home: home)
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertEqual(found.stdout, "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n")
+        let help = try ContactsBookProcess.run(["query", "-h"], stdin: "", home: home)
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Print email addresses matching TEXT for mutt, neomutt or aerc.\n\nUSAGE: contactsbook query "),
+                      help.stdout)
+        let bad = try ContactsBookProcess.run(["query", "--nope", "lee"], stdin: "", home: home)
+        XCTAssertEqual(bad.status, 64)
+        XCTAssertTrue(bad.stderr.hasPrefix("Error: Unknown option '--nope'\nUsage: contactsbook query "), bad.stderr)
+        XCTAssertEqual(try ContactsBookProcess.run(["query", "--version"], stdin: "", home: home).stdout, "0.1.0\n")
+        let noBook = try ContactsBookProcess.run(["query", "--db", missing, "lee"], stdin: "", home: home)
+        XCTAssertEqual(noBook.status, 2)
+        XCTAssertEqual(noBook.stderr, "error: there is no book at \(missing) (check --db)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a query never makes a book")
+    }
+
     func testImport_takesTheGlobalOptionsBeforeTheSubcommandToo() throws {
         // When --db comes before `import`
         let imported = try ContactsBookProcess.run(["--db", database, "--create", "import", "--format", "vcard", "-"], stdin: Self.card, home: home)

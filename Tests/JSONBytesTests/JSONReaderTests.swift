@@ -22,6 +22,27 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertEqual(sut, [1, -2, .double(1.5), 0, true, false, nil, "x", ["a": []]])
     }
 
+    func test_parseWithArrayLimit_keepsAnArrayUpToTheLimit_andCountsALongerOne() throws {
+        // When
+        let within = try JSONValue.parse(Array(" [1, [2, 3], {\"a\": 4}] ".utf8), arrayLimit: 3)
+        let over = try JSONValue.parse(Array("[1, [2, 3], {\"a\": 4}, 5]".utf8), arrayLimit: 3)
+        let notAnArray = try JSONValue.parse(Array("{\"a\": [1, 2, 3, 4]}".utf8), arrayLimit: 3)
+        // Then
+        XCTAssertEqual(within.value, [1, [2, 3], ["a": 4]])
+        XCTAssertEqual(within.arrayLength, 3)
+        XCTAssertNil(over.value)
+        XCTAssertEqual(over.arrayLength, 4)
+        XCTAssertEqual(notAnArray.value, ["a": [1, 2, 3, 4]])
+        XCTAssertEqual(notAnArray.arrayLength, 0)
+    }
+
+    func test_parseWithArrayLimit_stillRefusesInvalidTextPastTheLimit() {
+        XCTAssertThrowsError(try JSONValue.parse(Array("[1, 2, 3, tru]".utf8), arrayLimit: 1)) { error in
+            XCTAssertEqual(error as? JSONValue.ParseError, .invalidJSON("unexpected 't' at byte 10"))
+        }
+        XCTAssertThrowsError(try JSONValue.parse(Array("[1, 2, 3] 4".utf8), arrayLimit: 1))
+    }
+
     func test_parse_escapes_readEveryOne() throws {
         // When
         let sut = try parse(#""\"\\\/\b\f\n\r\t\u0041\u00e9\u4E2D""#)

@@ -43,7 +43,18 @@ final class MCPFormFieldsTests: XCTestCase {
         XCTAssertThrowsError(try sut.calls(from: ["phone": [["value": "1"], ["label": "work"]]])) { error in
             // Then
             XCTAssertEqual(error as? MCPToolFailure,
-                           MCPToolFailure("'value' is required (a string)", details: ["phone[1].value": "'value' is required (a string)"]))
+                           MCPToolFailure("phone[1]: 'value' is required (a string)",
+                                          details: ["phone[1].value": "'value' is required (a string)"]))
+        }
+    }
+
+    func test_aScalarWhereAnItemTakesSeveralParameters_isAFailureSayingTheObjectItMustBe() {
+        // When
+        XCTAssertThrowsError(try sut.calls(from: ["phone": ["555 0100"]])) { error in
+            // Then
+            XCTAssertEqual(error as? MCPToolFailure,
+                           MCPToolFailure("'phone[0]' must be an object {label?, value}, not string",
+                                          details: ["phone[0]": "must be an object {label?, value}"]))
         }
     }
 

@@ -40,7 +40,7 @@ final class MCPHandshakeTests: XCTestCase {
         XCTAssertEqual(out[2]["result"]?["tools"]?.arrayCount, 1)
     }
 
-    func test_serverDiscover_listsBothGenerations_withResultTypeAndCaching() {
+    func test_serverDiscover_listsBothGenerations_withResultTypeAndCaching_andSubscriptions() {
         // When
         let out = fixture.send(MCPSeeds.request(1, "server/discover", "{\(MCPSeeds.modernMeta)}"))
         // Then
@@ -50,7 +50,7 @@ final class MCPHandshakeTests: XCTestCase {
         XCTAssertEqual(result?["ttlMs"], 0)
         XCTAssertEqual(result?["cacheScope"], "private")
         XCTAssertEqual(result?["_meta"]?["io.modelcontextprotocol/serverInfo"], ["name": "fakebook", "version": "9.9"])
-        XCTAssertEqual(result?["capabilities"]?["resources"]?["subscribe"], false)
+        XCTAssertEqual(result?["capabilities"]?["resources"]?["subscribe"], true)
     }
 
     func test_aModernRequest_needsNoHandshake_andItsResultCarriesResultType() {
@@ -215,6 +215,143 @@ final class MCPResourceTests: XCTestCase {
         XCTAssertEqual(changed.first?["method"], "notifications/resources/updated")
         XCTAssertEqual(changed.first?["params"], ["uri": "note://1"])
         XCTAssertEqual(after.compactMap { $0["method"] }, [])
+    }
+}
+
+final class MCPChangesElsewhereTests: XCTestCase {
+    private var fixture: MCPFixture!
+
+    override func setUp() {
+        super.setUp()
+        fixture = MCPFixture()
+        fixture.resources.notes = ["first", "second"]
+        _ = fixture.send(MCPSeeds.initialize)
+    }
+
+    func test_aSubscribedResourceAnotherProcessChanged_isAnnounced_andNoOtherIs() {
+        // Given
+        _ = fixture.send(MCPSeeds.request(2, "resources/subscribe", #"{"uri":"note://2"}"#))
+        // When: what the book's watch found, handed to the server as its fd loop does
+        let out = MCPSeeds.messages(fixture.sut.announce([
+            DataChange(topic: "notes", kind: "updated", ids: ["1"], external: true),
+            DataChange(topic: "notes", kind: "deleted", ids: ["2"], external: true),
+        ]))
+        // Then: MCP's notice for the one subscribed, never JSON-RPC's session/dataChanged
+        XCTAssertEqual(out, [["jsonrpc": "2.0", "method": "notifications/resources/updated", "params": ["uri": "note://2"]]])
+    }
+
+    func test_aChangeElsewhereNamingNoRecords_announcesEverySubscribedResource() {
+        // Given
+        _ = fixture.send(MCPSeeds.request(2, "resources/subscribe", #"{"uri":"note://1"}"#),
+                         MCPSeeds.request(3, "resources/subscribe", #"{"uri":"note://2"}"#))
+        // When: a large import elsewhere ("read everything again")
+        let out = MCPSeeds.messages(fixture.sut.announce([DataChange(topic: "notes", kind: "reload", ids: [], external: true)]))
+        // Then
+        XCTAssertEqual(out.map { $0["params"]?["uri"] }, ["note://1", "note://2"])
+    }
+
+    func test_changesElsewhere_withNoSubscription_sayNothing() {
+        // When
+        let out = fixture.sut.announce([DataChange(topic: "notes", kind: "updated", ids: ["1"], external: true)])
+        // Then
+        XCTAssertEqual(out, [])
+    }
+}
+
+/// 2026-07-28's `subscriptions/listen`: the request stays open, its frames are notifications
+/// stamped with its id, and the client's cancellation ends it without a response.
+final class MCPListenTests: XCTestCase {
+    private var fixture: MCPFixture!
+
+    override func setUp() {
+        super.setUp()
+        fixture = MCPFixture()
+        fixture.resources.notes = ["first"]
+    }
+
+    private func listen(_ id: String, _ filter: String) -> [JSONValue] {
+        fixture.send(#"{"jsonrpc":"2.0","id":"\#(id)","method":"subscriptions/listen","params":{"notifications":\#(filter),\#(MCPSeeds.modernMeta)}}"#)
+    }
+
+    private func write(_ id: Int, _ text: String) -> [JSONValue] {
+        fixture.send(MCPSeeds.request(id, "tools/call", #"{"name":"write","arguments":{"text":"\#(text)"},"# + MCPSeeds.modernMeta + "}"))
+    }
+
+    func test_listen_isAcknowledgedWithTheResourcesHonoured_andNotAnswered() {
+        // When: one resource that exists, one that does not, and a kind this server never sends
+        let out = listen("listen-1", #"{"resourceSubscriptions":["note://1","note://9"],"toolsListChanged":true}"#)
+        // Then: the acknowledgement alone, stamped with the request's id
+        XCTAssertEqual(out, [["jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                              "params": ["notifications": ["resourceSubscriptions": ["note://1"]],
+                                         "_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"]]]])
+    }
+
+    func test_aChange_toAListenedResource_comesOnTheStream_beforeTheCallsResult() {
+        // Given
+        _ = listen("listen-1", #"{"resourceSubscriptions":["note://1"]}"#)
+        // When: the first note written is the app's change of record 1
+        let out = write(2, "b")
+        // Then
+        XCTAssertEqual(out.count, 2)
+        XCTAssertEqual(out[0]["method"], "notifications/resources/updated")
+        XCTAssertEqual(out[0]["params"], ["uri": "note://1", "_meta": ["io.modelcontextprotocol/subscriptionId": "listen-1"]])
+        XCTAssertEqual(out[1]["id"], 2)
+    }
+
+    func test_aChangeElsewhere_comesOnEveryStreamListeningToIt() {
+        // Given
+        _ = listen("a", #"{"resourceSubscriptions":["note://1"]}"#)
+        _ = listen("b", #"{"resourceSubscriptions":["note://1"]}"#)
+        // When
+        let out = MCPSeeds.messages(fixture.sut.announce([DataChange(topic: "notes", kind: "deleted", ids: ["1"], external: true)]))
+        // Then
+        XCTAssertEqual(out.map { $0["params"]?["_meta"]?["io.modelcontextprotocol/subscriptionId"] }, ["a", "b"])
+    }
+
+    func test_cancellingTheListen_endsTheStreamWithoutAResponse() {
+        // Given
+        _ = listen("listen-1", #"{"resourceSubscriptions":["note://1"]}"#)
+        // When
+        let cancelled = fixture.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"listen-1"}}"#)
+        let after = write(2, "b")
+        // Then
+        XCTAssertEqual(cancelled, [])
+        XCTAssertEqual(after.map { $0["id"] }, [2])
+    }
+
+    func test_listenStreamsBeyondTheLimit_areRefused_untilOneIsCancelled() {
+        // Given
+        for n in 1...MCPServer.maximumListenStreams { _ = listen("\(n)", "{}") }
+        // When
+        let refused = listen("more", "{}")
+        _ = fixture.send(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"1"}}"#)
+        let accepted = listen("again", "{}")
+        // Then
+        XCTAssertEqual(refused.map { $0["error"]?["code"] }, [.integer(RPCError.internalErrorCode)])
+        XCTAssertEqual(accepted.map { $0["method"] }, ["notifications/subscriptions/acknowledged"])
+    }
+
+    func test_listenOnA2025Connection_isMethodNotFoundNamingResourcesSubscribe() {
+        // Given
+        _ = fixture.send(MCPSeeds.initialize)
+        // When
+        let out = fixture.send(MCPSeeds.request(2, "subscriptions/listen", #"{"notifications":{}}"#), MCPSeeds.request(3, "ping"))
+        // Then
+        XCTAssertEqual(out[0]["error"]?["code"], .integer(RPCError.methodNotFoundCode))
+        XCTAssertEqual(out[0]["error"]?["message"].map { $0.text.contains("resources/subscribe") }, true)
+        XCTAssertEqual(out[1]["result"], [:])
+    }
+
+    func test_aMalformedFilter_isInvalidParamsNamingIt_andNoStreamOpens() {
+        // When
+        let missing = fixture.send(MCPSeeds.request(1, "subscriptions/listen", "{\(MCPSeeds.modernMeta)}"))
+        let wrong = listen("2", #"{"resourceSubscriptions":"note://1"}"#)
+        let after = write(3, "b")
+        // Then
+        XCTAssertEqual(missing[0]["error"]?["data"]?["parameter"], "notifications")
+        XCTAssertEqual(wrong[0]["error"]?["code"], .integer(RPCError.invalidParamsCode))
+        XCTAssertEqual(wrong[0]["error"]?["data"]?["parameter"], "notifications.resourceSubscriptions")
+        XCTAssertEqual(after.map { $0["id"] }, [3])
     }
 }
 

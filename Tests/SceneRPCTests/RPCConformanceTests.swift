@@ -178,6 +178,27 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(responses.map { $0["error"]?["code"] }, [nil, -32600, -32601])
     }
 
+    func test_batchOverTheLengthLimit_isRefusedWhole_andTheSessionGoesOn() {
+        // Given: batches of at most 3 messages
+        fixture = RPCFixture(limits: FrameLimits(maxBatchLength: 3))
+        let find = RPCSeeds.request(1, "list/find", "{\"query\":\"a\"}")
+        // When: a batch of 4, then one of 3
+        let refused = fixture.send("[\(find),\(find),\(find),\(RPCSeeds.notification("list/find", "{\"query\":\"b\"}"))]")
+        let calledAfterRefusal = fixture.listSpy.performedCalls.count
+        let answered = fixture.send("[\(find),\(find),\(find)]")
+        // Then: one error for the whole first batch, saying how long and what the limit is, and
+        // none of its messages run (the notification neither); the next batch is answered
+        XCTAssertEqual(refused.count, 1, "\(refused)")
+        XCTAssertEqual(refused.first?["id"], .null)
+        XCTAssertEqual(refused.first?["error"]?["code"], -32600)
+        XCTAssertEqual(refused.first?["error"]?["message"], "invalid request: a batch of 4 messages exceeds the limit of 3")
+        XCTAssertEqual(refused.first?["error"]?["data"], ["length": 4, "limit": 3])
+        XCTAssertEqual(calledAfterRefusal, 0)
+        guard answered.count == 1, case .array(let responses) = answered[0] else { return XCTFail("\(answered)") }
+        XCTAssertEqual(responses.count, 3)
+        XCTAssertEqual(fixture.listSpy.performedCalls.count, 3)
+    }
+
     func test_batchOfNotifications_getsNoResponse() {
         XCTAssertEqual(fixture.send("[\(RPCSeeds.notification("x/y")),\(RPCSeeds.notification("initialized"))]"), [])
     }

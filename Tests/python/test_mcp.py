@@ -63,6 +63,8 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             hints = {t.name: t.annotations for t in tools}
             assert hints["get"].read_only_hint and hints["search"].read_only_hint
             assert hints["delete"].destructive_hint and not hints["add"].read_only_hint
+            assert not hints["add"].destructive_hint and hints["update"].destructive_hint
+            assert hints["update"].idempotent_hint and hints["import"].destructive_hint
             assert hints["duplicates"].read_only_hint and hints["birthdays"].read_only_hint
             assert hints["birthdays"].idempotent_hint and hints["merge"].destructive_hint
             assert hints["undo"].destructive_hint and not hints["undo"].idempotent_hint
@@ -214,6 +216,78 @@ def test_sync_with_a_radicale_account_pulls_and_pushes_and_names_an_unknown_acco
     run(body)
 
 
+def add_account(radicale, tmp_path):
+    account = ["account", "add", "home", radicale.base, "--user", "alice"]
+    if radicale.password_command:
+        account += ["--password-command", radicale.password_command]
+    added = subprocess.run([binary(), *account, "--db", str(tmp_path / "book.sqlite"), "--create"], capture_output=True,
+                           text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert added.returncode == 0, added.stderr
+
+
+def import_cards(tmp_path, count):
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:local-{i}\r\nFN:P{i} Ann\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n"
+                    for i in range(count))
+    (tmp_path / "local.vcf").write_text(cards)
+    done = subprocess.run([binary(), "import", str(tmp_path / "local.vcf"), "--db", str(tmp_path / "book.sqlite"), "--create"],
+                          capture_output=True, text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_sync_reports_increasing_progress_before_its_result(radicale, tmp_path, mode):
+    for i in range(3):
+        radicale.put(f"r{i}.vcf", vcard(f"r{i}", f"R{i}", "Ray"))
+    add_account(radicale, tmp_path)
+    import_cards(tmp_path, 5)
+    reports = []
+
+    async def progress(value, total, message):
+        reports.append((value, total, message))
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            synced = await c.call_tool("sync", {"account": "home"}, progress_callback=progress)
+            assert not synced.is_error, synced.content[0].text
+            assert synced.structured_content["message"] == "home: pulled 3, pushed 5, merged 0, conflicts 0"
+    run(body)
+    assert reports[0] == (0, None, "Syncing home")
+    values = [value for value, _, _ in reports]
+    assert values == sorted(set(values)), reports
+    assert reports[-1] == (5, 5, "uploading")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cancelling_a_sync_stops_it_between_requests_and_the_next_sync_goes_on(radicale, tmp_path, mode):
+    # 60 contacts to push are 60 PUTs: the cancellation, sent when the sync begins, is read
+    # before one of the first of them (before the first, on this host), long before the last.
+    add_account(radicale, tmp_path)
+    import_cards(tmp_path, 60)
+    finished = []
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            scope = anyio.CancelScope()
+
+            async def progress(value, total, message):
+                scope.cancel()  # the SDK sends notifications/cancelled for the abandoned call
+
+            with scope:
+                finished.append(await c.call_tool("sync", {"account": "home"}, progress_callback=progress))
+            # Answered only once the cancelled sync has stopped: the server works one request at a time.
+            assert not (await c.call_tool("search", {"text": ""})).is_error
+            pushed_before = len(radicale.names())
+            assert pushed_before < 60
+            # A bound for a loaded host only: 150 PUTs to Radicale took over 20 s at a load of 17.
+            again = await c.call_tool("sync", {"account": "home"}, read_timeout_seconds=6 * TIMEOUT)
+            assert not again.is_error, again.content[0].text
+            assert again.structured_content["message"] == \
+                f"home: pulled 0, pushed {60 - pushed_before}, merged 0, conflicts 0"
+    run(body)
+    assert finished == []
+    assert len(radicale.names()) == 60  # each contact once: nothing pushed twice
+
+
 def test_sync_without_accounts_says_how_to_add_one(tmp_path):
     async def body():
         async with client(tmp_path, "auto") as c:
@@ -234,6 +308,11 @@ def test_a_failed_call_says_which_field_and_why_and_the_server_goes_on(tmp_path,
             assert "given name" in text
             missing = await c.call_tool("get", {"contact": "nobody-here"})
             assert missing.is_error and "nobody-here" in missing.content[0].text
+            assert list(missing.structured_content["details"]) == ["contact"]
+            item = await c.call_tool("add", {"given": "Bo", "phone": [{"label": "work"}]})
+            assert item.is_error and item.content[0].text.startswith("phone[0]: 'value' is required")
+            string = await c.call_tool("add", {"given": "Bo", "email": ["bo@x.test"]})
+            assert string.is_error and string.content[0].text == "'email[0]' must be an object {label?, value}, not string"
             after = await c.call_tool("add", {"given": "Bo"})
             assert not after.is_error
             assert after.structured_content["contact"]["givenName"] == "Bo"
@@ -321,6 +400,62 @@ def test_a_merge_announces_the_kept_contact_and_the_deleted_one(tmp_path):
     run(body)
 
 
+async def change_elsewhere(tmp_path, uid):
+    """Another `contactsbook` process (a piped line session) on the same book edits the contact."""
+    done = await anyio.run_process([binary(), "--db", str(tmp_path / "book.sqlite")],
+                                   input=f"show {uid}\nedit\nfamily Elsewhere\nsave\n".encode(),
+                                   env=isolated_env(tmp_path), check=False)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.mark.filterwarnings("ignore:resources/subscribe is removed")
+def test_a_subscribed_contact_another_process_changes_is_announced(tmp_path):
+    updated = []
+    seen = anyio.Event()
+
+    async def on_message(message):
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/resources/updated":
+            updated.append(str(root.params.uri))
+            seen.set()
+
+    async def body():
+        async with client(tmp_path, "legacy", message_handler=on_message) as c:
+            uid = (await c.call_tool("add", {"given": "Ann"})).structured_content["contact"]["uid"]
+            other = (await c.call_tool("add", {"given": "Bo"})).structured_content["contact"]["uid"]
+            await c.subscribe_resource(f"contact://{uid}")
+            await change_elsewhere(tmp_path, other)  # not subscribed: no notice
+            await change_elsewhere(tmp_path, uid)
+            with anyio.fail_after(TIMEOUT):
+                await seen.wait()
+            assert updated == [f"contact://{uid}"]
+            now = await c.read_resource(f"contact://{uid}")
+            assert "N:Elsewhere;Ann;" in now.contents[0].text
+    run(body)
+
+
+def test_listen_in_auto_mode_hears_this_sessions_and_other_processes_changes(tmp_path):
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            assert c.server_capabilities.resources.subscribe is True
+            ann = (await c.call_tool("add", {"given": "Ann"})).structured_content["contact"]
+            uri = f"contact://{ann['uid']}"
+            async with c.listen(resource_subscriptions=[uri, "contact://nobody"]) as stream:
+                assert stream.honored.resource_subscriptions == [uri]
+                events = stream.__aiter__()
+                updated = await c.call_tool("update", {"contact": ann["uid"], "version": 1, "family": "Lee"})
+                assert not updated.is_error, updated.content[0].text
+                with anyio.fail_after(TIMEOUT):
+                    assert (await events.__anext__()).uri == uri
+                await change_elsewhere(tmp_path, ann["uid"])
+                with anyio.fail_after(TIMEOUT):
+                    assert (await events.__anext__()).uri == uri
+            # Leaving the stream cancels it; the server goes on answering.
+            after = await c.call_tool("get", {"contact": ann["uid"]})
+            assert after.structured_content["contact"]["familyName"] == "Elsewhere"
+    run(body)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_an_import_reports_progress(tmp_path, mode):
     cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:P{i}\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n" for i in range(300))
@@ -338,6 +473,47 @@ def test_an_import_reports_progress(tmp_path, mode):
             assert total.structured_content["total"] == 300
     run(body)
     assert reports and reports == sorted(set(reports))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_export_reports_progress(tmp_path, mode):
+    import_cards(tmp_path, 2500)
+    reports = []
+
+    async def progress(value, total, message):
+        reports.append((value, total, message))
+
+    async def body():
+        async with client(tmp_path, mode) as c:
+            result = await c.call_tool("export", {"path": str(tmp_path / "out.vcf")}, progress_callback=progress)
+            assert not result.is_error, result.content[0].text
+    run(body)
+    assert (tmp_path / "out.vcf").read_text().count("BEGIN:VCARD") == 2500
+    values = [value for value, _, _ in reports]
+    assert values == sorted(set(values)) and values[0] == 0, reports
+    assert {total for _, total, _ in reports} == {2500}
+
+
+def test_cancelling_an_export_writes_no_file_and_the_server_goes_on(tmp_path):
+    # 40,000 contacts are 20 steps of 2,000: the cancellation, sent when the export begins, is
+    # read at the end of the first, long before the last.
+    import_cards(tmp_path, 40000)
+    finished = []
+
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            scope = anyio.CancelScope()
+
+            async def progress(value, total, message):
+                scope.cancel()
+
+            with scope:
+                finished.append(await c.call_tool("export", {"path": str(tmp_path / "out.vcf")}, progress_callback=progress))
+            after = await c.call_tool("search", {"text": "", "limit": 1})
+            assert after.structured_content["total"] == 40000
+    run(body)
+    assert finished == []
+    assert not (tmp_path / "out.vcf").exists()
 
 
 def test_stdout_carries_protocol_messages_only_and_bad_input_gets_jsonrpc_errors(tmp_path):
@@ -374,6 +550,29 @@ def test_protocol_md_documents_exactly_the_tools_served(tmp_path):
         async with client(tmp_path, "auto") as c:
             return {t.name for t in (await c.list_tools()).tools}
     assert anyio.run(body) == documented
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_readme_agent_configuration_starts_the_server(tmp_path, mode):
+    """README's `mcpServers` lines, as an agent reads them: the command found on PATH, the args
+    with the book's path, `--create` added for a new book as README says."""
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## For AI agents: MCP"):]
+    config = json.loads(re.search(r"```json\n(.*?)```", section, flags=re.DOTALL).group(1))
+    server = config["mcpServers"]["contactsbook"]
+    assert server["command"] == "contactsbook"
+    args = [str(tmp_path / "book.sqlite") if arg.endswith("contacts.sqlite") else arg for arg in server["args"]]
+    assert args[:2] == ["--mcp", "--db"]
+    env = isolated_env(tmp_path)
+    env["PATH"] = str(pathlib.Path(binary()).parent) + ":" + env["PATH"]
+    params = StdioServerParameters(command=server["command"], args=args + ["--create"], env=env)
+
+    async def body():
+        async with Client(params, mode=mode, read_timeout_seconds=TIMEOUT) as c:
+            assert len((await c.list_tools()).tools) == 12
+            assert not (await c.call_tool("add", {"given": "Ann"})).is_error
+    run(body)
+    assert (tmp_path / "book.sqlite").exists()
 
 
 @pytest.mark.parametrize("other", ["--rpc", "--repl"])

@@ -259,11 +259,54 @@ def test_a_message_over_the_configured_limit_is_refused_and_the_session_goes_on(
     assert "result" in response
 
 
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_a_batch_over_the_length_limit_is_refused_whole_and_the_session_goes_on(spawn_rpc, framing):
+    # Given a server that takes batches of at most 3 messages
+    rpc = spawn_rpc(framing, extra_args=("--rpc-max-batch", "3"))
+    rpc.request("initialize", {})
+    # When a batch of 4 arrives (an add among them)
+    rpc.send([req(10, "contacts/search", {"text": "x"}), req(11, "contacts/add"), req(12, "session/stack"),
+              req(13, "session/stack")])
+    _, response = rpc.until_response(None)
+    # Then it is refused whole, with its length and the limit, and nothing in it ran
+    assert response["error"]["code"] == -32600
+    assert response["error"]["data"] == {"length": 4, "limit": 3}
+    _, response = rpc.request("session/stack")
+    assert [scene["scene"] for scene in response["result"]["stack"]] == ["contacts"]
+    # And a batch of 3 is answered, in one array
+    rpc.send([req(20 + i, "session/stack") for i in range(3)])
+    answer = rpc.next_message()
+    assert [r["id"] for r in answer] == [20, 21, 22]
+
+
+def test_the_default_batch_limit_is_1000_and_counts_the_whole_batch(tmp_path):
+    batch = json.dumps([req(i, "session/stack") for i in range(100_000)]).encode() + b"\n"
+    result = run_rpc(tmp_path, batch)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert answers == [{"jsonrpc": "2.0", "id": None, "error": {
+        "code": -32600, "message": "invalid request: a batch of 100000 messages exceeds the limit of 1000",
+        "data": {"length": 100000, "limit": 1000}}}]
+
+
+def test_mcp_shares_the_batch_limit(tmp_path):
+    batch = json.dumps([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(3)]).encode() + b"\n"
+    result = subprocess.run([binary(), "--mcp", "--create", "--db", str(tmp_path / "book.sqlite"),
+                             "--rpc-max-batch", "2"], input=batch, capture_output=True, env=isolated_env(tmp_path),
+                            timeout=TIMEOUT)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [answer["error"]["data"] for answer in answers] == [{"length": 3, "limit": 2}]
+
+
 def test_limits_below_a_sane_minimum_are_refused_as_flags(tmp_path):
     result = subprocess.run([binary(), "--rpc", "--rpc-max-message", "10"], input=b"", capture_output=True,
                             env=isolated_env(tmp_path), timeout=TIMEOUT)
     assert result.returncode == 64
     assert b"--rpc-max-message must be at least 64 bytes" in result.stderr
+    assert result.stdout == b""
+    result = subprocess.run([binary(), "--rpc", "--rpc-max-batch", "0"], input=b"", capture_output=True,
+                            env=isolated_env(tmp_path), timeout=TIMEOUT)
+    assert result.returncode == 64
+    assert b"--rpc-max-batch must be at least 1" in result.stderr
     assert result.stdout == b""
 
 

@@ -2,4 +2,7 @@
 public enum ContactLimits {
     /// Largest page of the list a person or client may ask for: a page is read whole into memory.
     public static let maximumPageSize = 500
+    /// Longest search text, in characters: the index lookups of a search grow with its text (a
+    /// search of 20 MB of letters took 1.4 GB in a release build), and no contact holds a longer word to find.
+    public static let maximumSearchLength = 1_000
 }

@@ -27,7 +27,8 @@ public final class MailQueryWorker {
     public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
         let search = text.trimmingWhitespaces
         guard !search.isEmpty else { return [] }
-        let contacts = try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: limit)).contacts
+        let query = ContactQuery(search: search, sort: .last, page: 1, limit: limit, locatesMatches: false)
+        let contacts = try store.page(query).contacts
         return contacts.flatMap { contact in
             contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
                 MailQueryMatch(address: email.value, name: contact.fullName,

@@ -18,8 +18,11 @@ public final class ContactsSceneFactory {
         worker = ContactsWorker(environment: environment)
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
-        syncWorker = (environment.store as? SyncStateStore & ContactStore).map {
-            SyncAccountsWorker(store: $0, now: environment.now, progress: environment.progress)
+        syncWorker = (environment.store as? SyncStateStore & ContactStore).map { [progress = environment.progress] in
+            SyncAccountsWorker(store: $0, makeTransport: { credentials in
+                let transport = URLSessionTransport(credentials: credentials)
+                return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
+            }, now: environment.now, progress: environment.progress)
         }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)

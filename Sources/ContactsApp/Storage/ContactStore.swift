@@ -11,9 +11,14 @@ public struct ContactQuery: Equatable, Sendable {
     /// 1-based page number.
     public var page: Int
     public var limit: Int
+    /// Whether the page says where the search found each contact (`ContactPage.matches`); a
+    /// mail client's query prints none of it, and working it out cost that command a tenth of
+    /// its start-up (bench/STARTUP.md).
+    public var locatesMatches: Bool
 
-    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20) {
+    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
+        self.locatesMatches = locatesMatches
     }
 }
 

@@ -32,7 +32,7 @@ public final class InMemoryContactStore: ContactStore {
         let start = min(offset, matches.count)
         let end = start + min(limit, matches.count - start)
         let page = Array(matches[start..<end])
-        return ContactPage(contacts: page, total: matches.count, matches: search.matches(on: page))
+        return ContactPage(contacts: page, total: matches.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
     }
 
     public func contact(id: Int64) throws -> Contact? {

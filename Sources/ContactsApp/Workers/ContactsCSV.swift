@@ -77,21 +77,37 @@ enum ContactsCSV {
         return result
     }
 
-    /// Hands out the rows in batches of about `batchSize` contacts as they are parsed, so an
-    /// import saves the first ones while the rest are still being read, and never holds more
-    /// than a few batches of contacts (problems travel with the batch they were found in; a file
-    /// with no rows gives one batch). The text itself is decoded whole first: whether it is
-    /// UTF-8 or Windows-1252 is only known once every byte has been seen.
+    /// `read(batchSize:nextChunk:_:)` over bytes already in memory.
     static func read(_ data: Data, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
-        var bytes = data
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        // Outlook writes the system's ANSI code page, Windows-1252 in the West.
-        guard let text = String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .windowsCP1252) else {
-            return try body(ParsedContacts(problems: [.init(line: 1, reason: "the file is not text")]))
+        var offset = data.startIndex
+        let stream = CSVInputStream { buffer in
+            guard offset < data.endIndex else { return false }
+            let end = data.index(offset, offsetBy: CSVInputStream.chunkSize, limitedBy: data.endIndex) ?? data.endIndex
+            buffer.removeAll(keepingCapacity: true)
+            buffer.append(contentsOf: data[offset..<end])
+            offset = end
+            return true
         }
+        try read(stream, batchSize: batchSize, body)
+    }
+
+    /// Reads a file a chunk at a time (`nextChunk` fills its buffer and returns false at the end,
+    /// as for `VCardReader`) and hands out the rows in batches of about `batchSize` contacts as
+    /// they are parsed, so an import saves the first ones while the rest are still being read:
+    /// neither the file nor its contacts are ever held whole (problems travel with the batch
+    /// they were found in; a file with no rows gives one batch). An error from `nextChunk` is
+    /// thrown once the rows read before it are handed out.
+    static func read(batchSize: Int, nextChunk: @escaping (inout [UInt8]) throws -> Bool,
+                     _ body: (ParsedContacts) throws -> Void) throws {
+        let stream = CSVInputStream(nextChunk: nextChunk)
+        try read(stream, batchSize: batchSize, body)
+        if let error = stream.readError { throw error }
+    }
+
+    private static func read(_ stream: CSVInputStream, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
         let reader: CSVReader
         do {
-            reader = try CSVReader(string: text, hasHeaderRow: true)
+            reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
         } catch {
             return try body(ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
         }

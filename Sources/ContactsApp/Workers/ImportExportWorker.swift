@@ -84,8 +84,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
     // MARK: - Import
 
     /// Reads a file, or every `.vcf` file in a folder, and imports it; see
-    /// `importContacts(_:format:)`. A vCard file is read a chunk at a time and saved in batches,
-    /// all in one transaction.
+    /// `importContacts(_:format:)`. A file, vCard or CSV, is read a chunk at a time and saved in
+    /// batches, all in one transaction.
     public func importFile(at path: String, format: ImportFormat) throws -> ImportReport {
         let expanded = Self.expand(path)
         var isFolder: ObjCBool = false
@@ -104,23 +104,23 @@ public final class ImportExportWorker: ContactsTransferLogic {
         func readFailure(_ error: Error) -> ContactsFailure {
             ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
         }
-        if resolved == .csv {
-            let data: Data
-            do { data = try handle.readToEnd() ?? Data() } catch { throw readFailure(error) }
-            return try importContacts(data, format: .csv)
-        }
         let batchSize = importBatchSize, chunkSize = importChunkSize
+        let nextChunk = { (buffer: inout [UInt8]) throws -> Bool in
+            do {
+                guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return false }
+                buffer.removeAll(keepingCapacity: true)
+                buffer.append(contentsOf: data)
+                return true
+            } catch {
+                throw readFailure(error)
+            }
+        }
         return try importBatches { batch in
-            try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
-                do {
-                    guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return false }
-                    buffer.removeAll(keepingCapacity: true)
-                    buffer.append(contentsOf: data)
-                    return true
-                } catch {
-                    throw readFailure(error)
-                }
-            }, batch)
+            if resolved == .csv {
+                try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk, batch)
+            } else {
+                try VCardReader().read(batchSize: batchSize, nextChunk: nextChunk, batch)
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import ContactsApp
 
@@ -66,6 +67,24 @@ final class MatchKeysTests: XCTestCase {
         XCTAssertEqual(MatchKeys.name("Ñúñez"), "nunez")
         XCTAssertEqual(MatchKeys.name("O'Brien"), "o'brien")
         XCTAssertEqual(MatchKeys.name("Smith, Jr"), "smith jr")
+    }
+
+    func test_name_andPhonePlus_readFromBytes_agreeWithTheCharacterAndFoundationRules() {
+        // Given names and phones in ASCII, non-ASCII, with every ASCII separator, CRLF, marks
+        let names = ["van der Berg", "  Van der\tBerg. ", "a\r\nb", "x\u{0B}y\u{0C}z", "Smith,Jr.", "..", " ", "",
+                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟"]
+        let phones = ["+1 555 0100", "  +44 20", "\t+33 1", "1 555 +0100", " \u{00A0}+1 555", "\u{200B}+1 555",
+                      "+\u{301}1 555", "\u{3000}+81 3", "＋81 3", "", "   ", "+", "(+1) 555"]
+        // Then the byte paths answer as splitting Characters and Foundation's trimming do
+        for name in names {
+            let folded = ContactKeys.fold(name)
+            let expected = folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
+            XCTAssertEqual(MatchKeys.name(name), expected, name.debugDescription)
+        }
+        for phone in phones {
+            XCTAssertEqual(MatchKeys.startsWithPlus(phone), phone.trimmingCharacters(in: .whitespaces).hasPrefix("+"),
+                           phone.debugDescription)
+        }
     }
 
     func test_nearlySameGivenName() {

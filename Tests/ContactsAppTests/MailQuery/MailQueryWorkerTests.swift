@@ -33,4 +33,23 @@ final class MailQueryWorkerTests: XCTestCase {
         // Then only the address is offered
         XCTAssertEqual(matches, [MailQueryMatch(address: "ann@home.example", name: "Ann Lee", info: "home")])
     }
+
+    func test_matches_readOnePageByLastName_withoutLocatingMatches() throws {
+        // Given
+        let store = PageQuerySpy(inner: Seeds.book())
+        sut = MailQueryWorker(store: store)
+        // When
+        _ = try sut.matches(for: " lee ", limit: 7)
+        // Then one page is read, and where each contact matched is not worked out: nothing prints it
+        XCTAssertEqual(store.queries, [ContactQuery(search: "lee", sort: .last, page: 1, limit: 7, locatesMatches: false)])
+    }
+}
+
+/// Records the queries a page is read with.
+final class PageQuerySpy: ForwardingContactStore {
+    private(set) var queries: [ContactQuery] = []
+    override func page(_ query: ContactQuery) throws -> ContactPage {
+        queries.append(query)
+        return try inner.page(query)
+    }
 }

@@ -546,6 +546,21 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_withoutLocatingMatches_findsTheSameContactsAndSaysNothingOfWhere() {
+        forEachStore {
+            // Given
+            try seed()
+            let located = try sut.page(ContactQuery(search: "lee"))
+            // When the query does not ask where the search found each contact
+            let page = try sut.page(ContactQuery(search: "lee", locatesMatches: false))
+            // Then the same contacts and total come back, without matches
+            XCTAssertFalse(located.matches.isEmpty)
+            XCTAssertEqual(page.contacts, located.contacts)
+            XCTAssertEqual(page.total, located.total)
+            XCTAssertEqual(page.matches, [:])
+        }
+    }
+
     func test_search_byPhoneDigits_inAnyFormatting() {
         forEachStore {
             try seed()

@@ -114,6 +114,55 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(batches.map { $0.problems.map(\.line) }, [[], [4]])
     }
 
+    /// UTF-8 and Windows-1252 in one file: "Zoë" (C3 AB), "José" (E9), "€" (80), a UTF-8 "Ñ"
+    /// split by every chunk size below, and a lone UTF-8 lead byte at the very end.
+    static let mixedEncodingCSV: [UInt8] = Array("\u{FEFF}given_name,family_name\r\nZo".utf8) + [0xC3, 0xAB]
+        + Array(",Lee\r\nJos".utf8) + [0xE9] + Array(",Price ".utf8) + [0x80] + Array("\r\n".utf8) + [0xC3, 0x91]
+        + Array("u,Ng\r\nLast,Byte".utf8) + [0xC3]
+
+    func test_csv_inChunksOfAnySize_readsWhatTheWholeFileReads() throws {
+        for file in Self.awkwardCSV + [Self.mixedEncodingCSV] {
+            // Given
+            let whole = ContactsCSV.read(Data(file))
+            for size in Array(1...9) + [64, 1 << 20] {
+                // When
+                var batches: [ParsedContacts] = []
+                try ContactsCSV.read(batchSize: 2, nextChunk: chunks(file, size: size)) { batches.append($0) }
+                // Then
+                XCTAssertEqual(batches.flatMap(\.entries), whole.entries, "chunk size \(size)")
+                XCTAssertEqual(batches.flatMap(\.problems), whole.problems, "chunk size \(size)")
+            }
+        }
+    }
+
+    func test_csv_bytesThatAreNotUTF8_readAsWindows1252_andTheRestAsUTF8() {
+        // When
+        let parsed = ContactsCSV.read(Data(Self.mixedEncodingCSV))
+        // Then
+        XCTAssertEqual(parsed.entries.map(\.contact.fullName), ["Zoë Lee", "José Price €", "Ñu Ng", "Last ByteÃ"])
+        XCTAssertEqual(parsed.problems, [])
+    }
+
+    func test_csv_aFailingRead_isThrownAfterTheRowsReadBeforeIt() {
+        // Given: a file whose second chunk cannot be read
+        struct ReadFailure: Error {}
+        var calls = 0
+        let first = Array("given_name,family_name\r\nAnn,Lee\r\nBo,Ng\r\n".utf8)
+        // When
+        var batches: [ParsedContacts] = []
+        XCTAssertThrowsError(try ContactsCSV.read(batchSize: 1, nextChunk: { buffer in
+            calls += 1
+            guard calls == 1 else { throw ReadFailure() }
+            buffer = first
+            return true
+        }) { batches.append($0) }) { error in
+            // Then: the failure, not a problem in the rows
+            XCTAssertTrue(error is ReadFailure)
+        }
+        XCTAssertEqual(batches.flatMap(\.entries).map(\.contact.fullName), ["Ann Lee", "Bo Ng"])
+        XCTAssertEqual(batches.flatMap(\.problems), [])
+    }
+
     func test_csv_givesEachRowTheFileLineItStartsOn_pastFieldsThatHoldLineBreaks() {
         // Given: a header, a row, a row whose quoted note spans three lines (CRLF, then LF), a
         // blank line, a row with no name, and a last row

@@ -52,7 +52,16 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
 
     public func fetchContacts(request: ListContacts.FetchContacts.Request) {
         var next = query
-        if let search = request.search { next.search = search; next.page = 1 }
+        if let search = request.search {
+            // Bytes bound characters from above: most searches are never counted.
+            let limit = ContactLimits.maximumSearchLength
+            guard search.utf8.count <= limit || search.count <= limit else {
+                presenter?.presentFailure(.badInput("a search of \(search.count) characters is longer than the \(limit) searched"))
+                return
+            }
+            next.search = search
+            next.page = 1
+        }
         if let sort = request.sort { next.sort = sort; next.page = 1 }
         if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
         switch request.page {

@@ -15,7 +15,8 @@ extension SQLiteContactStore {
                     ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
                     : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
                 let contacts = try rows.map(Self.contact(from:))
-                return ContactPage(contacts: contacts, total: total, matches: parsed.matches(on: contacts))
+                return ContactPage(contacts: contacts, total: total,
+                                   matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
             }
         }
     }

@@ -138,6 +138,22 @@ final class ListContactsInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [4, 1])
     }
 
+    func test_fetchContacts_aSearchOverTheLengthLimit_isRefused_andTheListStaysAsItWas() {
+        // Given
+        sut.fetchContacts(request: Fetch(search: "a"))
+        let longest = String(repeating: "é", count: ContactLimits.maximumSearchLength)
+        // When
+        sut.fetchContacts(request: Fetch(search: longest + "é"))
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [.badInput("a search of 1001 characters is longer than the 1000 searched")])
+        XCTAssertEqual(sut.query, ContactQuery(search: "a", sort: .last, page: 1, limit: 2))
+        // When: a search at the limit
+        sut.fetchContacts(request: Fetch(search: longest))
+        // Then
+        XCTAssertEqual(presenterSpy.failures.count, 1)
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query.search, longest)
+    }
+
     func test_fetchContacts_clampsTheLimit() {
         // When
         sut.fetchContacts(request: Fetch(limit: 10_000))

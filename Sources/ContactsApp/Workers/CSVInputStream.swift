@@ -1,0 +1,121 @@
+import Foundation
+
+/// A CSV file's bytes as CSV.swift's `CSVReader` reads them: pulled from the file a chunk at a
+/// time (so memory stays flat whatever the file's length), a leading UTF-8 byte order mark
+/// dropped, and always UTF-8: a byte that is not part of valid UTF-8 is read as Windows-1252,
+/// what Outlook writes in the West. A whole file cannot be tried as UTF-8 first without holding
+/// it (or reading a pipe twice); per byte, a file that is all UTF-8 or all Windows-1252 reads as
+/// it did when it was decoded whole.
+final class CSVInputStream: InputStream {
+    /// Bytes asked of `nextChunk`'s caller at a time when it reads from memory.
+    static let chunkSize = 1 << 16
+
+    private let nextChunk: (inout [UInt8]) throws -> Bool
+    private var chunk: [UInt8] = []
+    /// UTF-8 ready for the reader, from `position` on.
+    private var output: [UInt8] = []
+    private var position = 0
+    /// The start of a UTF-8 sequence cut off at the end of the last chunk, or of a byte order mark.
+    private var carried: [UInt8] = []
+    private var atStart = true, atEnd = false
+    private var status = Stream.Status.notOpen
+    /// What `nextChunk` threw; the stream ends there.
+    private(set) var readError: Error?
+
+    init(nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
+        self.nextChunk = nextChunk
+        super.init(data: Data())
+    }
+
+    override func open() { status = .open }
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var streamError: Error? { readError }
+
+    /// True while bytes are left: `CSVReader` takes a read of zero bytes after a true for an error.
+    override var hasBytesAvailable: Bool {
+        fill()
+        return position < output.count
+    }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        fill()
+        let count = min(length, output.count - position)
+        output.withUnsafeBufferPointer { bytes in
+            buffer.update(from: bytes.baseAddress! + position, count: count)
+        }
+        position += count
+        return count
+    }
+
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+                            length: UnsafeMutablePointer<Int>) -> Bool { false }
+
+    private func fill() {
+        while position == output.count && !atEnd {
+            output.removeAll(keepingCapacity: true)
+            position = 0
+            do {
+                if try nextChunk(&chunk) {
+                    transcode(chunk, isLast: false)
+                } else {
+                    atEnd = true
+                    transcode([], isLast: true)
+                }
+            } catch {
+                readError = error
+                atEnd = true
+            }
+        }
+    }
+
+    private func transcode(_ bytes: [UInt8], isLast: Bool) {
+        var input = carried.isEmpty ? bytes : carried + bytes
+        carried = []
+        if atStart {
+            guard isLast || input.count >= Self.byteOrderMark.count else { return carried = input }
+            if input.starts(with: Self.byteOrderMark) { input.removeFirst(Self.byteOrderMark.count) }
+            atStart = false
+        }
+        if !isLast { carried = Self.unfinishedSequence(at: input) }
+        let end = input.count - carried.count
+        if String(validating: input[..<end], as: UTF8.self) != nil {
+            output.append(contentsOf: input[..<end]) // the common case: all of it is UTF-8
+            return
+        }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = input[..<end].makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar):
+                output.append(contentsOf: scalar)
+                offset += scalar.count
+            case .error(let length):
+                for byte in input[offset..<offset + length] { output.append(contentsOf: Self.windows1252[Int(byte) - 0x80]) }
+                offset += length
+            case .emptyInput:
+                return
+            }
+        }
+    }
+
+    /// The last bytes of `bytes` if they begin a UTF-8 sequence that the next chunk may finish.
+    private static func unfinishedSequence(at bytes: [UInt8]) -> [UInt8] {
+        for back in 1..<min(4, bytes.count + 1) {
+            let byte = bytes[bytes.count - back]
+            guard byte & 0xC0 == 0x80 else {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                return length > back ? Array(bytes.suffix(back)) : []
+            }
+        }
+        return []
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// UTF-8 for the bytes 0x80 to 0xFF read as Windows-1252, as Foundation decodes them.
+    private static let windows1252: [[UInt8]] = (0x80...0xFF).map { byte in
+        Array((String(bytes: [UInt8(byte)], encoding: .windowsCP1252) ?? "\u{FFFD}").utf8)
+    }
+}

@@ -1,0 +1,28 @@
+import SceneCore
+
+/// A sync's transport that stops it between two requests once the client that asked for the
+/// sync has asked to stop (`ProgressReporter.isCancelled`: JSON-RPC's `$/cancelRequest`, MCP's
+/// `notifications/cancelled`).
+///
+/// Every step of a sync is a request, and the sync keeps nothing half-done when one fails: the
+/// pull is written in one transaction after its last download, and each push is recorded as
+/// soon as the server took it, so the next sync goes on from there. Checking here rather than in
+/// the sync's own steps keeps the sync unaware of who may cancel it.
+final class CancellableTransport: DAVTransport {
+    /// Why the sync stopped, as its account's failure says it.
+    struct Cancelled: Error, Equatable, CustomStringConvertible {
+        var description: String { "sync cancelled: what was pulled and pushed before is kept; sync again to go on" }
+    }
+
+    private let transport: DAVTransport
+    private let progress: ProgressReporter
+
+    init(_ transport: DAVTransport, progress: ProgressReporter) {
+        self.transport = transport; self.progress = progress
+    }
+
+    func send(_ request: DAVRequest) throws -> DAVResponse {
+        if progress.isCancelled { throw Cancelled() }
+        return try transport.send(request)
+    }
+}
