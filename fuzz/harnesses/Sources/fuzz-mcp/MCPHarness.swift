@@ -18,11 +18,15 @@ import SceneRPC
 /// - the requests are answered in order, each exactly once with its own id, as the JSON-RPC
 ///   spec says reading the input independently of the server: one response per request or
 ///   invalid message (id null when it has none to give), none for a notification or a client's
-///   response, one array for a batch with requests in it; nothing after the framing is lost.
+///   response, one array for a batch with requests in it, one error for a batch past the limit;
+///   nothing after the framing is lost. The one exception is a 2026 `subscriptions/listen`
+///   request, which the server may hold open instead: then it sends exactly one
+///   `notifications/subscriptions/acknowledged` naming that request's id, and no response.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMCP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = input(start, count)
-    let limits = FrameLimits(maxHeaderBytes: 256, maxBodyBytes: 8192)
+    // A small batch limit, so that batches past it are within the mutations' reach.
+    let limits = FrameLimits(maxHeaderBytes: 256, maxBodyBytes: 8192, maxBatchLength: 8)
     let server = makeServer(limits: limits)
     // Chunked as a pipe could deliver it: the first byte picks the chunk size.
     let chunkSize = Int(bytes.first ?? 0) % 61 + 1
@@ -34,8 +38,19 @@ public func fuzzMCP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     frames += server.endOfInput()
 
-    let answered = frames.compactMap { answer(in: $0, framing: server.framing) }
-    let expected = expectedAnswers(bytes, limits)
+    var acknowledged: [JSONValue] = []
+    let answered = frames.compactMap { answer(in: $0, framing: server.framing, acknowledged: &acknowledged) }
+    var (expected, listens) = expectedAnswers(bytes, limits)
+    // Each acknowledged listen request is one the input sent, and is not answered.
+    for id in acknowledged {
+        guard let index = listens.firstIndex(of: id) else {
+            fatalError("a listen stream acknowledged for \(id.text), which no listen request in the input names")
+        }
+        listens.remove(at: index)
+        if let at = expected.firstIndex(where: { $0.removingOne(id) != $0 }) {
+            if let rest = expected[at].removingOne(id) { expected[at] = rest } else { expected.remove(at: at) }
+        }
+    }
     guard answered == expected else {
         fatalError("answered \(answered.map(\.description)), the requests call for \(expected.map(\.description))")
     }
@@ -84,6 +99,17 @@ enum Answer: Equatable, CustomStringConvertible {
     case single(JSONValue)
     case batch([JSONValue])
 
+    /// This answer without one response of `id`, nil when nothing is left; the first such id.
+    func removingOne(_ id: JSONValue) -> Answer? {
+        switch self {
+        case .single(let only): return only == id ? nil : self
+        case .batch(var ids):
+            guard let index = ids.firstIndex(of: id) else { return self }
+            ids.remove(at: index)
+            return ids.isEmpty ? nil : .batch(ids)
+        }
+    }
+
     var description: String {
         switch self {
         case .single(let id): return id.text
@@ -93,7 +119,7 @@ enum Answer: Equatable, CustomStringConvertible {
 }
 
 /// The answer a frame holds, nil for a notification; stops at anything malformed.
-private func answer(in frame: [UInt8], framing: Framing?) -> Answer? {
+private func answer(in frame: [UInt8], framing: Framing?, acknowledged: inout [JSONValue]) -> Answer? {
     let body: [UInt8]
     switch framing {
     case .newlineDelimited?:
@@ -120,6 +146,12 @@ private func answer(in frame: [UInt8], framing: Framing?) -> Answer? {
         guard members["jsonrpc"] == "2.0", case .string? = members["method"], members["id"] == nil else {
             fatalError("a malformed notification: \(text(frame))")
         }
+        if members["method"] == "notifications/subscriptions/acknowledged" {
+            guard let id = members["params"]?["_meta"]?["io.modelcontextprotocol/subscriptionId"] else {
+                fatalError("an acknowledgement without its request's id: \(text(frame))")
+            }
+            acknowledged.append(id)
+        }
         return nil
     default:
         return .single(responseID(value, frame))
@@ -145,26 +177,34 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes.prefix(60
 
 // MARK: What the requests call for (JSON-RPC 2.0, read here, not by the server)
 
-private func expectedAnswers(_ bytes: [UInt8], _ limits: FrameLimits) -> [Answer] {
+/// The answers, and the ids of the `subscriptions/listen` requests (which may be held open instead).
+private func expectedAnswers(_ bytes: [UInt8], _ limits: FrameLimits) -> ([Answer], listens: [JSONValue]) {
     var reader = FrameReader(limits: limits)
     var answers: [Answer] = []
+    var listens: [JSONValue] = []
+    func noteListen(_ message: JSONValue) {
+        if case .object(let members) = message, members["method"] == "subscriptions/listen",
+           let id = members["id"], expectedID(message) == id { listens.append(id) }
+    }
     for event in reader.push(bytes) + reader.finish() {
         switch event {
-        case .framingLost: return answers
+        case .framingLost: return (answers, listens)
         case .oversized: answers.append(.single(.null))
         case .message(let body):
             switch try? JSONValue.parse(body) {
             case nil: answers.append(.single(.null)) // a parse error
             case .array(let elements)?:
-                if elements.isEmpty { answers.append(.single(.null)); continue }
+                if elements.isEmpty || elements.count > limits.maxBatchLength { answers.append(.single(.null)); continue }
+                elements.forEach(noteListen)
                 let ids = elements.compactMap(expectedID)
                 if !ids.isEmpty { answers.append(.batch(ids)) }
             case let value?:
+                noteListen(value)
                 if let id = expectedID(value) { answers.append(.single(id)) }
             }
         }
     }
-    return answers
+    return (answers, listens)
 }
 
 /// The id a message's response carries, or nil when it gets none (a notification, a client's response).
