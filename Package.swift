@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ContactsApp", targets: ["ContactsApp"]),
         .library(name: "SceneREPL", targets: ["SceneREPL"]),
         .library(name: "SceneMCP", targets: ["SceneMCP"]),
+        // For the MCP fuzz harness (fuzz/harnesses), which serves the book's tools.
+        .library(name: "ContactsMCP", targets: ["ContactsMCP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

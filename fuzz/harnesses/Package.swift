@@ -37,5 +37,18 @@ let package = Package(
         .executableTarget(name: "fuzz-vcard", dependencies: ["FuzzSupport", .product(name: "ContactsApp", package: root)]),
         // The CSV reader, and the writer's rows read back.
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport", .product(name: "ContactsApp", package: root)]),
+        // The CardDAV answers (multistatus, sync-collection, PROPFIND, DAV errors), and the
+        // client's sync, listing, multiget and discovery reading them.
+        .executableTarget(name: "fuzz-carddav", dependencies: ["FuzzSupport", .product(name: "ContactsApp", package: root)]),
+        // MCP messages through the MCP server over an in-memory book, as `contactsbook --mcp` serves them.
+        .executableTarget(name: "fuzz-mcp", dependencies: [
+            "FuzzSupport",
+            .product(name: "ContactsApp", package: root),
+            .product(name: "ContactsMCP", package: root),
+            .product(name: "SceneMCP", package: root),
+            .product(name: "SceneRPC", package: root),
+            .product(name: "SceneCore", package: root),
+            .product(name: "JSONBytes", package: root),
+        ]),
     ]
 )

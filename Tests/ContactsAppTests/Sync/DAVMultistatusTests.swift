@@ -54,4 +54,26 @@ final class DAVMultistatusTests: XCTestCase {
                        ["valid-sync-token", "responsedescription"])
         XCTAssertEqual(DAVErrorBody.conditions(Data()), [])
     }
+
+    // Found by fuzz-carddav: FoundationXML's XMLParser traps on an element name that is not UTF-8
+    // (`<p\u{D8}op>` in a Radicale answer), which would have ended the whole sync process.
+    func test_parse_anElementNameThatIsNotUTF8_throwsMalformed_insteadOfCrashing() {
+        // Given
+        let body = Seeds.CardDAV.recorded("fuzz-invalid-utf8-element-name")
+        XCTAssertFalse(body.isEmpty)
+        // When / Then
+        XCTAssertThrowsError(try DAVMultistatus.parse(body)) { error in
+            XCTAssertEqual(error as? DAVError, .malformed("the answer is not UTF-8"))
+        }
+        XCTAssertEqual(DAVErrorBody.conditions(body), [])
+    }
+
+    func test_parse_latin1Declared_isReadAsDeclared() throws {
+        // Given: bytes that are UTF-8, in a document that says ISO-8859-1
+        let body = Data(#"<?xml version="1.0" encoding="iso-8859-1"?><multistatus xmlns="DAV:"><response><href>/b/é.vcf</href></response></multistatus>"#.utf8)
+        // When
+        let status = try DAVMultistatus.parse(body)
+        // Then: libxml2 decodes each byte as Latin-1
+        XCTAssertEqual(status.entries.map(\.href), ["/b/Ã©.vcf"])
+    }
 }

@@ -33,6 +33,17 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(again, contacts)
     }
 
+    func test_roundTrip_aLabelWithLoneCRs_readsAsNewlines_andBackTheSame() throws {
+        // Given the shape fuzz-vcard found after the eighth session's merge: CRs inside a quoted TYPE
+        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYPE=\"work,0o\r\r\rice\":tel:+33-1\r\nEND:VCARD\r\n"
+        let contacts = read(card)
+        // When
+        let again = read(contacts.map(VCardWriter().card(for:)).joined())
+        // Then
+        XCTAssertEqual(contacts.first?.phones.map(\.label), ["work 0o\n\n\nice"])
+        XCTAssertEqual(again, contacts)
+    }
+
     func test_unescape_aBackslashBeforeACombiningMark_escapesTheMark() {
         // When / Then: the writer escapes a backslash as `\\`, scalar by scalar
         XCTAssertEqual(VCardText.unescape(VCardText.escape("a\\\u{0301}b")), "a\\\u{0301}b")

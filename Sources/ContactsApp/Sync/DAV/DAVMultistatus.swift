@@ -40,6 +40,7 @@ public struct DAVMultistatus: Equatable, Sendable {
 
     /// Reads a body; throws `DAVError.malformed` when it is not XML or not a multistatus.
     public static func parse(_ data: Data) throws -> DAVMultistatus {
+        guard DAVBody.isSafeForXMLParser(data) else { throw DAVError.malformed("the answer is not UTF-8") }
         let reader = MultistatusReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -57,9 +58,21 @@ public struct DAVMultistatus: Equatable, Sendable {
     }
 }
 
+/// What a body must be before `XMLParser` reads it.
+enum DAVBody {
+    /// FoundationXML's `XMLParser` traps (kills the process) on an element name whose bytes are
+    /// not UTF-8 in a document libxml2 reads as UTF-8 (found by fuzz-carddav: `<p\u{D8}op>`), so
+    /// a broken or hostile server could crash a sync. Servers answer in UTF-8 (Radicale, Xandikos,
+    /// RFC 6352's examples): anything else is refused before the parser sees it.
+    static func isSafeForXMLParser(_ data: Data) -> Bool {
+        data.withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) != nil }
+    }
+}
+
 /// The precondition names of a DAV `<error>` body (RFC 4918 §16): `valid-sync-token`, ...
 public enum DAVErrorBody {
     public static func conditions(_ data: Data) -> Set<String> {
+        guard DAVBody.isSafeForXMLParser(data) else { return [] }
         let reader = ConditionReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

@@ -167,11 +167,16 @@ struct VCardProperty {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// Unquotes a parameter value and undoes RFC 6868's escapes (`^n`, `^^`, `^'`).
+    /// Unquotes a parameter value and undoes RFC 6868's escapes (`^n`, `^^`, `^'`). A raw CR
+    /// (or CRLF) inside reads as a newline, as in values: the writer writes every line break as
+    /// `^n` (a label holding CRs read back with LFs; found by fuzz-vcard).
     private static func parameterValue(_ text: String) -> String {
         var value = text
         if value.utf8.first == UInt8(ascii: "\""), value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
             value = String(value.dropFirst().dropLast())
+        }
+        if value.utf8.contains(UInt8(ascii: "\r")) {
+            value = value.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
         guard value.utf8.contains(UInt8(ascii: "^")) else { return value }
         var result = "", caret = false
