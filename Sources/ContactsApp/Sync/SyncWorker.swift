@@ -218,9 +218,9 @@ public final class SyncWorker {
     /// committed (a push failing later does not take it back).
     private func apply(_ pull: SyncPull) throws {
         let synced = try store.apply(pull)
-        for (kind, ids) in [("created", synced.created), ("updated", synced.updated), ("deleted", synced.deleted)]
-        where !ids.isEmpty {
-            changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids.map(String.init)))
+        for change in DataChange.contacts([("created", synced.created), ("updated", synced.updated),
+                                           ("deleted", synced.deleted)]) {
+            changes?.post(change)
         }
     }
 

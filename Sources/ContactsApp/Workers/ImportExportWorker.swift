@@ -240,8 +240,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         } catch {
             throw readError ?? error
         }
-        if !ids.added.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "created", ids: ids.added.map(String.init))) }
-        if !ids.updated.isEmpty { changes?.post(DataChange(topic: "contacts", kind: "updated", ids: ids.updated.map(String.init))) }
+        for change in DataChange.contacts([("created", ids.added), ("updated", ids.updated)]) { changes?.post(change) }
         progress?.report(completed: readCount, of: readCount, message: "saved")
         return report
     }

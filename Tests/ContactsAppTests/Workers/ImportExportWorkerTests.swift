@@ -86,6 +86,34 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(changesSpy.changes, [DataChange(topic: "contacts", kind: "created", ids: ids)])
     }
 
+    func test_import_ofMoreContactsThanANoticeNames_announcesOneReload() throws {
+        // Given a file of one contact more than a notice names
+        let changesSpy = ChangeNotifierSpy()
+        sut = ImportExportWorker(environment: ContactsEnvironment(
+            store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make, changes: changesSpy))
+        let count = ContactLimits.maximumNoticeIDs + 1
+        let cards = (0..<count).map { "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:u\($0)\r\nFN:Ann \($0)\r\nN:\($0);Ann;;;\r\nEND:VCARD\r\n" }
+        // When
+        let report = try sut.importContacts(Data(cards.joined().utf8), format: .vcard)
+        // Then: every contact is in, and clients are told to read the list again rather than sent 1,001 ids
+        XCTAssertEqual(report.added, count)
+        XCTAssertEqual(changesSpy.changes, [DataChange(topic: "contacts", kind: "reload", ids: [])])
+    }
+
+    func test_contactNotices_nameTheirIdsUpToTheLimit_andLeaveOutEmptyOnes() {
+        // Given
+        let limit = ContactLimits.maximumNoticeIDs
+        // When / Then
+        XCTAssertEqual(DataChange.contacts([("created", [1, 2]), ("updated", []), ("deleted", [3])]), [
+            DataChange(topic: "contacts", kind: "created", ids: ["1", "2"]),
+            DataChange(topic: "contacts", kind: "deleted", ids: ["3"]),
+        ])
+        XCTAssertEqual(DataChange.contacts([("created", Array(1...Int64(limit)))]).first?.ids.count, limit)
+        XCTAssertEqual(DataChange.contacts([("created", [1]), ("updated", Array(1...Int64(limit + 1)))]),
+                       [DataChange(topic: "contacts", kind: "reload", ids: [])])
+        XCTAssertEqual(DataChange.contacts([("created", [])]), [])
+    }
+
     func test_import_thatFails_stillEndsItsProgress_andAnnouncesNothing() throws {
         // Given
         let progressSpy = ProgressReporterSpy(), changesSpy = ChangeNotifierSpy()

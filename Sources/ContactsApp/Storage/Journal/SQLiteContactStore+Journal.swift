@@ -251,7 +251,7 @@ extension SQLiteContactStore: ContactJournal {
     }
 
     /// Past this many contacts, a change set is announced as `reload` without ids.
-    static let noticeIDLimit = 1000
+    static let noticeIDLimit = ContactLimits.maximumNoticeIDs
 
     public func changes(after sequence: Int64) throws -> (changes: [JournalChange], sequence: Int64) {
         try guarded {
