@@ -125,6 +125,9 @@ public final class RPCServer {
         }
     }
 
+    /// One frame read as messages, a batch held to this reader's limit.
+    private func incoming(_ event: FrameEvent) -> Incoming { Incoming(event, maxBatchLength: reader.limits.maxBatchLength) }
+
     /// Handles end of input (a last unterminated line counts) and finishes the session.
     public func endOfInput() -> [[UInt8]] {
         collecting { endOfInput(emit: $0) }
@@ -185,7 +188,7 @@ public final class RPCServer {
         }
         self.output = output
         defer { self.output = nil }
-        var incoming = events.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
+        var incoming = events.map { self.incoming($0) }
         var cancelled = Self.cancelledIDs(in: incoming)
         var next = 0
         while next < incoming.count, !isFinished {
@@ -193,7 +196,7 @@ public final class RPCServer {
                 next += 1
                 // What was read while a request ran is answered next, in order.
                 if !readDuringRequest.isEmpty {
-                    let more = readDuringRequest.map { Incoming($0, maxBatchLength: reader.limits.maxBatchLength) }
+                    let more = readDuringRequest.map { self.incoming($0) }
                     readDuringRequest = []
                     cancelled.formUnion(Self.cancelledIDs(in: more))
                     incoming += more
@@ -264,7 +267,7 @@ public final class RPCServer {
         guard let id = running else { return false }
         for event in readWaitingInput() {
             readDuringRequest.append(event)
-            if Incoming(event, maxBatchLength: reader.limits.maxBatchLength).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
+            if self.incoming(event).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
         }
         if runningCancelRequested { runningCancelObserved = true }
         return runningCancelRequested
