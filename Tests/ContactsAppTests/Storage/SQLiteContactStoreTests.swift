@@ -606,6 +606,30 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(seen, [true, true, false, false])
     }
 
+    func test_importSession_keepsTheIDsItAddsAsOneRun_andTellsWhichUIDsItAdded() throws {
+        // Given a book of one contact, and 30 more arriving in 3 batches with an update of the first
+        let sut = try SQLiteContactStore(path: databasePath)
+        var ann = try sut.insert(StoreSeeds.ann)
+        ann.nickname = "Annie"
+        let batches = stride(from: 0, to: 30, by: 10).map { Array(StoreSeeds.numbered(30)[$0..<$0 + 10]) }
+        var askedBefore: Set<String> = ["not asked"], askedAfter: Set<String> = []
+        // When
+        let ids = try sut.importSession { session in
+            askedBefore = try session.addedUIDs(among: [batches[0][0].uid])
+            for batch in batches { try session.save(inserting: batch, prepared: [], updating: []) }
+            try session.save(inserting: [], prepared: [], updating: [ann])
+            askedAfter = try session.addedUIDs(among: [ann.uid, batches[0][0].uid, batches[2][9].uid, "nobody"])
+        }
+        // Then: the ids added are one run, whatever their number, and read back in order
+        XCTAssertEqual(ids.added.runs, [(ann.id! + 1)...(ann.id! + 30)])
+        XCTAssertEqual(ids.added.count, 30)
+        XCTAssertEqual(Array(ids.added), Array((ann.id! + 1)...(ann.id! + 30)))
+        XCTAssertEqual(ids.updated, [ann.id!])
+        // And the session told the UIDs it had added, not the updated contact's nor unknown ones
+        XCTAssertEqual(askedBefore, [])
+        XCTAssertEqual(askedAfter, [batches[0][0].uid, batches[2][9].uid])
+    }
+
     func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
         // Given: the seed book prepared as an import prepares it, before each card got its
         // uid and dates (an import gives them on the saving thread), and one row prepared by
