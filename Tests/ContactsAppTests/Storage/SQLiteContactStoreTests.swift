@@ -630,6 +630,35 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(askedAfter, [batches[0][0].uid, batches[2][9].uid])
     }
 
+    func test_importIntoAnEmptyBook_buildsTheSetAsideIndexesUnderTheSmallerCache_thenPutsTheCacheBack() throws {
+        // Given an empty book whose connection reports every statement it runs
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let sut = try SQLiteContactStore(path: databasePath)
+        let seen = Statements()
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
+        // When
+        _ = try sut.importSession { session in
+            try session.save(inserting: StoreSeeds.numbered(5), prepared: [], updating: [])
+        }
+        // Then: the rows go in under the import's cache, the indexes are made again under the
+        // smaller one (SQLite's sort for CREATE INDEX spills past it), and the cache is put back
+        let cacheSets = seen.sql.indices.filter { seen.sql[$0].hasPrefix("PRAGMA cache_size = ") }
+        let creates = seen.sql.indices.filter { seen.sql[$0].hasPrefix("CREATE INDEX") }
+        let inserts = seen.sql.indices.filter { seen.sql[$0].hasPrefix("INSERT INTO contact ") }
+        XCTAssertEqual(cacheSets.map { seen.sql[$0] }, [
+            "PRAGMA cache_size = -\(SQLiteContactStore.importCacheKiB)",
+            "PRAGMA cache_size = -\(SQLiteContactStore.indexBuildCacheKiB)",
+            "PRAGMA cache_size = \(before ?? 0)",
+        ])
+        XCTAssertFalse(creates.isEmpty)
+        XCTAssertFalse(inserts.isEmpty)
+        XCTAssertLessThan(inserts.last ?? .max, cacheSets[1])
+        XCTAssertLessThan(cacheSets[1], creates.first ?? -1)
+        XCTAssertLessThan(creates.last ?? .max, cacheSets[2])
+        XCTAssertLessThan(SQLiteContactStore.indexBuildCacheKiB, SQLiteContactStore.importCacheKiB)
+    }
+
     func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
         // Given: the seed book prepared as an import prepares it, before each card got its
         // uid and dates (an import gives them on the saving thread), and one row prepared by
