@@ -270,7 +270,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
             added.formUnion(try session.addedUIDs(among: uids))
             asked.formUnion(uids)
         }
-        try ask(parsed.entries.map { $0.contact.uid.isEmpty ? DerivedUID.first(for: $0.contact) : $0.contact.uid })
+        // A card without a UID: its first derivation, made once.
+        let firstDerivations = parsed.entries.map { $0.contact.uid.isEmpty ? DerivedUID.first(for: $0.contact) : nil }
+        try ask(zip(parsed.entries, firstDerivations).map { entry, first in first ?? entry.contact.uid })
         func isTaken(_ uid: String) throws -> Bool {
             if inBatch.contains(uid) || matched.contains(uid) { return true }
             if !asked.contains(uid) { try ask([uid]) }
@@ -278,9 +280,12 @@ public final class ImportExportWorker: ContactsTransferLogic {
         }
         var incoming: [Contact] = []
         incoming.reserveCapacity(parsed.entries.count)
-        for entry in parsed.entries {
+        for (entry, first) in zip(parsed.entries, firstDerivations) {
             var contact = entry.contact
-            if try contact.uid.isEmpty || isTaken(contact.uid) {
+            if let first {
+                contact.uid = try isTaken(first) ? DerivedUID.make(for: contact, isTaken: isTaken) : first
+                report.newUIDs += 1
+            } else if try isTaken(contact.uid) {
                 contact.uid = try DerivedUID.make(for: contact, isTaken: isTaken)
                 report.newUIDs += 1
             }

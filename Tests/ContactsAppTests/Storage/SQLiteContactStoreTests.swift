@@ -635,7 +635,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
         // When
         _ = try sut.importSession { session in
