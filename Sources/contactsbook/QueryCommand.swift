@@ -48,8 +48,11 @@ struct QueryCommand: ParsableCommand {
 /// shape both ways).
 struct MailQueryArguments: ParsableCommand {
     // `_superCommandName` names the root: ArgumentParser then skips its completion-script check,
-    // which reflects over two more commands.
-    static let configuration = CommandConfiguration(commandName: "query", _superCommandName: "contactsbook")
+    // which reflects over two more commands. No help names: `--help` and `-h` fail this parse
+    // and the whole tree answers them, as it does `--version`; with names, every parse spelled
+    // out the hidden-help variant (`--help-hidden`) through reflection on an enum, four scans.
+    static let configuration = CommandConfiguration(commandName: "query", _superCommandName: "contactsbook",
+                                                    helpNames: [])
 
     @Option(name: .long, help: GlobalOptions.dbHelp)
     var db: String?
