@@ -74,3 +74,17 @@ struct MailQueryArguments: ParsableCommand {
         try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text)
     }
 }
+
+// ArgumentParser finds a command's options by reflecting over a fresh instance (`Mirror`). The
+// stored properties listed by hand (the wrappers' storage, as the compiler names it) spare the
+// runtime's own reflection, whose children collection (a `LazyMapSequence` over a `Range`) costs
+// nine scans of the conformance records on first use (1.6M instructions, bench/STARTUP.md,
+// "qstart"). Every stored property belongs here: one left out is an option this parse does not
+// know, so a command line using it (or a required one left out) fails here and the whole tree
+// answers it, slower and the same (tried by leaving `_create` out).
+extension MailQueryArguments: CustomReflectable {
+    var customMirror: Mirror {
+        Mirror(self, children: [(label: "_db", value: _db), (label: "_create", value: _create),
+                                (label: "_logLevel", value: _logLevel), (label: "_text", value: _text)] as [Mirror.Child])
+    }
+}
