@@ -42,7 +42,7 @@ struct QueryCommand: ParsableCommand {
 /// arguments with the global options declared in place rather than through `@OptionGroup`, parsed
 /// by ArgumentParser as a root of its own. The group cost this path five more scans of the
 /// binary's conformance records (casts to and from `GlobalOptions`, its coding keys) and a second
-/// reflection, 1.9M of its 18.7M instructions (bench/STARTUP.md, "qstart"). Only a parse that
+/// reflection, 1.6M of its 18.7M instructions (bench/STARTUP.md, "qstart"). Only a parse that
 /// succeeds runs here; help, errors and any other shape go to the whole tree, so a user sees
 /// `QueryCommand`'s texts. Its options must stay `GlobalOptions`' (an end-to-end test runs every
 /// shape both ways).
