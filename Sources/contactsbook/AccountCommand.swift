@@ -51,7 +51,7 @@ struct AccountCommand: ParsableCommand {
                 let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
                                              book: book, isDefault: `default`,
                                              conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server)
-                print("Added account \(account.name): \(account.bookURL)" + (account.isDefault ? " (default)" : ""))
+                FileHandle.standardOutput.write(Data(SyncPresenter().added(account).utf8))
             } catch let failure as SyncAccountsWorker.Failure {
                 FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
                 throw ExitCode(1)

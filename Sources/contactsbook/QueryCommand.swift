@@ -6,32 +6,85 @@ import Foundation
 /// (also neomutt's, and aerc's `address-book-cmd`), as `MailQueryPresenter` writes them;
 /// "No matches" and exit status 1 when there are none.
 struct QueryCommand: ParsableCommand {
-    // `_superCommandName` names the root for when `query` is parsed as a root itself
-    // (`ContactsBookCommand.run`): ArgumentParser then skips its completion-script check, which
-    // reflects over two more commands. ArgumentParser reads it only on the root of a command
-    // stack, so the whole tree's texts do not change.
     static let configuration = CommandConfiguration(
-        commandName: "query", _superCommandName: "contactsbook",
-        abstract: "Print email addresses matching TEXT for mutt, neomutt or aerc.")
+        commandName: "query", abstract: "Print email addresses matching TEXT for mutt, neomutt or aerc.")
+
+    static let textHelp = ArgumentHelp("Words that must all match a name, nickname, organisation or email.")
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "Words that must all match a name, nickname, organisation or email.")
+    @Argument(help: QueryCommand.textHelp)
     var text: [String]
 
     func run() throws {
-        let path = try global.bookPath(for: .reading)
+        try Self.search(bookAt: global.bookPath(for: .reading), for: text)
+    }
+
+    /// Prints the addresses matching `words` in the book at `path` (exit status 1 without any),
+    /// or says on stderr why it cannot search and exits with status 2.
+    static func search(bookAt path: String, for words: [String]) throws {
         let matches: [MailQueryMatch]
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
-            matches = try MailQueryWorker(store: store).matches(for: text.joined(separator: " "))
+            matches = try MailQueryWorker(store: store).matches(for: words.joined(separator: " "))
         } catch {
-            FileHandle.standardError.write(Data("error: cannot search \(path): \(error)\n".utf8))
+            write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)
         }
         let answer = MailQueryPresenter().present(matches)
-        FileHandle.standardOutput.write(Data(answer.text.utf8))
+        write(answer.text, to: .standardOutput)
         if !answer.found { throw ExitCode(1) }
+    }
+}
+
+/// `contactsbook query ...` as a mail client runs it (`ContactsBookCommand.run`): `QueryCommand`'s
+/// arguments with the global options declared in place rather than through `@OptionGroup`, parsed
+/// by ArgumentParser as a root of its own. The group cost this path five more scans of the
+/// binary's conformance records (casts to and from `GlobalOptions`, its coding keys) and a second
+/// reflection, 1.6M of its 18.7M instructions (bench/STARTUP.md, "qstart"). Only a parse that
+/// succeeds runs here; help, errors and any other shape go to the whole tree, so a user sees
+/// `QueryCommand`'s texts. Its options must stay `GlobalOptions`' (an end-to-end test runs every
+/// shape both ways).
+struct MailQueryArguments: ParsableCommand {
+    // `_superCommandName` names the root: ArgumentParser then skips its completion-script check,
+    // which reflects over two more commands. No help names: `--help` and `-h` fail this parse
+    // and the whole tree answers them, as it does `--version`; with names, every parse spelled
+    // out the hidden-help variant (`--help-hidden`) through reflection on an enum, four scans.
+    static let configuration = CommandConfiguration(commandName: "query", _superCommandName: "contactsbook",
+                                                    helpNames: [])
+
+    @Option(name: .long, help: GlobalOptions.dbHelp)
+    var db: String?
+
+    @Flag(name: .long, help: GlobalOptions.createHelp)
+    var create = false
+
+    @Option(name: .long, help: GlobalOptions.logLevelHelp)
+    var logLevel: String?
+
+    @Argument(help: QueryCommand.textHelp)
+    var text: [String]
+
+    func validate() throws {
+        try GlobalOptions.validate(db: db, logLevel: logLevel)
+    }
+
+    func run() throws {
+        try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text)
+    }
+}
+
+// ArgumentParser finds a command's options by reflecting over a fresh instance (`Mirror`). The
+// stored properties listed by hand (the wrappers' storage, as the compiler names it) spare the
+// runtime's own reflection, whose children collection (a `LazyMapSequence` over a `Range`) costs
+// nine scans of the conformance records on first use (1.6M instructions, bench/STARTUP.md,
+// "qstart"). Every stored property belongs here: one left out is an option this parse does not
+// know, so a command line using it (or a required one left out) fails here and the whole tree
+// answers it, slower and the same (tried by leaving `_create` out).
+extension MailQueryArguments: CustomReflectable {
+    var customMirror: Mirror {
+        Mirror(self, children: [(label: "_db", value: _db), (label: "_create", value: _create),
+                                (label: "_logLevel", value: _logLevel), (label: "_text", value: _text)] as [Mirror.Child])
     }
 }

@@ -1,5 +1,3 @@
-import SceneCore
-
 /// Limits the app and its front ends share, named once.
 public enum ContactLimits {
     /// Largest page of the list a person or client may ask for: a page is read whole into memory.
@@ -10,16 +8,4 @@ public enum ContactLimits {
     /// Most contacts a change notice names: past it, clients are told `reload` without ids (read
     /// the list again), so a large import or first sync neither holds nor sends an id per contact.
     public static let maximumNoticeIDs = 1_000
-}
-
-extension DataChange {
-    /// The notices for changes to contacts, `(kind, ids)` each; the empty ones left out, and all
-    /// of them one `reload` when any names more than `ContactLimits.maximumNoticeIDs` contacts.
-    static func contacts(_ changes: [(kind: String, ids: any Collection<Int64>)]) -> [DataChange] {
-        let changed = changes.filter { !$0.ids.isEmpty }
-        if changed.contains(where: { $0.ids.count > ContactLimits.maximumNoticeIDs }) {
-            return [DataChange(topic: "contacts", kind: "reload", ids: [])]
-        }
-        return changed.map { DataChange(topic: "contacts", kind: $0.kind, ids: $0.ids.map(String.init)) }
-    }
 }

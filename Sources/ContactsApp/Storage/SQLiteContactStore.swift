@@ -104,10 +104,9 @@ public final class SQLiteContactStore: ContactStore {
         // writes itself instead (`write(_:)`).
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration())
-            // Every migration this program knows, in its order, and no other (GRDB compares the
-            // applied names with the registered ones: a book missing one, or recording legacy identifiers,
-            // is migrated below).
-            if try queue.read(migrator().hasCompletedMigrations) {
+            // Every migration this program knows (a book missing one, or recording legacy
+            // identifiers, is migrated below).
+            if try queue.read(recordsEveryMigration) {
                 return SQLiteContactStore(writer: queue, readOnly: true)
             }
         } catch {

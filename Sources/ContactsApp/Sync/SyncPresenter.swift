@@ -35,6 +35,11 @@ public struct SyncPresenter {
         }.joined(separator: "\n") + "\n"
     }
 
+    /// `Added account home: https://dav.example.org/ann/contacts/ (default)`
+    public func added(_ account: SyncAccount) -> String {
+        "Added account \(account.name): \(account.bookURL)" + (account.isDefault ? " (default)" : "") + "\n"
+    }
+
     /// `Account home: conflicts: local (default).`
     public func updated(_ account: SyncAccount) -> String {
         "Account \(account.name): conflicts: \(account.conflicts.rawValue)" + (account.isDefault ? " (default)" : "") + ".\n"

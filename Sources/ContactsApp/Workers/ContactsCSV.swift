@@ -7,6 +7,8 @@ import Foundation
 /// emails, phones, addresses, birthday, notes, tags`. A multi-value column holds its items
 /// joined by ` | `, each item `label:value`: `work:ann@example.org | home:ann@home.example`;
 /// an address's value is `street; city; region; postal code; country`, as the form takes it.
+/// Inside those columns (and `tags`) a backslash escapes the next `\\`, `|`, `:` or `;`, so
+/// text holding the separators reads back whole; any other backslash is read as itself.
 /// `birthday` is `YYYY-MM-DD` or `--MM-DD`. Properties kept from vCards are not in CSV.
 ///
 /// Import also reads the CSV exports of Google Contacts (both the current `First Name`,
@@ -28,13 +30,15 @@ enum ContactsCSV {
         for contact in contacts {
             append(row: [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
                          contact.title,
-                         contact.emails.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
-                         contact.phones.map { "\($0.label):\($0.value)" }.joined(separator: itemSeparator),
+                         contact.emails.map(item).joined(separator: itemSeparator),
+                         contact.phones.map(item).joined(separator: itemSeparator),
                          contact.addresses.map { address in
-                             address.label + ":" + [address.street, address.city, address.region, address.postalCode,
-                                                    address.country].joined(separator: "; ")
+                             escaped(address.label, label) + ":" + [address.street, address.city, address.region,
+                                                                     address.postalCode, address.country]
+                                 .map { escaped($0, addressPart) }.joined(separator: "; ")
                          }.joined(separator: itemSeparator),
-                         contact.birthday?.isoString ?? "", contact.notes, contact.tags.joined(separator: itemSeparator)],
+                         contact.birthday?.isoString ?? "", contact.notes,
+                         contact.tags.map { escaped($0, value) }.joined(separator: itemSeparator)],
                    to: &bytes)
         }
     }
@@ -64,6 +68,63 @@ enum ContactsCSV {
     }
 
     private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+
+    // MARK: - Escapes inside the multi-value columns
+
+    /// What each part of an item escapes: a `|` anywhere (so ` | ` only ever separates items), a
+    /// label's `:`, an address part's `;`, and the backslash itself.
+    private static let value: Set<UInt8> = [backslash, UInt8(ascii: "|")]
+    private static let label: Set<UInt8> = value.union([UInt8(ascii: ":")])
+    private static let addressPart: Set<UInt8> = value.union([UInt8(ascii: ";")])
+    private static let escapable: Set<UInt8> = label.union(addressPart)
+    private static let backslash = UInt8(ascii: "\\")
+
+    private static func item(_ labelled: LabeledValue) -> String {
+        escaped(labelled.label, label) + ":" + escaped(labelled.value, value)
+    }
+
+    static func escaped(_ text: String, _ specials: Set<UInt8>) -> String {
+        guard text.utf8.contains(where: specials.contains) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + 4)
+        for byte in text.utf8 {
+            if specials.contains(byte) { bytes.append(backslash) }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text` cut at each unescaped `separator` (at most `maxSplits` times), escapes removed. A
+    /// backslash before anything but an escapable byte is kept, as files from before escapes
+    /// (or from elsewhere) meant it.
+    static func unescapedParts(_ text: String, splittingOn separator: UInt8?, maxSplits: Int = .max) -> [String] {
+        guard text.utf8.contains(where: { $0 == backslash || $0 == separator }) else { return [text] }
+        var parts: [String] = [], current: [UInt8] = []
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            if byte == backslash {
+                guard let next = bytes.next() else { current.append(byte); break }
+                if !escapable.contains(next) { current.append(byte) }
+                current.append(next)
+            } else if byte == separator && parts.count < maxSplits {
+                parts.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            } else {
+                current.append(byte)
+            }
+        }
+        parts.append(String(decoding: current, as: UTF8.self))
+        return parts
+    }
+
+    /// What follows the first unescaped `:` of `item`, escapes left in (`item` whole if none).
+    static func rawRemainder(afterFirstUnescapedColonIn item: String) -> String {
+        var bytes = item.utf8[...]
+        while let byte = bytes.popFirst() {
+            if byte == backslash { _ = bytes.popFirst() } else if byte == UInt8(ascii: ":") { return String(decoding: bytes, as: UTF8.self) }
+        }
+        return item
+    }
 
     // MARK: - Reading
 
@@ -193,28 +254,40 @@ enum ContactsCSV {
             }
             contact.notes = value(row, "notes").normalizingLineBreaks
             contact.birthday = ContactsCSV.birthday(value(row, "birthday"))
-            contact.tags = value(row, "tags").splitting(onASCII: itemSeparator)
+            contact.tags = value(row, "tags").splitting(onASCII: itemSeparator).map { unescaped($0) }
                 + value(row, "labels", "group membership").splitting(onASCII: " ::: ")
                     .filter { !$0.hasPrefix("* ") }
                 + value(row, "categories").splitting(onASCII: ";")
             contact.tags = contact.tags.map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
-            contact.emails = labelled(value(row, "emails")) + numbered(row, "e-mail")
+            contact.emails = labelled(value(row, "emails")).map(unescapedValue) + numbered(row, "e-mail")
                 + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
-            contact.phones = labelled(value(row, "phones")) + numbered(row, "phone")
+            contact.phones = labelled(value(row, "phones")).map(unescapedValue) + numbered(row, "phone")
                 + outlook(row, Self.outlookPhones)
             contact.addresses = labelled(value(row, "addresses")).map(ContactsCSV.address) + numberedAddresses(row)
                 + [("home", "home"), ("business", "work"), ("other", "other")].compactMap { outlookAddress(row, $0.0, $0.1) }
             return contact
         }
 
+        /// The items of one of our multi-value cells, each split at its first unescaped `:`; the
+        /// label is unescaped, the value not yet (an address still splits it at its `;`).
         private func labelled(_ cell: String) -> [LabeledValue] {
             guard !cell.isEmpty else { return [] }
             return cell.splitting(onASCII: itemSeparator).map { item in
-                guard let colon = item.firstIndex(of: ":") else { return LabeledValue(label: "other", value: item) }
-                let label = String(item[..<colon]).trimmingWhitespaces
-                return LabeledValue(label: label.isEmpty ? "other" : label,
-                                    value: String(item[item.index(after: colon)...]).trimmingWhitespaces)
+                let parts = ContactsCSV.unescapedParts(item, splittingOn: UInt8(ascii: ":"), maxSplits: 1)
+                guard parts.count == 2 else { return LabeledValue(label: "other", value: item.trimmingWhitespaces) }
+                let label = parts[0].trimmingWhitespaces
+                // The value part again from the raw item, escapes still in: after the first unescaped colon.
+                let value = ContactsCSV.rawRemainder(afterFirstUnescapedColonIn: item).trimmingWhitespaces
+                return LabeledValue(label: label.isEmpty ? "other" : label, value: value)
             }
+        }
+
+        private func unescaped(_ text: String) -> String {
+            ContactsCSV.unescapedParts(text, splittingOn: nil)[0].trimmingWhitespaces
+        }
+
+        private func unescapedValue(_ item: LabeledValue) -> LabeledValue {
+            LabeledValue(label: item.label, value: unescaped(item.value))
         }
 
         /// Google's `E-mail 1 - Label` / `E-mail 1 - Value` pairs (`- Type` in the older format);
@@ -286,7 +359,7 @@ enum ContactsCSV {
 
     /// An `addresses` item: `street; city; region; postal code; country`.
     private static func address(_ item: LabeledValue) -> PostalAddress {
-        let parts = item.value.splitting(onASCII: ";").map { $0.trimmingWhitespaces }
+        let parts = unescapedParts(item.value, splittingOn: UInt8(ascii: ";")).map { $0.trimmingWhitespaces }
         func part(_ index: Int) -> String { index < parts.count ? parts[index] : "" }
         return PostalAddress(label: item.label, street: part(0), city: part(1), region: part(2),
                              postalCode: part(3), country: part(4))

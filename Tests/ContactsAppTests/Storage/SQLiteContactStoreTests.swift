@@ -762,6 +762,33 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
     }
 
+    func test_recordsEveryMigration_answersAsGRDBsMigratorDoes() throws {
+        // Given: books recording every migration, one less, one more (a newer program's), legacy
+        // identifiers, none, and no migrations table at all
+        _ = try SQLiteContactStore(path: databasePath)
+        let names = SQLiteContactStore.migrations.map(\.name)
+        let cases: [(String, String, StatementArguments)] = [
+            ("every migration", "", []),
+            ("one missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names[4]]),
+            ("the last missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names.last!]),
+            ("a newer one too", "INSERT INTO grdb_migrations (identifier) VALUES ('added by a newer version')", []),
+            ("legacy identifiers", "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')", []),
+            ("none", "DELETE FROM grdb_migrations", []),
+        ]
+        for (name, change, arguments) in cases {
+            let book = try DatabaseQueue()
+            try SQLiteContactStore.migrator().migrate(book)
+            if !change.isEmpty { try book.write { try $0.execute(sql: change, arguments: arguments) } }
+            // When
+            let answer = try book.read(SQLiteContactStore.recordsEveryMigration)
+            // Then
+            XCTAssertEqual(answer, try book.read(SQLiteContactStore.migrator().hasCompletedMigrations), name)
+        }
+        XCTAssertTrue(try DatabaseQueue(path: databasePath).read(SQLiteContactStore.recordsEveryMigration))
+        // And a book without the table is an error (openForReading then opens it fully)
+        XCTAssertThrowsError(try DatabaseQueue().read(SQLiteContactStore.recordsEveryMigration))
+    }
+
     func test_openForReading_aMissingFile_isCreatedPrivateAndEmpty() throws {
         // When
         let sut = try SQLiteContactStore.openForReading(path: databasePath)

@@ -176,6 +176,13 @@ final class SyncPresenterTests: XCTestCase {
         XCTAssertTrue(sut.accounts([]).hasPrefix("No accounts."))
     }
 
+    func test_added_namesTheBookFound_andTheDefault() {
+        XCTAssertEqual(sut.added(SyncAccount(name: "home", serverURL: "u", bookURL: "http://h/b/", user: "ann",
+                                             isDefault: true)), "Added account home: http://h/b/ (default)\n")
+        XCTAssertEqual(sut.added(SyncAccount(name: "work", serverURL: "u", bookURL: "http://w/b/", user: "ann")),
+                       "Added account work: http://w/b/\n")
+    }
+
     func test_updated_saysTheSettingAndTheDefault() {
         XCTAssertEqual(sut.updated(SyncAccount(name: "home", serverURL: "u", bookURL: "b", user: "ann", isDefault: true,
                                                conflicts: .local)), "Account home: conflicts: local (default).\n")

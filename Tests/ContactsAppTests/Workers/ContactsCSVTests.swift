@@ -54,3 +54,59 @@ final class ContactsCSVTests: XCTestCase {
         XCTAssertEqual(ContactsCSV.header, ContactsCSV.columns.joined(separator: ",") + "\r\n")
     }
 }
+
+/// Our multi-value columns keep text that holds their own separators.
+final class ContactsCSVEscapeTests: XCTestCase {
+    private func roundTrip(_ contact: Contact) -> Contact? {
+        var bytes = Array(ContactsCSV.header.utf8)
+        ContactsCSV.append([contact], to: &bytes)
+        return ContactsCSV.read(Data(bytes)).entries.first?.contact
+    }
+
+    func test_separatorsInsideItems_readBackWhole() throws {
+        // Given: a pipe between spaces, a label with a colon, an address part with a semicolon, backslashes
+        var contact = Contact()
+        contact.givenName = "Ann"
+        contact.emails = [LabeledValue(label: "work:old", value: "ann@example.org")]
+        contact.phones = [LabeledValue(label: "home", value: "+1 555 | ext 4"), LabeledValue(label: "a\\b", value: "C:\\x\\")]
+        contact.addresses = [PostalAddress(label: "home", street: "Flat 2; Block B | rear", city: "Ulm\\", region: "",
+                                           postalCode: "89073", country: "DE")]
+        contact.tags = ["a | b", "c;d:e", "\\"]
+        // When
+        let back = try XCTUnwrap(roundTrip(contact))
+        // Then
+        XCTAssertEqual(back.emails, contact.emails)
+        XCTAssertEqual(back.phones, contact.phones)
+        XCTAssertEqual(back.addresses, contact.addresses)
+        XCTAssertEqual(back.tags, contact.tags)
+    }
+
+    func test_plainItems_areWrittenAsBefore() {
+        // Given: nothing to escape
+        var contact = Contact()
+        contact.givenName = "Ann"
+        contact.emails = [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "a@b.c")]
+        contact.addresses = [PostalAddress(label: "home", street: "1 Main St", city: "Ulm", region: "", postalCode: "89073",
+                                           country: "DE")]
+        // When
+        var bytes: [UInt8] = []
+        ContactsCSV.append([contact], to: &bytes)
+        // Then: the format other tools already read is unchanged
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains(",work:ann@example.org | home:a@b.c,"), text)
+        XCTAssertTrue(text.contains(",home:1 Main St; Ulm; ; 89073; DE,"), text)
+    }
+
+    func test_aBackslashBeforeAnythingElse_readsAsItself() {
+        // Given: a file from elsewhere, with backslashes that escape nothing and a label without a colon
+        let csv = "given_name,emails,addresses,tags\r\nAnn,work:a\\b@x.org | plain@x.org,home:C:\\dir; Ulm,x\\y\r\n"
+        // When
+        let contact = ContactsCSV.read(Data(csv.utf8)).entries.first?.contact
+        // Then
+        XCTAssertEqual(contact?.emails, [LabeledValue(label: "work", value: "a\\b@x.org"),
+                                         LabeledValue(label: "other", value: "plain@x.org")])
+        XCTAssertEqual(contact?.addresses.first?.street, "C:\\dir")
+        XCTAssertEqual(contact?.addresses.first?.city, "Ulm")
+        XCTAssertEqual(contact?.tags, ["x\\y"])
+    }
+}
