@@ -24,6 +24,10 @@ public protocol ContactImportSession: ContactImportTransaction {
     /// prepared from that same contact, whose `uid`, `id`, `version` and dates alone may have
     /// changed since.
     func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws
+    /// Those of `uids` that this session's saves have added: an import gives a UID it meets a
+    /// second time a new one, and asks the store which it added rather than keeping a set that
+    /// grows with the file.
+    func addedUIDs(among uids: [String]) throws -> Set<String>
 }
 
 extension ContactImportSession {
@@ -41,13 +45,18 @@ public protocol PreparedContact: Sendable {}
 /// empty (so every batch's UIDs are looked up).
 final class PlainImportSession: ContactImportSession {
     private let transaction: ContactImportTransaction
+    /// The UIDs added: an ordinary transaction may hold its saves until the end, out of sight of
+    /// `contacts(uids:)` (and then holds the whole import in memory anyway).
+    private var added = Set<String>()
     init(_ transaction: ContactImportTransaction) { self.transaction = transaction }
 
     var bookWasEmpty: Bool { false }
     func contacts(uids: [String]) throws -> [Contact] { try transaction.contacts(uids: uids) }
     func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
         try transaction.save(inserting: inserting, updating: updating)
+        added.formUnion(inserting.map(\.uid))
     }
+    func addedUIDs(among uids: [String]) throws -> Set<String> { added.intersection(uids) }
 }
 
 extension ContactStore {

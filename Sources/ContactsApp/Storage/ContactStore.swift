@@ -107,11 +107,46 @@ public protocol ContactImportTransaction: AnyObject {
     func save(inserting: [Contact], updating: [Contact]) throws
 }
 
-/// The ids an import added and updated.
+/// The ids an import added and updated. The added ones are kept as runs: an import's are
+/// consecutive (one writer, one transaction), so a million of them take one range, not 8 MB.
 public struct ImportedIDs: Equatable, Sendable {
-    public var added: [Int64] = []
+    public var added = IDRuns()
     public var updated: [Int64] = []
-    public init(added: [Int64] = [], updated: [Int64] = []) { self.added = added; self.updated = updated }
+    public init(added: [Int64] = [], updated: [Int64] = []) { self.added = IDRuns(added); self.updated = updated }
+}
+
+/// Contact ids in the order added, kept as runs of consecutive ids: memory grows with the
+/// number of gaps, not of ids.
+public struct IDRuns: Collection, Equatable, Sendable {
+    public private(set) var runs: [ClosedRange<Int64>] = []
+    public private(set) var count = 0
+
+    public init() {}
+    public init(_ ids: some Sequence<Int64>) { for id in ids { append(id) } }
+
+    public mutating func append(_ id: Int64) {
+        if let last = runs.last, last.upperBound < .max, id == last.upperBound + 1 {
+            runs[runs.count - 1] = last.lowerBound...id
+        } else {
+            runs.append(id...id)
+        }
+        count += 1
+    }
+
+    public struct Index: Comparable, Sendable {
+        let run: Int, offset: Int64
+        public static func < (lhs: Index, rhs: Index) -> Bool { (lhs.run, lhs.offset) < (rhs.run, rhs.offset) }
+    }
+    public var startIndex: Index { Index(run: 0, offset: 0) }
+    public var endIndex: Index { Index(run: runs.count, offset: 0) }
+    public var isEmpty: Bool { runs.isEmpty }
+    public var last: Int64? { runs.last?.upperBound }
+    public subscript(position: Index) -> Int64 { runs[position.run].lowerBound + position.offset }
+    public func index(after position: Index) -> Index {
+        let run = runs[position.run]
+        return run.lowerBound + position.offset < run.upperBound
+            ? Index(run: position.run, offset: position.offset + 1) : Index(run: position.run + 1, offset: 0)
+    }
 }
 
 extension ContactStore {

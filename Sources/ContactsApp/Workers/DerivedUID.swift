@@ -9,15 +9,21 @@ import Foundation
 enum DerivedUID {
     /// `urn:uuid:...` from the contact's fields and its original UID; if that is taken in this
     /// file already (the same card twice), the next occurrence gets the next derivation.
-    static func make(for contact: Contact, avoiding taken: Set<String>) -> String {
+    /// `isTaken` says whether a derivation is taken (an import asks its store).
+    static func make(for contact: Contact, isTaken: (String) throws -> Bool) rethrows -> String {
         let key = content(of: contact)
         var occurrence = 0
         while true {
-            let uid = uuid(key + "\u{1E}\(occurrence)")
-            if !taken.contains(uid) { return uid }
+            let uid = derivation(key, occurrence)
+            if try !isTaken(uid) { return uid }
             occurrence += 1
         }
     }
+
+    /// The first derivation `make` tries: what it gives when nothing is taken.
+    static func first(for contact: Contact) -> String { derivation(content(of: contact), 0) }
+
+    private static func derivation(_ key: String, _ occurrence: Int) -> String { uuid(key + "\u{1E}\(occurrence)") }
 
     static func content(of contact: Contact) -> String {
         let parts = [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,

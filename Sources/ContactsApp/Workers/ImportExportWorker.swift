@@ -198,7 +198,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
         progress?.begin("Importing contacts")
         defer { progress?.end() }
         var report = ImportReport()
-        var seen = Set<String>()
+        // The stored contacts this import's cards matched, by UID: bounded by the book, not by
+        // the file (the UIDs it added, the store tells: `ContactImportSession.addedUIDs`).
+        var matched = Set<String>()
         var readCount = 0, savedCount = 0
         let time = now()
         var readError: Error?
@@ -228,7 +230,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                             if progress?.isCancelled == true {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
-                            try save(parsed, prepared: prepared, time: time, seen: &seen, report: &report, in: session)
+                            try save(parsed, prepared: prepared, time: time, matched: &matched, report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -257,17 +259,37 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.
     /// `prepared` holds what the store prepared for each entry of `parsed`, in order.
-    private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, seen: inout Set<String>,
+    /// A UID is taken when an earlier card of the import has it: one of this batch, a stored
+    /// contact an earlier batch matched (`matched`), or one the import added, which the session
+    /// tells in one question for the batch's UIDs and first derivations, and one more for each
+    /// further derivation (only for a card the file repeats).
+    private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
                       report: inout ImportReport, in session: ContactImportSession) throws {
+        var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
+        func ask(_ uids: [String]) throws {
+            added.formUnion(try session.addedUIDs(among: uids))
+            asked.formUnion(uids)
+        }
+        // A card without a UID: its first derivation, made once.
+        let firstDerivations = parsed.entries.map { $0.contact.uid.isEmpty ? DerivedUID.first(for: $0.contact) : nil }
+        try ask(zip(parsed.entries, firstDerivations).map { entry, first in first ?? entry.contact.uid })
+        func isTaken(_ uid: String) throws -> Bool {
+            if inBatch.contains(uid) || matched.contains(uid) { return true }
+            if !asked.contains(uid) { try ask([uid]) }
+            return added.contains(uid)
+        }
         var incoming: [Contact] = []
         incoming.reserveCapacity(parsed.entries.count)
-        for entry in parsed.entries {
+        for (entry, first) in zip(parsed.entries, firstDerivations) {
             var contact = entry.contact
-            if contact.uid.isEmpty || seen.contains(contact.uid) {
-                contact.uid = DerivedUID.make(for: contact, avoiding: seen)
+            if let first {
+                contact.uid = try isTaken(first) ? DerivedUID.make(for: contact, isTaken: isTaken) : first
+                report.newUIDs += 1
+            } else if try isTaken(contact.uid) {
+                contact.uid = try DerivedUID.make(for: contact, isTaken: isTaken)
                 report.newUIDs += 1
             }
-            seen.insert(contact.uid)
+            inBatch.insert(contact.uid)
             incoming.append(contact)
         }
         guard !incoming.isEmpty else { return }
@@ -279,6 +301,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
         for (index, var contact) in incoming.enumerated() {
             if let existing = byUID[contact.uid] {
+                matched.insert(contact.uid)
                 contact.id = existing.id
                 contact.version = existing.version
                 contact.createdAt = existing.createdAt

@@ -51,4 +51,5 @@ final class WatchedImportSession: ContactImportSession {
         try willSave((inserting, prepared, updating))
         try inner.save(inserting: inserting, prepared: prepared, updating: updating)
     }
+    func addedUIDs(among uids: [String]) throws -> Set<String> { try inner.addedUIDs(among: uids) }
 }

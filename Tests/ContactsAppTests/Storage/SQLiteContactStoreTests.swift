@@ -606,6 +606,59 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(seen, [true, true, false, false])
     }
 
+    func test_importSession_keepsTheIDsItAddsAsOneRun_andTellsWhichUIDsItAdded() throws {
+        // Given a book of one contact, and 30 more arriving in 3 batches with an update of the first
+        let sut = try SQLiteContactStore(path: databasePath)
+        var ann = try sut.insert(StoreSeeds.ann)
+        ann.nickname = "Annie"
+        let batches = stride(from: 0, to: 30, by: 10).map { Array(StoreSeeds.numbered(30)[$0..<$0 + 10]) }
+        var askedBefore: Set<String> = ["not asked"], askedAfter: Set<String> = []
+        // When
+        let ids = try sut.importSession { session in
+            askedBefore = try session.addedUIDs(among: [batches[0][0].uid])
+            for batch in batches { try session.save(inserting: batch, prepared: [], updating: []) }
+            try session.save(inserting: [], prepared: [], updating: [ann])
+            askedAfter = try session.addedUIDs(among: [ann.uid, batches[0][0].uid, batches[2][9].uid, "nobody"])
+        }
+        // Then: the ids added are one run, whatever their number, and read back in order
+        XCTAssertEqual(ids.added.runs, [(ann.id! + 1)...(ann.id! + 30)])
+        XCTAssertEqual(ids.added.count, 30)
+        XCTAssertEqual(Array(ids.added), Array((ann.id! + 1)...(ann.id! + 30)))
+        XCTAssertEqual(ids.updated, [ann.id!])
+        // And the session told the UIDs it had added, not the updated contact's nor unknown ones
+        XCTAssertEqual(askedBefore, [])
+        XCTAssertEqual(askedAfter, [batches[0][0].uid, batches[2][9].uid])
+    }
+
+    func test_importIntoAnEmptyBook_buildsTheSetAsideIndexesUnderTheSmallerCache_thenPutsTheCacheBack() throws {
+        // Given an empty book whose connection reports every statement it runs
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let sut = try SQLiteContactStore(path: databasePath)
+        let seen = Statements()
+        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
+        // When
+        _ = try sut.importSession { session in
+            try session.save(inserting: StoreSeeds.numbered(5), prepared: [], updating: [])
+        }
+        // Then: the rows go in under the import's cache, the indexes are made again under the
+        // smaller one (SQLite's sort for CREATE INDEX spills past it), and the cache is put back
+        let cacheSets = seen.sql.indices.filter { seen.sql[$0].hasPrefix("PRAGMA cache_size = ") }
+        let creates = seen.sql.indices.filter { seen.sql[$0].hasPrefix("CREATE INDEX") }
+        let inserts = seen.sql.indices.filter { seen.sql[$0].hasPrefix("INSERT INTO contact ") }
+        XCTAssertEqual(cacheSets.map { seen.sql[$0] }, [
+            "PRAGMA cache_size = -\(SQLiteContactStore.importCacheKiB)",
+            "PRAGMA cache_size = -\(SQLiteContactStore.indexBuildCacheKiB)",
+            "PRAGMA cache_size = \(before ?? 0)",
+        ])
+        XCTAssertFalse(creates.isEmpty)
+        XCTAssertFalse(inserts.isEmpty)
+        XCTAssertLessThan(inserts.last ?? .max, cacheSets[1])
+        XCTAssertLessThan(cacheSets[1], creates.first ?? -1)
+        XCTAssertLessThan(creates.last ?? .max, cacheSets[2])
+        XCTAssertLessThan(SQLiteContactStore.indexBuildCacheKiB, SQLiteContactStore.importCacheKiB)
+    }
+
     func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
         // Given: the seed book prepared as an import prepares it, before each card got its
         // uid and dates (an import gives them on the saving thread), and one row prepared by

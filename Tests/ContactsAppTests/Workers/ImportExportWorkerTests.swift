@@ -59,10 +59,10 @@ final class ImportExportWorkerTests: XCTestCase {
         // Given two people without UIDs
         let ann = Contact(givenName: "Ann", familyName: "Lee"), bob = Contact(givenName: "Bob", familyName: "Lee")
         // When / Then
-        XCTAssertEqual(DerivedUID.make(for: ann, avoiding: []), DerivedUID.make(for: ann, avoiding: []))
-        XCTAssertNotEqual(DerivedUID.make(for: ann, avoiding: []), DerivedUID.make(for: bob, avoiding: []))
-        let first = DerivedUID.make(for: ann, avoiding: [])
-        let twin = DerivedUID.make(for: ann, avoiding: [first])
+        XCTAssertEqual(DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: ann, isTaken: { _ in false }))
+        XCTAssertNotEqual(DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: bob, isTaken: { _ in false }))
+        let first = DerivedUID.make(for: ann, isTaken: { _ in false })
+        let twin = DerivedUID.make(for: ann, isTaken: { $0 == first })
         XCTAssertNotEqual(twin, first)
         XCTAssertNotNil(UUID(uuidString: String(first.dropFirst("urn:uuid:".count))), first)
     }

@@ -276,6 +276,23 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(again.newUIDs, 1)
     }
 
+    func test_importCSV_inBatches_rowsWithoutUIDsRepeatedAcrossBatches_eachGetTheirOwn_andAReimportIsUnchanged() throws {
+        // Given: one row without a UID three times, in batches of 2, so each time in another batch
+        let csv = Data("given_name,family_name\nAnn,Lee\nBob,Kay\nAnn,Lee\nCid,Roe\nAnn,Lee\n".utf8)
+        let store = try SQLiteContactStore(path: ":memory:")
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }),
+            importBatchSize: 2)
+        // When
+        let first = try sut.importContacts(csv, format: .csv)
+        let again = try sut.importContacts(csv, format: .csv)
+        // Then: five contacts with five UIDs, the same ones the second time (nothing added)
+        XCTAssertEqual([first.added, first.newUIDs, first.unchanged], [5, 5, 0])
+        XCTAssertEqual([again.added, again.newUIDs, again.unchanged], [0, 5, 5])
+        let uids = try store.page(ContactQuery(sort: .last, limit: 100)).contacts.map(\.uid)
+        XCTAssertEqual(Set(uids).count, 5)
+    }
+
     func test_import_handsEachNewContactWhatTheStorePreparedFromItsCard_onTheReadingThread() throws {
         // Given: a book holding card 1 as it is in the file and card 2 changed; a file of 7 cards
         // whose card 5 repeats card 0's UID and whose card 6 has none; 2 cards per batch
