@@ -57,12 +57,27 @@ public enum ContactRules {
         // An import checks every email; through Characters (splitting included) and scalar
         // properties that was a tenth of its CPU.
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // One pass, no arrays (splitting allocated two per address): exactly one "@" after
+            // a non-empty local part, and a domain of two or more non-empty dot-separated parts.
             let bytes = text.utf8
-            guard bytes.count <= maxEmailLength, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return false }
-            let parts = bytes.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty else { return false }
-            let domain = parts[1].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
+            guard bytes.count <= maxEmailLength else { return false }
+            var ats = 0, localLength = 0, dots = 0, partLength = 0
+            for byte in bytes {
+                if byte <= 0x20 || byte == 0x7F { return false }
+                if byte == UInt8(ascii: "@") {
+                    ats += 1
+                    if ats > 1 { return false }
+                } else if ats == 0 {
+                    localLength += 1
+                } else if byte == UInt8(ascii: ".") {
+                    if partLength == 0 { return false }
+                    dots += 1
+                    partLength = 0
+                } else {
+                    partLength += 1
+                }
+            }
+            return ats == 1 && localLength > 0 && dots >= 1 && partLength > 0
         }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= maxEmailLength,

@@ -21,7 +21,12 @@ public enum MatchKeys {
 
     /// The domain of an email key (`example.com`), or nil if it has none.
     public static func emailDomain(_ address: String) -> String? {
-        guard let key = email(address), let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        email(address).flatMap(domain(ofEmailKey:))
+    }
+
+    /// The domain of an address already made a key by `email`.
+    static func domain(ofEmailKey key: String) -> String? {
+        guard let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let domain = key.utf8[key.utf8.index(after: at)...]
         return domain.isEmpty ? nil : String(decoding: domain, as: UTF8.self)
     }
@@ -77,7 +82,26 @@ public enum MatchKeys {
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
             return words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
         }
+        // One word in another script ("γιωργος", "дмитрий"): nothing to split, and splitting by
+        // Character was most of this function's cost on an import.
+        if !mayHoldSeparator(folded) { return folded }
         return folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
+    }
+
+    /// Whether `text` may hold a Character that `name` splits at: ASCII whitespace, `.` or `,`,
+    /// or a scalar that may be Unicode whitespace (U+0085, U+00A0, U+1680, U+2000–U+205F,
+    /// U+3000; a Character is whitespace when its first scalar is), told from its UTF-8 lead
+    /// and next byte. Errs towards yes (U+3001–U+303F share U+3000's first two bytes).
+    static func mayHoldSeparator(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") { return true }
+            switch (previous, byte) {
+            case (0xC2, 0x85), (0xC2, 0xA0), (0xE1, 0x9A), (0xE2, 0x80), (0xE2, 0x81), (0xE3, 0x80): return true
+            default: previous = byte
+            }
+        }
+        return false
     }
 
     /// The name index's keys of a contact: for its organisation and for each of its email
@@ -85,11 +109,22 @@ public enum MatchKeys {
     /// nearly the same and who share a place sit side by side in the index (`NameKey`).
     /// None without both a given and a family name.
     public static func nameKeys(_ contact: Contact) -> [String] {
+        nameKeys(contact, emailKeys: contact.emails.compactMap { email($0.value) })
+    }
+
+    /// `nameKeys` given the contact's emails as `email` keys (`storedKeys` has made them).
+    static func nameKeys(_ contact: Contact, emailKeys: [String]) -> [String] {
         let family = name(contact.familyName), given = name(contact.givenName)
         guard let initial = given.first, !family.isEmpty else { return [] }
         let organization = name(contact.organization)
-        let places = (organization.isEmpty ? [] : [organization]) + contact.emails.compactMap { emailDomain($0.value) }.map { "@" + $0 }
-        return places.map { NameKey(family: family, initial: initial, place: $0, given: given).stored }
+        var keys: [String] = []
+        keys.reserveCapacity(emailKeys.count + 1)
+        if !organization.isEmpty { keys.append(NameKey(family: family, initial: initial, place: organization, given: given).stored) }
+        for key in emailKeys {
+            guard let domain = domain(ofEmailKey: key) else { continue }
+            keys.append(NameKey(family: family, initial: initial, place: "@" + domain, given: given).stored)
+        }
+        return keys
     }
 
     /// Whether two given names are nearly the same: equal, one a prefix of the other of 3 or more
@@ -139,9 +174,10 @@ public enum MatchKeys {
             guard let key, !keys.contains(where: { $0.0 == kind && $0.1 == key }) else { return }
             keys.append((kind, key))
         }
-        for address in contact.emails { add(.email, email(address.value)) }
+        let emails = contact.emails.compactMap { email($0.value) }
+        for key in emails { add(.email, key) }
         for phone in contact.phones { add(.phone, phoneDigits(phone.value)) }
-        for key in nameKeys(contact) { add(.name, key) }
+        for key in nameKeys(contact, emailKeys: emails) { add(.name, key) }
         return keys
     }
 }
@@ -181,7 +217,19 @@ struct NameKey: Equatable {
 
     static let separator: Character = "\u{1}"
 
-    var stored: String { [family, String(initial), place, given].joined(separator: String(Self.separator)) }
+    /// Appended into one reserved String: every contact saved makes one or more of these.
+    var stored: String {
+        var text = ""
+        text.reserveCapacity(family.utf8.count + place.utf8.count + given.utf8.count + 3 + 4)
+        text += family
+        text.append(Self.separator)
+        text.append(initial)
+        text.append(Self.separator)
+        text += place
+        text.append(Self.separator)
+        text += given
+        return text
+    }
     var block: String { [family, String(initial), place].joined(separator: String(Self.separator)) }
 
     init(family: String, initial: Character, place: String, given: String) {

@@ -72,7 +72,10 @@ final class MatchKeysTests: XCTestCase {
     func test_name_andPhonePlus_readFromBytes_agreeWithTheCharacterAndFoundationRules() {
         // Given names and phones in ASCII, non-ASCII, with every ASCII separator, CRLF, marks
         let names = ["van der Berg", "  Van der\tBerg. ", "a\r\nb", "x\u{0B}y\u{0C}z", "Smith,Jr.", "..", " ", "",
-                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟"]
+                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟",
+                     // one word in another script (kept whole), and the Unicode spaces beside such words
+                     "Γιώργος", "Дмитрий", "さくら", "山田\u{3000}太郎", "Ελένη\u{A0}", "Ольга\u{2028}Анна", "伟.芳",
+                     "Зоя,\u{301}", "\u{1680}Søren", "Jürgen\u{205F}", "Łukasz\u{85}", "「山田」", "ñ\u{200A}"]
         let phones = ["+1 555 0100", "  +44 20", "\t+33 1", "1 555 +0100", " \u{00A0}+1 555", "\u{200B}+1 555",
                       "+\u{301}1 555", "\u{3000}+81 3", "＋81 3", "", "   ", "+", "(+1) 555"]
         // Then the byte paths answer as splitting Characters and Foundation's trimming do
