@@ -98,8 +98,13 @@ extension SQLiteContactStore {
         var first: String
         var last: String
         init(_ contact: Contact) {
-            first = ContactKeys.sortKey(contact, .first)
-            last = ContactKeys.sortKey(contact, .last)
+            // `ContactKeys.sortKey` of both orders, each name folded once for the two.
+            let given = ContactKeys.fold(contact.givenName), family = ContactKeys.fold(contact.familyName)
+            let organization = ContactKeys.fold(contact.organization)
+            first = ContactKeys.sortKey(given: given, family: family, organization: organization, .first)
+            let sorting = PersonName.sortingFamilyName(contact.familyName)
+            last = ContactKeys.sortKey(given: given, family: sorting == contact.familyName ? family : ContactKeys.fold(sorting),
+                                       organization: organization, .last)
         }
     }
 
@@ -158,7 +163,6 @@ extension SQLiteContactStore {
     /// `run` of a statement already looked up, for a statement run many times in a row: GRDB's
     /// cache hashes the SQL text on every lookup.
     static func run(_ statement: Statement, _ db: Database, _ bind: (inout Binder) -> Void) throws {
-        let sql = statement.sql
         let raw = statement.sqliteStatement
         var binder = Binder(raw: raw)
         bind(&binder)
@@ -166,7 +170,8 @@ extension SQLiteContactStore {
         let message = code == SQLITE_DONE ? nil : db.lastErrorMessage
         sqlite3_reset(raw)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            // Read only here: GRDB rebuilds `sql` from SQLite's copy on every call.
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }
     }
 

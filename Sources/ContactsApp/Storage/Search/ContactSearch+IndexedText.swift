@@ -189,21 +189,19 @@ extension ContactSearch {
             var result: [(word: String, starts: Int64)] = []
             // The rest of a word of letters is letters: only words of letters can equal it.
             let letterWords = words.filter(\.isLetters)
+            let base = bytes.baseAddress!
             for word in letterWords where word.scalars > insideMinimum {
-                var starts: Int64 = 0, offset = 0, at = word.start
+                var starts: Int64 = 0
                 // A term is `insideMinimum` scalars or more, so a shorter rest cannot hold one.
                 let last = min(word.scalars - insideMinimum, 62)
-                while offset < last {
-                    at += 1
-                    while bytes[at] & 0xC0 == 0x80 { at += 1 } // the next scalar's first byte
-                    offset += 1
-                    let rest = word.end - at
-                    // Lengths first, then memcmp: comparing byte by byte through closures was
-                    // two thirds of this function's cost on an import.
-                    let isWord = letterWords.contains { other in
-                        other.end - other.start == rest && memcmp(bytes.baseAddress! + other.start, bytes.baseAddress! + at, rest) == 0
-                    }
-                    if isWord { starts |= 1 << Int64(offset) }
+                // Each shorter word that ends this one starts inside it, as many scalars in as
+                // the two differ by: one comparison per pair of words, where trying every
+                // offset against every word was the word list's main cost on an import.
+                for other in letterWords where other.scalars < word.scalars && word.scalars - other.scalars <= last {
+                    let length = other.end - other.start
+                    guard length < word.end - word.start,
+                          memcmp(base + word.end - length, base + other.start, length) == 0 else { continue }
+                    starts |= 1 << Int64(word.scalars - other.scalars)
                 }
                 result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[word.start..<word.end]),
                                       as: UTF8.self), starts))
