@@ -36,9 +36,18 @@ public enum MatchKeys {
     /// Nil when it has fewer than `minimumPhoneDigits` digits (extensions, typos).
     /// The index stores this form, so changing the book's country needs no rebuild.
     public static func phoneDigits(_ phone: String) -> String? {
-        let digits = String(decoding: phone.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
-        guard digits.count >= minimumPhoneDigits else { return nil }
-        return startsWithPlus(phone) ? "+" + digits : digits
+        // Counted, then written once into the String: every imported phone comes here, and an
+        // array of digits, a String of it and another with the "+" were three allocations.
+        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+        let count = phone.utf8.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
+        guard count >= minimumPhoneDigits else { return nil }
+        let plus = startsWithPlus(phone)
+        return String(unsafeUninitializedCapacity: count + (plus ? 1 : 0)) { buffer in
+            var at = 0
+            if plus { buffer[0] = UInt8(ascii: "+"); at = 1 }
+            for byte in phone.utf8 where isDigit(byte) { buffer[at] = byte; at += 1 }
+            return at
+        }
     }
 
     /// `phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")`, read from the bytes when the
@@ -169,9 +178,11 @@ public enum MatchKeys {
     /// Phones in `phoneDigits`' country-independent form; the country applies when grouping.
     public static func storedKeys(_ contact: Contact) -> [(kind: DuplicateReason.Kind, key: String)] {
         // A few keys per contact: a linear look for repeats costs less than a set.
-        var keys: [(DuplicateReason.Kind, String)] = []
+        // Labelled as returned: an unlabelled array was converted element by element.
+        var keys: [(kind: DuplicateReason.Kind, key: String)] = []
+        keys.reserveCapacity(contact.emails.count * 2 + contact.phones.count + 1)
         func add(_ kind: DuplicateReason.Kind, _ key: String?) {
-            guard let key, !keys.contains(where: { $0.0 == kind && $0.1 == key }) else { return }
+            guard let key, !keys.contains(where: { $0.kind == kind && $0.key == key }) else { return }
             keys.append((kind, key))
         }
         let emails = contact.emails.compactMap { email($0.value) }

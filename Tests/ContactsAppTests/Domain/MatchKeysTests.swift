@@ -44,6 +44,16 @@ final class MatchKeysTests: XCTestCase {
         XCTAssertEqual(MatchKeys.phone("(555) 000-1111", defaultCountry: "XX"), "5550001111")
     }
 
+    func test_phoneDigits_theDigitsWithAPlusWhenWrittenWithOne_fiveOrMore() {
+        XCTAssertEqual(MatchKeys.phoneDigits(" +1 (555) 000-1111 "), "+15550001111")
+        XCTAssertEqual(MatchKeys.phoneDigits("555.000.1111 ext 9"), "55500011119")
+        XCTAssertEqual(MatchKeys.phoneDigits("12345"), "12345")
+        XCTAssertEqual(MatchKeys.phoneDigits("+12345"), "+12345")
+        XCTAssertNil(MatchKeys.phoneDigits("+1234"), "four digits: no key, the plus not counted")
+        XCTAssertEqual(MatchKeys.phoneDigits("٠١٢ 12345"), "12345", "digits are ASCII digits only")
+        XCTAssertNil(MatchKeys.phoneDigits(""))
+    }
+
     func test_phone_tooShortOrEmpty_isNoKey() {
         XCTAssertNil(MatchKeys.phone("", defaultCountry: "US"))
         XCTAssertNil(MatchKeys.phone("ext. 12", defaultCountry: "US"))
