@@ -38,7 +38,6 @@ public enum MatchKeys {
     public static func phoneDigits(_ phone: String) -> String? {
         // Counted, then written once into the String: every imported phone comes here, and an
         // array of digits, a String of it and another with the "+" were three allocations.
-        let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
         let count = phone.utf8.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
         guard count >= minimumPhoneDigits else { return nil }
         let plus = startsWithPlus(phone)
@@ -49,6 +48,8 @@ public enum MatchKeys {
             return at
         }
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// `phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")`, read from the bytes when the
     /// phone starts in ASCII: every imported phone comes here, and Foundation's trimming was
@@ -126,14 +127,14 @@ public enum MatchKeys {
         let family = name(contact.familyName), given = name(contact.givenName)
         guard let initial = given.first, !family.isEmpty else { return [] }
         let organization = name(contact.organization)
-        var keys: [String] = []
-        keys.reserveCapacity(emailKeys.count + 1)
-        if !organization.isEmpty { keys.append(NameKey(family: family, initial: initial, place: organization, given: given).stored) }
+        var places: [String] = []
+        places.reserveCapacity(emailKeys.count + 1)
+        if !organization.isEmpty { places.append(organization) }
         for key in emailKeys {
             guard let domain = domain(ofEmailKey: key) else { continue }
-            keys.append(NameKey(family: family, initial: initial, place: "@" + domain, given: given).stored)
+            places.append("@" + domain)
         }
-        return keys
+        return NameKey.stored(family: family, initial: initial, places: places, given: given)
     }
 
     /// Whether two given names are nearly the same: equal, one a prefix of the other of 3 or more
@@ -228,18 +229,19 @@ struct NameKey: Equatable {
 
     static let separator: Character = "\u{1}"
 
-    /// Appended into one reserved String: every contact saved makes one or more of these.
-    var stored: String {
-        var text = ""
-        text.reserveCapacity(family.utf8.count + place.utf8.count + given.utf8.count + 3 + 4)
-        text += family
-        text.append(Self.separator)
-        text.append(initial)
-        text.append(Self.separator)
-        text += place
-        text.append(Self.separator)
-        text += given
-        return text
+    var stored: String { Self.stored(family: family, initial: initial, places: [place], given: given)[0] }
+
+    /// The stored keys of one name at several places: the part before the place and the part
+    /// after it made once, each key then two appends (every contact saved makes one or more).
+    static func stored(family: String, initial: Character, places: [String], given: String) -> [String] {
+        let head = family + String(separator) + String(initial) + String(separator), tail = String(separator) + given
+        return places.map { place in
+            var key = head
+            key.reserveCapacity(head.utf8.count + place.utf8.count + tail.utf8.count)
+            key += place
+            key += tail
+            return key
+        }
     }
     var block: String { [family, String(initial), place].joined(separator: String(Self.separator)) }
 

@@ -124,4 +124,19 @@ final class MatchKeysTests: XCTestCase {
         XCTAssertEqual(keys, ["email ann@acme.example", "phone +15550001111",
                               "name lee\u{1}a\u{1}acme\u{1}ann", "name lee\u{1}a\u{1}@acme.example\u{1}ann"])
     }
+
+    func test_nameKeys_onePerPlace_readBackAsTheirParts() {
+        // Given: a name in another script, an organisation and two email domains
+        let contact = Contact(givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Acme Ltd.",
+                              emails: [LabeledValue(label: "work", value: "eleni@acme.example"),
+                                       LabeledValue(label: "home", value: "E@Mail.Example")])
+        // When
+        let keys = MatchKeys.nameKeys(contact).compactMap(NameKey.init(stored:))
+        // Then
+        XCTAssertEqual(keys.map(\.place), ["acme ltd", "@acme.example", "@mail.example"])
+        XCTAssertEqual(Set(keys.map(\.family)), ["παπαδοπουλου"])
+        XCTAssertEqual(Set(keys.map(\.given)), ["ελενη"])
+        XCTAssertEqual(Set(keys.map(\.initial)), ["ε"])
+        XCTAssertEqual(keys.map(\.stored), MatchKeys.nameKeys(contact))
+    }
 }
