@@ -169,8 +169,13 @@ struct VCardProperty {
         // unspecialised validation, two thirds of it type metadata lookups (every property
         // of every imported card comes here).
         return bytes.withUnsafeBufferPointer { buffer in
-            let text = String(decoding: buffer, as: UTF8.self)
-            return text.utf8.elementsEqual(buffer) ? text : nil
+            var text = String(decoding: buffer, as: UTF8.self)
+            // Compared by memcmp: `elementsEqual` stepped through both byte by byte.
+            let same = text.withUTF8 { decoded in
+                decoded.count == buffer.count
+                    && (buffer.isEmpty || memcmp(decoded.baseAddress!, buffer.baseAddress!, buffer.count) == 0)
+            }
+            return same ? text : nil
         }
     }
 
