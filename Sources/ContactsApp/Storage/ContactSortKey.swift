@@ -70,10 +70,15 @@ enum ContactKeys {
         func add(_ part: String) {
             if !first { out.append(0x20) }
             first = false
-            if part.utf8.allSatisfy({ $0 < 0x80 }) {
-                for byte in part.utf8 { out.append(byte &- 0x41 < 26 ? byte | 0x20 : byte) }
-            } else {
-                out.append(contentsOf: fold(part).utf8)
+            // Copied lower-cased while it is ASCII; at the first other byte, taken back and folded.
+            let start = out.count
+            for byte in part.utf8 {
+                guard byte < 0x80 else {
+                    out.removeSubrange(start...)
+                    out.append(contentsOf: fold(part).utf8)
+                    return
+                }
+                out.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
             }
         }
         add(contact.givenName); add(contact.familyName); add(contact.nickname); add(contact.organization)

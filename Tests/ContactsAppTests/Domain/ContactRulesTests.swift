@@ -52,6 +52,10 @@ final class ContactRulesTests: XCTestCase {
             // "ó" gives "@example.org" the local part it lacked
             XCTAssertEqual(ContactRules.isEmail("ó" + address), expected || address == "@example.org", ("ó" + address).debugDescription)
         }
+        // A combining mark after the ASCII makes ".\u{301}" one Character, not a dot: the rules of
+        // Characters decide, though the bytes before it looked like an empty domain part.
+        XCTAssertTrue(ContactRules.isEmail("ann@example..\u{301}org"))
+        XCTAssertTrue(ContactRules.isEmail("ann@@\u{301}example.org"), "\"@\u{301}\" is not an at sign")
     }
 
     func test_labelAndTagProblems() {
