@@ -253,8 +253,8 @@ extension SQLiteContactStore {
     /// The duplicate index's lookup ordered by key, then kind (it was kind, then key): with three
     /// kinds, nearly every comparison of the sort that builds it tied on the kind and went on to
     /// compare whole records, so building it at the end of an import (`DeferredIndexes`) cost
-    /// about twice as much (bench/FINDINGS.md, "importcpu"). `duplicates` reads it as before:
-    /// emails grouped along it, phones and names scanned.
+    /// about twice as much (bench/FINDINGS.md, "importcpu"). `duplicates` reads along it: the
+    /// emails grouped, the phones and names in key order.
     static let orderMatchKeysByKey = Migration(name: "order the duplicate index by key", legacyIdentifier: nil) { db, _ in
         try db.execute(sql: """
             DROP INDEX contact_key_lookup;

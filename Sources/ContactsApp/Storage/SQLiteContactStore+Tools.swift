@@ -4,9 +4,9 @@ import GRDB
 /// What `duplicates` and `birthdays` read: the duplicate index (`contact_key`) and the
 /// contacts with a birthday, each in one read transaction.
 extension SQLiteContactStore {
-    /// Emails grouped by SQL along the index's key order (`contact_key_by_key`); phones and name keys read from
-    /// the index into `SharedKeyCollector` (a phone's stored form does not know the book's
-    /// country; a name block compares its distinct given names).
+    /// Emails grouped by SQL along the index's key order (`contact_key_by_key`); phones and name
+    /// keys read from the index into `SharedKeyCollector` (a phone's stored form does not know
+    /// the book's country; a name block compares its distinct given names).
     public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try guarded {
             try writer.read { db in
