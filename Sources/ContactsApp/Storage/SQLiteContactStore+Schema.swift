@@ -257,7 +257,7 @@ extension SQLiteContactStore {
     /// emails grouped, the phones and names in key order.
     static let orderMatchKeysByKey = Migration(name: "order the duplicate index by key", legacyIdentifier: nil) { db, _ in
         try db.execute(sql: """
-            DROP INDEX contact_key_lookup;
+            DROP INDEX IF EXISTS contact_key_lookup;
             CREATE INDEX contact_key_by_key ON contact_key(key, kind, id);
             """)
     }
