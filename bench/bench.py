@@ -63,6 +63,8 @@ class Bench:
         os.makedirs(self.dbs, exist_ok=True)
         self.runs = 3 if self.quick else 10
         self.sizes = [1000, 5000] if self.quick else [10_000, 100_000, 1_000_000]
+        if args.sizes:  # side by side on a shared host: the sizes that matter, sooner
+            self.sizes = [int(n) for n in args.sizes.split(",")]
         self.peer_sizes = [1000] if self.quick else [1000, 5000]
         self.loaded = {}
         # A binary that knows --create needs it for a new book; older ones (the previous binary
@@ -542,6 +544,7 @@ def main():
     ap.add_argument("--khard", default="", help="khard's executable; empty skips the peer comparison")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--command", default="bench/run")
+    ap.add_argument("--sizes", default="", help="comma-separated book sizes instead of the mode's (e.g. 10000,100000)")
     ap.add_argument("--rerun", default="",
                     help="rpc,memory,start,export,csv,search: re-measure only these rows of the last run's results.json (same books)")
     args = ap.parse_args()

@@ -56,20 +56,40 @@ public enum ContactRules {
         // DEL are the only ASCII whitespace or unsafe characters, and a byte is a character).
         // An import checks every email; through Characters (splitting included) and scalar
         // properties that was a tenth of its CPU.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            let bytes = text.utf8
-            guard bytes.count <= maxEmailLength, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return false }
-            let parts = bytes.split(separator: UInt8(ascii: "@"), omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty else { return false }
-            let domain = parts[1].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-            return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
-        }
+        if let answer = isASCIIEmail(text.utf8) { return answer }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= maxEmailLength,
               !text.contains(where: { $0.isWhitespace || $0.isNewline }),
               !text.unicodeScalars.contains(where: isUnsafe) else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
+    }
+
+    /// `isEmail` of ASCII text, nil for other text, in one pass without arrays (splitting
+    /// allocated two per address; an import checks every email): exactly one "@" after a
+    /// non-empty local part, and a domain of two or more non-empty dot-separated parts. Nothing
+    /// is decided before the last byte: in other text a combining mark can make "@" or "."
+    /// part of another Character.
+    private static func isASCIIEmail(_ bytes: String.UTF8View) -> Bool? {
+        var ats = 0, localLength = 0, dots = 0, partLength = 0, refused = bytes.count > maxEmailLength
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            // Space, controls and DEL are the only ASCII whitespace or unsafe characters.
+            if byte <= 0x20 || byte == 0x7F {
+                refused = true
+            } else if byte == UInt8(ascii: "@") {
+                ats += 1
+            } else if ats == 0 {
+                localLength += 1
+            } else if byte == UInt8(ascii: ".") {
+                if partLength == 0 { refused = true }
+                dots += 1
+                partLength = 0
+            } else {
+                partLength += 1
+            }
+        }
+        return !refused && ats == 1 && localLength > 0 && dots >= 1 && partLength > 0
     }
 
     public static func labelProblem(_ label: String) -> String? {

@@ -21,7 +21,12 @@ public enum MatchKeys {
 
     /// The domain of an email key (`example.com`), or nil if it has none.
     public static func emailDomain(_ address: String) -> String? {
-        guard let key = email(address), let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        email(address).flatMap(domain(ofEmailKey:))
+    }
+
+    /// The domain of an address already made a key by `email`.
+    static func domain(ofEmailKey key: String) -> String? {
+        guard let at = key.utf8.lastIndex(of: UInt8(ascii: "@")) else { return nil }
         let domain = key.utf8[key.utf8.index(after: at)...]
         return domain.isEmpty ? nil : String(decoding: domain, as: UTF8.self)
     }
@@ -31,10 +36,20 @@ public enum MatchKeys {
     /// Nil when it has fewer than `minimumPhoneDigits` digits (extensions, typos).
     /// The index stores this form, so changing the book's country needs no rebuild.
     public static func phoneDigits(_ phone: String) -> String? {
-        let digits = String(decoding: phone.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
-        guard digits.count >= minimumPhoneDigits else { return nil }
-        return startsWithPlus(phone) ? "+" + digits : digits
+        // Counted, then written once into the String: every imported phone comes here, and an
+        // array of digits, a String of it and another with the "+" were three allocations.
+        let count = phone.utf8.reduce(0) { $0 + (isDigit($1) ? 1 : 0) }
+        guard count >= minimumPhoneDigits else { return nil }
+        let plus = startsWithPlus(phone)
+        return String(unsafeUninitializedCapacity: count + (plus ? 1 : 0)) { buffer in
+            var at = 0
+            if plus { buffer[0] = UInt8(ascii: "+"); at = 1 }
+            for byte in phone.utf8 where isDigit(byte) { buffer[at] = byte; at += 1 }
+            return at
+        }
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// `phone.trimmingCharacters(in: .whitespaces).hasPrefix("+")`, read from the bytes when the
     /// phone starts in ASCII: every imported phone comes here, and Foundation's trimming was
@@ -77,7 +92,26 @@ public enum MatchKeys {
                 || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
             return words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
         }
+        // One word in another script ("γιωργος", "дмитрий"): nothing to split, and splitting by
+        // Character was most of this function's cost on an import.
+        if !mayHoldSeparator(folded) { return folded }
         return folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
+    }
+
+    /// Whether `text` may hold a Character that `name` splits at: ASCII whitespace, `.` or `,`,
+    /// or a scalar that may be Unicode whitespace (U+0085, U+00A0, U+1680, U+2000–U+205F,
+    /// U+3000; a Character is whitespace when its first scalar is), told from its UTF-8 lead
+    /// and next byte. Errs towards yes (U+3001–U+303F share U+3000's first two bytes).
+    static func mayHoldSeparator(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") { return true }
+            switch (previous, byte) {
+            case (0xC2, 0x85), (0xC2, 0xA0), (0xE1, 0x9A), (0xE2, 0x80), (0xE2, 0x81), (0xE3, 0x80): return true
+            default: previous = byte
+            }
+        }
+        return false
     }
 
     /// The name index's keys of a contact: for its organisation and for each of its email
@@ -85,11 +119,22 @@ public enum MatchKeys {
     /// nearly the same and who share a place sit side by side in the index (`NameKey`).
     /// None without both a given and a family name.
     public static func nameKeys(_ contact: Contact) -> [String] {
+        nameKeys(contact, emailKeys: contact.emails.compactMap { email($0.value) })
+    }
+
+    /// `nameKeys` given the contact's emails as `email` keys (`storedKeys` has made them).
+    static func nameKeys(_ contact: Contact, emailKeys: [String]) -> [String] {
         let family = name(contact.familyName), given = name(contact.givenName)
         guard let initial = given.first, !family.isEmpty else { return [] }
         let organization = name(contact.organization)
-        let places = (organization.isEmpty ? [] : [organization]) + contact.emails.compactMap { emailDomain($0.value) }.map { "@" + $0 }
-        return places.map { NameKey(family: family, initial: initial, place: $0, given: given).stored }
+        var places: [String] = []
+        places.reserveCapacity(emailKeys.count + 1)
+        if !organization.isEmpty { places.append(organization) }
+        for key in emailKeys {
+            guard let domain = domain(ofEmailKey: key) else { continue }
+            places.append("@" + domain)
+        }
+        return NameKey.stored(family: family, initial: initial, places: places, given: given)
     }
 
     /// Whether two given names are nearly the same: equal, one a prefix of the other of 3 or more
@@ -134,14 +179,17 @@ public enum MatchKeys {
     /// Phones in `phoneDigits`' country-independent form; the country applies when grouping.
     public static func storedKeys(_ contact: Contact) -> [(kind: DuplicateReason.Kind, key: String)] {
         // A few keys per contact: a linear look for repeats costs less than a set.
-        var keys: [(DuplicateReason.Kind, String)] = []
+        // Labelled as returned: an unlabelled array was converted element by element.
+        var keys: [(kind: DuplicateReason.Kind, key: String)] = []
+        keys.reserveCapacity(contact.emails.count * 2 + contact.phones.count + 1)
         func add(_ kind: DuplicateReason.Kind, _ key: String?) {
-            guard let key, !keys.contains(where: { $0.0 == kind && $0.1 == key }) else { return }
+            guard let key, !keys.contains(where: { $0.kind == kind && $0.key == key }) else { return }
             keys.append((kind, key))
         }
-        for address in contact.emails { add(.email, email(address.value)) }
+        let emails = contact.emails.compactMap { email($0.value) }
+        for key in emails { add(.email, key) }
         for phone in contact.phones { add(.phone, phoneDigits(phone.value)) }
-        for key in nameKeys(contact) { add(.name, key) }
+        for key in nameKeys(contact, emailKeys: emails) { add(.name, key) }
         return keys
     }
 }
@@ -181,7 +229,20 @@ struct NameKey: Equatable {
 
     static let separator: Character = "\u{1}"
 
-    var stored: String { [family, String(initial), place, given].joined(separator: String(Self.separator)) }
+    var stored: String { Self.stored(family: family, initial: initial, places: [place], given: given)[0] }
+
+    /// The stored keys of one name at several places: the part before the place and the part
+    /// after it made once, each key then two appends (every contact saved makes one or more).
+    static func stored(family: String, initial: Character, places: [String], given: String) -> [String] {
+        let head = family + String(separator) + String(initial) + String(separator), tail = String(separator) + given
+        return places.map { place in
+            var key = head
+            key.reserveCapacity(head.utf8.count + place.utf8.count + tail.utf8.count)
+            key += place
+            key += tail
+            return key
+        }
+    }
     var block: String { [family, String(initial), place].joined(separator: String(Self.separator)) }
 
     init(family: String, initial: Character, place: String, given: String) {

@@ -49,7 +49,7 @@ enum ContactKeys {
         case .first: parts = given.isEmpty ? [family.isEmpty ? org : family, ""] : [given, family]
         case .last: parts = family.isEmpty ? [given.isEmpty ? org : given, ""] : [family, given]
         }
-        return parts.joined(separator: "\u{1}") + "\u{1}" + org
+        return parts[0] + "\u{1}" + parts[1] + "\u{1}" + org
     }
 
     /// The words a text search matches against, folded, with letters and digits apart
@@ -61,8 +61,31 @@ enum ContactKeys {
     /// The fields a text search matches against, folded and joined by spaces: names,
     /// organisation, emails, tags, notes and addresses.
     static func foldedText(_ contact: Contact) -> String {
-        ([contact.givenName, contact.familyName, contact.nickname, contact.organization]
-            + contact.emails.map(\.value) + contact.tags + (contact.notes.isEmpty ? [] : [contact.notes])
-            + contact.addresses.flatMap(\.components)).map(fold).joined(separator: " ")
+        // Into one buffer, ASCII lower-cased byte by byte (what `fold` does to it): every saved
+        // contact comes here, and an array of parts, a String per folded part and joining them
+        // were most of the cost.
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        var first = true
+        func add(_ part: String) {
+            if !first { out.append(0x20) }
+            first = false
+            // Copied lower-cased while it is ASCII; at the first other byte, taken back and folded.
+            let start = out.count
+            for byte in part.utf8 {
+                guard byte < 0x80 else {
+                    out.removeSubrange(start...)
+                    out.append(contentsOf: fold(part).utf8)
+                    return
+                }
+                out.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+            }
+        }
+        add(contact.givenName); add(contact.familyName); add(contact.nickname); add(contact.organization)
+        for email in contact.emails { add(email.value) }
+        for tag in contact.tags { add(tag) }
+        if !contact.notes.isEmpty { add(contact.notes) }
+        for address in contact.addresses { for component in address.components { add(component) } }
+        return String(decoding: out, as: UTF8.self)
     }
 }

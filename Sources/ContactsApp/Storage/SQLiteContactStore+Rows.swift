@@ -98,8 +98,13 @@ extension SQLiteContactStore {
         var first: String
         var last: String
         init(_ contact: Contact) {
-            first = ContactKeys.sortKey(contact, .first)
-            last = ContactKeys.sortKey(contact, .last)
+            // `ContactKeys.sortKey` of both orders, each name folded once for the two.
+            let given = ContactKeys.fold(contact.givenName), family = ContactKeys.fold(contact.familyName)
+            let organization = ContactKeys.fold(contact.organization)
+            first = ContactKeys.sortKey(given: given, family: family, organization: organization, .first)
+            let sorting = PersonName.sortingFamilyName(contact.familyName)
+            last = ContactKeys.sortKey(given: given, family: sorting == contact.familyName ? family : ContactKeys.fold(sorting),
+                                       organization: organization, .last)
         }
     }
 
@@ -152,7 +157,12 @@ extension SQLiteContactStore {
     /// by `bind`: an import runs four per card, and GRDB's `StatementArguments` (each value
     /// boxed and converted on the way) cost the saving thread about a second at 100k cards.
     static func run(_ sql: String, _ db: Database, _ bind: (inout Binder) -> Void) throws {
-        let statement = try db.cachedStatement(sql: sql)
+        try run(db.cachedStatement(sql: sql), db, bind)
+    }
+
+    /// `run` of a statement already looked up, for a statement run many times in a row: GRDB's
+    /// cache hashes the SQL text on every lookup.
+    static func run(_ statement: Statement, _ db: Database, _ bind: (inout Binder) -> Void) throws {
         let raw = statement.sqliteStatement
         var binder = Binder(raw: raw)
         bind(&binder)
@@ -160,7 +170,8 @@ extension SQLiteContactStore {
         let message = code == SQLITE_DONE ? nil : db.lastErrorMessage
         sqlite3_reset(raw)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+            // Read only here: GRDB rebuilds `sql` from SQLite's copy on every call.
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }
     }
 
@@ -184,6 +195,14 @@ extension SQLiteContactStore {
                 }
             } else {
                 sqlite3_bind_null(raw, index)
+            }
+            index += 1
+        }
+
+        /// A constant text, bound without a copy (`SQLITE_STATIC`: it outlives the statement).
+        mutating func text(_ value: StaticString) {
+            _ = value.utf8Start.withMemoryRebound(to: CChar.self, capacity: value.utf8CodeUnitCount) { start in
+                sqlite3_bind_text(raw, index, start, Int32(value.utf8CodeUnitCount), nil)
             }
             index += 1
         }
@@ -231,11 +250,13 @@ extension SQLiteContactStore {
     }
 
     /// Adds a contact's rows to the duplicate index (`contact_key`).
+    /// One statement looked up per contact, not per key, and the kind bound without a copy: an
+    /// import adds six or seven keys per card.
     static func indexMatchKeys(_ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database) throws {
+        guard !keys.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
         for (kind, key) in keys {
-            try run("INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)", db) {
-                $0.text(kind.rawValue); $0.text(key); $0.integer(id)
-            }
+            try run(statement, db) { $0.text(kind.storedText); $0.text(key); $0.integer(id) }
         }
     }
 
@@ -303,5 +324,16 @@ extension SQLiteContactStore {
 
     private static func decode<T: Decodable>(_ text: String) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+}
+
+private extension DuplicateReason.Kind {
+    /// `rawValue` as a constant, for `Binder.text(_: StaticString)`.
+    var storedText: StaticString {
+        switch self {
+        case .email: return "email"
+        case .phone: return "phone"
+        case .name: return "name"
+        }
     }
 }

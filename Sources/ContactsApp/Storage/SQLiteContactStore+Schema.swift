@@ -21,6 +21,7 @@ extension SQLiteContactStore {
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
+        orderMatchKeysByKey,
     ]
 
     static let createContacts = Migration(
@@ -247,6 +248,18 @@ extension SQLiteContactStore {
         try db.execute(sql: """
             CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
             CREATE INDEX contact_key_id ON contact_key(id);
+            """)
+    }
+
+    /// The duplicate index's lookup ordered by key, then kind (it was kind, then key): with three
+    /// kinds, nearly every comparison of the sort that builds it tied on the kind and went on to
+    /// compare whole records, so building it at the end of an import (`DeferredIndexes`) cost
+    /// about twice as much (bench/FINDINGS.md, "importcpu"). `duplicates` reads along it: the
+    /// emails grouped, the phones and names in key order.
+    static let orderMatchKeysByKey = Migration(name: "order the duplicate index by key", legacyIdentifier: nil) { db, _ in
+        try db.execute(sql: """
+            DROP INDEX IF EXISTS contact_key_lookup;
+            CREATE INDEX contact_key_by_key ON contact_key(key, kind, id);
             """)
     }
 

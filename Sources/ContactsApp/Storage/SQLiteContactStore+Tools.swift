@@ -4,9 +4,9 @@ import GRDB
 /// What `duplicates` and `birthdays` read: the duplicate index (`contact_key`) and the
 /// contacts with a birthday, each in one read transaction.
 extension SQLiteContactStore {
-    /// Emails grouped by SQL along the index's (kind, key) order; phones and name keys read from
-    /// the index into `SharedKeyCollector` (a phone's stored form does not know the book's
-    /// country; a name block compares its distinct given names).
+    /// Emails grouped by SQL along the index's key order (`contact_key_by_key`); phones and name
+    /// keys read from the index into `SharedKeyCollector` (a phone's stored form does not know
+    /// the book's country; a name block compares its distinct given names).
     public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try guarded {
             try writer.read { db in
@@ -21,7 +21,11 @@ extension SQLiteContactStore {
                     shared.append(SharedMatchKey(kind: kind, key: row[1], ids: ids))
                 }
                 var collector = SharedKeyCollector(defaultCountry: defaultCountry)
-                let rows = try Row.fetchCursor(db, sql: "SELECT kind, key, id FROM contact_key WHERE kind IN ('phone', 'name')")
+                // In key order, along the covering index: the collector's dictionaries then meet
+                // each key's rows together (in the table's order `duplicates` took 7 % longer at 100k).
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT kind, key, id FROM contact_key WHERE kind IN ('phone', 'name') ORDER BY key
+                    """)
                 while let row = try rows.next() {
                     guard let kind = DuplicateReason.Kind(rawValue: row[0]) else { continue }
                     collector.add(kind, row[1], id: row[2])

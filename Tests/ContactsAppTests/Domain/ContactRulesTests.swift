@@ -42,6 +42,20 @@ final class ContactRulesTests: XCTestCase {
                     "ann\u{A0}lee@example.org", "józef\u{202E}@example.org", "józef lee@example.org"] {
             XCTAssertFalse(ContactRules.isEmail(bad), bad.debugDescription)
         }
+        // The shapes of an address, read from ASCII bytes and, with a non-ASCII local part, by Characters alike
+        let shapes = ["ann@example.org": true, "a.b@c.d": true, "a@b.c.d": true, "ann@example": false,
+                      "@example.org": false, "ann@@example.org": false, "ann@ex@ample.org": false, "ann@.example.org": false,
+                      "ann@example.org.": false, "ann@example..org": false, "ann@.": false, "ann@": false, "": false,
+                      "ann.example.org": false, "a@b.c": true]
+        for (address, expected) in shapes {
+            XCTAssertEqual(ContactRules.isEmail(address), expected, address.debugDescription)
+            // "ó" gives "@example.org" the local part it lacked
+            XCTAssertEqual(ContactRules.isEmail("ó" + address), expected || address == "@example.org", ("ó" + address).debugDescription)
+        }
+        // A combining mark after the ASCII makes ".\u{301}" one Character, not a dot: the rules of
+        // Characters decide, though the bytes before it looked like an empty domain part.
+        XCTAssertTrue(ContactRules.isEmail("ann@example..\u{301}org"))
+        XCTAssertTrue(ContactRules.isEmail("ann@@\u{301}example.org"), "\"@\u{301}\" is not an at sign")
     }
 
     func test_labelAndTagProblems() {

@@ -44,6 +44,16 @@ final class MatchKeysTests: XCTestCase {
         XCTAssertEqual(MatchKeys.phone("(555) 000-1111", defaultCountry: "XX"), "5550001111")
     }
 
+    func test_phoneDigits_theDigitsWithAPlusWhenWrittenWithOne_fiveOrMore() {
+        XCTAssertEqual(MatchKeys.phoneDigits(" +1 (555) 000-1111 "), "+15550001111")
+        XCTAssertEqual(MatchKeys.phoneDigits("555.000.1111 ext 9"), "55500011119")
+        XCTAssertEqual(MatchKeys.phoneDigits("12345"), "12345")
+        XCTAssertEqual(MatchKeys.phoneDigits("+12345"), "+12345")
+        XCTAssertNil(MatchKeys.phoneDigits("+1234"), "four digits: no key, the plus not counted")
+        XCTAssertEqual(MatchKeys.phoneDigits("٠١٢ 12345"), "12345", "digits are ASCII digits only")
+        XCTAssertNil(MatchKeys.phoneDigits(""))
+    }
+
     func test_phone_tooShortOrEmpty_isNoKey() {
         XCTAssertNil(MatchKeys.phone("", defaultCountry: "US"))
         XCTAssertNil(MatchKeys.phone("ext. 12", defaultCountry: "US"))
@@ -72,7 +82,10 @@ final class MatchKeysTests: XCTestCase {
     func test_name_andPhonePlus_readFromBytes_agreeWithTheCharacterAndFoundationRules() {
         // Given names and phones in ASCII, non-ASCII, with every ASCII separator, CRLF, marks
         let names = ["van der Berg", "  Van der\tBerg. ", "a\r\nb", "x\u{0B}y\u{0C}z", "Smith,Jr.", "..", " ", "",
-                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟"]
+                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟",
+                     // one word in another script (kept whole), and the Unicode spaces beside such words
+                     "Γιώργος", "Дмитрий", "さくら", "山田\u{3000}太郎", "Ελένη\u{A0}", "Ольга\u{2028}Анна", "伟.芳",
+                     "Зоя,\u{301}", "\u{1680}Søren", "Jürgen\u{205F}", "Łukasz\u{85}", "「山田」", "ñ\u{200A}"]
         let phones = ["+1 555 0100", "  +44 20", "\t+33 1", "1 555 +0100", " \u{00A0}+1 555", "\u{200B}+1 555",
                       "+\u{301}1 555", "\u{3000}+81 3", "＋81 3", "", "   ", "+", "(+1) 555"]
         // Then the byte paths answer as splitting Characters and Foundation's trimming do
@@ -110,5 +123,20 @@ final class MatchKeysTests: XCTestCase {
         // Then
         XCTAssertEqual(keys, ["email ann@acme.example", "phone +15550001111",
                               "name lee\u{1}a\u{1}acme\u{1}ann", "name lee\u{1}a\u{1}@acme.example\u{1}ann"])
+    }
+
+    func test_nameKeys_onePerPlace_readBackAsTheirParts() {
+        // Given: a name in another script, an organisation and two email domains
+        let contact = Contact(givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Acme Ltd.",
+                              emails: [LabeledValue(label: "work", value: "eleni@acme.example"),
+                                       LabeledValue(label: "home", value: "E@Mail.Example")])
+        // When
+        let keys = MatchKeys.nameKeys(contact).compactMap(NameKey.init(stored:))
+        // Then
+        XCTAssertEqual(keys.map(\.place), ["acme ltd", "@acme.example", "@mail.example"])
+        XCTAssertEqual(Set(keys.map(\.family)), ["παπαδοπουλου"])
+        XCTAssertEqual(Set(keys.map(\.given)), ["ελενη"])
+        XCTAssertEqual(Set(keys.map(\.initial)), ["ε"])
+        XCTAssertEqual(keys.map(\.stored), MatchKeys.nameKeys(contact))
     }
 }

@@ -200,6 +200,33 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_foldedTextAndSortKeys_fromBytes_agreeWithFoldingEachPart() {
+        // Given: contacts in ASCII, other scripts, mixed, with particles, empty fields and every list
+        let address = PostalAddress(label: "home", street: "Rue de l'Église 4", city: "Besançon", region: "",
+                                    postalCode: "25000", country: "FR")
+        let contacts = [
+            Contact(givenName: "Ann", familyName: "LEE", organization: "Acme Corp."),
+            Contact(givenName: "Ludwig", familyName: "van Beethoven", nickname: "LvB", organization: "",
+                    emails: [LabeledValue(label: "work", value: "Ludwig@Example.ORG")], addresses: [address],
+                    notes: "Née à Bonn\tZ@[`{", tags: ["Composer", "ÉCOLE"]),
+            Contact(givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Ñúñez & Søn"),
+            Contact(givenName: "", familyName: "", organization: "山田商事"),
+            Contact(givenName: "José", familyName: "de la Cruz", emails: [LabeledValue(label: "home", value: "")], tags: [""]),
+        ]
+        for contact in contacts {
+            // When
+            let text = ContactKeys.foldedText(contact)
+            let keys = SQLiteContactStore.SortKeys(contact)
+            // Then: as folding each part and joining them, and as `sortKey` of each order
+            let parts = [contact.givenName, contact.familyName, contact.nickname, contact.organization]
+                + contact.emails.map(\.value) + contact.tags + (contact.notes.isEmpty ? [] : [contact.notes])
+                + contact.addresses.flatMap(\.components)
+            XCTAssertEqual(text, parts.map(ContactKeys.fold).joined(separator: " "), contact.fullName)
+            XCTAssertEqual(keys.first, ContactKeys.sortKey(contact, .first), contact.fullName)
+            XCTAssertEqual(keys.last, ContactKeys.sortKey(contact, .last), contact.fullName)
+        }
+    }
+
     func test_indexedText_addsAMarkedWordForEachWordFollowedByANumber() {
         XCTAssertEqual(ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
                        "olga brown 636@example.org ann 7 b 0 b 2 x \u{E000}brown636 \u{E000}ann7 \u{E000}b0 \u{E000}b2")
@@ -222,6 +249,35 @@ final class SQLiteContactStoreTests: XCTestCase {
         let found = ContactSearch.insideWordsWithStarts(other)
         XCTAssertEqual(found.map(\.word), ContactSearch.insideWordCandidates(other))
         XCTAssertEqual(found.map(\.starts), [0, 0, 1 << 5, 0, 0, 1 << 1])
+    }
+
+    func test_insideWordsWithStarts_agreesWithTryingEveryOffsetAgainstEveryWord() {
+        // Given: texts whose words end others at several offsets, repeated, in other scripts,
+        // with marks, digits, and a word longer than 62 scalars
+        let long = String(repeating: "ab", count: 40)
+        let texts = ["anna annabel bel nabel abel belle", "mary kowalczyk marykowalczyk owalczyk alczyk czyk yk",
+                     "ольга петрова ольгапетрова етрова", "e\u{301}milie xe\u{301}milie milie \u{301}milie", "zoe zoe zoezoe",
+                     "\(long) \(long.dropFirst(10)) \(long.dropFirst(70)) b abab", "ann2 b 2ann nn2b ann ann",
+                     "山田太郎 太郎 田太郎", "olga brown 636@example.org"]
+        for raw in texts {
+            let text = ContactSearch.indexedText(raw)
+            let before = text.range(of: ContactSearch.pairMark).map { String(text[..<$0.lowerBound]) } ?? text
+            let all = Set(ContactSearch.words(before))
+            // When
+            let found = ContactSearch.insideWordsWithStarts(text)
+            // Then: bit p set exactly when the scalars from p on are a word of the text
+            let expected = ContactSearch.insideWordCandidates(text).map { word -> Int64 in
+                let scalars = Array(word.unicodeScalars)
+                let last = min(scalars.count - ContactSearch.insideMinimum, 62)
+                return (1...max(1, last)).filter { $0 <= last }.reduce(Int64(0)) { starts, offset in
+                    var rest = String.UnicodeScalarView()
+                    rest.append(contentsOf: scalars[offset...])
+                    return all.contains(String(rest)) ? starts | 1 << Int64(offset) : starts
+                }
+            }
+            XCTAssertEqual(found.map(\.word), ContactSearch.insideWordCandidates(text), raw)
+            XCTAssertEqual(found.map(\.starts), expected, raw)
+        }
     }
 
     func test_containsOnlyInside_leavesOutATermFoundWhereEveryHolderHasAWordStarting() {

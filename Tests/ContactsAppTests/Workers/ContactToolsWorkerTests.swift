@@ -69,6 +69,35 @@ final class ContactToolsWorkerTests: XCTestCase {
         XCTAssertEqual(try sut.duplicates().count, 3)
     }
 
+    func test_duplicates_ofABookIndexedByKindFirst_sameGroupsFromTheIndexOrderedByKey() throws {
+        // Given: a book with the duplicate index as it was first made, (kind, key, id)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dups-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let before: [String]
+        do {
+            let store = try SQLiteContactStore(path: path)
+            for contact in ToolsSeeds.book { _ = try store.insert(contact) }
+            before = summary(try ContactsWorker(environment: ToolsSeeds.environment(store)).duplicates())
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                DROP INDEX contact_key_by_key; CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
+                """ + StoreSeeds.forgetting([SQLiteContactStore.orderMatchKeysByKey]))
+        }
+        try queue.close()
+        // When
+        let sut = ContactsWorker(environment: ToolsSeeds.environment(try SQLiteContactStore(path: path)))
+        // Then: the index is ordered by key, and the groups are the same, in the same order
+        XCTAssertEqual(try summary(sut.duplicates()), before)
+        XCTAssertEqual(before.count, 3)
+        let indexes = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact_key' ORDER BY name")
+        }
+        XCTAssertEqual(indexes, ["CREATE INDEX contact_key_by_key ON contact_key(key, kind, id)",
+                                 "CREATE INDEX contact_key_id ON contact_key(id)"])
+    }
+
     // MARK: - Merge
 
     func test_merge_unionWithoutRepeats_firstsSingleFields_differencesReported() throws {

@@ -52,4 +52,15 @@ final class FastTextTests: XCTestCase {
         // Foundation compares Characters, and ";\u{301}" is one; the CSV format's separator is text.
         XCTAssertEqual("a;\u{301}b".splitting(onASCII: ";"), ["a", "\u{301}b"])
     }
+
+    func test_containsASCII_findsTheByteInSmallLargeAndSubstringText() {
+        let large = String(repeating: "ñ", count: 40) + "\\," + String(repeating: "x", count: 40)
+        for text in ["", "a", "a\\b", "ñ\r", "Ann Lee", large, "\u{301}\u{301}"] {
+            for byte: UInt8 in [0x5C, 0x0D, 0x2C, 0x41] {
+                XCTAssertEqual(text.containsASCII(byte), text.utf8.contains(byte), "\(text.debugDescription) \(byte)")
+                let inside = text.dropFirst()
+                XCTAssertEqual(inside.containsASCII(byte), inside.utf8.contains(byte), "\(inside.debugDescription) \(byte)")
+            }
+        }
+    }
 }

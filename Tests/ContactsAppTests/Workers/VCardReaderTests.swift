@@ -70,6 +70,25 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(property.values(of: "LABEL"), ["Line\none \"two\" ^ three"])
     }
 
+    func test_utf8_acceptsValidUTF8Only_asValidatingDoes() {
+        // Given: valid text (a real U+FFFD among it) and each way bytes fail to be UTF-8
+        let cases: [[UInt8]] = [
+            Array("FN:Ann".utf8), Array("FN:Ñúñez 山田 😀".utf8), Array("FN:a\u{FFFD}b".utf8), [],
+            [0x46, 0xFF], [0x46, 0xF0, 0x9F, 0x98], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0x80],
+            [0xF4, 0x90, 0x80, 0x80], [0xEF, 0xBB, 0xBF, 0x46], [0xEF, 0xBB, 0xBF, 0xFF],
+        ]
+        for bytes in cases {
+            // When: read from a slice, as a content line is
+            let slice = ([0x20] + bytes + [0x20])[1..<bytes.count + 1]
+            // Then
+            let expected = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(bytes: bytes, encoding: .utf8)
+                : String(validating: bytes, as: UTF8.self)
+            XCTAssertEqual(VCardProperty.utf8(slice), expected, "\(bytes)")
+        }
+        XCTAssertNil(VCardProperty.utf8([0x46, 0xF0, 0x9F, 0x98][...]), "a cut-off character is refused, not repaired")
+        XCTAssertEqual(VCardProperty.utf8(Array("FN:a\u{FFFD}b".utf8)[...]), "FN:a\u{FFFD}b")
+    }
+
     func test_read_birthdayForms() {
         let forms = ["19900517": Birthday(year: 1990, month: 5, day: 17), "1990-05-17": Birthday(year: 1990, month: 5, day: 17),
                      "--0517": Birthday(year: nil, month: 5, day: 17), "--05-17": Birthday(year: nil, month: 5, day: 17),

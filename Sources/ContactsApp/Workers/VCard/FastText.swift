@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Text helpers on the import path that avoid Foundation's `NSString` bridging: on Linux,
 /// `trimmingCharacters(in:)`, `contains(_:)` and `replacingOccurrences(of:with:)` on `String`
 /// go through `NSString` and `CFStringFind`, and were a third of an import's time.
@@ -37,8 +43,14 @@ extension StringProtocol {
         isSpace(scalar) || scalar == "\u{200B}"
     }
 
-    /// Whether the UTF-8 text contains this ASCII byte.
-    func containsASCII(_ byte: UInt8) -> Bool { utf8.contains(byte) }
+    /// Whether the UTF-8 text contains this ASCII byte. `memchr` over the contiguous bytes:
+    /// `utf8.contains` stepped through the view's iterator byte by byte, 4 % of an import's
+    /// instructions (every vCard value is looked at twice).
+    func containsASCII(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.count > 0 && memchr(bytes.baseAddress!, Int32(byte), bytes.count) != nil
+        } ?? utf8.contains(byte)
+    }
 }
 
 extension String {
@@ -46,7 +58,7 @@ extension String {
     /// A lone CR too: the writers write it as a newline, so a value read, written and read
     /// again stays the same.
     var normalizingLineBreaks: String {
-        guard utf8.contains(0x0D) else { return self }
+        guard containsASCII(0x0D) else { return self }
         var result = ""
         result.reserveCapacity(utf8.count)
         var afterCR = false
