@@ -73,6 +73,12 @@ public final class SyncWorker {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
         }
+        // Nothing changed there (the usual sync): no links to read (5,000 of them were most of
+        // such a sync's instructions), only a new token to keep if the server gave one.
+        if !changes.isComplete && changes.changed.isEmpty && changes.removed.isEmpty {
+            if changes.token != account.syncToken { try apply(SyncPull(account: account.name, token: changes.token)) }
+            return
+        }
         // Without their bases: read only for the few contacts merged.
         let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
                                uniquingKeysWith: { a, _ in a })
@@ -167,10 +173,11 @@ public final class SyncWorker {
 
     private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
                              _ summary: inout SyncSummary) throws {
-        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) },
-                               uniquingKeysWith: { a, _ in a })
         var pending = try store.changedContacts(account: account.name)
         if account.isDefault { pending += try store.unlinkedContacts() }
+        // Nothing edited here: the links are not read at all.
+        let items = pending.isEmpty ? [:] : Dictionary(
+            try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
         progress?.report(completed: 0, of: pending.count, message: "uploading")
         for (index, contact) in pending.enumerated() {
             guard let id = contact.id else { continue }
