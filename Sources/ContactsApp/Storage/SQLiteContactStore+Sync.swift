@@ -145,10 +145,18 @@ extension SQLiteContactStore: SyncStateStore {
 
     @discardableResult
     public func apply(_ pull: SyncPull) throws -> SyncedChanges {
+        try apply(account: pull.account, token: pull.token, large: pull.writes.count >= Self.largePull) { write in
+            try write(pull.writes)
+        }
+    }
+
+    public var readsDuringWrites: Bool { writer is DatabasePool }
+
+    public func apply(account: String, token: String?, large: Bool,
+                      _ body: (_ write: ([SyncPull.Write]) throws -> Void) throws -> Void) throws -> SyncedChanges {
         // A first sync of thousands of cards is an import: the page anchors kept in memory and,
         // below, the import's larger page cache and its journal range instead of an image per card.
-        let large = pull.writes.count >= Self.largePull
-        return try guarded {
+        try guarded {
             try write(cachingAnchors: large) { db, anchors in
                 let cacheSize = large ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
                 if large { try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)") }
@@ -156,32 +164,33 @@ extension SQLiteContactStore: SyncStateStore {
                 var changes = SyncedChanges()
                 // One change set per pull (ChangeKind.sync): `undo` takes back what a sync changed here.
                 try journalled(.sync, origin: "sync", db, anchors: anchors) { recorder in
-                    recorder.summary = "synced \(pull.account)"
-                    for change in pull.writes {
+                    recorder.summary = "synced \(account)"
+                    func save(_ change: SyncPull.Write) throws {
                         switch change {
                         case .insert(let contact, let href, let etag, let base):
                             let saved = try recorder.insertAddingToRange(contact)
                             changes.created.append(saved.id ?? 0)
-                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                            try Self.saveLink(SyncItem(account: account, href: href, contactID: saved.id ?? 0, etag: etag,
                                                        base: base, syncedVersion: saved.version), db)
                         case .update(let contact, let href, let etag, let base, let pushPending):
                             let saved = try recorder.update(contact)
                             changes.updated.append(saved.id ?? 0)
-                            try Self.saveLink(SyncItem(account: pull.account, href: href, contactID: saved.id ?? 0, etag: etag,
+                            try Self.saveLink(SyncItem(account: account, href: href, contactID: saved.id ?? 0, etag: etag,
                                                        base: base, syncedVersion: pushPending ? -1 : saved.version), db)
                         case .delete(let id, let version, let href):
                             _ = try recorder.delete(id: id, expectedVersion: version, toTrash: true)
                             changes.deleted.append(id)
-                            try Self.forgetLink(account: pull.account, href: href, db)
+                            try Self.forgetLink(account: account, href: href, db)
                         case .link(let item):
                             try Self.saveLink(item, db)
                         case .forget(let href):
-                            try Self.forgetLink(account: pull.account, href: href, db)
+                            try Self.forgetLink(account: account, href: href, db)
                         }
                     }
+                    try body { writes in try writes.forEach(save) }
                 }
                 try db.execute(sql: "UPDATE sync_account SET sync_token = ? WHERE name = ?",
-                               arguments: [pull.token, pull.account])
+                               arguments: [token, account])
                 return changes
             }
         }

@@ -124,7 +124,28 @@ public protocol SyncStateStore: AnyObject {
     /// contacts it created, updated and deleted here.
     @discardableResult
     func apply(_ pull: SyncPull) throws -> SyncedChanges
+    /// Applies a pull whose writes come in batches, in one transaction all the same: `body`
+    /// runs inside it and hands each batch to `write` as it comes (the download of the next
+    /// goes on meanwhile); the token is kept after the last. A throw from `body` rolls back
+    /// everything. `large`: thousands of writes, written as an import is.
+    func apply(account: String, token: String?, large: Bool,
+               _ body: (_ write: ([SyncPull.Write]) throws -> Void) throws -> Void) throws -> SyncedChanges
+    /// Whether another thread may read the book while a write transaction is open (a book in a
+    /// file, in WAL mode: the reads see it as it was before); false for an in-memory one.
+    var readsDuringWrites: Bool { get }
     /// Records one push: the link as it now is.
     func link(_ item: SyncItem) throws
     func forget(account: String, href: String) throws
+}
+
+extension SyncStateStore {
+    /// The writes gathered, then applied as one pull.
+    public func apply(account: String, token: String?, large: Bool,
+                      _ body: (_ write: ([SyncPull.Write]) throws -> Void) throws -> Void) throws -> SyncedChanges {
+        var pull = SyncPull(account: account, token: token)
+        try body { pull.writes += $0 }
+        return try apply(pull)
+    }
+
+    public var readsDuringWrites: Bool { false }
 }

@@ -413,3 +413,85 @@ final class SyncWorkerLinkReadsTests: XCTestCase {
         XCTAssertTrue(server.cards["/alice/book/cy.vcf"]?.vcard.contains("TITLE:Editor") == true)
     }
 }
+
+/// A large pull into a book in a file: saved batch by batch as the cards come, on a thread of
+/// its own, in one transaction all the same.
+final class SyncWorkerPipelinedPullTests: XCTestCase {
+    var sut: SyncWorker!
+    var store: SQLiteContactStore!
+    var server: InMemoryCardDAVBook!
+    var progress: ImportExportWorkerTests.ProgressReporterSpy!
+    var changes: ImportExportWorkerTests.ChangeNotifierSpy!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SyncPipelineTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteContactStore(path: directory.appendingPathComponent("book.sqlite").path)
+        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        server = InMemoryCardDAVBook()
+        server.multigetBatch = 100
+        for i in 0..<250 {
+            server.put("/alice/book/c\(i).vcf", Seeds.CardDAV.card(uid: "c\(i)", given: "Given\(i)", family: "Pull"))
+        }
+        progress = ImportExportWorkerTests.ProgressReporterSpy()
+        changes = ImportExportWorkerTests.ChangeNotifierSpy()
+        sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) }, progress: progress,
+                         changes: changes)
+    }
+
+    override func tearDown() {
+        sut = nil
+        store = nil
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    func sync() throws -> SyncSummary { try sut.sync(try XCTUnwrap(store.accounts().first), book: server) }
+
+    func test_aLargeFirstSync_savesEveryCardOnce_inOneChangeSet_reportingEachBatch() throws {
+        // Given: one of the cards is already here, unlinked (a sync cut off before)
+        _ = try store.insert(Contact(uid: "c7", givenName: "Given7", familyName: "Pull"))
+        XCTAssertTrue(store.readsDuringWrites)
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual([summary.pulled, summary.merged], [249, 1])
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 250)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "250")
+        XCTAssertEqual(try store.history(contactID: nil, limit: 10).filter { $0.kind == .sync }.count, 1)
+        let reports = progress.events.compactMap { event -> String? in
+            guard case .report(let completed, _, let message) = event else { return nil }
+            return "\(message ?? "") \(completed)"
+        }
+        XCTAssertEqual(reports, ["downloading 0", "downloading 100", "downloading 200", "downloading 250", "downloaded 250",
+                                 "uploading 0"])
+        XCTAssertEqual(changes.changes.map(\.kind), ["created", "updated"])
+        XCTAssertEqual(changes.changes.map(\.ids.count), [249, 1])
+        XCTAssertEqual(try sync().pulled, 0)
+    }
+
+    func test_aLargePull_cutOffHalfWay_keepsNothing_andTheNextSyncTakesItAll() throws {
+        // Given: the server goes away after the second batch
+        server.failAfterBatches = (2, DAVError.network("connection reset"))
+
+        // When
+        XCTAssertThrowsError(try sync()) { error in
+            // Then: the book as it was
+            XCTAssertEqual(error as? DAVError, .network("connection reset"))
+        }
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 0)
+        XCTAssertNil(try store.accounts().first?.syncToken)
+        XCTAssertEqual(changes.changes, [])
+
+        // And the next sync takes every card, once
+        server.failAfterBatches = nil
+        XCTAssertEqual(try sync().pulled, 250)
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
+    }
+}
