@@ -146,14 +146,16 @@ extension SQLiteContactStore: SyncStateStore {
     @discardableResult
     public func apply(_ pull: SyncPull) throws -> SyncedChanges {
         try apply(account: pull.account, token: pull.token, large: pull.writes.count >= Self.largePull) { write in
-            try write(pull.writes)
+            try write(pull.writes, [])
         }
     }
 
     public var readsDuringWrites: Bool { writer is DatabasePool }
 
+    public func prepareForInsert(_ contact: Contact) -> PreparedContact? { PreparedRow(contact) }
+
     public func apply(account: String, token: String?, large: Bool,
-                      _ body: (_ write: ([SyncPull.Write]) throws -> Void) throws -> Void) throws -> SyncedChanges {
+                      _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges {
         // A first sync of thousands of cards is an import: the page anchors kept in memory and,
         // below, the import's larger page cache and its journal range instead of an image per card.
         try guarded {
@@ -165,10 +167,10 @@ extension SQLiteContactStore: SyncStateStore {
                 // One change set per pull (ChangeKind.sync): `undo` takes back what a sync changed here.
                 try journalled(.sync, origin: "sync", db, anchors: anchors) { recorder in
                     recorder.summary = "synced \(account)"
-                    func save(_ change: SyncPull.Write) throws {
+                    func save(_ change: SyncPull.Write, _ prepared: PreparedContact?) throws {
                         switch change {
                         case .insert(let contact, let href, let etag, let base):
-                            let saved = try recorder.insertAddingToRange(contact)
+                            let saved = try recorder.insertAddingToRange(contact, prepared: prepared as? PreparedRow)
                             changes.created.append(saved.id ?? 0)
                             try Self.saveLink(SyncItem(account: account, href: href, contactID: saved.id ?? 0, etag: etag,
                                                        base: base, syncedVersion: saved.version), db)
@@ -187,7 +189,11 @@ extension SQLiteContactStore: SyncStateStore {
                             try Self.forgetLink(account: account, href: href, db)
                         }
                     }
-                    try body { writes in try writes.forEach(save) }
+                    try body { writes, prepared in
+                        for (index, change) in writes.enumerated() {
+                            try save(change, index < prepared.count ? prepared[index] : nil)
+                        }
+                    }
                 }
                 try db.execute(sql: "UPDATE sync_account SET sync_token = ? WHERE name = ?",
                                arguments: [token, account])
@@ -218,12 +224,15 @@ extension SQLiteContactStore: SyncStateStore {
 
     private static func saveLink(_ item: SyncItem, _ db: Database) throws {
         // One link per contact: a contact moving to another href (created again) drops its old one.
-        try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ? AND NOT (account = ? AND href = ?)",
-                       arguments: [item.contactID, item.account, item.href])
-        try db.execute(sql: """
+        // Cached statements: a first sync saves thousands of links, and parsing both statements
+        // again for each was 5 % of the pull's writing (perf, 5,000 cards).
+        try db.cachedStatement(sql: "DELETE FROM sync_item WHERE contact_id = ? AND NOT (account = ? AND href = ?)")
+            .execute(arguments: [item.contactID, item.account, item.href])
+        try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [item.account, item.href, item.contactID, item.etag, item.base, item.syncedVersion, item.onServer])
+            """).execute(arguments: [item.account, item.href, item.contactID, item.etag, item.base, item.syncedVersion,
+                                     item.onServer])
     }
 
     private static func forgetLink(account: String, href: String, _ db: Database) throws {

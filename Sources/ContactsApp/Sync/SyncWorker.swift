@@ -96,19 +96,25 @@ public final class SyncWorker {
         // same (cut off, nothing is kept). Here: the download, the parse, progress, cancelling.
         if wanted.count >= Self.pipelinedPull && store.readsDuringWrites {
             var downloaded = 0
-            let synced = try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> [SyncPull.Write]?) in
+            typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
+            let synced = try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> Batch?) in
                 try self.store.apply(account: account.name, token: token, large: true) { write in
-                    while let writes = try next() { try write(writes) }
+                    while let batch = try next() { try write(batch.writes, batch.prepared) }
                 }
             }, produce: { send in
-                // The decisions read the book as it was before the pull (WAL), as they do below.
+                // The decisions read the book as it was before the pull (WAL), as they do below;
+                // what each insert writes is worked out here too, so the other thread only writes.
                 try book.cards(hrefs: wanted) { cards in
                     downloaded += cards.count
                     progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
-                    try send(try writes(for: cards, account, items, &summary))
+                    let writes = try writes(for: cards, account, items, &summary)
+                    try send((writes, writes.map { write -> PreparedContact? in
+                        guard case .insert(let contact, _, _, _) = write else { return nil }
+                        return store.prepareForInsert(contact)
+                    }))
                 }
                 progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
-                try send(try removals(removed, account, items, &summary))
+                try send((try removals(removed, account, items, &summary), []))
             })
             post(synced)
             return

@@ -463,6 +463,9 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
         XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 250)
         XCTAssertEqual(try store.accounts().first?.syncToken, "250")
+        // Indexed as any other insert (rows prepared on the downloading thread)
+        XCTAssertEqual(try store.page(ContactQuery(search: "Given142")).contacts.map(\.uid), ["c142"])
+        XCTAssertEqual(try store.page(ContactQuery(sort: .first, limit: 2)).contacts.map(\.givenName), ["Given0", "Given1"])
         XCTAssertEqual(try store.history(contactID: nil, limit: 10).filter { $0.kind == .sync }.count, 1)
         let reports = progress.events.compactMap { event -> String? in
             guard case .report(let completed, _, let message) = event else { return nil }
