@@ -36,6 +36,10 @@ let package = Package(
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
         .target(name: "CLibEditSupport"),
+        // libcurl's easy interface (libcurl4-openssl-dev, scripts/setup): the sync's HTTP client on Linux.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // Typed, non-variadic wrappers for libcurl's curl_easy_setopt and curl_easy_getinfo.
+        .target(name: "CCurlSupport", dependencies: ["CCurl"]),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -55,11 +59,15 @@ let package = Package(
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
-            ],
-            // A fully static executable cannot link FoundationNetworking (there is no static
-            // libcurl): that build leaves URLSession out, and its `sync` says which build syncs
-            // (`Sync/DAV/URLSessionTransport.swift`).
+            ] + (staticExecutable ? [] : [
+                // The sync's HTTP client on Linux (`Sync/DAV/CurlTransport.swift`).
+                .target(name: "CCurlSupport", condition: .when(platforms: [.linux])),
+            ]),
+            // A fully static executable cannot link libcurl (there is no static libcurl with its
+            // dependencies): that build leaves libcurl and, in release, URLSession out, and its
+            // `sync` says which build syncs (`Sync/DAV/URLSessionTransport.swift`).
             swiftSettings: staticExecutable ? [
+                .define("CONTACTSBOOK_NO_LIBCURL"),
                 .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
             ] : []
         ),

@@ -20,7 +20,7 @@ public final class ContactsSceneFactory {
         journalWorker = JournalWorker(environment: environment)
         syncWorker = environment.syncState.map { [progress = environment.progress] in
             SyncAccountsWorker(store: $0, makeTransport: { credentials in
-                let transport = URLSessionTransport(credentials: credentials)
+                let transport = DAVTransports.standard(credentials: credentials)
                 return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
             }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }

@@ -79,7 +79,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     private let changes: ChangeNotifier?
 
     public init(store: SyncStateStore & ContactStore, passwords: PasswordSource = PasswordCommand(),
-                makeTransport: @escaping (DAVCredentials?) -> DAVTransport = { URLSessionTransport(credentials: $0) },
+                makeTransport: @escaping (DAVCredentials?) -> DAVTransport = { DAVTransports.standard(credentials: $0) },
                 now: @escaping () -> Date = Date.init, progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil) {
         self.store = store; self.passwords = passwords; self.makeTransport = makeTransport
         self.now = now; self.progress = progress; self.changes = changes

@@ -124,7 +124,35 @@ public protocol SyncStateStore: AnyObject {
     /// contacts it created, updated and deleted here.
     @discardableResult
     func apply(_ pull: SyncPull) throws -> SyncedChanges
+    /// Applies a pull whose writes come in batches, in one transaction all the same: `body`
+    /// runs inside it and hands each batch to `write` as it comes (the download of the next
+    /// goes on meanwhile), with, for each write, nil or what `prepareForImport` gave for the
+    /// contact it inserts (worked out on the downloading thread); the token is kept after the
+    /// last. A throw from `body` rolls back everything. `large`: thousands of writes, written as
+    /// an import is.
+    func apply(account: String, token: String?, large: Bool,
+               _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges
+    /// What the store can work out for a contact it will insert before the transaction that
+    /// inserts it (`ImportSessionStore.prepareForImport`); nil when it has nothing to prepare.
+    func prepareForInsert(_ contact: Contact) -> PreparedContact?
+    /// Whether another thread may read the book while a write transaction is open (a book in a
+    /// file, in WAL mode: the reads see it as it was before); false for an in-memory one.
+    var readsDuringWrites: Bool { get }
     /// Records one push: the link as it now is.
     func link(_ item: SyncItem) throws
     func forget(account: String, href: String) throws
+}
+
+extension SyncStateStore {
+    /// The writes gathered, then applied as one pull.
+    public func apply(account: String, token: String?, large: Bool,
+                      _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges {
+        var pull = SyncPull(account: account, token: token)
+        try body { writes, _ in pull.writes += writes }
+        return try apply(pull)
+    }
+
+    public func prepareForInsert(_ contact: Contact) -> PreparedContact? { nil }
+
+    public var readsDuringWrites: Bool { false }
 }

@@ -33,7 +33,8 @@ public struct SyncSummary: Equatable, Sendable {
 /// with local edits), then pushes what changed here.
 ///
 /// The pull's local writes are one transaction with the new token: a sync cut off half way
-/// leaves the book as it was and the next one starts again from the old token. Each push is
+/// leaves the book as it was and the next one starts again from the old token. A large pull is
+/// written while it downloads, in that one transaction. Each push is
 /// recorded as soon as the server took it, and a create that finds its name taken (412) reads
 /// the card there instead of making a second one: a resumed sync makes no duplicates.
 public final class SyncWorker {
@@ -73,6 +74,12 @@ public final class SyncWorker {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
         }
+        // Nothing changed there (the usual sync): no links to read (5,000 of them were most of
+        // such a sync's instructions), only a new token to keep if the server gave one.
+        if !changes.isComplete && changes.changed.isEmpty && changes.removed.isEmpty {
+            if changes.token != account.syncToken { try apply(SyncPull(account: account.name, token: changes.token)) }
+            return
+        }
         // Without their bases: read only for the few contacts merged.
         let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
                                uniquingKeysWith: { a, _ in a })
@@ -83,10 +90,51 @@ public final class SyncWorker {
         let wanted = changes.changed.filter { href, etag in items[href].map { !$0.onServer || $0.etag != etag } ?? true }
             .keys.sorted()
         progress?.report(completed: 0, of: wanted.count, message: "downloading")
+        let token = changes.token
+        // A large pull (a first sync) is saved as its cards come: while the server prepares the
+        // next multiget, a thread of its own writes the last batch, in one transaction all the
+        // same (cut off, nothing is kept). Here: the download, the parse, progress, cancelling.
+        if wanted.count >= Self.pipelinedPull && store.readsDuringWrites {
+            var downloaded = 0
+            typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
+            let synced = try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> Batch?) in
+                try self.store.apply(account: account.name, token: token, large: true) { write in
+                    while let batch = try next() { try write(batch.writes, batch.prepared) }
+                }
+            }, produce: { send in
+                // The decisions read the book as it was before the pull (WAL), as they do below;
+                // what each insert writes is worked out here too, so the other thread only writes.
+                try book.cards(hrefs: wanted) { cards in
+                    downloaded += cards.count
+                    progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
+                    let writes = try writes(for: cards, account, items, &summary)
+                    try send((writes, writes.map { write -> PreparedContact? in
+                        guard case .insert(let contact, _, _, _) = write else { return nil }
+                        return store.prepareForInsert(contact)
+                    }))
+                }
+                progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
+                try send((try removals(removed, account, items, &summary), []))
+            })
+            post(synced)
+            return
+        }
         let cards = try book.cards(hrefs: wanted)
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
+        var pull = SyncPull(account: account.name, writes: try writes(for: cards, account, items, &summary), token: token)
+        pull.writes += try removals(removed, account, items, &summary)
+        // Nothing to write and the same token: no write transaction, and the journal's clock
+        // stays still, so sessions watching the book are not woken for nothing.
+        if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
+    }
 
-        var pull = SyncPull(account: account.name, token: changes.token)
+    /// Pulls of this many cards or more are saved while they download (`pull`).
+    static let pipelinedPull = 100
+
+    /// What the cards that came down change here: new contacts, updates, merges.
+    private func writes(for cards: [RemoteCard], _ account: SyncAccount, _ items: [String: SyncItem],
+                        _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
+        var writes: [SyncPull.Write] = []
         // Each card read once (a vCard parse is most of a first sync's own work).
         let parsed = cards.compactMap { card in Self.contact(from: card).map { (card, $0) } }
         let byUID = Dictionary(try store.contacts(uids: parsed.map(\.1.uid)).map { ($0.uid, $0) },
@@ -95,14 +143,14 @@ public final class SyncWorker {
             var remote = parsedContact
             if let item = items[card.href], let local = try store.contact(id: item.contactID) {
                 if local.version == item.syncedVersion {
-                    pull.writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
-                                               base: card.vcard, pushPending: false))
+                    writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
+                                          base: card.vcard, pushPending: false))
                 } else {
                     let result = SyncMerge.merge(base: try base(account, item.href), local: local, remote: remote,
                                                  winner: account.conflicts)
                     count(result, local, &summary)
-                    pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
-                                               base: card.vcard, pushPending: true))
+                    writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
+                                          base: card.vcard, pushPending: true))
                     continue
                 }
             } else if let local = byUID[remote.uid] {
@@ -110,34 +158,39 @@ public final class SyncWorker {
                 // same card imported before. Merged with no base.
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
-                pull.writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
-                                           base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
+                writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
+                                      base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
                 continue
             } else {
                 if items[card.href] != nil { summary.resurrected += 1 }
                 if remote.uid.isEmpty { remote.uid = card.href }
                 remote.createdAt = now(); remote.updatedAt = now()
-                pull.writes.append(.insert(remote, href: card.href, etag: card.etag, base: card.vcard))
+                writes.append(.insert(remote, href: card.href, etag: card.etag, base: card.vcard))
             }
             summary.pulled += 1
         }
+        return writes
+    }
+
+    /// What the cards removed on the server change here.
+    private func removals(_ removed: Set<String>, _ account: SyncAccount, _ items: [String: SyncItem],
+                          _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
+        var writes: [SyncPull.Write] = []
         for href in removed.sorted() {
             guard let item = items[href] else { continue }
-            guard let local = try store.contact(id: item.contactID) else { pull.writes.append(.forget(href: href)); continue }
+            guard let local = try store.contact(id: item.contactID) else { writes.append(.forget(href: href)); continue }
             if local.version == item.syncedVersion && item.onServer {
-                pull.writes.append(.delete(contactID: item.contactID, version: local.version, href: href))
+                writes.append(.delete(contactID: item.contactID, version: local.version, href: href))
                 summary.pulled += 1
             } else {
                 // Deleted there, edited here: the edit wins, and the contact is created again.
                 var kept = item
                 kept.onServer = false
-                pull.writes.append(.link(kept))
+                writes.append(.link(kept))
                 summary.resurrected += 1
             }
         }
-        // Nothing to write and the same token: no write transaction, and the journal's clock
-        // stays still, so sessions watching the book are not woken for nothing.
-        if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
+        return writes
     }
 
     // MARK: - Push
@@ -167,10 +220,11 @@ public final class SyncWorker {
 
     private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
                              _ summary: inout SyncSummary) throws {
-        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) },
-                               uniquingKeysWith: { a, _ in a })
         var pending = try store.changedContacts(account: account.name)
         if account.isDefault { pending += try store.unlinkedContacts() }
+        // Nothing edited here: the links are not read at all.
+        let items = pending.isEmpty ? [:] : Dictionary(
+            try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
         progress?.report(completed: 0, of: pending.count, message: "uploading")
         for (index, contact) in pending.enumerated() {
             guard let id = contact.id else { continue }
@@ -216,8 +270,9 @@ public final class SyncWorker {
 
     /// Saves a pull's writes and tells the session's clients what changed, as soon as it is
     /// committed (a push failing later does not take it back).
-    private func apply(_ pull: SyncPull) throws {
-        let synced = try store.apply(pull)
+    private func apply(_ pull: SyncPull) throws { post(try store.apply(pull)) }
+
+    private func post(_ synced: SyncedChanges) {
         for change in DataChange.contacts([("created", synced.created), ("updated", synced.updated),
                                            ("deleted", synced.deleted)]) {
             changes?.post(change)

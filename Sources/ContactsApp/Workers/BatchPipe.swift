@@ -35,6 +35,62 @@ enum BatchPipe {
         }
     }
 
+    /// The other way round: the calling thread produces and a thread of its own consumes, for a
+    /// consumer that holds something the whole time (a sync's write transaction) while the
+    /// calling thread, the only one that may report progress or ask whether to stop, produces.
+    /// Returns what the consumer returned. If the consumer fails, the producer's next hand-off
+    /// throws and the consumer's error is rethrown; if the producer fails, the consumer's next
+    /// `next()` throws that error, and once the consumer has stopped it is rethrown here.
+    static func runConsumingElsewhere<Batch, Value>(capacity: Int = 2,
+                                                    consume: @escaping (_ next: () throws -> Batch?) throws -> Value,
+                                                    produce: (_ send: (Batch) throws -> Void) throws -> Void) throws -> Value {
+        let state = State<Batch>(capacity: max(1, capacity))
+        let outcome = Outcome<Value>()
+        let thread = Thread {
+            let result = Result { try consume { try state.take() } }
+            // Whatever the consumer left (nothing, after its last batch) is not waited for.
+            state.stop()
+            outcome.set(result)
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        var failure: Error?
+        do {
+            try produce { batch in try state.put(batch) }
+            state.finish(nil)
+        } catch {
+            failure = error
+            state.finish(error)
+        }
+        let result = outcome.wait()
+        // The producer's own error as it was (the consumer may have wrapped it in its own), unless
+        // it only stopped because the consumer had failed.
+        if case .failure = result, let failure, !(failure is Stopped) { throw failure }
+        return try result.get()
+    }
+
+    /// The consumer thread's result, waited for by the calling thread.
+    private final class Outcome<Value>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var result: Result<Value, Error>?
+
+        func set(_ value: Result<Value, Error>) {
+            condition.lock()
+            result = value
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        func wait() -> Result<Value, Error> {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                if let result { return result }
+                condition.wait()
+            }
+        }
+    }
+
     private final class State<Batch>: @unchecked Sendable {
         private let condition = NSCondition()
         private var queue: [Batch] = []

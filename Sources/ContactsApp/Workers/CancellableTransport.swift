@@ -5,7 +5,7 @@ import SceneCore
 /// `notifications/cancelled`).
 ///
 /// Every step of a sync is a request, and the sync keeps nothing half-done when one fails: the
-/// pull is written in one transaction after its last download, and each push is recorded as
+/// pull is one transaction, committed after its last download, and each push is recorded as
 /// soon as the server took it, so the next sync goes on from there. Checking here rather than in
 /// the sync's own steps keeps the sync unaware of who may cancel it.
 final class CancellableTransport: DAVTransport {

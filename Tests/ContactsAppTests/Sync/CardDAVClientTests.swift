@@ -172,6 +172,8 @@ final class CardDAVDiscoveryTests: XCTestCase {
     }
 }
 
+// URLSession serves macOS and the fully static build (Linux syncs through `CurlTransport`).
+#if !os(Linux)
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -192,3 +194,4 @@ final class RedirectGuardTests: XCTestCase {
         XCTAssertEqual(same.httpMethod, "PROPFIND")
     }
 }
+#endif

@@ -41,6 +41,30 @@ final class DAVMultistatusTests: XCTestCase {
         XCTAssertNil(status.entries.first { $0.href == "/alice/" }?.displayName)
     }
 
+    func test_parse_valuesTrimmedOfWhiteSpace_theCardKeptAsSent() throws {
+        // Given: values wrapped in spaces, tabs, line ends and a no-break space, as servers indent them
+        let body = Data("""
+            <?xml version="1.0"?><multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><response>
+              <href>\t/alice/book/a.vcf \n</href><propstat><prop>
+                <getetag>\u{00A0}"e1"\r\n</getetag><C:address-data>\nBEGIN:VCARD\nEND:VCARD\n  </C:address-data>
+              </prop><status>  HTTP/1.1 200 OK  </status></propstat></response>
+              <sync-token>
+                 t1
+              </sync-token></multistatus>
+            """.utf8)
+
+        // When
+        let status = try DAVMultistatus.parse(body)
+
+        // Then
+        XCTAssertEqual(status.entries, [DAVMultistatus.Entry(href: "/alice/book/a.vcf", etag: "\"e1\"",
+                                                             addressData: "\nBEGIN:VCARD\nEND:VCARD\n  ")])
+        XCTAssertEqual(status.syncToken, "t1")
+        XCTAssertEqual(DAVMultistatus.trimmed(" \u{3000}x y\u{2028}"), "x y")
+        XCTAssertEqual(DAVMultistatus.trimmed("kept"), "kept")
+        XCTAssertEqual(DAVMultistatus.trimmed(" \n\t"), "")
+    }
+
     func test_parse_notAMultistatus_throwsMalformed() {
         XCTAssertThrowsError(try DAVMultistatus.parse(Data("<html>nope</html>".utf8))) { error in
             guard case DAVError.malformed = error else { return XCTFail("\(error)") }

@@ -55,6 +55,10 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
     /// Changes the server makes between the sync's pull and its push (a 412 race).
     var beforeNextWrite: (() -> Void)?
     var calls: [String] = []
+    /// Cards per answer of `cards(hrefs:each:)`, as the client's multiget batches; nil: one answer.
+    var multigetBatch: Int?
+    /// Thrown instead of the answer after this many batches (the server going away half way).
+    var failAfterBatches: (count: Int, error: Error)?
 
     func put(_ href: String, _ vcard: String) {
         revision += 1
@@ -88,6 +92,14 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
     func cards(hrefs: [String]) throws -> [RemoteCard] {
         calls.append("cards(\(hrefs.count))")
         return hrefs.compactMap { cards[$0] }
+    }
+
+    func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
+        guard let multigetBatch else { return try each(try cards(hrefs: hrefs)) }
+        for (index, start) in stride(from: 0, to: hrefs.count, by: multigetBatch).enumerated() {
+            if let failAfterBatches, index == failAfterBatches.count { throw failAfterBatches.error }
+            try each(try cards(hrefs: Array(hrefs[start..<min(start + multigetBatch, hrefs.count)])))
+        }
     }
 
     func card(href: String) throws -> RemoteCard? { calls.append("card"); return cards[href] }

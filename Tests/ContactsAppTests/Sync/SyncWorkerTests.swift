@@ -80,7 +80,8 @@ final class SyncWorkerTests: XCTestCase {
         let summary = try sync()
 
         XCTAssertEqual([summary.pulled, summary.pushed, summary.merged], [0, 0, 0])
-        XCTAssertEqual(server.calls, ["changes(1)", "cards(0)"])
+        // Nothing to download: only the changes are asked for
+        XCTAssertEqual(server.calls, ["changes(1)"])
     }
 
     func test_withoutADefaultAccount_newContactsStayLocal() throws {
@@ -333,5 +334,167 @@ final class SyncWorkerTests: XCTestCase {
         }
         XCTAssertEqual(try store.itemsWithoutBase(account: "home"), [])
         XCTAssertNil(try store.accounts().first?.syncToken)
+    }
+}
+
+/// The sync's store, watched: how many times a sync read every link of an account.
+final class SyncStateStoreSpy: ForwardingContactStore, SyncStateStore {
+    private let sync: SyncStateStore
+    private(set) var linkReads = 0
+
+    init(_ store: SQLiteContactStore) {
+        sync = store
+        super.init(inner: store)
+    }
+
+    func itemsWithoutBase(account: String) throws -> [SyncItem] {
+        linkReads += 1
+        return try sync.itemsWithoutBase(account: account)
+    }
+
+    func accounts() throws -> [SyncAccount] { try sync.accounts() }
+    func addAccount(_ account: SyncAccount) throws { try sync.addAccount(account) }
+    func updateAccount(named name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws {
+        try sync.updateAccount(named: name, conflicts: conflicts, makeDefault: makeDefault)
+    }
+    func removeAccount(named name: String) throws -> Int { try sync.removeAccount(named: name) }
+    func base(account: String, href: String) throws -> String? { try sync.base(account: account, href: href) }
+    func changedContacts(account: String) throws -> [Contact] { try sync.changedContacts(account: account) }
+    func unlinkedContacts() throws -> [Contact] { try sync.unlinkedContacts() }
+    func orphanedItems(account: String) throws -> [SyncItem] { try sync.orphanedItems(account: account) }
+    func apply(_ pull: SyncPull) throws -> SyncedChanges { try sync.apply(pull) }
+    func link(_ item: SyncItem) throws { try sync.link(item) }
+    func forget(account: String, href: String) throws { try sync.forget(account: account, href: href) }
+}
+
+final class SyncWorkerLinkReadsTests: XCTestCase {
+    var sut: SyncWorker!
+    var spy: SyncStateStoreSpy!
+    var store: SQLiteContactStore!
+    var server: InMemoryCardDAVBook!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try SQLiteContactStore(path: ":memory:")
+        server = InMemoryCardDAVBook()
+        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        _ = try SyncWorker(store: store).sync(try XCTUnwrap(store.accounts().first), book: server)
+        spy = SyncStateStoreSpy(store)
+        sut = SyncWorker(store: spy, now: { Date(timeIntervalSince1970: 1_700_000_000) })
+    }
+
+    func test_aSyncWithNothingToDo_readsNoLinks() throws {
+        // When
+        let summary = try sut.sync(try XCTUnwrap(store.accounts().first), book: server)
+
+        // Then
+        XCTAssertEqual([summary.pulled, summary.pushed, summary.merged, summary.conflicts], [0, 0, 0, 0])
+        XCTAssertEqual(spy.linkReads, 0)
+    }
+
+    func test_aChangeOnTheServer_andAnEditHere_readTheLinks_andSyncBoth() throws {
+        // Given
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Boss"))
+        var cy = try store.insert(Contact(uid: "cy", givenName: "Cy", familyName: "Dee"))
+        _ = try SyncWorker(store: store).sync(try XCTUnwrap(store.accounts().first), book: server)
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Chief"))
+        cy = try XCTUnwrap(store.contacts(uids: ["cy"]).first)
+        cy.title = "Editor"
+        _ = try store.update(cy)
+
+        // When
+        let summary = try sut.sync(try XCTUnwrap(store.accounts().first), book: server)
+
+        // Then: the pull and the push each read them once
+        XCTAssertEqual([summary.pulled, summary.pushed], [1, 1])
+        XCTAssertEqual(spy.linkReads, 2)
+        XCTAssertEqual(try store.contacts(uids: ["ann"]).first?.title, "Chief")
+        XCTAssertTrue(server.cards["/alice/book/cy.vcf"]?.vcard.contains("TITLE:Editor") == true)
+    }
+}
+
+/// A large pull into a book in a file: saved batch by batch as the cards come, on a thread of
+/// its own, in one transaction all the same.
+final class SyncWorkerPipelinedPullTests: XCTestCase {
+    var sut: SyncWorker!
+    var store: SQLiteContactStore!
+    var server: InMemoryCardDAVBook!
+    var progress: ImportExportWorkerTests.ProgressReporterSpy!
+    var changes: ImportExportWorkerTests.ChangeNotifierSpy!
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SyncPipelineTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteContactStore(path: directory.appendingPathComponent("book.sqlite").path)
+        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        server = InMemoryCardDAVBook()
+        server.multigetBatch = 100
+        for i in 0..<250 {
+            server.put("/alice/book/c\(i).vcf", Seeds.CardDAV.card(uid: "c\(i)", given: "Given\(i)", family: "Pull"))
+        }
+        progress = ImportExportWorkerTests.ProgressReporterSpy()
+        changes = ImportExportWorkerTests.ChangeNotifierSpy()
+        sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) }, progress: progress,
+                         changes: changes)
+    }
+
+    override func tearDown() {
+        sut = nil
+        store = nil
+        try? FileManager.default.removeItem(at: directory)
+        super.tearDown()
+    }
+
+    func sync() throws -> SyncSummary { try sut.sync(try XCTUnwrap(store.accounts().first), book: server) }
+
+    func test_aLargeFirstSync_savesEveryCardOnce_inOneChangeSet_reportingEachBatch() throws {
+        // Given: one of the cards is already here, unlinked (a sync cut off before)
+        _ = try store.insert(Contact(uid: "c7", givenName: "Given7", familyName: "Pull"))
+        XCTAssertTrue(store.readsDuringWrites)
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual([summary.pulled, summary.merged], [249, 1])
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 250)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "250")
+        // Indexed as any other insert (rows prepared on the downloading thread)
+        XCTAssertEqual(try store.page(ContactQuery(search: "Given142")).contacts.map(\.uid), ["c142"])
+        XCTAssertEqual(try store.page(ContactQuery(sort: .first, limit: 2)).contacts.map(\.givenName), ["Given0", "Given1"])
+        XCTAssertEqual(try store.history(contactID: nil, limit: 10).filter { $0.kind == .sync }.count, 1)
+        let reports = progress.events.compactMap { event -> String? in
+            guard case .report(let completed, _, let message) = event else { return nil }
+            return "\(message ?? "") \(completed)"
+        }
+        XCTAssertEqual(reports, ["downloading 0", "downloading 100", "downloading 200", "downloading 250", "downloaded 250",
+                                 "uploading 0"])
+        XCTAssertEqual(changes.changes.map(\.kind), ["created", "updated"])
+        XCTAssertEqual(changes.changes.map(\.ids.count), [249, 1])
+        XCTAssertEqual(try sync().pulled, 0)
+    }
+
+    func test_aLargePull_cutOffHalfWay_keepsNothing_andTheNextSyncTakesItAll() throws {
+        // Given: the server goes away after the second batch
+        server.failAfterBatches = (2, DAVError.network("connection reset"))
+
+        // When
+        XCTAssertThrowsError(try sync()) { error in
+            // Then: the book as it was
+            XCTAssertEqual(error as? DAVError, .network("connection reset"))
+        }
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 0)
+        XCTAssertNil(try store.accounts().first?.syncToken)
+        XCTAssertEqual(changes.changes, [])
+
+        // And the next sync takes every card, once
+        server.failAfterBatches = nil
+        XCTAssertEqual(try sync().pulled, 250)
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
     }
 }

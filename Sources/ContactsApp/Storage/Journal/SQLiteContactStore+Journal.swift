@@ -387,10 +387,10 @@ final class JournalRecorder: JournalWriter {
     /// Inserts a new contact and records it in the change set's range of added ids, without an
     /// image (as an import does; `entriesForUndo` reads them back). For many inserts in one
     /// transaction, whose ids are consecutive; an id out of step gets its own entry.
-    func insertAddingToRange(_ contact: Contact) throws -> Contact {
+    func insertAddingToRange(_ contact: Contact, prepared: SQLiteContactStore.PreparedRow? = nil) throws -> Contact {
         let db = try database()
-        let saved = try SQLiteContactStore.insert(contact, SQLiteContactStore.PreparedRow(contact), anchors: anchors,
-                                                  counting: true, db)
+        let saved = try SQLiteContactStore.insert(contact, prepared ?? SQLiteContactStore.PreparedRow(contact),
+                                                  anchors: anchors, counting: true, db)
         guard let id = saved.id else { return saved }
         if let range = addedIDs, range.upperBound + 1 == id {
             addedIDs = range.lowerBound...id

@@ -47,6 +47,9 @@ public protocol CardDAVBookLogic: AnyObject {
     func listMembers() throws -> CollectionChanges
     /// The cards at `hrefs` (`addressbook-multiget` in batches).
     func cards(hrefs: [String]) throws -> [RemoteCard]
+    /// The same, handed to `each` one batch at a time as each answer is read, so the caller
+    /// can save a batch while the server prepares the next.
+    func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws
     /// One card (GET); nil when it is gone.
     func card(href: String) throws -> RemoteCard?
     /// Creates a card (PUT with `If-None-Match: *`) named for `uid`; returns its href and ETag
@@ -56,6 +59,13 @@ public protocol CardDAVBookLogic: AnyObject {
     func update(href: String, vcard: String, etag: String) throws -> String?
     /// Deletes a card (DELETE with `If-Match: etag`); a card already gone is not an error.
     func delete(href: String, etag: String) throws
+}
+
+extension CardDAVBookLogic {
+    /// One batch of everything (a book without batches of its own, as the tests' in-memory one).
+    public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
+        try each(try cards(hrefs: hrefs))
+    }
 }
 
 /// The CardDAV client of one address book (RFC 6352, 6578) over a `DAVTransport`.
@@ -115,16 +125,23 @@ public final class CardDAVClient: CardDAVBookLogic {
     public func cards(hrefs: [String]) throws -> [RemoteCard] {
         var cards: [RemoteCard] = []
         cards.reserveCapacity(hrefs.count)
+        try self.cards(hrefs: hrefs) { cards += $0 }
+        return cards
+    }
+
+    public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
         for start in stride(from: 0, to: hrefs.count, by: multigetBatch) {
             let batch = Array(hrefs[start..<min(start + multigetBatch, hrefs.count)])
             let response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch))
             try expect(response, [207], "REPORT", book)
+            var cards: [RemoteCard] = []
+            cards.reserveCapacity(batch.count)
             for entry in try DAVMultistatus.parse(response.body).entries {
                 guard let etag = entry.etag, let data = entry.addressData else { continue }
                 cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
             }
+            try each(cards)
         }
-        return cards
     }
 
     public func card(href: String) throws -> RemoteCard? {

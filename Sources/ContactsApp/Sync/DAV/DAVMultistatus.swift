@@ -51,6 +51,17 @@ public struct DAVMultistatus: Equatable, Sendable {
         return reader.result
     }
 
+    /// `text` without the white space (Unicode's White_Space: spaces, tabs, line ends) at either
+    /// end. Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)` cost 28,000
+    /// instructions a call here, 23 % of a 5,000-card first sync (callgrind).
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return first == scalars.startIndex && last == scalars.index(before: scalars.endIndex)
+            ? text : String(scalars[first...last])
+    }
+
     /// The status code of an HTTP status line (`HTTP/1.1 404 Not Found` → 404).
     static func statusCode(_ line: String) -> Int? {
         let parts = line.split(separator: " ")
@@ -129,7 +140,8 @@ private final class MultistatusReader: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         defer { path.removeLast(); text = "" }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Not for a card's text, which is kept as sent.
+        let value = name == "address-data" ? "" : DAVMultistatus.trimmed(text)
         switch name {
         case "href":
             switch parent {

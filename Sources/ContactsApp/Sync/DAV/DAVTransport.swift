@@ -35,8 +35,8 @@ public struct DAVCredentials: Equatable, Sendable {
     public init(user: String, password: String) { self.user = user; self.password = password }
 }
 
-/// Sends one request and waits for its answer. `URLSessionTransport` is the real one; tests use
-/// spies answering recorded responses.
+/// Sends one request and waits for its answer. `CurlTransport` (Linux) and `URLSessionTransport`
+/// are the real ones (`DAVTransports.standard`); tests use spies answering recorded responses.
 public protocol DAVTransport: AnyObject {
     /// Throws `DAVError.network` when no answer came (refused, timed out, TLS failed).
     func send(_ request: DAVRequest) throws -> DAVResponse

@@ -1,4 +1,7 @@
 import Foundation
+// Linux syncs through libcurl directly (`CurlTransport`); URLSession serves other systems (Apple's
+// own HTTP stack) and the fully static build, which cannot link libcurl.
+#if !os(Linux) || CONTACTSBOOK_NO_LIBCURL
 #if CONTACTSBOOK_NO_URLSESSION
 /// The fully static executable (`CONTACTSBOOK_STATIC_EXECUTABLE=1`) cannot link libcurl, so it
 /// has no HTTP client: every request fails with a message saying which build syncs.
@@ -130,4 +133,5 @@ final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable
         return request
     }
 }
+#endif
 #endif

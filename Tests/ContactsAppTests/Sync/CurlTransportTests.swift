@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+@testable import ContactsApp
+
+final class RedirectPolicyTests: XCTestCase {
+    func test_sendsCredentials_onlyToTheSameSchemeHostAndPort() {
+        // Given
+        let original = URL(string: "https://dav.example.org/.well-known/carddav")!
+
+        // When / Then
+        XCTAssertTrue(RedirectPolicy.sendsCredentials(from: original, to: URL(string: "https://dav.example.org/dav/")!))
+        XCTAssertTrue(RedirectPolicy.sendsCredentials(from: original, to: URL(string: "https://DAV.example.org:443/")!))
+        XCTAssertFalse(RedirectPolicy.sendsCredentials(from: original, to: URL(string: "https://evil.example/")!))
+        XCTAssertFalse(RedirectPolicy.sendsCredentials(from: original, to: URL(string: "http://dav.example.org/")!))
+        XCTAssertFalse(RedirectPolicy.sendsCredentials(from: original, to: URL(string: "https://dav.example.org:8443/")!))
+    }
+
+    func test_isRedirect_theFiveRedirectStatuses() {
+        XCTAssertEqual([200, 207, 301, 302, 303, 304, 307, 308, 401].filter(RedirectPolicy.isRedirect), [301, 302, 303, 307, 308])
+    }
+}
+
+#if os(Linux)
+final class CurlTransportTests: XCTestCase {
+    func test_received_headerLines_lowercasedNamesAndANewStatusLineStartsOver() {
+        // Given
+        let sut = CurlTransport.Received()
+
+        // When: an interim answer, then the real one, as libcurl hands the lines
+        for line in ["HTTP/1.1 100 Continue\r\n", "X-Interim: 1\r\n", "\r\n",
+                     "HTTP/1.1 207 Multi-Status\r\n", "ETag: \"42\"\r\n", "DAV: 1\r\n", "dav: addressbook\r\n",
+                     "Content-Type:application/xml\r\n", "\r\n"] {
+            sut.header(line: line)
+        }
+
+        // Then
+        XCTAssertEqual(sut.headers, ["etag": "\"42\"", "dav": "1, addressbook", "content-type": "application/xml"])
+    }
+
+    func test_send_nobodyListening_throwsNetworkError() throws {
+        // Given: a port that was free a moment ago, nothing listening on it
+        let port = try Self.closedPort()
+        let sut = CurlTransport(credentials: DAVCredentials(user: "ann", password: "secret"), timeout: 5)
+
+        // When
+        XCTAssertThrowsError(try sut.send(DAVRequest(method: "PROPFIND", url: URL(string: "http://127.0.0.1:\(port)/")!,
+                                                     headers: ["Depth": "0"], body: Data("<x/>".utf8)))) { error in
+            // Then
+            guard case .network(let reason) = error as? DAVError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("connect"), reason)
+        }
+    }
+
+    func test_send_anotherScheme_isRefusedBeforeConnecting() {
+        // Given
+        let sut = CurlTransport(credentials: nil)
+
+        // When / Then: only http and https are spoken
+        XCTAssertThrowsError(try sut.send(DAVRequest(method: "GET", url: URL(string: "file:///etc/passwd")!))) { error in
+            guard case .network = error as? DAVError else { return XCTFail("\(error)") }
+        }
+    }
+
+    /// A loopback port bound and released, so that connecting to it is refused.
+    private static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw XCTSkip("no socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Bool in
+                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
+            }
+        }
+        guard bound else { throw XCTSkip("could not bind a loopback port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+#endif
