@@ -8,4 +8,7 @@ public enum ContactLimits {
     /// Most contacts a change notice names: past it, clients are told `reload` without ids (read
     /// the list again), so a large import or first sync neither holds nor sends an id per contact.
     public static let maximumNoticeIDs = 1_000
+    /// Most problems (and, apart, warnings) an import's report keeps, each with its line; the
+    /// rest are counted. A person reads the first fifty (the list's presenter shows those).
+    public static let maximumProblemsKept = 1_000
 }

@@ -190,8 +190,8 @@ enum ContactsCSV {
                 batches.current.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
             } else {
                 batches.current.entries.append(.init(contact: contact, line: line))
-                try batches.handOutIfFull(body)
             }
+            try batches.handOutIfFull(body)
         }
         if let error = reader.error {
             batches.current.problems.append(.init(line: next, reason: "the CSV cannot be read from here on: \(error)"))

@@ -30,15 +30,31 @@ public struct ImportReport: Equatable, Sendable {
     /// Cards without a UID, or repeating one already seen in the file, given a new UID so that
     /// two different people are never merged.
     public var newUIDs = 0
-    /// Cards or rows that could not be read, with their line; the rest were imported.
+    /// Cards or rows that could not be read, with their line; the rest were imported. The first
+    /// `ContactLimits.maximumProblemsKept`; `problemCount` counts them all.
     public var problems: [ParsedContacts.Problem] = []
+    public var problemCount = 0
     /// Values imported as they are but not valid (an EMAIL that is not an address), by the line
     /// of their card: kept so nothing is lost, and left out where they would do harm (a mail
-    /// client's query is not offered them).
+    /// client's query is not offered them). The first `ContactLimits.maximumProblemsKept`;
+    /// `warningCount` counts them all.
     public var warnings: [ParsedContacts.Problem] = []
+    public var warningCount = 0
     /// How many `.vcf` files a folder held; nil when one file was read.
     public var files: Int?
     public init() {}
+
+    /// Adds problems found, keeping the first ones only (a file of a million bad rows would
+    /// otherwise hold a million reasons in memory; a person reads the first few).
+    mutating func add(problems more: [ParsedContacts.Problem]) {
+        problemCount += more.count
+        problems += more.prefix(max(0, ContactLimits.maximumProblemsKept - problems.count))
+    }
+
+    mutating func add(warnings more: [ParsedContacts.Problem]) {
+        warningCount += more.count
+        warnings += more.prefix(max(0, ContactLimits.maximumProblemsKept - warnings.count))
+    }
 }
 
 /// What an export wrote: a file, or (for `-`) the text itself for the front end to print.
@@ -218,12 +234,12 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }))
                             }
                         }) { parsed, prepared in
-                            report.problems += parsed.problems.map { problem in
+                            report.add(problems: parsed.problems.map { problem in
                                 var problem = problem
                                 problem.file = problem.file ?? parsed.file
                                 return problem
-                            }
-                            report.warnings += Self.warnings(parsed)
+                            })
+                            report.add(warnings: Self.warnings(parsed))
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
                             // Thrown inside the store's transaction: everything saved so far is rolled back.

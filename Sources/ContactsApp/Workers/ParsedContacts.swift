@@ -29,7 +29,7 @@ public struct ParsedContacts: Equatable, Sendable {
 }
 
 /// Parsed contacts handed out in batches as a file is read (`VCardReader` and `ContactsCSV`):
-/// each batch holds up to `size` entries and the problems found since the one before; a file
+/// each batch holds up to `size` entries and problems; a file
 /// with nothing in it still gives one (empty) batch.
 struct ParsedBatches {
     let size: Int
@@ -39,9 +39,10 @@ struct ParsedBatches {
 
     init(size: Int) { self.size = size }
 
-    /// Hands the batch to `body` and starts the next, once it holds `size` entries.
+    /// Hands the batch to `body` and starts the next, once it holds `size` entries and problems
+    /// (counting problems too: a file of a million bad rows is not held whole either).
     mutating func handOutIfFull(_ body: (ParsedContacts) throws -> Void) rethrows {
-        guard current.entries.count >= size else { return }
+        guard current.entries.count + current.problems.count >= size else { return }
         handedOut = true
         try body(current)
         current = ParsedContacts()

@@ -164,6 +164,19 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(try store.contact(id: kept.id!), kept)
     }
 
+    func test_import_ofManyBadRows_keepsTheFirstProblems_andCountsThemAll() throws {
+        // Given: a CSV of 2,500 rows without a name, then one person
+        let csv = "given_name,family_name,notes\r\n" + String(repeating: ",,nobody\r\n", count: 2_500) + "Ann,Lee,\r\n"
+        // When
+        let report = try sut.importContacts(Data(csv.utf8), format: .csv)
+        // Then: every bad row counted, the first ones kept with their lines, the person saved
+        XCTAssertEqual(report.added, 1)
+        XCTAssertEqual(report.problemCount, 2_500)
+        XCTAssertEqual(report.problems.count, ContactLimits.maximumProblemsKept)
+        XCTAssertEqual(report.problems.first?.line, 2)
+        XCTAssertEqual(report.problems.last?.line, 1 + ContactLimits.maximumProblemsKept)
+    }
+
     func test_import_whenStoreFails_storesNothing() throws {
         // Given
         let failing = ContactStoreSpy()

@@ -85,12 +85,12 @@ final class StreamingImportTests: XCTestCase {
                 // When
                 var batches: [ParsedContacts] = []
                 ContactsCSV.read(Data(file), batchSize: batchSize) { batches.append($0) }
-                // Then: the same entries and problems, no batch over the size, every batch but
-                // the last full, and at least one batch
+                // Then: the same entries and problems, no batch over the size (entries and
+                // problems together), every batch but the last full, and at least one batch
                 XCTAssertEqual(batches.flatMap(\.entries), whole.entries)
                 XCTAssertEqual(batches.flatMap(\.problems), whole.problems)
-                XCTAssertTrue(batches.allSatisfy { $0.entries.count <= batchSize })
-                XCTAssertTrue(batches.dropLast().allSatisfy { $0.entries.count == batchSize })
+                XCTAssertTrue(batches.allSatisfy { $0.entries.count + $0.problems.count <= batchSize })
+                XCTAssertTrue(batches.dropLast().allSatisfy { $0.entries.count + $0.problems.count == batchSize })
                 XCTAssertFalse(batches.isEmpty)
             }
         }
@@ -109,9 +109,10 @@ final class StreamingImportTests: XCTestCase {
         // When
         var batches: [ParsedContacts] = []
         ContactsCSV.read(Data(text.utf8), batchSize: 2) { batches.append($0) }
-        // Then: its problem is in the batch after the first, which was handed out before it was read
-        XCTAssertEqual(batches.map { $0.entries.map(\.contact.givenName) }, [["Ann", "Bo"], ["Cy", "Di"]])
-        XCTAssertEqual(batches.map { $0.problems.map(\.line) }, [[], [4]])
+        // Then: its problem is in the batch after the first, which was handed out before it was
+        // read, and counts towards that batch's size
+        XCTAssertEqual(batches.map { $0.entries.map(\.contact.givenName) }, [["Ann", "Bo"], ["Cy"], ["Di"]])
+        XCTAssertEqual(batches.map { $0.problems.map(\.line) }, [[], [4], []])
     }
 
     /// UTF-8 and Windows-1252 in one file: "Zoë" (C3 AB), "José" (E9), "€" (80), a UTF-8 "Ñ"
@@ -161,6 +162,18 @@ final class StreamingImportTests: XCTestCase {
         }
         XCTAssertEqual(batches.flatMap(\.entries).map(\.contact.fullName), ["Ann Lee", "Bo Ng"])
         XCTAssertEqual(batches.flatMap(\.problems), [])
+    }
+
+    func test_csv_badRows_areHandedOutInBatchesToo() {
+        // Given: five rows without a name, then one person, read two at a time
+        let text = "given_name,family_name,notes\r\n" + String(repeating: ",,nobody\r\n", count: 5) + "Ann,Lee,\r\n"
+        // When
+        var batches: [ParsedContacts] = []
+        ContactsCSV.read(Data(text.utf8), batchSize: 2) { batches.append($0) }
+        // Then: no batch holds more than two things, problems or contacts
+        XCTAssertEqual(batches.map { $0.problems.count + $0.entries.count }, [2, 2, 2])
+        XCTAssertEqual(batches.flatMap(\.problems).map(\.line), [2, 3, 4, 5, 6])
+        XCTAssertEqual(batches.flatMap(\.entries).map(\.contact.givenName), ["Ann"])
     }
 
     func test_csv_givesEachRowTheFileLineItStartsOn_pastFieldsThatHoldLineBreaks() {

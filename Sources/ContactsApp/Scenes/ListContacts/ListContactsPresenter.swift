@@ -85,12 +85,12 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
         var text = "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
         if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
-        guard !report.problems.isEmpty || !report.warnings.isEmpty else {
+        guard report.problemCount > 0 || report.warningCount > 0 else {
             viewController?.displayMessage(.success(text))
             return
         }
-        if !report.problems.isEmpty { text += "; \(count(report.problems.count, "card")) could not be read" }
-        if !report.warnings.isEmpty { text += "; \(count(report.warnings.count, "value")) kept but not valid" }
+        if report.problemCount > 0 { text += "; \(count(report.problemCount, "card")) could not be read" }
+        if report.warningCount > 0 { text += "; \(count(report.warningCount, "value")) kept but not valid" }
         let all = report.problems + report.warnings
         // Line numbers padded to one width, so details sorted by key read in file order.
         let shown = all.prefix(Self.maximumProblemsShown)
@@ -102,8 +102,9 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             let key = problem.file.map { problem.line == 0 ? $0 : "\($0) \(line)" } ?? line
             details[key] = details[key].map { $0 + "; " + problem.reason } ?? problem.reason
         }
-        if all.count > Self.maximumProblemsShown {
-            details["more"] = "\(all.count - Self.maximumProblemsShown) more problems not shown"
+        let total = report.problemCount + report.warningCount
+        if total > shown.count {
+            details["more"] = "\(total - shown.count) more problems not shown"
         }
         viewController?.displayMessage(Message(.info, text, details: details))
     }

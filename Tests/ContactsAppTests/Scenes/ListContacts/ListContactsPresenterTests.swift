@@ -295,4 +295,21 @@ final class ListContactsJournalPresenterTests: XCTestCase {
             .error("Nothing to undo.", code: .invalidState),
         ])
     }
+
+    func test_importedContacts_withMoreProblemsThanKept_countsThemAll_andShowsTheFirstFifty() throws {
+        // Given: a report that kept 1,000 of 2,500 problems and 1 of 3 warnings
+        var report = ImportReport()
+        report.added = 1
+        report.add(problems: (2...2_501).map { ParsedContacts.Problem(line: $0, reason: "the row has no name and no organisation") })
+        report.add(warnings: [ParsedContacts.Problem(line: 9_000, reason: "EMAIL x is not an address")])
+        report.warningCount += 2
+        // When
+        sut.presentImportedContacts(response: .init(path: "big.csv", report: report))
+        // Then: the totals in the sentence, fifty lines shown, the rest counted
+        let message = try XCTUnwrap(viewControllerSpy.messages.last)
+        XCTAssertEqual(message.text, "Imported big.csv: 1 added, 0 updated, 0 unchanged; 2500 cards could not be read; "
+                       + "3 values kept but not valid")
+        XCTAssertEqual(message.details.count, ListContactsPresenter.maximumProblemsShown + 1)
+        XCTAssertEqual(message.details["more"], "\(2_503 - ListContactsPresenter.maximumProblemsShown) more problems not shown")
+    }
 }
