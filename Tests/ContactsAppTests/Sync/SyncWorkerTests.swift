@@ -1,5 +1,6 @@
 import Foundation
 import SceneCore
+import GRDB
 import XCTest
 @testable import ContactsApp
 
@@ -476,6 +477,30 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         XCTAssertEqual(changes.changes.map(\.kind), ["created", "updated"])
         XCTAssertEqual(changes.changes.map(\.ids.count), [249, 1])
         XCTAssertEqual(try sync().pulled, 0)
+    }
+
+    func test_aLargeFirstSync_intoAnEmptyBook_leavesItsIndexesSound_forSearchSortPagesAndUndo() throws {
+        // Given: the indexes of an empty book
+        let file = directory.appendingPathComponent("book.sqlite").path
+        func indexes() throws -> [String] {
+            try DatabaseQueue(path: file).read { db in
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            }
+        }
+        let before = try indexes()
+
+        // When: 250 cards come down into it
+        XCTAssertEqual(try sync().pulled, 250)
+
+        // Then: the same indexes, a sound file, and search, sort, deep pages and undo as after any insert
+        XCTAssertEqual(try indexes(), before)
+        XCTAssertEqual(try DatabaseQueue(path: file).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
+        XCTAssertEqual(try store.page(ContactQuery(search: "Given142")).contacts.map(\.uid), ["c142"])
+        let names = (0..<250).map { "Given\($0)" }.sorted()
+        XCTAssertEqual(try store.page(ContactQuery(sort: .first, page: 41, limit: 5)).contacts.map(\.givenName),
+                       Array(names[200..<205]))
+        _ = try store.undo()
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
     }
 
     func test_aLargePull_cutOffHalfWay_keepsNothing_andTheNextSyncTakesItAll() throws {
