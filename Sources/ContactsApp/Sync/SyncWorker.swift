@@ -93,7 +93,7 @@ public final class SyncWorker {
         let token = changes.token
         // A large pull (a first sync) is saved as its cards come: while the server prepares the
         // next multiget, a thread of its own writes the last batch, in one transaction all the
-        // same (cut off, nothing is kept). Here: the download, the parse, progress, cancelling.
+        // same (cut off, nothing is kept). Here: the download, progress, cancelling.
         if wanted.count >= Self.pipelinedPull && store.readsDuringWrites {
             var downloaded = 0
             typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
@@ -102,17 +102,30 @@ public final class SyncWorker {
                     while let batch = try next() { try write(batch.writes, batch.prepared) }
                 }
             }, produce: { send in
-                // The decisions read the book as it was before the pull (WAL), as they do below;
-                // what each insert writes is worked out here too, so the other thread only writes.
-                try book.cards(hrefs: wanted) { cards in
-                    downloaded += cards.count
-                    progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
-                    let writes = try writes(for: cards, account, items, &summary)
-                    try send((writes, writes.map { write -> PreparedContact? in
-                        guard case .insert(let contact, _, _, _) = write else { return nil }
-                        return store.prepareForInsert(contact)
-                    }))
-                }
+                // A third thread works out what each batch changes here, so this one asks for the
+                // next batch as soon as one has come: the server sat idle while the cards were
+                // parsed and decided (perf, bench/FINDINGS.md "quiet host"). The decisions read
+                // the book as it was before the pull (WAL), as they do below; what each insert
+                // writes is worked out there too, so the writing thread only writes.
+                let counted = summary
+                // The deciding thread is waited for before this returns.
+                summary = try BatchPipe.runConsumingElsewhere(consume: { (nextCards: () throws -> [RemoteCard]?) in
+                    var decided = counted
+                    while let cards = try nextCards() {
+                        let writes = try self.writes(for: cards, account, items, &decided)
+                        try send((writes, writes.map { write -> PreparedContact? in
+                            guard case .insert(let contact, _, _, _) = write else { return nil }
+                            return self.store.prepareForInsert(contact)
+                        }))
+                    }
+                    return decided
+                }, produce: { sendCards in
+                    try book.cards(hrefs: wanted) { cards in
+                        downloaded += cards.count
+                        progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
+                        try sendCards(cards)
+                    }
+                })
                 progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
                 try send((try removals(removed, account, items, &summary), []))
             })

@@ -41,9 +41,11 @@ enum BatchPipe {
     /// Returns what the consumer returned. If the consumer fails, the producer's next hand-off
     /// throws and the consumer's error is rethrown; if the producer fails, the consumer's next
     /// `next()` throws that error, and once the consumer has stopped it is rethrown here.
+    /// `send` may be handed to another thread of the producer's (a sync decides on one), as long
+    /// as that thread is done before `produce` returns.
     static func runConsumingElsewhere<Batch, Value>(capacity: Int = 2,
                                                     consume: @escaping (_ next: () throws -> Batch?) throws -> Value,
-                                                    produce: (_ send: (Batch) throws -> Void) throws -> Void) throws -> Value {
+                                                    produce: (_ send: @escaping (Batch) throws -> Void) throws -> Void) throws -> Value {
         let state = State<Batch>(capacity: max(1, capacity))
         let outcome = Outcome<Value>()
         let thread = Thread {
