@@ -11,7 +11,7 @@ public enum EditContact {
 
     /// The single-valued fields, named as the form's actions name them.
     public enum Field: String, CaseIterable, Sendable {
-        case given, family, nickname, organization, title, birthday, notes
+        case given, family, display, nickname, organization, title, birthday, notes
     }
 
     /// The repeated fields.

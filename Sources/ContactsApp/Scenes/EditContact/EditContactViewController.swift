@@ -27,6 +27,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: [
         setter(.given, "set the given name", example: "Ann"),
         setter(.family, "set the family name", example: "Lee"),
+        setter(.display, "set the display name, when it is not the given and family names (vCard FN)",
+               example: "Dr. Ann Lee PhD"),
         setter(.nickname, "set the nickname", example: "Annie"),
         setter(.organization, "set the organization", example: "Acme Inc."),
         setter(.title, "set the job title", example: "Engineer"),

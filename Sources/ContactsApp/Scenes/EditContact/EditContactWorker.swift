@@ -9,6 +9,7 @@ public struct EditContactWorker {
         var draft = EditContact.Draft()
         draft[.given] = contact.givenName
         draft[.family] = contact.familyName
+        draft[.display] = contact.formattedName
         draft[.nickname] = contact.nickname
         draft[.organization] = contact.organization
         draft[.title] = contact.title
@@ -42,6 +43,7 @@ public struct EditContactWorker {
         }
         contact.givenName = line(.given)
         contact.familyName = line(.family)
+        contact.formattedName = line(.display)
         contact.nickname = line(.nickname)
         contact.organization = line(.organization)
         contact.title = line(.title)
