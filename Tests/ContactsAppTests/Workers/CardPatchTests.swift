@@ -158,7 +158,10 @@ final class CardPatchTests: XCTestCase {
             $0.extraProperties.removeAll { $0.hasPrefix("X-SOCIALPROFILE") }
             $0.extraProperties.append("URL:https://john.example")
         }
-        XCTAssertEqual(result, linesExcept(["X-SOCIALPROFILE;type=twitter:https://x.example/john": nil]) + ["URL:https://john.example"])
+        // The new property takes the removed one's place
+        XCTAssertEqual(result, linesExcept(["X-SOCIALPROFILE;type=twitter:https://x.example/john": "URL:https://john.example"]))
+        let added = patched { $0.extraProperties.append("URL:https://john.example") }
+        XCTAssertEqual(added, lines + ["URL:https://john.example"])
     }
 
     func test_aChangedCard_getsAFreshREV_whenItHadOne() {

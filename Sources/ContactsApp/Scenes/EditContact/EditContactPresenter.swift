@@ -8,6 +8,7 @@ public protocol EditContactPresentationLogic {
     func presentRemovedItem(response: EditContact.RemoveItem.Response)
     func presentClearedField(response: EditContact.ClearField.Response)
     func presentDraft(response: EditContact.ReviewDraft.Response)
+    func presentPhoto(response: EditContact.SetPhoto.Response)
     func presentSavedContact(response: EditContact.SaveContact.Response)
     func presentCancelled(response: EditContact.Cancel.Response)
     func presentCancelConfirmation(response: EditContact.Cancel.Response)
@@ -74,6 +75,11 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         viewController?.displayChange(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
     }
 
+    public func presentPhoto(response: EditContact.SetPhoto.Response) {
+        let value = response.photo.summary
+        viewController?.displayChange(viewModel: .init(field: "photo", value: value, text: "photo: \(value)"))
+    }
+
     public func presentDraft(response: EditContact.ReviewDraft.Response) {
         typealias Row = EditContact.ReviewDraft.ViewModel.Field
         let draft = response.draft
@@ -90,6 +96,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         }
         for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
         if draft.nameOrder == .familyFirst { rows.append(Row(field: "order", label: "name order", value: "family name first")) }
+        if let photo = draft.photoLine.flatMap(ContactPhoto.init(line:)) { rows.append(Row(field: "photo", label: "photo", value: photo.summary)) }
         let heading: String
         switch response.mode {
         case .add: heading = "New contact"

@@ -44,9 +44,12 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             ParameterSpec("number", .integer(min: 1, max: nil), help: "its number, as 'review' shows it"),
         ], details: "Example: remove phone 2"),
         ActionSpec("clear", summary: "empty a field, or remove all phones, emails, addresses or tags", parameters: [
-            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags"]),
+            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags", "photo"]),
                           help: "the field"),
         ]),
+        ActionSpec("photo", summary: "set the photo from a picture file (JPEG, PNG, GIF, WebP or HEIC, at most 1 MB)", parameters: [
+            ParameterSpec("file", .text, help: "the picture file"),
+        ], details: "Example: photo ~/ann.jpg   ·   clear photo removes it   ·   photo save FILE on the contact saves it"),
         ActionSpec("tidy", summary: "capitalise the given and family names if typed all in lower or upper case",
                    details: "Names are kept as typed otherwise; particles stay lower case: ludwig van beethoven → Ludwig van Beethoven"),
         ActionSpec("order", summary: "write the name given name first or family name first", parameters: [
@@ -83,6 +86,7 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             }
         case "clear": interactor?.clearField(request: .init(name: call.string("field") ?? ""))
         case "review": interactor?.reviewDraft(request: .init())
+        case "photo": interactor?.setPhoto(request: .init(path: call.string("file") ?? ""))
         case "tidy": interactor?.tidyNames(request: .init())
         case "order":
             if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) { interactor?.setNameOrder(request: .init(order: order)) }

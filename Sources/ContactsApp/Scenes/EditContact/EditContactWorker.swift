@@ -25,6 +25,7 @@ public struct EditContactWorker {
         }
         draft.tags = contact.tags
         draft.nameOrder = contact.nameOrder
+        draft.photoLine = contact.extraProperties.first(where: ContactPhoto.isPhotoLine)
         return draft
     }
 
@@ -106,6 +107,12 @@ public struct EditContactWorker {
         }
         contact.tags = draft.tags
         contact.nameOrder = draft.nameOrder
+        if draft.photoLine != before.photoLine {
+            // The new photo takes the old one's place among the kept properties; other PHOTOs stay.
+            let old = base.extraProperties.firstIndex(where: ContactPhoto.isPhotoLine)
+            if let old { contact.extraProperties.remove(at: old) }
+            if let line = draft.photoLine { contact.extraProperties.insert(line, at: old ?? contact.extraProperties.count) }
+        }
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
         return contact
     }

@@ -2,6 +2,12 @@ import SceneCore
 
 /// One contact, every field formatted; edit, delete, back.
 public enum ShowContact {
+    /// `photo save FILE`.
+    public enum SavePhoto {
+        public struct Request: Equatable { public let path: String }
+        public struct Response { public let contact: Contact; public let photo: ContactPhoto; public let path: String }
+    }
+
     public enum FetchContact {
         public struct Request: Equatable {
             /// Re-read from the store (after an edit, or on `show`); otherwise only if the

@@ -8,6 +8,7 @@ public protocol ShowContactPresentationLogic {
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
     func presentHistory(response: ShowContact.ShowHistory.Response)
+    func presentSavedPhoto(response: ShowContact.SavePhoto.Response)
 }
 
 public final class ShowContactPresenter: ShowContactPresentationLogic {
@@ -33,6 +34,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Birthday", contact.birthday.map(formatter.birthday) ?? "")
         add("Tags", contact.tags.joined(separator: ", "))
         add("Notes", contact.notes)
+        add("Photo", ContactPhoto(of: contact)?.summary ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
@@ -49,6 +51,11 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
               title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
               birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
               created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
+    }
+
+    public func presentSavedPhoto(response: ShowContact.SavePhoto.Response) {
+        viewController?.displayMessage(.success(
+            "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)"))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
