@@ -49,7 +49,9 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
               familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
               organization: contact.organization,
               title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
-              birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+              birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
+              formattedName: contact.formattedName,
+              photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },
               created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
     }
 
