@@ -174,3 +174,95 @@ def test_server_text_in_a_conflict_summary_and_a_list_of_books_is_sanitised(here
     assert listed.returncode == 1
     assert "\u009b" not in listed.stderr and "\x7f" not in listed.stderr and "\u202e" not in listed.stderr
     assert "  evil  Evil?31m??" in listed.stderr
+
+
+# Items 8 and 9 (and 7's password command): the password command.
+
+def add_with(book, server, command):
+    result = book.run("account", "add", "home", server.base, "--user", "alice", "--password-command", command)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_password_command_never_reads_the_sessions_input(here, tmp_path):
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
+    book = Book(tmp_path)
+    # A command that reads a line: before, it ate the session's next command as the password.
+    add_with(book, here, "head -n 1; echo secret")
+
+    out = book.session("sync", "search Ann", "list")
+
+    assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in out
+    assert out.count("Ann Lee") >= 2  # both commands after `sync` were answered
+    syncs = [auth for method, _, auth in here.seen() if method == "REPORT"]
+    assert syncs and all(auth == BASIC for auth in syncs)
+
+
+def test_a_password_command_printing_crlf_lines_sends_the_first_line_alone(here, tmp_path):
+    book = Book(tmp_path)
+    add_with(book, here, r"printf 'secret\r\nlogin: ann\r\n'")
+
+    summary(book.sync())
+
+    assert here.seen() and all(auth == BASIC for _, _, auth in here.seen())
+
+
+def test_a_password_command_over_its_time_is_stopped_and_named(here, tmp_path):
+    book = Book(tmp_path)
+    pid_file = tmp_path / "pid"
+    result = subprocess.run(
+        [os.environ["CONTACTSBOOK_BIN"], "account", "add", "home", here.base, "--user", "alice", "--password-command",
+         f"sleep 1000 & echo $! > {pid_file}; wait", "--db", book.db, "--create"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "CONTACTSBOOK_PASSWORD_TIMEOUT": "0.5"})
+
+    assert result.returncode == 1
+    assert result.stderr == ("error: account home: the password command did not finish within 0.5 s "
+                             "(stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)\n")
+    assert here.seen() == []
+    assert ends(int(pid_file.read_text()))
+
+
+def test_a_killed_contactsbook_takes_its_password_command_with_it(here, tmp_path):
+    book = Book(tmp_path)
+    pid_file = tmp_path / "pid"
+    process = subprocess.Popen(
+        [os.environ["CONTACTSBOOK_BIN"], "account", "add", "home", here.base, "--user", "alice", "--password-command",
+         f"echo $$ > {pid_file}.new && mv {pid_file}.new {pid_file} && exec sleep 1000", "--db", book.db, "--create"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    try:
+        wait_for(pid_file.exists)
+        pid = int(pid_file.read_text())
+        # In a process group of its own: a Ctrl-C meant for us, or our group's kill, is not its business
+        assert os.getpgid(pid) == pid != os.getpgid(process.pid)
+        process.kill()
+        process.wait(timeout=30)
+        assert ends(pid)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def wait_for(condition, seconds=30):
+    import time
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def ends(pid):
+    """Whether `pid` is gone (or a zombie) within a few seconds: a kill is delivered at once, the
+    death is the kernel's to finish."""
+    def gone():
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except FileNotFoundError:
+            return True
+    try:
+        wait_for(gone, seconds=10)
+        return True
+    except AssertionError:
+        os.kill(pid, 9)
+        return False
