@@ -266,3 +266,22 @@ def ends(pid):
     except AssertionError:
         os.kill(pid, 9)
         return False
+
+
+# Item 13: a --db that is no regular file is refused before SQLite opens it.
+
+@pytest.mark.parametrize("args", [["list"], ["--create"], ["account", "list"], ["query", "ann"], ["sync"]])
+def test_a_db_that_is_a_device_a_folder_or_a_pipe_is_refused_and_nothing_is_left_beside_it(args, tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    before = sorted(os.listdir(tmp_path))
+    for db, kind in [("/dev/null", "a device"), (str(folder), "a folder"), (str(pipe), "a pipe")]:
+        result = subprocess.run([os.environ["CONTACTSBOOK_BIN"], *args, "--db", db], input="list\n",
+                                capture_output=True, text=True, timeout=60,
+                                env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+        assert result.returncode == 2, (db, result.stderr)
+        assert result.stderr == f"error: {db} is {kind}, not a book (--db names the book's file)\n"
+    assert [name for name in os.listdir("/dev") if name.startswith("null-")] == []
+    assert sorted(os.listdir(tmp_path)) == before and os.listdir(folder) == []
