@@ -42,6 +42,10 @@ class HostileDAV:
         self.home_set = None
         # Extra address books listed in the home: (path, display name).
         self.more_books = []
+        # A DOCTYPE put before every multistatus (entity declarations), and hrefs whose
+        # address-data is sent as this raw XML, unescaped (entity references in a card).
+        self.doctype = ""
+        self.raw_address_data = {}
         self.requests = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer((host, 0), self._handler())
@@ -66,7 +70,8 @@ class HostileDAV:
 
     def multistatus(self, responses, token=None):
         token_element = f"<D:sync-token>{escape(token)}</D:sync-token>" if token else ""
-        return f'<?xml version="1.0" encoding="utf-8"?><D:multistatus {NS}>{"".join(responses)}{token_element}</D:multistatus>'
+        return (f'<?xml version="1.0" encoding="utf-8"?>{self.doctype}<D:multistatus {NS}>{"".join(responses)}'
+                f'{token_element}</D:multistatus>')
 
     @staticmethod
     def response(href, props):
@@ -104,8 +109,9 @@ class HostileDAV:
         for href in hrefs:
             if href in known:
                 text = known[href]
+                data = self.raw_address_data.get(href, escape(text))
                 entries.append(self.response(href, f"<D:getetag>{escape(etag(text))}</D:getetag>"
-                                                   f"<C:address-data>{escape(text)}</C:address-data>"))
+                                                   f"<C:address-data>{data}</C:address-data>"))
         return entries
 
     def _handler(self):

@@ -285,3 +285,28 @@ def test_a_db_that_is_a_device_a_folder_or_a_pipe_is_refused_and_nothing_is_left
         assert result.stderr == f"error: {db} is {kind}, not a book (--db names the book's file)\n"
     assert [name for name in os.listdir("/dev") if name.startswith("null-")] == []
     assert sorted(os.listdir(tmp_path)) == before and os.listdir(folder) == []
+
+
+# Item 12: an entity the XML reader would drop is an error naming the card.
+
+@pytest.mark.parametrize("doctype", ['<!DOCTYPE D:multistatus [<!ENTITY a "Lee">]>',
+                                     '<!DOCTYPE D:multistatus [<!ENTITY a SYSTEM "file:///etc/hostname">]>'])
+def test_a_card_with_an_entity_the_reader_cannot_expand_fails_the_sync_naming_it(here, tmp_path, doctype):
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
+    here.put("/alice/book/bob.vcf", card("bob", "Bob Ray", "NOTE:n=x"))
+    book = Book(tmp_path)
+    assert add(book, here).returncode == 0
+    here.doctype = doctype
+    here.raw_address_data["/alice/book/bob.vcf"] = card("bob", "Bob Ray", "NOTE:n=&a;")
+
+    result = book.sync()
+
+    assert result.returncode == 1
+    assert result.stderr == ("error: account home: the server's answer could not be read: the card /alice/book/bob.vcf "
+                             "holds an XML entity that cannot be read (&a;); nothing of this answer was kept\n")
+    assert book.contacts() == {}
+    # The token did not move on: once the server answers plainly, both cards come.
+    here.doctype = ""
+    here.raw_address_data.clear()
+    assert summary(book.sync()) == "home: pulled 2, pushed 0, merged 0, conflicts 0"
+    assert book.contacts()["bob"].note.value == "n=x"
