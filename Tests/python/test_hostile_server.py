@@ -184,17 +184,33 @@ def add_with(book, server, command):
 
 
 def test_the_password_command_never_reads_the_sessions_input(here, tmp_path):
+    import json
     here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
     book = Book(tmp_path)
-    # A command that reads a line: before, it ate the session's next command as the password.
-    add_with(book, here, "head -n 1; echo secret")
+    stdin_file = tmp_path / "stdin"
+    # Before, the command's stdin was the session's: a command reading a line ate the next
+    # JSON-RPC request (sent as the password, never answered), though only when it won the race
+    # with the session's reader; what its stdin is says it every time.
+    add_with(book, here, f"readlink /proc/self/fd/0 > {stdin_file}; echo secret")
+    session = subprocess.Popen([os.environ["CONTACTSBOOK_BIN"], "--rpc", "--db", book.db], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    try:
+        session_stdin = os.readlink(f"/proc/{session.pid}/fd/0")
+        out, err = session.communicate('{"jsonrpc":"2.0","id":1,"method":"contacts/sync","params":{}}\n'
+                                       '{"jsonrpc":"2.0","id":2,"method":"contacts/search","params":{"text":"Ann"}}\n',
+                                       timeout=60)
+    finally:
+        if session.poll() is None:
+            session.kill()
 
-    out = book.session("sync", "search Ann", "list")
-
-    assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in out
-    assert out.count("Ann Lee") >= 2  # both commands after `sync` were answered
-    syncs = [auth for method, _, auth in here.seen() if method == "REPORT"]
-    assert syncs and all(auth == BASIC for auth in syncs)
+    assert session_stdin.startswith("pipe:")
+    assert stdin_file.read_text() == "/dev/null\n"
+    answers = {m["id"]: m for m in map(json.loads, out.splitlines()) if "id" in m}
+    assert sorted(answers) == [1, 2], out + err
+    assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in json.dumps(answers[1]["result"])
+    assert "Ann Lee" in json.dumps(answers[2]["result"])
+    assert here.seen() and all(auth == BASIC for _, _, auth in here.seen())
 
 
 def test_a_password_command_printing_crlf_lines_sends_the_first_line_alone(here, tmp_path):
