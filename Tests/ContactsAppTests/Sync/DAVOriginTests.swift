@@ -14,6 +14,9 @@ final class DAVCollectionScopeTests: XCTestCase {
                        "http://127.0.0.1:5232/alice/book/b.vcf")
         XCTAssertEqual(sut.url(of: "HTTP://127.0.0.1:5232/alice/book/c%20d.vcf")?.path, "/alice/book/c d.vcf")
         XCTAssertEqual(sut.url(of: "/alice/book/")?.absoluteString, "http://127.0.0.1:5232/alice/book/")
+        // A lenient server's raw characters, encoded as they should have been
+        XCTAssertEqual(sut.url(of: "/alice/book/é x.vcf")?.absoluteString, "http://127.0.0.1:5232/alice/book/%C3%A9%20x.vcf")
+        XCTAssertEqual(sut.url(of: "/alice/book/a@b.vcf")?.path, "/alice/book/a@b.vcf")
     }
 
     func test_url_anotherOriginOrOutsideTheBook_isNil() {
@@ -24,7 +27,7 @@ final class DAVCollectionScopeTests: XCTestCase {
             "/alice/book/../../other/x.vcf", "/alice/book/%2e%2e/%2E%2E/other/x.vcf", "/alice/book/%2e%2e%2fx.vcf",
             "../other/x.vcf", "./x.vcf", "/alice/other/x.vcf", "/alice/bookx/y.vcf", "/alice/", "/",
             "/alice/book/x.vcf?a=1", "/alice/book/x.vcf#f", "http://ann@127.0.0.1:5232/alice/book/x.vcf",
-            "/alice/book/a\\..\\..\\x", "/alice/book/a\u{1B}[2J.vcf", "", "javascript:alert(1)", "file:///etc/passwd",
+            "/alice/book/a\\..\\..\\x", "/alice/book/a\u{1B}[2J.vcf", "/alice/book/é/../../x.vcf", "", "javascript:alert(1)", "file:///etc/passwd",
         ] {
             XCTAssertNil(sut.url(of: href), href)
         }

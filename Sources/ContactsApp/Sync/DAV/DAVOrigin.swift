@@ -52,8 +52,9 @@ public struct DAVCollectionScope: Sendable {
     /// (another origin, above the collection, dot segments even percent-encoded, a query).
     public func url(of href: String) -> URL? {
         guard let origin, !href.isEmpty,
-              !href.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || $0 == "\\" }),
-              let parts = URLComponents(string: href),
+              !href.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }),
+              // A lenient server's raw space or `é` encoded as it should have been (`%` kept).
+              let parts = URLComponents(string: href.addingPercentEncoding(withAllowedCharacters: Self.hrefCharacters) ?? href),
               parts.query == nil, parts.fragment == nil, parts.user == nil, parts.password == nil else { return nil }
         var path = parts.percentEncodedPath
         if parts.scheme != nil || parts.host != nil {
@@ -76,6 +77,13 @@ public struct DAVCollectionScope: Sendable {
     }
 
     public func contains(_ href: String) -> Bool { url(of: href) != nil }
+
+    /// What an href may hold unencoded: printable ASCII but for what URLs never hold raw.
+    private static let hrefCharacters: CharacterSet = {
+        var set = CharacterSet(charactersIn: Unicode.Scalar(0x21)...Unicode.Scalar(0x7E))
+        set.remove(charactersIn: "\"<>\\^`{|}")
+        return set
+    }()
 
     /// The decoded segments of a path, or nil when one is a dot segment or hides a separator
     /// (`%2e%2e`, `%2f`): an honest server never sends them, and servers differ in reading them.
