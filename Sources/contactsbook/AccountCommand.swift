@@ -30,7 +30,10 @@ struct AccountCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a CardDAV account, finding its address book from the server's URL.",
-            discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it prints).")
+            discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it "
+                + "prints; stdin /dev/null; stopped after CONTACTSBOOK_PASSWORD_TIMEOUT seconds, 30 by default). "
+                + "Requests go only to the URL's host: another one the server leads to is asked about on a terminal, "
+                + "or named with --allow-host.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A one-word name for the account.") var name: String
