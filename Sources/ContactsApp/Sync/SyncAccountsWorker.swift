@@ -150,7 +150,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
             do {
                 let transport = try self.transport(for: account)
                 guard let url = URL(string: account.bookURL) else { throw Failure.invalid("bad book URL \(account.bookURL)") }
-                let client = CardDAVClient(book: url, transport: transport)
+                let client = CardDAVClient(book: url, transport: transport, vcardVersion: account.acceptsVCard4 ? "4.0" : "3.0")
                 return .success(try SyncWorker(store: store, now: now, progress: progress, changes: changes)
                     .sync(account, book: client))
             } catch let failure as Failure {

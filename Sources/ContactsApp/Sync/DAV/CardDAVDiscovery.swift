@@ -25,6 +25,7 @@ public struct CardDAVDiscovery {
                 return try books(in: home)
             } catch let error as DAVError {
                 if case .unauthorized = error { throw error }
+                if case .unsupportedAuthentication = error { throw error }
                 if case .network = error { throw error }
                 lastError = error
             }
