@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 
+import pytest
 import vobject
 
 from carddav_servers import vcard
@@ -54,6 +55,11 @@ class Book:
         with sqlite3.connect(self.db) as db:
             rows = db.execute(statement, arguments).fetchall()
         return rows
+
+
+def needs_sync_collection(server):
+    if server.kind.startswith("sabredav"):
+        pytest.skip("SabreDAV 1.8 has no sync-collection (RFC 6578): no sync token to refuse or move")
 
 
 def summary(result):
@@ -233,6 +239,7 @@ def test_deleted_on_the_server_while_edited_here_the_edit_wins(carddav_server, t
 
 
 def test_an_invalid_sync_token_means_a_full_resync_without_duplicates(carddav_server, tmp_path):
+    needs_sync_collection(carddav_server)
     carddav_server.put("ann.vcf", vcard("ann", "Ann", "Lee"))
     book = Book(tmp_path)
     book.add_account(carddav_server)
@@ -248,6 +255,7 @@ def test_an_invalid_sync_token_means_a_full_resync_without_duplicates(carddav_se
 
 
 def test_a_412_race_fetches_merges_and_tries_again(carddav_server, tmp_path):
+    needs_sync_collection(carddav_server)
     carddav_server.put("ann.vcf", vcard("ann", "Ann", "Lee"))
     book = Book(tmp_path)
     book.add_account(carddav_server)
@@ -351,7 +359,7 @@ def test_vdirsyncer_reads_our_changes_and_we_read_what_it_pushes(carddav_server,
     status = tmp_path / "vdirsyncer-status"
     vdir.mkdir()
     auth = (f'username = "alice"\npassword.fetch = ["command", "echo", "secret"]\n'
-            if carddav_server.auth else "")
+            if carddav_server.auth else "") + ('auth = "digest"\n' if carddav_server.digest else "")
     config = tmp_path / "vdirsyncer.conf"
     config.write_text(
         f'[general]\nstatus_path = "{status}"\n'
