@@ -855,3 +855,29 @@ def test_the_multiget_asks_for_the_version_we_send_and_every_server_answers_it(c
     assert status == 207 and "VERSION:3.0" in answer.decode() and "TITLE:Engineer" in answer.decode()
     assert summary(book.sync()) == "home: pulled 1, pushed 0, merged 0, conflicts 0"
     assert book.contacts()["ann"].title.value == "Engineer"
+
+
+def test_a_server_card_that_cannot_be_read_here_is_named_the_others_are_saved_and_it_is_asked_for_again(
+        sabredav, tmp_path):
+    import re
+    # A card with nothing to name it by (SabreDAV takes it; this reader cannot make a contact of it)
+    sabredav.put("ann.vcf", vcard("ann", "Ann", "Lee"))
+    sabredav.put("empty.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:empty\r\nEND:VCARD\r\n")
+    sabredav.put("bob.vcf", vcard("bob", "Bob", "Ray"))
+    book = Book(tmp_path)
+    book.add_account(sabredav)
+    failed = re.compile(r"home: pulled (\d), pushed 0, merged 0, conflicts 0; 1 card failed, tried again at the next "
+                        r"sync \(empty\.vcf: not read here: .+\)")
+
+    result = book.sync()
+    assert result.returncode == 1
+    assert failed.fullmatch(result.stdout.strip()).group(1) == "2", result.stdout
+    assert sorted(book.contacts()) == ["ann", "bob"]
+
+    # Asked for again (and named again) until it can be read; then it comes down and the sync is clean
+    again = book.sync()
+    assert again.returncode == 1 and failed.fullmatch(again.stdout.strip()).group(1) == "0", again.stdout
+    _, etag = sabredav.get("empty.vcf")
+    sabredav.put("empty.vcf", vcard("empty", "Emma", "Pty"), etag=etag)
+    assert summary(book.sync()) == "home: pulled 1, pushed 0, merged 0, conflicts 0"
+    assert sorted(book.contacts()) == ["ann", "bob", "empty"]
