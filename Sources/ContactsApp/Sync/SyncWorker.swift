@@ -257,10 +257,6 @@ public final class SyncWorker {
                 try book.delete(href: item.href, etag: item.etag)
                 try store.forget(account: account.name, href: item.href)
                 summary.pushed += 1
-            } catch let error as DAVError where Self.refusesOneCard(error) {
-                // Kept linked: the deletion is tried again at the next sync.
-                let name = (try? base(account, item.href)).flatMap { $0?.fullName }
-                summary.failed.append(Self.failed(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.resourceName(item.href), error))
             } catch DAVError.preconditionFailed {
                 // Edited on the server since: the edit wins, the contact comes back here.
                 guard let card = try book.card(href: item.href), var remote = Self.contact(from: card) else {
@@ -272,6 +268,10 @@ public final class SyncWorker {
                     .forget(href: item.href), .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
                 ], token: try currentToken(account)))
                 summary.resurrected += 1
+            } catch let error as DAVError where Self.refusesOneCard(error) {
+                // Kept linked: the deletion is tried again at the next sync.
+                let name = (try? base(account, item.href)).flatMap { $0?.fullName }
+                summary.failed.append(Self.failed(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.resourceName(item.href), error))
             }
         }
     }

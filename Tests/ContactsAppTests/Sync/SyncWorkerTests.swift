@@ -397,6 +397,23 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertEqual(server.cards.count, 0)
     }
 
+    func test_aDeletionRacingAnEditOnTheServer_a412_stillBringsTheContactBack_notAFailure() throws {
+        // Given: deleted here; the server's edit lands between our pull and our DELETE
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
+        server.beforeNextWrite = { [server] in
+            server?.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:New"))
+        }
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual([summary.resurrected, summary.failed.count], [1, 0])
+        XCTAssertEqual(try contact("ann").title, "New")
+    }
+
     func test_aRefusedPasswordOrAServerGone_stillStopsTheSync_notOneCardAtATime() {
         let url = URL(string: "http://h/alice/book/a.vcf")!
         XCTAssertTrue(SyncWorker.refusesOneCard(.refused(415, method: "PUT", url: url, reason: "")))
