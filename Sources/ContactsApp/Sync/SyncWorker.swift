@@ -183,12 +183,12 @@ public final class SyncWorker {
         var parsed: [(RemoteCard, Contact)] = []
         parsed.reserveCapacity(cards.count)
         for card in cards {
-            let read = VCardReader().read(Data(card.vcard.utf8))
-            if let contact = read.entries.first?.contact {
+            let read = Self.read(card.vcard)
+            if let contact = read.contact {
                 parsed.append((card, contact))
             } else {
                 summary.failed.append(.init(name: Self.resourceName(card.href), direction: .pull,
-                                            reason: TerminalText.sanitize(read.problems.first?.reason ?? "not a vCard")))
+                                            reason: TerminalText.sanitize(read.problem ?? "not a vCard")))
             }
         }
         let byUID = Dictionary(try store.contacts(uids: parsed.map(\.1.uid)).map { ($0.uid, $0) },
@@ -407,7 +407,11 @@ public final class SyncWorker {
 
     static func contact(from card: RemoteCard) -> Contact? { contact(fromText: card.vcard) }
 
-    static func contact(fromText text: String) -> Contact? {
-        VCardReader().read(Data(text.utf8)).entries.first?.contact
+    static func contact(fromText text: String) -> Contact? { read(text).contact }
+
+    /// A server's card as a contact, or the reader's reason why it is none.
+    static func read(_ text: String) -> (contact: Contact?, problem: String?) {
+        let read = VCardReader().read(Data(text.utf8))
+        return (read.entries.first?.contact, read.problems.first?.reason)
     }
 }
