@@ -128,6 +128,15 @@ class HostileDAV:
                                          self.headers.get("Authorization")))
                 return body
 
+            def challenged(self):
+                """A request without credentials is recorded and answered 401, as real servers do
+                (contactsbook's first request goes without, to learn Basic or Digest)."""
+                if self.headers.get("Authorization"):
+                    return False
+                self.record()
+                self.answer(401, headers=[("WWW-Authenticate", 'Basic realm="hostile"')])
+                return True
+
             def answer(self, status, body="", headers=()):
                 data = body.encode()
                 self.send_response(status)
@@ -140,6 +149,8 @@ class HostileDAV:
                 self.wfile.write(data)
 
             def do_PROPFIND(self):
+                if self.challenged():
+                    return
                 self.record()
                 if dav.redirect_propfind:
                     location, dav.redirect_propfind = dav.redirect_propfind, None
@@ -150,6 +161,8 @@ class HostileDAV:
                 self.answer(207, dav.multistatus(entries, token="t1" if self.path == dav.book_path else None))
 
             def do_REPORT(self):
+                if self.challenged():
+                    return
                 body = self.record()
                 if dav.redirect_report:
                     return self.answer(307, headers=[("Location", dav.redirect_report)])
@@ -160,6 +173,8 @@ class HostileDAV:
                 self.answer(207, dav.multistatus(dav.multiget(body)))
 
             def do_GET(self):
+                if self.challenged():
+                    return
                 self.record()
                 text = dav.cards.get(self.path) or dav.foreign.get(self.path)
                 if text is None:
@@ -173,11 +188,15 @@ class HostileDAV:
                 self.wfile.write(data)
 
             def do_PUT(self):
+                if self.challenged():
+                    return
                 text = self.record()
                 dav.cards[self.path] = text
                 self.answer(201, headers=[("ETag", etag(text))])
 
             def do_DELETE(self):
+                if self.challenged():
+                    return
                 self.record()
                 dav.cards.pop(self.path, None)
                 self.answer(204)
