@@ -144,8 +144,8 @@ extension SQLiteContactStore {
             """)
         var moved = false
         for row in rows {
-            let contact = Contact(givenName: row["given"], familyName: row["family"], organization: row["organization"])
-            let key = ContactKeys.sortKey(contact, .last)
+            let key = NameOrderFrozen.lastNameSortKey(given: row["given"], family: row["family"],
+                                                      organization: row["organization"])
             guard key != row["sort_last"] as String else { continue }
             try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
             moved = true
@@ -166,14 +166,14 @@ extension SQLiteContactStore {
         try db.execute(sql: """
             CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact ORDER BY id")
+        // The columns as they were when this was written, read by name: today's row code
+        // would select columns a book made before them does not have yet.
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, given, family, nickname, organization, notes, emails, addresses, tags FROM contact ORDER BY id
+            """)
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)")
         while let row = try rows.next() {
-            let contact = try SQLiteContactStore.contact(from: row)
-            let text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
-            try run("INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)", db) { binder in
-                binder.integer(contact.id ?? 0)
-                binder.text(text)
-            }
+            try insert.execute(arguments: [row["id"] as Int64, try IndexTagsNotesAndAddressesFrozen.indexedText(row)])
         }
         try db.execute(sql: """
             DROP TABLE contact_text_vocab;
@@ -240,10 +240,12 @@ extension SQLiteContactStore {
                 id INTEGER NOT NULL    -- contact.id
             );
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact ORDER BY id")
+        // The columns as they were when this was written, read by name (see `indexTagsNotesAndAddresses`).
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, given, family, organization, phones, emails FROM contact ORDER BY id")
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
         while let row = try rows.next() {
-            let contact = try contact(from: row)
-            try indexMatchKeys(MatchKeys.storedKeys(contact), id: contact.id ?? 0, db)
+            let id: Int64 = row["id"]
+            for (kind, key) in try AddMatchKeysFrozen.storedKeys(row) { try insert.execute(arguments: [kind, key, id]) }
         }
         try db.execute(sql: """
             CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
