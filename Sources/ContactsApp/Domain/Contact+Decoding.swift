@@ -50,8 +50,9 @@ extension LabeledValue {
 
     public init(from decoder: Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(label: try values.decodeIfPresent(String.self, forKey: .label) ?? "",
-                  value: try values.decode(String.self, forKey: .value))
+        let label = try values.decodeIfPresent(String.self, forKey: .label) ?? ""
+        let value = try values.decode(String.self, forKey: .value)
+        self.init(label: label, value: value)
     }
 }
 
@@ -62,7 +63,8 @@ extension PostalAddress {
 
     public init(from decoder: Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(label: try values.decodeIfPresent(String.self, forKey: .label) ?? "")
+        let label = try values.decodeIfPresent(String.self, forKey: .label) ?? ""
+        self.init(label: label)
         street = try values.decodeIfPresent(String.self, forKey: .street) ?? ""
         city = try values.decodeIfPresent(String.self, forKey: .city) ?? ""
         region = try values.decodeIfPresent(String.self, forKey: .region) ?? ""

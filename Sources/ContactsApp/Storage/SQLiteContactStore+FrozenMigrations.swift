@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
 
-/// What the migrations that derive data from a contact's row compute, copied as it was when each
+/// What the migrations derive from the rows and indexes they read, copied as it was when each
 /// migration was written and never changed after: a migration runs on books made long before
 /// today's code, so it must not read today's columns (`columns`, `contact(from:)`), build today's
-/// `Contact`, or call today's derivations (which follow today's fields). Each copy reads the
-/// columns its migration names, by name, and is used by that migration alone.
+/// `Contact`, or call today's derivations (which follow today's fields). Each copy is named for
+/// the migration it was made for and reads the columns that migration names, by name; a later
+/// migration written while a derivation was still the same uses the earlier copy.
 ///
 /// When today's derivation changes, the stored keys and texts change through a new migration,
-/// not by editing these.
+/// not by editing these (`UpgradeFixtureTests` compares the upgraded books with today's saves).
 extension SQLiteContactStore {
     /// `addNameOrderAndSortPastParticles`' last-name sort key, as `ContactKeys.sortKey(_, .last)`
     /// and `PersonName.sortingFamilyName` were at 02aca1a.
@@ -41,33 +42,23 @@ extension SQLiteContactStore {
         }
     }
 
-    /// `indexTagsNotesAndAddresses`' word index text of a row (`id, given, family, nickname,
-    /// organization, notes, emails, addresses, tags`), as `ContactKeys.foldedText` and
-    /// `ContactSearch.indexedText` made it at 455c66f: the folded names, emails, tags, notes and
-    /// address components, letters and digits apart, then a marked word per letter-digit pair.
-    enum IndexTagsNotesAndAddressesFrozen {
-        struct Email: Decodable { var value: String }
-        struct Address: Decodable { var street, city, region, postalCode, country: String? }
-
-        static func indexedText(_ row: Row) throws -> String {
-            let emails = try JSONDecoder().decode([Email].self, from: Data((row["emails"] as String).utf8))
-            let addresses = try JSONDecoder().decode([Address].self, from: Data((row["addresses"] as String).utf8))
-            let tags = try JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))
-            let notes: String = row["notes"]
-            let components = addresses.flatMap { address in
-                [address.street, address.city, address.region, address.postalCode, address.country]
-                    .compactMap { $0 }.filter { !$0.isEmpty }
-            }
-            let parts: [String] = [row["given"], row["family"], row["nickname"], row["organization"]]
-                + emails.map(\.value) + tags + (notes.isEmpty ? [] : [notes]) + components
-            return separatingDigitsAddingPairs(parts.map(fold).joined(separator: " "))
+    /// `addPhoneGramsSortKeysByIDAndCount`' digit grams of a phone index row (its phones' digits,
+    /// space-separated), as `ContactSearch.digitGramText` made them at cd715e5: the runs of 6
+    /// digits starting at every second digit of each phone, space-separated.
+    enum AddPhoneGramsFrozen {
+        static func gramText(_ digits: String) -> String {
+            digits.split(separator: " ").flatMap { phone -> [String] in
+                let bytes = Array(phone.utf8)
+                guard bytes.count >= 6 else { return [] }
+                return stride(from: 0, through: bytes.count - 6, by: 2).map { String(decoding: bytes[$0..<$0 + 6], as: UTF8.self) }
+            }.joined(separator: " ")
         }
+    }
 
-        static func fold(_ text: String) -> String {
-            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-            return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        }
-
+    /// `indexLettersAndDigitsApart`' index text, as `ContactSearch.indexedText` of
+    /// `separatingDigits` made it from 410209b on (split by Unicode scalars since 74f1ae7, the
+    /// same words); `indexTagsNotesAndAddresses` indexes with it too.
+    enum IndexLettersAndDigitsApartFrozen {
         /// Words are runs of letters or of digits (a mark joins the word before it); a space goes
         /// between a letter word and a digit word that touch, and each letter word followed by a
         /// digit word adds `U+E000` + the two, after the text.
@@ -99,7 +90,7 @@ extension SQLiteContactStore {
             return String(out)
         }
 
-        enum Kind {
+        enum Kind: Equatable {
             case letter, digit, mark, other
 
             init(_ scalar: Unicode.Scalar) {
@@ -110,6 +101,104 @@ extension SQLiteContactStore {
                 default: self = .other
                 }
             }
+        }
+    }
+
+    /// `addPageAnchors`' anchors (and `addNameOrderAndSortPastParticles`' when sort keys moved),
+    /// as `fillAnchors` made them at 479e2f7: for each order, one walk of its sort index, an
+    /// anchor every `bucket` entries, the first at ('', 0).
+    enum AddPageAnchorsFrozen {
+        static func fill(bucket: Int, _ db: Database) throws {
+            for (sort, column) in [("first", "sort_first"), ("last", "sort_last")] {
+                var anchors: [(key: String, id: Int64, n: Int)] = [("", 0, 0)]
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(column), id FROM contact INDEXED BY contact_\(column) ORDER BY \(column), id")
+                var index = 0
+                while let row = try rows.next() {
+                    if index > 0, index % bucket == 0 { anchors.append((row[0], row[1], 0)) }
+                    anchors[anchors.count - 1].n += 1
+                    index += 1
+                }
+                for anchor in anchors {
+                    try db.execute(sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)",
+                                   arguments: [sort, anchor.key, anchor.id, anchor.n])
+                }
+            }
+        }
+    }
+
+    /// `addWordListForInsideWords`' words of an index text, as `ContactSearch.insideWordCandidates`
+    /// found them at 0353c26: the words before the marked pairs that start with a letter and have
+    /// more than 3 scalars.
+    enum AddWordListFrozen {
+        static func candidates(_ indexedText: String) -> [String] {
+            AddWordStartsFrozen.letterWords(indexedText).filter { $0.count > 3 }.map { String(String.UnicodeScalarView($0)) }
+        }
+    }
+
+    /// `addWordStartsInsideWords`' words of an index text with where other words start in them,
+    /// as `ContactSearch.insideWordsWithStarts` found them at 1646682: for each word of
+    /// `AddWordListFrozen`, bit p set when its scalars from p on (1 ≤ p ≤ its length − 3, at most
+    /// 62) are another word of letters of the same text.
+    enum AddWordStartsFrozen {
+        static func wordsWithStarts(_ indexedText: String) -> [(word: String, starts: Int64)] {
+            let words = letterWords(indexedText)
+            let all = Set(words)
+            return words.filter { $0.count > 3 }.map { word in
+                var starts: Int64 = 0
+                for p in stride(from: 1, through: min(word.count - 3, 62), by: 1) where all.contains(Array(word[p...])) {
+                    starts |= 1 << Int64(p)
+                }
+                return (String(String.UnicodeScalarView(word)), starts)
+            }
+        }
+
+        /// The words of letters (a mark joins the word before it) before the first U+E000, as scalars.
+        static func letterWords(_ indexedText: String) -> [[Unicode.Scalar]] {
+            typealias Kind = IndexLettersAndDigitsApartFrozen.Kind
+            var words: [[Unicode.Scalar]] = []
+            var current = Kind.other, word: [Unicode.Scalar] = []
+            for scalar in indexedText.unicodeScalars {
+                if scalar == "\u{E000}" { break }
+                var kind = Kind(scalar)
+                if kind == .mark { kind = current == .other ? .other : current }
+                if kind != current {
+                    if current == .letter { words.append(word) }
+                    word = []
+                    current = kind
+                }
+                word.append(scalar)
+            }
+            if current == .letter { words.append(word) }
+            return words
+        }
+    }
+
+    /// `indexTagsNotesAndAddresses`' word index text of a row (`id, given, family, nickname,
+    /// organization, notes, emails, addresses, tags`), as `ContactKeys.foldedText` and
+    /// `ContactSearch.indexedText` made it at 455c66f: the folded names, emails, tags, notes and
+    /// address components, letters and digits apart, then a marked word per letter-digit pair.
+    enum IndexTagsNotesAndAddressesFrozen {
+        struct Email: Decodable { var value: String }
+        struct Address: Decodable { var street, city, region, postalCode, country: String? }
+
+        static func indexedText(_ row: Row) throws -> String {
+            let emails = try JSONDecoder().decode([Email].self, from: Data((row["emails"] as String).utf8))
+            let addresses = try JSONDecoder().decode([Address].self, from: Data((row["addresses"] as String).utf8))
+            let tags = try JSONDecoder().decode([String].self, from: Data((row["tags"] as String).utf8))
+            let notes: String = row["notes"]
+            let components = addresses.flatMap { address in
+                [address.street, address.city, address.region, address.postalCode, address.country]
+                    .compactMap { $0 }.filter { !$0.isEmpty }
+            }
+            let parts: [String] = [row["given"], row["family"], row["nickname"], row["organization"]]
+                + emails.map(\.value) + tags + (notes.isEmpty ? [] : [notes]) + components
+            return IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs(parts.map(fold).joined(separator: " "))
+        }
+
+        static func fold(_ text: String) -> String {
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+            return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         }
     }
 

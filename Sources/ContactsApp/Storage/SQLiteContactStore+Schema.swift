@@ -75,10 +75,10 @@ extension SQLiteContactStore {
             """)
         // The stored phones' grams, from the phone index.
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)")
         while let row = try rows.next() {
-            let digits: String = row["digits"]
-            try indexDigitGrams(ContactSearch.digitGramText(digits.split(separator: " ").map(String.init)),
-                                id: row["rowid"], db)
+            let grams = AddPhoneGramsFrozen.gramText(row["digits"])
+            if !grams.isEmpty { try insert.execute(arguments: [row["rowid"] as Int64, grams]) }
         }
     }
 
@@ -91,9 +91,9 @@ extension SQLiteContactStore {
         name: "index letters and digits as separate words", legacyIdentifier: "v3"
     ) { db, _ in
         // The old text is the folded words joined by spaces; separating its digits gives
-        // exactly what `ContactKeys.searchText` now makes, indexed with its letter-digit pairs.
+        // exactly what `ContactKeys.searchText` then made, indexed with its letter-digit pairs.
         let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) { values in
-            String.fromDatabaseValue(values[0]).map { ContactSearch.scanWords($0, addingPairs: true) }
+            String.fromDatabaseValue(values[0]).map(IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs)
         }
         db.add(function: separating)
         defer { db.remove(function: separating) }
@@ -119,7 +119,7 @@ extension SQLiteContactStore {
                 PRIMARY KEY (sort, key, id)
             ) WITHOUT ROWID;
             """)
-        try fillAnchors(bucket: anchorBucket, db)
+        try AddPageAnchorsFrozen.fill(bucket: anchorBucket, db)
     }
 
     /// The word index's vocabulary, each word with how many contacts hold it (FTS5's own
@@ -152,7 +152,7 @@ extension SQLiteContactStore {
         }
         if moved {
             try db.execute(sql: "DELETE FROM contact_anchor")
-            try fillAnchors(bucket: anchorBucket, db)
+            try AddPageAnchorsFrozen.fill(bucket: anchorBucket, db)
         }
     }
 
@@ -197,11 +197,13 @@ extension SQLiteContactStore {
             """)
         var words = Set<String>()
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
-        while let text = try texts.next() { words.formUnion(ContactSearch.insideWordCandidates(text)) }
+        while let text = try texts.next() { words.formUnion(AddWordListFrozen.candidates(text)) }
         // The word list as this migration made it (`addWords` now also fills `starts`, added after).
+        let insertWord = try db.makeStatement(sql: "INSERT INTO contact_word(word) VALUES (?)")
+        let insertGram = try db.makeStatement(sql: "INSERT INTO contact_word_gram(word) VALUES (?)")
         for word in words.sorted() {
-            try run("INSERT INTO contact_word(word) VALUES (?)", db) { $0.text(word) }
-            try run("INSERT INTO contact_word_gram(word) VALUES (?)", db) { $0.text(word) }
+            try insertWord.execute(arguments: [word])
+            try insertGram.execute(arguments: [word])
         }
     }
 
@@ -218,11 +220,10 @@ extension SQLiteContactStore {
         var starts: [String: Int64] = [:]
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
         while let text = try texts.next() {
-            for (word, at) in ContactSearch.insideWordsWithStarts(text) { starts[word] = starts[word].map { $0 & at } ?? at }
+            for (word, at) in AddWordStartsFrozen.wordsWithStarts(text) { starts[word] = starts[word].map { $0 & at } ?? at }
         }
-        for (word, at) in starts where at != 0 {
-            try run("UPDATE contact_word SET starts = ? WHERE word = ?", db) { $0.integer(at); $0.text(word) }
-        }
+        let update = try db.makeStatement(sql: "UPDATE contact_word SET starts = ? WHERE word = ?")
+        for (word, at) in starts where at != 0 { try update.execute(arguments: [at, word]) }
     }
 
     /// The keys `duplicates` groups contacts by (`MatchKeys.storedKeys`: emails, phones in a
