@@ -4,6 +4,7 @@ person would: the upgrade is said once, every contact is there and found, and in
 kept a journal the old history is listed, its last change undone and the trash restored."""
 import os
 import shutil
+import sqlite3
 import subprocess
 
 import pytest
@@ -82,7 +83,7 @@ def test_the_last_change_of_an_earlier_version_is_undone_and_redone(tmp_path, bo
     assert result.stdout.startswith("Undid: deleted Bob Stone")
     assert "Bob Stone" in result.stdout.split("Undid")[1]
     # the change before it too, and back again
-    result = run(tmp_path, db, "undo\nshow mary kowalczyk\nredo\nshow mary kowalczyk\n")
+    result = run(tmp_path, db, "undo\nshow mary kowalczyk\nback\nredo\nshow mary kowalczyk\n")
     assert result.returncode == 0, result.stderr
     undone, redone = result.stdout.split("Redid")
     assert "Undid: edited Mary Kowalczyk" in undone and "000-2222" not in undone
@@ -98,3 +99,15 @@ def test_the_trash_of_an_earlier_version_is_restored(tmp_path, book):
     assert "Bob Stone" in trash
     for value in ["Bob Stone", "bob@stone.example", "(555) 987-6543"]:
         assert value in restored, value
+
+
+def test_the_sync_account_of_an_earlier_version_is_kept(tmp_path):
+    db = copy(tmp_path, "sync-51f85f7")
+    result = run(tmp_path, db, "", "account", "list")
+    assert result.returncode == 0, result.stderr
+    assert "home" in result.stdout and "http://127.0.0.1:40539/user/contacts/addressbook/" in result.stdout
+    with sqlite3.connect(db) as book:
+        # every contact sent to the server still linked to it, Bob's link kept for his deletion
+        linked = book.execute("SELECT COUNT(*) FROM sync_item JOIN contact ON contact.id = sync_item.contact_id").fetchone()
+        assert linked == (7,)
+        assert book.execute("SELECT COUNT(*) FROM sync_item").fetchone() == (8,)
