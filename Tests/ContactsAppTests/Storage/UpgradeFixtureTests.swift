@@ -133,6 +133,36 @@ final class UpgradeFixtureTests: XCTestCase {
         }
     }
 
+    func test_journalImagesWithoutTodaysFields_orWithFieldsOfLater_areUndoneAndRestored() throws {
+        // Given: the journal book's images as a version before `nameOrder` and `extraProperties`
+        // would have written them, and with a field of a later version (`website`)
+        let path = try copy("journal-292235c")
+        _ = try SQLiteContactStore(path: path)
+        try DatabaseQueue(path: path).write { db in
+            let older = "json_set(json_remove(%@, '$.nameOrder', '$.extraProperties'), '$.website', json('[{\"label\":\"work\",\"value\":\"https://a.example\"}]'))"
+            try db.execute(sql: """
+                UPDATE change_entry SET before = \(String(format: older, "before")) WHERE before IS NOT NULL;
+                UPDATE change_entry SET after = \(String(format: older, "after")) WHERE after IS NOT NULL;
+                UPDATE contact_trash SET image = \(String(format: older, "image"));
+                """)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_entry WHERE instr(coalesce(before, after), 'nameOrder')"), 0)
+        }
+        let store = try SQLiteContactStore(path: path)
+        // When / Then: the history reads every image, the trash its contact
+        let history = try store.history(contactID: nil, limit: 100)
+        XCTAssertEqual(history.map(\.summary).prefix(3), ["deleted Bob Stone", "edited Mary Kowalczyk", "edited Ann Lee"])
+        XCTAssertEqual(history.first?.entries.first?.before?.emails.map(\.value), ["bob@stone.example"])
+        XCTAssertEqual(try store.trash().map(\.contact.familyName), ["Stone"])
+        // The edit of Mary undone after Bob's deletion, then Bob restored from the trash
+        XCTAssertEqual(try store.undo(changeSet: 9).summary, "edited Mary Kowalczyk")
+        let mary = try XCTUnwrap(try store.page(ContactQuery(search: "kowalczyk")).contacts.first)
+        XCTAssertEqual(mary.phones.map(\.label), ["home"])
+        XCTAssertEqual(mary.nameOrder, .givenFirst)
+        let bob = try store.restore(id: 8)
+        XCTAssertEqual(bob.phones.map(\.value), ["+1 555 987 6543"])
+        XCTAssertEqual(try store.page(ContactQuery(search: "stone")).contacts.map(\.id), [8])
+    }
+
     func test_aMigrationReadsOnlyTheColumnsOfItsTime_notTodays() throws {
         // Given: the migrations with every one that adds a column to `contact` moved to the end,
         // as if each column had been added after all the others: a migration that read today's
