@@ -168,7 +168,8 @@ final class UpgradeFixtureTests: XCTestCase {
         // as if each column had been added after all the others: a migration that read today's
         // columns (`readColumns`) would select one the book does not have yet
         let addingColumns = try migrationsAddingContactColumns()
-        XCTAssertEqual(addingColumns, [SQLiteContactStore.addNameOrderAndSortPastParticles.name])
+        // (the name order's, and any added since)
+        XCTAssertTrue(addingColumns.contains(SQLiteContactStore.addNameOrderAndSortPastParticles.name), "\(addingColumns)")
         let reordered = SQLiteContactStore.migrations.filter { !addingColumns.contains($0.name) }
             + SQLiteContactStore.migrations.filter { addingColumns.contains($0.name) }
         var migrator = DatabaseMigrator()
