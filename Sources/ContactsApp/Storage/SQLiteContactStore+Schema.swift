@@ -75,10 +75,10 @@ extension SQLiteContactStore {
             """)
         // The stored phones' grams, from the phone index.
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)")
         while let row = try rows.next() {
-            let digits: String = row["digits"]
-            try indexDigitGrams(ContactSearch.digitGramText(digits.split(separator: " ").map(String.init)),
-                                id: row["rowid"], db)
+            let grams = AddPhoneGramsFrozen.gramText(row["digits"])
+            if !grams.isEmpty { try insert.execute(arguments: [row["rowid"] as Int64, grams]) }
         }
     }
 
@@ -91,9 +91,9 @@ extension SQLiteContactStore {
         name: "index letters and digits as separate words", legacyIdentifier: "v3"
     ) { db, _ in
         // The old text is the folded words joined by spaces; separating its digits gives
-        // exactly what `ContactKeys.searchText` now makes, indexed with its letter-digit pairs.
+        // exactly what `ContactKeys.searchText` then made, indexed with its letter-digit pairs.
         let separating = DatabaseFunction("contactsbook_separating_digits", argumentCount: 1, pure: true) { values in
-            String.fromDatabaseValue(values[0]).map { ContactSearch.scanWords($0, addingPairs: true) }
+            String.fromDatabaseValue(values[0]).map(IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs)
         }
         db.add(function: separating)
         defer { db.remove(function: separating) }
@@ -119,7 +119,7 @@ extension SQLiteContactStore {
                 PRIMARY KEY (sort, key, id)
             ) WITHOUT ROWID;
             """)
-        try fillAnchors(bucket: anchorBucket, db)
+        try AddPageAnchorsFrozen.fill(bucket: anchorBucket, db)
     }
 
     /// The word index's vocabulary, each word with how many contacts hold it (FTS5's own
@@ -144,15 +144,15 @@ extension SQLiteContactStore {
             """)
         var moved = false
         for row in rows {
-            let contact = Contact(givenName: row["given"], familyName: row["family"], organization: row["organization"])
-            let key = ContactKeys.sortKey(contact, .last)
+            let key = NameOrderFrozen.lastNameSortKey(given: row["given"], family: row["family"],
+                                                      organization: row["organization"])
             guard key != row["sort_last"] as String else { continue }
             try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
             moved = true
         }
         if moved {
             try db.execute(sql: "DELETE FROM contact_anchor")
-            try fillAnchors(bucket: anchorBucket, db)
+            try AddPageAnchorsFrozen.fill(bucket: anchorBucket, db)
         }
     }
 
@@ -166,14 +166,14 @@ extension SQLiteContactStore {
         try db.execute(sql: """
             CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(frozenColumns) FROM contact ORDER BY id")
+        // The columns as they were when this was written, read by name: today's row code
+        // would select columns a book made before them does not have yet.
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT id, given, family, nickname, organization, notes, emails, addresses, tags FROM contact ORDER BY id
+            """)
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)")
         while let row = try rows.next() {
-            let contact = try frozenContact(from: row)
-            let text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
-            try run("INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)", db) { binder in
-                binder.integer(contact.id ?? 0)
-                binder.text(text)
-            }
+            try insert.execute(arguments: [row["id"] as Int64, try IndexTagsNotesAndAddressesFrozen.indexedText(row)])
         }
         try db.execute(sql: """
             DROP TABLE contact_text_vocab;
@@ -197,11 +197,13 @@ extension SQLiteContactStore {
             """)
         var words = Set<String>()
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
-        while let text = try texts.next() { words.formUnion(ContactSearch.insideWordCandidates(text)) }
+        while let text = try texts.next() { words.formUnion(AddWordListFrozen.candidates(text)) }
         // The word list as this migration made it (`addWords` now also fills `starts`, added after).
+        let insertWord = try db.makeStatement(sql: "INSERT INTO contact_word(word) VALUES (?)")
+        let insertGram = try db.makeStatement(sql: "INSERT INTO contact_word_gram(word) VALUES (?)")
         for word in words.sorted() {
-            try run("INSERT INTO contact_word(word) VALUES (?)", db) { $0.text(word) }
-            try run("INSERT INTO contact_word_gram(word) VALUES (?)", db) { $0.text(word) }
+            try insertWord.execute(arguments: [word])
+            try insertGram.execute(arguments: [word])
         }
     }
 
@@ -218,11 +220,10 @@ extension SQLiteContactStore {
         var starts: [String: Int64] = [:]
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
         while let text = try texts.next() {
-            for (word, at) in ContactSearch.insideWordsWithStarts(text) { starts[word] = starts[word].map { $0 & at } ?? at }
+            for (word, at) in AddWordStartsFrozen.wordsWithStarts(text) { starts[word] = starts[word].map { $0 & at } ?? at }
         }
-        for (word, at) in starts where at != 0 {
-            try run("UPDATE contact_word SET starts = ? WHERE word = ?", db) { $0.integer(at); $0.text(word) }
-        }
+        let update = try db.makeStatement(sql: "UPDATE contact_word SET starts = ? WHERE word = ?")
+        for (word, at) in starts where at != 0 { try update.execute(arguments: [at, word]) }
     }
 
     /// The keys `duplicates` groups contacts by (`MatchKeys.storedKeys`: emails, phones in a
@@ -240,10 +241,12 @@ extension SQLiteContactStore {
                 id INTEGER NOT NULL    -- contact.id
             );
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(frozenColumns) FROM contact ORDER BY id")
+        // The columns as they were when this was written, read by name (see `indexTagsNotesAndAddresses`).
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, given, family, organization, phones, emails FROM contact ORDER BY id")
+        let insert = try db.makeStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
         while let row = try rows.next() {
-            let contact = try frozenContact(from: row)
-            try indexMatchKeys(MatchKeys.storedKeys(contact), id: contact.id ?? 0, db)
+            let id: Int64 = row["id"]
+            for (kind, key) in try AddMatchKeysFrozen.storedKeys(row) { try insert.execute(arguments: [kind, key, id]) }
         }
         try db.execute(sql: """
             CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
@@ -302,19 +305,6 @@ extension SQLiteContactStore {
                 deleted_at REAL NOT NULL
             );
             """)
-    }
-
-    /// The columns the migrations before `keepCardsAndDisplayNames` read, as they were then: a
-    /// migration must not select a column a later one adds.
-    static let frozenColumns = "id, uid, given, family, nickname, organization, title, notes, phones, emails, addresses, tags, birthday"
-
-    /// A contact of `frozenColumns`, by name.
-    static func frozenContact(from row: Row) throws -> Contact {
-        func list<T: Decodable>(_ name: String) throws -> T { try JSONDecoder().decode(T.self, from: Data((row[name] as String).utf8)) }
-        return Contact(id: row["id"], uid: row["uid"], givenName: row["given"], familyName: row["family"], nickname: row["nickname"],
-                       organization: row["organization"], title: row["title"], phones: try list("phones"), emails: try list("emails"),
-                       addresses: try list("addresses"), birthday: (row["birthday"] as String?).flatMap(Birthday.init(parsing:)),
-                       notes: row["notes"], tags: try list("tags"))
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page
