@@ -37,10 +37,17 @@ struct VCardVersionConverter {
         -> (lines: [String], notes: [String]) {
         var notes = Notes()
         if source == SourceVersion(target) {
-            // The fast path of every export of an unchanged card: nothing is parsed.
-            var out = lines
-            for index in out.indices where ControlCharacters.contains(out[index]) {
-                out[index] = ControlCharacters.removed(from: out[index], notes: &notes)
+            // The fast path of every export of an unchanged card: only the names and parameters
+            // are looked at, and a line is parsed only when it is not valid in its own version.
+            var out: [String] = []
+            out.reserveCapacity(lines.count)
+            for var line in lines {
+                if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
+                if Syntax.needsRepair(line, in: target) {
+                    out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
+                } else {
+                    out.append(line)
+                }
             }
             return (out, notes.sentences)
         }
@@ -70,6 +77,55 @@ struct VCardVersionConverter {
 
         mutating func add(_ sentence: String) {
             if seen.insert(sentence).inserted { sentences.append(sentence) }
+        }
+    }
+
+    // MARK: - 2.1 syntax inside a 3.0 or 4.0 card
+
+    /// Lines a 3.0 or 4.0 card holds in 2.1's syntax (Mac OS X Address Book's `PHOTO;BASE64:` with
+    /// spaces in the data, `TEL;WORK:`), or with an ENCODING that 4.0 does not have: written as
+    /// their own version spells them, since a server checks (SabreDAV refuses `ENCODING=BASE64`).
+    enum Syntax {
+        static func needsRepair(_ line: String, in version: VCardWriter.Version) -> Bool {
+            var quoted = false, inParameters = false, encodingB = false
+            var segment: [UInt8] = []
+            for byte in line.utf8 {
+                if byte == UInt8(ascii: "\"") { quoted.toggle() }
+                let ends = !quoted && (byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":"))
+                guard ends else {
+                    if inParameters { segment.append(byte) }
+                    continue
+                }
+                if inParameters {
+                    // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
+                    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
+                    let name = String(decoding: segment[..<equals], as: UTF8.self).uppercased()
+                    if name == "CHARSET" { return true }
+                    if name == "ENCODING" {
+                        let value = String(decoding: segment[(equals + 1)...], as: UTF8.self).uppercased()
+                        if version == .v4 || value != "B" { return true }
+                        encodingB = true
+                    }
+                }
+                if byte == UInt8(ascii: ":") { break }
+                inParameters = true
+                segment.removeAll(keepingCapacity: true)
+            }
+            // 3.0's inline binary with the spaces of a 2.1 fold left in it.
+            return encodingB && line.utf8.contains { $0 == 0x20 || $0 == 0x09 }
+        }
+
+        /// The line in its version's syntax: none when it has no place in the version.
+        static func repaired(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
+            guard let property = Property(parsing: line, notes: &notes) else { return [line] }
+            var card = Card(properties: [property])
+            card.from21(notes: &notes, escapingCommas: false)
+            if version == .v4 { card.to4(notes: &notes) }
+            let lines = card.lines
+            if lines.count == 1 && lines[0] != line {
+                notes.add("\(property.name): written in vCard \(version.rawValue)'s syntax (the card held it in vCard 2.1's)")
+            }
+            return lines
         }
     }
 
@@ -270,7 +326,7 @@ extension VCardVersionConverter {
         /// vCard 2.1's syntax in 3.0's spelling (also the first step to 4.0): TYPE values from
         /// bare parameters, lower-cased where RFC 2426 defines them, `ENCODING=b` for BASE64 with
         /// the whitespace of 2.1's folding taken out, `VALUE=uri` for `VALUE=URL`, GEO's comma.
-        mutating func from21(notes: inout Notes) {
+        mutating func from21(notes: inout Notes, escapingCommas: Bool = true) {
             for index in properties.indices {
                 var property = properties[index]
                 if !property.parameters.isEmpty {
@@ -299,8 +355,23 @@ extension VCardVersionConverter {
                 if property.name == "GEO", let (latitude, longitude) = Geo.parse(property.value) {
                     property.setValue(latitude + ";" + longitude)
                 }
+                if escapingCommas && Self.textIn21.contains(property.name) { property.setValue(Self.escapingCommas(property.value)) }
                 properties[index] = property
             }
+        }
+
+        /// Text properties whose commas 2.1 does not escape (it has no lists) and 3.0 and 4.0 do.
+        private static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
+
+        /// `,` as `\,`, an escaped character left as it is.
+        static func escapingCommas(_ value: String) -> String {
+            guard value.utf8.contains(UInt8(ascii: ",")) else { return value }
+            var out = "", escaped = false
+            for character in value {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "," { out += "\\" }
+                out.append(character)
+            }
+            return out
         }
 
         // MARK: 3.0 into 4.0
@@ -519,15 +590,18 @@ extension VCardVersionConverter {
                         }
                     }
                 case "ADR":
-                    if let label = property.values(of: "LABEL").first {
+                    if var label = property.values(of: "LABEL").first {
                         property.remove("LABEL")
+                        // RFC 6350's own example writes the label's line breaks as `\n` (before RFC 6868's `^n`).
+                        label = label.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\N", with: "\n")
                         var types: [(name: String, values: [String])] = []
                         if !property.types.isEmpty { types = [("TYPE", property.types)] }
                         property.following.append(Property(group: property.group, name: "LABEL", parameters: types,
                                                            value: VCardText.escape(label)))
                     }
                 case "N", "ORG":
-                    let sortAs = property.values(of: "SORT-AS")
+                    // RFC 6350 §5.9's example quotes the whole list: `SORT-AS="Harten,Rene"`.
+                    let sortAs = property.values(of: "SORT-AS").flatMap { $0.split(separator: ",").map(String.init) }
                     if !sortAs.isEmpty {
                         property.remove("SORT-AS")
                         if !sortStringWritten {
