@@ -365,7 +365,7 @@ final class VCardVersionConverterTests: XCTestCase {
             "TEL;TYPE=work,cell,voice,video:+1-418-262-6501",
             "EMAIL;TYPE=work:simon.perreault@viagenie.ca",
             "GEO;TYPE=work:46.772673;-71.282945",
-            "KEY;TYPE=work;VALUE=uri:http://www.viagenie.ca/simon.perreault/simon.asc",
+            "KEY;TYPE=work;VALUE=text:http://www.viagenie.ca/simon.perreault/simon.asc",
             "TZ:-05:00",
             "URL;TYPE=home:http://nomis80.org",
         ])
@@ -375,6 +375,7 @@ final class VCardVersionConverterTests: XCTestCase {
             "LANG written as X-LANG (vCard 3.0 has no LANG)",
             "LANG: PREF=2 dropped (vCard 3.0 has only one preferred item)",
             "TEL: TYPE text dropped (vCard 3.0 has no such TEL type)",
+            "KEY: a link to a key written as text (vCard 3.0's KEY cannot be a link)",
         ])
     }
 
@@ -577,5 +578,122 @@ enum VersionSeeds {
             if let property = try? VCardProperty(line) { current.lines.append(property.raw) }
         }
         return cards
+    }
+}
+
+// MARK: - An independent validator
+
+/// Every card under `Fixtures/versions/`, converted to 3.0 and to 4.0, checked by ez-vcard's
+/// `VCard.validate(version)` (Debian's libez-vcard-java, installed by scripts/setup) and by its
+/// parser's warnings. Skipped where no Java or ez-vcard is installed.
+final class VCardVersionConverterValidationTests: XCTestCase {
+    static let jars = ["/usr/share/java/ez-vcard.jar", "/usr/share/java/vinnie.jar"]
+    static let java = "/usr/bin/java"
+
+    /// Prints one line per warning: file, property class, code, message.
+    static let validator = """
+        import ezvcard.*;
+        import ezvcard.io.text.VCardReader;
+        import java.io.File;
+        public class Validate {
+            public static void main(String[] args) throws Exception {
+                for (String path : args) {
+                    try (VCardReader reader = new VCardReader(new File(path))) {
+                        VCard card;
+                        while ((card = reader.readNext()) != null) {
+                            for (ezvcard.io.ParseWarning w : reader.getWarnings())
+                                System.out.println(new File(path).getName() + "\\tparse " + w.getPropertyName() + "\\t" + w.getCode() + "\\t" + w.getMessage());
+                            for (java.util.Map.Entry<ezvcard.property.VCardProperty, java.util.List<ValidationWarning>> e : card.validate(card.getVersion())) {
+                                String property = e.getKey() == null ? "card" : e.getKey().getClass().getSimpleName();
+                                for (ValidationWarning w : e.getValue())
+                                    System.out.println(new File(path).getName() + "\\t" + property + "\\t" + w.getCode() + "\\t" + w.getMessage());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        """
+
+    func test_realCards_convertedTo3And4_passEzVCardValidation() throws {
+        let files = FileManager.default
+        guard files.isExecutableFile(atPath: Self.java), Self.jars.allSatisfy(files.fileExists) else {
+            throw XCTSkip("Java and Debian's libez-vcard-java are not installed (scripts/setup installs them)")
+        }
+        // Given
+        let directory = files.temporaryDirectory.appendingPathComponent("vcard-versions-\(UUID().uuidString)")
+        try files.createDirectory(at: directory, withIntermediateDirectories: true)
+        var keep = false
+        defer { if !keep { try? files.removeItem(at: directory) } }
+        try Self.validator.write(to: directory.appendingPathComponent("Validate.java"), atomically: true, encoding: .utf8)
+        let names = try files.contentsOfDirectory(atPath: VCardSeeds.fixtures.appendingPathComponent("versions").path)
+            .filter { $0.hasSuffix(".vcf") }.sorted()
+        XCTAssertGreaterThanOrEqual(names.count, 10)
+        var written: [String] = []
+        var cardsWithoutName: Set<String> = []
+        for name in names {
+            for (index, card) in try VersionSeeds.cards(name).enumerated() {
+                for target in [VCardWriter.Version.v3, .v4] {
+                    // When
+                    let lines = SUT.convert(card.lines, from: card.version, to: target).lines
+                    let file = "\(name.dropLast(4))-\(index + 1).\(target.rawValue).vcf"
+                    let text = (["BEGIN:VCARD", "VERSION:\(target.rawValue)"] + lines + ["END:VCARD"]).map(VCardWriter.fold).joined()
+                    try Data(text.utf8).write(to: directory.appendingPathComponent(file))
+                    written.append(file)
+                    if !lines.contains(where: { $0.hasPrefix("N:") || $0.hasPrefix("N;") }) { cardsWithoutName.insert(file + " N") }
+                    if !lines.contains(where: { $0.hasPrefix("FN:") || $0.hasPrefix("FN;") }) { cardsWithoutName.insert(file + " FN") }
+                }
+            }
+        }
+        // A control, to show the validator is awake: Outlook's 2.1 lines, not converted, in a 4.0 card.
+        let outlook = try VersionSeeds.card("John_Doe_MS_OUTLOOK.vcf")
+        let control = (["BEGIN:VCARD", "VERSION:4.0"] + outlook + ["END:VCARD"]).map(VCardWriter.fold).joined()
+        try Data(control.utf8).write(to: directory.appendingPathComponent("control.4.0.vcf"))
+        let output = try Self.run(Self.java, ["-cp", Self.jars.joined(separator: ":"), "Validate.java", "control.4.0.vcf"] + written,
+                                  in: directory)
+        // Then
+        let lines = output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Set(lines.filter { $0.hasPrefix("control.") }.map { $0.split(separator: "\t")[1] }),
+                       ["RawProperty", "Photo", "Email"], output) // LABEL, ENCODING=BASE64, TYPE=internet
+        let warnings = lines.filter { !$0.hasPrefix("control.") && !Self.isAccepted($0, cardsWithoutName: cardsWithoutName) }
+        if !warnings.isEmpty { keep = true }
+        XCTAssertEqual(warnings, [], "converted cards kept in \(directory.path)")
+        XCTAssertGreaterThan(written.count, 2 * names.count, "some files hold several cards")
+    }
+
+    typealias SUT = VCardVersionConverter
+
+    /// ez-vcard's warnings that are not faults of the conversion.
+    static func isAccepted(_ warning: String, cardsWithoutName: Set<String>) -> Bool {
+        let fields = warning.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4 else { return false }
+        let (file, property, code) = (fields[0], fields[1], fields[2])
+        let is3 = file.hasSuffix(".3.0.vcf")
+        switch (property, code) {
+        // RFC 2426 lets EMAIL take any registered TYPE; Apple, Google and Android write home and work.
+        case ("Email", "9") where is3: return fields[3].contains("(\"home\")") || fields[3].contains("(\"work\")")
+        // FBURL, CALURI and CALADRURI are vCard 3.0 properties too (RFC 2739); ez-vcard knows them in 4.0 only.
+        case ("FreeBusyUrl", "2"), ("CalendarUri", "2"), ("CalendarRequestUri", "2"): return is3
+        // The card came without N (RFC 2426's own examples) or FN (Android's); the writer adds them.
+        case ("card", "0"): return cardsWithoutName.contains(file + " N")
+        case ("card", "1"): return cardsWithoutName.contains(file + " FN")
+        default: return false
+        }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        return text
     }
 }

@@ -820,6 +820,12 @@ extension VCardVersionConverter {
                 if let format = format(of: mediaType) { property.setTypes(property.types + [format]) }
             } else if property.lowered("VALUE") == "text" {
                 return
+            } else if property.name == "KEY" {
+                // 3.0's KEY is inline binary or text, never a link (RFC 2426 §3.7.2).
+                property.set("VALUE", ["text"])
+                property.remove("MEDIATYPE")
+                property.setValue(VCardText.escape(property.value))
+                notes.add("KEY: a link to a key written as text (vCard 3.0's KEY cannot be a link)")
             } else {
                 // 3.0's default for these is inline binary: a link must say it is one.
                 property.set("VALUE", ["uri"])
