@@ -29,6 +29,40 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertEqual(result.notes, [])
     }
 
+    func test_convert_sameVersion3_macAddressBookBase64Photo_repairedAlone() throws {
+        // Given: Mac OS X Address Book's `PHOTO;BASE64:` in a 3.0 card, its data indented by two spaces
+        let lines = try VersionSeeds.card("John_Doe_MAC_ADDRESS_BOOK.vcf")
+        let photoIndex = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("PHOTO;BASE64:") })
+        XCTAssertTrue(lines[photoIndex].contains(" "))
+        // When
+        let result = SUT.convert(lines, from: .v3, to: .v3)
+        // Then: every other line as it came
+        XCTAssertEqual(result.lines.count, lines.count)
+        for index in lines.indices where index != photoIndex { XCTAssertEqual(result.lines[index], lines[index]) }
+        XCTAssertEqual(result.lines[photoIndex], "PHOTO;ENCODING=b:" + lines[photoIndex].dropFirst("PHOTO;BASE64:".count).filter { $0 != " " })
+        XCTAssertEqual(result.notes, ["PHOTO: written in vCard 3.0's syntax (the card held it in vCard 2.1's)"])
+    }
+
+    func test_convert_sameVersion4_photoInThreeZeroSyntax_becomesDataURI() {
+        // Given: a 3.0 photo line inside a 4.0 card, which SabreDAV refuses
+        // ("ENCODING parameter is not valid in vCard 4")
+        let lines = ["FN:Ann Lee", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA", "TEL;WORK:+1 555 0100"]
+        // When
+        let result = SUT.convert(lines, from: .v4, to: .v4)
+        // Then
+        XCTAssertEqual(result.lines, ["FN:Ann Lee", "PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
+                                      "TEL;TYPE=work:+1 555 0100"])
+        XCTAssertEqual(result.notes, ["PHOTO: written in vCard 4.0's syntax (the card held it in vCard 2.1's)",
+                                      "TEL: written in vCard 4.0's syntax (the card held it in vCard 2.1's)"])
+    }
+
+    func test_convert_crossVersion_beginEndAndVersionLeftToTheWriter() {
+        // When
+        let result = SUT.convert(["BEGIN:VCARD", "VERSION:3.0", "FN:A", "END:VCARD"], from: .v3, to: .v4)
+        // Then
+        XCTAssertEqual(result.lines, ["FN:A"])
+    }
+
     func test_convert_sameVersion_controlBytesRemovedWithNote() {
         // Given: a form feed and a C1 control (U+0085) in a note; a tab is allowed (RFC 6350's WSP)
         let lines = ["FN:Ann Lee", "NOTE:page one\u{0C}page two\u{85}", "X-TABBED:a\tb"]
@@ -151,6 +185,45 @@ final class VCardVersionConverterTests: XCTestCase {
             "LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)",
             "EMAIL: TYPE internet dropped (vCard 4.0 has no such EMAIL type)",
         ])
+    }
+
+    func test_convert_vCard21SpecGeoAndTimeZone_to3And4() {
+        // Given: GEO as vCard 2.1 writes it (a comma between latitude and longitude), TZ in extended form
+        let lines = ["GEO:37.24,-17.87", "TZ:-08:00"]
+        // When
+        let v3 = SUT.convert(lines, from: .v21, to: .v3).lines
+        let v4 = SUT.convert(lines, from: .v21, to: .v4).lines
+        // Then
+        XCTAssertEqual(v3, ["GEO:37.24;-17.87", "TZ:-08:00"])
+        XCTAssertEqual(v4, ["GEO:geo:37.24,-17.87", "TZ;VALUE=utc-offset:-0800"])
+    }
+
+    func test_convert_21PhotoByURL_withAndWithoutValueURL() {
+        // Given: Wikipedia's vCard 2.1 example (`PHOTO;GIF:` and a link, no VALUE) and the same with VALUE=URL
+        let lines = ["PHOTO;GIF:http://www.example.com/dir_photos/my_photo.gif",
+                     "PHOTO;VALUE=URL;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif"]
+        // When
+        let v3 = SUT.convert(lines, from: .v21, to: .v3).lines
+        let v4 = SUT.convert(lines, from: .v21, to: .v4).lines
+        // Then: 3.0's PHOTO is inline binary unless it says it is a link
+        XCTAssertEqual(v3, ["PHOTO;TYPE=GIF;VALUE=uri:http://www.example.com/dir_photos/my_photo.gif",
+                            "PHOTO;VALUE=uri;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif"])
+        XCTAssertEqual(v4, ["PHOTO;VALUE=uri;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
+                            "PHOTO;VALUE=uri;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif"])
+    }
+
+    func test_convert_wikipedia21Label_alreadyEscapedCommaKept() {
+        // Given: Wikipedia's vCard 2.1 example, whose quoted-printable LABEL escapes one comma and not the other
+        let data = Data(("BEGIN:VCARD\r\nVERSION:2.1\r\n"
+            + "LABEL;WORK;PREF;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:100 Waters Edge=0D=\r\n=0ABaytown\\, LA 30314=0D=0AUnited States of America\r\n"
+            + "LABEL;HOME;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:42 Plantation St.=0D=0A=\r\nBaytown, LA 30314=0D=0AUnited States of America\r\n"
+            + "END:VCARD\r\n").utf8)
+        let lines = try? VersionSeeds.cards(in: data).first?.lines
+        // When
+        let result = SUT.convert(lines ?? [], from: .v21, to: .v3).lines
+        // Then
+        XCTAssertEqual(result, ["LABEL;TYPE=work,pref:100 Waters Edge\\nBaytown\\, LA 30314\\nUnited States of America",
+                                "LABEL;TYPE=home:42 Plantation St.\\nBaytown\\, LA 30314\\nUnited States of America"])
     }
 
     // MARK: - 3.0 into 4.0

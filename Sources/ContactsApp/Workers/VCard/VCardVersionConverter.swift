@@ -8,7 +8,10 @@ import Foundation
 /// and END are not among the lines. Pure: the same lines give the same answer.
 ///
 /// - Same version in and out: the lines come back byte for byte (the point of keeping the card),
-///   except that control characters are removed.
+///   except that control characters are removed and a line the card holds in 2.1's syntax
+///   (bare parameters, `ENCODING=BASE64`, CHARSET; any ENCODING in 4.0) is written in the
+///   card's own version's syntax, with a note: such a line is not valid in its version, and
+///   servers check (SabreDAV refuses an ENCODING in 4.0).
 /// - A line that needs no change comes back as it was; a changed line is written anew
 ///   (parameter names upper-cased, TYPE values in one `TYPE=a,b`, values quoted when they hold
 ///   `:;,` and RFC 6868's `^` escapes).
@@ -52,7 +55,7 @@ struct VCardVersionConverter {
             return (out, notes.sentences)
         }
         var card = Card()
-        for line in lines {
+        for line in lines where !Self.isWritersOwn(line) {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
             guard let property = Property(parsing: text, notes: &notes) else {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
@@ -67,6 +70,14 @@ struct VCardVersionConverter {
         default: break
         }
         return (card.lines, notes.sentences)
+    }
+
+    /// BEGIN, END and VERSION, which the writer writes: not among the lines, and dropped if they are.
+    private static func isWritersOwn(_ line: String) -> Bool {
+        guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "b") || first | 0x20 == UInt8(ascii: "e")
+            || first | 0x20 == UInt8(ascii: "v") else { return false }
+        let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        return name == "BEGIN" || name == "END" || name == "VERSION"
     }
 
     // MARK: - Notes
@@ -346,6 +357,10 @@ extension VCardVersionConverter {
                     notes.add("\(property.name): ENCODING=\(other.uppercased()) removed (not a vCard 3.0 or 4.0 encoding)")
                 }
                 switch property.lowered("VALUE") {
+                case nil where ["PHOTO", "LOGO", "SOUND"].contains(property.name) && !property.has("ENCODING")
+                    && Binary.looksLikeURI(property.value):
+                    // 2.1 writers leave a link's VALUE=URL out (`PHOTO;GIF:http://...`); 3.0's default is binary.
+                    property.set("VALUE", ["uri"])
                 case "url": property.set("VALUE", ["uri"])
                 case "inline": property.remove("VALUE")
                 case "content-id", "cid":
