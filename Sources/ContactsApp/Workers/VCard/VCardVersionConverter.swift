@@ -28,7 +28,7 @@ struct VCardVersionConverter {
 
         /// From a VERSION property's value (`3.0`, ` 4.0 `); nil for anything else.
         init?(versionValue: String) {
-            self.init(rawValue: versionValue.trimmingCharacters(in: .whitespaces))
+            self.init(rawValue: versionValue.trimmingWhitespaces)
         }
 
         init(_ version: VCardWriter.Version) {
@@ -55,8 +55,16 @@ struct VCardVersionConverter {
             return (out, notes.sentences)
         }
         var card = Card()
+        card.properties.reserveCapacity(lines.count)
         for line in lines where !Self.isWritersOwn(line) {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
+            // Most lines (FN, NOTE, EMAIL, X- properties without parameters) need no change:
+            // they are not parsed (parsing every line was most of a conversion's time).
+            if let head = Property.head(of: text), !head.hasParameters,
+               !Names.converted.contains(head.name), !(source == .v21 && Card.textIn21.contains(head.name)) {
+                card.properties.append(Property(unchanged: text, group: head.group, name: head.name))
+                continue
+            }
             guard let property = Property(parsing: text, notes: &notes) else {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
                 continue
@@ -97,33 +105,45 @@ struct VCardVersionConverter {
     /// spaces in the data, `TEL;WORK:`), or with an ENCODING that 4.0 does not have: written as
     /// their own version spells them, since a server checks (SabreDAV refuses `ENCODING=BASE64`).
     enum Syntax {
+        /// Looks at the bytes before the value only (and a 3.0 inline binary's for spaces), without
+        /// allocating: every line of every same-version export comes here.
         static func needsRepair(_ line: String, in version: VCardWriter.Version) -> Bool {
-            var quoted = false, inParameters = false, encodingB = false
-            var segment: [UInt8] = []
-            for byte in line.utf8 {
-                if byte == UInt8(ascii: "\"") { quoted.toggle() }
-                let ends = !quoted && (byte == UInt8(ascii: ";") || byte == UInt8(ascii: ":"))
-                guard ends else {
-                    if inParameters { segment.append(byte) }
-                    continue
-                }
-                if inParameters {
-                    // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
-                    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
-                    let name = String(decoding: segment[..<equals], as: UTF8.self).uppercased()
-                    if name == "CHARSET" { return true }
-                    if name == "ENCODING" {
-                        let value = String(decoding: segment[(equals + 1)...], as: UTF8.self).uppercased()
-                        if version == .v4 || value != "B" { return true }
-                        encodingB = true
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                var quoted = false, encodingB = false
+                var segmentStart = -1 // the first parameter's start, once the name has ended
+                var index = 0
+                while index <= bytes.count {
+                    let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ":")
+                    if byte == UInt8(ascii: "\"") { quoted.toggle() }
+                    if quoted || (byte != UInt8(ascii: ";") && byte != UInt8(ascii: ":")) { index += 1; continue }
+                    if segmentStart >= 0 {
+                        let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                        // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
+                        guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
+                        let name = UnsafeBufferPointer(rebasing: segment[..<equals])
+                        if isName(name, "CHARSET") { return true }
+                        if isName(name, "ENCODING") {
+                            let value = UnsafeBufferPointer(rebasing: segment[(equals + 1)...])
+                            if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) { return true }
+                            encodingB = true
+                        }
                     }
+                    if byte == UInt8(ascii: ":") { break }
+                    segmentStart = index + 1
+                    index += 1
                 }
-                if byte == UInt8(ascii: ":") { break }
-                inParameters = true
-                segment.removeAll(keepingCapacity: true)
+                // 3.0's inline binary with the spaces of a 2.1 fold left in it.
+                return encodingB && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
             }
-            // 3.0's inline binary with the spaces of a 2.1 fold left in it.
-            return encodingB && line.utf8.contains { $0 == 0x20 || $0 == 0x09 }
+            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// Whether the bytes spell an upper-case ASCII name, in any case.
+        private static func isName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            let expected = name.utf8Start
+            for index in 0..<bytes.count where bytes[index] & 0xDF != expected[index] & 0xDF { return false }
+            return true
         }
 
         /// The line in its version's syntax: none when it has no place in the version.
@@ -149,14 +169,23 @@ struct VCardVersionConverter {
             (scalar.value < 0x20 && scalar != "\t") || (scalar.value >= 0x7F && scalar.value <= 0x9F)
         }
 
+        /// By the contiguous bytes (every line of every export comes here; a photo is 50 kB, and
+        /// stepping through `utf8`'s iterator was a third of a same-version export's time).
+        /// C1 controls are U+0080-U+009F, encoded 0xC2 0x80-0x9F.
         static func contains(_ line: String) -> Bool {
-            // By bytes first: C1 controls are U+0080-U+009F, encoded 0xC2 0x80-0x9F.
-            var previous: UInt8 = 0
-            for byte in line.utf8 {
-                if (byte < 0x20 && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) { return true }
-                previous = byte
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                // A first pass without branches (vectorised), for the bytes that may start a control.
+                var suspect: UInt8 = 0
+                for byte in bytes { suspect |= (byte < 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0) | (byte == 0xC2 ? 1 : 0) }
+                guard suspect != 0 else { return false }
+                var previous: UInt8 = 0
+                for byte in bytes {
+                    if byte < 0x20 && byte != 0x09 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
+                    previous = byte
+                }
+                return false
             }
-            return false
+            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
         }
 
         static func removed(from line: String, notes: inout Notes) -> String {
@@ -203,6 +232,42 @@ extension VCardVersionConverter {
                 remove("CHARSET")
                 notes.add("\(name): CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)")
             }
+        }
+
+        /// A line that needs no change, known by its name alone; `materialize` parses it if it must
+        /// change after all (an ADR given a LABEL, an N given a SORT-AS).
+        init(unchanged line: String, group: String?, name: String) {
+            self.original = line
+            self.group = group
+            self.name = name
+            self.parameters = []
+            self.value = ""
+            self.parsed = false
+        }
+
+        /// False for a line taken by its name alone (`init(unchanged:)`).
+        private(set) var parsed = true
+
+        mutating func materialize(notes: inout Notes) {
+            guard !parsed, let property = Property(parsing: original, notes: &notes) else { return }
+            self = property
+        }
+
+        /// The group and upper-cased name, and whether parameters follow, from the bytes before
+        /// the first `;` or `:`; nil when there is neither.
+        static func head(of line: String) -> (group: String?, name: String, hasParameters: Bool)? {
+            let utf8 = line.utf8
+            guard let end = utf8.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else { return nil }
+            let qualified = line[..<end]
+            let hasParameters = utf8[end] == UInt8(ascii: ";")
+            guard let dot = qualified.utf8.lastIndex(of: UInt8(ascii: ".")) else {
+                return (nil, uppercased(qualified), hasParameters)
+            }
+            return (String(qualified[..<dot]), uppercased(qualified[qualified.utf8.index(after: dot)...]), hasParameters)
+        }
+
+        private static func uppercased(_ text: Substring) -> String {
+            text.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }) ? text.uppercased() : String(text)
         }
 
         /// A new property (one that replaces or follows another).
@@ -338,7 +403,7 @@ extension VCardVersionConverter {
         /// bare parameters, lower-cased where RFC 2426 defines them, `ENCODING=b` for BASE64 with
         /// the whitespace of 2.1's folding taken out, `VALUE=uri` for `VALUE=URL`, GEO's comma.
         mutating func from21(notes: inout Notes, escapingCommas: Bool = true) {
-            for index in properties.indices {
+            for index in properties.indices where properties[index].parsed {
                 var property = properties[index]
                 if !property.parameters.isEmpty {
                     // A bare parameter reads like TYPE=; written again, it is one.
@@ -376,7 +441,7 @@ extension VCardVersionConverter {
         }
 
         /// Text properties whose commas 2.1 does not escape (it has no lists) and 3.0 and 4.0 do.
-        private static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
+        static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
 
         /// `,` as `\,`, an escaped character left as it is.
         static func escapingCommas(_ value: String) -> String {
@@ -394,7 +459,7 @@ extension VCardVersionConverter {
         mutating func to4(notes: inout Notes) {
             let hasKind = properties.contains { $0.name == "KIND" || $0.name == "X-ADDRESSBOOKSERVER-KIND" }
             let hasAnniversary = properties.contains { $0.name == "ANNIVERSARY" }
-            for index in properties.indices {
+            for index in properties.indices where properties[index].parsed {
                 var property = properties[index]
                 Self.parametersTo4(&property, notes: &notes)
                 switch property.name {
@@ -497,6 +562,7 @@ extension VCardVersionConverter {
             guard !properties[match].has("LABEL") else {
                 return notes.add("LABEL dropped: vCard 4.0 has no LABEL property, and its address has a label already")
             }
+            properties[match].materialize(notes: &notes)
             properties[match].set("LABEL", [VCardText.unescape(label.value)])
             notes.add("LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)")
         }
@@ -524,6 +590,7 @@ extension VCardVersionConverter {
             guard !properties[target].has("SORT-AS") else {
                 return notes.add("SORT-STRING dropped: vCard 4.0 has no SORT-STRING, and \(targetName) has its SORT-AS already")
             }
+            properties[target].materialize(notes: &notes)
             properties[target].set("SORT-AS", [VCardText.unescape(sort.value)])
             notes.add("SORT-STRING dropped: vCard 4.0 has no SORT-STRING (kept as \(targetName)'s SORT-AS parameter)")
         }
@@ -557,7 +624,7 @@ extension VCardVersionConverter {
                 }
             }
             var sortStringWritten = properties.contains { $0.name == "SORT-STRING" }
-            for index in properties.indices {
+            for index in properties.indices where properties[index].parsed {
                 var property = properties[index]
                 Self.parametersTo3(&property, lowestPref: lowestPref, notes: &notes)
                 switch property.name {
@@ -745,6 +812,12 @@ extension VCardVersionConverter {
             "BIRTHPLACE", "DEATHPLACE", "DEATHDATE", "EXPERTISE", "HOBBY", "INTEREST", "ORG-DIRECTORY",
         ]
         static let binary: Set<String> = ["PHOTO", "LOGO", "SOUND", "KEY"]
+        /// Every property `from21`, `to4` or `to3` may change even without parameters; the
+        /// others pass a conversion unparsed unless they have parameters.
+        static let converted: Set<String> = binary.union(onlyIn4).union(onlyIn4.map { "X-" + $0 }).union([
+            "LABEL", "CLASS", "NAME", "MAILER", "AGENT", "SORT-STRING", "X-ADDRESSBOOKSERVER-KIND",
+            "X-ADDRESSBOOKSERVER-MEMBER", "X-ABSHOWAS", "KIND", "MEMBER", "BDAY", "REV", "GEO", "TZ", "TEL",
+        ])
         /// RFC 2426's value types (§4 and RFC 2425).
         static let valueTypes3: Set<String> = [
             "binary", "boolean", "date", "date-time", "float", "integer", "text", "time", "uri", "utc-offset", "vcard", "phone-number",
@@ -779,7 +852,7 @@ extension VCardVersionConverter {
     /// PHOTO, LOGO, SOUND and KEY: 3.0's `ENCODING=b;TYPE=JPEG` and 4.0's `data:` URIs.
     enum Binary {
         static func cleaned(_ base64: String) -> String {
-            base64.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x5C }
+            base64.containsASCII(0x20) || base64.containsASCII(0x09) || base64.containsASCII(0x5C)
                 ? String(base64.unicodeScalars.filter { $0 != " " && $0 != "\t" }).replacingOccurrences(of: "\\n", with: "")
                 : base64
         }
@@ -906,12 +979,13 @@ extension VCardVersionConverter {
     /// GEO as 3.0's `lat;lon` (2.1's `lat,lon`) or 4.0's `geo:lat,lon` URI.
     enum Geo {
         static func parse(_ value: String) -> (String, String)? {
-            var text = value.trimmingCharacters(in: .whitespaces)
+            var text = value.trimmingWhitespaces
             if text.lowercased().hasPrefix("geo:") {
                 text = String(text.dropFirst(4).prefix { $0 != ";" })
             }
-            let parts = text.replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
-                .split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
+            // 3.0's `lat;lon` (perhaps escaped), 2.1's and the geo: URI's `lat,lon`.
+            let parts = text.split(whereSeparator: { $0 == ";" || $0 == "," })
+                .map { String($0.hasSuffix("\\") ? $0.dropLast() : $0).trimmingWhitespaces }
             guard parts.count >= 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
                   abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
             return (parts[0], parts[1])
@@ -923,9 +997,9 @@ extension VCardVersionConverter {
         var sign: Character, hours: String, minutes: String
 
         init?(parsing text: String) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespaces
             guard let first = trimmed.first, first == "+" || first == "-" else { return nil }
-            let digits = trimmed.dropFirst().replacingOccurrences(of: ":", with: "")
+            let digits = trimmed.dropFirst().filter { $0 != ":" }
             guard (digits.count == 2 || digits.count == 4), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             sign = first
             hours = String(digits.prefix(2))
@@ -949,7 +1023,7 @@ extension VCardVersionConverter {
         var hasFullDate: Bool { year != nil && month != nil && day != nil }
 
         init?(parsing text: String) {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingWhitespaces
             let pieces = trimmed.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
             guard let datePart = pieces.first else { return nil }
             let isDigit = { (c: Character) in c.isASCII && c.isNumber }
