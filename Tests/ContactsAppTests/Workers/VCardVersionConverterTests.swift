@@ -269,6 +269,13 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertEqual(result.notes, ["X-CERT: base64 value written as a data: URI (vCard 4.0 has no ENCODING)"])
     }
 
+    func test_convert_onlyAddressAndOnlyLabel_withoutTypes_joined() {
+        // When
+        let result = SUT.convert(["FN:A", "ADR:;;1 Main St;Town;;;", "LABEL:1 Main St\\nTown"], from: .v3, to: .v4)
+        // Then
+        XCTAssertEqual(result.lines, ["FN:A", "ADR;LABEL=1 Main St^nTown:;;1 Main St;Town;;;"])
+    }
+
     func test_convert_rfc2426LabelWithoutAddress_droppedWithNote() {
         // Given: RFC 2426 §3.2.2's example
         let lines = ["FN:John Q. Public", "LABEL;TYPE=dom,home,postal,parcel:Mr.John Q. Public\\, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town\\, CA  91921-1234\\nU.S.A."]
@@ -596,6 +603,16 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertTrue(result.lines.contains("X-GENDER:male"), "an X- property of the card is kept as it came")
         XCTAssertTrue(result.notes.contains("BDAY written as X-BDAY: vCard 3.0's BDAY must be a whole date, and this one is not"))
         XCTAssertTrue(result.notes.contains("BDAY: ALTID parameter dropped (vCard 3.0 has no ALTID)"))
+    }
+
+    func test_convert_rfc6350Xml4To3_asXProperty() {
+        // Given: RFC 6350 §6.1.5's property, holding a value RFC 6351 defines
+        let lines = ["XML:<a xmlns=\"http://www.w3.org/1999/xhtml\" href=\"http://www.example.com\">My web page!</a>"]
+        // When
+        let result = SUT.convert(lines, from: .v4, to: .v3)
+        // Then
+        XCTAssertEqual(result.lines, ["X-XML:<a xmlns=\"http://www.w3.org/1999/xhtml\" href=\"http://www.example.com\">My web page!</a>"])
+        XCTAssertEqual(result.notes, ["XML written as X-XML (vCard 3.0 has no XML)"])
     }
 
     func test_convert_4To3_partialDatesThat3CannotHold() {

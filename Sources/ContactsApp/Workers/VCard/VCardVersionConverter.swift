@@ -530,8 +530,13 @@ extension VCardVersionConverter {
             }
         }
 
-        /// TYPE=pref as PREF=1; TYPE values 4.0 eliminated dropped.
+        /// TYPE=pref as PREF=1; TYPE values 4.0 eliminated dropped; CONTEXT (RFC 2425's, gone
+        /// with CHARSET in RFC 6350 Appendix A.2) dropped.
         private static func parametersTo4(_ property: inout Property, notes: inout Notes) {
+            if property.has("CONTEXT") {
+                property.remove("CONTEXT")
+                notes.add("\(property.name): CONTEXT parameter dropped (vCard 4.0 has no CONTEXT)")
+            }
             guard property.has("TYPE") else { return }
             if !property.removeTypes(where: { $0.lowercased() == "pref" }).isEmpty, !property.has("PREF") {
                 property.set("PREF", ["1"])
