@@ -56,6 +56,17 @@ final class VCardVersionConverterTests: XCTestCase {
                                       "TEL: written in vCard 4.0's syntax (the card held it in vCard 2.1's)"])
     }
 
+    func test_convert_crossVersion_linesIn21SyntaxOfA3Or4Card_readAs21First() {
+        // Given: Mac OS X Address Book's bare BASE64 in a 3.0 card, and a 3.0 photo line kept in a 4.0 card
+        let photo = "/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA"
+        // When
+        let to4 = SUT.convert(["PHOTO;BASE64:" + photo, "TEL;WORK;PREF:+1 555 0100"], from: .v3, to: .v4).lines
+        let to3 = SUT.convert(["PHOTO;ENCODING=b;TYPE=JPEG:" + photo], from: .v4, to: .v3).lines
+        // Then
+        XCTAssertEqual(to4, ["PHOTO:data:image/jpeg;base64," + photo, "TEL;TYPE=work;PREF=1:+1 555 0100"])
+        XCTAssertEqual(to3, ["PHOTO;ENCODING=b;TYPE=JPEG:" + photo])
+    }
+
     func test_convert_crossVersion_beginEndAndVersionLeftToTheWriter() {
         // When
         let result = SUT.convert(["BEGIN:VCARD", "VERSION:3.0", "FN:A", "END:VCARD"], from: .v3, to: .v4)
@@ -87,6 +98,58 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then
         XCTAssertEqual(result.lines, ["FN:A"])
         XCTAssertEqual(result.notes, ["A line that is not a vCard property was dropped: this is no property"])
+    }
+
+    // MARK: - Every real card, every direction
+
+    func test_convert_everyFixtureCard_outputNeedsNoSecondConversion() throws {
+        // Given
+        let names = try FileManager.default.contentsOfDirectory(atPath: VCardSeeds.fixtures.appendingPathComponent("versions").path)
+            .filter { $0.hasSuffix(".vcf") }
+        for name in names {
+            for card in try VersionSeeds.cards(name) {
+                for target in [VCardWriter.Version.v3, .v4] {
+                    // When
+                    let once = SUT.convert(card.lines, from: card.version, to: target).lines
+                    let twice = SUT.convert(once, from: SUT.SourceVersion(target), to: target)
+                    // Then: what we write is already in its version's syntax
+                    XCTAssertEqual(twice.lines, once, "\(name) to \(target.rawValue)")
+                    XCTAssertEqual(twice.notes, [], "\(name) to \(target.rawValue)")
+                }
+            }
+        }
+    }
+
+    func test_convert_mutatedLines_neverCrashOrWriteControlBytes() throws {
+        // Given: lines of the real cards, cut and spliced at places chosen by a fixed-seed generator
+        var lines: [String] = []
+        for name in ["rfc6350-example.vcf", "John_Doe_MS_OUTLOOK.vcf", "rfc2426-example.vcf", "fullcontact.vcf"] {
+            lines += try VersionSeeds.cards(name).flatMap(\.lines).map { String($0.prefix(300)) }
+        }
+        var seed: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let pieces = [";", ":", ",", "\"", "=", "\\", "^", "data:", "tel:", "--", "T", "Z", "+", "\u{0C}", "\u{85}", "é", ";TYPE=", ";PREF="]
+        for _ in 0..<3000 {
+            var line = Array(lines[next(lines.count)])
+            for _ in 0..<(1 + next(3)) {
+                let at = next(line.count + 1)
+                if next(2) == 0 { line.insert(contentsOf: pieces[next(pieces.count)], at: at) } else if at < line.count { line.remove(at: at) }
+            }
+            let mutated = String(line)
+            for source in SUT.SourceVersion.allCases {
+                for target in [VCardWriter.Version.v3, .v4] {
+                    // When
+                    let result = SUT.convert([mutated, "FN:A"], from: source, to: target)
+                    // Then
+                    for output in result.lines {
+                        XCTAssertFalse(SUT.ControlCharacters.contains(output), "\(mutated) -> \(output)")
+                    }
+                }
+            }
+        }
     }
 
     // MARK: - 2.1 syntax into 3.0 and 4.0

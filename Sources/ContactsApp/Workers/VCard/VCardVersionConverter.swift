@@ -65,13 +65,15 @@ struct VCardVersionConverter {
                 card.properties.append(Property(unchanged: text, group: head.group, name: head.name))
                 continue
             }
-            guard let property = Property(parsing: text, notes: &notes) else {
+            guard var property = Property(parsing: text, notes: &notes) else {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
                 continue
             }
+            // A 3.0 or 4.0 card's line in 2.1's syntax is read as 2.1 first.
+            property.in21Syntax = source == .v21 || Syntax.needsRepair(text, in: source == .v4 ? .v4 : .v3)
             card.properties.append(property)
         }
-        if source == .v21 { card.from21(notes: &notes) }
+        card.from21(notes: &notes, escapingCommas: source == .v21)
         switch (source, target) {
         case (.v21, .v4), (.v3, .v4): card.to4(notes: &notes)
         case (.v4, .v3): card.to3(notes: &notes)
@@ -210,6 +212,8 @@ extension VCardVersionConverter {
         var value: String
         var changed = false
         var dropped = false
+        /// Written in vCard 2.1's syntax (bare parameters, `ENCODING=BASE64`), whatever the card's version.
+        var in21Syntax = true
         /// Lines that follow this one in the output (a LABEL made from ADR's LABEL parameter).
         var following: [Property] = []
 
@@ -403,7 +407,7 @@ extension VCardVersionConverter {
         /// bare parameters, lower-cased where RFC 2426 defines them, `ENCODING=b` for BASE64 with
         /// the whitespace of 2.1's folding taken out, `VALUE=uri` for `VALUE=URL`, GEO's comma.
         mutating func from21(notes: inout Notes, escapingCommas: Bool = true) {
-            for index in properties.indices where properties[index].parsed {
+            for index in properties.indices where properties[index].parsed && properties[index].in21Syntax {
                 var property = properties[index]
                 if !property.parameters.isEmpty {
                     // A bare parameter reads like TYPE=; written again, it is one.
@@ -895,7 +899,11 @@ extension VCardVersionConverter {
 
         static func to3(_ property: inout Property, notes: inout Notes) {
             let value = property.value
-            if value.count >= 5, value.prefix(5).lowercased() == "data:", let comma = value.firstIndex(of: ",") {
+            if property.lowered("ENCODING") == "b" {
+                // Inline already (a 3.0 line kept in a 4.0 card): 3.0's own form.
+                property.setValue(cleaned(value))
+                property.remove("VALUE")
+            } else if value.count >= 5, value.prefix(5).lowercased() == "data:", let comma = value.firstIndex(of: ",") {
                 let header = value[value.index(value.startIndex, offsetBy: 5)..<comma]
                 let isBase64 = header.lowercased().hasSuffix(";base64")
                 let mediaType = header.split(separator: ";").first.map { String($0).lowercased() } ?? ""
