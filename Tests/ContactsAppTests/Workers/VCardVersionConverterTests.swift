@@ -373,9 +373,22 @@ final class VCardVersionConverterTests: XCTestCase {
         ])
     }
 
+    func test_convert_lotusNotes3To4_everyRemovedPropertyDroppedOrMoved() throws {
+        // Given
+        let lines = try VersionSeeds.card("John_Doe_LOTUS_NOTES.vcf")
+        // When
+        let result = SUT.convert(lines, from: .v3, to: .v4)
+        // Then
+        let names = Set(result.lines.map { $0.prefix { $0 != ":" && $0 != ";" }.uppercased() })
+        XCTAssertTrue(names.isDisjoint(with: ["PROFILE", "NAME", "MAILER", "CLASS", "SORT-STRING", "LABEL"]), "\(names)")
+        XCTAssertTrue(result.lines.contains { $0.hasPrefix("N;SORT-AS=JOHN:") }, "\(result.lines)")
+        XCTAssertEqual(result.lines.filter { $0.hasPrefix("item1.ADR;") && $0.contains(";LABEL=\"John Doe^nNew York, NewYork,^nSouth Crecent Dr") }.count, 1, "\(result.lines)")
+        XCTAssertTrue(result.notes.contains("PROFILE dropped: vCard 4.0 has no PROFILE property"), "\(result.notes)")
+    }
+
     func test_convert_rfc2426RemovedProperties_classNameMailerDroppedWithNotes() {
         // Given: RFC 2426's examples of each
-        let lines = ["NAME:RFC 2426 vCard", "FN:A", "MAILER:PigeonMail 2.1", "CLASS:PUBLIC"]
+        let lines = ["NAME:RFC 2426 vCard", "FN:A", "MAILER:PigeonMail 2.1", "CLASS:PUBLIC", "PROFILE:VCard"]
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
@@ -384,6 +397,7 @@ final class VCardVersionConverterTests: XCTestCase {
             "NAME dropped: vCard 4.0 has no NAME property",
             "MAILER dropped: vCard 4.0 has no MAILER property",
             "CLASS dropped: vCard 4.0 has no CLASS property",
+            "PROFILE dropped: vCard 4.0 has no PROFILE property",
         ])
     }
 
@@ -477,6 +491,19 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then
         XCTAssertFalse(result.lines.contains { $0.uppercased().contains("CHARSET") })
         XCTAssertTrue(result.notes.contains("FN: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)"), "\(result.notes)")
+    }
+
+    func test_convert_sameVersion3_charsetOfThunderbird_removedWithOneNote() {
+        // Given: lines of the Thunderbird extension's card
+        let lines = ["FN;CHARSET=UTF-8:John Doe", "ADR;TYPE=WORK,POSTAL;CHARSET=UTF-8:;222 Broadway;Suite 100;New York;NY;98765;USA",
+                     "TEL;TYPE=WORK,VOICE:555-555-1111"]
+        // When
+        let result = SUT.convert(lines, from: .v3, to: .v3)
+        // Then
+        XCTAssertEqual(result.lines, ["FN:John Doe", "ADR;TYPE=work,postal:;222 Broadway;Suite 100;New York;NY;98765;USA",
+                                      "TEL;TYPE=WORK,VOICE:555-555-1111"])
+        XCTAssertEqual(result.notes, ["FN: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)",
+                                      "ADR: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)"])
     }
 
     func test_convert_xAnniversary3To4_becomesAnniversary() {

@@ -109,7 +109,7 @@ struct VCardVersionConverter {
     enum Syntax {
         /// Looks at the bytes before the value only (and a 3.0 inline binary's for spaces), without
         /// allocating: every line of every same-version export comes here.
-        static func needsRepair(_ line: String, in version: VCardWriter.Version) -> Bool {
+        static func needsRepair(_ line: String, in version: VCardWriter.Version, countingCharset: Bool = true) -> Bool {
             func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
                 var quoted = false, encodingB = false
                 var segmentStart = -1 // the first parameter's start, once the name has ended
@@ -123,7 +123,7 @@ struct VCardVersionConverter {
                         // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
                         guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
                         let name = UnsafeBufferPointer(rebasing: segment[..<equals])
-                        if isName(name, "CHARSET") { return true }
+                        if countingCharset && isName(name, "CHARSET") { return true }
                         if isName(name, "ENCODING") {
                             let value = UnsafeBufferPointer(rebasing: segment[(equals + 1)...])
                             if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) { return true }
@@ -155,7 +155,8 @@ struct VCardVersionConverter {
             card.from21(notes: &notes, escapingCommas: false)
             if version == .v4 { card.to4(notes: &notes) }
             let lines = card.lines
-            if lines.count == 1 && lines[0] != line {
+            // A line whose only fault was CHARSET has its note already.
+            if lines.count == 1 && lines[0] != line && needsRepair(line, in: version, countingCharset: false) {
                 notes.add("\(property.name): written in vCard \(version.rawValue)'s syntax (the card held it in vCard 2.1's)")
             }
             return lines
@@ -469,7 +470,8 @@ extension VCardVersionConverter {
                 switch property.name {
                 case "PHOTO", "LOGO", "SOUND", "KEY": Binary.to4(&property)
                 case "LABEL": attachLabel(&property, notes: &notes)
-                case "CLASS", "NAME", "MAILER":
+                case "CLASS", "NAME", "MAILER", "PROFILE":
+                    // PROFILE:VCARD is RFC 2425's (Lotus Notes writes it); RFC 6350 has none.
                     property.drop()
                     notes.add("\(property.name) dropped: vCard 4.0 has no \(property.name) property")
                 case "AGENT": Self.agentTo4(&property, notes: &notes)
@@ -824,7 +826,7 @@ extension VCardVersionConverter {
         /// Every property `from21`, `to4` or `to3` may change even without parameters; the
         /// others pass a conversion unparsed unless they have parameters.
         static let converted: Set<String> = binary.union(onlyIn4).union(onlyIn4.map { "X-" + $0 }).union([
-            "LABEL", "CLASS", "NAME", "MAILER", "AGENT", "SORT-STRING", "X-ADDRESSBOOKSERVER-KIND",
+            "LABEL", "CLASS", "NAME", "MAILER", "PROFILE", "AGENT", "SORT-STRING", "X-ADDRESSBOOKSERVER-KIND",
             "X-ADDRESSBOOKSERVER-MEMBER", "X-ABSHOWAS", "KIND", "MEMBER", "BDAY", "REV", "GEO", "TZ", "TEL",
         ])
         /// RFC 2426's value types (§4 and RFC 2425).
