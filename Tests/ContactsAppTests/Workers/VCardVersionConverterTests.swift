@@ -289,6 +289,17 @@ final class VCardVersionConverterTests: XCTestCase {
                                 "LABEL;TYPE=home:42 Plantation St.\\nBaytown\\, LA 30314\\nUnited States of America"])
     }
 
+    func test_convert_windowsMobile21To3_anniversaryAndTextAgent() {
+        // Given: lines of Android's test card from Windows Mobile 6.5 (v21_winmo_65.vcf)
+        let lines = ["ANNIVERSARY;VALUE=DATE:20091010", "AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC"]
+        // When
+        let result = SUT.convert(lines, from: .v21, to: .v3)
+        // Then
+        XCTAssertEqual(result.lines, ["X-ANNIVERSARY:2009-10-10", "X-AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC"])
+        XCTAssertEqual(result.notes, ["ANNIVERSARY written as X-ANNIVERSARY (vCard 3.0 has no ANNIVERSARY)",
+                                      "AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither"])
+    }
+
     // MARK: - 3.0 into 4.0
 
     func test_convert_iPhone3To4_photoAsDataURIAndPrefAsParameter() {

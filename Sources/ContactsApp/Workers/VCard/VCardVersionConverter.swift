@@ -76,7 +76,8 @@ struct VCardVersionConverter {
         card.from21(notes: &notes, escapingCommas: source == .v21)
         switch (source, target) {
         case (.v21, .v4), (.v3, .v4): card.to4(notes: &notes)
-        case (.v4, .v3): card.to3(notes: &notes)
+        // 2.1 has a few of 4.0's properties too (Windows Mobile writes ANNIVERSARY): 3.0 has not.
+        case (.v4, .v3), (.v21, .v3): card.to3(notes: &notes)
         default: break
         }
         return (card.lines, notes.sentences)
@@ -644,6 +645,14 @@ extension VCardVersionConverter {
                 case "MEMBER":
                     property.rename("X-ADDRESSBOOKSERVER-MEMBER")
                     notes.add("MEMBER written as X-ADDRESSBOOKSERVER-MEMBER (Apple's form; vCard 3.0 has no MEMBER)")
+                case "AGENT" where !property.value.uppercased().hasPrefix("BEGIN:VCARD") && property.lowered("VALUE") != "vcard":
+                    // 3.0's AGENT is a card or, with VALUE=uri, a link: 2.1 let it be any text.
+                    if property.lowered("VALUE") == "uri" || Binary.looksLikeURI(property.value) {
+                        property.set("VALUE", ["uri"])
+                    } else {
+                        property.rename("X-AGENT")
+                        notes.add("AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither")
+                    }
                 case "RELATED" where property.hasType("agent") && property.lowered("VALUE") != "text":
                     property.rename("AGENT")
                     _ = property.removeTypes { $0.lowercased() == "agent" }
@@ -923,6 +932,9 @@ extension VCardVersionConverter {
                 if let format = format(of: mediaType) { property.setTypes(property.types + [format]) }
             } else if property.lowered("VALUE") == "text" {
                 return
+            } else if property.lowered("VALUE") != "uri" && !looksLikeURI(value) {
+                // Neither inline data nor a link: a 2.1 key in armoured text is 3.0's VALUE=text.
+                if property.name == "KEY" { property.set("VALUE", ["text"]) }
             } else if property.name == "KEY" {
                 // 3.0's KEY is inline binary or text, never a link (RFC 2426 §3.7.2).
                 property.set("VALUE", ["text"])
