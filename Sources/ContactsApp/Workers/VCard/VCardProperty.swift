@@ -123,6 +123,11 @@ struct VCardProperty {
         }
     }
 
+    /// Parses one kept line (`raw`, or any unfolded content line written as text).
+    init(text: String) throws {
+        try self.init(VCardContentLine(bytes: Array(text.utf8), line: 0))
+    }
+
     // MARK: - Helpers
 
     /// The colon that ends the name and parameters: the first one outside a quoted parameter value.
