@@ -101,9 +101,10 @@ final class CardPatchTests: XCTestCase {
     // MARK: - Phones, emails, addresses
 
     func test_aPhoneChangedInPlace_keepsItsGroupParametersAndURIForm() {
-        let result = patched { $0.phones[0].value = "+1-418-656-0000" }
+        XCTAssertEqual(contact.phones[0].value, "+1-418-656-9254 ext. 102")
+        let result = patched { $0.phones[0].value = "+1-418-656-0000 ext. 7" }
         XCTAssertEqual(result, linesExcept([
-            "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102": "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-0000",
+            "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102": "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-0000;ext=7",
         ]))
     }
 

@@ -30,7 +30,7 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.count, 1)
-        XCTAssertEqual(again, contacts)
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
 
     func test_roundTrip_aLabelWithLoneCRs_readsAsNewlines_andBackTheSame() throws {
@@ -41,7 +41,7 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.label), ["work 0o\n\n\nice"])
-        XCTAssertEqual(again, contacts)
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
 
     func test_unescape_aBackslashBeforeACombiningMark_escapesTheMark() {
@@ -58,7 +58,7 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["+1"])
-        XCTAssertEqual(again, contacts)
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
 
     func test_roundTrip_aTelURIWithASpaceAfterTheScheme_readsBackTheSame() throws {
@@ -69,6 +69,6 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["555 0100"])
-        XCTAssertEqual(again, contacts)
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
 }

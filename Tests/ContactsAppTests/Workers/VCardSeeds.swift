@@ -60,7 +60,7 @@ enum VCardSeeds {
     static let emile = Contact(
         uid: "urn:uuid:6f0c1d3e-emile", givenName: "Émile", familyName: "Zola",
         organization: "Les Éditions, Fasquelle, Fiction;Naturalism",
-        phones: [LabeledValue(label: "work", value: "+33-1-23-45-67-89"), LabeledValue(label: "home", value: "+33-1-98-76-54-32")],
+        phones: [LabeledValue(label: "work", value: "+33-1-23-45-67-89 ext. 12"), LabeledValue(label: "home", value: "+33-1-98-76-54-32")],
         emails: [LabeledValue(label: "home", value: "emile@maison.example"), LabeledValue(label: "work", value: "emile@zola.example")],
         addresses: [PostalAddress(label: "home", street: "12 rue de Bruxelles", city: "Paris", postalCode: "75009", country: "France")],
         birthday: Birthday(year: nil, month: 5, day: 17), notes: emileNote,

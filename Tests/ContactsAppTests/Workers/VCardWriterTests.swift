@@ -64,7 +64,24 @@ final class VCardWriterTests: XCTestCase {
             let again = VCardReader().read(Data(text.utf8))
             // Then
             XCTAssertEqual(again.problems, [], "\(version)")
-            XCTAssertEqual(again.entries.map(\.contact.withoutCard), contacts.map(\.withoutCard), "\(version)")
+            // Every field reads back; the kept properties are converted to the version written
+            func fields(_ contact: Contact) -> Contact { var c = contact.withoutCard; c.extraProperties = []; return c }
+            XCTAssertEqual(again.entries.map { fields($0.contact) }, contacts.map(fields), "\(version)")
+        }
+    }
+
+    func test_roundTrip_inTheCardsOwnVersion_keepsEveryPropertyAsItCame() {
+        for (fixture, version) in [("apple-3.0.vcf", VCardWriter.Version.v3), ("rfc6350-4.0.vcf", .v4)] {
+            // Given
+            let contacts = VCardReader().read(VCardSeeds.fixture(fixture)).entries.map(\.contact)
+            // When
+            let again = VCardReader().read(Data(contacts.map(VCardWriter(version: version).card(for:)).joined().utf8))
+            // Then: the same fields and kept properties, and the same lines but the UIDs the book gave
+            XCTAssertEqual(again.entries.map(\.contact.withoutCard), contacts.map(\.withoutCard), fixture)
+            for (read, original) in zip(again.entries.map(\.contact), contacts) {
+                let uidless = { (c: Contact) in c.card?.lines.filter { !$0.hasPrefix("UID") } }
+                XCTAssertEqual(uidless(read), uidless(original), fixture)
+            }
         }
     }
 

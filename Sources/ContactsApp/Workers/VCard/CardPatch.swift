@@ -214,8 +214,11 @@ public enum CardPatch {
         func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem) -> String {
             switch (item, old) {
             case (.phone(let phone), _):
-                let isURI = property.value.lowercased().hasPrefix("tel:")
-                return isURI ? "tel:" + phone.value.filter { $0 != " " } : VCardText.escape(phone.value)
+                guard property.value.lowercased().hasPrefix("tel:") else { return VCardText.escape(phone.value) }
+                // A tel: URI stays one, its extension as `;ext=` (RFC 3966).
+                let parts = phone.value.components(separatedBy: " ext. ")
+                let number = "tel:" + parts[0].filter { $0 != " " }
+                return parts.count > 1 ? number + ";ext=" + parts[1].filter { $0 != " " } : number
             case (.email(let email), _):
                 return VCardText.escape(email.value)
             case (.address(let address), .address(let before)):

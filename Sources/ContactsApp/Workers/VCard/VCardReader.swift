@@ -350,7 +350,16 @@ private struct ContactBuilder {
         if number.utf8.count >= 4 && number.utf8.prefix(4).map({ $0 | 0x20 }) == Array("tel:".utf8) {
             number = String(number.dropFirst(4))
         }
-        if let semicolon = number.firstIndex(of: ";") { number = String(number[..<semicolon]) } // ;ext=, ;phone-context=
+        var extensionNumber = ""
+        if let semicolon = number.firstIndex(of: ";") { // ;ext=, ;phone-context=
+            for parameter in number[number.index(after: semicolon)...].split(separator: ";") where parameter.lowercased().hasPrefix("ext=") {
+                extensionNumber = String(parameter.dropFirst(4)).trimmingSpaces
+            }
+            number = String(number[..<semicolon])
+        }
+        // An extension is part of what a person dials: shown as libphonenumber (Android, Google)
+        // writes it, and what the converter writes for 3.0.
+        if !extensionNumber.isEmpty { return number.trimmingSpaces + " ext. " + extensionNumber }
         // Trimmed again: what stood around `tel:` or before `;` ("+1 ;x" is "+1", "tel: 5" is "5").
         return number.trimmingSpaces
     }

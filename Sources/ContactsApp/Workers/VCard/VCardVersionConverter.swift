@@ -193,8 +193,21 @@ struct VCardVersionConverter {
         }
 
         static func removed(from line: String, notes: inout Notes) -> String {
+            // A raw line break (a lone CR a writer left in a value or a quoted parameter) is a
+            // line break still: `\n` in the value, RFC 6868's `^n` in a parameter; a CRLF is one.
             var kept = String.UnicodeScalarView()
-            kept.append(contentsOf: line.unicodeScalars.filter { !isControl($0) })
+            var inValue = false, quoted = false, previousCR = false
+            for scalar in line.unicodeScalars {
+                defer { previousCR = scalar == "\r" }
+                if scalar == "\"" && !inValue { quoted.toggle() }
+                if scalar == ":" && !quoted { inValue = true }
+                if scalar == "\r" || scalar == "\n" {
+                    if scalar == "\n" && previousCR { continue }
+                    kept.append(contentsOf: (inValue ? "\\n" : "^n").unicodeScalars)
+                    continue
+                }
+                if !isControl(scalar) { kept.append(scalar) }
+            }
             let name = line.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map(String.init) ?? ""
             notes.add("\(name.uppercased()): control characters removed (a vCard may not hold them)")
             return String(kept)

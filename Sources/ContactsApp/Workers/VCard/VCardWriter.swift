@@ -93,9 +93,12 @@ public struct VCardWriter {
     /// written with the contact's, so the next import of the file finds the contact.
     private func appendCard(_ card: VCardRecord, uid: String, to lines: inout Lines) {
         var hasUID = false
-        for line in card.lines {
+        let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
+        // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
+        // Appendix A); a card already in this version comes back as it is.
+        let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
+        for line in converted.lines {
             let upper = line.prefix(8).uppercased()
-            if upper.hasPrefix("VERSION:") { continue }
             if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") {
                 guard !hasUID else { continue }
                 hasUID = true
@@ -105,6 +108,10 @@ public struct VCardWriter {
             lines.line(line)
         }
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
+    }
+
+    private static func isVersionLine(_ line: String) -> Bool {
+        line.utf8.count <= 16 && line.uppercased().hasPrefix("VERSION:")
     }
 
     /// Lines appended to a byte buffer, each folded and ended with CRLF as it is closed.
