@@ -29,6 +29,14 @@ public struct Contact: Equatable, Codable, Sendable {
     public var extraProperties: [String]
     /// Given name first ("Ann Lee") or family name first ("山田 太郎"): how the name is written out.
     public var nameOrder: NameOrder
+    /// The display name (vCard `FN`) as the card wrote it, when it is not what the name parts
+    /// give ("John Doe III", "Acme Support"); empty when it follows from them.
+    public var formattedName: String
+    /// The vCard this contact came from, property by property, as received: the record that
+    /// export and sync write back. The fields above are a view over it, and a save patches only
+    /// the properties whose fields changed (`CardPatch`). Nil for a contact made here or read
+    /// from CSV, which is written from its fields.
+    public var card: VCardRecord?
 
     public init(
         id: Int64? = nil, uid: String = "", givenName: String = "", familyName: String = "",
@@ -36,7 +44,8 @@ public struct Contact: Equatable, Codable, Sendable {
         phones: [LabeledValue] = [], emails: [LabeledValue] = [], addresses: [PostalAddress] = [],
         birthday: Birthday? = nil, notes: String = "", tags: [String] = [],
         createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date = Date(timeIntervalSince1970: 0),
-        version: Int = 0, extraProperties: [String] = [], nameOrder: NameOrder = .givenFirst
+        version: Int = 0, extraProperties: [String] = [], nameOrder: NameOrder = .givenFirst,
+        formattedName: String = "", card: VCardRecord? = nil
     ) {
         self.id = id; self.uid = uid; self.givenName = givenName; self.familyName = familyName
         self.nickname = nickname; self.organization = organization; self.title = title
@@ -44,6 +53,7 @@ public struct Contact: Equatable, Codable, Sendable {
         self.birthday = birthday; self.notes = notes; self.tags = tags
         self.createdAt = createdAt; self.updatedAt = updatedAt; self.version = version
         self.extraProperties = extraProperties; self.nameOrder = nameOrder
+        self.formattedName = formattedName; self.card = card
     }
 }
 

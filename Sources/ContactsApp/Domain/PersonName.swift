@@ -10,8 +10,12 @@ public enum NameOrder: String, Codable, Sendable, CaseIterable {
 
 extension Contact {
     /// The name as the person wrote it, in the contact's name order ("Ann Lee", "山田 太郎"), or
-    /// the organisation for a contact without a name. Never re-capitalised.
-    public var fullName: String {
+    /// the organisation for a contact without a name, unless the card's own display name says
+    /// otherwise (`formattedName`). Never re-capitalised.
+    public var fullName: String { formattedName.isEmpty ? composedName : formattedName }
+
+    /// The name the parts give: `fullName` without the card's own display name.
+    public var composedName: String {
         let parts = nameOrder == .familyFirst ? [familyName, givenName] : [givenName, familyName]
         let name = parts.filter { !$0.isEmpty }.joined(separator: " ")
         return name.isEmpty ? organization : name

@@ -89,7 +89,7 @@ public final class InMemoryContactStore: ContactStore {
         guard !book.values.contains(where: { $0.uid == contact.uid && $0.id != id }) else {
             throw ContactStoreError.storage("Another contact already has this UID.")
         }
-        var saved = contact
+        var saved = CardPatch.reconciled(contact)
         saved.version += 1
         book[id] = saved
         return saved

@@ -71,6 +71,12 @@ extension SQLiteContactStore {
         Column(name: "name_order", bind: { contact, _, binder in binder.text(contact.nameOrder.rawValue) }) { row, at, contact in
             contact.nameOrder = NameOrder(rawValue: row[at]) ?? .givenFirst
         },
+        Column(name: "formatted_name", bind: { contact, _, binder in binder.text(contact.formattedName) }) { row, at, contact in
+            contact.formattedName = row[at]
+        },
+        Column(name: "card", bind: { contact, _, binder in binder.text(contact.card?.text) }) { row, at, contact in
+            contact.card = (row[at] as String?).map(VCardRecord.init(text:))
+        },
     ]
 
     /// The columns a save writes, in `columns`' order; `id` and `version` are the store's.

@@ -21,7 +21,7 @@ extension SQLiteContactStore {
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
-        orderMatchKeysByKey,
+        orderMatchKeysByKey, keepCardsAndDisplayNames,
     ]
 
     static let createContacts = Migration(
@@ -166,9 +166,9 @@ extension SQLiteContactStore {
         try db.execute(sql: """
             CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(frozenColumns) FROM contact ORDER BY id")
         while let row = try rows.next() {
-            let contact = try SQLiteContactStore.contact(from: row)
+            let contact = try frozenContact(from: row)
             let text = ContactSearch.scanWords(ContactKeys.foldedText(contact), addingPairs: true)
             try run("INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)", db) { binder in
                 binder.integer(contact.id ?? 0)
@@ -240,9 +240,9 @@ extension SQLiteContactStore {
                 id INTEGER NOT NULL    -- contact.id
             );
             """)
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact ORDER BY id")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(frozenColumns) FROM contact ORDER BY id")
         while let row = try rows.next() {
-            let contact = try contact(from: row)
+            let contact = try frozenContact(from: row)
             try indexMatchKeys(MatchKeys.storedKeys(contact), id: contact.id ?? 0, db)
         }
         try db.execute(sql: """
@@ -302,6 +302,19 @@ extension SQLiteContactStore {
                 deleted_at REAL NOT NULL
             );
             """)
+    }
+
+    /// The columns the migrations before `keepCardsAndDisplayNames` read, as they were then: a
+    /// migration must not select a column a later one adds.
+    static let frozenColumns = "id, uid, given, family, nickname, organization, title, notes, phones, emails, addresses, tags, birthday"
+
+    /// A contact of `frozenColumns`, by name.
+    static func frozenContact(from row: Row) throws -> Contact {
+        func list<T: Decodable>(_ name: String) throws -> T { try JSONDecoder().decode(T.self, from: Data((row[name] as String).utf8)) }
+        return Contact(id: row["id"], uid: row["uid"], givenName: row["given"], familyName: row["family"], nickname: row["nickname"],
+                       organization: row["organization"], title: row["title"], phones: try list("phones"), emails: try list("emails"),
+                       addresses: try list("addresses"), birthday: (row["birthday"] as String?).flatMap(Birthday.init(parsing:)),
+                       notes: row["notes"], tags: try list("tags"))
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page

@@ -349,6 +349,8 @@ public final class SQLiteContactStore: ContactStore {
 
     static func update(_ contact: Contact, anchors: AnchorKeeper?, _ db: Database) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+        // Whatever changed the fields, the card says the same before it is saved.
+        let contact = CardPatch.reconciled(contact)
         let row = PreparedRow(contact)
         let keys = row.keys
         // The stored sort keys, for the page anchors when a key moves.

@@ -21,6 +21,13 @@ struct VCardProperty {
     private var decodedRaw: String?
     private var line: [UInt8]
 
+    /// `raw`'s bytes appended to a card's record, without making a string of the line.
+    func appendKept(to out: inout [UInt8]) {
+        if let decodedRaw { out.append(contentsOf: decodedRaw.utf8) } else { out.append(contentsOf: line) }
+    }
+
+    var keptByteCount: Int { decodedRaw?.utf8.count ?? line.count }
+
     func values(of parameter: String) -> [String] {
         parameters.filter { $0.name == parameter }.flatMap(\.values)
     }

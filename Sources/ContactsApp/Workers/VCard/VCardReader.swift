@@ -119,6 +119,7 @@ public struct VCardReader {
 
     fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int) -> Result<Contact, ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
+        properties.reserveCapacity(lines.count)
         for line in lines {
             guard line.bytes.count <= maximumLineBytes else {
                 return .failure(.init(line: line.line, reason: "the line is longer than \(maximumLineBytes) bytes"))
@@ -133,11 +134,59 @@ public struct VCardReader {
         }
         var builder = ContactBuilder()
         builder.read(properties)
-        guard let contact = builder.contact else {
+        guard var contact = builder.contact else {
             return .failure(.init(line: cardLine, reason: "the card has no name (N or FN) and no organisation (ORG)"))
         }
+        contact.card = Self.record(of: properties)
         return .success(contact)
     }
+
+    /// The card's lines as they are kept (`VCardProperty.appendKept`), in one text.
+    static func record(of properties: [VCardProperty]) -> VCardRecord {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(properties.reduce(0) { $0 + $1.keptByteCount + 1 })
+        for (index, property) in properties.enumerated() {
+            if index > 0 { bytes.append(0x0A) }
+            property.appendKept(to: &bytes)
+        }
+        return VCardRecord(text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A stored card read again as the fields it gives, with where each field came from:
+    /// what `CardPatch` compares a contact with before it touches the card.
+    static func view(of record: VCardRecord) -> (contact: Contact, layout: CardLayout, properties: [VCardProperty])? {
+        var properties: [VCardProperty] = []
+        for (index, line) in record.lines.enumerated() {
+            guard let property = try? VCardProperty(VCardContentLine(bytes: Array(line.utf8), line: index + 1)) else {
+                return nil
+            }
+            properties.append(property)
+        }
+        var builder = ContactBuilder(recordingLayout: true)
+        builder.read(properties)
+        guard let contact = builder.contact else { return nil }
+        return (contact, builder.layout, properties)
+    }
+}
+
+/// Where each field of a contact read from a card came from: the index of its property in the
+/// card, for each item of the lists in the contact's order, and what each property is.
+struct CardLayout {
+    enum Slot: Equatable {
+        /// VERSION, PRODID, REV: the card's own bookkeeping.
+        case bookkeeping
+        case uid, formattedName, name, nickname, organization, title, birthday, note, categories
+        case phone, email, address
+        /// An `X-ABLabel` that labels a phone, email or address in its group.
+        case label
+        /// A property with no field (`extraProperties`), or a second ORG or TITLE: kept as it is.
+        case kept
+    }
+
+    var slots: [Slot] = []
+    var phones: [Int] = []
+    var emails: [Int] = []
+    var addresses: [Int] = []
 }
 
 /// Maps one card's properties onto a `Contact`.
@@ -155,17 +204,34 @@ private struct ContactBuilder {
             }
         }
         result.nameOrder = PersonName.order(ofFormattedName: formattedName, given: result.givenName, family: result.familyName)
-        result.phones = Self.preferredFirst(phones)
-        result.emails = Self.preferredFirst(emails)
-        result.addresses = Self.preferredFirst(addresses)
+        // FN is kept as written when the name parts would not give it ("John Doe III").
+        if !formattedName.isEmpty && formattedName != result.composedName { result.formattedName = formattedName }
+        result.phones = Self.preferredFirst(phones).map(\.0)
+        result.emails = Self.preferredFirst(emails).map(\.0)
+        result.addresses = Self.preferredFirst(addresses).map(\.0)
         return result
+    }
+
+    /// The layout of what was read (`recordingLayout`), the lists in the contact's order.
+    var layout: CardLayout {
+        var layout = recorded
+        layout.phones = Self.preferredFirst(phones).map(\.1)
+        layout.emails = Self.preferredFirst(emails).map(\.1)
+        layout.addresses = Self.preferredFirst(addresses).map(\.1)
+        return layout
     }
 
     private var draft = Contact()
     private var formattedName = ""
-    private var phones: [(LabeledValue, Bool)] = []
-    private var emails: [(LabeledValue, Bool)] = []
-    private var addresses: [(PostalAddress, Bool)] = []
+    private var hasOrganization = false, hasTitle = false
+    /// Each item with the index of its property and whether it is preferred.
+    private var phones: [(LabeledValue, Int, Bool)] = []
+    private var emails: [(LabeledValue, Int, Bool)] = []
+    private var addresses: [(PostalAddress, Int, Bool)] = []
+    private let recordingLayout: Bool
+    private var recorded = CardLayout()
+
+    init(recordingLayout: Bool = false) { self.recordingLayout = recordingLayout }
 
     mutating func read(_ properties: [VCardProperty]) {
         // Apple and Google label a property by a sibling in the same group: item1.X-ABLabel.
@@ -178,60 +244,86 @@ private struct ContactBuilder {
             $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR"
         }.compactMap(\.group))
 
-        for property in properties {
-            let text = VCardText.unescape(property.value)
-            let groupLabel = property.group.flatMap { groupLabels[$0] }
-            switch property.name {
-            case "VERSION", "PRODID", "REV":
-                continue // written anew on export
-            case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
-                continue
-            case "UID":
-                draft.uid = text.trimmingSpaces
-            case "FN":
-                formattedName = text.trimmingSpaces
-            case "N":
-                readName(VCardText.components(property.value))
-            case "NICKNAME":
-                draft.nickname = VCardText.list(property.value).joined(separator: ", ")
-            case "ORG":
-                draft.organization = VCardText.components(property.value).filter { !$0.isEmpty }.joined(separator: ", ")
-            case "TITLE":
-                draft.title = text
-            case "TEL":
-                let types = property.types
-                phones.append((LabeledValue(label: groupLabel ?? Self.label(types), value: Self.phoneNumber(property, text)),
-                               property.isPreferred(types: types)))
-            case "EMAIL":
-                let types = property.types
-                emails.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
-                               property.isPreferred(types: types)))
-            case "ADR":
-                let types = property.types
-                addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
-                                  property.isPreferred(types: types)))
-            case "BDAY":
-                if let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) {
-                    draft.birthday = birthday
-                } else {
-                    draft.extraProperties.append(property.raw) // a form we do not model ("circa 1800"): keep it
-                }
-            case "NOTE":
-                draft.notes = draft.notes.isEmpty ? text : draft.notes + "\n" + text
-            case "CATEGORIES":
-                draft.tags += VCardText.list(property.value).map { $0.trimmingSpaces }.filter { !$0.isEmpty }
-            default:
-                draft.extraProperties.append(property.raw)
-            }
+        for (index, property) in properties.enumerated() {
+            let slot = read(property, at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
+            if recordingLayout { recorded.slots.append(slot) }
         }
     }
 
+    private mutating func read(_ property: VCardProperty, at index: Int, groupLabels: [String: String],
+                               consumedGroups: Set<String>) -> CardLayout.Slot {
+        let text = VCardText.unescape(property.value)
+        let groupLabel = property.group.flatMap { groupLabels[$0] }
+        switch property.name {
+        case "VERSION", "PRODID", "REV":
+            return .bookkeeping
+        case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
+            return .label
+        case "UID":
+            draft.uid = text.trimmingSpaces
+            return .uid
+        case "FN":
+            guard formattedName.isEmpty else { break }
+            formattedName = text.trimmingSpaces
+            return .formattedName
+        case "N":
+            readName(VCardText.components(property.value))
+            return .name
+        case "NICKNAME":
+            let names = VCardText.list(property.value).map(\.trimmingSpaces).filter { !$0.isEmpty }
+            draft.nickname = ([draft.nickname].filter { !$0.isEmpty } + names).joined(separator: ", ")
+            return .nickname
+        case "ORG":
+            // The first ORG is the contact's; later ones are kept in the card, as they came.
+            guard !hasOrganization else { break }
+            hasOrganization = true
+            draft.organization = VCardText.components(property.value).filter { !$0.isEmpty }.joined(separator: ", ")
+            return .organization
+        case "TITLE":
+            guard !hasTitle else { break }
+            hasTitle = true
+            draft.title = text
+            return .title
+        case "TEL":
+            let types = property.types
+            phones.append((LabeledValue(label: groupLabel ?? Self.label(types), value: Self.phoneNumber(property, text)),
+                           index, property.isPreferred(types: types)))
+            return .phone
+        case "EMAIL":
+            let types = property.types
+            emails.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
+                           index, property.isPreferred(types: types)))
+            return .email
+        case "ADR":
+            let types = property.types
+            addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
+                              index, property.isPreferred(types: types)))
+            return .address
+        case "BDAY":
+            guard draft.birthday == nil,
+                  let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first)
+            else { break } // a form we do not model ("circa 1800"): kept
+            draft.birthday = birthday
+            return .birthday
+        case "NOTE":
+            draft.notes = draft.notes.isEmpty ? text : draft.notes + "\n" + text
+            return .note
+        case "CATEGORIES":
+            draft.tags += VCardText.list(property.value).map { $0.trimmingSpaces }.filter { !$0.isEmpty }
+            return .categories
+        default:
+            break
+        }
+        draft.extraProperties.append(property.raw)
+        return .kept
+    }
+
+    /// The family and given names; additional names, prefix and suffix stay in the card's N
+    /// (and in FN, which shows them), untouched by an edit of the other two.
     private mutating func readName(_ parts: [String]) {
         func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingSpaces : "" }
         draft.familyName = part(0)
-        draft.givenName = [part(1), part(2)].filter { !$0.isEmpty }.joined(separator: " ")
-        if !part(3).isEmpty { draft.extraProperties.append(VCardReader.namePrefixProperty + ":" + VCardText.escape(part(3))) }
-        if !part(4).isEmpty { draft.extraProperties.append(VCardReader.nameSuffixProperty + ":" + VCardText.escape(part(4))) }
+        draft.givenName = part(1)
     }
 
     /// Labels from `TYPE`s: `cell` reads as "mobile"; `pref`, `internet` and `voice` say nothing
@@ -290,7 +382,7 @@ private struct ContactBuilder {
         return Birthday(parsing: iso)
     }
 
-    private static func preferredFirst<T>(_ items: [(T, Bool)]) -> [T] {
-        items.filter { $0.1 }.map(\.0) + items.filter { !$0.1 }.map(\.0)
+    private static func preferredFirst<T>(_ items: [(T, Int, Bool)]) -> [(T, Int)] {
+        items.filter { $0.2 }.map { ($0.0, $0.1) } + items.filter { !$0.2 }.map { ($0.0, $0.1) }
     }
 }

@@ -49,7 +49,7 @@ enum VCardText {
 
     /// Splits on a separator that is not escaped; the parts stay escaped. By bytes: the
     /// separator and the backslash are ASCII, and no byte of a multi-byte character is.
-    private static func split(_ value: String, on separator: Character) -> [String] {
+    static func split(_ value: String, on separator: Character) -> [String] {
         let separatorByte = separator.asciiValue!, backslash = UInt8(ascii: "\\")
         let utf8 = value.utf8
         var parts: [String] = [], start = utf8.startIndex, escaped = false

@@ -33,6 +33,12 @@ public struct VCardWriter {
         out = []
         lines.line("BEGIN:VCARD")
         lines.line(version == .v4 ? "VERSION:4.0" : "VERSION:3.0")
+        if let card = contact.card {
+            appendCard(card, uid: contact.uid, to: &lines)
+            lines.line("END:VCARD")
+            out = lines.out
+            return
+        }
         var groups = Groups(taken: contact.extraProperties)
         if !contact.uid.isEmpty { lines.start("UID:"); lines.escaped(contact.uid); lines.end() }
         lines.start("FN:"); lines.escaped(contact.fullName); lines.end()
@@ -81,12 +87,28 @@ public struct VCardWriter {
         out = lines.out
     }
 
+    /// A card kept from an import or a sync, written back as it came (`CardPatch` has already
+    /// made it say what the fields say), in this writer's version. A card that came without a
+    /// UID gets the one the book gave it, so the next import of the file finds the contact.
+    private func appendCard(_ card: VCardRecord, uid: String, to lines: inout Lines) {
+        var hasUID = false
+        for line in card.lines {
+            let upper = line.prefix(8).uppercased()
+            if upper.hasPrefix("VERSION:") { continue }
+            if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") { hasUID = true }
+            lines.line(line)
+        }
+        if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
+    }
+
     /// Lines appended to a byte buffer, each folded and ended with CRLF as it is closed.
     private struct Lines {
         var out: [UInt8]
         private var lineStart = 0
+        /// False for lines handed to `CardPatch`: each ends in LF alone, unfolded.
+        private let folds: Bool
 
-        init(out: [UInt8]) { self.out = out }
+        init(out: [UInt8], folds: Bool = true) { self.out = out; self.folds = folds }
 
         mutating func start(_ text: String) { lineStart = out.count; raw(text) }
 
@@ -126,7 +148,9 @@ public struct VCardWriter {
 
         /// Ends the line begun by `start`: CRLF, folded first if longer than 75 octets.
         mutating func end() {
-            if out.count - lineStart > 75 {
+            if !folds {
+                out.append(0x0A)
+            } else if out.count - lineStart > 75 {
                 let line = Array(out[lineStart...])
                 out.removeSubrange(lineStart...)
                 VCardWriter.appendFolded(line, to: &out)
@@ -134,6 +158,41 @@ public struct VCardWriter {
                 out.append(0x0D); out.append(0x0A)
             }
         }
+    }
+
+    // MARK: - One item, for a card's patch
+
+    /// The unfolded line (or two, with an `itemN.X-ABLabel`) this writer writes for one phone,
+    /// email or address; `taken` are the group names the card already uses.
+    func lines(for item: CardItem, taken: [String]) -> [String] {
+        var groups = Groups(taken: taken)
+        var lines = Lines(out: [], folds: false)
+        switch item {
+        case .phone(let phone):
+            labelled("TEL", phone.label, known: Self.phoneTypes, &groups, &lines) { $0.escaped(phone.value) }
+        case .email(let email):
+            labelled("EMAIL", email.label, known: Self.placeTypes, &groups, &lines) { $0.escaped(email.value) }
+        case .address(let address):
+            labelled("ADR", address.label, known: Self.placeTypes, &groups, &lines) {
+                $0.raw(";;")
+                $0.escaped(address.street); $0.raw(";")
+                $0.escaped(address.city); $0.raw(";")
+                $0.escaped(address.region); $0.raw(";")
+                $0.escaped(address.postalCode); $0.raw(";")
+                $0.escaped(address.country)
+            }
+        }
+        return String(decoding: lines.out, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    enum CardItem {
+        case phone(LabeledValue), email(LabeledValue), address(PostalAddress)
+    }
+
+    /// Whether a label is written as `TYPE`s (not as an `X-ABLabel`).
+    static func isTypeLabel(_ label: String, known: Set<String>) -> Bool {
+        let words = label.lowercased().split(separator: " ").map { $0 == "mobile" ? "cell" : String($0) }
+        return label.isEmpty || label.lowercased() == "other" || words.allSatisfy(known.contains)
     }
 
     // MARK: - Labels
@@ -192,7 +251,7 @@ public struct VCardWriter {
 
     /// 4.0: `19900517` or `--0517`. 3.0 has no form without a year: Apple's `1604` with
     /// `X-APPLE-OMIT-YEAR`, which Apple, Google and this reader understand.
-    private func birthday(_ birthday: Birthday) -> String {
+    func birthday(_ birthday: Birthday) -> String {
         let monthDay = Self.padded(birthday.month, 2) + Self.padded(birthday.day, 2)
         switch (version, birthday.year) {
         case (.v4, let year?): return "BDAY:" + Self.padded(year, 4) + monthDay

@@ -1,0 +1,311 @@
+import Foundation
+
+/// Keeps a contact's card (`Contact.card`) in step with its fields: the card is read again as
+/// fields (`VCardReader.view`), and only the properties of the fields that differ are rewritten.
+/// Every other property, with its parameters, group, label and place, stays as it came, so a
+/// card edited here goes back to the phone or server that wrote it with nothing else changed.
+///
+/// Called by the store on every update, whatever made it (the form, a merge, a sync merge, an
+/// undo), so no path can save fields that its card does not say.
+public enum CardPatch {
+    /// The contact with its card patched to say what its fields say (and its display name
+    /// following a renamed person: "John Doe III" becomes "Jon Doe III").
+    public static func reconciled(_ contact: Contact) -> Contact {
+        guard let record = contact.card, let (view, layout, properties) = VCardReader.view(of: record) else { return contact }
+        var contact = contact
+        contact.formattedName = renamedDisplayName(contact, view)
+        guard !sameFields(contact, view) else { return contact }
+        var patch = Patch(lines: record.lines, version: record.version, properties: properties, layout: layout)
+        patch.apply(from: view, to: contact)
+        contact.card = VCardRecord(lines: patch.result)
+        return contact
+    }
+
+    /// FN written by a person holds the name parts: when a part is renamed, so is its word in FN.
+    /// A display name without the old part (a company's "Acme Support") is kept as it is.
+    static func renamedDisplayName(_ contact: Contact, _ view: Contact) -> String {
+        var name = contact.formattedName
+        guard !name.isEmpty, name == view.formattedName else { return name }
+        for (old, new) in [(view.givenName, contact.givenName), (view.familyName, contact.familyName)]
+        where old != new && !old.isEmpty {
+            guard let range = name.range(of: old) else { return "" } // no longer says who it is: derive it
+            name.replaceSubrange(range, with: new)
+        }
+        let collapsed = name.split(separator: " ").joined(separator: " ")
+        return collapsed == contact.composedName ? "" : collapsed
+    }
+
+    /// Whether a contact's fields are what its card says (times, ids and versions aside).
+    static func sameFields(_ a: Contact, _ b: Contact) -> Bool {
+        a.uid == b.uid && a.givenName == b.givenName && a.familyName == b.familyName && a.fullName == b.fullName
+            && a.nickname == b.nickname && a.organization == b.organization && a.title == b.title
+            && a.phones == b.phones && a.emails == b.emails && a.addresses == b.addresses && a.birthday == b.birthday
+            && a.notes == b.notes && a.tags == b.tags && a.extraProperties == b.extraProperties
+    }
+
+    /// The card's lines, each replaced by zero or more lines, and lines added at the end.
+    private struct Patch {
+        var slots: [[String]]
+        var tail: [String] = []
+        let original: [String]
+        let version: VCardVersion
+        let properties: [VCardProperty]
+        let layout: CardLayout
+        var changed = false
+
+        init(lines: [String], version: VCardVersion, properties: [VCardProperty], layout: CardLayout) {
+            original = lines
+            slots = lines.map { [$0] }
+            self.version = version
+            self.properties = properties
+            self.layout = layout
+        }
+
+        var result: [String] { slots.flatMap { $0 } + tail }
+
+        var writer: VCardWriter { VCardWriter(version: version == .v4 ? .v4 : .v3) }
+
+        func indices(of slot: CardLayout.Slot) -> [Int] { layout.slots.indices.filter { layout.slots[$0] == slot } }
+
+        mutating func replace(_ index: Int, with lines: [String]) { slots[index] = lines; changed = true }
+
+        /// After the last property of these slots, else after the name, else after VERSION.
+        mutating func insert(_ lines: [String], near kinds: [CardLayout.Slot]) {
+            let anchors = kinds + [.nickname, .name, .formattedName, .uid, .bookkeeping]
+            for kind in anchors {
+                if let index = indices(of: kind).last { slots[index] += lines; changed = true; return }
+            }
+            tail += lines
+            changed = true
+        }
+
+        /// One single-valued text field: the first property rewritten (or added), the others removed.
+        mutating func single(_ slot: CardLayout.Slot, name: String, value: String?, near: [CardLayout.Slot]) {
+            let found = indices(of: slot)
+            guard let value else { for index in found { replace(index, with: []) }; return }
+            if let first = found.first {
+                replace(first, with: [Self.withValue(original[first], value)])
+                for index in found.dropFirst() { replace(index, with: []) }
+            } else {
+                insert([name + ":" + value], near: near)
+            }
+        }
+
+        mutating func apply(from view: Contact, to contact: Contact) {
+            if contact.uid != view.uid {
+                single(.uid, name: "UID", value: contact.uid.isEmpty ? nil : contact.uid, near: [.bookkeeping])
+            }
+            if contact.givenName != view.givenName || contact.familyName != view.familyName {
+                if let index = indices(of: .name).first {
+                    var parts = VCardText.split(properties[index].value, on: ";")
+                    while parts.count < 5 { parts.append("") }
+                    parts[0] = VCardText.escape(contact.familyName)
+                    parts[1] = VCardText.escape(contact.givenName)
+                    replace(index, with: [Self.withValue(original[index], parts.joined(separator: ";"))])
+                } else {
+                    insert(["N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;"],
+                           near: [.formattedName])
+                }
+            }
+            if contact.fullName != view.fullName {
+                single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
+            }
+            if contact.nickname != view.nickname {
+                let names = contact.nickname.components(separatedBy: ", ").filter { !$0.isEmpty }
+                single(.nickname, name: "NICKNAME", value: names.isEmpty ? nil : names.map(VCardText.escape).joined(separator: ","),
+                       near: [.name])
+            }
+            if contact.organization != view.organization {
+                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : VCardText.escape(contact.organization),
+                       near: [.nickname])
+            }
+            if contact.title != view.title {
+                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : VCardText.escape(contact.title),
+                       near: [.organization])
+            }
+            if contact.birthday != view.birthday {
+                let found = indices(of: .birthday)
+                if let birthday = contact.birthday {
+                    let line = writer.birthday(birthday)
+                    if let first = found.first { replace(first, with: [line]) } else { insert([line], near: [.address, .email, .phone]) }
+                } else {
+                    for index in found { replace(index, with: []) }
+                }
+            }
+            if contact.notes != view.notes {
+                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : VCardText.escape(contact.notes),
+                       near: [.birthday, .address, .email, .phone])
+            }
+            if contact.tags != view.tags {
+                single(.categories, name: "CATEGORIES",
+                       value: contact.tags.isEmpty ? nil : contact.tags.map(VCardText.escape).joined(separator: ","),
+                       near: [.note])
+            }
+            list(view.phones, contact.phones, layout.phones, kind: .phone) { .phone($0) }
+            list(view.emails, contact.emails, layout.emails, kind: .email) { .email($0) }
+            list(view.addresses, contact.addresses, layout.addresses, kind: .address) { .address($0) }
+            if contact.extraProperties != view.extraProperties { extras(contact.extraProperties) }
+            if changed, let rev = indices(of: .bookkeeping).first(where: { properties[$0].name == "REV" }) {
+                replace(rev, with: ["REV:" + VCardWriter.timestamp(contact.updatedAt)])
+            }
+        }
+
+        // MARK: Lists
+
+        /// Phones, emails or addresses: the items both lists hold stay as they are; an item
+        /// changed in place keeps its property's group and parameters; removed items go, with
+        /// their label; new items are written after the last of their kind.
+        mutating func list<T: Equatable>(_ old: [T], _ new: [T], _ at: [Int], kind: CardLayout.Slot,
+                                         item: (T) -> VCardWriter.CardItem) {
+            guard old != new else { return }
+            var lastIndex = at.max()
+            var pendingOld: [Int] = [], pendingNew: [Int] = []
+            func flush(_ patch: inout Patch) {
+                for (o, n) in zip(pendingOld, pendingNew) { patch.change(at[o], from: item(old[o]), to: item(new[n])) }
+                for o in pendingOld.dropFirst(pendingNew.count) { patch.remove(at[o]) }
+                let added = pendingNew.dropFirst(pendingOld.count).flatMap {
+                    patch.writer.lines(for: item(new[$0]), taken: patch.result)
+                }
+                if !added.isEmpty {
+                    if let anchor = pendingOld.last.map({ at[$0] }) ?? lastIndex {
+                        patch.slots[anchor] += added; patch.changed = true
+                    } else {
+                        patch.insert(added, near: [kind, .address, .email, .phone])
+                    }
+                }
+                pendingOld = []; pendingNew = []
+            }
+            for step in Self.align(old, new) {
+                switch step {
+                case .both(let o, _):
+                    flush(&self)
+                    lastIndex = at[o]
+                case .old(let o): pendingOld.append(o)
+                case .new(let n): pendingNew.append(n)
+                }
+            }
+            lastIndex = at.max()
+            flush(&self)
+        }
+
+        /// One item's property given a new value: in place when its label is unchanged (or is
+        /// its group's `X-ABLabel`), else written anew in its place.
+        mutating func change(_ index: Int, from old: VCardWriter.CardItem, to new: VCardWriter.CardItem) {
+            let property = properties[index]
+            let labelIndex = property.group.flatMap { group in
+                layout.slots.indices.first { layout.slots[$0] == .label && properties[$0].group == group }
+            }
+            let (oldLabel, newLabel) = (old.label, new.label)
+            var lines: [String]
+            if oldLabel == newLabel || (labelIndex != nil && !VCardWriter.isTypeLabel(newLabel, known: new.knownTypes)) {
+                lines = [Self.withValue(original[index], value(of: new, replacing: property, old: old))]
+                if oldLabel != newLabel, let labelIndex {
+                    replace(labelIndex, with: [Self.withValue(original[labelIndex], VCardText.escape(newLabel))])
+                }
+            } else {
+                lines = writer.lines(for: new, taken: result)
+                if let labelIndex { replace(labelIndex, with: []) }
+            }
+            replace(index, with: lines)
+        }
+
+        /// The new value, keeping what the fields do not show: a `tel:` URI stays one, an
+        /// address's post-office box and extended address stay while its street is unchanged.
+        func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem) -> String {
+            switch (item, old) {
+            case (.phone(let phone), _):
+                let isURI = property.value.lowercased().hasPrefix("tel:")
+                return isURI ? "tel:" + phone.value.filter { $0 != " " } : VCardText.escape(phone.value)
+            case (.email(let email), _):
+                return VCardText.escape(email.value)
+            case (.address(let address), .address(let before)):
+                var parts = VCardText.split(property.value, on: ";")
+                while parts.count < 7 { parts.append("") }
+                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = VCardText.escape(address.street) }
+                let fields = [(address.city, before.city), (address.region, before.region),
+                              (address.postalCode, before.postalCode), (address.country, before.country)]
+                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = VCardText.escape(now) }
+                return parts.joined(separator: ";")
+            case (.address(let address), _):
+                return ";;" + [address.street, address.city, address.region, address.postalCode, address.country]
+                    .map(VCardText.escape).joined(separator: ";")
+            }
+        }
+
+        /// A removed item's property, and its label when no other property of the group remains.
+        mutating func remove(_ index: Int) {
+            replace(index, with: [])
+            guard let group = properties[index].group else { return }
+            let others = layout.slots.indices.contains {
+                $0 != index && properties[$0].group == group && layout.slots[$0] != .label && !slots[$0].isEmpty
+            }
+            if !others {
+                for labelIndex in layout.slots.indices where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
+                    replace(labelIndex, with: [])
+                }
+            }
+        }
+
+        // MARK: Kept properties
+
+        /// The kept properties the contact no longer has are removed; those it gained are added
+        /// at the end (never the writer's own bookkeeping lines).
+        mutating func extras(_ wanted: [String]) {
+            var remaining: [String: Int] = [:]
+            for line in wanted { remaining[line, default: 0] += 1 }
+            for index in indices(of: .kept) {
+                let raw = properties[index].raw
+                if let count = remaining[raw], count > 0 { remaining[raw] = count - 1 } else { replace(index, with: []) }
+            }
+            for line in wanted where !line.hasPrefix("X-CONTACTSBOOK-") {
+                if let count = remaining[line], count > 0 { remaining[line] = count - 1; tail.append(line); changed = true }
+            }
+        }
+
+        // MARK: Helpers
+
+        /// The line with its value replaced: the group, name and parameters as they were.
+        static func withValue(_ line: String, _ value: String) -> String {
+            var quoted = false
+            for index in line.utf8.indices {
+                let byte = line.utf8[index]
+                if byte == UInt8(ascii: "\"") { quoted.toggle() }
+                if byte == UInt8(ascii: ":") && !quoted { return String(line[..<index]) + ":" + value }
+            }
+            return line + ":" + value
+        }
+
+        enum Step { case both(Int, Int), old(Int), new(Int) }
+
+        /// The longest common subsequence of two short lists, as steps in order.
+        static func align<T: Equatable>(_ a: [T], _ b: [T]) -> [Step] {
+            var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in stride(from: a.count - 1, through: 0, by: -1) {
+                for j in stride(from: b.count - 1, through: 0, by: -1) {
+                    table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                }
+            }
+            var steps: [Step] = [], i = 0, j = 0
+            while i < a.count || j < b.count {
+                if i < a.count, j < b.count, a[i] == b[j] { steps.append(.both(i, j)); i += 1; j += 1 }
+                else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] { steps.append(.new(j)); j += 1 }
+                else { steps.append(.old(i)); i += 1 }
+            }
+            return steps
+        }
+    }
+}
+
+extension VCardWriter.CardItem {
+    var label: String {
+        switch self {
+        case .phone(let value), .email(let value): return value.label
+        case .address(let address): return address.label
+        }
+    }
+
+    var knownTypes: Set<String> {
+        if case .phone = self { return VCardWriter.phoneTypes }
+        return VCardWriter.placeTypes
+    }
+}
