@@ -631,7 +631,8 @@ class Corpus:
             return self._roundtrip(card, run, run.exports[card.own_version], {card.own_version})
         if check == "roundtrip-other":
             if not run.exports[card.other_version]:
-                return Outcome(False, f"nothing exported in {card.other_version}")
+                return Outcome(False, self._refused(run) if not run.exports[card.own_version]
+                               else f"nothing exported in {card.other_version}")
             return self._roundtrip(card, run, run.back, {card.own_version, card.other_version})
         if check == "report":
             return self._report(card, run)
@@ -646,7 +647,7 @@ class Corpus:
         written = run.exports[version]
         if not written:
             return Outcome(False, self._refused(run))
-        problems = vcard_validator.raw_errors(written)
+        problems = vcard_validator.raw_errors(written) + vcard_validator.syntax_errors(written, version)
         answers = self.validation()[(card.id, "export", version)]
         if len(answers) != 1:
             problems.append(f"ez-vcard read {len(answers)} cards")
@@ -654,15 +655,22 @@ class Corpus:
             problems += vcard_validator.errors(answer)
         if not problems:
             return Outcome(True, "")
-        codes = []
+        kinds = {}  # kind of problem -> the properties it is about, for a short stable reason
         for problem in problems:
-            match = re.match(r"(\S+): (W\d+|parse warning \d+)", problem) or re.match(r"line \d+ (\S*): (parse warning \d+)", problem)
-            short = f"{match.group(2).replace('parse warning ', 'P')} {match.group(1)}" if match else \
-                re.sub(r"^line \d+: ", "", problem).split(" at byte")[0]
-            short = re.sub(r"\d+ octets, over the 75 of a folded line", "line over 75 octets", short)
-            if short not in codes:
-                codes.append(short)
-        return Outcome(False, "; ".join(codes), "\n".join(problems))
+            match = re.match(r"(\S+): (W\d+|parse warning \d+)", problem) or \
+                re.match(r"line \d+ (\S*): (parse warning \d+)", problem)
+            if match:
+                kind, prop = match.group(2).replace("parse warning ", "P"), match.group(1)
+            else:
+                match = re.match(r"line \d+ (\S+): (.*)", problem)
+                prop, kind = (match.group(1), match.group(2)) if match else ("", re.sub(r"^line \d+: ", "", problem))
+                kind = re.sub(r"parameter '.*' without a name \(2.1 syntax\)", "bare parameter", kind)
+                kind = re.sub(r"\d+ octets, over the 75 of a folded line", "line over 75 octets", kind.split(" at byte")[0])
+            props = kinds.setdefault(kind, [])
+            if prop and prop not in props:
+                props.append(prop)
+        reason = "; ".join(f"{kind} {','.join(props)}".strip() for kind, props in kinds.items())
+        return Outcome(False, reason, "\n".join(problems))
 
     def _roundtrip(self, card, run, written_bytes, versions):
         if not written_bytes:

@@ -26,6 +26,9 @@ BUILD = ROOT / ".build" / "vcard-validator"
 #   3  a parameter value that is not one of the standard ones (TYPE=iPhone, TYPE=x-custom): vCard
 #      3.0 and 4.0 allow iana-token and x-name values, and real clients write them;
 #   8  a property with an empty value (NOTE:): the grammar allows an empty text value;
+#   9  a TYPE value the version does not list for that property (EMAIL;TYPE=work in 3.0, which
+#      Apple and Google write; EMAIL;TYPE=internet in 4.0): both grammars take any iana-token or
+#      x-name as a TYPE value, and a reader ignores one it does not know;
 #   34, 35  notes on how ez-vcard itself would write 2.1 (several names or streets): we never
 #      write 2.1, and they say nothing about the card.
 # Every other validation code (a property or parameter the version does not have, a required FN
@@ -33,7 +36,7 @@ BUILD = ROOT / ".build" / "vcard-validator"
 # does every parse warning: ez-vcard warns while parsing only when a line or value is malformed
 # for the version the card declares (a date that is not a date, a skipped line, bad
 # quoted-printable).
-NOT_ERRORS = frozenset({3, 8, 34, 35})
+NOT_ERRORS = frozenset({3, 8, 9, 34, 35})
 
 
 class ValidatorUnavailable(RuntimeError):
@@ -127,7 +130,9 @@ def errors(card):
         found.append(f"{where}{warning['property'] or ''}: parse warning {warning['code']}: {warning['message']}")
     for warning in card["validation"]:
         if warning["code"] not in NOT_ERRORS:
-            found.append(f"{warning['property'] or 'card'}: W{warning['code']}: {warning['message']}")
+            # A warning about the card as a whole is about the property it lacks: N (0) or FN (1).
+            name = warning["property"] or {0: "N", 1: "FN"}.get(warning["code"], "card")
+            found.append(f"{name}: W{warning['code']}: {warning['message']}")
     return found
 
 
@@ -154,6 +159,34 @@ def flagged_properties(card):
 # the bytes themselves. RFC 6350 §3.2 and RFC 2426 §5.8.1 (with RFC 2425 §5.8.1): lines end in
 # CRLF and are folded at 75 octets; text carries no control characters other than the escaped
 # line break (a raw form feed or NUL breaks readers such as SabreDAV's).
+def syntax_errors(data, version):
+    """What ez-vcard's reader forgives in a 3.0 or 4.0 card and so never shows validate(): 2.1's
+    parameters without a name (TEL;WORK;VOICE: RFC 2426 and RFC 6350 want TYPE=), base64 with
+    spaces in it, and 4.0's LABEL property (ez-vcard quietly turns it into an ADR's LABEL
+    parameter; RFC 6350 has no LABEL property)."""
+    if isinstance(data, (str, os.PathLike)):
+        data = Path(data).read_bytes()
+    found = []
+    logical = []
+    for number, line in enumerate(re.split(rb"\r\n|\r|\n", data), 1):
+        if line[:1] in (b" ", b"\t") and logical:
+            logical[-1][1] += line[1:]
+        elif line:
+            logical.append([number, line])
+    for number, line in logical:
+        head, _, value = line.partition(b":")
+        parts = head.decode("utf-8", "replace").split(";")
+        name = parts[0].rsplit(".", 1)[-1].upper()
+        for param in parts[1:]:
+            if "=" not in param:
+                found.append(f"line {number} {name}: parameter {param!r} without a name (2.1 syntax)")
+            elif param.split("=", 1)[0].upper() == "ENCODING" and re.search(rb"\s", value):
+                found.append(f"line {number} {name}: whitespace inside its base64 value")
+        if version == "4.0" and name == "LABEL":
+            found.append(f"line {number} LABEL: not a vCard 4.0 property")
+    return found
+
+
 def raw_errors(data):
     """Problems in the bytes of a written file that a parser hides: bare CR or LF line ends, lines
     longer than 75 octets, control bytes, text that is not UTF-8."""

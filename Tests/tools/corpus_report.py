@@ -30,13 +30,20 @@ def atoms(check, reason):
     reason = re.sub(r" \(\+\d+ more contact\(s\)\)", "", reason)
     if reason.startswith("not imported"):
         return [f"{check}: not imported ({re.sub(r'line [0-9]+', 'line N', reason.split(': ', 1)[-1])[:80]})"]
-    reason = reason.replace("not in the report: ", "unnamed ")
+    prefix = ""
+    if reason.startswith("not in the report: "):
+        prefix, reason = "unnamed ", reason[len("not in the report: "):]
     for part in reason.split("; "):
-        match = re.match(r"(unnamed )?(lost|added|reordered) (.+)", part)
+        match = re.match(r"(lost|added|reordered) (.+)", part)
         if match:
-            found += [f"{check}: {match.group(1) or ''}{match.group(2)} {name}" for name in match.group(3).split(",")]
+            found += [f"{check}: {prefix}{match.group(1)} {name}" for name in match.group(2).split(",")]
         else:
-            found.append(f"{check}: {part}")
+            # A validation problem: "W2 LABEL,NAME" is one cause per property.
+            match = re.match(r"(W\d+|P\d+|bare parameter|not a vCard 4.0 property|whitespace inside its base64 value) (.+)", part)
+            if match:
+                found += [f"{check}: {match.group(1)} {name}" for name in match.group(2).split(",")]
+            else:
+                found.append(f"{check}: {prefix}{part}")
     return found
 
 
@@ -98,7 +105,18 @@ def main():
     for (card_id, check), outcome in outcomes:
         if not outcome.passed:
             ranked.update(set(atoms(check, outcome.reason)))
-    print("\nFailure reasons, by the number of cards they hit:")
+    causes = collections.defaultdict(set)  # the same cause seen by any check, and its cards
+    for (card_id, check), outcome in outcomes:
+        if not outcome.passed:
+            for atom in atoms(check, outcome.reason):
+                cause = atom.split(": ", 1)[1]
+                if cause.startswith("not imported"):
+                    cause = re.sub(r"line N: ", "", cause)
+                causes[cause].add(card_id)
+    print("\nCauses, by the number of cards they hit (in any check):")
+    for cause, hit in sorted(causes.items(), key=lambda item: (-len(item[1]), item[0]))[:30]:
+        print(f"  {len(hit):>4}  {cause}")
+    print("\nFailure reasons per check, by the number of cards they hit:")
     for reason, count in ranked.most_common(40):
         print(f"  {count:>4}  {reason}")
 
