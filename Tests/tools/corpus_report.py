@@ -113,6 +113,23 @@ def main():
                 if cause.startswith("not imported"):
                     cause = re.sub(r"line N: ", "", cause)
                 causes[cause].add(card_id)
+    # Coarser: one kind of problem whatever the property ("bare parameter" on TEL or on EMAIL),
+    # with one message ez-vcard gave for it, so the list reads as what to fix first.
+    examples = {}
+    for _, outcome in outcomes:
+        for line in outcome.details.splitlines():
+            match = re.match(r"(?:line \d+ )?\S*: (W\d+|parse warning \d+): (.*)", line)
+            if match:
+                examples.setdefault(match.group(1).replace("parse warning ", "P"), match.group(2))
+    kinds = collections.defaultdict(set)
+    for cause, hit in causes.items():
+        match = re.match(r"(W\d+|P\d+|bare parameter|not a vCard 4.0 property|whitespace inside its base64 value|"
+                         r"(?:unnamed )?(?:lost|added|reordered)|not imported) ", cause)
+        kinds[match.group(1) if match else cause] |= hit
+    print("\nKinds of problem, by the number of cards they hit (in any check):")
+    for kind, hit in sorted(kinds.items(), key=lambda item: (-len(item[1]), item[0]))[:25]:
+        example = f"  ({examples[kind]})" if kind in examples else ""
+        print(f"  {len(hit):>4}  {kind}{example}"[:220])
     print("\nCauses, by the number of cards they hit (in any check):")
     for cause, hit in sorted(causes.items(), key=lambda item: (-len(item[1]), item[0]))[:30]:
         print(f"  {len(hit):>4}  {cause}")
