@@ -295,6 +295,16 @@ def _media_type(value):
     return value.split("/", 1)[1] if "/" in value else value
 
 
+def _base64(text):
+    """The bytes of base64 text, whitespace and all; text that is not base64 stays as it is (less
+    its whitespace), so two writers' copies of one broken value still compare equal."""
+    text = re.sub(rb"\s", b"", text)
+    try:
+        return base64.b64decode(text + b"=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return text
+
+
 def _binary(data):
     return (hashlib.sha256(data).hexdigest()[:16], len(data))
 
@@ -332,10 +342,7 @@ def normalise(group, name, params, raw, version):
         raw = quopri.decodestring(raw)
     result = None
     if encoding in ("b", "base64"):
-        try:
-            data = base64.b64decode(re.sub(rb"\s", b"", raw) + b"==", validate=False)
-        except (binascii.Error, ValueError):
-            data = raw
+        data = _base64(raw)
         media = None
         if name in MEDIA and types:
             media = ",".join(sorted(_media_type(t) for t in types))
@@ -347,11 +354,7 @@ def normalise(group, name, params, raw, version):
         data_uri = re.fullmatch(r"data:([^,;]*)((?:;[^,]*)?),(.*)", text.strip(), re.S)
         if data_uri and name in MEDIA:
             payload = data_uri.group(3)
-            try:
-                data = (base64.b64decode(re.sub(r"\s", "", payload) + "==") if "base64" in data_uri.group(2)
-                        else payload.encode())
-            except (binascii.Error, ValueError):
-                data = payload.encode()
+            data = _base64(payload.encode()) if "base64" in data_uri.group(2) else payload.encode()
             result = ("binary", _media_type(data_uri.group(1)) if data_uri.group(1) else None) + _binary(data)
             value_type = None
         else:

@@ -138,10 +138,15 @@ def errors(card):
 
 def flagged_properties(card):
     """The property names whose validation counts as an error (a required FN or N that is missing
-    is named FN or N): what a writer cannot keep as it is and stay valid for that version."""
+    is named FN or N): what a writer cannot keep as it is and stay valid for that version, so a
+    round trip may change them (in ways the import's report must name)."""
     names = set()
     for warning in card["validation"]:
         if warning["code"] in NOT_ERRORS:
+            continue
+        # An ENCODING or CHARSET the version does not have is no reason for the value to change:
+        # the value is compared decoded, so a writer converting them keeps it the same.
+        if warning["code"] in (4, 6) and re.match(r"(ENCODING|CHARSET) parameter", warning["message"]):
             continue
         if warning["property"]:
             names.add(warning["property"].upper())
