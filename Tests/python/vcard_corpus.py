@@ -23,18 +23,27 @@ difference):
   - names of groups, properties and parameters are compared without case; parameters in any order;
     TYPE values without case and as a set (TYPE=a,b = TYPE=a;TYPE=b = 2.1's bare ;A;B);
     VALUE=URL is VALUE=uri; a VALUE that only repeats a date property's default type is dropped;
-  - values are compared decoded: QUOTED-PRINTABLE and CHARSET (any charset Python knows) decoded to
-    text, escapes undone (3.0/4.0: \\n \\, \\; \\\\; 2.1 escapes only ; in compound values), CRLF in
+  - values are compared decoded: QUOTED-PRINTABLE and CHARSET (any charset Python knows; UTF-8
+    when none is given, and Windows-1252 for bytes that are not valid in it, as SAP writes) decoded
+    to text, escapes undone (3.0/4.0: \\n \\, \\; \\\\; 2.1 escapes only ; in compound values), CRLF in
     text as LF; N, ADR, ORG, GENDER and CLIENTPIDMAP as components (trailing empty ones do not
-    count; in 3.0 and 4.0 N's and ADR's components are comma lists), NICKNAME and CATEGORIES as
-    lists; BASE64/ENCODING=b and data: URIs as their decoded bytes with the media type
+    count; in 3.0 and 4.0 N's and ADR's components are comma lists, while 2.1 has no lists there,
+    so its `Richter,James` is one name, written `Richter\\,James` in 3.0), NICKNAME and CATEGORIES
+    as lists; BASE64/ENCODING=b and data: URIs as their decoded bytes with the media type
     (TYPE=JPEG = image/jpeg); dates in ISO 8601 basic or extended form alike;
   - properties of one name keep their order among themselves (the first phone stays the first);
     how properties of different names interleave does not count.
 A difference is tolerated by `roundtrip` (never by `report`, which wants it named) in a property
 that ez-vcard says cannot stay as it is in the version written (the source card validated against
-that version: a 4.0-only property in a 3.0 card, a missing FN that must be added): a writer cannot
-both keep it and be valid. `roundtrip-other` also tolerates what the other version cannot hold.
+that version: a 4.0-only property in a 3.0 card, a missing FN that must be added, a date that is
+not one): a writer cannot both keep it and be valid. An ENCODING or CHARSET the version lacks is
+no such excuse (values are compared decoded). `roundtrip-other` also tolerates what the other
+version cannot hold. The tolerance is by property name: one bad TEL excuses changes to every TEL.
+
+`report` looks for each difference in the one-shot import's output: a line naming the source
+line (`line 12`) and the property, or for a property the import added, a line naming it; a card
+refused whole must make the import exit non-zero and name a line. Changes an export makes later
+are not looked for elsewhere: the issue asks the import's report to name them.
 """
 import base64
 import binascii
