@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
         .target(name: "CLibEditSupport"),
+        // A helper command run in a process group of its own, under a deadline (the password command).
+        .target(name: "CProcessSupport"),
         // libcurl's easy interface (libcurl4-openssl-dev, scripts/setup): the sync's HTTP client on Linux.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Typed, non-variadic wrappers for libcurl's curl_easy_setopt and curl_easy_getinfo.
@@ -55,6 +57,7 @@ let package = Package(
             dependencies: [
                 "SceneCore",
                 "JSONBytes",
+                "CProcessSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

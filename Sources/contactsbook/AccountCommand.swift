@@ -30,7 +30,10 @@ struct AccountCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a CardDAV account, finding its address book from the server's URL.",
-            discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it prints).")
+            discussion: "The password is never stored: --password-command runs at each sync (sh -c; the first line it "
+                + "prints; stdin /dev/null; stopped after CONTACTSBOOK_PASSWORD_TIMEOUT seconds, 30 by default). "
+                + "Requests go only to the URL's host: another one the server leads to is asked about on a terminal, "
+                + "or named with --allow-host.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A one-word name for the account.") var name: String
@@ -42,6 +45,10 @@ struct AccountCommand: ParsableCommand {
         @Flag(name: .long, help: "New local contacts go to this account (the first account added is the default).")
         var `default` = false
         @Option(name: .long, help: AccountCommand.conflictsHelp) var conflicts: String?
+        @Option(name: .long, help: ArgumentHelp(
+            "Another host the server may send the account to (its book or principal there), for scripts; "
+                + "on a terminal you are asked instead. Repeatable.", valueName: "host[:port]"))
+        var allowHost: [String] = []
 
         func validate() throws { _ = try AccountCommand.conflictWinner(conflicts) }
 
@@ -50,12 +57,24 @@ struct AccountCommand: ParsableCommand {
             do {
                 let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
                                              book: book, isDefault: `default`,
-                                             conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server)
+                                             conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server,
+                                             allowHosts: allowHost, confirm: confirmOtherHost)
                 FileHandle.standardOutput.write(Data(SyncPresenter().added(account).utf8))
             } catch let failure as SyncAccountsWorker.Failure {
-                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))
                 throw ExitCode(1)
             }
+        }
+
+        /// The server leads the account to another host: asked on a terminal, never elsewhere
+        /// (`--allow-host` is the way for scripts).
+        func confirmOtherHost(_ found: URL) -> Bool {
+            guard isatty(0) == 1, let given = URL(string: url).flatMap(DAVOrigin.init) else { return false }
+            FileHandle.standardError.write(Data(terminalLines(
+                "The server sends account \(name) to \(found.absoluteString), another host than \(given.hostAndPort). "
+                    + "Send the password there? [y/N] ").utf8))
+            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return false }
+            return true
         }
     }
 
@@ -154,14 +173,22 @@ struct SyncCommand: ParsableCommand {
         let presenter = SyncPresenter()
         for result in results {
             switch result {
-            case .success(let summary): print(presenter.summary(summary))
+            case .success(let summary): print(terminalLines(presenter.summary(summary)))
             case .failure(let failure):
                 failed = true
-                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+                FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))
             }
         }
         if failed { throw ExitCode(1) }
     }
+}
+
+/// Text with server-sent parts (names, hrefs, book names) made safe for a terminal or a log, line
+/// by line: escape sequences and control bytes become `?` (`TerminalText.sanitize`, as every
+/// session front end shows them).
+func terminalLines(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitize(String($0)) }
+        .joined(separator: "\n")
 }
 
 /// Opens the book for the account commands, or exits with status 2 and a clear error.

@@ -57,6 +57,7 @@ extension GlobalOptions {
     static func bookPath(db: String?, create: Bool, for use: BookUse) throws -> String {
         guard let db else {
             let path = try DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+            try refuseUnlessRegular(path)
             if use == .reading && !FileManager.default.fileExists(atPath: path) {
                 throw refusal("there is no book at \(path) yet (import or add a contact to make it)")
             }
@@ -65,7 +66,7 @@ extension GlobalOptions {
         if db == ":memory:" { return db }
         // The environment only for a `~`: building it is a twelfth of a mail client's `query`.
         let path = db.hasPrefix("~") ? HomePath.expanding(db, environment: ProcessInfo.processInfo.environment) : db
-        if FileManager.default.fileExists(atPath: path) { return path }
+        if try refuseUnlessRegular(path) { return path }
         switch use {
         case .reading:
             throw refusal("there is no book at \(path) (check --db)")
@@ -79,6 +80,25 @@ extension GlobalOptions {
             }
             return path
         }
+    }
+
+    /// Whether a file is at `path`; a device, folder, pipe or socket there is refused before
+    /// SQLite opens it: it would write its `-journal` or `-wal` beside it (as root,
+    /// `--db /dev/null` left `/dev/null-journal`, mode 0666; issue 26, item 13).
+    @discardableResult
+    static func refuseUnlessRegular(_ path: String) throws -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        if info.st_mode & S_IFMT == S_IFREG { return true }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: kind = "a folder"
+        case S_IFCHR, S_IFBLK: kind = "a device"
+        case S_IFIFO: kind = "a pipe"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw refusal("\(path) is \(kind), not a book (--db names the book's file)")
     }
 
     private static func refusal(_ text: String) -> ExitCode {

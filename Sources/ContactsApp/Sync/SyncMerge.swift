@@ -39,6 +39,9 @@ public enum SyncMerge {
     /// `winner` decides the fields changed differently on both sides.
     public static func merge(base: Contact?, local: Contact, remote: Contact, winner: ConflictWinner = .server) -> Result {
         var merged = local
+        // The server's card is the one to patch: the fields merged below rewrite only what
+        // changed here, and the properties the server keeps that we do not model stay as they are.
+        if remote.card != nil { merged.card = remote.card }
         var conflicts: [Conflict] = []
         var lostLines: [String] = []
         func scalar<T: Equatable>(_ name: String, _ path: WritableKeyPath<Contact, T>, shown: (T) -> String) {
@@ -56,6 +59,7 @@ public enum SyncMerge {
         }
         scalar("given name", \.givenName) { $0 }
         scalar("family name", \.familyName) { $0 }
+        scalar("display name", \.formattedName) { $0 }
         scalar("nickname", \.nickname) { $0 }
         scalar("organization", \.organization) { $0 }
         scalar("title", \.title) { $0 }
@@ -77,6 +81,7 @@ public enum SyncMerge {
         func fields(_ c: Contact) -> Contact {
             var c = c
             c.id = nil; c.uid = ""; c.version = 0
+            c.card = nil // what the card says is the fields; its lines are the server's own
             c.createdAt = Date(timeIntervalSince1970: 0); c.updatedAt = c.createdAt
             return c
         }

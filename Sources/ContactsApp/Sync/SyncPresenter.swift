@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 
 /// The words the command line, the list scene and JSON-RPC show for accounts and syncs.
 public struct SyncPresenter {
@@ -16,7 +17,18 @@ public struct SyncPresenter {
         }
         if summary.resurrected > 0 { text += "; kept \(summary.resurrected) deleted on one side and edited on the other" }
         if summary.resynced { text += "; the sync token was refused, compared every card" }
-        return text
+        if !summary.refused.isEmpty { text += "; " + refused(summary.refused) }
+        // Names, values and hrefs come from the server: no escape sequence or control byte
+        // reaches a terminal, a log or an editor's message line, whichever front end shows it.
+        return TerminalText.sanitize(text)
+    }
+
+    /// `refused 2 hrefs outside the address book (nothing sent there): http://x/y.vcf, /z.vcf`,
+    /// the first ten named.
+    func refused(_ hrefs: [String]) -> String {
+        let shown = hrefs.prefix(10).joined(separator: ", ") + (hrefs.count > 10 ? ", …" : "")
+        return "refused \(hrefs.count) href\(hrefs.count == 1 ? "" : "s") outside the address book "
+            + "(nothing sent there): \(shown)"
     }
 
     /// `title "Chief" from the server kept over "Boss"`.

@@ -18,6 +18,8 @@ public struct SyncSummary: Equatable, Sendable {
     public var conflicted: [Conflicted] = []
     /// The sync token was refused and the book compared by ETags instead.
     public var resynced = false
+    /// hrefs the server named outside the address book: refused, nothing sent there.
+    public var refused: [String] = []
 
     /// A contact with fields changed differently on both sides.
     public struct Conflicted: Equatable, Sendable {
@@ -58,6 +60,7 @@ public final class SyncWorker {
         let writer = VCardWriter(version: account.acceptsVCard4 ? .v4 : .v3)
         try pushDeletions(account, book, writer, &summary)
         try pushChanges(account, book, writer, &summary)
+        summary.refused = book.refused
         return summary
     }
 
@@ -227,6 +230,10 @@ public final class SyncWorker {
                     .forget(href: item.href), .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
                 ], token: try currentToken(account)))
                 summary.resurrected += 1
+            } catch DAVError.outsideBook {
+                // Linked outside the book (by a server before this was refused): not sent there;
+                // the book no longer holds it, so the link goes.
+                try store.forget(account: account.name, href: item.href)
             }
         }
     }
@@ -276,6 +283,8 @@ public final class SyncWorker {
             try store.link(SyncItem(account: account.name, href: href, contactID: id, etag: etag ?? "",
                                     base: mergedText, syncedVersion: merged.version))
             summary.pushed += 1
+        } catch DAVError.outsideBook {
+            // Linked outside the book: nothing sent there (the summary names the href), the rest goes on.
         }
     }
 

@@ -39,6 +39,10 @@ final class ContactRowTests: XCTestCase {
         expected.id = updated.id
         expected.version = 2
         expected.notes = "changed"
+        // The card says so too, in its NOTE and nowhere else
+        XCTAssertEqual(updated.card?.lines.filter { !$0.hasPrefix("REV:") },
+                       StoreSeeds.full.card?.lines.filter { !$0.hasPrefix("REV:") }.map { $0.hasPrefix("NOTE:") ? "NOTE:changed" : $0 })
+        expected.card = updated.card
         // Then: each way of reading a row gives the whole contact
         XCTAssertEqual(try sut.contact(id: updated.id!), expected)
         XCTAssertEqual(try sut.page(ContactQuery()).contacts, [expected])

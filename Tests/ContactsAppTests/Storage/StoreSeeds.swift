@@ -29,7 +29,14 @@ enum StoreSeeds {
     static let book = [ann, al, jose, zoe, emile, acme]
 
     /// A contact with every field set, to check nothing is lost on the way to storage and back.
-    static let full = Contact(
+    static let full: Contact = {
+        // Its card is what the writer makes of its fields, so the card and the fields agree.
+        var contact = fullFields
+        contact.card = VCardReader().read(Data(VCardWriter().card(for: contact).utf8)).entries.first?.contact.card
+        return contact
+    }()
+
+    private static let fullFields = Contact(
         uid: "urn:uuid:full", givenName: "Ada", familyName: "Lovelace", nickname: "Countess",
         organization: "Analytical Engines", title: "Programmer",
         phones: [LabeledValue(label: "work", value: "+44 20 7946 0000")],
@@ -40,7 +47,7 @@ enum StoreSeeds {
         notes: "Line one\nLine \"two\"", tags: ["science", "friends"],
         createdAt: created, updatedAt: edited,
         extraProperties: ["X-SOCIALPROFILE;TYPE=twitter:https://x.example/ada", "item1.URL:https://engines.example"],
-        nameOrder: .familyFirst)
+        nameOrder: .familyFirst, formattedName: "Ada King, Countess of Lovelace")
 
     /// `count` contacts for searches over many pages: 4 family names, each a quarter of the book
     /// (so a family name clusters in the last-name order), 5 given names spread across it, an

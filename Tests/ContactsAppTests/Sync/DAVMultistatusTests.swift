@@ -101,3 +101,34 @@ final class DAVMultistatusTests: XCTestCase {
         XCTAssertEqual(status.entries.map(\.href), ["/b/Ã©.vcf"])
     }
 }
+
+/// Issue 26, item 12: an entity the parser would leave out is an error naming the card.
+final class DAVEntityTests: XCTestCase {
+    func body(doctype: String = "", _ addressData: String) -> Data {
+        Data("""
+            <?xml version="1.0"?>\(doctype)<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">\
+            <D:response><D:href>/alice/book/ok.vcf</D:href><D:propstat><D:prop><D:getetag>"1"</D:getetag>\
+            <C:address-data>BEGIN:VCARD</C:address-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\
+            <D:response><D:href>/alice/book/a.vcf</D:href><D:propstat><D:prop><D:getetag>"2"</D:getetag>\
+            <C:address-data>\(addressData)</C:address-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\
+            </D:multistatus>
+            """.utf8)
+    }
+
+    func test_parse_anEntityTheParserWouldDrop_throwsNamingTheCard() {
+        for doctype in [#"<!DOCTYPE D:multistatus [<!ENTITY a "x">]>"#,
+                        #"<!DOCTYPE D:multistatus [<!ENTITY a SYSTEM "file:///etc/hostname">]>"#,
+                        #"<!DOCTYPE D:multistatus SYSTEM "http://127.0.0.1:9/x.dtd">"#, ""] {
+            XCTAssertThrowsError(try DAVMultistatus.parse(body(doctype: doctype, "NOTE:n=&a;"))) { error in
+                XCTAssertEqual(error as? DAVError, .malformed(
+                    "the card /alice/book/a.vcf holds an XML entity that cannot be read (&a;); nothing of this answer was kept"),
+                               doctype)
+            }
+        }
+    }
+
+    func test_parse_predefinedEntitiesCharacterReferencesCDATAAndComments_areReadAsTheyAre() throws {
+        let status = try DAVMultistatus.parse(body("NOTE:&amp;&lt;&gt;&quot;&apos;&#65;&#x42;<![CDATA[AT&T; &x;]]><!-- &c; -->."))
+        XCTAssertEqual(status.entries.last?.addressData, "NOTE:&<>\"'ABAT&T; &x;.")
+    }
+}

@@ -59,3 +59,125 @@ final class SyncAccountsWorkerTests: XCTestCase {
         XCTAssertEqual(try sut.accounts().map(\.isDefault), [true, false])
     }
 }
+
+/// Issue 26, item 2: `account add` does not store a book on another host unless the person says so.
+final class SyncAccountsWorkerOriginTests: XCTestCase {
+    var sut: SyncAccountsWorker!
+    var store: SQLiteContactStore!
+    var transport: DAVTransportSpy!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try SQLiteContactStore(path: ":memory:")
+        transport = DAVTransportSpy()
+        sut = SyncAccountsWorker(store: store, passwords: SyncAccountsWorkerTests.PasswordSourceSpy(),
+                                 makeTransport: { [unowned self] _ in transport })
+    }
+
+    /// The address book itself, answering a PROPFIND at `href`.
+    func book(_ href: String, at url: String? = nil) -> DAVResponse {
+        DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
+            <response><href>\(href)</href><propstat><prop><resourcetype><collection/><C:addressbook/></resourcetype>\
+            <displayname>Book</displayname></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            """), url: url.flatMap(URL.init(string:)))
+    }
+
+    func redirect(to location: String) -> DAVResponse {
+        DAVResponse(status: 307, headers: ["Location": location])
+    }
+
+    func test_add_aRedirectToAnotherHost_unconfirmed_isRefused_nothingSentThere_nothingStored() throws {
+        // Given
+        transport.responses = [redirect(to: "http://other.example/book/")]
+        var asked: [URL] = []
+
+        // When
+        XCTAssertThrowsError(try sut.add(name: "home", url: "http://dav.example/", user: "ann", passwordCommand: nil,
+                                         book: nil, confirm: { asked.append($0); return false })) { error in
+            // Then
+            XCTAssertEqual(error as? SyncAccountsWorker.Failure,
+                           .otherOrigin(account: "home", given: DAVOrigin(URL(string: "http://dav.example/")!)!,
+                                        found: URL(string: "http://other.example/book/")!))
+            XCTAssertEqual("\(error)", "account home: the server sends the account to http://other.example/book/, "
+                + "another host than dav.example; nothing stored and no password sent there. If you trust it, "
+                + "confirm on a terminal or pass --allow-host other.example")
+        }
+        XCTAssertEqual(asked, [URL(string: "http://other.example/book/")!])
+        XCTAssertEqual(transport.requests.map(\.url.host), ["dav.example"])
+        XCTAssertEqual(try sut.accounts(), [])
+    }
+
+    func test_add_aRedirectToAnotherHost_allowedByName_orConfirmed_storesTheBookThere() throws {
+        for (allowHosts, answer) in [(["OTHER.example"], false), ([], true)] {
+            // Given
+            store = try SQLiteContactStore(path: ":memory:")
+            transport = DAVTransportSpy()
+            sut = SyncAccountsWorker(store: store, passwords: SyncAccountsWorkerTests.PasswordSourceSpy(),
+                                     makeTransport: { [unowned self] _ in transport })
+            transport.responses = [redirect(to: "http://other.example/book/"), book("/book/", at: "http://other.example/book/")]
+
+            // When
+            let account = try sut.add(name: "home", url: "http://dav.example/", user: "ann", passwordCommand: nil,
+                                      book: nil, allowHosts: allowHosts, confirm: { _ in answer })
+
+            // Then
+            XCTAssertEqual(account.bookURL, "http://other.example/book/")
+            XCTAssertEqual(transport.requests.map(\.url.absoluteString), ["http://dav.example/", "http://other.example/book/"])
+        }
+    }
+
+    func test_add_aHomeSetOnAnotherHost_isRefusedBeforeAskingIt() throws {
+        // Given: the principal's answer names a home on another host
+        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
+            <response><href>/</href><propstat><prop><C:addressbook-home-set><href>http://other.example:8443/home/</href>\
+            </C:addressbook-home-set></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            """))]
+
+        // When / Then
+        XCTAssertThrowsError(try sut.add(name: "home", url: "http://dav.example/", user: "ann", passwordCommand: nil,
+                                         book: nil, allowHosts: ["other.example:9999"])) { error in
+            guard case .otherOrigin(_, _, let found) = error as? SyncAccountsWorker.Failure else { return XCTFail("\(error)") }
+            XCTAssertEqual(found.absoluteString, "http://other.example:8443/home/")
+        }
+        XCTAssertEqual(transport.requests.map(\.url.host), ["dav.example"])
+        XCTAssertEqual(try sut.accounts(), [])
+    }
+
+    func test_add_aBookListedOnAnotherHost_isRefused() throws {
+        transport.responses = [book("http://other.example/book/")]
+
+        XCTAssertThrowsError(try sut.add(name: "home", url: "http://dav.example/book/", user: "ann", passwordCommand: nil,
+                                         book: nil)) { error in
+            guard case .otherOrigin = error as? SyncAccountsWorker.Failure else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try sut.accounts(), [])
+    }
+
+    func test_add_httpsToPlainHttp_isRefusedEvenWhenTheHostIsAllowed() throws {
+        transport.responses = [redirect(to: "http://dav.example/book/")]
+
+        XCTAssertThrowsError(try sut.add(name: "home", url: "https://dav.example/", user: "ann", passwordCommand: nil,
+                                         book: nil, allowHosts: ["dav.example"], confirm: { _ in true })) { error in
+            XCTAssertEqual("\(error)", "account home: the server sends the account from https to plain http "
+                + "(http://dav.example/book/); refused, nothing stored")
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+        XCTAssertEqual(try sut.accounts(), [])
+    }
+
+    func test_sync_anAccountsRequestsGoOnlyToItsBooksOrigin() throws {
+        // Given: an account whose server answers with a redirect elsewhere
+        try store.addAccount(SyncAccount(name: "home", serverURL: "http://dav.example/", bookURL: "http://dav.example/book/",
+                                         user: "ann"))
+        transport.responses = [DAVResponse(status: 302, headers: ["Location": "http://other.example/book/"],
+                                           url: URL(string: "http://dav.example/book/"))]
+
+        // When
+        let results = try sut.sync(name: "home")
+
+        // Then
+        guard case .failure(.server(_, .otherOrigin(let url))) = results.first else { return XCTFail("\(results)") }
+        XCTAssertEqual(url.absoluteString, "http://other.example/book/")
+        XCTAssertEqual(transport.requests.map(\.url.host), ["dav.example"])
+    }
+}

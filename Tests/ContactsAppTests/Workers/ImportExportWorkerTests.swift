@@ -309,6 +309,7 @@ final class ImportExportWorkerTests: XCTestCase {
         var full = StoreSeeds.full
         full.createdAt = Date(timeIntervalSince1970: 0); full.updatedAt = full.createdAt; full.extraProperties = []
         full.nameOrder = .givenFirst // our CSV has no column for it (vCard keeps it in FN)
+        full.formattedName = ""; full.card = nil // nor for the card and its display name
         var acme = StoreSeeds.acme
         acme.createdAt = full.createdAt; acme.updatedAt = full.createdAt
         XCTAssertEqual(parsed.entries.map(\.contact), [acme, full])

@@ -18,7 +18,7 @@ final class VCardReaderTests: XCTestCase {
         let result = sut.read(VCardSeeds.fixture("apple-3.0.vcf"))
         // Then
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.entries.map(\.contact), [VCardSeeds.appleAnn, VCardSeeds.appleGlobex])
+        XCTAssertEqual(result.entries.map(\.contact.withoutCard), [VCardSeeds.appleAnn, VCardSeeds.appleGlobex])
         XCTAssertEqual(result.entries.map(\.line), [1, 36])
     }
 
@@ -27,7 +27,7 @@ final class VCardReaderTests: XCTestCase {
         let result = sut.read(VCardSeeds.fixture("android-2.1.vcf"))
         // Then
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.entries.map(\.contact), [VCardSeeds.androidJose, VCardSeeds.androidZoe])
+        XCTAssertEqual(result.entries.map(\.contact.withoutCard), [VCardSeeds.androidJose, VCardSeeds.androidZoe])
     }
 
     func test_read_vcard4_addressBookWrapperUriPhonesPrefEscapesAndSplitCharacterFold() {
@@ -36,7 +36,7 @@ final class VCardReaderTests: XCTestCase {
         // Then
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.entries.count, 4)
-        XCTAssertEqual(result.entries.first?.contact, VCardSeeds.emile)
+        XCTAssertEqual(result.entries.first?.contact.withoutCard, VCardSeeds.emile)
         XCTAssertEqual(result.entries.map(\.contact.fullName), ["Émile Zola", "No Uid Person", "Twin First", "Twin Second"])
         XCTAssertEqual(result.entries.map(\.contact.uid), ["urn:uuid:6f0c1d3e-emile", "", "same-uid", "same-uid"])
         XCTAssertEqual(result.entries[3].contact.birthday, Birthday(year: 1990, month: 5, day: 17))

@@ -23,7 +23,7 @@ enum VCardSeeds {
     static let applePhoto = "PHOTO;ENCODING=b;TYPE=JPEG:" + Data((0...255).map { UInt8($0) } + (0...255).map { UInt8($0) }).base64EncodedString()
 
     static let appleAnn = Contact(
-        uid: "apple-ann-1", givenName: "Ann Marie", familyName: "Lee", nickname: "Nan",
+        uid: "apple-ann-1", givenName: "Ann", familyName: "Lee", nickname: "Nan",
         organization: "Acme Corp, Research", title: "Chief Scientist",
         phones: [LabeledValue(label: "mobile", value: "+1 (555) 123-4567"), LabeledValue(label: "Lab bench", value: "+44 20 7946 0000")],
         emails: [LabeledValue(label: "other", value: "ann@acme.example"), LabeledValue(label: "home", value: "ann@home.example")],
@@ -32,10 +32,10 @@ enum VCardSeeds {
         birthday: Birthday(year: nil, month: 5, day: 17),
         notes: "Met at the conference, 2019; likes tea.\nSecond line \\ backslash", tags: ["friends", "work"],
         extraProperties: [
-            "X-CONTACTSBOOK-NAME-PREFIX:Dr.", "X-CONTACTSBOOK-NAME-SUFFIX:PhD",
             "item4.URL:https://acme.example/ann", "item4.X-ABLabel:_$!<HomePage>!$_",
             "X-ABShowAs:PERSON", "X-SOCIALPROFILE;type=twitter:https://x.example/annlee", applePhoto,
-        ])
+        ],
+        formattedName: "Dr. Ann Marie Lee PhD")
 
     static let appleGlobex = Contact(
         uid: "apple-globex", organization: "Globex", phones: [LabeledValue(label: "work", value: "020 7946 0958")],
@@ -68,6 +68,15 @@ enum VCardSeeds {
             "RELATED;TYPE=spouse:urn:uuid:alexandrine", "IMPP;PREF=1:xmpp:emile@zola.example",
             "X-CUSTOM;X-PARAM=\"a;b:c\":value with \\, comma",
         ])
+}
+
+extension Contact {
+    /// The contact without the card it was read from: what the fields alone say.
+    var withoutCard: Contact {
+        var contact = self
+        contact.card = nil
+        return contact
+    }
 }
 
 extension VCardSeeds {

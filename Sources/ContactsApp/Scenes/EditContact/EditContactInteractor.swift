@@ -7,6 +7,7 @@ public protocol EditContactBusinessLogic {
     func addItem(request: EditContact.AddItem.Request)
     func removeItem(request: EditContact.RemoveItem.Request)
     func clearField(request: EditContact.ClearField.Request)
+    func setPhoto(request: EditContact.SetPhoto.Request)
     func reviewDraft(request: EditContact.ReviewDraft.Request)
     func saveContact(request: EditContact.SaveContact.Request)
     func cancel(request: EditContact.Cancel.Request)
@@ -26,6 +27,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     var presenter: EditContactPresentationLogic?
     let contactsWorker: EditContactStorageLogic
     let worker: EditContactWorker
+    let files: ContactFilesLogic
     public let mode: EditContact.Mode
     /// For capitalising names the person asks to tidy (Turkish dotted i and the like).
     let locale: Locale
@@ -36,9 +38,13 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     /// Labels used when the user gives none.
     static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
 
+    /// Largest photo file `photo FILE` takes: phones write contact photos of tens of KB, and
+    /// every sync and export carries it.
+    static let photoLimit = 1 << 20
+
     public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
-                locale: Locale = Locale(identifier: "en_US_POSIX")) {
-        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale
+                locale: Locale = Locale(identifier: "en_US_POSIX"), files: ContactFilesLogic = ContactFilesWorker()) {
+        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale; self.files = files
         if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
     }
 
@@ -125,12 +131,31 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             case "emails": draft.emails = []
             case "addresses": draft.addresses = []
             case "tags": draft.tags = []
+            case "photo": draft.photoLine = nil
             default:
                 presenter?.presentFailure(.badInput("'\(request.name)' is not a field of the form"))
                 return
             }
         }
         presenter?.presentClearedField(response: .init(name: request.name))
+    }
+
+    public func setPhoto(request: EditContact.SetPhoto.Request) {
+        do {
+            let data = try files.read(request.path, limit: Self.photoLimit)
+            guard let mediaType = ContactPhoto.mediaType(of: data) else {
+                throw ContactsFailure.badInput("\(request.path) is not a JPEG, PNG, GIF, WebP or HEIC picture")
+            }
+            // Written in the card's own version, so the card stays valid for it.
+            var version = VCardVersion.v4
+            if case .edit(let contact) = mode, let card = contact.card { version = card.version }
+            let line = ContactPhoto.line(for: data, mediaType: mediaType, version: version)
+            if draft.photoLine != line { changes.append("photo") }
+            draft.photoLine = line
+            presenter?.presentPhoto(response: .init(photo: ContactPhoto(line: line) ?? ContactPhoto(mediaType: mediaType, data: data)))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
     }
 
     public func reviewDraft(request: EditContact.ReviewDraft.Request) {

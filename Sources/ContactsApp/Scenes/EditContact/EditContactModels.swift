@@ -11,7 +11,7 @@ public enum EditContact {
 
     /// The single-valued fields, named as the form's actions name them.
     public enum Field: String, CaseIterable, Sendable {
-        case given, family, nickname, organization, title, birthday, notes
+        case given, family, display, nickname, organization, title, birthday, notes
     }
 
     /// The repeated fields.
@@ -28,6 +28,8 @@ public enum EditContact {
         public var addresses: [LabeledValue] = []
         public var tags: [String] = []
         public var nameOrder: NameOrder = .givenFirst
+        /// The card's `PHOTO` line as it came or as `photo FILE` made it; nil for none.
+        public var photoLine: String?
 
         public subscript(field: Field) -> String {
             get { fields[field] ?? "" }
@@ -60,6 +62,12 @@ public enum EditContact {
     public enum RemoveItem {
         public struct Request: Equatable { public let kind: ItemKind; public let index: Int }
         public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+    }
+
+    /// `photo FILE`: the picture a file holds, as the contact's photo.
+    public enum SetPhoto {
+        public struct Request: Equatable { public let path: String }
+        public struct Response { public let photo: ContactPhoto }
     }
 
     public enum ClearField {

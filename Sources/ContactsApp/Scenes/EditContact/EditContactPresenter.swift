@@ -8,6 +8,7 @@ public protocol EditContactPresentationLogic {
     func presentRemovedItem(response: EditContact.RemoveItem.Response)
     func presentClearedField(response: EditContact.ClearField.Response)
     func presentDraft(response: EditContact.ReviewDraft.Response)
+    func presentPhoto(response: EditContact.SetPhoto.Response)
     func presentSavedContact(response: EditContact.SaveContact.Response)
     func presentCancelled(response: EditContact.Cancel.Response)
     func presentCancelConfirmation(response: EditContact.Cancel.Response)
@@ -21,13 +22,22 @@ public final class EditContactPresenter: EditContactPresentationLogic {
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
 
-    static let fieldLabels: [EditContact.Field: String] = [
-        .given: "given name", .family: "family name", .nickname: "nickname", .organization: "organization",
-        .title: "title", .birthday: "birthday", .notes: "notes",
-    ]
+    /// A switch, so a new field cannot go without its label.
+    static func label(_ field: EditContact.Field) -> String {
+        switch field {
+        case .given: return "given name"
+        case .family: return "family name"
+        case .display: return "display name"
+        case .nickname: return "nickname"
+        case .organization: return "organization"
+        case .title: return "title"
+        case .birthday: return "birthday"
+        case .notes: return "notes"
+        }
+    }
 
     public func presentUpdatedField(response: EditContact.UpdateField.Response) {
-        let label = Self.fieldLabels[response.field] ?? response.field.rawValue
+        let label = Self.label(response.field)
         let value = format(response.field, response.value)
         viewController?.displayChange(viewModel: .init(field: response.field.rawValue, value: value,
                                                         text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)"))
@@ -61,8 +71,13 @@ public final class EditContactPresenter: EditContactPresentationLogic {
     }
 
     public func presentClearedField(response: EditContact.ClearField.Response) {
-        let label = EditContact.Field(rawValue: response.name).flatMap { Self.fieldLabels[$0] } ?? response.name
+        let label = EditContact.Field(rawValue: response.name).map(Self.label) ?? response.name
         viewController?.displayChange(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
+    }
+
+    public func presentPhoto(response: EditContact.SetPhoto.Response) {
+        let value = response.photo.summary
+        viewController?.displayChange(viewModel: .init(field: "photo", value: value, text: "photo: \(value)"))
     }
 
     public func presentDraft(response: EditContact.ReviewDraft.Response) {
@@ -70,7 +85,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         let draft = response.draft
         var rows: [Row] = EditContact.Field.allCases.compactMap { field in
             let value = draft[field]
-            return value.isEmpty ? nil : Row(field: field.rawValue, label: Self.fieldLabels[field] ?? field.rawValue,
+            return value.isEmpty ? nil : Row(field: field.rawValue, label: Self.label(field),
                                              value: format(field, value))
         }
         for (kind, items) in [(EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses)] {
@@ -81,6 +96,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         }
         for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
         if draft.nameOrder == .familyFirst { rows.append(Row(field: "order", label: "name order", value: "family name first")) }
+        if let photo = draft.photoLine.flatMap(ContactPhoto.init(line:)) { rows.append(Row(field: "photo", label: "photo", value: photo.summary)) }
         let heading: String
         switch response.mode {
         case .add: heading = "New contact"

@@ -27,6 +27,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: [
         setter(.given, "set the given name", example: "Ann"),
         setter(.family, "set the family name", example: "Lee"),
+        setter(.display, "set the display name, when it is not the given and family names (vCard FN)",
+               example: "Dr. Ann Lee PhD"),
         setter(.nickname, "set the nickname", example: "Annie"),
         setter(.organization, "set the organization", example: "Acme Inc."),
         setter(.title, "set the job title", example: "Engineer"),
@@ -42,9 +44,12 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             ParameterSpec("number", .integer(min: 1, max: nil), help: "its number, as 'review' shows it"),
         ], details: "Example: remove phone 2"),
         ActionSpec("clear", summary: "empty a field, or remove all phones, emails, addresses or tags", parameters: [
-            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags"]),
+            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags", "photo"]),
                           help: "the field"),
         ]),
+        ActionSpec("photo", summary: "set the photo from a picture file (JPEG, PNG, GIF, WebP or HEIC, at most 1 MB)", parameters: [
+            ParameterSpec("file", .text, help: "the picture file"),
+        ], details: "Example: photo ~/ann.jpg   ·   clear photo removes it   ·   photo save FILE on the contact saves it"),
         ActionSpec("tidy", summary: "capitalise the given and family names if typed all in lower or upper case",
                    details: "Names are kept as typed otherwise; particles stay lower case: ludwig van beethoven → Ludwig van Beethoven"),
         ActionSpec("order", summary: "write the name given name first or family name first", parameters: [
@@ -81,6 +86,7 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
             }
         case "clear": interactor?.clearField(request: .init(name: call.string("field") ?? ""))
         case "review": interactor?.reviewDraft(request: .init())
+        case "photo": interactor?.setPhoto(request: .init(path: call.string("file") ?? ""))
         case "tidy": interactor?.tidyNames(request: .init())
         case "order":
             if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) { interactor?.setNameOrder(request: .init(order: order)) }

@@ -9,6 +9,7 @@ public struct EditContactWorker {
         var draft = EditContact.Draft()
         draft[.given] = contact.givenName
         draft[.family] = contact.familyName
+        draft[.display] = contact.formattedName
         draft[.nickname] = contact.nickname
         draft[.organization] = contact.organization
         draft[.title] = contact.title
@@ -24,6 +25,7 @@ public struct EditContactWorker {
         }
         draft.tags = contact.tags
         draft.nameOrder = contact.nameOrder
+        draft.photoLine = contact.extraProperties.first(where: ContactPhoto.isPhotoLine)
         return draft
     }
 
@@ -42,6 +44,7 @@ public struct EditContactWorker {
         }
         contact.givenName = line(.given)
         contact.familyName = line(.family)
+        contact.formattedName = line(.display)
         contact.nickname = line(.nickname)
         contact.organization = line(.organization)
         contact.title = line(.title)
@@ -104,6 +107,12 @@ public struct EditContactWorker {
         }
         contact.tags = draft.tags
         contact.nameOrder = draft.nameOrder
+        if draft.photoLine != before.photoLine {
+            // The new photo takes the old one's place among the kept properties; other PHOTOs stay.
+            let old = base.extraProperties.firstIndex(where: ContactPhoto.isPhotoLine)
+            if let old { contact.extraProperties.remove(at: old) }
+            if let line = draft.photoLine { contact.extraProperties.insert(line, at: old ?? contact.extraProperties.count) }
+        }
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
         return contact
     }

@@ -4,6 +4,7 @@ public protocol ShowContactBusinessLogic {
     func showHistory(request: ShowContact.ShowHistory.Request)
     func selectContact(request: ShowContact.SelectContact.Request)
     func completeReference(request: ListContacts.CompleteReference.Request)
+    func savePhoto(request: ShowContact.SavePhoto.Request)
 }
 
 public protocol ShowContactDataStore: AnyObject {
@@ -19,13 +20,33 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     var presenter: ShowContactPresentationLogic?
     let worker: ShowContactStorageLogic
     let journalWorker: ContactsJournalLogic?
+    let files: ContactFilesLogic
     public var contact: Contact?
     public var contactWasSaved = false
     public private(set) var selectedContact: Contact?
 
-    public init(worker: ShowContactStorageLogic, journalWorker: ContactsJournalLogic? = nil) {
+    public init(worker: ShowContactStorageLogic, journalWorker: ContactsJournalLogic? = nil,
+                files: ContactFilesLogic = ContactFilesWorker()) {
         self.worker = worker
         self.journalWorker = journalWorker
+        self.files = files
+    }
+
+    /// `photo save FILE`: the photo's bytes as the card holds them, into a new file.
+    public func savePhoto(request: ShowContact.SavePhoto.Request) {
+        guard let current = contact else { return }
+        do {
+            let name = current.fullName
+            guard let photo = ContactPhoto(of: current) else { throw ContactsFailure.badInput("\(name) has no photo") }
+            guard let data = photo.data else {
+                throw ContactsFailure.badInput("The photo of \(name) is a link, not in the card: \(photo.uri ?? "")")
+            }
+            guard !request.path.isEmpty else { throw ContactsFailure.badInput("Name the file to write: photo save FILE") }
+            try files.write(data, to: request.path)
+            presenter?.presentSavedPhoto(response: .init(contact: current, photo: photo, path: request.path))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
     }
 
     public func showHistory(request: ShowContact.ShowHistory.Request) {

@@ -2,6 +2,12 @@ import SceneCore
 
 /// One contact, every field formatted; edit, delete, back.
 public enum ShowContact {
+    /// `photo save FILE`.
+    public enum SavePhoto {
+        public struct Request: Equatable { public let path: String }
+        public struct Response { public let contact: Contact; public let photo: ContactPhoto; public let path: String }
+    }
+
     public enum FetchContact {
         public struct Request: Equatable {
             /// Re-read from the store (after an edit, or on `show`); otherwise only if the
@@ -34,6 +40,19 @@ public enum ShowContact {
                 public let birthday: Birthday?
                 public let tags: [String]
                 public let notes: String
+                /// The name as shown (`Contact.fullName`).
+                public let displayName: String
+                /// The card's own display name (FN) when the name parts do not give it, else empty.
+                public let formattedName: String
+                /// Absent without a photo.
+                public let photo: Photo?
+
+                public struct Photo: Encodable, Equatable, Sendable {
+                    public let mediaType: String
+                    /// Absent for a photo the card only links to.
+                    public let bytes: Int?
+                    public let uri: String?
+                }
                 /// ISO 8601 in UTC (`2023-11-14T22:13:20Z`).
                 public let created: String
                 public let updated: String

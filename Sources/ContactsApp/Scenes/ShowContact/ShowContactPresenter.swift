@@ -8,6 +8,7 @@ public protocol ShowContactPresentationLogic {
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
     func presentHistory(response: ShowContact.ShowHistory.Response)
+    func presentSavedPhoto(response: ShowContact.SavePhoto.Response)
 }
 
 public final class ShowContactPresenter: ShowContactPresentationLogic {
@@ -33,6 +34,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Birthday", contact.birthday.map(formatter.birthday) ?? "")
         add("Tags", contact.tags.joined(separator: ", "))
         add("Notes", contact.notes)
+        add("Photo", ContactPhoto(of: contact)?.summary ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
@@ -47,8 +49,15 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
               familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
               organization: contact.organization,
               title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
-              birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+              birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
+              formattedName: contact.formattedName,
+              photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },
               created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
+    }
+
+    public func presentSavedPhoto(response: ShowContact.SavePhoto.Response) {
+        viewController?.displayMessage(.success(
+            "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)"))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {

@@ -20,7 +20,7 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
             "type": "object",
             "description": "the contact as stored: names as typed, values unformatted",
             "required": ["id", "uid", "version", "givenName", "familyName", "nameOrder", "nickname", "organization", "title",
-                         "phones", "emails", "addresses", "tags", "notes", "created", "updated"],
+                         "phones", "emails", "addresses", "tags", "notes", "displayName", "formattedName", "created", "updated"],
             "properties": [
                 "id": ["type": "integer"], "uid": string, "version": ["type": "integer"],
                 "givenName": string, "familyName": string,
@@ -29,6 +29,11 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
                 "nickname": string, "organization": string, "title": string,
                 "phones": labelled, "emails": labelled, "addresses": ["type": "array", "items": address],
                 "birthday": birthday, "tags": ["type": "array", "items": string], "notes": string,
+                "displayName": ["type": "string", "description": "the name as shown"],
+                "formattedName": ["type": "string", "description": "the card's own display name (vCard FN) when the name parts do not give it, else empty"],
+                "photo": ["type": "object", "required": ["mediaType"], "description": "absent without a photo",
+                          "properties": ["mediaType": string, "bytes": ["type": "integer", "description": "absent for a linked photo"],
+                                         "uri": ["type": "string", "description": "the link, for a linked photo"]]],
                 "created": timestamp, "updated": timestamp,
             ],
         ]

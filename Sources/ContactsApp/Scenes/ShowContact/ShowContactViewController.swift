@@ -21,6 +21,10 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         ], details: "Example: edit   ·   edit 3"),
         ActionSpec("delete", summary: "delete this contact and go back to the list"),
         ActionSpec("history", summary: "show what changed in this contact, newest first, field by field"),
+        ActionSpec("photo", summary: "save the contact's photo to a new file", parameters: [
+            ParameterSpec("what", .choice(["save"]), help: "save"),
+            ParameterSpec("file", .text, help: "the file to write (an existing file is not replaced)"),
+        ], details: "Example: photo save ~/ann.jpg   ·   set or remove a photo in the form: edit, then photo FILE or clear photo"),
     ], displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
@@ -50,6 +54,7 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
             }
         case "delete": interactor?.deleteContact(request: .init())
         case "history": interactor?.showHistory(request: .init())
+        case "photo": interactor?.savePhoto(request: .init(path: call.string("file") ?? ""))
         default: break
         }
     }

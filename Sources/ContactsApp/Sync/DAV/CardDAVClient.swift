@@ -59,9 +59,14 @@ public protocol CardDAVBookLogic: AnyObject {
     func update(href: String, vcard: String, etag: String) throws -> String?
     /// Deletes a card (DELETE with `If-Match: etag`); a card already gone is not an error.
     func delete(href: String, etag: String) throws
+    /// The hrefs the server named outside the address book, refused so far (in order, once
+    /// each): `card`, `update` and `delete` throw `DAVError.outsideBook` for them.
+    var refused: [String] { get }
 }
 
 extension CardDAVBookLogic {
+    public var refused: [String] { [] }
+
     /// One batch of everything (a book without batches of its own, as the tests' in-memory one).
     public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
         try each(try cards(hrefs: hrefs))
@@ -72,12 +77,17 @@ extension CardDAVBookLogic {
 public final class CardDAVClient: CardDAVBookLogic {
     public let book: URL
     private let transport: DAVTransport
+    /// What "inside the book" means for the hrefs the server sends.
+    private let scope: DAVCollectionScope
+    public private(set) var refused: [String] = []
+    private var refusedOnce: Set<String> = []
     /// Cards per `addressbook-multiget`: the server answered 5,000 in one as fast as in tens
     /// (notes/CARDDAV.md); batches keep one answer's size bounded (about 350 kB for 500).
     let multigetBatch: Int
 
     public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500) {
         self.book = book; self.transport = transport; self.multigetBatch = multigetBatch
+        scope = DAVCollectionScope(book: book)
     }
 
     public func changes(since token: String?) throws -> CollectionChanges {
@@ -96,7 +106,7 @@ public final class CardDAVClient: CardDAVBookLogic {
             try expect(response, [207], "REPORT", book)
             let status = try DAVMultistatus.parse(response.body)
             var truncated = false
-            for entry in status.entries {
+            for entry in status.entries where isInside(entry.href) {
                 if entry.status == 507 { truncated = true; continue }
                 if entry.status == 404 {
                     result.removed.insert(entry.href); result.changed[entry.href] = nil
@@ -116,7 +126,7 @@ public final class CardDAVClient: CardDAVBookLogic {
         try expect(response, [207], "PROPFIND", book)
         let status = try DAVMultistatus.parse(response.body)
         var result = CollectionChanges(token: status.syncToken, isComplete: true)
-        for entry in status.entries where !isCollection(entry) {
+        for entry in status.entries where isInside(entry.href) && !isCollection(entry) {
             if let etag = entry.etag { result.changed[entry.href] = etag }
         }
         return result
@@ -136,7 +146,7 @@ public final class CardDAVClient: CardDAVBookLogic {
             try expect(response, [207], "REPORT", book)
             var cards: [RemoteCard] = []
             cards.reserveCapacity(batch.count)
-            for entry in try DAVMultistatus.parse(response.body).entries {
+            for entry in try DAVMultistatus.parse(response.body).entries where isInside(entry.href) {
                 guard let etag = entry.etag, let data = entry.addressData else { continue }
                 cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
             }
@@ -145,7 +155,7 @@ public final class CardDAVClient: CardDAVBookLogic {
     }
 
     public func card(href: String) throws -> RemoteCard? {
-        let url = resolve(href)
+        let url = try resolve(href)
         let response = try transport.send(DAVRequest(method: "GET", url: url, headers: ["Accept": "text/vcard"]))
         if response.status == 404 || response.status == 410 { return nil }
         try expect(response, [200], "GET", url)
@@ -163,7 +173,7 @@ public final class CardDAVClient: CardDAVBookLogic {
     }
 
     public func update(href: String, vcard: String, etag: String) throws -> String? {
-        let url = resolve(href)
+        let url = try resolve(href)
         let response = try transport.send(DAVRequest(
             method: "PUT", url: url,
             headers: ["Content-Type": "text/vcard; charset=utf-8", "If-Match": etag], body: Data(vcard.utf8)))
@@ -173,7 +183,7 @@ public final class CardDAVClient: CardDAVBookLogic {
     }
 
     public func delete(href: String, etag: String) throws {
-        let url = resolve(href)
+        let url = try resolve(href)
         let response = try transport.send(DAVRequest(method: "DELETE", url: url, headers: ["If-Match": etag]))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
         if response.status == 404 || response.status == 410 { return }
@@ -190,11 +200,28 @@ public final class CardDAVClient: CardDAVBookLogic {
         return String(safe) + ".vcf"
     }
 
-    func resolve(_ href: String) -> URL { URL(string: href, relativeTo: book)?.absoluteURL ?? book }
+    /// The URL of a member; an href outside the book throws before anything is sent.
+    func resolve(_ href: String) throws -> URL {
+        guard let url = scope.url(of: href) else { refuse(href); throw DAVError.outsideBook(href) }
+        return url
+    }
+
+    /// Whether an href the server listed is the book or inside it; one that is not is noted for
+    /// the summary and skipped, and the rest of the answer is read.
+    private func isInside(_ href: String) -> Bool {
+        if scope.contains(href) { return true }
+        refuse(href)
+        return false
+    }
+
+    private func refuse(_ href: String) {
+        if refusedOnce.insert(href).inserted { refused.append(href) }
+    }
 
     private func isCollection(_ entry: DAVMultistatus.Entry) -> Bool {
-        entry.resourceTypes.contains("collection") || resolve(entry.href).path == book.path
-            || resolve(entry.href).path + "/" == book.path
+        guard !entry.resourceTypes.contains("collection") else { return true }
+        let path = scope.url(of: entry.href)?.path
+        return path == book.path || path.map { $0 + "/" } == book.path
     }
 
     private func send(_ method: String, _ url: URL, depth: String, body: String) throws -> DAVResponse {

@@ -26,6 +26,8 @@ public struct CardDAVDiscovery {
             } catch let error as DAVError {
                 if case .unauthorized = error { throw error }
                 if case .network = error { throw error }
+                // Another host is for the person to confirm (`SyncAccountsWorker.add`), not to skip.
+                if case .otherOrigin = error { throw error }
                 lastError = error
             }
         }

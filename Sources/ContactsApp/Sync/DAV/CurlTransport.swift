@@ -10,7 +10,7 @@ import CCurlSupport
 /// thread of the sync. One handle serves the whole sync, so a server that keeps connections alive
 /// gets one connection. Certificates are verified (libcurl's default, set explicitly and never
 /// turned off); only http and https are spoken; redirects are followed here, not by libcurl,
-/// so credentials go only to the origin the request was made for (`RedirectPolicy`).
+/// and only within the origin the request was made for (`RedirectPolicy`).
 public final class CurlTransport: DAVTransport {
     private let handle: UnsafeMutableRawPointer
     private let credentials: DAVCredentials?
@@ -45,11 +45,14 @@ public final class CurlTransport: DAVTransport {
             let response = try perform(request, at: url, withCredentials: withCredentials)
             guard RedirectPolicy.isRedirect(response.status), let location = response.header("Location"),
                   let next = URL(string: location, relativeTo: url)?.absoluteURL,
-                  next.scheme == "http" || next.scheme == "https" else {
+                  next.scheme == "http" || next.scheme == "https",
+                  RedirectPolicy.sendsCredentials(from: request.url, to: next) else {
+                // Another origin is not followed here: the 3xx goes back to the caller
+                // (`OriginGuardTransport`), which refuses it unless the account may go there.
                 return response
             }
             // A DAV request keeps its method and body on every redirect (as the URLSession
-            // transport did), and its credentials only on the same origin.
+            // transport did).
             url = next
         }
         throw DAVError.network("more than \(Self.maximumRedirects) redirects from \(request.url.absoluteString)")

@@ -41,6 +41,10 @@ public struct DAVMultistatus: Equatable, Sendable {
     /// Reads a body; throws `DAVError.malformed` when it is not XML or not a multistatus.
     public static func parse(_ data: Data) throws -> DAVMultistatus {
         guard DAVBody.isSafeForXMLParser(data) else { throw DAVError.malformed("the answer is not UTF-8") }
+        if let found = DAVEntityCheck.firstUnexpandable(in: data) {
+            throw DAVError.malformed((found.href.map { "the card \($0)" } ?? "the answer")
+                + " holds an XML entity that cannot be read (&\(found.name);); nothing of this answer was kept")
+        }
         let reader = MultistatusReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

@@ -56,6 +56,11 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     case status(Int, method: String, url: URL)
     /// The body was not the XML the request calls for.
     case malformed(String)
+    /// A request or redirect to another origin than the account's (`OriginGuardTransport`):
+    /// not sent, credentials and all.
+    case otherOrigin(URL)
+    /// An href the server listed outside the address book (`DAVCollectionScope`): not followed.
+    case outsideBook(String)
 
     public var description: String {
         switch self {
@@ -65,6 +70,8 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         case .preconditionFailed(let url): return "\(url.absoluteString) changed on the server meanwhile (412)"
         case .status(let code, let method, let url): return "\(method) \(url.absoluteString) answered \(code)"
         case .malformed(let reason): return "the server's answer could not be read: \(reason)"
+        case .otherOrigin(let url): return "refused to go to \(url.absoluteString), another host than the account's"
+        case .outsideBook(let href): return "refused \(href), outside the address book"
         }
     }
 }

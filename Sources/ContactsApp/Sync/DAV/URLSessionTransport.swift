@@ -94,6 +94,9 @@ public final class URLSessionTransport: DAVTransport {
 final class RedirectGuard: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        // Another origin is not followed: the 3xx comes back to `OriginGuardTransport`.
+        guard let from = task.originalRequest?.url, let to = request.url,
+              RedirectPolicy.sendsCredentials(from: from, to: to) else { return completionHandler(nil) }
         completionHandler(Self.redirect(from: task.originalRequest, to: request))
     }
 

@@ -248,17 +248,21 @@ public enum CardPatch {
 
         // MARK: Kept properties
 
-        /// The kept properties the contact no longer has are removed; those it gained are added
-        /// at the end (never the writer's own bookkeeping lines).
+        /// The kept properties the contact no longer has are removed; those it gained take the
+        /// removed ones' places in order (a new photo where the old one was), the rest go at the
+        /// end (never the writer's own bookkeeping lines).
         mutating func extras(_ wanted: [String]) {
             var remaining: [String: Int] = [:]
             for line in wanted { remaining[line, default: 0] += 1 }
+            var freed: [Int] = []
             for index in indices(of: .kept) {
                 let raw = properties[index].raw
-                if let count = remaining[raw], count > 0 { remaining[raw] = count - 1 } else { replace(index, with: []) }
+                if let count = remaining[raw], count > 0 { remaining[raw] = count - 1 } else { replace(index, with: []); freed.append(index) }
             }
             for line in wanted where !line.hasPrefix("X-CONTACTSBOOK-") {
-                if let count = remaining[line], count > 0 { remaining[line] = count - 1; tail.append(line); changed = true }
+                guard let count = remaining[line], count > 0 else { continue }
+                remaining[line] = count - 1
+                if freed.isEmpty { tail.append(line); changed = true } else { replace(freed.removeFirst(), with: [line]) }
             }
         }
 

@@ -89,13 +89,19 @@ public struct VCardWriter {
 
     /// A card kept from an import or a sync, written back as it came (`CardPatch` has already
     /// made it say what the fields say), in this writer's version. A card that came without a
-    /// UID gets the one the book gave it, so the next import of the file finds the contact.
+    /// UID, or with one another contact had (the import gave it a new one and said so), is
+    /// written with the contact's, so the next import of the file finds the contact.
     private func appendCard(_ card: VCardRecord, uid: String, to lines: inout Lines) {
         var hasUID = false
         for line in card.lines {
             let upper = line.prefix(8).uppercased()
             if upper.hasPrefix("VERSION:") { continue }
-            if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") { hasUID = true }
+            if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") {
+                guard !hasUID else { continue }
+                hasUID = true
+                let value = line.firstIndex(of: ":").map { VCardText.unescape(String(line[line.index(after: $0)...])).trimmingSpaces }
+                if !uid.isEmpty && value != uid { lines.start("UID:"); lines.escaped(uid); lines.end(); continue }
+            }
             lines.line(line)
         }
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }

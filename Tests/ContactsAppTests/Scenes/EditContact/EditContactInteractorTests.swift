@@ -23,6 +23,8 @@ final class EditContactInteractorTests: XCTestCase {
         var addedResponses: [EditContact.AddItem.Response] = []
         var removedResponses: [EditContact.RemoveItem.Response] = []
         var clearedResponses: [EditContact.ClearField.Response] = []
+        var photoResponses: [EditContact.SetPhoto.Response] = []
+        func presentPhoto(response: EditContact.SetPhoto.Response) { photoResponses.append(response) }
         var presentDraftCalled = false
         var draftResponse: EditContact.ReviewDraft.Response?
         var presentSavedContactCalled = false

@@ -23,6 +23,8 @@ final class EditContactViewControllerTests: XCTestCase {
         var addItemRequests: [EditContact.AddItem.Request] = []
         var removeItemRequests: [EditContact.RemoveItem.Request] = []
         var clearFieldRequests: [EditContact.ClearField.Request] = []
+        var setPhotoRequests: [EditContact.SetPhoto.Request] = []
+        func setPhoto(request: EditContact.SetPhoto.Request) { setPhotoRequests.append(request) }
         var reviewDraftCalled = 0
         var saveContactCalled = false
         var cancelCalled = false

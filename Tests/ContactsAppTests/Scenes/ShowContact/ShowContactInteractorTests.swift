@@ -17,6 +17,8 @@ final class ShowContactInteractorTests: XCTestCase {
 
     final class ShowContactPresentationLogicSpy: ShowContactPresentationLogic {
         var historyResponses: [ShowContact.ShowHistory.Response] = []
+        var savedPhotoResponses: [ShowContact.SavePhoto.Response] = []
+        func presentSavedPhoto(response: ShowContact.SavePhoto.Response) { savedPhotoResponses.append(response) }
         func presentHistory(response: ShowContact.ShowHistory.Response) { historyResponses.append(response) }
 
         var presentContactCalled = false

@@ -63,7 +63,8 @@ final class ShowContactPresenterTests: XCTestCase {
             id: 9, uid: "urn:uuid:9", version: 3, givenName: "ann-marie", familyName: "o'neil", nameOrder: "given-first", nickname: "Nan",
             organization: "Acme", title: "CTO", phones: contact.phones, emails: contact.emails,
             addresses: contact.addresses, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
-            notes: "likes tea", created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
+            notes: "likes tea", displayName: "ann-marie o'neil", formattedName: "", photo: nil,
+            created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
     }
 
     func test_presentContact_structuredContact_keepsValuesAsStored_inUTCWhateverTheTimeZone() throws {

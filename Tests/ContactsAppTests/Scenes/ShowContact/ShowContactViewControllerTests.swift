@@ -20,6 +20,8 @@ final class ShowContactViewControllerTests: XCTestCase {
 
     final class ShowContactBusinessLogicSpy: ShowContactBusinessLogic {
         var historyRequests: [ShowContact.ShowHistory.Request] = []
+        var savePhotoRequests: [ShowContact.SavePhoto.Request] = []
+        func savePhoto(request: ShowContact.SavePhoto.Request) { savePhotoRequests.append(request) }
         func showHistory(request: ShowContact.ShowHistory.Request) { historyRequests.append(request) }
 
         var fetchRequests: [ShowContact.FetchContact.Request] = []

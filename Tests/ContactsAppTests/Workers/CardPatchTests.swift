@@ -1,0 +1,205 @@
+import XCTest
+@testable import ContactsApp
+
+/// An edit touches only the properties of the fields it changes; the rest of a real card stays
+/// as the phone or server wrote it (issue 25).
+final class CardPatchTests: XCTestCase {
+    /// An iPhone-style 3.0 card with what the issue found lost: FN unlike N, N's five parts, two
+    /// nicknames, ORG units, two TITLEs and NOTEs, a tel: URI with an extension, Apple's item
+    /// groups and built-in labels, ADR's extended address, a BDAY with a time, and a photo.
+    static let card = """
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        PRODID:-//Apple Inc.//iPhone OS 17.0//EN\r
+        N:Doe;John;Q;Mr.;III\r
+        FN:John Doe III\r
+        NICKNAME:Nick1,Nick2\r
+        ORG:TheCompany;TheDepartment\r
+        TITLE:First title\r
+        TITLE:Second title\r
+        item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102\r
+        item2.TEL:+44 20 7946 0000\r
+        item2.X-ABLabel:_$!<AssistantPhone>!$_\r
+        item3.EMAIL;type=INTERNET;type=pref:john@work.example\r
+        item3.X-ABLabel:_$!<Other>!$_\r
+        EMAIL;type=INTERNET;type=HOME:john@home.example\r
+        ADR;TYPE=WORK:;TheOffice;123 Main St;Springfield;IL;62701;USA\r
+        BDAY:1996-04-15T201243+04:00\r
+        NOTE:first note\r
+        NOTE:second note\r
+        X-SOCIALPROFILE;type=twitter:https://x.example/john\r
+        PHOTO;ENCODING=b;TYPE=JPEG:AAECAwQ=\r
+        UID:john-1\r
+        END:VCARD\r
+
+        """
+
+    private var contact: Contact!
+    private var lines: [String] { contact.card?.lines ?? [] }
+
+    override func setUp() {
+        super.setUp()
+        contact = VCardReader().read(Data(Self.card.utf8)).entries.first?.contact
+    }
+
+    private func patched(_ edit: (inout Contact) -> Void) -> [String] {
+        var edited = contact!
+        edit(&edited)
+        return CardPatch.reconciled(edited).card?.lines ?? []
+    }
+
+    /// The card's lines but the ones named, as a changed card should have kept them.
+    private func linesExcept(_ changed: [String: String?]) -> [String] {
+        lines.compactMap { line in changed.keys.contains(line) ? changed[line]! : line }
+    }
+
+    // MARK: - Read
+
+    func test_read_keepsTheWholeCard_andShowsWhatItHolds() throws {
+        // Then: every line kept, VERSION among them, in order
+        XCTAssertEqual(lines, Self.card.components(separatedBy: "\r\n").filter {
+            !$0.isEmpty && $0 != "BEGIN:VCARD" && $0 != "END:VCARD"
+        })
+        XCTAssertEqual(contact.fullName, "John Doe III")
+        XCTAssertEqual(contact.givenName, "John")
+        XCTAssertEqual(contact.familyName, "Doe")
+        XCTAssertEqual(contact.nickname, "Nick1, Nick2")
+        XCTAssertEqual(contact.title, "First title")
+        XCTAssertEqual(contact.emails.first?.value, "john@work.example") // preferred first
+    }
+
+    func test_anUnchangedContact_keepsItsCardByteForByte() {
+        XCTAssertEqual(patched { _ in }, lines)
+        XCTAssertEqual(patched { $0.updatedAt = Date(timeIntervalSince1970: 1_700_000_000) }, lines)
+    }
+
+    // MARK: - Names
+
+    func test_renamingTheGivenName_touchesOnlyNAndFN_keepingAdditionalNamesPrefixAndSuffix() {
+        let result = patched { $0.givenName = "Jon" }
+        XCTAssertEqual(result, linesExcept(["N:Doe;John;Q;Mr.;III": "N:Doe;Jon;Q;Mr.;III", "FN:John Doe III": "FN:Jon Doe III"]))
+    }
+
+    func test_aCompanysDisplayName_staysWhenTheNameChangesAroundIt() throws {
+        // Given: FN:Acme Support with ORG:Acme and no N
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Acme Support\r\nORG:Acme\r\nEMAIL:help@acme.example\r\nEND:VCARD\r\n"
+        var acme = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        XCTAssertEqual(acme.fullName, "Acme Support")
+        // When: only the email changes
+        acme.emails[0].value = "support@acme.example"
+        let saved = CardPatch.reconciled(acme)
+        // Then
+        XCTAssertEqual(saved.fullName, "Acme Support")
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "FN:Acme Support", "ORG:Acme", "EMAIL:support@acme.example"])
+    }
+
+    func test_nicknames_stayAList_andAnEditedTitleChangesTheFirstOnly() {
+        let result = patched { $0.title = "Boss"; $0.nickname = "Nick1, Nick3" }
+        XCTAssertEqual(result, linesExcept(["TITLE:First title": "TITLE:Boss", "NICKNAME:Nick1,Nick2": "NICKNAME:Nick1,Nick3"]))
+    }
+
+    // MARK: - Phones, emails, addresses
+
+    func test_aPhoneChangedInPlace_keepsItsGroupParametersAndURIForm() {
+        let result = patched { $0.phones[0].value = "+1-418-656-0000" }
+        XCTAssertEqual(result, linesExcept([
+            "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102": "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-0000",
+        ]))
+    }
+
+    func test_anAppleBuiltInLabel_isShownAsWords_andKeptVerbatimWhenTheValueChanges() {
+        XCTAssertEqual(contact.phones[1].label, "assistantphone")
+        let result = patched { $0.phones[1].value = "+44 20 7946 1111" }
+        XCTAssertEqual(result, linesExcept(["item2.TEL:+44 20 7946 0000": "item2.TEL:+44 20 7946 1111"]))
+    }
+
+    func test_removingAnEmail_removesItsLabelToo_andAddingOneGoesAfterTheOthers() {
+        let removed = patched { $0.emails.removeFirst() }
+        XCTAssertEqual(removed, linesExcept([
+            "item3.EMAIL;type=INTERNET;type=pref:john@work.example": nil, "item3.X-ABLabel:_$!<Other>!$_": nil,
+        ]))
+        let added = patched { $0.emails.append(LabeledValue(label: "work", value: "j@new.example")) }
+        let home = lines.firstIndex(of: "EMAIL;type=INTERNET;type=HOME:john@home.example")!
+        var expected = lines
+        expected.insert("EMAIL;TYPE=work:j@new.example", at: home + 1)
+        XCTAssertEqual(added, expected)
+    }
+
+    func test_aCustomLabel_isWrittenAsAnItemGroupNoOtherPropertyUses() {
+        let result = patched { $0.phones.append(LabeledValue(label: "Lab bench", value: "+44 1")) }
+        XCTAssertTrue(result.contains("item4.TEL:+44 1"), "\(result)")
+        XCTAssertTrue(result.contains("item4.X-ABLabel:Lab bench"), "\(result)")
+    }
+
+    func test_anAddressesCityChanged_keepsItsExtendedAddressAndType() {
+        let result = patched { $0.addresses[0].city = "Shelbyville" }
+        XCTAssertEqual(result, linesExcept([
+            "ADR;TYPE=WORK:;TheOffice;123 Main St;Springfield;IL;62701;USA": "ADR;TYPE=WORK:;TheOffice;123 Main St;Shelbyville;IL;62701;USA",
+        ]))
+    }
+
+    // MARK: - Other fields
+
+    func test_notesBirthdayAndTags_rewriteTheirOwnPropertiesOnly() {
+        let result = patched {
+            $0.notes = "one note"
+            $0.birthday = Birthday(year: 1996, month: 4, day: 16)
+            $0.tags = ["friends"]
+        }
+        var expected = linesExcept([
+            "NOTE:first note": "NOTE:one note", "NOTE:second note": nil, "BDAY:1996-04-15T201243+04:00": "BDAY:1996-04-16",
+        ])
+        expected.insert("CATEGORIES:friends", at: expected.firstIndex(of: "NOTE:one note")! + 1)
+        XCTAssertEqual(result, expected)
+    }
+
+    func test_keptProperties_removedAndAddedAsTheContactSays() {
+        let result = patched {
+            $0.extraProperties.removeAll { $0.hasPrefix("X-SOCIALPROFILE") }
+            $0.extraProperties.append("URL:https://john.example")
+        }
+        // The new property takes the removed one's place
+        XCTAssertEqual(result, linesExcept(["X-SOCIALPROFILE;type=twitter:https://x.example/john": "URL:https://john.example"]))
+        let added = patched { $0.extraProperties.append("URL:https://john.example") }
+        XCTAssertEqual(added, lines + ["URL:https://john.example"])
+    }
+
+    func test_aChangedCard_getsAFreshREV_whenItHadOne() {
+        // Given: a card with a REV
+        contact.card = VCardRecord(lines: lines + ["REV:20200101T000000Z"])
+        // When
+        let result = patched { $0.title = "Boss"; $0.updatedAt = Date(timeIntervalSince1970: 1_700_000_000) }
+        // Then
+        XCTAssertEqual(result.last, "REV:20231114T221320Z")
+    }
+
+    // MARK: - Through the store and the writer
+
+    func test_anEditSavedInTheStore_isExportedWithEverythingElseAsItCame() throws {
+        // Given
+        let store = InMemoryContactStore()
+        var saved = try store.insert(contact)
+        // When
+        saved.familyName = "Dough"
+        saved = try store.update(saved)
+        let exported = VCardWriter(version: .v3).card(for: saved)
+        // Then
+        XCTAssertEqual(exported, (["BEGIN:VCARD"] + linesExcept([
+            "N:Doe;John;Q;Mr.;III": "N:Dough;John;Q;Mr.;III", "FN:John Doe III": "FN:John Dough III",
+        ]) + ["END:VCARD"]).map { VCardWriter.fold($0) }.joined())
+    }
+
+    func test_syncMerge_patchesTheServersCard_withWhatChangedHere() throws {
+        // Given: the server added a property; here the title changed
+        let base = contact!
+        var local = base
+        local.title = "Boss"
+        var remote = base
+        remote.card = VCardRecord(lines: lines + ["X-SERVER:kept"])
+        remote.extraProperties.append("X-SERVER:kept")
+        // When
+        let merged = CardPatch.reconciled(SyncMerge.merge(base: base, local: local, remote: remote).contact)
+        // Then
+        XCTAssertEqual(merged.card?.lines, linesExcept(["TITLE:First title": "TITLE:Boss"]) + ["X-SERVER:kept"])
+    }
+}

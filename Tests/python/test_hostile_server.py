@@ -1,0 +1,328 @@
+"""Issue 26: a hostile CardDAV server (hostile_dav.py, on 127.0.0.1) cannot take the password
+elsewhere, store a book on another host, or drive the terminal; and the password command and
+`--db` cannot be turned against the person running contactsbook."""
+import os
+import subprocess
+
+import pytest
+
+from hostile_dav import HostileDAV, card
+from test_carddav_sync import Book, summary
+
+BASIC = "Basic YWxpY2U6c2VjcmV0"  # alice:secret
+
+
+@pytest.fixture
+def here():
+    server = HostileDAV()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def elsewhere():
+    """Another origin on the same machine: the name `localhost` and a port of its own."""
+    server = HostileDAV(book_path="/book/", host="localhost")
+    yield server
+    server.stop()
+
+
+def add(book, server, *extra):
+    return book.run("account", "add", "home", server.base, "--user", "alice", "--password-command", "echo secret",
+                    *extra)
+
+
+def outside(server, book_path="/alice/book/"):
+    """Requests that reached `server` outside its address book (discovery's own paths aside)."""
+    return [r for r in server.seen() if not r[1].startswith(book_path) and r[1] not in ("/", "/alice/")]
+
+
+# Item 1: hrefs outside the book, on another host or another port.
+
+def test_hrefs_outside_the_book_are_refused_named_and_never_sent_the_password(here, elsewhere, tmp_path):
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
+    bad = [f"http://localhost:{elsewhere.port}/steal/y.vcf",
+           "/alice/book/../../other/x.vcf",
+           "/alice/book/%2e%2e/%2E%2E/other/z.vcf",
+           f"http://127.0.0.1:{elsewhere.port}/alice/book/p.vcf",
+           f"https://127.0.0.1:{here.port}/alice/book/s.vcf"]
+    for number, href in enumerate(bad):
+        here.foreign[href] = card(f"u{number}", f"Mallory Number{number}", "EMAIL:m@evil.example")
+    book = Book(tmp_path)
+    assert add(book, here).returncode == 0
+
+    first = summary(book.sync())
+
+    assert first.startswith("home: pulled 1, pushed 0, merged 0, conflicts 0; refused 5 hrefs outside the address book")
+    for href in bad:
+        assert href in first
+    assert sorted(c.fn.value for c in book.contacts().values()) == ["Ann Lee"]
+    # Local edits go up to the book alone; nothing ever reached the other host or another path.
+    book.edit("Ann Lee", "title Boss")
+    book.session("add", "given Cy", "save")
+    second = summary(book.sync())
+    assert second.startswith("home: pulled 0, pushed 2,"), second
+    assert elsewhere.seen() == []
+    assert outside(here) == []
+    assert all(auth == BASIC for _, _, auth in here.seen())
+    assert "TITLE:Boss" in here.cards["/alice/book/ann.vcf"]
+
+
+def test_a_redirect_to_another_host_during_a_sync_is_refused_and_sends_nothing_there(here, elsewhere, tmp_path):
+    book = Book(tmp_path)
+    assert add(book, here).returncode == 0
+    here.redirect_report = f"http://localhost:{elsewhere.port}/book/"
+
+    result = book.sync()
+
+    assert result.returncode == 1
+    assert (f"error: account home: refused to go to http://localhost:{elsewhere.port}/book/, another host than "
+            "the account's") in result.stderr
+    assert elsewhere.seen() == []
+
+
+# Item 2: `account add` and a book on another host.
+
+def test_account_add_redirected_to_another_host_without_a_terminal_is_refused(here, elsewhere, tmp_path):
+    here.redirect_propfind = f"http://localhost:{elsewhere.port}/book/"
+    book = Book(tmp_path)
+
+    result = add(book, here)
+
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"error: account home: the server sends the account to http://localhost:{elsewhere.port}/book/, another "
+        f"host than 127.0.0.1:{here.port}; nothing stored and no password sent there. If you trust it, confirm on "
+        f"a terminal or pass --allow-host localhost:{elsewhere.port}\n")
+    assert elsewhere.seen() == []
+    assert "No accounts" in book.run("account", "list").stdout
+
+
+def test_account_add_with_allow_host_stores_the_book_there_and_syncs_with_it(here, elsewhere, tmp_path):
+    here.redirect_propfind = f"http://localhost:{elsewhere.port}/book/"
+    elsewhere.put("/book/ann.vcf", card("ann", "Ann Lee"))
+    book = Book(tmp_path)
+
+    result = add(book, here, "--allow-host", f"LOCALHOST:{elsewhere.port}")
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"Added account home: http://localhost:{elsewhere.port}/book/ (default)\n"
+    assert summary(book.sync()) == "home: pulled 1, pushed 0, merged 0, conflicts 0"
+    assert all(auth == BASIC for _, _, auth in elsewhere.seen())
+    # The sync went to the book's host alone.
+    assert [r for r in here.seen() if r[0] != "PROPFIND"] == []
+
+
+def test_account_add_with_a_home_on_another_host_is_refused_even_with_another_port_allowed(here, elsewhere, tmp_path):
+    here.home_set = f"http://localhost:{elsewhere.port}/"
+    book = Book(tmp_path)
+
+    result = add(book, here, "--allow-host", "localhost:1")
+
+    assert result.returncode == 1
+    assert f"the server sends the account to http://localhost:{elsewhere.port}/, another host" in result.stderr
+    assert elsewhere.seen() == []
+
+
+def test_account_add_on_a_terminal_asks_and_only_yes_goes_there(here, elsewhere, tmp_path):
+    import pexpect
+    book = Book(tmp_path)
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+
+    def attempt(answer):
+        here.redirect_propfind = f"http://localhost:{elsewhere.port}/book/"
+        child = pexpect.spawn(os.environ["CONTACTSBOOK_BIN"],
+                              ["account", "add", "home", here.base, "--user", "alice", "--password-command",
+                               "echo secret", "--db", book.db, "--create"], env=env, encoding="utf-8", timeout=60)
+        child.expect_exact(f"The server sends account home to http://localhost:{elsewhere.port}/book/, another host "
+                           f"than 127.0.0.1:{here.port}. Send the password there? [y/N] ")
+        child.sendline(answer)
+        child.expect(pexpect.EOF)
+        child.close()
+        return child.exitstatus, child.before
+
+    status, said = attempt("n")
+    assert status == 1 and "nothing stored and no password sent there" in said
+    assert elsewhere.seen() == []
+    status, said = attempt("y")
+    assert status == 0 and f"Added account home: http://localhost:{elsewhere.port}/book/" in said
+    assert elsewhere.seen() and all(auth == BASIC for _, _, auth in elsewhere.seen())
+
+
+# Item 10: what the server says reaches the terminal without its control bytes.
+
+def test_server_text_in_a_conflict_summary_and_a_list_of_books_is_sanitised(here, tmp_path):
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee", "TITLE:Chief"))
+    book = Book(tmp_path)
+    assert add(book, here).returncode == 0
+    summary(book.sync())
+    book.edit("Ann Lee", "title Boss")
+    # ESC and BEL cannot stand in XML: quoted-printable brings them; a C1 CSI can.
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee",
+                                         "TITLE;ENCODING=QUOTED-PRINTABLE:=1B]0;owned=07=1B[2J\u009b31mChief"))
+
+    result = book.sync()
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ('home: pulled 0, pushed 1, merged 1, conflicts 1 (Ann Lee: title "?]0;owned??[2J?31mChief" '
+                             'from the server kept over "Boss")\n')
+
+    other = Book(tmp_path, name="other")
+    # XML cannot carry ESC; a C1 CSI, DEL and a bidi override it can.
+    here.more_books = [("/alice/evil/", "Evil\u009b31m\x7f\u202e")]
+    listed = add(other, here)
+    assert listed.returncode == 1
+    assert "\u009b" not in listed.stderr and "\x7f" not in listed.stderr and "\u202e" not in listed.stderr
+    assert "  evil  Evil?31m??" in listed.stderr
+
+
+# Items 8 and 9 (and 7's password command): the password command.
+
+def add_with(book, server, command):
+    result = book.run("account", "add", "home", server.base, "--user", "alice", "--password-command", command)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_password_command_never_reads_the_sessions_input(here, tmp_path):
+    import json
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
+    book = Book(tmp_path)
+    stdin_file = tmp_path / "stdin"
+    # Before, the command's stdin was the session's: a command reading a line ate the next
+    # JSON-RPC request (sent as the password, never answered), though only when it won the race
+    # with the session's reader; what its stdin is says it every time.
+    add_with(book, here, f"readlink /proc/self/fd/0 > {stdin_file}; echo secret")
+    session = subprocess.Popen([os.environ["CONTACTSBOOK_BIN"], "--rpc", "--db", book.db], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    try:
+        session_stdin = os.readlink(f"/proc/{session.pid}/fd/0")
+        out, err = session.communicate('{"jsonrpc":"2.0","id":1,"method":"contacts/sync","params":{}}\n'
+                                       '{"jsonrpc":"2.0","id":2,"method":"contacts/search","params":{"text":"Ann"}}\n',
+                                       timeout=60)
+    finally:
+        if session.poll() is None:
+            session.kill()
+
+    assert session_stdin.startswith("pipe:")
+    assert stdin_file.read_text() == "/dev/null\n"
+    answers = {m["id"]: m for m in map(json.loads, out.splitlines()) if "id" in m}
+    assert sorted(answers) == [1, 2], out + err
+    assert "home: pulled 1, pushed 0, merged 0, conflicts 0" in json.dumps(answers[1]["result"])
+    assert "Ann Lee" in json.dumps(answers[2]["result"])
+    assert here.seen() and all(auth == BASIC for _, _, auth in here.seen())
+
+
+def test_a_password_command_printing_crlf_lines_sends_the_first_line_alone(here, tmp_path):
+    book = Book(tmp_path)
+    add_with(book, here, r"printf 'secret\r\nlogin: ann\r\n'")
+
+    summary(book.sync())
+
+    assert here.seen() and all(auth == BASIC for _, _, auth in here.seen())
+
+
+def test_a_password_command_over_its_time_is_stopped_and_named(here, tmp_path):
+    book = Book(tmp_path)
+    pid_file = tmp_path / "pid"
+    result = subprocess.run(
+        [os.environ["CONTACTSBOOK_BIN"], "account", "add", "home", here.base, "--user", "alice", "--password-command",
+         f"sleep 1000 & echo $! > {pid_file}; wait", "--db", book.db, "--create"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "CONTACTSBOOK_PASSWORD_TIMEOUT": "0.5"})
+
+    assert result.returncode == 1
+    assert result.stderr == ("error: account home: the password command did not finish within 0.5 s "
+                             "(stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)\n")
+    assert here.seen() == []
+    assert ends(int(pid_file.read_text()))
+
+
+def test_a_killed_contactsbook_takes_its_password_command_with_it(here, tmp_path):
+    book = Book(tmp_path)
+    pid_file = tmp_path / "pid"
+    process = subprocess.Popen(
+        [os.environ["CONTACTSBOOK_BIN"], "account", "add", "home", here.base, "--user", "alice", "--password-command",
+         f"echo $$ > {pid_file}.new && mv {pid_file}.new {pid_file} && exec sleep 1000", "--db", book.db, "--create"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    try:
+        wait_for(pid_file.exists)
+        pid = int(pid_file.read_text())
+        # In a process group of its own: a Ctrl-C meant for us, or our group's kill, is not its business
+        assert os.getpgid(pid) == pid != os.getpgid(process.pid)
+        process.kill()
+        process.wait(timeout=30)
+        assert ends(pid)
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def wait_for(condition, seconds=30):
+    import time
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def ends(pid):
+    """Whether `pid` is gone (or a zombie) within a few seconds: a kill is delivered at once, the
+    death is the kernel's to finish."""
+    def gone():
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+        except FileNotFoundError:
+            return True
+    try:
+        wait_for(gone, seconds=10)
+        return True
+    except AssertionError:
+        os.kill(pid, 9)
+        return False
+
+
+# Item 13: a --db that is no regular file is refused before SQLite opens it.
+
+@pytest.mark.parametrize("args", [["list"], ["--create"], ["account", "list"], ["query", "ann"], ["sync"]])
+def test_a_db_that_is_a_device_a_folder_or_a_pipe_is_refused_and_nothing_is_left_beside_it(args, tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    before = sorted(os.listdir(tmp_path))
+    for db, kind in [("/dev/null", "a device"), (str(folder), "a folder"), (str(pipe), "a pipe")]:
+        result = subprocess.run([os.environ["CONTACTSBOOK_BIN"], *args, "--db", db], input="list\n",
+                                capture_output=True, text=True, timeout=60,
+                                env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+        assert result.returncode == 2, (db, result.stderr)
+        assert result.stderr == f"error: {db} is {kind}, not a book (--db names the book's file)\n"
+    assert [name for name in os.listdir("/dev") if name.startswith("null-")] == []
+    assert sorted(os.listdir(tmp_path)) == before and os.listdir(folder) == []
+
+
+# Item 12: an entity the XML reader would drop is an error naming the card.
+
+@pytest.mark.parametrize("doctype", ['<!DOCTYPE D:multistatus [<!ENTITY a "Lee">]>',
+                                     '<!DOCTYPE D:multistatus [<!ENTITY a SYSTEM "file:///etc/hostname">]>'])
+def test_a_card_with_an_entity_the_reader_cannot_expand_fails_the_sync_naming_it(here, tmp_path, doctype):
+    here.put("/alice/book/ann.vcf", card("ann", "Ann Lee"))
+    here.put("/alice/book/bob.vcf", card("bob", "Bob Ray", "NOTE:n=x"))
+    book = Book(tmp_path)
+    assert add(book, here).returncode == 0
+    here.doctype = doctype
+    here.raw_address_data["/alice/book/bob.vcf"] = card("bob", "Bob Ray", "NOTE:n=&a;")
+
+    result = book.sync()
+
+    assert result.returncode == 1
+    assert result.stderr == ("error: account home: the server's answer could not be read: the card /alice/book/bob.vcf "
+                             "holds an XML entity that cannot be read (&a;); nothing of this answer was kept\n")
+    assert book.contacts() == {}
+    # The token did not move on: once the server answers plainly, both cards come.
+    here.doctype = ""
+    here.raw_address_data.clear()
+    assert summary(book.sync()) == "home: pulled 2, pushed 0, merged 0, conflicts 0"
+    assert book.contacts()["bob"].note.value == "n=x"
