@@ -107,3 +107,14 @@ def test_the_validator_finds_what_a_4_0_card_may_not_hold():
         "line 4 KEY: whitespace inside its base64 value"]
     [fine] = vcard_validator.validate(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nN:;A;;;\r\nTEL;TYPE=iPhone:1\r\nEND:VCARD\r\n")
     assert vcard_validator.errors(fine) == []
+
+
+def test_cards_are_sliced_byte_exact_with_nested_cards_and_ios_line_ends():
+    first = (b"BEGIN:VCARD\r\r\nVERSION:2.1\r\r\nN:parent\r\r\nAGENT:\r\r\nBEGIN:VCARD\r\r\nN:nested\r\r\n"
+             b"END:VCARD\r\r\nTEL:1\r\r\nEND:VCARD\r\r\n")
+    second = b"begin:vcard\nversion:3.0\nFN:B\nend:vcard\n"
+
+    assert vcard_corpus.split_cards(b"junk\n" + first + b"\r\n" + second) == [first, second]
+    card = vcard_corpus.parse(first)
+    assert [(p.line, p.name) for p in card.properties] == [(2, "VERSION"), (3, "N"), (4, "AGENT"), (8, "TEL")]
+    assert card.properties[2].value[0] == "card" and card.noise == []
