@@ -151,7 +151,8 @@ struct AccountCommand: ParsableCommand {
 }
 
 /// `contactsbook sync [ACCOUNT]`: for cron and systemd timers. Progress on stderr, one summary
-/// line per account on stdout; exit status 0 when every account synced, 1 when one failed.
+/// line per account on stdout; exit status 0 when every account synced, 1 when one failed or
+/// one of its cards could not be sent or read (the summary names each, and the others synced).
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Sync the book with every CardDAV account, or with ACCOUNT.")
@@ -173,7 +174,13 @@ struct SyncCommand: ParsableCommand {
         let presenter = SyncPresenter()
         for result in results {
             switch result {
-            case .success(let summary): print(terminalLines(presenter.summary(summary)))
+            case .success(let summary):
+                print(terminalLines(presenter.summary(summary)))
+                // The other cards synced; the ones that failed make the run fail, for the timer.
+                if let failure = presenter.failedCards(summary) {
+                    failed = true
+                    FileHandle.standardError.write(Data("error: \(terminalLines(failure))\n".utf8))
+                }
             case .failure(let failure):
                 failed = true
                 FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))

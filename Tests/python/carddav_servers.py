@@ -1,9 +1,11 @@
-"""Real CardDAV servers for the sync tests: Radicale (with a password) and Xandikos (without),
-each started on 127.0.0.1 and a free port in its own directory, and a small raw-HTTP client
-to change the server's side behind our back, as a phone would."""
+"""Real CardDAV servers for the sync tests: Radicale (with a password), Xandikos (without) and
+SabreDAV (Debian's php-sabre-dav 1.8 under `php -S`, with Basic or Digest: `sabredav`,
+`sabredav-digest`), each started on 127.0.0.1 and a free port in its own directory, and a small
+raw-HTTP client to change the server's side behind our back, as a phone would."""
 import base64
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -12,6 +14,18 @@ import urllib.error
 import urllib.request
 
 USER, PASSWORD = "alice", "secret"
+SABREDAV_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sabredav", "server.php")
+
+
+def sabredav_missing():
+    """Why SabreDAV cannot run here (scripts/setup installs it), or None."""
+    if not shutil.which("php"):
+        return "php-cli is not installed (scripts/setup installs php-cli, php-sqlite3, php-sabre-dav)"
+    probe = subprocess.run(["php", "-r", "require 'Sabre/autoload.php'; new PDO('sqlite::memory:');"],
+                           capture_output=True, text=True, timeout=60)
+    if probe.returncode != 0:
+        return "php-sabre-dav or php-sqlite3 is not installed: " + (probe.stdout + probe.stderr).strip()[:200]
+    return None
 MKCOL = (b'<mkcol xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><set><prop><resourcetype>'
          b'<collection/><C:addressbook/></resourcetype></prop></set></mkcol>')
 
@@ -54,12 +68,22 @@ class Server:
             command = [sys.executable, "-m", "radicale", "--config", str(root / "config")]
             self.auth = (USER, PASSWORD)
             self.book = f"{self.base}{USER}/book/"
+        elif kind.startswith("sabredav"):
+            # One request a line in requests.log: method, path, Authorization scheme, status.
+            self.requests_log = root / "requests.log"
+            env = dict(os.environ, SABRE_DB=str(root / "db.sqlite"), SABRE_LOG=str(self.requests_log),
+                       SABRE_AUTH="digest" if kind == "sabredav-digest" else "basic")
+            command = ["php", "-S", f"127.0.0.1:{self.port}", SABREDAV_SCRIPT]
+            self.auth = (USER, PASSWORD)
+            self.book = f"{self.base}addressbooks/{USER}/default/"
         else:
             command = [sys.executable, "-m", "xandikos", "serve", "--defaults", "-d", str(root / "data"),
                        "-l", "127.0.0.1", "-p", str(self.port)]
             self.auth = None
             self.book = f"{self.base}user/contacts/addressbook/"
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        self.digest = kind == "sabredav-digest"
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, cwd=root,
+                                        env=env if kind.startswith("sabredav") else None)
         wait_for_port(self.port, self.process)
         if kind == "radicale":
             status, _, _ = self.request("MKCOL", self.book, MKCOL)
@@ -80,11 +104,16 @@ class Server:
         if body is not None:
             headers.setdefault("Content-Type", "application/xml; charset=utf-8")
         request = urllib.request.Request(url, data=body, method=method, headers=headers)
-        if self.auth:
+        opener = urllib.request.build_opener()
+        if self.digest:
+            passwords = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+            passwords.add_password(None, self.base, *self.auth)
+            opener = urllib.request.build_opener(urllib.request.HTTPDigestAuthHandler(passwords))
+        elif self.auth:
             token = base64.b64encode(f"{self.auth[0]}:{self.auth[1]}".encode()).decode()
             request.add_header("Authorization", f"Basic {token}")
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with opener.open(request, timeout=10) as response:
                 return response.status, dict(response.headers), response.read()
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
@@ -108,6 +137,11 @@ class Server:
         _, _, answer = self.request("PROPFIND", self.book, body, {"Depth": "1"})
         hrefs = re.findall(r"<(?:\w+:)?href>([^<]+)</(?:\w+:)?href>", answer.decode())
         return sorted(h.rsplit("/", 1)[1] for h in hrefs if not h.endswith("/"))
+
+    def requests(self):
+        """SabreDAV's log of the requests it answered: (method, path, auth scheme, status)."""
+        lines = self.requests_log.read_text().splitlines() if self.requests_log.exists() else []
+        return [tuple(line.split(" ")[:3]) + (int(line.split(" ")[3]),) for line in lines]
 
     def sync_token(self):
         body = (b'<sync-collection xmlns="DAV:"><sync-token/><sync-level>1</sync-level>'

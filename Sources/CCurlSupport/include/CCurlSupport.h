@@ -24,4 +24,9 @@ CURLcode ccurl_setopt_progress_function(CURL *_Nonnull handle, ccurl_progress_fn
 
 CURLcode ccurl_getinfo_long(CURL *_Nonnull handle, CURLINFO info, long *_Nonnull value);
 
+/// CURLAUTH_BASIC | CURLAUTH_DIGEST (the macros are casts Swift cannot import): libcurl learns from
+/// the first 401 which of the two the server asks for, and keeps using it on the same handle.
+static const long ccurl_auth_basic = (long)CURLAUTH_BASIC;
+static const long ccurl_auth_digest = (long)CURLAUTH_DIGEST;
+
 #endif

@@ -217,7 +217,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
                 }
                 // Every request of the sync goes to the book's origin, and nowhere else.
                 let transport = OriginGuardTransport(try self.transport(for: account), allowed: [origin])
-                let client = CardDAVClient(book: url, transport: transport)
+                let client = CardDAVClient(book: url, transport: transport, vcardVersion: account.acceptsVCard4 ? "4.0" : "3.0")
                 return .success(try SyncWorker(store: store, now: now, progress: progress, changes: changes)
                     .sync(account, book: client))
             } catch let failure as Failure {

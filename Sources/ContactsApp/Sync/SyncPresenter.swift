@@ -18,6 +18,11 @@ public struct SyncPresenter {
         if summary.resurrected > 0 { text += "; kept \(summary.resurrected) deleted on one side and edited on the other" }
         if summary.resynced { text += "; the sync token was refused, compared every card" }
         if !summary.refused.isEmpty { text += "; " + refused(summary.refused) }
+        if !summary.failed.isEmpty {
+            let count = summary.failed.count
+            text += "; \(count) card\(count == 1 ? "" : "s") failed, tried again at the next sync ("
+                + summary.failed.map(failed).joined(separator: "; ") + ")"
+        }
         // Names, values and hrefs come from the server: no escape sequence or control byte
         // reaches a terminal, a log or an editor's message line, whichever front end shows it.
         return TerminalText.sanitize(text)
@@ -29,6 +34,28 @@ public struct SyncPresenter {
         let shown = hrefs.prefix(10).joined(separator: ", ") + (hrefs.count > 10 ? ", …" : "")
         return "refused \(hrefs.count) href\(hrefs.count == 1 ? "" : "s") outside the address book "
             + "(nothing sent there): \(shown)"
+    }
+
+    /// `Ann Lee: not sent, the server answered 415 Unsupported Media Type: ...` or
+    /// `bad.vcf: not read here: ...`.
+    func failed(_ card: SyncSummary.Failed) -> String {
+        switch card.direction {
+        case .push:
+            let status = card.status.map { "\($0)" } ?? ""
+            let words = [status, card.reason].filter { !$0.isEmpty }.joined(separator: " ")
+            return "\(card.name): not sent, the server answered \(words.isEmpty ? "an error" : words)"
+        case .pull:
+            return "\(card.name): not read here: \(card.reason)"
+        }
+    }
+
+    /// `account home: 2 cards failed (named above); they are tried again at the next sync`: the
+    /// error a sync that went on past failed cards ends with.
+    public func failedCards(_ summary: SyncSummary) -> String? {
+        guard !summary.failed.isEmpty else { return nil }
+        let count = summary.failed.count
+        return "account \(summary.account): \(count) card\(count == 1 ? "" : "s") could not be synced; "
+            + "\(count == 1 ? "it is" : "they are") tried again at the next sync"
     }
 
     /// `title "Chief" from the server kept over "Boss"`.

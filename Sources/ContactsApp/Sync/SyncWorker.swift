@@ -20,6 +20,29 @@ public struct SyncSummary: Equatable, Sendable {
     public var resynced = false
     /// hrefs the server named outside the address book: refused, nothing sent there.
     public var refused: [String] = []
+    /// Cards that could not be sent (the server refused them) or read (the server's card is
+    /// not a vCard we can read): the others went on; each is tried again at the next sync.
+    public var failed: [Failed] = []
+
+    /// One card the sync could not send or read, and why.
+    public struct Failed: Equatable, Sendable {
+        public enum Direction: String, Equatable, Sendable {
+            /// A local contact (or its deletion) the server refused.
+            case push
+            /// A card on the server that could not be read here.
+            case pull
+        }
+        /// The contact's name, or the card's resource name when it has none here.
+        public var name: String
+        public var direction: Direction
+        /// The server's HTTP status when it refused the card; nil for a card not read here.
+        public var status: Int?
+        /// Why, in the server's words (sanitised) or the reader's.
+        public var reason: String
+        public init(name: String, direction: Direction, status: Int? = nil, reason: String) {
+            self.name = name; self.direction = direction; self.status = status; self.reason = reason
+        }
+    }
 
     /// A contact with fields changed differently on both sides.
     public struct Conflicted: Equatable, Sendable {
@@ -133,12 +156,19 @@ public final class SyncWorker {
                 try send((try removals(removed, account, items, &summary), []))
             })
             post(synced)
+            // As below: a card not read here keeps the token where it was, to be asked for again.
+            if summary.failed.contains(where: { $0.direction == .pull }) {
+                try store.apply(SyncPull(account: account.name, token: account.syncToken))
+            }
             return
         }
         let cards = try book.cards(hrefs: wanted)
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
         var pull = SyncPull(account: account.name, writes: try writes(for: cards, account, items, &summary), token: token)
         pull.writes += try removals(removed, account, items, &summary)
+        // A card not read here is asked for again next time: the token stays where it was (the
+        // cards saved now are not downloaded again, their ETags match).
+        if summary.failed.contains(where: { $0.direction == .pull }) { pull.token = account.syncToken }
         // Nothing to write and the same token: no write transaction, and the journal's clock
         // stays still, so sessions watching the book are not woken for nothing.
         if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
@@ -151,8 +181,19 @@ public final class SyncWorker {
     private func writes(for cards: [RemoteCard], _ account: SyncAccount, _ items: [String: SyncItem],
                         _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
         var writes: [SyncPull.Write] = []
-        // Each card read once (a vCard parse is most of a first sync's own work).
-        let parsed = cards.compactMap { card in Self.contact(from: card).map { (card, $0) } }
+        // Each card read once (a vCard parse is most of a first sync's own work). A card that
+        // cannot be read is named in the summary; the others are saved.
+        var parsed: [(RemoteCard, Contact)] = []
+        parsed.reserveCapacity(cards.count)
+        for card in cards {
+            let read = Self.read(card.vcard)
+            if let contact = read.contact {
+                parsed.append((card, contact))
+            } else {
+                summary.failed.append(.init(name: Self.resourceName(card.href), direction: .pull,
+                                            reason: TerminalText.sanitize(read.problem ?? "not a vCard")))
+            }
+        }
         let byUID = Dictionary(try store.contacts(uids: parsed.map(\.1.uid)).map { ($0.uid, $0) },
                                uniquingKeysWith: { a, _ in a })
         for (card, parsedContact) in parsed {
@@ -234,6 +275,10 @@ public final class SyncWorker {
                 // Linked outside the book (by a server before this was refused): not sent there;
                 // the book no longer holds it, so the link goes.
                 try store.forget(account: account.name, href: item.href)
+            } catch let error as DAVError where Self.refusesOneCard(error) {
+                // Kept linked: the deletion is tried again at the next sync.
+                let name = (try? base(account, item.href)).flatMap { $0?.fullName }
+                summary.failed.append(Self.failed(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.resourceName(item.href), error))
             }
         }
     }
@@ -248,7 +293,12 @@ public final class SyncWorker {
         progress?.report(completed: 0, of: pending.count, message: "uploading")
         for (index, contact) in pending.enumerated() {
             guard let id = contact.id else { continue }
-            try push(contact, id: id, item: items[id], account, book, writer, &summary)
+            do {
+                try push(contact, id: id, item: items[id], account, book, writer, &summary)
+            } catch let error as DAVError where Self.refusesOneCard(error) {
+                // Not recorded as pushed: the edit is sent again at the next sync; the others go on.
+                summary.failed.append(Self.failed(contact.fullName.isEmpty ? contact.uid : contact.fullName, error))
+            }
             progress?.report(completed: index + 1, of: pending.count, message: "uploading")
         }
     }
@@ -289,6 +339,37 @@ public final class SyncWorker {
     }
 
     // MARK: - Helpers
+
+    /// An answer about one card that need not stop the sync: the server refused that card (4xx
+    /// or 5xx), or it changed again while we merged it. A refused password, a server that does
+    /// not answer or an answer we cannot read stops the sync as before.
+    static func refusesOneCard(_ error: DAVError) -> Bool {
+        switch error {
+        case .refused, .preconditionFailed: return true
+        case .status(let code, let method, _): return ["PUT", "DELETE"].contains(method) && (400..<600).contains(code) && code != 401
+        default: return false
+        }
+    }
+
+    static func failed(_ name: String, _ error: DAVError) -> SyncSummary.Failed {
+        switch error {
+        case .refused(let code, _, _, let reason):
+            return .init(name: TerminalText.sanitize(name), direction: .push, status: code, reason: reason)
+        case .preconditionFailed:
+            return .init(name: TerminalText.sanitize(name), direction: .push, status: 412,
+                         reason: "changed on the server again while it was merged")
+        case .status(let code, _, _):
+            return .init(name: TerminalText.sanitize(name), direction: .push, status: code, reason: DAVRefusal.phrase(code))
+        default:
+            return .init(name: TerminalText.sanitize(name), direction: .push, reason: TerminalText.sanitize("\(error)"))
+        }
+    }
+
+    /// `ann.vcf` for `/alice/book/ann.vcf`: what names a card that has no contact here.
+    static func resourceName(_ href: String) -> String {
+        let name = href.split(separator: "/").last.map(String.init) ?? href
+        return TerminalText.sanitize(name.removingPercentEncoding ?? name)
+    }
 
     /// Saves a pull's writes and tells the session's clients what changed, as soon as it is
     /// committed (a push failing later does not take it back).
@@ -335,7 +416,11 @@ public final class SyncWorker {
 
     static func contact(from card: RemoteCard) -> Contact? { contact(fromText: card.vcard) }
 
-    static func contact(fromText text: String) -> Contact? {
-        VCardReader().read(Data(text.utf8)).entries.first?.contact
+    static func contact(fromText text: String) -> Contact? { read(text).contact }
+
+    /// A server's card as a contact, or the reader's reason why it is none.
+    static func read(_ text: String) -> (contact: Contact?, problem: String?) {
+        let read = VCardReader().read(Data(text.utf8))
+        return (read.entries.first?.contact, read.problems.first?.reason)
     }
 }

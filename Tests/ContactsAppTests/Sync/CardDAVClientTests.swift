@@ -108,6 +108,99 @@ final class CardDAVClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.map { $0.headers["If-Match"] }, ["\"1\"", "\"1\"", "\"1\""])
         XCTAssertEqual(transport.requests.map(\.method), ["PUT", "DELETE", "DELETE"])
     }
+
+    func test_cards_askForTheVersionWeSend_andWithout_whenTheServerRefusesTheAsking() throws {
+        // Given: a client for a book that takes only 3.0
+        sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport, multigetBatch: 1, vcardVersion: "3.0")
+        let answer = DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-multiget"))
+        transport.responses = [answer, DAVResponse(status: 415), answer, answer]
+
+        // When: the second batch's asking is refused
+        _ = try sut.cards(hrefs: ["/a", "/b", "/c"])
+
+        // Then: RFC 6352 §10.4's attributes, then (refused) the bare element for good
+        let bodies = transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        XCTAssertEqual(bodies.count, 4)
+        XCTAssertTrue(bodies[0].contains(#"<C:address-data content-type="text/vcard" version="3.0"/>"#), bodies[0])
+        XCTAssertTrue(bodies[1].contains(#"version="3.0""#))
+        XCTAssertTrue(bodies[2].contains("<C:address-data/>") && bodies[2].contains("<D:href>/b</D:href>"))
+        XCTAssertTrue(bodies[3].contains("<C:address-data/>") && bodies[3].contains("<D:href>/c</D:href>"))
+        XCTAssertTrue(DAVXML.multiget(hrefs: ["/a"], version: "4.0").contains(#"version="4.0""#))
+    }
+
+    func test_aPutTheServerRefuses_throwsRefused_withTheServersReason_sanitised() throws {
+        // Given: SabreDAV's answer (Debian's 1.8, recorded), with a control byte slipped in
+        let sabre = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:error xmlns:d="DAV:" xmlns:s="http://sabredav.org/ns">
+              <s:exception>Sabre\\DAV\\Exception\\UnsupportedMediaType</s:exception>
+              <s:message>This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not\u{9B}31m follow the icalendar/vcard format</s:message>
+              <s:sabredav-version>1.8.12</s:sabredav-version>
+            </d:error>
+            """
+        transport.responses = [
+            DAVResponse(status: 415, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(sabre.utf8)),
+            DAVResponse(status: 403, headers: ["Content-Type": "application/xml"], body: Data(
+                #"<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><C:valid-address-data/></D:error>"#.utf8)),
+            DAVResponse(status: 400, headers: ["Content-Type": "text/plain"], body: Data("Bad Request\n\nno UID\n".utf8)),
+            DAVResponse(status: 401),
+        ]
+
+        // When, Then
+        let url = URL(string: "http://127.0.0.1:5232/alice/book/a.vcf")!
+        XCTAssertThrowsError(try sut.create(uid: "a", vcard: "x")) { error in
+            XCTAssertEqual(error as? DAVError, .refused(415, method: "PUT", url: url, reason: "Unsupported Media Type: "
+                + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not?31m "
+                + "follow the icalendar/vcard format"))
+        }
+        XCTAssertThrowsError(try sut.update(href: "/alice/book/a.vcf", vcard: "x", etag: "\"1\"")) { error in
+            XCTAssertEqual(error as? DAVError, .refused(403, method: "PUT", url: url, reason: "Forbidden: valid-address-data"))
+        }
+        XCTAssertThrowsError(try sut.delete(href: "/alice/book/a.vcf", etag: "\"1\"")) { error in
+            XCTAssertEqual(error as? DAVError, .refused(400, method: "DELETE", url: url, reason: "Bad Request: Bad Request no UID"))
+        }
+        // A refused password is still the password, not the card
+        XCTAssertThrowsError(try sut.create(uid: "a", vcard: "x")) { error in
+            XCTAssertEqual(error as? DAVError, .unauthorized(url: url))
+        }
+    }
+
+    func test_refusalReason_longBodies_areCut_andAnHTMLPageSaysOnlyTheStatus() {
+        let long = DAVResponse(status: 500, headers: ["Content-Type": "text/plain"], body: Data(String(repeating: "x ", count: 400).utf8))
+        XCTAssertEqual(DAVRefusal.reason(long).count, DAVRefusal.maximumLength)
+        XCTAssertTrue(DAVRefusal.reason(long).hasPrefix("Internal Server Error: x x"))
+        let page = DAVResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html><h1>Bad</h1></html>".utf8))
+        XCTAssertEqual(DAVRefusal.reason(page), "Bad Gateway")
+        XCTAssertEqual(DAVRefusal.reason(DAVResponse(status: 499)), "")
+    }
+}
+
+final class AuthChallengeTests: XCTestCase {
+    func test_unsupported_nilForBasicOrADigestWeCanAnswer_orNoChallenge() {
+        for header in [nil, "", #"Basic realm="dav""#, #"Digest realm="SabreDAV",qop="auth",nonce="5f1",opaque="df58""#,
+                       #"Digest realm="a, b", algorithm=SHA-256, qop="auth,auth-int", nonce="n""#,
+                       #"Digest realm="x", algorithm=MD5-sess, nonce="n""#,
+                       #"Bearer realm="x", Digest realm="y", nonce="n", algorithm=SHA-512-256"#,
+                       #"Negotiate, Basic realm="dav""#] {
+            XCTAssertNil(AuthChallenge.unsupported(header), header ?? "nil")
+        }
+    }
+
+    func test_unsupported_namesWhatTheServerAskedFor() {
+        XCTAssertEqual(AuthChallenge.unsupported(#"Bearer realm="api", error="invalid_token""#), "Bearer")
+        XCTAssertEqual(AuthChallenge.unsupported("Negotiate, NTLM"), "Negotiate, NTLM")
+        XCTAssertEqual(AuthChallenge.unsupported(#"Digest realm="x", nonce="n", algorithm=SHA-512"#),
+                       "Digest (algorithm SHA-512)")
+        XCTAssertEqual(AuthChallenge.unsupported(#"Digest realm="x", nonce="n", qop="auth-int""#), "Digest (qop=auth-int)")
+        XCTAssertEqual(AuthChallenge.unsupported("Weird\u{1B}[2J realm=x"), "Weird?[2J")
+    }
+
+    func test_challenges_readsQuotedCommasAndSeveralChallenges() {
+        let read = AuthChallenge.challenges(#"Digest realm="a, b", nonce="n1", Basic realm="c""#)
+        XCTAssertEqual(read.map(\.scheme), ["Digest", "Basic"])
+        XCTAssertEqual(read.first?.parameters, ["realm": "a, b", "nonce": "n1"])
+        XCTAssertEqual(read.last?.parameters, ["realm": "c"])
+    }
 }
 
 final class CardDAVDiscoveryTests: XCTestCase {

@@ -154,6 +154,22 @@ final class SyncPresenterTests: XCTestCase {
                        + "on one side and edited on the other; the sync token was refused, compared every card")
     }
 
+    func test_summary_namesEachFailedCard_withTheServersStatusAndReason_orWhyItWasNotRead() {
+        var summary = SyncSummary(account: "home")
+        summary.pulled = 2; summary.pushed = 3
+        summary.failed = [
+            .init(name: "Cy Dee", direction: .push, status: 415, reason: "Unsupported Media Type: Parse error"),
+            .init(name: "odd.vcf", direction: .pull, reason: "line 3: not a vCard property"),
+        ]
+        XCTAssertEqual(sut.summary(summary), "home: pulled 2, pushed 3, merged 0, conflicts 0; 2 cards failed, tried "
+                       + "again at the next sync (Cy Dee: not sent, the server answered 415 Unsupported Media Type: "
+                       + "Parse error; odd.vcf: not read here: line 3: not a vCard property)")
+        XCTAssertEqual(sut.failedCards(summary), "account home: 2 cards could not be synced; they are tried again at the next sync")
+        summary.failed.removeLast()
+        XCTAssertEqual(sut.failedCards(summary), "account home: 1 card could not be synced; it is tried again at the next sync")
+        XCTAssertNil(sut.failedCards(SyncSummary(account: "home")))
+    }
+
     func test_summary_localWins_namesTheServersLostValues_perContact() {
         var summary = SyncSummary(account: "home")
         summary.merged = 2; summary.conflicts = 3

@@ -59,6 +59,8 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
     var multigetBatch: Int?
     /// Thrown instead of the answer after this many batches (the server going away half way).
     var failAfterBatches: (count: Int, error: Error)?
+    /// The writes (PUT, DELETE) this server refuses, by href: as SabreDAV's validator answers 415.
+    var refusing: [String: DAVError] = [:]
 
     func put(_ href: String, _ vcard: String) {
         revision += 1
@@ -104,10 +106,18 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
 
     func card(href: String) throws -> RemoteCard? { calls.append("card"); return cards[href] }
 
+    /// The refusal SabreDAV's validator answers (its words, as recorded with Debian's 1.8).
+    static func refusal(_ href: String) -> DAVError {
+        .refused(415, method: "PUT", url: URL(string: "http://h" + href)!, reason: "Unsupported Media Type: "
+                 + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not follow "
+                 + "the icalendar/vcard format")
+    }
+
     func create(uid: String, vcard: String) throws -> (href: String, etag: String?) {
         runRace()
         let href = "/alice/book/\(uid).vcf"
         calls.append("create")
+        if let refusal = refusing[href] { throw refusal }
         if cards[href] != nil { throw DAVError.preconditionFailed(url: URL(string: "http://h" + href)!) }
         put(href, vcard)
         return (href, cards[href]?.etag)
@@ -116,6 +126,7 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
     func update(href: String, vcard: String, etag: String) throws -> String? {
         runRace()
         calls.append("update")
+        if let refusal = refusing[href] { throw refusal }
         guard cards[href]?.etag == etag else { throw DAVError.preconditionFailed(url: URL(string: "http://h" + href)!) }
         put(href, vcard)
         return cards[href]?.etag
@@ -124,6 +135,7 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
     func delete(href: String, etag: String) throws {
         runRace()
         calls.append("delete")
+        if let refusal = refusing[href] { throw refusal }
         guard let card = cards[href] else { return }
         guard card.etag == etag else { throw DAVError.preconditionFailed(url: URL(string: "http://h" + href)!) }
         remove(href)

@@ -323,6 +323,137 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertEqual(server.cards.count, 1)
     }
 
+    func test_aCardTheServerRefuses_isNamedWithItsReason_theOthersGoOn_andItIsSentAgainNextSync() throws {
+        // Given: three new contacts here; the server refuses the middle one (as SabreDAV's validator does)
+        _ = try insertLocal("Ann", "Lee", uid: "ann")
+        _ = try insertLocal("Cy", "Dee", uid: "cy")
+        _ = try insertLocal("Dan", "Fox", uid: "dan")
+        server.refusing["/alice/book/cy.vcf"] = InMemoryCardDAVBook.refusal("/alice/book/cy.vcf")
+
+        // When
+        let summary = try sync()
+
+        // Then: the others went up, and the summary names the refused one with the server's words
+        XCTAssertEqual(summary.pushed, 2)
+        XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf", "/alice/book/dan.vcf"])
+        XCTAssertEqual(summary.failed, [.init(name: "Cy Dee", direction: .push, status: 415, reason:
+            "Unsupported Media Type: This resource only supports valid vcard data. Parse error: Invalid VObject, "
+            + "line 7 did not follow the icalendar/vcard format")])
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").map(\.href).sorted(),
+                       ["/alice/book/ann.vcf", "/alice/book/dan.vcf"])
+
+        // And the next sync sends it again (and only it); once the server takes it, it is synced
+        server.calls = []
+        XCTAssertEqual(try sync().failed.map(\.name), ["Cy Dee"])
+        XCTAssertEqual(server.calls.filter { $0 == "create" }.count, 1)
+        server.refusing = [:]
+        let third = try sync()
+        XCTAssertEqual([third.pushed, third.failed.count], [1, 0])
+        XCTAssertEqual(server.cards.count, 3)
+        XCTAssertEqual(try sync().pushed, 0)
+    }
+
+    func test_anEditTheServerRefuses_staysToBeSent_theDeletionOfAnotherGoesOn() throws {
+        // Given: two synced contacts; one edited here, the other deleted here
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        try sync()
+        var ann = try contact("ann")
+        ann.title = "Engineer"
+        ann = try store.update(ann)
+        try store.delete(id: try XCTUnwrap(contact("bob").id), expectedVersion: nil)
+        server.refusing["/alice/book/ann.vcf"] = .refused(
+            500, method: "PUT", url: URL(string: "http://h/alice/book/ann.vcf")!, reason: "Internal Server Error")
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual(summary.pushed, 1)
+        XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf"])
+        XCTAssertEqual(summary.failed, [.init(name: "Ann Lee", direction: .push, status: 500, reason: "Internal Server Error")])
+        XCTAssertEqual(try store.changedContacts(account: "home").map(\.uid), ["ann"])
+        server.refusing = [:]
+        XCTAssertEqual(try sync().pushed, 1)
+        XCTAssertTrue(server.cards["/alice/book/ann.vcf"]?.vcard.contains("TITLE:Engineer") == true)
+    }
+
+    func test_aDeletionTheServerRefuses_isNamed_andTriedAgainNextSync() throws {
+        // Given
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
+        server.refusing["/alice/book/ann.vcf"] = .refused(
+            403, method: "DELETE", url: URL(string: "http://h/alice/book/ann.vcf")!, reason: "Forbidden")
+
+        // When
+        let summary = try sync()
+
+        // Then: named by the card it was, still linked, so the next sync deletes it
+        XCTAssertEqual(summary.failed, [.init(name: "Ann Lee", direction: .push, status: 403, reason: "Forbidden")])
+        XCTAssertEqual(try store.orphanedItems(account: "home").map(\.href), ["/alice/book/ann.vcf"])
+        server.refusing = [:]
+        XCTAssertEqual(try sync().pushed, 1)
+        XCTAssertEqual(server.cards.count, 0)
+    }
+
+    func test_aDeletionRacingAnEditOnTheServer_a412_stillBringsTheContactBack_notAFailure() throws {
+        // Given: deleted here; the server's edit lands between our pull and our DELETE
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        try sync()
+        try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
+        server.beforeNextWrite = { [server] in
+            server?.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:New"))
+        }
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual([summary.resurrected, summary.failed.count], [1, 0])
+        XCTAssertEqual(try contact("ann").title, "New")
+    }
+
+    func test_aRefusedPasswordOrAServerGone_stillStopsTheSync_notOneCardAtATime() {
+        let url = URL(string: "http://h/alice/book/a.vcf")!
+        XCTAssertTrue(SyncWorker.refusesOneCard(.refused(415, method: "PUT", url: url, reason: "")))
+        XCTAssertTrue(SyncWorker.refusesOneCard(.status(507, method: "PUT", url: url)))
+        XCTAssertTrue(SyncWorker.refusesOneCard(.preconditionFailed(url: url)))
+        XCTAssertFalse(SyncWorker.refusesOneCard(.unauthorized(url: url)))
+        XCTAssertFalse(SyncWorker.refusesOneCard(.unsupportedAuthentication("Bearer", url: url)))
+        XCTAssertFalse(SyncWorker.refusesOneCard(.network("connection refused")))
+        XCTAssertFalse(SyncWorker.refusesOneCard(.status(500, method: "REPORT", url: url)))
+        XCTAssertFalse(SyncWorker.refusesOneCard(.malformed("not XML")))
+    }
+
+    func test_aServerCardThatCannotBeReadHere_isNamed_theOthersSaved_andAskedForAgainNextSync() throws {
+        // Given
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        server.put("/alice/book/odd%20one.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nthis line is no property\r\nEND:VCARD\r\n")
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual(summary.pulled, 2)
+        XCTAssertEqual(try contacts().map(\.uid).sorted(), ["ann", "bob"])
+        XCTAssertEqual(summary.failed.map(\.name), ["odd one.vcf"])
+        XCTAssertEqual(summary.failed.first?.direction, .pull)
+        XCTAssertFalse(summary.failed.first?.reason.isEmpty ?? true)
+        // The token stays, so the card is asked for again (the two saved are not downloaded again)
+        XCTAssertNil(try store.accounts().first?.syncToken)
+        server.calls = []
+        let second = try sync()
+        XCTAssertEqual([second.pulled, second.failed.count], [0, 1])
+        XCTAssertEqual(server.calls, ["changes(nil)", "cards(1)"])
+        // Once the server's card is readable, it comes down and the token moves on
+        server.put("/alice/book/odd%20one.vcf", Seeds.CardDAV.card(uid: "odd", given: "Odd", family: "One"))
+        XCTAssertEqual(try sync().pulled, 1)
+        XCTAssertNotNil(try store.accounts().first?.syncToken)
+        XCTAssertEqual(try sync().failed, [])
+    }
+
     func test_serverFailure_duringThePull_changesNothingLocally() throws {
         // Given: a transport that fails, behind the real client
         let transport = DAVTransportSpy()
@@ -501,6 +632,21 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
                        Array(names[200..<205]))
         _ = try store.undo()
         XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
+    }
+
+    func test_aLargePull_withOneCardThatCannotBeReadHere_savesTheOthers_andKeepsTheToken() throws {
+        // Given
+        server.put("/alice/book/c100.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nnot a property\r\nEND:VCARD\r\n")
+
+        // When
+        let summary = try sync()
+
+        // Then
+        XCTAssertEqual(summary.pulled, 249)
+        XCTAssertEqual(summary.failed.map(\.name), ["c100.vcf"])
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 249)
+        XCTAssertNil(try store.accounts().first?.syncToken)
+        XCTAssertEqual(try sync().pulled, 0)
     }
 
     func test_aLargePull_cutOffHalfWay_keepsNothing_andTheNextSyncTakesItAll() throws {

@@ -137,7 +137,11 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         var lines: [String] = [], failures: [String] = []
         for result in response.results {
             switch result {
-            case .success(let summary): lines.append(words.summary(summary))
+            case .success(let summary):
+                // An account whose failed cards are named in its line: the line is the error.
+                if words.failedCards(summary) != nil { failures.append(words.summary(summary)) } else {
+                    lines.append(words.summary(summary))
+                }
             case .failure(let failure): failures.append("\(failure)")
             }
         }

@@ -84,10 +84,15 @@ public final class CardDAVClient: CardDAVBookLogic {
     /// Cards per `addressbook-multiget`: the server answered 5,000 in one as fast as in tens
     /// (notes/CARDDAV.md); batches keep one answer's size bounded (about 350 kB for 500).
     let multigetBatch: Int
+    /// The vCard version asked for in `address-data` (RFC 6352 §10.4): the one we send, so a
+    /// server that stores 4.0 does not hand us its 3.0 conversion (KIND dropped) while we send
+    /// 4.0 back. Nil once the server refused the request (then it sends what it stores).
+    private(set) var addressDataVersion: String?
 
-    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500) {
+    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500, vcardVersion: String = "4.0") {
         self.book = book; self.transport = transport; self.multigetBatch = multigetBatch
         scope = DAVCollectionScope(book: book)
+        self.addressDataVersion = vcardVersion
     }
 
     public func changes(since token: String?) throws -> CollectionChanges {
@@ -142,7 +147,12 @@ public final class CardDAVClient: CardDAVBookLogic {
     public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
         for start in stride(from: 0, to: hrefs.count, by: multigetBatch) {
             let batch = Array(hrefs[start..<min(start + multigetBatch, hrefs.count)])
-            let response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch))
+            var response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: addressDataVersion))
+            if addressDataVersion != nil, [400, 403, 409, 415, 422, 501].contains(response.status) {
+                // A server that cannot convert (or cannot parse the attributes): take what it stores.
+                addressDataVersion = nil
+                response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: nil))
+            }
             try expect(response, [207], "REPORT", book)
             var cards: [RemoteCard] = []
             cards.reserveCapacity(batch.count)
@@ -168,7 +178,7 @@ public final class CardDAVClient: CardDAVBookLogic {
             method: "PUT", url: url,
             headers: ["Content-Type": "text/vcard; charset=utf-8", "If-None-Match": "*"], body: Data(vcard.utf8)))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
-        try expect(response, [200, 201, 204], "PUT", url)
+        try expectForCard(response, [200, 201, 204], "PUT", url)
         return (url.path, response.header("ETag"))
     }
 
@@ -178,7 +188,7 @@ public final class CardDAVClient: CardDAVBookLogic {
             method: "PUT", url: url,
             headers: ["Content-Type": "text/vcard; charset=utf-8", "If-Match": etag], body: Data(vcard.utf8)))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
-        try expect(response, [200, 201, 204], "PUT", url)
+        try expectForCard(response, [200, 201, 204], "PUT", url)
         return response.header("ETag")
     }
 
@@ -187,7 +197,7 @@ public final class CardDAVClient: CardDAVBookLogic {
         let response = try transport.send(DAVRequest(method: "DELETE", url: url, headers: ["If-Match": etag]))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
         if response.status == 404 || response.status == 410 { return }
-        try expect(response, [200, 204], "DELETE", url)
+        try expectForCard(response, [200, 204], "DELETE", url)
     }
 
     /// A resource name from a UID: characters safe in a path kept, anything else replaced, so
@@ -230,6 +240,15 @@ public final class CardDAVClient: CardDAVBookLogic {
                                       body: Data(body.utf8)))
     }
 
+    /// As `expect`, for a request about one card: a 4xx or 5xx is that card refused, with the
+    /// server's reason (`DAVError.refused`), and the sync goes on with the others.
+    private func expectForCard(_ response: DAVResponse, _ statuses: Set<Int>, _ method: String, _ url: URL) throws {
+        if statuses.contains(response.status) || response.status == 401 || !(400..<600).contains(response.status) {
+            return try expect(response, statuses, method, url)
+        }
+        throw DAVError.refused(response.status, method: method, url: url, reason: DAVRefusal.reason(response))
+    }
+
     private func expect(_ response: DAVResponse, _ statuses: Set<Int>, _ method: String, _ url: URL) throws {
         if statuses.contains(response.status) { return }
         if response.status == 401 { throw DAVError.unauthorized(url: url) }
@@ -256,10 +275,13 @@ enum DAVXML {
         """
     }
 
-    static func multiget(hrefs: [String]) -> String {
-        """
+    /// With `version`, asks for the cards in that vCard version (RFC 6352 §10.4).
+    static func multiget(hrefs: [String], version: String? = nil) -> String {
+        let addressData = version.map { #"<C:address-data content-type="text/vcard" version="\#(escaped($0))"/>"# }
+            ?? "<C:address-data/>"
+        return """
         <?xml version="1.0" encoding="utf-8"?>
-        <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/><C:address-data/></D:prop>\
+        <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/>\(addressData)</D:prop>\
         \(hrefs.map { "<D:href>\(escaped($0))</D:href>" }.joined())</C:addressbook-multiget>
         """
     }

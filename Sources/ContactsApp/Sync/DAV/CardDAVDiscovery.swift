@@ -25,6 +25,7 @@ public struct CardDAVDiscovery {
                 return try books(in: home)
             } catch let error as DAVError {
                 if case .unauthorized = error { throw error }
+                if case .unsupportedAuthentication = error { throw error }
                 if case .network = error { throw error }
                 // Another host is for the person to confirm (`SyncAccountsWorker.add`), not to skip.
                 if case .otherOrigin = error { throw error }

@@ -1,4 +1,5 @@
 import Foundation
+import SceneCore
 #if os(Linux) && !CONTACTSBOOK_NO_LIBCURL
 import CCurlSupport
 
@@ -10,10 +11,20 @@ import CCurlSupport
 /// thread of the sync. One handle serves the whole sync, so a server that keeps connections alive
 /// gets one connection. Certificates are verified (libcurl's default, set explicitly and never
 /// turned off); only http and https are spoken; redirects are followed here, not by libcurl,
-/// and only within the origin the request was made for (`RedirectPolicy`).
+/// and only within the origin the request was made for (`RedirectPolicy`), so credentials go only
+/// to that origin.
+///
+/// Authentication is Basic or Digest (RFC 7617, 7616: MD5 or SHA-256, `qop=auth`), whichever the
+/// server's first 401 asks for: libcurl learns it and, as the handle is not reset between
+/// requests to that origin, answers every later request with it at once (Digest with the
+/// server's nonce and the next nonce count), so only a transport's first request goes without
+/// credentials. A password never goes as Basic to a server that asked for Digest.
 public final class CurlTransport: DAVTransport {
     private let handle: UnsafeMutableRawPointer
     private let credentials: DAVCredentials?
+    /// The origin whose authentication the handle holds (its scheme and Digest nonce); a request
+    /// elsewhere resets the handle first, so nothing learnt there is sent anywhere else.
+    private var authenticatedOrigin: String?
     private let timeout: TimeInterval
     /// libcurl writes the detail of a failure here (CURL_ERROR_SIZE bytes).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -43,6 +54,11 @@ public final class CurlTransport: DAVTransport {
         for _ in 0...Self.maximumRedirects {
             let withCredentials = RedirectPolicy.sendsCredentials(from: request.url, to: url)
             let response = try perform(request, at: url, withCredentials: withCredentials)
+            if response.status == 401, withCredentials, credentials != nil,
+               let unsupported = AuthChallenge.unsupported(response.header("WWW-Authenticate")) {
+                // Not the password's fault: say what the server asked for.
+                throw DAVError.unsupportedAuthentication(unsupported, url: url)
+            }
             guard RedirectPolicy.isRedirect(response.status), let location = response.header("Location"),
                   let next = URL(string: location, relativeTo: url)?.absoluteURL,
                   next.scheme == "http" || next.scheme == "https",
@@ -60,8 +76,14 @@ public final class CurlTransport: DAVTransport {
 
     /// One exchange at `url`, without following a redirect.
     private func perform(_ request: DAVRequest, at url: URL, withCredentials: Bool) throws -> DAVResponse {
-        // Options back to their defaults; the connection, DNS and TLS session caches stay.
-        curl_easy_reset(handle)
+        // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
+        // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
+        // request would go twice. Every option a request needs is set below either way.
+        let origin = RedirectPolicy.origin(url)
+        if !withCredentials || credentials == nil || authenticatedOrigin != origin {
+            curl_easy_reset(handle)
+            authenticatedOrigin = nil
+        }
         let received = Received()
         let context = Unmanaged.passUnretained(received).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
@@ -72,13 +94,13 @@ public final class CurlTransport: DAVTransport {
         // libcurl asks for `100 Continue` before a body over 1 kB and waits a second for servers
         // that never send it (Radicale); an empty value turns it off.
         headers = curl_slist_append(headers, "Expect:")
-        if withCredentials, let credentials {
-            let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
-            headers = curl_slist_append(headers, "Authorization: Basic \(token)")
-        }
         errorBuffer.initialize(to: 0)
 
         var code = setup(url: url, method: request.method, headers: headers, context: context)
+        if code == CURLE_OK, withCredentials, let credentials {
+            code = authenticate(credentials)
+            if code == CURLE_OK { authenticatedOrigin = origin }
+        }
         let body = request.body ?? Data()
         code = code == CURLE_OK ? body.withUnsafeBytes { bytes -> CURLcode in
             var result = CURLE_OK
@@ -96,11 +118,27 @@ public final class CurlTransport: DAVTransport {
         return DAVResponse(status: status, headers: received.headers, body: received.body, url: url)
     }
 
+    /// Basic or Digest, as the server asks (libcurl picks at the first 401 and keeps it).
+    private func authenticate(_ credentials: DAVCredentials) -> CURLcode {
+        let steps: [() -> CURLcode] = [
+            { ccurl_setopt_long(self.handle, CURLOPT_HTTPAUTH, ccurl_auth_basic | ccurl_auth_digest) },
+            { ccurl_setopt_string(self.handle, CURLOPT_USERNAME, credentials.user) },
+            { ccurl_setopt_string(self.handle, CURLOPT_PASSWORD, credentials.password) },
+        ]
+        for step in steps {
+            let code = step()
+            if code != CURLE_OK { return code }
+        }
+        return CURLE_OK
+    }
+
     private func setup(url: URL, method: String, headers: UnsafeMutablePointer<curl_slist>?,
                        context: UnsafeMutableRawPointer) -> CURLcode {
         let milliseconds = Int(timeout * 1000)
         let steps: [() -> CURLcode] = [
             { ccurl_setopt_string(self.handle, CURLOPT_URL, url.absoluteString) },
+            // The last request's method and body forgotten (the handle is not always reset).
+            { ccurl_setopt_long(self.handle, CURLOPT_HTTPGET, 1) },
             { ccurl_setopt_string(self.handle, CURLOPT_PROTOCOLS_STR, "http,https") },
             { ccurl_setopt_long(self.handle, CURLOPT_NOSIGNAL, 1) },
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
@@ -112,7 +150,7 @@ public final class CurlTransport: DAVTransport {
             { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_LIMIT, 1) },
             { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(self.timeout.rounded(.up)))) },
             { ccurl_setopt_slist(self.handle, CURLOPT_HTTPHEADER, headers) },
-            { method == "GET" ? CURLE_OK : ccurl_setopt_string(self.handle, CURLOPT_CUSTOMREQUEST, method) },
+            { ccurl_setopt_string(self.handle, CURLOPT_CUSTOMREQUEST, method == "GET" ? nil : method) },
             { ccurl_setopt_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
             { ccurl_setopt_data_function(self.handle, CURLOPT_WRITEFUNCTION, curlTransportWrite) },
             { ccurl_setopt_pointer(self.handle, CURLOPT_WRITEDATA, context) },
@@ -141,7 +179,8 @@ public final class CurlTransport: DAVTransport {
         /// One header line as libcurl hands it (with its CRLF); a status line starts a new
         /// response (an interim `100` or a redirect's), whose headers replace the last ones.
         func header(line: String) {
-            if line.hasPrefix("HTTP/") { headers = [:]; return }
+            // A 401 libcurl answers itself (Digest's first round) leaves nothing of its own.
+            if line.hasPrefix("HTTP/") { headers = [:]; body = Data(); return }
             guard let colon = line.firstIndex(of: ":") else { return }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -182,8 +221,83 @@ enum RedirectPolicy {
             && port(original) == port(url)
     }
 
+    /// `http://host:port`, lowercased, the default port spelled out.
+    static func origin(_ url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(port(url).map(String.init) ?? "")"
+    }
+
     private static func port(_ url: URL) -> Int? {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    }
+}
+
+/// The challenges of a `WWW-Authenticate` header (RFC 9110 §11.6.1), read far enough to tell
+/// whether we can answer one: Basic, or Digest with an algorithm libcurl computes and `qop=auth`.
+enum AuthChallenge {
+    /// Digest's algorithms libcurl 7.57 and later compute (RFC 7616 §6.1); MD5 when none is named.
+    static let digestAlgorithms: Set<String> = ["md5", "md5-sess", "sha-256", "sha-256-sess",
+                                                "sha-512-256", "sha-512-256-sess"]
+
+    /// Nil when the server offers a scheme we can do, or says nothing (a bare 401: the password
+    /// refused); else what it asks for, in words: `Bearer`, `Digest (algorithm SHA-512)`.
+    static func unsupported(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let offered = challenges(header)
+        guard !offered.isEmpty else { return nil }
+        var named: [String] = []
+        for (scheme, parameters) in offered {
+            switch scheme.lowercased() {
+            case "basic": return nil
+            case "digest":
+                let algorithm = parameters["algorithm"] ?? "MD5"
+                let qop = parameters["qop"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+                if !digestAlgorithms.contains(algorithm.lowercased()) {
+                    named.append("Digest (algorithm \(algorithm))")
+                } else if let qop, !qop.contains("auth") {
+                    named.append("Digest (qop=\(qop.joined(separator: ",")))")
+                } else {
+                    return nil
+                }
+            default: named.append(scheme)
+            }
+        }
+        return TerminalText.sanitize(named.joined(separator: ", "))
+    }
+
+    /// Each challenge's scheme and parameters (names lowercased, values unquoted), in order.
+    static func challenges(_ header: String) -> [(scheme: String, parameters: [String: String])] {
+        var result: [(scheme: String, parameters: [String: String])] = []
+        for item in splitOutsideQuotes(header) {
+            let text = item.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            // A new challenge starts with a scheme token not followed by `=`.
+            let token = text.prefix { !$0.isWhitespace && $0 != "=" }
+            let rest = text.dropFirst(token.count)
+            var parameter = Substring(text)
+            if !token.isEmpty, rest.first != "=", !rest.trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                result.append((String(token), [:]))
+                parameter = Substring(rest.trimmingCharacters(in: .whitespaces))
+            }
+            guard !result.isEmpty, let equals = parameter.firstIndex(of: "=") else { continue }
+            let name = parameter[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+            var value = parameter[parameter.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            result[result.count - 1].parameters[name] = value
+        }
+        return result
+    }
+
+    /// The comma-separated items of a header, a comma inside quotes kept.
+    private static func splitOutsideQuotes(_ text: String) -> [String] {
+        var items: [String] = [], current = "", quoted = false, escaped = false
+        for c in text {
+            if escaped { current.append(c); escaped = false; continue }
+            if c == "\\" && quoted { current.append(c); escaped = true; continue }
+            if c == "\"" { quoted.toggle() }
+            if c == ",", !quoted { items.append(current); current = "" } else { current.append(c) }
+        }
+        items.append(current)
+        return items
     }
 }
 

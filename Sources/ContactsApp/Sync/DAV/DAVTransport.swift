@@ -28,7 +28,8 @@ public struct DAVResponse: Equatable, Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// Who the requests are sent as: Basic auth, the password fetched for this sync only.
+/// Who the requests are sent as (Basic or Digest, as the server asks), the password fetched for
+/// this sync only.
 public struct DAVCredentials: Equatable, Sendable {
     public var user: String
     public var password: String
@@ -48,12 +49,18 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     case network(String)
     /// 401: the server refused the user name or password.
     case unauthorized(url: URL)
+    /// 401 asking for an authentication we cannot do (only Basic and Digest are done): not
+    /// the password's fault.
+    case unsupportedAuthentication(String, url: URL)
     /// The sync token is no longer valid (403 or 409 with `valid-sync-token`).
     case invalidSyncToken
     /// 412: the resource changed on the server since its ETag was read.
     case preconditionFailed(url: URL)
     /// Any other status we cannot go on from.
     case status(Int, method: String, url: URL)
+    /// The server refused one card (a PUT or DELETE answered 4xx or 5xx), with its reason in
+    /// its own words (sanitised): that card fails, the sync goes on with the others.
+    case refused(Int, method: String, url: URL, reason: String)
     /// The body was not the XML the request calls for.
     case malformed(String)
     /// A request or redirect to another origin than the account's (`OriginGuardTransport`):
@@ -66,9 +73,14 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .network(let reason): return "the server did not answer: \(reason)"
         case .unauthorized(let url): return "the server refused the password (401 at \(url.absoluteString))"
+        case .unsupportedAuthentication(let scheme, let url):
+            return "the server asks for \(scheme) authentication at \(url.absoluteString), which contactsbook "
+                + "cannot do (it does Basic and Digest)"
         case .invalidSyncToken: return "the server no longer knows the sync token"
         case .preconditionFailed(let url): return "\(url.absoluteString) changed on the server meanwhile (412)"
         case .status(let code, let method, let url): return "\(method) \(url.absoluteString) answered \(code)"
+        case .refused(let code, let method, let url, let reason):
+            return "\(method) \(url.absoluteString) answered \(code)" + (reason.isEmpty ? "" : ": \(reason)")
         case .malformed(let reason): return "the server's answer could not be read: \(reason)"
         case .otherOrigin(let url): return "refused to go to \(url.absoluteString), another host than the account's"
         case .outsideBook(let href): return "refused \(href), outside the address book"

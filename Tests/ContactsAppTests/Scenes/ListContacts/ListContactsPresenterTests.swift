@@ -196,6 +196,17 @@ final class ListContactsPresenterTests: XCTestCase {
             details: ["synced 1": "home: pulled 0, pushed 0, merged 0, conflicts 0"])])
     }
 
+    func test_presentSyncedContacts_anAccountWithFailedCards_isAnErrorWithItsWholeSummary_theOthersInTheDetails() {
+        var home = SyncSummary(account: "home")
+        home.pushed = 2
+        home.failed = [.init(name: "Cy Dee", direction: .push, status: 415, reason: "Unsupported Media Type")]
+        sut.presentSyncedContacts(response: .init(results: [.success(home), .success(SyncSummary(account: "work"))]))
+        XCTAssertEqual(viewControllerSpy.messages, [.error(
+            "home: pulled 0, pushed 2, merged 0, conflicts 0; 1 card failed, tried again at the next sync "
+                + "(Cy Dee: not sent, the server answered 415 Unsupported Media Type)", code: .storage,
+            details: ["synced 1": "work: pulled 0, pushed 0, merged 0, conflicts 0"])])
+    }
+
     func test_presentSyncedContacts_noAccounts_saysHowToAddOne() {
         sut.presentSyncedContacts(response: .init(results: []))
         XCTAssertEqual(viewControllerSpy.messages, [.info("No accounts to sync; add one with 'contactsbook account add'.")])
