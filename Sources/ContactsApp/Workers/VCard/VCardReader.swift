@@ -260,7 +260,7 @@ private struct ContactBuilder {
         case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
             return .label
         case "UID":
-            draft.uid = text.trimmingSpaces
+            draft.uid = Self.withoutControlCharacters(text).trimmingSpaces
             return .uid
         case "FN":
             guard formattedName.isEmpty else { break }
@@ -316,6 +316,16 @@ private struct ContactBuilder {
         }
         draft.extraProperties.append(property.raw)
         return .kept
+    }
+
+    /// Without the control characters every export removes (`VCardVersionConverter`), so the UID
+    /// read is the one written, and the next import of the file finds the contact by it.
+    private static func withoutControlCharacters(_ text: String) -> String {
+        guard VCardVersionConverter.ControlCharacters.contains(text) else { return text }
+        // A line break is kept: the export writes a raw one as `\n`, which reads as one.
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter {
+            $0 == "\n" || !VCardVersionConverter.ControlCharacters.isControl($0)
+        }))
     }
 
     /// The family and given names; additional names, prefix and suffix stay in the card's N

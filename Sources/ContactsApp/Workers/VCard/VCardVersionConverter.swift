@@ -8,7 +8,8 @@ import Foundation
 /// and END are not among the lines. Pure: the same lines give the same answer.
 ///
 /// - Same version in and out: the lines come back byte for byte (the point of keeping the card),
-///   except that control characters are removed and a line the card holds in 2.1's syntax
+///   except that BEGIN, END and VERSION lines are dropped (as in a conversion: the writer writes
+///   its own), control characters are removed and a line the card holds in 2.1's syntax
 ///   (bare parameters, `ENCODING=BASE64`, CHARSET; any ENCODING in 4.0) is written in the
 ///   card's own version's syntax, with a note: such a line is not valid in its version, and
 ///   servers check (SabreDAV refuses an ENCODING in 4.0).
@@ -46,6 +47,8 @@ struct VCardVersionConverter {
             out.reserveCapacity(lines.count)
             for var line in lines {
                 if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
+                // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
+                if Self.isWritersOwn(line) { continue }
                 if Syntax.needsRepair(line, in: target) {
                     out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
                 } else {
@@ -56,8 +59,9 @@ struct VCardVersionConverter {
         }
         var card = Card()
         card.properties.reserveCapacity(lines.count)
-        for line in lines where !Self.isWritersOwn(line) {
+        for line in lines {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
+            if Self.isWritersOwn(text) { continue }
             // Most lines (FN, NOTE, EMAIL, X- properties without parameters) need no change:
             // they are not parsed (parsing every line was most of a conversion's time).
             if let head = Property.head(of: text), !head.hasParameters,
