@@ -152,6 +152,11 @@ public struct VCardReader {
         return VCardRecord(text: String(decoding: bytes, as: UTF8.self))
     }
 
+    /// The birthday a BDAY value reads as (`ContactBuilder.birthday`), for the converter.
+    static func birthday(_ text: String, omittedYear: String?) -> Birthday? {
+        ContactBuilder.birthday(text, omittedYear: omittedYear)
+    }
+
     /// A stored card read again as the fields it gives, with where each field came from:
     /// what `CardPatch` compares a contact with before it touches the card.
     static func view(of record: VCardRecord) -> (contact: Contact, layout: CardLayout, properties: [VCardProperty])? {

@@ -793,6 +793,21 @@ extension VCardVersionConverter {
 
         private static func birthdayTo3(_ property: inout Property, notes: inout Notes) {
             guard property.lowered("VALUE") != "text", let date = DateValue(parsing: property.value) else {
+                // A value the reader takes for a birthday (`VALUE=text:1990-05-17`, a date-time whose
+                // time is no time) stays the birthday it reads as, not an X-BDAY it would lose.
+                let omitted = property.values(of: "X-APPLE-OMIT-YEAR").first
+                if let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted) {
+                    let monthDay = "-" + Birthday.padded(birthday.month, 2) + "-" + Birthday.padded(birthday.day, 2)
+                    property.remove("VALUE")
+                    property.remove("X-APPLE-OMIT-YEAR")
+                    if let year = birthday.year {
+                        property.setValue(Birthday.padded(year, 4) + monthDay)
+                    } else {
+                        property.setValue("1604" + monthDay)
+                        property.set("X-APPLE-OMIT-YEAR", ["1604"])
+                    }
+                    return notes.add("BDAY written as the date it reads as (vCard 3.0's BDAY must be a whole date)")
+                }
                 property.remove("VALUE")
                 return renameTo3Text(&property, notes: &notes)
             }
