@@ -73,8 +73,11 @@ struct VCardVersionConverter {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
                 continue
             }
-            // A 3.0 or 4.0 card's line in 2.1's syntax is read as 2.1 first.
-            property.in21Syntax = source == .v21 || Syntax.needsRepair(text, in: source == .v4 ? .v4 : .v3)
+            // A 3.0 or 4.0 card's line in 2.1's syntax is read as 2.1 first, and written anew
+            // (`N;:x`'s empty parameter is no parameter, but not valid either).
+            let needsRepair = Syntax.needsRepair(text, in: source == .v4 ? .v4 : .v3)
+            property.in21Syntax = source == .v21 || needsRepair
+            if needsRepair { property.changed = true }
             card.properties.append(property)
         }
         card.from21(notes: &notes, escapingCommas: source == .v21)
@@ -155,7 +158,9 @@ struct VCardVersionConverter {
 
         /// The line in its version's syntax: none when it has no place in the version.
         static func repaired(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
-            guard let property = Property(parsing: line, notes: &notes) else { return [line] }
+            guard var property = Property(parsing: line, notes: &notes) else { return [line] }
+            // Written anew even when parsing changed nothing (`N;:x`'s empty parameter).
+            property.changed = true
             var card = Card(properties: [property])
             card.from21(notes: &notes, escapingCommas: false)
             if version == .v4 { card.to4(notes: &notes) }
