@@ -71,4 +71,86 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["555 0100"])
         XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
+
+    // MARK: - Found by fuzz-vcard's kept-card invariants
+
+    /// The card written, read back: exactly one contact, and no problem.
+    private func readOne(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Contact {
+        let read = sut.read(Data(text.utf8))
+        XCTAssertEqual(read.problems, [], file: file, line: line)
+        XCTAssertEqual(read.entries.count, 1, file: file, line: line)
+        return try XCTUnwrap(read.entries.first?.contact, file: file, line: line)
+    }
+
+    func test_export_aVersionLineWithControlCharacters_isNotWrittenAsASecondVersion() throws {
+        // Given the shape fuzz-vcard found: NULs inside VERSION, which the reader keeps as a line
+        // and the export's control-character removal turned into `VERSION:2.1`
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:2.\u{0}\u{0}\u{0}1\r\nN:nest2\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then: one VERSION, the writer's, and a second export writes the same
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nN:nest2\r\nEND:VCARD\r\n")
+        XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
+    }
+
+    func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
+        // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"
+        // When
+        let contact = try readOne(card)
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.uid, "bf3ly965h")
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly965h\r\nFN:bug 195\r\nEND:VCARD\r\n")
+        XCTAssertEqual(try readOne(written).uid, contact.uid)
+    }
+
+    func test_exportAs30_aBirthdayTheReaderReadsButTheConverterDidNotParse_staysTheBirthday() throws {
+        // Given the shape fuzz-vcard found (a date-time whose time is none), and 4.0's text birthdays
+        let values = ["BDAY:1990-05-17T00:00L;x", "BDAY;VALUE=text:1990-05-17", "BDAY;VALUE=text:--0517"]
+        for value in values {
+            let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\n\(value)\r\nEND:VCARD\r\n")
+            // When
+            let written = VCardWriter(version: .v3).card(for: contact)
+            // Then
+            XCTAssertNotNil(contact.birthday, value)
+            XCTAssertEqual(try readOne(written).birthday, contact.birthday, written)
+            XCTAssertFalse(written.contains("X-BDAY"), written)
+        }
+    }
+
+    func test_roundTrip_aLineFoldedAfterAnEquals_whoseParameterOnlyMentionsQuotedPrintable_readsBackTheSame() throws {
+        // Given the shape fuzz-vcard found: `CODING=QUOTED-PRINTABLE` (no ENCODING) and a fold after `=`,
+        // which the reader took for a QP soft line break
+        let line = "X-ANDROID-CUSTOM;CODING=QUOTED-PRINTABLE:vnd.android.cursor.item/nickname;=C3=91o=C3=B1o;1;;;"
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\n\(line)\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("nickname;=\r\n C3=91o"), written) // the fold this is about
+        XCTAssertEqual(try readOne(written).extraProperties, [line])
+    }
+
+    func test_isQuotedPrintable_namesTheEncodingParameter_notTextThatMentionsIt() {
+        func qp(_ line: String) -> Bool { VCardContentLines.isQuotedPrintable(Array(line.utf8)) }
+        XCTAssertTrue(qp("NOTE;ENCODING=QUOTED-PRINTABLE:a="))
+        XCTAssertTrue(qp("NOTE;encoding=quoted-printable;CHARSET=UTF-8:a="))
+        XCTAssertTrue(qp("NOTE;CHARSET=UTF-8;QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("X-A;CODING=QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("X-A;X-P=\"x;QUOTED-PRINTABLE\":a="))
+        XCTAssertFalse(qp("PHOTO;ENCODING=BASE64;QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("NOTE:QUOTED-PRINTABLE="))
+    }
+
+    func test_export_aLineWithAnEmptyParameterOnceItsControlsAreGone_isWrittenValid() throws {
+        // Given the shape fuzz-vcard found: `N;\0:` is `N;:` without its NUL, an empty parameter
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN;\u{0}:Brown;Gwendolina;;;\r\nEND:VCARD\r\n")
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertTrue(written.contains("\r\nN:Brown;Gwendolina;;;\r\n"), written)
+            XCTAssertEqual(try readOne(written).withoutCard, contact.withoutCard)
+        }
+    }
 }
