@@ -658,6 +658,7 @@ extension VCardVersionConverter {
                 }
             }
             var sortStringWritten = properties.contains { $0.name == "SORT-STRING" }
+            var birthdayRead = false
             for index in properties.indices where properties[index].parsed {
                 var property = properties[index]
                 Self.parametersTo3(&property, lowestPref: lowestPref, notes: &notes)
@@ -688,7 +689,11 @@ extension VCardVersionConverter {
                     Self.renameTo3(&property, notes: &notes)
                 case let name where Names.onlyIn4.contains(name):
                     Self.renameTo3(&property, notes: &notes)
-                case "BDAY": Self.birthdayTo3(&property, notes: &notes)
+                case "BDAY":
+                    // The reader takes the first BDAY it reads as a date for the birthday (the others are kept).
+                    let readsAsBirthday = !birthdayRead && Self.readsAsBirthday(property)
+                    birthdayRead = birthdayRead || readsAsBirthday
+                    Self.birthdayTo3(&property, isTheBirthday: readsAsBirthday, notes: &notes)
                 case "TEL": Self.telTo3(&property, notes: &notes)
                 case "GEO":
                     if let (latitude, longitude) = Geo.parse(property.value) {
@@ -796,12 +801,17 @@ extension VCardVersionConverter {
             }
         }
 
-        private static func birthdayTo3(_ property: inout Property, notes: inout Notes) {
+        private static func readsAsBirthday(_ property: Property) -> Bool {
+            VCardReader.birthday(VCardText.unescape(property.value), omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) != nil
+        }
+
+        private static func birthdayTo3(_ property: inout Property, isTheBirthday: Bool, notes: inout Notes) {
             guard property.lowered("VALUE") != "text", let date = DateValue(parsing: property.value) else {
-                // A value the reader takes for a birthday (`VALUE=text:1990-05-17`, a date-time whose
-                // time is no time) stays the birthday it reads as, not an X-BDAY it would lose.
+                // The value the reader takes for the contact's birthday (`VALUE=text:1990-05-17`, a
+                // date-time whose time is no time) stays the birthday it reads as, not an X-BDAY it
+                // would lose. Another (FullContact's ALTID text form) is X-BDAY, as below.
                 let omitted = property.values(of: "X-APPLE-OMIT-YEAR").first
-                if let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted) {
+                if isTheBirthday, let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted) {
                     let monthDay = "-" + Birthday.padded(birthday.month, 2) + "-" + Birthday.padded(birthday.day, 2)
                     property.remove("VALUE")
                     property.remove("X-APPLE-OMIT-YEAR")
