@@ -185,15 +185,17 @@ private func label(_ label: String, without types: Set<String>) -> String {
 }
 
 /// The contact as its card reads with the converter's first step done on every line: control
-/// characters removed.
+/// characters removed, and then the lines naming BEGIN, END or VERSION dropped (the card is read
+/// in the version it was).
 private func withoutControlCharacters(_ contact: Contact) -> Contact {
-    let lines = contact.card!.lines
+    let card = contact.card!
+    let lines = card.lines
     guard lines.contains(where: VCardVersionConverter.ControlCharacters.contains) else { return contact }
     var notes = VCardVersionConverter.Notes()
     let cleaned = lines.map { line in
         VCardVersionConverter.ControlCharacters.contains(line) ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
-    }
-    return readOne((["BEGIN:VCARD"] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }.joined())
+    }.filter { !isWritersOwn($0) }
+    return readOne((["BEGIN:VCARD", "VERSION:" + card.version.rawValue] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }.joined())
 }
 
 // MARK: - What is written
