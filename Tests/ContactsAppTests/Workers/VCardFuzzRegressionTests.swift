@@ -153,4 +153,26 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertEqual(try readOne(written).withoutCard, contact.withoutCard)
         }
     }
+
+    func test_save_aDisplayNameWithTwoSpaces_unchanged_keepsTheCardAsItCame() throws {
+        // Given the shape fuzz-vcard found: FN with two spaces in a row, which every save tidied
+        // (rewriting FN, a change nobody made)
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann  Lee\r\nEND:VCARD\r\n")
+        // When
+        let saved = CardPatch.reconciled(contact)
+        // Then
+        XCTAssertEqual(contact.formattedName, "Ann  Lee")
+        XCTAssertEqual(saved, contact)
+    }
+
+    func test_save_aDisplayNameWithTwoSpaces_renamed_isTidied() throws {
+        // Given
+        var contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann  Lee\r\nEND:VCARD\r\n")
+        // When
+        contact.givenName = "Anne"
+        let saved = CardPatch.reconciled(contact)
+        // Then: the rename's own display name, derived from the parts
+        XCTAssertEqual(saved.formattedName, "")
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Lee;Anne;;;", "FN:Anne Lee"])
+    }
 }

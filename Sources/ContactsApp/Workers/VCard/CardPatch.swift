@@ -26,11 +26,15 @@ public enum CardPatch {
     static func renamedDisplayName(_ contact: Contact, _ view: Contact) -> String {
         var name = contact.formattedName
         guard !name.isEmpty, name == view.formattedName else { return name }
+        var renamed = false
         for (old, new) in [(view.givenName, contact.givenName), (view.familyName, contact.familyName)]
         where old != new && !old.isEmpty {
             guard let range = name.range(of: old) else { return "" } // no longer says who it is: derive it
             name.replaceSubrange(range, with: new)
+            renamed = true
         }
+        // Spaces are tidied only around a renamed part: an unchanged "Ann  Lee" saves as it came.
+        guard renamed else { return name }
         let collapsed = name.split(separator: " ").joined(separator: " ")
         return collapsed == contact.composedName ? "" : collapsed
     }
