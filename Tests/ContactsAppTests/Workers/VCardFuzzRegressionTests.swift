@@ -175,4 +175,29 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(saved.formattedName, "")
         XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Lee;Anne;;;", "FN:Anne Lee"])
     }
+
+    func test_cardLines_aKeptLineEndingInACarriageReturn_isOneLine() throws {
+        // Given the shape fuzz-vcard found: a line kept with a CR at its end (`FN:Tim\r\r\n` kept
+        // one), which with the LF joining the record's lines made one Character ("\r\n") that
+        // `lines` did not split at
+        let record = VCardRecord(lines: ["VERSION:3.0", "FN:Tim\r", "ORG:Net\r", "NOTE:x"])
+        var contact = try XCTUnwrap(VCardReader.view(of: record)).contact
+        contact.card = record
+        // When / Then
+        XCTAssertEqual(record.lines, ["VERSION:3.0", "FN:Tim\r", "ORG:Net\r", "NOTE:x"])
+        XCTAssertEqual(record.version, .v3)
+        XCTAssertEqual(CardPatch.reconciled(contact), contact)
+    }
+
+    func test_export_aLineStartingWithASpaceOnceItsControlsAreGone_isNotWrittenAsAFold() throws {
+        // Given a NUL before a space at a line's start: without the NUL, the line would continue the one before
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\n\u{0} item1.X-A:b\r\nEND:VCARD\r\n")
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertTrue(written.contains("\r\nitem1.X-A:b\r\n"), written)
+            XCTAssertEqual(try readOne(written).extraProperties, ["item1.X-A:b"])
+        }
+    }
 }

@@ -13,14 +13,16 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
 
     public init(lines: [String]) { text = lines.joined(separator: "\n") }
 
+    /// Split by bytes: a line ending in a raw CR, kept as it came, and the LF after it are one
+    /// Character ("\r\n") that a split on "\n" would not split.
     public var lines: [String] {
-        text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        text.isEmpty ? [] : text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The version the card says it is (`VERSION:3.0`), 3.0 when it says nothing.
     public var version: VCardVersion {
-        for line in text.split(separator: "\n") where line.utf8.count <= 16 {
-            let upper = line.uppercased()
+        for line in text.utf8.split(separator: 0x0A) where line.count <= 16 {
+            let upper = String(decoding: line, as: UTF8.self).uppercased()
             if upper.hasPrefix("VERSION:") {
                 return VCardVersion(rawValue: String(upper.dropFirst(8)).trimmingSpaces) ?? .v3
             }

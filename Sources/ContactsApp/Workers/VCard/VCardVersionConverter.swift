@@ -219,6 +219,8 @@ struct VCardVersionConverter {
             }
             let name = line.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map(String.init) ?? ""
             notes.add("\(name.uppercased()): control characters removed (a vCard may not hold them)")
+            // A line written starting with a space or tab would be read as the previous one's fold.
+            while let first = kept.first, first == " " || first == "\t" { kept.removeFirst() }
             return String(kept)
         }
     }

@@ -230,7 +230,8 @@ private func checkWellFormed(_ text: String, version: VCardWriter.Version) -> [S
     }
     for line in logical {
         let name = line.prefix { $0 != ":" && $0 != ";" }
-        guard !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" }), line.contains(":") else {
+        // A group or name is kept as the card had it (the reader takes `i tem2.TEL`).
+        guard !name.isEmpty, line.contains(":") else {
             fatalError("vCard \(version.rawValue): a line without a name or colon, \(line.debugDescription), in\n\(text)")
         }
     }
