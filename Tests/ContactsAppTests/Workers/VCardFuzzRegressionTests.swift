@@ -200,4 +200,14 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertEqual(try readOne(written).extraProperties, ["item1.X-A:b"])
         }
     }
+
+    func test_exportAs30_aTelURIHoldingAnEscapedColon_readsBackTheSameNumber() throws {
+        // Given the shape fuzz-vcard found: `\:` inside a tel: URI, escaped twice on its way to 3.0
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri:tel:+1-555-0100\\:AB;ext=7\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.phones.map(\.value), ["+1-555-0100:AB ext. 7"])
+        XCTAssertEqual(try readOne(written).phones, contact.phones, written)
+    }
 }

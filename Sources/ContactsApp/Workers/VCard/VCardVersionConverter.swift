@@ -855,7 +855,8 @@ extension VCardVersionConverter {
             guard isURI else { return }
             tel.remove("VALUE")
             guard tel.value.lowercased().hasPrefix("tel:") else { return }
-            let parts = tel.value.dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
+            // Unescaped as the reader reads it (a `\:` is a colon), since it is escaped again below.
+            let parts = VCardText.unescape(tel.value).dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
             var number = String(parts.first ?? "").removingPercentEncoding ?? String(parts.first ?? "")
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
