@@ -210,4 +210,19 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contact.phones.map(\.value), ["+1-555-0100:AB ext. 7"])
         XCTAssertEqual(try readOne(written).phones, contact.phones, written)
     }
+
+    func test_export_aValueQuotedPrintableOnlyOnceTheParametersControlsAreGone_writesNoControlCharacter() throws {
+        // Given the shape fuzz-vcard found: NULs inside ENCODING (so the reader left the value
+        // encoded), which the export removed, then decoded `=C2=91`, a C1 control
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\n"
+            + "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABL\u{0}\u{0}\u{4}E:=C2=91=20=C3=91=20\r\nEND:VCARD\r\n"
+        let contact = try readOne(card)
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertFalse(written.unicodeScalars.contains { VCardVersionConverter.ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n" }, written)
+            XCTAssertTrue(written.contains("\r\nFN: Ñ \r\n"), written) // U+0091 gone, the spaces kept
+        }
+    }
 }

@@ -248,8 +248,11 @@ extension VCardVersionConverter {
             let encoding = property.values(of: "ENCODING").first?.uppercased()
             let charset = property.values(of: "CHARSET").first?.uppercased()
             if encoding == "QUOTED-PRINTABLE" || (charset != nil && charset != "UTF-8") {
-                // Not decoded yet (the reader's lines are): `raw` is the decoded line.
-                guard let decoded = try? VCardProperty(text: property.raw) else { return nil }
+                // Not decoded yet (the reader's lines are): `raw` is the decoded line. Its control
+                // characters are removed too: decoding makes them (`=C2=91`), after the line's were.
+                var raw = property.raw
+                if ControlCharacters.contains(raw) { raw = ControlCharacters.removed(from: raw, notes: &notes) }
+                guard let decoded = try? VCardProperty(text: raw) else { return nil }
                 property = decoded
                 changed = true
             }
