@@ -225,4 +225,23 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertTrue(written.contains("\r\nFN: Ñ \r\n"), written) // U+0091 gone, the spaces kept
         }
     }
+
+    func test_save_aBirthdayAndNoteAddedWhileTheLastEmailIsRemoved_areKept() throws {
+        // Given the shape fuzz-vcard found: the new BDAY and NOTE went after the last email, and
+        // removing that email took them with it
+        var contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
+            + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n")
+        // When
+        contact.emails.removeLast()
+        contact.birthday = Birthday(year: 2000, month: 2, day: 29)
+        contact.notes = "Met in Lyon"
+        let saved = CardPatch.reconciled(contact)
+        // Then
+        XCTAssertEqual(saved.card?.lines, ["VERSION:4.0", "FN:Chloé Martin", "N:Martin;Chloé;;;", "EMAIL;TYPE=work:c@acme.example",
+                                           "BDAY:20000229", "NOTE:Met in Lyon"])
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(view.birthday, contact.birthday)
+        XCTAssertEqual(view.notes, contact.notes)
+        XCTAssertEqual(view.emails, contact.emails)
+    }
 }

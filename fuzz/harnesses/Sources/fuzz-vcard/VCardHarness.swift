@@ -11,7 +11,8 @@ import FuzzSupport
 ///   version or versions (`otherVersionTrip`), and each card written is well formed
 ///   (`checkWellFormed`); the checks are stated on those functions;
 /// - a contact just read is what its card says: the store's `CardPatch.reconciled`, which every
-///   save goes through, changes nothing in it (`checkPatchKeeps`).
+///   save goes through, changes nothing in it (`checkPatchKeeps`); an edit saved is what the
+///   card then says (`checkPatchedEdit`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzVCard(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = input(start, count)
@@ -35,6 +36,7 @@ public func fuzzVCard(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     for contact in whole.entries.map(\.contact) {
         guard let card = contact.card else { fatalError("a contact read from a vCard has no card: \(contact)") }
         checkPatchKeeps(contact, "as read")
+        checkPatchedEdit(contact)
         switch card.version {
         case .v21:
             otherVersionTrip(contact, to: .v3)
@@ -319,5 +321,29 @@ private func checkPatchKeeps(_ contact: Contact, _ when: String) {
     let patched = CardPatch.reconciled(contact)
     guard patched == contact else {
         fatalError("a contact \(when), saved unchanged, changed: \(difference([contact], [patched]))")
+    }
+}
+
+/// An edit of several fields at once (a phone added, the last email removed, the title, the
+/// birthday, the notes and the tags set), saved through `CardPatch.reconciled` as the store
+/// does: the patched card reads as the edited fields, every field not edited and the kept
+/// properties included (what the writer makes of a card is checked by the trips above).
+private func checkPatchedEdit(_ contact: Contact) {
+    var edited = contact
+    edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
+    if !edited.emails.isEmpty { edited.emails.removeLast() }
+    edited.title = "Edited, title"
+    edited.birthday = Birthday(year: 2000, month: 2, day: 29)
+    edited.notes = "Edited note; with, punctuation\nand a line"
+    edited.tags = contact.tags + ["fuzz"]
+    let patched = CardPatch.reconciled(edited)
+    guard let card = patched.card, let view = VCardReader.view(of: card)?.contact else {
+        fatalError("the card patched for an edit does not read: \(patched.card?.lines ?? [])")
+    }
+    func same(_ a: Contact, _ b: Contact) -> Bool {
+        CardPatch.sameFields(a, b) && a.addresses == b.addresses
+    }
+    guard same(view, edited) else {
+        fatalError("an edit saved reads back as \(difference([fields(edited)], [fields(view)]))\nfrom the card \(card.lines)")
     }
 }
