@@ -245,14 +245,25 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(view.emails, contact.emails)
     }
 
-    func test_exportAs30_aParameterNameHoldingAQuote_isWrittenWithoutIt() throws {
+    func test_exportAs30_aParameterNameHoldingAQuote_isDropped() throws {
         // Given the shape fuzz-vcard found: a quote in a parameter's name, which the reader takes,
         // written anew with its value's quote escaped (`^'`): a quoted value that never closed
         let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYP\"w=Eork,voice\";PREF=1:tel:+33-1\r\nEND:VCARD\r\n")
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then
-        XCTAssertTrue(written.contains("\r\nTEL;TYPW=Eork,voice^';TYPE=pref:+33-1\r\n"), written)
+        XCTAssertTrue(written.contains("\r\nTEL;TYPE=pref:+33-1\r\n"), written)
         XCTAssertEqual(try readOne(written).phones.map(\.value), ["+33-1"])
+    }
+
+    func test_exportAs30_aParameterNameThatIsNoName_isDropped_notMendedIntoAnother() throws {
+        // Given the shape fuzz-vcard found: `C`HARSET=`, which mended to CHARSET= a second export removed
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nFN;C`HARSET=;TF-8;ENCODING=QUOTED-PRINTABLE:Ann=20Lee\r\nEND:VCARD\r\n"
+        let contact = try readOne(card)
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("\r\nFN;TYPE=TF-8:Ann Lee\r\n"), written)
+        XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
     }
 }

@@ -261,6 +261,18 @@ extension VCardVersionConverter {
             name = property.name
             parameters = property.parameters
             value = property.value
+            // Names no vCard has (`C\`HARSET`, `TYP"W`) are dropped, not mended: mended, one could
+            // become a name that means something (CHARSET).
+            if let group, !Self.isName(group, dots: true) {
+                self.group = nil
+                changed = true
+                notes.add("\(name): a group that is not a vCard name dropped")
+            }
+            if parameters.contains(where: { !Self.isName($0.name, dots: false) }) {
+                parameters.removeAll { !Self.isName($0.name, dots: false) }
+                changed = true
+                notes.add("\(name): a parameter whose name is not a vCard name dropped")
+            }
             if has("CHARSET") {
                 remove("CHARSET")
                 notes.add("\(name): CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)")
@@ -317,23 +329,22 @@ extension VCardVersionConverter {
 
         var serialized: String {
             var out = ""
-            if let group, case let group = Self.nameCharacters(group, dots: true), !group.isEmpty { out += group + "." }
+            if let group { out += group + "." }
             out += name
             for parameter in parameters {
-                let parameterName = Self.nameCharacters(parameter.name, dots: false)
-                guard !parameterName.isEmpty else { continue }
-                out += ";" + parameterName + "="
+                out += ";" + parameter.name + "="
                 out += parameter.values.map(Self.parameterValue).joined(separator: ",")
             }
             return out + ":" + value
         }
 
-        /// A group or parameter name as RFC 6350 §3.3 allows it (letters, digits, `-`): the reader
-        /// takes others (`TYP"W=...`), but written anew a quote in a name would open a quoted
-        /// value that never closes, and the card would not read.
-        static func nameCharacters(_ text: String, dots: Bool) -> String {
-            func allowed(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || (dots && c == ".")) }
-            return text.allSatisfy(allowed) ? text : text.filter(allowed)
+        /// Whether a group or parameter name is one RFC 6350 §3.3 allows (letters, digits, `-`;
+        /// `_` and a group's dots are common): the reader takes others (`TYP"W=`), but written
+        /// anew a quote in a name opens a quoted value that never closes, and the card does not read.
+        static func isName(_ text: String, dots: Bool) -> Bool {
+            text.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F || (dots && c == 0x2E)
+            }
         }
 
         /// RFC 6868's escapes, then quotes around a value holding `:`, `;` or `,` (RFC 6350 §3.3).
