@@ -266,4 +266,16 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertTrue(written.contains("\r\nFN;TYPE=TF-8:Ann Lee\r\n"), written)
         XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
     }
+
+    func test_exportAs30_aTelURIsNumber_isWrittenAsTheReaderShowsIt() throws {
+        // Given the shape fuzz-vcard found (a tab before `;ext=`, kept in 3.0, trimmed by the reader),
+        // an empty extension, and two
+        let lines = ["TEL;VALUE=uri:tel:+1-\t;ext=7", "TEL;VALUE=uri:tel:+1-555;ext=", "TEL;VALUE=uri:tel:+1-556;ext=1;ext=2"]
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.phones.map(\.value), ["+1- ext. 7", "+1-555", "+1-556 ext. 2"])
+        XCTAssertEqual(try readOne(written).phones, contact.phones, written)
+    }
 }

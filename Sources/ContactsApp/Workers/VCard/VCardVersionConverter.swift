@@ -881,15 +881,19 @@ extension VCardVersionConverter {
             guard tel.value.lowercased().hasPrefix("tel:") else { return }
             // Unescaped as the reader reads it (a `\:` is a colon), since it is escaped again below.
             let parts = VCardText.unescape(tel.value).dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
-            var number = String(parts.first ?? "").removingPercentEncoding ?? String(parts.first ?? "")
+            var number = String(parts.first ?? ""), extensionNumber = ""
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
                 if pair.first?.lowercased() == "ext", pair.count == 2 {
-                    number += " ext. " + (pair[1].removingPercentEncoding ?? pair[1])
+                    extensionNumber = pair[1].trimmingSpaces
                 } else if !parameter.isEmpty {
                     notes.add("TEL: the number's \(pair.first ?? "") parameter dropped (vCard 3.0's TEL is text)")
                 }
             }
+            // The number the reader shows for the URI (`VCardReader.phoneNumber`), so both versions
+            // read the same: trimmed, its last extension after " ext. ", nothing percent-decoded.
+            number = number.trimmingSpaces
+            if !extensionNumber.isEmpty { number += " ext. " + extensionNumber }
             tel.setValue(VCardText.escape(number))
         }
     }
