@@ -301,8 +301,9 @@ final class ListContactsJournalPresenterTests: XCTestCase {
         var report = ImportReport()
         report.added = 1
         report.add(problems: (2...2_501).map { ParsedContacts.Problem(line: $0, reason: "the row has no name and no organisation") })
-        report.add(warnings: [ParsedContacts.Problem(line: 9_000, reason: "EMAIL x is not an address")])
+        report.add(warnings: [ParsedContacts.Problem(line: 9_000, reason: "EMAIL x is not an address", kind: .invalid)])
         report.warningCount += 2
+        report.invalidValues += 2
         // When
         sut.presentImportedContacts(response: .init(path: "big.csv", report: report))
         // Then: the totals in the sentence, fifty lines shown, the rest counted
