@@ -84,18 +84,20 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     public func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
         let report = response.report
         let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
-        var text = report.readNothing
-            ? "Nothing imported from \(response.path)\(files)"
+        var parts: [String] = []
+        if report.newUIDs > 0 { parts.append("\(count(report.newUIDs, "card")) without a UID of its own given a new one") }
+        if report.problemCount > 0 { parts.append("\(count(report.problemCount, "card")) could not be read") }
+        if report.skippedLines > 0 { parts.append("\(count(report.skippedLines, "line")) outside any card skipped") }
+        if report.invalidValues > 0 { parts.append("\(count(report.invalidValues, "value")) kept but not valid") }
+        if report.changes > 0 { parts.append("\(count(report.changes, "change")) made in reading") }
+        let text = report.readNothing
+            ? "Nothing imported from \(response.path)\(files): " + parts.joined(separator: "; ")
             : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
-        if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
+                + parts.map { "; " + $0 }.joined()
         guard report.problemCount > 0 || report.warningCount > 0 else {
             viewController?.displayMessage(.success(text))
             return
         }
-        if report.problemCount > 0 { text += "; \(count(report.problemCount, "card")) could not be read" }
-        if report.skippedLines > 0 { text += "; \(count(report.skippedLines, "line")) outside any card skipped" }
-        if report.invalidValues > 0 { text += "; \(count(report.invalidValues, "value")) kept but not valid" }
-        if report.changes > 0 { text += "; \(count(report.changes, "change")) made in reading" }
         let all = report.problems + report.warnings
         // Line numbers padded to one width, so details sorted by key read in file order.
         let shown = all.prefix(Self.maximumProblemsShown)
