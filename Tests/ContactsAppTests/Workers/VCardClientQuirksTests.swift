@@ -118,6 +118,14 @@ final class VCardClientQuirksTests: XCTestCase {
         ])
     }
 
+    func test_aBase64ValueWithBytesThatAreNotText_keepsTheCard_andNamesTheLine() throws {
+        // When
+        let result = read(Array("BEGIN:VCARD\nFN:Ann Lee\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/".utf8) + [0xFF] + Array("4AAQ\nEND:VCARD\n".utf8))
+        // Then
+        XCTAssertEqual(result.entries.first?.contact.extraProperties, ["PHOTO;ENCODING=b;TYPE=JPEG:/9j/\u{FFFD}4AAQ"])
+        XCTAssertEqual(result.warnings, [.init(line: 3, reason: "PHOTO: 1 byte not valid in base64 text replaced by U+FFFD", kind: .changed)])
+    }
+
     // MARK: - Comments and continuations
 
     func test_commentLines_outsideCardsAreSkipped_insideAreNamed_andAQuotedPrintableBreakStillJoinsAHash() throws {

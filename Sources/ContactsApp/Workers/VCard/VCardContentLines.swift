@@ -181,23 +181,10 @@ enum VCardContentLines {
             return count % 2 == 1
         }
 
-        /// `NAME:` or `NAME;…:`, with an optional `group.`: a new property, never a
-        /// continuation (`b;c;;;`, the rest of an address, has no colon).
+        /// A line with a colon is taken for a property (never a continuation), whatever its
+        /// name: `b;c;;;`, the rest of an address, has none.
         private static func startsLikeAProperty(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-            for (index, byte) in line.enumerated() {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                    continue
-                case colon:
-                    return index > 0
-                case UInt8(ascii: ";"):
-                    return index > 0 && line[index...].contains(colon)
-                default:
-                    return false
-                }
-            }
-            return false
+            line.contains(colon)
         }
     }
 

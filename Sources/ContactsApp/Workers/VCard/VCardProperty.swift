@@ -99,7 +99,10 @@ struct VCardProperty {
         }
         let encoding = parameters.first { $0.name == "ENCODING" }?.values.first?.uppercased()
         if encoding == "BASE64" || encoding == "B" {
-            self.value = Self.base64(valueBytes, head: bytes[..<colon], decodedRaw: &decodedRaw)
+            let base64 = Self.base64(valueBytes)
+            value = base64.text
+            if base64.replaced > 0 { repairs.append("\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD") }
+            if base64.changed { decodedRaw = String(decoding: bytes[..<colon], as: UTF8.self) + ":" + base64.text }
             return
         }
         let quotedPrintable = encoding == "QUOTED-PRINTABLE"
@@ -110,7 +113,7 @@ struct VCardProperty {
             self.repairs += repairs
         }
         var charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
-        var text: VCardCharsets.Decoded
+        let text: VCardCharsets.Decoded
         if let known = (charsets ?? VCardCharsets()).decode(decoded, charset: charset) {
             text = known
         } else {
@@ -118,10 +121,7 @@ struct VCardProperty {
             charset = "UTF-8"
             text = VCardCharsets.utf8(decoded)
         }
-        if text.replaced > 0 {
-            let bytes = text.replaced == 1 ? "1 byte" : "\(text.replaced) bytes"
-            repairs.append("\(bytes) not valid in \(charset) replaced by U+FFFD")
-        }
+        if text.replaced > 0 { repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD") }
         let value = text.text
         self.value = value
         if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 {
@@ -144,15 +144,18 @@ struct VCardProperty {
     /// A base64 value as text, without the spaces and tabs 2.1 writers indent its folded lines
     /// with (Outlook's `KEY;X509;ENCODING=BASE64:`, each line after it indented by four
     /// spaces; unfolding takes one): base64 ignores them, and 3.0 and 4.0 allow none.
-    private static func base64(_ bytes: ArraySlice<UInt8>, head: ArraySlice<UInt8>, decodedRaw: inout String?) -> String {
+    private static func base64(_ bytes: ArraySlice<UInt8>) -> (text: String, replaced: Int, changed: Bool) {
         let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard bytes.contains(where: isSpace) else { return String(decoding: bytes, as: UTF8.self) }
-        let value = String(decoding: bytes.filter { !isSpace($0) }, as: UTF8.self)
-        decodedRaw = String(decoding: head, as: UTF8.self) + ":" + value
-        return value
+        let spaced = bytes.contains(where: isSpace)
+        if !spaced, let text = utf8(bytes) { return (text, 0, false) }
+        let decoded = VCardCharsets.utf8(spaced ? bytes.filter { !isSpace($0) } : Array(bytes))
+        return (decoded.text, decoded.replaced, true)
     }
 
     // MARK: - Helpers
+
+    /// "1 byte", "3 bytes".
+    private static func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
     /// The colon that ends the name and parameters: the first one outside a quoted parameter value.
     private static func firstColon(_ bytes: [UInt8]) -> Int? {
