@@ -49,6 +49,14 @@ final class VCardClientQuirksTests: XCTestCase {
         XCTAssertEqual(result.entries.first?.contact.notes, "x\ny")
     }
 
+    func test_aCRLFFile_keepsACRItsValueHoldsRightBeforeAFold() throws {
+        // Given: a value folded right after a CR it holds (fuzz-vcard's shape): CR CR LF there
+        // is that CR and the line end, since the file's lines end CRLF
+        let result = read("BEGIN:VCARD\r\nFN:A\r\nNOTE:ab\r\r\n c\r\nEND:VCARD\r\n")
+        // Then
+        XCTAssertEqual(result.entries.first?.contact.notes, "ab\nc")
+    }
+
     // MARK: - Character sets
 
     func test_shiftJIS_plainAndQuotedPrintable_asJapanesePhonesWrite() throws {

@@ -34,8 +34,10 @@ enum VCardContentLines {
 
     /// How the file ends its lines, decided once from its first line break: a CR inside a line
     /// of an LF file is part of a value (fuzz-vcard found writers that leave one), so a CR ends
-    /// a line only in a file whose first line ended with a CR alone.
-    private enum LineEnds { case undecided, lf, cr }
+    /// a line only in a file whose first line ended with a CR alone; and a CR before the CRLF
+    /// is taken as part of the line end only in a file whose first line ended CR CR LF (a value
+    /// folded right after a CR it holds ends its line with CR CR LF too).
+    private enum LineEnds: Equatable { case undecided, lf, crcrlf, cr }
 
     /// `split`, a chunk of the file at a time: a line is handed out once the next line's first
     /// byte shows it is not continued, so a file of any size streams through a small buffer.
@@ -59,14 +61,16 @@ enum VCardContentLines {
             if let decided = Self.lineEnds(partial) { try start(decided, emit) }
         }
 
-        /// LF when the first line break is an LF or CRs followed by an LF, CR when it is CRs
-        /// followed by anything else; nil while the bytes so far cannot tell.
+        /// LF when the first line break is an LF or CRLF, CR CR LF when it is two or more CRs
+        /// and an LF, CR when it is CRs followed by anything else; nil while the bytes so far
+        /// cannot tell.
         private static func lineEnds(_ bytes: [UInt8]) -> LineEnds? {
-            guard var index = bytes.firstIndex(where: { $0 == lf || $0 == cr }) else { return nil }
-            if bytes[index] == lf { return .lf }
+            guard let first = bytes.firstIndex(where: { $0 == lf || $0 == cr }) else { return nil }
+            if bytes[first] == lf { return .lf }
+            var index = first
             while index < bytes.count && bytes[index] == cr { index += 1 }
             guard index < bytes.count else { return nil }
-            return bytes[index] == lf ? .lf : .cr
+            return bytes[index] != lf ? .cr : index - first >= 2 ? .crcrlf : .lf
         }
 
         /// The first bytes, held until the line ends are known; the byte-order mark skipped.
@@ -135,8 +139,11 @@ enum VCardContentLines {
         private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
             lineNumber += 1
             var count = line.count
-            // Every CR before the LF: iOS 6 ends its lines with CR CR LF.
-            while count > 0 && line[count - 1] == cr { count -= 1 }
+            if count > 0 && line[count - 1] == cr {
+                count -= 1
+                // iOS 6 ends its lines with CR CR LF.
+                if ends == .crcrlf && count > 0 && line[count - 1] == cr { count -= 1 }
+            }
             let physical = UnsafeBufferPointer(rebasing: line[..<count])
             if pending != nil {
                 let last = pending!.bytes.last
