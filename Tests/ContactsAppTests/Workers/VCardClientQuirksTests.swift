@@ -225,6 +225,14 @@ final class VCardClientQuirksTests: XCTestCase {
         XCTAssertEqual(first.problems + second.problems, [])
     }
 
+    func test_anAgentCardCutOffByTheFilesEnd_costsItsCard_withTheReason() {
+        // When
+        let result = read("BEGIN:VCARD\nFN:Ann Lee\nEND:VCARD\nBEGIN:VCARD\nFN:Bo Ek\nAGENT:\nBEGIN:VCARD\nFN:Cy\n")
+        // Then
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Ann Lee"])
+        XCTAssertEqual(result.problems, [.init(line: 4, reason: "the card of its AGENT has no END:VCARD (is the file truncated?)")])
+    }
+
     func test_cardsInsideACard_notAnAgents_areCardsOfTheirOwn_andTheParentIsKept() {
         // Given: Android's test card v21_nest.vcf, in shape
         let file = "BEGIN:VCARD\nVERSION:2.1\nN:parent\nBEGIN:VCARD\nVERSION:2.1\nN:nest1\nEND:VCARD\n"

@@ -173,9 +173,10 @@ public struct VCardReader {
             endOutside(into: &result)
             let open = outer.map { (line: $0.line, innermost: false) } + (card != nil ? [(line: cardLine, innermost: true)] : [])
             for card in open {
-                result.problems.append(.init(line: card.line, reason: card.innermost && agent == nil
-                    ? "the card has no END:VCARD (is the file truncated?)"
-                    : "the card has no END:VCARD"))
+                let reason = !card.innermost ? "the card has no END:VCARD"
+                    : agent != nil ? "the card of its AGENT has no END:VCARD (is the file truncated?)"
+                    : "the card has no END:VCARD (is the file truncated?)"
+                result.problems.append(.init(line: card.line, reason: reason))
             }
         }
     }
