@@ -6,8 +6,9 @@ struct VCardContentLine {
     var bytes: [UInt8]
     var line: Int
     /// What the splitter had to guess in joining this line (a 2.1 backslash continuation), by
-    /// physical line, for the import's report. Empty (and free) for nearly every line.
-    var remarks: [(line: Int, reason: String)] = []
+    /// physical line, for the import's report. Nil for nearly every line (nil costs nothing to
+    /// release; an empty array still goes through the runtime).
+    var remarks: [(line: Int, reason: String)]?
 }
 
 /// Splits a vCard file into logical content lines.
@@ -165,7 +166,7 @@ enum VCardContentLines {
                     // escapes the line break, so it reads as `\n`, a line break in the value.
                     pending!.bytes.append(UInt8(ascii: "n"))
                     pending!.bytes.append(contentsOf: physical)
-                    pending!.remarks.append((pendingEnd, "the value continues on the next line after a backslash: read as a line break"))
+                    pending!.remarks = (pending!.remarks ?? []) + [(pendingEnd, "the value continues on the next line after a backslash: read as a line break")]
                     pendingEnd = lineNumber
                     return
                 }

@@ -39,8 +39,8 @@ struct VCardProperty {
     }
 
     /// What reading the value had to change, in words, for the import's report: bytes not valid
-    /// in the charset replaced, a quoted-printable escape that was none. Empty for nearly all.
-    var repairs: [String] = []
+    /// in the charset replaced, a quoted-printable escape that was none. Nil for nearly all.
+    var repairs: [String]?
 
     struct Failure: Error { let reason: String }
 
@@ -101,16 +101,18 @@ struct VCardProperty {
         if encoding == "BASE64" || encoding == "B" {
             let base64 = Self.base64(valueBytes)
             value = base64.text
-            if base64.replaced > 0 { repairs.append("\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD") }
+            if base64.replaced > 0 { repairs = ["\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD"] }
             if base64.changed { decodedRaw = String(decoding: bytes[..<colon], as: UTF8.self) + ":" + base64.text }
             return
         }
         let quotedPrintable = encoding == "QUOTED-PRINTABLE"
         var decoded = Array(valueBytes)
+        var repairs: [String] = []
+        defer { self.repairs = repairs.isEmpty ? nil : repairs }
         if quotedPrintable {
-            let (unquoted, repairs) = Self.decodeQuotedPrintable(decoded)
+            let (unquoted, unquoting) = Self.decodeQuotedPrintable(decoded)
             decoded = unquoted
-            self.repairs += repairs
+            repairs += unquoting
         }
         var charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
         let text: VCardCharsets.Decoded

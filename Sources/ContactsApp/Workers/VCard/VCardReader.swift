@@ -231,40 +231,42 @@ public struct VCardReader {
     fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets)
         -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
-        var propertyLines: [Int] = []
         var warnings: [ParsedContacts.Problem] = []
         for line in lines {
             guard line.bytes.count <= maximumLineBytes else {
                 return .failure(.init(line: line.line, reason: "the line is longer than \(maximumLineBytes) bytes"))
             }
-            let property: VCardProperty
             do {
-                property = try VCardProperty(line, charsets: charsets)
+                properties.append(try VCardProperty(line, charsets: charsets))
             } catch let failure as VCardProperty.Failure {
                 return .failure(.init(line: line.line, reason: failure.reason))
             } catch {
                 return .failure(.init(line: line.line, reason: "\(error)"))
             }
-            for remark in line.remarks {
-                warnings.append(.init(line: remark.line, reason: "\(property.name): \(remark.reason)", kind: .changed))
+            // Read in place: a copy of each property retains and releases all its strings.
+            let last = properties.count - 1
+            for remark in line.remarks ?? [] {
+                warnings.append(.init(line: remark.line, reason: "\(properties[last].name): \(remark.reason)", kind: .changed))
             }
-            for repair in property.repairs {
-                warnings.append(.init(line: line.line, reason: "\(property.name): \(repair)", kind: .changed))
+            for repair in properties[last].repairs ?? [] {
+                warnings.append(.init(line: line.line, reason: "\(properties[last].name): \(repair)", kind: .changed))
             }
-            if property.name == "EMAIL" {
-                // As the contact keeps it (see ContactBuilder): kept, and named by its own line.
-                let email = VCardText.unescape(property.value).trimmingSpaces
-                if !ContactRules.isEmail(email) {
-                    warnings.append(.init(line: line.line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
-                }
-            }
-            properties.append(property)
-            propertyLines.append(line.line)
         }
         var builder = ContactBuilder()
         builder.read(properties)
-        if let contact = builder.contact { return .success((contact, warnings)) }
-        guard let fallback = Self.fallbackName(properties, lines: propertyLines, cardLine: cardLine) else {
+        if let contact = builder.contact {
+            // Emails kept but not valid, by their own line: looked for only in a card that has one.
+            guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
+            var merged: [ParsedContacts.Problem] = [], next = 0
+            for (property, line) in zip(properties, lines) where property.name == "EMAIL" {
+                let email = VCardText.unescape(property.value).trimmingSpaces // as ContactBuilder keeps it
+                guard !ContactRules.isEmail(email) else { continue }
+                while next < warnings.count && warnings[next].line <= line.line { merged.append(warnings[next]); next += 1 }
+                merged.append(.init(line: line.line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
+            }
+            return .success((contact, merged + warnings[next...]))
+        }
+        guard let fallback = Self.fallbackName(properties, lines: lines.map(\.line), cardLine: cardLine) else {
             return .failure(.init(line: cardLine, reason: "the card is empty: no name (N, FN or ORG) and nothing else"))
         }
         builder.fallbackName = fallback.name
