@@ -30,6 +30,9 @@ final class VCardCharsets {
     func decode(_ bytes: [UInt8], charset: String) -> Decoded? {
         switch charset {
         case "UTF-8", "UTF8":
+            // Validated in one pass (Android writes CHARSET=UTF-8 on most 2.1 values); the
+            // scalar-by-scalar repair only for text that needs it.
+            if let text = VCardProperty.utf8(bytes[...]) { return Decoded(text: text, replaced: 0) }
             return Self.utf8(bytes)
         case "WINDOWS-1252", "CP1252":
             if let text = String(bytes: bytes, encoding: .windowsCP1252) { return Decoded(text: text, replaced: 0) }
