@@ -26,6 +26,8 @@ public func fuzzVCard(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }) { batch in
         streamed.entries += batch.entries
         streamed.problems += batch.problems
+        streamed.warnings += batch.warnings
+        streamed.skippedLines += batch.skippedLines
     }
     guard streamed == whole else { fatalError("chunks of \(chunkSize) bytes read \(streamed), the whole file \(whole)") }
 
