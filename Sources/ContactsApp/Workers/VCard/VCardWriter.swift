@@ -34,7 +34,7 @@ public struct VCardWriter {
         lines.line("BEGIN:VCARD")
         lines.line(version == .v4 ? "VERSION:4.0" : "VERSION:3.0")
         if let card = contact.card {
-            appendCard(card, uid: contact.uid, to: &lines)
+            appendCard(card, of: contact, to: &lines)
             lines.line("END:VCARD")
             out = lines.out
             return
@@ -91,12 +91,28 @@ public struct VCardWriter {
     /// made it say what the fields say), in this writer's version. A card that came without a
     /// UID, or with one another contact had (the import gave it a new one and said so), is
     /// written with the contact's, so the next import of the file finds the contact.
-    private func appendCard(_ card: VCardRecord, uid: String, to lines: inout Lines) {
+    private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines) {
+        let uid = contact.uid
         var hasUID = false
         let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
+        // FN is required in 3.0 and 4.0, N in 3.0: a card that came without them (a phone's card
+        // with only a number, a 4.0 card with FN alone) gets them from the contact's fields.
+        var hasFN = false, hasN = false
+        for line in converted.lines {
+            switch Self.nameProperty(line) {
+            case .fn: hasFN = true
+            case .n: hasN = true
+            case .other: break
+            }
+        }
+        if !hasFN { lines.start("FN:"); lines.escaped(contact.fullName); lines.end() }
+        if !hasN && version == .v3 {
+            lines.start("N:"); lines.escaped(contact.familyName); lines.raw(";"); lines.escaped(contact.givenName); lines.raw(";;;")
+            lines.end()
+        }
         for line in converted.lines {
             let upper = line.prefix(8).uppercased()
             if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") {
@@ -108,6 +124,26 @@ public struct VCardWriter {
             lines.line(line)
         }
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
+    }
+
+    /// Whether a line is `FN` or `N` (grouped or not, any case), by its bytes: every line of
+    /// every card exported comes here.
+    enum NameProperty { case fn, n, other }
+
+    static func nameProperty(_ line: String) -> NameProperty {
+        var line = line
+        return line.withUTF8 { bytes in
+            var start = 0, end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: ":"), bytes[end] != UInt8(ascii: ";") {
+                if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+                end += 1
+            }
+            switch end - start {
+            case 1 where bytes[start] | 0x20 == UInt8(ascii: "n"): return .n
+            case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"): return .fn
+            default: return .other
+            }
+        }
     }
 
     private static func isVersionLine(_ line: String) -> Bool {
