@@ -98,6 +98,25 @@ final class CardPatchTests: XCTestCase {
         XCTAssertEqual(result, linesExcept(["TITLE:First title": "TITLE:Boss", "NICKNAME:Nick1,Nick2": "NICKNAME:Nick1,Nick3"]))
     }
 
+    func test_aNamelessCard_namedAfterItsEmail_getsNAndFNWhenNamed() throws {
+        // Given: a card with only an email, named after it on import
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:bo@example.org\r\nEND:VCARD\r\n"
+        var bo = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        XCTAssertEqual(CardPatch.reconciled(bo).card, bo.card) // unchanged: nothing to patch
+        // When
+        bo.givenName = "Bo"
+        bo.familyName = "Ek"
+        let saved = CardPatch.reconciled(bo)
+        // Then
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Ek;Bo;;;", "FN:Bo Ek", "EMAIL:bo@example.org"])
+    }
+
+    func test_aCardThatNoLongerReads_isDropped_ratherThanSentStale() {
+        var contact = Contact(uid: "x", givenName: "Ann", card: VCardRecord(lines: ["VERSION:3.0", "no colon here"]))
+        contact = CardPatch.reconciled(contact)
+        XCTAssertNil(contact.card)
+    }
+
     // MARK: - Phones, emails, addresses
 
     func test_aPhoneChangedInPlace_keepsItsGroupParametersAndURIForm() {

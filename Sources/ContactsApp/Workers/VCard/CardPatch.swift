@@ -11,8 +11,14 @@ public enum CardPatch {
     /// The contact with its card patched to say what its fields say (and its display name
     /// following a renamed person: "John Doe III" becomes "Jon Doe III").
     public static func reconciled(_ contact: Contact) -> Contact {
-        guard let record = contact.card, let (view, layout, properties) = VCardReader.view(of: record) else { return contact }
+        guard let record = contact.card else { return contact }
         var contact = contact
+        guard let (view, layout, properties) = VCardReader.view(of: record) else {
+            // A card that no longer reads (never expected: it was read once) must not go out
+            // stale beside fields edited since: written from the fields instead.
+            contact.card = nil
+            return contact
+        }
         contact.formattedName = renamedDisplayName(contact, view)
         guard !sameFields(contact, view) else { return contact }
         var patch = Patch(lines: record.lines, version: record.version, properties: properties, layout: layout)

@@ -341,6 +341,9 @@ public struct VCardReader {
         }
         var builder = ContactBuilder(recordingLayout: true)
         builder.read(properties)
+        if builder.contact == nil, let fallback = fallbackName(properties, lines: Array(1...max(1, properties.count)), cardLine: 1) {
+            builder.fallbackName = fallback.name // named on import as it is here
+        }
         guard let contact = builder.contact else { return nil }
         return (contact, builder.layout, properties)
     }
