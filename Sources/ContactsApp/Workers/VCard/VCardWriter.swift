@@ -114,8 +114,7 @@ public struct VCardWriter {
             lines.end()
         }
         for line in converted.lines {
-            let upper = line.prefix(8).uppercased()
-            if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") {
+            if Self.isUIDLine(line) {
                 guard !hasUID else { continue }
                 hasUID = true
                 let value = line.firstIndex(of: ":").map { VCardText.unescape(String(line[line.index(after: $0)...])).trimmingSpaces }
@@ -146,8 +145,22 @@ public struct VCardWriter {
         }
     }
 
+    // By bytes: both names are ASCII, and an upper-cased String per line was a tenth of an export.
     private static func isVersionLine(_ line: String) -> Bool {
-        line.utf8.count <= 16 && line.uppercased().hasPrefix("VERSION:")
+        var line = line
+        return line.utf8.count <= 16 && line.withUTF8 { VCardRecord.startsWithVersionName($0) }
+    }
+
+    /// `UID:` or `UID;` at the start, in any case.
+    private static func isUIDLine(_ line: String) -> Bool {
+        let bytes = line.utf8.prefix(4)
+        guard bytes.count == 4 else { return false }
+        var index = bytes.startIndex
+        for letter in "UID".utf8 {
+            guard bytes[index] & 0xDF == letter else { return false }
+            index = bytes.index(after: index)
+        }
+        return bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ";")
     }
 
     /// Lines appended to a byte buffer, each folded and ended with CRLF as it is closed.
