@@ -71,4 +71,179 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["555 0100"])
         XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
     }
+
+    // MARK: - Found by fuzz-vcard's kept-card invariants
+
+    /// The card written, read back: exactly one contact, and no problem.
+    private func readOne(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Contact {
+        let read = sut.read(Data(text.utf8))
+        XCTAssertEqual(read.problems, [], file: file, line: line)
+        XCTAssertEqual(read.entries.count, 1, file: file, line: line)
+        return try XCTUnwrap(read.entries.first?.contact, file: file, line: line)
+    }
+
+    func test_export_aVersionLineWithControlCharacters_isNotWrittenAsASecondVersion() throws {
+        // Given the shape fuzz-vcard found: NULs inside VERSION, which the reader keeps as a line
+        // and the export's control-character removal turned into `VERSION:2.1`
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:2.\u{0}\u{0}\u{0}1\r\nN:nest2\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then: one VERSION, the writer's, and a second export writes the same
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:nest2\r\nN:nest2\r\nEND:VCARD\r\n") // FN, required, from the fields
+        XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
+    }
+
+    func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
+        // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"
+        // When
+        let contact = try readOne(card)
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.uid, "bf3ly965h")
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nN:195;bug;;;\r\nUID:bf3ly965h\r\nFN:bug 195\r\nEND:VCARD\r\n") // N, required in 3.0
+        XCTAssertEqual(try readOne(written).uid, contact.uid)
+    }
+
+    func test_exportAs30_aBirthdayTheReaderReadsButTheConverterDidNotParse_staysTheBirthday() throws {
+        // Given the shape fuzz-vcard found (a date-time whose time is none), and 4.0's text birthdays
+        let values = ["BDAY:1990-05-17T00:00L;x", "BDAY;VALUE=text:1990-05-17", "BDAY;VALUE=text:--0517"]
+        for value in values {
+            let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\n\(value)\r\nEND:VCARD\r\n")
+            // When
+            let written = VCardWriter(version: .v3).card(for: contact)
+            // Then
+            XCTAssertNotNil(contact.birthday, value)
+            XCTAssertEqual(try readOne(written).birthday, contact.birthday, written)
+            XCTAssertFalse(written.contains("X-BDAY"), written)
+        }
+    }
+
+    func test_roundTrip_aLineFoldedAfterAnEquals_whoseParameterOnlyMentionsQuotedPrintable_readsBackTheSame() throws {
+        // Given the shape fuzz-vcard found: `CODING=QUOTED-PRINTABLE` (no ENCODING) and a fold after `=`,
+        // which the reader took for a QP soft line break
+        let line = "X-ANDROID-CUSTOM;CODING=QUOTED-PRINTABLE:vnd.android.cursor.item/nickname;=C3=91o=C3=B1o;1;;;"
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\n\(line)\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("nickname;=\r\n C3=91o"), written) // the fold this is about
+        XCTAssertEqual(try readOne(written).extraProperties, [line])
+    }
+
+    func test_isQuotedPrintable_namesTheEncodingParameter_notTextThatMentionsIt() {
+        func qp(_ line: String) -> Bool { VCardContentLines.isQuotedPrintable(Array(line.utf8)) }
+        XCTAssertTrue(qp("NOTE;ENCODING=QUOTED-PRINTABLE:a="))
+        XCTAssertTrue(qp("NOTE;encoding=quoted-printable;CHARSET=UTF-8:a="))
+        XCTAssertTrue(qp("NOTE;CHARSET=UTF-8;QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("X-A;CODING=QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("X-A;X-P=\"x;QUOTED-PRINTABLE\":a="))
+        XCTAssertFalse(qp("PHOTO;ENCODING=BASE64;QUOTED-PRINTABLE:a="))
+        XCTAssertFalse(qp("NOTE:QUOTED-PRINTABLE="))
+    }
+
+    func test_export_aLineWithAnEmptyParameterOnceItsControlsAreGone_isWrittenValid() throws {
+        // Given the shape fuzz-vcard found: `N;\0:` is `N;:` without its NUL, an empty parameter
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN;\u{0}:Brown;Gwendolina;;;\r\nEND:VCARD\r\n")
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertTrue(written.contains("\r\nN:Brown;Gwendolina;;;\r\n"), written)
+            XCTAssertEqual(try readOne(written).withoutCard, contact.withoutCard)
+        }
+    }
+
+    func test_save_aDisplayNameWithTwoSpaces_unchanged_keepsTheCardAsItCame() throws {
+        // Given the shape fuzz-vcard found: FN with two spaces in a row, which every save tidied
+        // (rewriting FN, a change nobody made)
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann  Lee\r\nEND:VCARD\r\n")
+        // When
+        let saved = CardPatch.reconciled(contact)
+        // Then
+        XCTAssertEqual(contact.formattedName, "Ann  Lee")
+        XCTAssertEqual(saved, contact)
+    }
+
+    func test_save_aDisplayNameWithTwoSpaces_renamed_isTidied() throws {
+        // Given
+        var contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann  Lee\r\nEND:VCARD\r\n")
+        // When
+        contact.givenName = "Anne"
+        let saved = CardPatch.reconciled(contact)
+        // Then: the rename's own display name, derived from the parts
+        XCTAssertEqual(saved.formattedName, "")
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Lee;Anne;;;", "FN:Anne Lee"])
+    }
+
+    func test_cardLines_aKeptLineEndingInACarriageReturn_isOneLine() throws {
+        // Given the shape fuzz-vcard found: a line kept with a CR at its end (`FN:Tim\r\r\n` kept
+        // one), which with the LF joining the record's lines made one Character ("\r\n") that
+        // `lines` did not split at
+        let record = VCardRecord(lines: ["VERSION:3.0", "FN:Tim\r", "ORG:Net\r", "NOTE:x"])
+        var contact = try XCTUnwrap(VCardReader.view(of: record)).contact
+        contact.card = record
+        // When / Then
+        XCTAssertEqual(record.lines, ["VERSION:3.0", "FN:Tim\r", "ORG:Net\r", "NOTE:x"])
+        XCTAssertEqual(record.version, .v3)
+        XCTAssertEqual(CardPatch.reconciled(contact), contact)
+    }
+
+    func test_export_aLineStartingWithASpaceOnceItsControlsAreGone_isNotWrittenAsAFold() throws {
+        // Given a NUL before a space at a line's start: without the NUL, the line would continue the one before
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\n\u{0} item1.X-A:b\r\nEND:VCARD\r\n")
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertTrue(written.contains("\r\nitem1.X-A:b\r\n"), written)
+            XCTAssertEqual(try readOne(written).extraProperties, ["item1.X-A:b"])
+        }
+    }
+
+    func test_exportAs30_aTelURIHoldingAnEscapedColon_readsBackTheSameNumber() throws {
+        // Given the shape fuzz-vcard found: `\:` inside a tel: URI, escaped twice on its way to 3.0
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri:tel:+1-555-0100\\:AB;ext=7\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.phones.map(\.value), ["+1-555-0100:AB ext. 7"])
+        XCTAssertEqual(try readOne(written).phones, contact.phones, written)
+    }
+
+    func test_export_aValueQuotedPrintableOnlyOnceTheParametersControlsAreGone_writesNoControlCharacter() throws {
+        // Given the shape fuzz-vcard found: NULs inside ENCODING (so the reader left the value
+        // encoded), which the export removed, then decoded `=C2=91`, a C1 control
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\n"
+            + "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABL\u{0}\u{0}\u{4}E:=C2=91=20=C3=91=20\r\nEND:VCARD\r\n"
+        let contact = try readOne(card)
+        for version in [VCardWriter.Version.v3, .v4] {
+            // When
+            let written = VCardWriter(version: version).card(for: contact)
+            // Then
+            XCTAssertFalse(written.unicodeScalars.contains { VCardVersionConverter.ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n" }, written)
+            // The reader keeps a value whose ENCODING it cannot name as it came (CHARSET read and
+            // removed): written as that text, never as the control it would decode to
+            XCTAssertTrue(written.contains("\r\nFN:=C2=91=20=C3=91=20\r\n"), written)
+        }
+    }
+
+    func test_save_aBirthdayAndNoteAddedWhileTheLastEmailIsRemoved_areKept() throws {
+        // Given the shape fuzz-vcard found: the new BDAY and NOTE went after the last email, and
+        // removing that email took them with it
+        var contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
+            + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n")
+        // When
+        contact.emails.removeLast()
+        contact.birthday = Birthday(year: 2000, month: 2, day: 29)
+        contact.notes = "Met in Lyon"
+        let saved = CardPatch.reconciled(contact)
+        // Then
+        XCTAssertEqual(saved.card?.lines, ["VERSION:4.0", "FN:Chloé Martin", "N:Martin;Chloé;;;", "EMAIL;TYPE=work:c@acme.example",
+                                           "BDAY:20000229", "NOTE:Met in Lyon"])
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(view.birthday, contact.birthday)
+        XCTAssertEqual(view.notes, contact.notes)
+        XCTAssertEqual(view.emails, contact.emails)
+    }
 }

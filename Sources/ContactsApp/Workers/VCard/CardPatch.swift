@@ -32,11 +32,15 @@ public enum CardPatch {
     static func renamedDisplayName(_ contact: Contact, _ view: Contact) -> String {
         var name = contact.formattedName
         guard !name.isEmpty, name == view.formattedName else { return name }
+        var renamed = false
         for (old, new) in [(view.givenName, contact.givenName), (view.familyName, contact.familyName)]
         where old != new && !old.isEmpty {
             guard let range = name.range(of: old) else { return "" } // no longer says who it is: derive it
             name.replaceSubrange(range, with: new)
+            renamed = true
         }
+        // Spaces are tidied only around a renamed part: an unchanged "Ann  Lee" saves as it came.
+        guard renamed else { return name }
         let collapsed = name.split(separator: " ").joined(separator: " ")
         return collapsed == contact.composedName ? "" : collapsed
     }
@@ -49,9 +53,13 @@ public enum CardPatch {
             && a.notes == b.notes && a.tags == b.tags && a.extraProperties == b.extraProperties
     }
 
-    /// The card's lines, each replaced by zero or more lines, and lines added at the end.
+    /// The card's lines, each replaced by zero or more lines, lines added after each, and lines
+    /// added at the end.
     private struct Patch {
         var slots: [[String]]
+        /// Lines added after each line: kept apart from `slots`, so a line replaced or removed
+        /// later (the email a new birthday was put after) does not take them with it.
+        var after: [[String]]
         var tail: [String] = []
         let original: [String]
         let version: VCardVersion
@@ -62,12 +70,13 @@ public enum CardPatch {
         init(lines: [String], version: VCardVersion, properties: [VCardProperty], layout: CardLayout) {
             original = lines
             slots = lines.map { [$0] }
+            after = Array(repeating: [], count: lines.count)
             self.version = version
             self.properties = properties
             self.layout = layout
         }
 
-        var result: [String] { slots.flatMap { $0 } + tail }
+        var result: [String] { zip(slots, after).flatMap { $0 + $1 } + tail }
 
         var writer: VCardWriter { VCardWriter(version: version == .v4 ? .v4 : .v3) }
 
@@ -79,7 +88,7 @@ public enum CardPatch {
         mutating func insert(_ lines: [String], near kinds: [CardLayout.Slot]) {
             let anchors = kinds + [.nickname, .name, .formattedName, .uid, .bookkeeping]
             for kind in anchors {
-                if let index = indices(of: kind).last { slots[index] += lines; changed = true; return }
+                if let index = indices(of: kind).last { after[index] += lines; changed = true; return }
             }
             tail += lines
             changed = true
@@ -174,7 +183,7 @@ public enum CardPatch {
                 }
                 if !added.isEmpty {
                     if let anchor = pendingOld.last.map({ at[$0] }) ?? lastIndex {
-                        patch.slots[anchor] += added; patch.changed = true
+                        patch.after[anchor] += added; patch.changed = true
                     } else {
                         patch.insert(added, near: [kind, .address, .email, .phone])
                     }

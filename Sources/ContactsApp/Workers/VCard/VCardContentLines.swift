@@ -196,11 +196,30 @@ enum VCardContentLines {
         }
     }
 
-    /// Whether the line's parameters (before the first colon) name quoted-printable encoding.
+    /// Whether the line's encoding is quoted-printable as `VCardProperty` reads it: its first
+    /// ENCODING parameter (or 2.1's bare QUOTED-PRINTABLE, BASE64, ...) says so. Matched by
+    /// parameter, not as text: an `X-A;CODING=QUOTED-PRINTABLE:...=` line is not QP, and its next
+    /// line is a fold, not a continuation of a QP value.
     static func isQuotedPrintable(_ line: [UInt8]) -> Bool {
         let head = line.prefix { $0 != colon }
         guard head.count < line.count, head.contains(where: { $0 == UInt8(ascii: "Q") || $0 == UInt8(ascii: "q") })
         else { return false }
-        return String(decoding: head, as: UTF8.self).uppercased().contains("QUOTED-PRINTABLE")
+        var segments: [String] = [], start = head.startIndex, quoted = false
+        for index in head.indices {
+            if head[index] == UInt8(ascii: "\"") { quoted.toggle() }
+            if head[index] == UInt8(ascii: ";") && !quoted {
+                segments.append(String(decoding: head[start..<index], as: UTF8.self).uppercased())
+                start = index + 1
+            }
+        }
+        segments.append(String(decoding: head[start...], as: UTF8.self).uppercased())
+        for segment in segments.dropFirst() {
+            if let equals = segment.firstIndex(of: "=") {
+                guard segment[..<equals] == "ENCODING" else { continue }
+                return segment[segment.index(after: equals)...].prefix { $0 != "," } == "QUOTED-PRINTABLE"
+            }
+            if ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"].contains(segment) { return segment == "QUOTED-PRINTABLE" }
+        }
+        return false
     }
 }

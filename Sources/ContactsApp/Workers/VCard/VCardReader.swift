@@ -329,6 +329,11 @@ public struct VCardReader {
         return VCardRecord(text: String(decoding: bytes, as: UTF8.self))
     }
 
+    /// The birthday a BDAY value reads as (`ContactBuilder.birthday`), for the converter.
+    static func birthday(_ text: String, omittedYear: String?) -> Birthday? {
+        ContactBuilder.birthday(text, omittedYear: omittedYear)
+    }
+
     /// A stored card read again as the fields it gives, with where each field came from:
     /// what `CardPatch` compares a contact with before it touches the card.
     static func view(of record: VCardRecord) -> (contact: Contact, layout: CardLayout, properties: [VCardProperty])? {
@@ -445,7 +450,7 @@ private struct ContactBuilder {
         case "X-ABLABEL" where property.group.map(consumedGroups.contains) == true:
             return .label
         case "UID":
-            draft.uid = text.trimmingSpaces
+            draft.uid = Self.withoutControlCharacters(text).trimmingSpaces
             return .uid
         case "FN":
             guard formattedName.isEmpty else { break }
@@ -501,6 +506,16 @@ private struct ContactBuilder {
         }
         draft.extraProperties.append(property.raw)
         return .kept
+    }
+
+    /// Without the control characters every export removes (`VCardVersionConverter`), so the UID
+    /// read is the one written, and the next import of the file finds the contact by it.
+    private static func withoutControlCharacters(_ text: String) -> String {
+        guard VCardVersionConverter.ControlCharacters.contains(text) else { return text }
+        // A line break is kept: the export writes a raw one as `\n`, which reads as one.
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter {
+            $0 == "\n" || !VCardVersionConverter.ControlCharacters.isControl($0)
+        }))
     }
 
     /// The family and given names; additional names, prefix and suffix stay in the card's N

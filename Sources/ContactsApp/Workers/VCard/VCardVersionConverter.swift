@@ -8,7 +8,8 @@ import Foundation
 /// and END are not among the lines. Pure: the same lines give the same answer.
 ///
 /// - Same version in and out: the lines come back byte for byte (the point of keeping the card),
-///   except that control characters are removed and a line the card holds in 2.1's syntax
+///   except that BEGIN, END and VERSION lines are dropped (as in a conversion: the writer writes
+///   its own), control characters are removed and a line the card holds in 2.1's syntax
 ///   (bare parameters, `ENCODING=BASE64`, CHARSET; any ENCODING in 4.0) is written in the
 ///   card's own version's syntax, with a note: such a line is not valid in its version, and
 ///   servers check (SabreDAV refuses an ENCODING in 4.0).
@@ -46,6 +47,8 @@ struct VCardVersionConverter {
             out.reserveCapacity(lines.count)
             for var line in lines {
                 if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
+                // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
+                if Self.isWritersOwn(line) { continue }
                 if Syntax.needsRepair(line, in: target) {
                     out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
                 } else {
@@ -56,8 +59,9 @@ struct VCardVersionConverter {
         }
         var card = Card()
         card.properties.reserveCapacity(lines.count)
-        for line in lines where !Self.isWritersOwn(line) {
+        for line in lines {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
+            if Self.isWritersOwn(text) { continue }
             // Most lines (FN, NOTE, EMAIL, X- properties without parameters) need no change:
             // they are not parsed (parsing every line was most of a conversion's time).
             if let head = Property.head(of: text), !head.hasParameters,
@@ -69,8 +73,11 @@ struct VCardVersionConverter {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
                 continue
             }
-            // A 3.0 or 4.0 card's line in 2.1's syntax is read as 2.1 first.
-            property.in21Syntax = source == .v21 || Syntax.needsRepair(text, in: source == .v4 ? .v4 : .v3)
+            // A 3.0 or 4.0 card's line in 2.1's syntax is read as 2.1 first, and written anew
+            // (`N;:x`'s empty parameter is no parameter, but not valid either).
+            let needsRepair = Syntax.needsRepair(text, in: source == .v4 ? .v4 : .v3)
+            property.in21Syntax = source == .v21 || needsRepair
+            if needsRepair { property.changed = true }
             card.properties.append(property)
         }
         card.from21(notes: &notes, escapingCommas: source == .v21)
@@ -151,7 +158,9 @@ struct VCardVersionConverter {
 
         /// The line in its version's syntax: none when it has no place in the version.
         static func repaired(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
-            guard let property = Property(parsing: line, notes: &notes) else { return [line] }
+            guard var property = Property(parsing: line, notes: &notes) else { return [line] }
+            // Written anew even when parsing changed nothing (`N;:x`'s empty parameter).
+            property.changed = true
             var card = Card(properties: [property])
             card.from21(notes: &notes, escapingCommas: false)
             if version == .v4 { card.to4(notes: &notes) }
@@ -210,6 +219,8 @@ struct VCardVersionConverter {
             }
             let name = line.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map(String.init) ?? ""
             notes.add("\(name.uppercased()): control characters removed (a vCard may not hold them)")
+            // A line written starting with a space or tab would be read as the previous one's fold.
+            while let first = kept.first, first == " " || first == "\t" { kept.removeFirst() }
             return String(kept)
         }
     }
@@ -237,8 +248,11 @@ extension VCardVersionConverter {
             let encoding = property.values(of: "ENCODING").first?.uppercased()
             let charset = property.values(of: "CHARSET").first?.uppercased()
             if encoding == "QUOTED-PRINTABLE" || (charset != nil && charset != "UTF-8") {
-                // Not decoded yet (the reader's lines are): `raw` is the decoded line.
-                guard let decoded = try? VCardProperty(text: property.raw) else { return nil }
+                // Not decoded yet (the reader's lines are): `raw` is the decoded line. Its control
+                // characters are removed too: decoding makes them (`=C2=91`), after the line's were.
+                var raw = property.raw
+                if ControlCharacters.contains(raw) { raw = ControlCharacters.removed(from: raw, notes: &notes) }
+                guard let decoded = try? VCardProperty(text: raw) else { return nil }
                 property = decoded
                 changed = true
             }
@@ -649,6 +663,7 @@ extension VCardVersionConverter {
                 }
             }
             var sortStringWritten = properties.contains { $0.name == "SORT-STRING" }
+            var birthdayRead = false
             for index in properties.indices where properties[index].parsed {
                 var property = properties[index]
                 Self.parametersTo3(&property, lowestPref: lowestPref, notes: &notes)
@@ -679,7 +694,11 @@ extension VCardVersionConverter {
                     Self.renameTo3(&property, notes: &notes)
                 case let name where Names.onlyIn4.contains(name):
                     Self.renameTo3(&property, notes: &notes)
-                case "BDAY": Self.birthdayTo3(&property, notes: &notes)
+                case "BDAY":
+                    // The reader takes the first BDAY it reads as a date for the birthday (the others are kept).
+                    let readsAsBirthday = !birthdayRead && Self.readsAsBirthday(property)
+                    birthdayRead = birthdayRead || readsAsBirthday
+                    Self.birthdayTo3(&property, isTheBirthday: readsAsBirthday, notes: &notes)
                 case "TEL": Self.telTo3(&property, notes: &notes)
                 case "GEO":
                     if let (latitude, longitude) = Geo.parse(property.value) {
@@ -787,8 +806,28 @@ extension VCardVersionConverter {
             }
         }
 
-        private static func birthdayTo3(_ property: inout Property, notes: inout Notes) {
+        private static func readsAsBirthday(_ property: Property) -> Bool {
+            VCardReader.birthday(VCardText.unescape(property.value), omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) != nil
+        }
+
+        private static func birthdayTo3(_ property: inout Property, isTheBirthday: Bool, notes: inout Notes) {
             guard property.lowered("VALUE") != "text", let date = DateValue(parsing: property.value) else {
+                // The value the reader takes for the contact's birthday (`VALUE=text:1990-05-17`, a
+                // date-time whose time is no time) stays the birthday it reads as, not an X-BDAY it
+                // would lose. Another (FullContact's ALTID text form) is X-BDAY, as below.
+                let omitted = property.values(of: "X-APPLE-OMIT-YEAR").first
+                if isTheBirthday, let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted) {
+                    let monthDay = "-" + Birthday.padded(birthday.month, 2) + "-" + Birthday.padded(birthday.day, 2)
+                    property.remove("VALUE")
+                    property.remove("X-APPLE-OMIT-YEAR")
+                    if let year = birthday.year {
+                        property.setValue(Birthday.padded(year, 4) + monthDay)
+                    } else {
+                        property.setValue("1604" + monthDay)
+                        property.set("X-APPLE-OMIT-YEAR", ["1604"])
+                    }
+                    return notes.add("BDAY written as the date it reads as (vCard 3.0's BDAY must be a whole date)")
+                }
                 property.remove("VALUE")
                 return renameTo3Text(&property, notes: &notes)
             }
@@ -819,7 +858,8 @@ extension VCardVersionConverter {
             guard isURI else { return }
             tel.remove("VALUE")
             guard tel.value.lowercased().hasPrefix("tel:") else { return }
-            let parts = tel.value.dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
+            // Unescaped as the reader reads it (a `\:` is a colon), since it is escaped again below.
+            let parts = VCardText.unescape(tel.value).dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
             var number = String(parts.first ?? "").removingPercentEncoding ?? String(parts.first ?? "")
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)

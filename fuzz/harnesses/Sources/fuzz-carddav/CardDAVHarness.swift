@@ -12,7 +12,8 @@ import FuzzSupport
 /// - what the reader returned, written as a well-formed multistatus (every character escaped that
 ///   XML would otherwise change), reads back to the same entries and token;
 /// - the client's sync-collection, PROPFIND listing, multiget and discovery, answered with the
-///   input, report only hrefs, ETags and cards the reader found in it.
+///   input, report only hrefs, ETags and cards the reader found in it; multiget gives every card
+///   inside the book the reader found, and names (`refused`) each href outside it once.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCardDAV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = input(start, count)
@@ -191,13 +192,19 @@ private func checkClient(_ data: Data, _ status: DAVMultistatus) {
             fatalError("PROPFIND listed \(members), the reader found \(status.entries)")
         }
     }
-    if let cards = try? CardDAVClient(book: book, transport: InputTransport(data), multigetBatch: 2)
-        .cards(hrefs: ["/a.vcf", "/b.vcf", "/c.vcf"]) {
-        let found = status.entries.compactMap { entry in
+    let multiget = CardDAVClient(book: book, transport: InputTransport(data), multigetBatch: 2)
+    if let cards = try? multiget.cards(hrefs: ["/a.vcf", "/b.vcf", "/c.vcf"]) {
+        // Only the book's own members: a card named outside it is refused (issue 26), and named.
+        let scope = DAVCollectionScope(book: book)
+        let found = status.entries.filter { scope.contains($0.href) }.compactMap { entry in
             entry.etag.flatMap { etag in entry.addressData.map { RemoteCard(href: entry.href, etag: etag, vcard: $0) } }
         }
         // Two batches, each answered with the input.
         guard cards == found + found else { fatalError("multiget gave \(cards), the reader found \(found) per answer") }
+        let outside = Set(status.entries.map(\.href).filter { !scope.contains($0) })
+        guard Set(multiget.refused) == outside, multiget.refused.count == outside.count else {
+            fatalError("multiget refused \(multiget.refused), the hrefs outside the book are \(outside)")
+        }
     }
     _ = try? CardDAVDiscovery(transport: InputTransport(data)).addressBooks(from: URL(string: "https://dav.example/")!)
 }
