@@ -111,6 +111,19 @@ final class CardPatchTests: XCTestCase {
         XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Ek;Bo;;;", "FN:Bo Ek", "EMAIL:bo@example.org"])
     }
 
+    func test_aNamelessCard_editedElsewhere_statesTheNameItWasGiven() throws {
+        // Given: named after its email on import; then the email is replaced (the shape fuzz-vcard found)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:nobody@example.org\r\nTEL:+1 555 0199\r\nEND:VCARD\r\n"
+        var contact = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        contact.emails = []
+        // When
+        let saved = CardPatch.reconciled(contact)
+        // Then: read again, it is still the contact that was saved
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:;nobody@example.org;;;", "FN:nobody@example.org", "TEL:+1 555 0199"])
+        let back = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))?.contact)
+        XCTAssertEqual(back.givenName, "nobody@example.org")
+    }
+
     func test_aCardThatNoLongerReads_isDropped_ratherThanSentStale() {
         var contact = Contact(uid: "x", givenName: "Ann", card: VCardRecord(lines: ["VERSION:3.0", "no colon here"]))
         contact = CardPatch.reconciled(contact)

@@ -80,11 +80,12 @@ final class VCardWriterTests: XCTestCase {
         // When
         let v3 = contacts.map(VCardWriter(version: .v3).card(for:))
         let v4 = contacts.map(VCardWriter(version: .v4).card(for:))
-        // Then: FN in both versions, N in 3.0 only, from the fields
+        // Then: FN in both versions, from the fields, with N (which 3.0 requires, and which in 4.0
+        // keeps the fields as they are: an FN alone reads back split into names); N in 3.0 always
         XCTAssertTrue(v3[0].contains("\r\nFN:+81 3 0000 0000\r\nN:;+81 3 0000 0000;;;\r\n"), v3[0])
         XCTAssertTrue(v3[1].contains("\r\nN:Lee;Ann;;;\r\n"), v3[1])
-        XCTAssertTrue(v4[0].contains("\r\nFN:+81 3 0000 0000\r\n"), v4[0])
-        XCTAssertFalse(v4[0].contains("\r\nN:"), v4[0])
+        XCTAssertTrue(v4[0].contains("\r\nFN:+81 3 0000 0000\r\nN:;+81 3 0000 0000;;;\r\n"), v4[0])
+        XCTAssertEqual(VCardReader().read(Data(v4[0].utf8)).entries.first?.contact.givenName, "+81 3 0000 0000")
         XCTAssertEqual(v4[1], "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:x\r\nFN:Ann Lee\r\nEND:VCARD\r\n")
     }
 

@@ -110,7 +110,11 @@ public enum CardPatch {
             if contact.uid != view.uid {
                 single(.uid, name: "UID", value: contact.uid.isEmpty ? nil : contact.uid, near: [.bookkeeping])
             }
-            if contact.givenName != view.givenName || contact.familyName != view.familyName {
+            // A card that names nobody (read with a name taken from its email or phone) states the
+            // name once it is edited: read again without that email, it would be named otherwise.
+            let nameless = indices(of: .name).isEmpty && indices(of: .formattedName).isEmpty
+                && indices(of: .organization).isEmpty && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
+            if nameless || contact.givenName != view.givenName || contact.familyName != view.familyName {
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
@@ -122,7 +126,7 @@ public enum CardPatch {
                            near: [.formattedName])
                 }
             }
-            if contact.fullName != view.fullName {
+            if nameless || contact.fullName != view.fullName {
                 single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
             }
             if contact.nickname != view.nickname {

@@ -109,7 +109,9 @@ public struct VCardWriter {
             }
         }
         if !hasFN { lines.start("FN:"); lines.escaped(contact.fullName); lines.end() }
-        if !hasN && version == .v3 {
+        // N too when FN was missing (in 4.0 as well): read back, an FN alone would be split into
+        // names ("+81 3 0000 0000" into a given and a family name), an N keeps the fields as they are.
+        if !hasN && (version == .v3 || !hasFN) {
             lines.start("N:"); lines.escaped(contact.familyName); lines.raw(";"); lines.escaped(contact.givenName); lines.raw(";;;")
             lines.end()
         }

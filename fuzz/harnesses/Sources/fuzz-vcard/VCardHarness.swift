@@ -100,14 +100,22 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
     let text = writer.card(for: contact)
     let written = checkWellFormed(text, version: version)
     checkUID(written, contact.uid, keptFrom: converted.lines, text)
-    guard written.filter({ !isUIDLine($0) }) == converted.lines.filter({ !isUIDLine($0) }) else {
-        fatalError("vCard \(version.rawValue): the card written is not the converter's lines \(converted.lines) (UID aside):\n\(text)")
+    // FN (3.0, 4.0) and N (3.0) are required: a card without them gets them first, from the fields.
+    var required: [String] = []
+    let names = converted.lines.map(VCardWriter.nameProperty)
+    if !names.contains(.fn) { required.append("FN:" + VCardText.escape(contact.fullName)) }
+    if !names.contains(.n) && (version == .v3 || !names.contains(.fn)) {
+        required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
+    }
+    guard Array(written.prefix(required.count)) == required,
+          written.dropFirst(required.count).filter({ !isUIDLine($0) }) == converted.lines.filter({ !isUIDLine($0) }) else {
+        fatalError("vCard \(version.rawValue): the card written is not \(required) then the converter's lines \(converted.lines) (UID aside):\n\(text)")
     }
     let back = readOne(text)
     guard back.card?.lines == ["VERSION:" + version.rawValue] + written else {
         fatalError("vCard \(version.rawValue): the card read back keeps \(back.card?.lines ?? []), not the lines written:\n\(text)")
     }
-    let expected = readOne(unfoldedCard(converted.lines, uid: contact.uid, version: version))
+    let expected = readOne(unfoldedCard(required + converted.lines, uid: contact.uid, version: version))
     guard fields(back) == fields(expected) else {
         fatalError("vCard \(version.rawValue) read back \(difference([fields(expected)], [fields(back)]))\n\(text)")
     }
