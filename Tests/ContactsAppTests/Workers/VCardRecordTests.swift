@@ -63,4 +63,17 @@ final class VCardRecordTests: XCTestCase {
         XCTAssertEqual(text, ["BEGIN:VCARD", "VERSION:4.0", "Uid;VALUE=text:u-1", "FN:Ann", "END:VCARD"]
             .map { $0 + "\r\n" }.joined())
     }
+
+    func test_export_aQuotedPrintableValueEndingInCR_keepsTheNextPropertyOnItsOwnLine() {
+        // Given: a 2.1 card whose NOTE decodes to a value ending in CR (`=0D`). Read back by
+        // Characters, its kept line and the TEL after it were one line: the phone went into the note.
+        let file = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nNOTE;ENCODING=QUOTED-PRINTABLE:abc=0D\r\n"
+            + "TEL;CELL:+1 555 0100\r\nEND:VCARD\r\n"
+        let contact = VCardReader().read(Data(file.utf8)).entries[0].contact
+        // When
+        let lines = VCardWriter(version: .v4).card(for: contact).components(separatedBy: "\r\n")
+        // Then
+        XCTAssertTrue(lines.contains("NOTE:abc\\n"), "\(lines)")
+        XCTAssertTrue(lines.contains("TEL;TYPE=cell:+1 555 0100"), "\(lines)")
+    }
 }
