@@ -246,4 +246,15 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(view.notes, contact.notes)
         XCTAssertEqual(view.emails, contact.emails)
     }
+
+    func test_exportAs30_aParameterNameHoldingAQuote_isWrittenWithoutIt() throws {
+        // Given the shape fuzz-vcard found: a quote in a parameter's name, which the reader takes,
+        // written anew with its value's quote escaped (`^'`): a quoted value that never closed
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYP\"w=Eork,voice\";PREF=1:tel:+33-1\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("\r\nTEL;TYPW=Eork,voice^';TYPE=pref:+33-1\r\n"), written)
+        XCTAssertEqual(try readOne(written).phones.map(\.value), ["+33-1"])
+    }
 }

@@ -317,13 +317,23 @@ extension VCardVersionConverter {
 
         var serialized: String {
             var out = ""
-            if let group { out += group + "." }
+            if let group, case let group = Self.nameCharacters(group, dots: true), !group.isEmpty { out += group + "." }
             out += name
             for parameter in parameters {
-                out += ";" + parameter.name + "="
+                let parameterName = Self.nameCharacters(parameter.name, dots: false)
+                guard !parameterName.isEmpty else { continue }
+                out += ";" + parameterName + "="
                 out += parameter.values.map(Self.parameterValue).joined(separator: ",")
             }
             return out + ":" + value
+        }
+
+        /// A group or parameter name as RFC 6350 §3.3 allows it (letters, digits, `-`): the reader
+        /// takes others (`TYP"W=...`), but written anew a quote in a name would open a quoted
+        /// value that never closes, and the card would not read.
+        static func nameCharacters(_ text: String, dots: Bool) -> String {
+            func allowed(_ c: Character) -> Bool { c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || (dots && c == ".")) }
+            return text.allSatisfy(allowed) ? text : text.filter(allowed)
         }
 
         /// RFC 6868's escapes, then quotes around a value holding `:`, `;` or `,` (RFC 6350 §3.3).
