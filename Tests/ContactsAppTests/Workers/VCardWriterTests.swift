@@ -89,6 +89,15 @@ final class VCardWriterTests: XCTestCase {
         XCTAssertEqual(v4[1], "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:x\r\nFN:Ann Lee\r\nEND:VCARD\r\n")
     }
 
+    func test_theFNAndNAddedToACard_carryNoControlCharacter() {
+        // Given the shape fuzz-vcard found: a kept card without FN, its contact's name holding a control
+        let contact = Contact(uid: "x", givenName: "A\u{1}nn", card: VCardRecord(lines: ["VERSION:4.0", "TEL:1"]))
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nN:;Ann;;;\r\nTEL:1\r\nUID:x\r\nEND:VCARD\r\n")
+    }
+
     func test_roundTrip_inTheCardsOwnVersion_keepsEveryPropertyAsItCame() {
         for (fixture, version) in [("apple-3.0.vcf", VCardWriter.Version.v3), ("rfc6350-4.0.vcf", .v4)] {
             // Given

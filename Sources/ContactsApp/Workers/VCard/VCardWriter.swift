@@ -98,23 +98,7 @@ public struct VCardWriter {
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
-        // FN is required in 3.0 and 4.0, N in 3.0: a card that came without them (a phone's card
-        // with only a number, a 4.0 card with FN alone) gets them from the contact's fields.
-        var hasFN = false, hasN = false
-        for line in converted.lines {
-            switch Self.nameProperty(line) {
-            case .fn: hasFN = true
-            case .n: hasN = true
-            case .other: break
-            }
-        }
-        if !hasFN { lines.start("FN:"); lines.escaped(contact.fullName); lines.end() }
-        // N too when FN was missing (in 4.0 as well): read back, an FN alone would be split into
-        // names ("+81 3 0000 0000" into a given and a family name), an N keeps the fields as they are.
-        if !hasN && (version == .v3 || !hasFN) {
-            lines.start("N:"); lines.escaped(contact.familyName); lines.raw(";"); lines.escaped(contact.givenName); lines.raw(";;;")
-            lines.end()
-        }
+        for line in requiredLines(contact, before: converted.lines) { lines.line(line) }
         for line in converted.lines {
             if Self.isUIDLine(line) {
                 guard !hasUID else { continue }
@@ -125,6 +109,31 @@ public struct VCardWriter {
             lines.line(line)
         }
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
+    }
+
+    /// FN is required in 3.0 and 4.0, N in 3.0: the lines a card that came without them (a phone's
+    /// card with only a number, a 4.0 card with FN alone) is written with first, from the fields.
+    /// N too when FN was missing, in 4.0 as well: read back, an FN alone would be split into names
+    /// ("+81 3 0000 0000" into a given and a family name); an N keeps the fields as they are.
+    func requiredLines(_ contact: Contact, before lines: [String]) -> [String] {
+        var hasFN = false, hasN = false
+        for line in lines {
+            switch Self.nameProperty(line) {
+            case .fn: hasFN = true
+            case .n: hasN = true
+            case .other: break
+            }
+        }
+        var required: [String] = []
+        if !hasFN { required.append("FN:" + VCardText.escape(contact.fullName)) }
+        if !hasN && (version == .v3 || !hasFN) {
+            required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
+        }
+        // Names read from a card keep what they held; a control character never goes out.
+        var notes = VCardVersionConverter.Notes()
+        return required.map {
+            VCardVersionConverter.ControlCharacters.contains($0) ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &notes) : $0
+        }
     }
 
     /// Whether a line is `FN` or `N` (grouped or not, any case), by its bytes: every line of

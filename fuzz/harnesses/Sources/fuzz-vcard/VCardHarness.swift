@@ -101,12 +101,8 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
     let written = checkWellFormed(text, version: version)
     checkUID(written, contact.uid, keptFrom: converted.lines, text)
     // FN (3.0, 4.0) and N (3.0) are required: a card without them gets them first, from the fields.
-    var required: [String] = []
-    let names = converted.lines.map(VCardWriter.nameProperty)
-    if !names.contains(.fn) { required.append("FN:" + VCardText.escape(contact.fullName)) }
-    if !names.contains(.n) && (version == .v3 || !names.contains(.fn)) {
-        required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
-    }
+    let required = VCardWriter(version: version).requiredLines(contact, before: converted.lines)
+    for line in required where !isValid(line, in: version) { fatalError("vCard \(version.rawValue): the added \(line.debugDescription) is not valid") }
     guard Array(written.prefix(required.count)) == required,
           written.dropFirst(required.count).filter({ !isUIDLine($0) }) == converted.lines.filter({ !isUIDLine($0) }) else {
         fatalError("vCard \(version.rawValue): the card written is not \(required) then the converter's lines \(converted.lines) (UID aside):\n\(text)")
