@@ -152,13 +152,49 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, """
             Imported /dev/stdin: 1 added, 0 updated, 0 unchanged; 1 value kept but not valid
-              line 1: EMAIL "not-an-email" is not an email address (kept)
+              line 6: EMAIL "not-an-email" is not an email address (kept)
 
             """)
         // When mutt queries, Then the value is not offered
         let query = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
         XCTAssertEqual(query.status, 1)
         XCTAssertEqual(query.stdout, "No matches\n")
+    }
+
+    func testImport_ofAnIPhoneFile_readsEveryCard_andNamesEachChangeByLine() throws {
+        // Given: iOS's CR CR LF line ends, a card with only an email, a stray QP byte
+        let file = ["BEGIN:VCARD", "VERSION:3.0", "N:Lee;Ann;;;", "FN:Ann Lee", "NOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80",
+                    "END:VCARD", "BEGIN:VCARD", "VERSION:3.0", "EMAIL;type=INTERNET:bo@example.org", "END:VCARD"]
+            .map { $0 + "\r\r\n" }.joined()
+        // When
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: file, home: home)
+        // Then: both imported, exit 0, each change named by the line of its value
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(imported.stdout, """
+            Imported /dev/stdin: 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 2 changes made in reading
+              line 5: NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD
+              line 9: the card has no name (N, FN or ORG): named "bo@example.org" after its EMAIL
+
+            """)
+    }
+
+    func testImport_ofAFileThatGivesNoContact_exits1_andAnEmptyFileExits0() throws {
+        // Given: a file of one card, cut off after a line that is not part of a card
+        let cut = "hello\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\n"
+        // When
+        let failed = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: cut, home: home)
+        let empty = try ContactsBookProcess.run(["import", "--db", database, "-"], stdin: "", home: home)
+        // Then: one card, not read, and the status says nothing was imported
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertEqual(failed.stdout, "")
+        XCTAssertEqual(failed.stderr, """
+            error: Nothing imported from /dev/stdin: 1 card could not be read; 1 line outside any card skipped
+              line 1: a line outside any card (expected BEGIN:VCARD): skipped
+              line 2: the card has no END:VCARD (is the file truncated?)
+
+            """)
+        XCTAssertEqual(empty.status, 0, empty.stderr)
+        XCTAssertEqual(empty.stdout, "Imported /dev/stdin: 0 added, 0 updated, 0 unchanged\n")
     }
 
     func testQuery_badArguments_areUsageErrors() throws {

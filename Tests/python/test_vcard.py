@@ -30,7 +30,7 @@ def test_vobject_reads_our_vcard4_and_vcard3_exports(tmp_path):
         by_uid = {card.uid.value: card for card in cards}
         assert len(cards) == 6
         ann = by_uid["apple-ann-1"]
-        assert ann.fn.value == "Ann Marie Lee"
+        assert ann.fn.value == "Dr. Ann Marie Lee PhD"  # FN kept as the iPhone wrote it
         assert ann.n.value.family == "Lee" and ann.n.value.prefix == "Dr."
         assert sorted(e.value for e in ann.contents["email"]) == ["ann@acme.example", "ann@home.example"]
         assert ann.note.value == "Met at the conference, 2019; likes tea.\nSecond line \\ backslash"
@@ -61,7 +61,8 @@ def test_we_import_a_card_written_by_vobject(tmp_path):
     assert "1 added, 0 updated, 0 unchanged" in result.stdout
     assert "0 added, 0 updated, 1 unchanged" in result.stdout
     assert "UID:vobject-zoe-1" in result.stdout
-    assert "EMAIL;TYPE=work:zoe@example.org" in result.stdout
+    # vobject's card is 3.0: its properties come back as it wrote them, in 4.0's syntax
+    assert "EMAIL;TYPE=WORK:zoe@example.org" in result.stdout
     assert "URL:https://zoe.example" in result.stdout
 
     query = subprocess.run([os.environ["CONTACTSBOOK_BIN"], "query", "--db", db, "zoe"],
@@ -86,5 +87,58 @@ def test_bad_file_import_keeps_what_was_stored(tmp_path):
     garbage.write_bytes(b"\xff\xfe\x00garbage\nBEGIN:VCARD\nN:Half;Card\n" + b"X" * 3_000_000)
     result = run(tmp_path, [f"import {FIXTURES}/apple-3.0.vcf", f"import {garbage}", "list"], "--db", db, "--create")
     assert "2 added" in result.stdout
-    assert "0 added, 0 updated, 0 unchanged; 2 cards could not be read" in result.stdout
+    # One card (cut off by the file's end, after a line that is no card): one card not read
+    assert f"error: Nothing imported from {garbage}: 1 card could not be read; 1 line outside any card skipped" \
+        in result.stderr
+    assert "line 2: the card has no END:VCARD (is the file truncated?)" in result.stderr
     assert "2 contacts" in result.stdout
+    assert result.returncode == 1
+
+
+def import_file(tmp_path, db, content, name="cards.vcf", *options):
+    path = tmp_path / name
+    path.write_bytes(content)
+    return subprocess.run([os.environ["CONTACTSBOOK_BIN"], "import", "--db", db, *options, str(path)],
+                          capture_output=True, text=True, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+
+
+def test_one_shot_import_of_real_client_quirks_names_every_change_and_exits_0(tmp_path):
+    """A 2.1 file as a Japanese phone writes it (Shift_JIS, CR CR LF), with an AGENT card, a
+    comment, a card named by its phone only: everything read, every change named by its line."""
+    db = str(tmp_path / "book.sqlite")
+    sjis = "安藤 ロイド".encode("shift_jis")
+    lines = [b"# phone export", b"BEGIN:VCARD", b"VERSION:2.1", b"FN;CHARSET=SHIFT_JIS:" + sjis,
+             b"AGENT:", b"BEGIN:VCARD", b"VERSION:2.1", b"N:Ek;Bo", b"END:VCARD", b"# kept apart", b"END:VCARD",
+             b"BEGIN:VCARD", b"VERSION:2.1", b"TEL;CELL:+81 3 0000 0000", b"END:VCARD"]
+    result = import_file(tmp_path, db, b"".join(line + b"\r\r\n" for line in lines), "cards.vcf", "--create")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"Imported {tmp_path / 'cards.vcf'}: 2 added, 0 updated, 0 unchanged; "
+        "2 cards without a UID of its own given a new one; 2 changes made in reading",
+        "  line 10: a comment line, not a property: skipped",
+        '  line 14: the card has no name (N, FN or ORG): named "+81 3 0000 0000" after its TEL',
+    ]
+    exported = run(tmp_path, ["export - vcard3"], "--db", db)
+    assert "FN:安藤 ロイド" in exported.stdout
+    assert "AGENT:BEGIN:VCARD\\nVERSION:2.1\\nN:Ek\\;Bo\\nEND:VCARD" in exported.stdout
+    assert "FN:+81 3 0000 0000" in exported.stdout
+    assert "Bo Ek" not in exported.stdout
+
+
+def test_one_shot_import_exits_1_only_when_a_file_with_text_gave_no_contact(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    garbage = import_file(tmp_path, db, b"this is not a vCard\nnor is this\n", "notes.vcf", "--create")
+    assert garbage.returncode == 1
+    assert garbage.stdout == ""
+    assert garbage.stderr.splitlines() == [
+        f"error: Nothing imported from {tmp_path / 'notes.vcf'}: 2 lines outside any card skipped",
+        "  line 1: 2 lines outside any card (expected BEGIN:VCARD): skipped",
+    ]
+    empty = import_file(tmp_path, db, b"\r\n\r\n", "empty.vcf")
+    assert empty.returncode == 0, empty.stderr
+    assert empty.stdout == f"Imported {tmp_path / 'empty.vcf'}: 0 added, 0 updated, 0 unchanged\n"
+    card = b"BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u1\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEND:VCARD\r\n"
+    assert import_file(tmp_path, db, card, "one.vcf").returncode == 0
+    again = import_file(tmp_path, db, card, "one.vcf")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == f"Imported {tmp_path / 'one.vcf'}: 0 added, 0 updated, 1 unchanged\n"

@@ -88,13 +88,15 @@ extension ContactFormatter {
     /// Every field a person sees or a card keeps, as text, in the order the contact screen shows them.
     func fields(_ contact: Contact) -> [(String, String)] {
         [
-            ("given", contact.givenName), ("family", contact.familyName), ("nickname", contact.nickname),
+            ("given", contact.givenName), ("family", contact.familyName), ("display name", contact.formattedName),
+            ("nickname", contact.nickname),
             ("organization", contact.organization), ("title", contact.title),
             ("phones", contact.phones.map { "\($0.label): \($0.value)" }.joined(separator: ", ")),
             ("emails", contact.emails.map { "\($0.label): \($0.value)" }.joined(separator: ", ")),
             ("addresses", contact.addresses.map { "\($0.label): \(address($0))" }.joined(separator: "; ")),
             ("birthday", contact.birthday.map(birthday) ?? ""), ("notes", contact.notes),
             ("tags", contact.tags.joined(separator: ", ")),
+            ("photo", ContactPhoto(of: contact)?.summary ?? ""),
             ("other vCard properties", contact.extraProperties.isEmpty ? "" : "\(contact.extraProperties.count)"),
         ]
     }

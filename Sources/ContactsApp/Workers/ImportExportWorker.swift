@@ -31,18 +31,31 @@ public struct ImportReport: Equatable, Sendable {
     /// two different people are never merged.
     public var newUIDs = 0
     /// Cards or rows that could not be read, with their line; the rest were imported. The first
-    /// `ContactLimits.maximumProblemsKept`; `problemCount` counts them all.
+    /// `ContactLimits.maximumProblemsKept`; `problemCount` counts them all (one per card or row).
     public var problems: [ParsedContacts.Problem] = []
     public var problemCount = 0
-    /// Values imported as they are but not valid (an EMAIL that is not an address), by the line
-    /// of their card: kept so nothing is lost, and left out where they would do harm (a mail
-    /// client's query is not offered them). The first `ContactLimits.maximumProblemsKept`;
-    /// `warningCount` counts them all.
+    /// Everything else the import has to say, by the line it is about: lines outside any card
+    /// skipped, values imported as they are but not valid (an EMAIL that is not an address: kept
+    /// so nothing is lost, and left out where they would do harm, as a mail client's query), and
+    /// what reading changed or dropped. The first `ContactLimits.maximumProblemsKept`;
+    /// `warningCount` counts them all, and the three counts below by kind.
     public var warnings: [ParsedContacts.Problem] = []
     public var warningCount = 0
+    /// Lines outside any card that were skipped.
+    public var skippedLines = 0
+    /// Values kept but not valid.
+    public var invalidValues = 0
+    /// Values the reader changed or dropped, and names it gave cards without one.
+    public var changes = 0
     /// How many `.vcf` files a folder held; nil when one file was read.
     public var files: Int?
     public init() {}
+
+    /// Whether a file that held something (cards, rows or other text) gave not one contact:
+    /// the import failed, though nothing went wrong in storing.
+    public var readNothing: Bool {
+        added + updated + unchanged == 0 && (problemCount > 0 || skippedLines > 0)
+    }
 
     /// Adds problems found, keeping the first ones only (a file of a million bad rows would
     /// otherwise hold a million reasons in memory; a person reads the first few).
@@ -53,6 +66,13 @@ public struct ImportReport: Equatable, Sendable {
 
     mutating func add(warnings more: [ParsedContacts.Problem]) {
         warningCount += more.count
+        for warning in more {
+            switch warning.kind {
+            case .invalid: invalidValues += 1
+            case .changed: changes += 1
+            case .skipped, .unreadable: break
+            }
+        }
         warnings += more.prefix(max(0, ContactLimits.maximumProblemsKept - warnings.count))
     }
 }
@@ -133,7 +153,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         }
         return try importBatches { batch in
             if resolved == .csv {
-                try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk, batch)
+                try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) { try batch(Self.checkingEmails($0)) }
             } else {
                 try VCardReader().read(batchSize: batchSize, nextChunk: nextChunk, batch)
             }
@@ -190,7 +210,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         let batchSize = importBatchSize, chunkSize = importChunkSize
         return try importBatches { batch in
             if format == .csv {
-                try ContactsCSV.read(data, batchSize: batchSize, batch)
+                try ContactsCSV.read(data, batchSize: batchSize) { try batch(Self.checkingEmails($0)) }
             } else {
                 var offset = data.startIndex
                 try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
@@ -234,12 +254,14 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }))
                             }
                         }) { parsed, prepared in
-                            report.add(problems: parsed.problems.map { problem in
+                            func inFile(_ problem: ParsedContacts.Problem) -> ParsedContacts.Problem {
                                 var problem = problem
                                 problem.file = problem.file ?? parsed.file
                                 return problem
-                            })
-                            report.add(warnings: Self.warnings(parsed))
+                            }
+                            report.add(problems: parsed.problems.map(inFile))
+                            report.add(warnings: parsed.warnings.map(inFile))
+                            report.skippedLines += parsed.skippedLines
                             readCount += parsed.entries.count
                             progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
                             // Thrown inside the store's transaction: everything saved so far is rolled back.
@@ -263,14 +285,17 @@ public final class ImportExportWorker: ContactsTransferLogic {
         return report
     }
 
-    /// Values kept as imported but not valid: an EMAIL that is not an address.
-    static func warnings(_ parsed: ParsedContacts) -> [ParsedContacts.Problem] {
-        parsed.entries.flatMap { entry in
+    /// A CSV batch with its values kept but not valid named: an EMAIL that is not an address,
+    /// by its row. (The vCard reader names them itself, by the line of the EMAIL.)
+    static func checkingEmails(_ parsed: ParsedContacts) -> ParsedContacts {
+        var parsed = parsed
+        parsed.warnings += parsed.entries.flatMap { entry in
             entry.contact.emails.filter { !ContactRules.isEmail($0.value) }.map { email in
                 ParsedContacts.Problem(line: entry.line, reason: "EMAIL \"\(email.value)\" is not an email address (kept)",
-                                       file: parsed.file)
+                                       file: parsed.file, kind: .invalid)
             }
         }
+        return parsed
     }
 
     /// One batch: UIDs given where missing or repeated, matched to the stored contacts, saved.

@@ -32,13 +32,30 @@ final class ImportExportFlowTests: XCTestCase {
         // When
         sut.send(ActionCall("import", ["path": .string(path)]))
         // Then
-        sut.receive(Message(.info, "Imported \(path): 2 added, 0 updated, 0 unchanged; 6 cards could not be read", details: [
-            "line  1": "not part of a card (expected BEGIN:VCARD)",
+        // Then: 7 cards: 4 added, 3 unreadable; each change named by the line of its value
+        sut.receive(Message(.info, "Imported \(path): 4 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; "
+                            + "3 cards could not be read; 1 line outside any card skipped; 2 changes made in reading", details: [
+            "line  1": "a line outside any card (expected BEGIN:VCARD): skipped",
             "line 10": "not a vCard property (no ':' in 'this line has no colon')",
-            "line 15": "NOTE is not valid UTF-8 text",
-            "line 17": "the card has no name (N or FN) and no organisation (ORG)",
+            "line 15": "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD",
+            "line 19": "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL",
             "line 21": "the card has no END:VCARD",
             "line 29": "the card has no END:VCARD (is the file truncated?)",
+        ]))
+        sut.finish()
+    }
+
+    func test_import_ofAFileThatGivesNoContact_isAnError_namingWhy() throws {
+        // Given: one card cut off, after a line that is no card
+        let path = directory.appendingPathComponent("cut.vcf").path
+        try Data("hello\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        // When
+        sut.send(ActionCall("import", ["path": .string(path)]))
+        // Then: one card, and it could not be read (not "2 cards")
+        sut.receive(Message.error("Nothing imported from \(path): 1 card could not be read; 1 line outside any card skipped",
+                                  code: .badInput, details: [
+            "line 1": "a line outside any card (expected BEGIN:VCARD): skipped",
+            "line 2": "the card has no END:VCARD (is the file truncated?)",
         ]))
         sut.finish()
     }
@@ -51,9 +68,9 @@ final class ImportExportFlowTests: XCTestCase {
             .write(to: URL(fileURLWithPath: path))
         // When
         sut.send(ActionCall("import", ["path": .string(path)]))
-        // Then both are added, and the value is named by its card's line
+        // Then both are added, and the value is named by its own line
         sut.receive(Message(.info, "Imported \(path): 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 1 value kept but not valid",
-                            details: ["line 6": "EMAIL \"not-an-email\" is not an email address (kept)"]))
+                            details: ["line 10": "EMAIL \"not-an-email\" is not an email address (kept)"]))
         sut.finish()
         // And the value is kept as it was
         XCTAssertEqual(try store.page(ContactQuery(search: "ann")).contacts.first?.emails.map(\.value), ["not-an-email"])
@@ -74,7 +91,7 @@ final class ImportExportFlowTests: XCTestCase {
         sut.send(ActionCall("import", ["path": .string(folder.path)]))
         // Then the .vcf files are read in name order, each problem named by file and line
         sut.receive(Message(.info, "Imported \(folder.path) (3 .vcf files): 2 added, 0 updated, 0 unchanged; 1 card could not be read; 1 value kept but not valid",
-                            details: ["b.VCF line 1": "EMAIL \"bo-at-home\" is not an email address (kept)",
+                            details: ["b.VCF line 6": "EMAIL \"bo-at-home\" is not an email address (kept)",
                                       "c.vcf line 1": "the card has no END:VCARD (is the file truncated?)"]))
         sut.finish()
         XCTAssertEqual(try store.page(ContactQuery()).total, 2)

@@ -98,6 +98,38 @@ final class CardPatchTests: XCTestCase {
         XCTAssertEqual(result, linesExcept(["TITLE:First title": "TITLE:Boss", "NICKNAME:Nick1,Nick2": "NICKNAME:Nick1,Nick3"]))
     }
 
+    func test_aNamelessCard_namedAfterItsEmail_getsNAndFNWhenNamed() throws {
+        // Given: a card with only an email, named after it on import
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:bo@example.org\r\nEND:VCARD\r\n"
+        var bo = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        XCTAssertEqual(CardPatch.reconciled(bo).card, bo.card) // unchanged: nothing to patch
+        // When
+        bo.givenName = "Bo"
+        bo.familyName = "Ek"
+        let saved = CardPatch.reconciled(bo)
+        // Then
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:Ek;Bo;;;", "FN:Bo Ek", "EMAIL:bo@example.org"])
+    }
+
+    func test_aNamelessCard_editedElsewhere_statesTheNameItWasGiven() throws {
+        // Given: named after its email on import; then the email is replaced (the shape fuzz-vcard found)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:nobody@example.org\r\nTEL:+1 555 0199\r\nEND:VCARD\r\n"
+        var contact = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        contact.emails = []
+        // When
+        let saved = CardPatch.reconciled(contact)
+        // Then: read again, it is still the contact that was saved
+        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:;nobody@example.org;;;", "FN:nobody@example.org", "TEL:+1 555 0199"])
+        let back = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))?.contact)
+        XCTAssertEqual(back.givenName, "nobody@example.org")
+    }
+
+    func test_aCardThatNoLongerReads_isDropped_ratherThanSentStale() {
+        var contact = Contact(uid: "x", givenName: "Ann", card: VCardRecord(lines: ["VERSION:3.0", "no colon here"]))
+        contact = CardPatch.reconciled(contact)
+        XCTAssertNil(contact.card)
+    }
+
     // MARK: - Phones, emails, addresses
 
     func test_aPhoneChangedInPlace_keepsItsGroupParametersAndURIForm() {

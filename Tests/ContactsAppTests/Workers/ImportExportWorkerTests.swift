@@ -159,8 +159,12 @@ final class ImportExportWorkerTests: XCTestCase {
         // When
         let report = try sut.importContacts(VCardSeeds.fixture("bad.vcf"), format: .vcard)
         // Then
-        XCTAssertEqual(report.added, 2)
-        XCTAssertEqual(report.problems.map(\.line), [1, 10, 15, 17, 21, 29])
+        XCTAssertEqual(report.added, 4)
+        XCTAssertEqual(report.problems.map(\.line), [10, 21, 29])
+        XCTAssertEqual(report.problemCount, 3)
+        XCTAssertEqual(report.warnings.map(\.line), [1, 15, 19])
+        XCTAssertEqual([report.skippedLines, report.invalidValues, report.changes], [1, 0, 2])
+        XCTAssertFalse(report.readNothing)
         XCTAssertEqual(try store.contact(id: kept.id!), kept)
     }
 

@@ -31,28 +31,62 @@ final class StreamingImportTests: XCTestCase {
         }
     }
 
-    func test_splitter_inChunksOfAnySize_givesTheLinesOfTheWholeFile() {
-        // Given
-        let whole = VCardContentLines.split(Data(Self.awkwardFile))
-        for size in 1...40 {
-            // When
-            var splitter = VCardContentLines.Splitter()
-            var lines: [VCardContentLine] = []
-            let next = chunks(Self.awkwardFile, size: size)
-            var buffer: [UInt8] = []
-            while next(&buffer) { buffer.withUnsafeBufferPointer { splitter.feed($0) { lines.append($0) } } }
-            splitter.finish { lines.append($0) }
-            // Then
-            XCTAssertEqual(lines.map(\.bytes), whole.map(\.bytes), "chunk size \(size)")
-            XCTAssertEqual(lines.map(\.line), whole.map(\.line), "chunk size \(size)")
+    /// `awkwardFile` with every line ending (CRLF or LF) made `ending`: CR CR LF as iOS 6
+    /// writes, or a bare CR as classic Mac OS did.
+    static func awkwardFile(endingLinesWith ending: String) -> [UInt8] {
+        var result: [UInt8] = [], index = 0
+        let file = awkwardFile
+        while index < file.count {
+            if file[index] == 0x0D, index + 1 < file.count, file[index + 1] == 0x0A {
+                result += Array(ending.utf8); index += 2
+            } else if file[index] == 0x0A {
+                result += Array(ending.utf8); index += 1
+            } else {
+                result.append(file[index]); index += 1
+            }
         }
+        return result
+    }
+
+    static let awkwardFiles = [awkwardFile, awkwardFile(endingLinesWith: "\r\r\n"), awkwardFile(endingLinesWith: "\r")]
+
+    func test_splitter_inChunksOfAnySize_givesTheLinesOfTheWholeFile() {
+        for file in Self.awkwardFiles {
+            // Given
+            let whole = VCardContentLines.split(Data(file))
+            for size in 1...40 {
+                // When
+                var splitter = VCardContentLines.Splitter()
+                var lines: [VCardContentLine] = []
+                let next = chunks(file, size: size)
+                var buffer: [UInt8] = []
+                while next(&buffer) { buffer.withUnsafeBufferPointer { splitter.feed($0) { lines.append($0) } } }
+                splitter.finish { lines.append($0) }
+                // Then
+                XCTAssertEqual(lines.map(\.bytes), whole.map(\.bytes), "chunk size \(size)")
+                XCTAssertEqual(lines.map(\.line), whole.map(\.line), "chunk size \(size)")
+            }
+        }
+    }
+
+    func test_splitter_crCrLfAndBareCREndings_giveTheLinesOfCRLF() {
+        // Given
+        let crlf = VCardContentLines.split(Data(Self.awkwardFile(endingLinesWith: "\r\n")))
+        for ending in ["\r\r\n", "\r", "\n"] {
+            // When
+            let lines = VCardContentLines.split(Data(Self.awkwardFile(endingLinesWith: ending)))
+            // Then: the same logical lines on the same line numbers
+            XCTAssertEqual(lines.map(\.bytes), crlf.map(\.bytes), ending.debugDescription)
+            XCTAssertEqual(lines.map(\.line), crlf.map(\.line), ending.debugDescription)
+        }
+        XCTAssertEqual(crlf.count, 20)
     }
 
     func test_reader_inBatches_readsWhatTheWholeFileReads() throws {
         // Given
         let sut = VCardReader()
-        let files = [Self.awkwardFile] + ["apple-3.0.vcf", "android-2.1.vcf", "rfc6350-4.0.vcf", "bad.vcf"]
-            .map { [UInt8](VCardSeeds.fixture($0)) }
+        let files = Self.awkwardFiles + ["apple-3.0.vcf", "android-2.1.vcf", "rfc6350-4.0.vcf", "bad.vcf"]
+            .map { [UInt8](VCardSeeds.fixture($0)) } + [VCardClientQuirksTests.everyQuirk]
         for file in files {
             let whole = sut.read(Data(file))
             for (batchSize, chunkSize) in [(1, 1), (2, 7), (3, 64), (1000, 1 << 20)] {
@@ -62,6 +96,8 @@ final class StreamingImportTests: XCTestCase {
                 // Then
                 XCTAssertEqual(batches.flatMap(\.entries), whole.entries)
                 XCTAssertEqual(batches.flatMap(\.problems), whole.problems)
+                XCTAssertEqual(batches.flatMap(\.warnings), whole.warnings)
+                XCTAssertEqual(batches.map(\.skippedLines).reduce(0, +), whole.skippedLines)
                 XCTAssertTrue(batches.allSatisfy { $0.entries.count <= batchSize })
             }
         }
@@ -218,17 +254,24 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(result.entries[1].contact.givenName, "José")
         XCTAssertEqual(result.entries[1].contact.organization, "Café Müller")
         XCTAssertEqual(result.entries[2].contact.uid, "last")
-        XCTAssertEqual(result.problems.map(\.reason), ["not part of a card (expected BEGIN:VCARD)"])
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.warnings, [
+            .init(line: 9, reason: "EMAIL \"\" is not an email address (kept)", kind: .invalid),
+            .init(line: 19, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+        ])
+        XCTAssertEqual(result.skippedLines, 1)
     }
 
-    func test_reader_invalidUTF8_isAProblemForThatCardOnly() {
+    func test_reader_invalidUTF8_costsTheBadBytesOnly() {
         // Given
         let file = Array("BEGIN:VCARD\nFN:Bad\nNOTE:".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\nBEGIN:VCARD\nFN:Good One\nEND:VCARD\n".utf8)
         // When
         let result = VCardReader().read(Data(file))
-        // Then
-        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Good One"])
-        XCTAssertEqual(result.problems, [.init(line: 3, reason: "NOTE is not valid UTF-8 text")])
+        // Then: the value is kept with U+FFFD for the byte, and the change named by its line
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Bad", "Good One"])
+        XCTAssertEqual(result.entries.first?.contact.notes, "\u{FFFD}(")
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.warnings, [.init(line: 3, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
     }
 
     // MARK: - The worker

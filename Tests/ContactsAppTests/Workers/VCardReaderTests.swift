@@ -115,14 +115,17 @@ final class VCardReaderTests: XCTestCase {
         // When
         let result = sut.read(VCardSeeds.fixture("bad.vcf"))
         // Then
-        XCTAssertEqual(result.entries.map(\.contact.uid), ["good-1", "good-2"])
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["One Good", "Bytes Bad", "nobody@example.org", "Two Good"])
+        XCTAssertEqual(result.entries.map(\.line), [2, 12, 17, 24])
         XCTAssertEqual(result.problems, [
-            .init(line: 1, reason: "not part of a card (expected BEGIN:VCARD)"),
             .init(line: 10, reason: "not a vCard property (no ':' in 'this line has no colon')"),
-            .init(line: 15, reason: "NOTE is not valid UTF-8 text"),
-            .init(line: 17, reason: "the card has no name (N or FN) and no organisation (ORG)"),
             .init(line: 21, reason: "the card has no END:VCARD"),
             .init(line: 29, reason: "the card has no END:VCARD (is the file truncated?)"),
+        ])
+        XCTAssertEqual(result.warnings, [
+            .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+            .init(line: 15, reason: "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD", kind: .changed),
+            .init(line: 19, reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL", kind: .changed),
         ])
     }
 

@@ -70,6 +70,34 @@ final class VCardWriterTests: XCTestCase {
         }
     }
 
+    func test_aCardWithoutFNOrN_isWrittenWithThem_asEachVersionRequires() throws {
+        // Given: a phone's card that holds only a number (named after it on import), and a 4.0
+        // card with FN alone
+        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nTEL;TYPE=cell:+81 3 0000 0000\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:x\r\nFN:Ann Lee\r\nEND:VCARD\r\n"
+        let contacts = VCardReader().read(Data(cards.utf8)).entries.map(\.contact)
+        XCTAssertEqual(contacts.map(\.fullName), ["+81 3 0000 0000", "Ann Lee"])
+        // When
+        let v3 = contacts.map(VCardWriter(version: .v3).card(for:))
+        let v4 = contacts.map(VCardWriter(version: .v4).card(for:))
+        // Then: FN in both versions, from the fields, with N (which 3.0 requires, and which in 4.0
+        // keeps the fields as they are: an FN alone reads back split into names); N in 3.0 always
+        XCTAssertTrue(v3[0].contains("\r\nFN:+81 3 0000 0000\r\nN:;+81 3 0000 0000;;;\r\n"), v3[0])
+        XCTAssertTrue(v3[1].contains("\r\nN:Lee;Ann;;;\r\n"), v3[1])
+        XCTAssertTrue(v4[0].contains("\r\nFN:+81 3 0000 0000\r\nN:;+81 3 0000 0000;;;\r\n"), v4[0])
+        XCTAssertEqual(VCardReader().read(Data(v4[0].utf8)).entries.first?.contact.givenName, "+81 3 0000 0000")
+        XCTAssertEqual(v4[1], "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:x\r\nFN:Ann Lee\r\nEND:VCARD\r\n")
+    }
+
+    func test_theFNAndNAddedToACard_carryNoControlCharacter() {
+        // Given the shape fuzz-vcard found: a kept card without FN, its contact's name holding a control
+        let contact = Contact(uid: "x", givenName: "A\u{1}nn", card: VCardRecord(lines: ["VERSION:4.0", "TEL:1"]))
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\r\nN:;Ann;;;\r\nTEL:1\r\nUID:x\r\nEND:VCARD\r\n")
+    }
+
     func test_roundTrip_inTheCardsOwnVersion_keepsEveryPropertyAsItCame() {
         for (fixture, version) in [("apple-3.0.vcf", VCardWriter.Version.v3), ("rfc6350-4.0.vcf", .v4)] {
             // Given

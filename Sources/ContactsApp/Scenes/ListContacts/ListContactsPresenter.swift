@@ -78,19 +78,26 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
     }
 
-    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", with each unreadable card and each
-    /// value kept but not valid by line (and by file, for a folder).
+    /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", then what could not be read, was
+    /// skipped, kept but not valid or changed in reading, each named below by line (and by file,
+    /// for a folder). A file that held something but gave not one contact is an error.
     public func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
         let report = response.report
         let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
-        var text = "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
-        if report.newUIDs > 0 { text += "; \(count(report.newUIDs, "card")) without a UID of its own given a new one" }
+        var parts: [String] = []
+        if report.newUIDs > 0 { parts.append("\(count(report.newUIDs, "card")) without a UID of its own given a new one") }
+        if report.problemCount > 0 { parts.append("\(count(report.problemCount, "card")) could not be read") }
+        if report.skippedLines > 0 { parts.append("\(count(report.skippedLines, "line")) outside any card skipped") }
+        if report.invalidValues > 0 { parts.append("\(count(report.invalidValues, "value")) kept but not valid") }
+        if report.changes > 0 { parts.append("\(count(report.changes, "change")) made in reading") }
+        let text = report.readNothing
+            ? "Nothing imported from \(response.path)\(files): " + parts.joined(separator: "; ")
+            : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
+                + parts.map { "; " + $0 }.joined()
         guard report.problemCount > 0 || report.warningCount > 0 else {
             viewController?.displayMessage(.success(text))
             return
         }
-        if report.problemCount > 0 { text += "; \(count(report.problemCount, "card")) could not be read" }
-        if report.warningCount > 0 { text += "; \(count(report.warningCount, "value")) kept but not valid" }
         let all = report.problems + report.warnings
         // Line numbers padded to one width, so details sorted by key read in file order.
         let shown = all.prefix(Self.maximumProblemsShown)
@@ -106,7 +113,11 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if total > shown.count {
             details["more"] = "\(total - shown.count) more problems not shown"
         }
-        viewController?.displayMessage(Message(.info, text, details: details))
+        if report.readNothing {
+            viewController?.displayMessage(.error(text, code: .badInput, details: details))
+        } else {
+            viewController?.displayMessage(Message(.info, text, details: details))
+        }
     }
 
     /// Enough to find the trouble without flooding a terminal.

@@ -11,8 +11,14 @@ public enum CardPatch {
     /// The contact with its card patched to say what its fields say (and its display name
     /// following a renamed person: "John Doe III" becomes "Jon Doe III").
     public static func reconciled(_ contact: Contact) -> Contact {
-        guard let record = contact.card, let (view, layout, properties) = VCardReader.view(of: record) else { return contact }
+        guard let record = contact.card else { return contact }
         var contact = contact
+        guard let (view, layout, properties) = VCardReader.view(of: record) else {
+            // A card that no longer reads (never expected: it was read once) must not go out
+            // stale beside fields edited since: written from the fields instead.
+            contact.card = nil
+            return contact
+        }
         contact.formattedName = renamedDisplayName(contact, view)
         guard !sameFields(contact, view) else { return contact }
         var patch = Patch(lines: record.lines, version: record.version, properties: properties, layout: layout)
@@ -104,7 +110,11 @@ public enum CardPatch {
             if contact.uid != view.uid {
                 single(.uid, name: "UID", value: contact.uid.isEmpty ? nil : contact.uid, near: [.bookkeeping])
             }
-            if contact.givenName != view.givenName || contact.familyName != view.familyName {
+            // A card that names nobody (read with a name taken from its email or phone) states the
+            // name once it is edited: read again without that email, it would be named otherwise.
+            let nameless = indices(of: .name).isEmpty && indices(of: .formattedName).isEmpty
+                && indices(of: .organization).isEmpty && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
+            if nameless || contact.givenName != view.givenName || contact.familyName != view.familyName {
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
@@ -116,7 +126,7 @@ public enum CardPatch {
                            near: [.formattedName])
                 }
             }
-            if contact.fullName != view.fullName {
+            if nameless || contact.fullName != view.fullName {
                 single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
             }
             if contact.nickname != view.nickname {

@@ -5,6 +5,10 @@ import Foundation
 struct VCardContentLine {
     var bytes: [UInt8]
     var line: Int
+    /// What the splitter had to guess in joining this line (a 2.1 backslash continuation), by
+    /// physical line, for the import's report. Nil for nearly every line (nil costs nothing to
+    /// release; an empty array still goes through the runtime).
+    var remarks: [(line: Int, reason: String)]?
 }
 
 /// Splits a vCard file into logical content lines.
@@ -14,12 +18,13 @@ struct VCardContentLine {
 /// decoded, and so that 2.1 values in Windows-1252 or ISO-8859-1 can be decoded per property.
 enum VCardContentLines {
     private static let lf: UInt8 = 0x0A, cr: UInt8 = 0x0D, space: UInt8 = 0x20, tab: UInt8 = 0x09
-    private static let equals: UInt8 = 0x3D, colon: UInt8 = 0x3A
+    private static let equals: UInt8 = 0x3D, colon: UInt8 = 0x3A, backslash: UInt8 = 0x5C
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// Handles CRLF or LF endings, a leading byte-order mark, folding (a line break followed by
-    /// one space or tab) and 2.1 quoted-printable soft line breaks (a QP value ending in `=`
-    /// continues on the next line). Blank lines are dropped.
+    /// Handles CRLF, LF, CR CR LF (iOS 6 writes it) or bare CR (classic Mac OS) endings, a
+    /// leading byte-order mark, folding (a line break followed by one space or tab), 2.1
+    /// quoted-printable soft line breaks (a QP value ending in `=` continues on the next line)
+    /// and 2.1 backslash continuations (see `physical`). Blank lines are dropped.
     static func split(_ data: Data) -> [VCardContentLine] {
         var result: [VCardContentLine] = []
         var splitter = Splitter()
@@ -28,26 +33,50 @@ enum VCardContentLines {
         return result
     }
 
+    /// How the file ends its lines, decided once from its first line break: a CR inside a line
+    /// of an LF file is part of a value (fuzz-vcard found writers that leave one), so a CR ends
+    /// a line only in a file whose first line ended with a CR alone; and a CR before the CRLF
+    /// is taken as part of the line end only in a file whose first line ended CR CR LF (a value
+    /// folded right after a CR it holds ends its line with CR CR LF too).
+    private enum LineEnds: Equatable { case undecided, lf, crcrlf, cr }
+
     /// `split`, a chunk of the file at a time: a line is handed out once the next line's first
     /// byte shows it is not continued, so a file of any size streams through a small buffer.
     struct Splitter {
         /// The last logical line, which the next physical line may still continue.
         private var pending: VCardContentLine?
-        /// The start of a physical line whose end is in a later chunk.
+        /// The physical line `pending` ends on (a backslash continuation names it).
+        private var pendingEnd = 0
+        /// The start of a physical line whose end is in a later chunk (or, until the line ends
+        /// are decided, every byte so far).
         private var partial: [UInt8] = []
         private var lineNumber = 0
-        private var atStart = true
+        private var ends = LineEnds.undecided
+        /// CR files: the last line ended with a CR, so an LF right after it belongs to that end.
+        private var afterCR = false
 
         mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
-            guard atStart else { return try feedLines(chunk, emit) }
-            // The byte-order mark may itself arrive split across chunks.
+            guard ends == .undecided else { return try feedLines(chunk, emit) }
+            // The byte-order mark and the first line break may arrive split across chunks.
             partial.append(contentsOf: chunk)
-            if partial.count >= bom.count { try feedStart(emit) }
+            if let decided = Self.lineEnds(partial) { try start(decided, emit) }
         }
 
-        /// The first bytes, held until there are enough to tell a byte-order mark.
-        private mutating func feedStart(_ emit: (VCardContentLine) throws -> Void) rethrows {
-            atStart = false
+        /// LF when the first line break is an LF or CRLF, CR CR LF when it is two or more CRs
+        /// and an LF, CR when it is CRs followed by anything else; nil while the bytes so far
+        /// cannot tell.
+        private static func lineEnds(_ bytes: [UInt8]) -> LineEnds? {
+            guard let first = bytes.firstIndex(where: { $0 == lf || $0 == cr }) else { return nil }
+            if bytes[first] == lf { return .lf }
+            var index = first
+            while index < bytes.count && bytes[index] == cr { index += 1 }
+            guard index < bytes.count else { return nil }
+            return bytes[index] != lf ? .cr : index - first >= 2 ? .crcrlf : .lf
+        }
+
+        /// The first bytes, held until the line ends are known; the byte-order mark skipped.
+        private mutating func start(_ decided: LineEnds, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            ends = decided
             let buffered = partial
             partial = []
             let skip = buffered.starts(with: bom) ? bom.count : 0
@@ -55,6 +84,7 @@ enum VCardContentLines {
         }
 
         private mutating func feedLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            if ends == .cr { return try feedCRLines(bytes, emit) }
             var start = 0
             while start < bytes.count {
                 guard let newline = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: lf) else {
@@ -62,21 +92,42 @@ enum VCardContentLines {
                     return
                 }
                 let end = start + newline
-                if partial.isEmpty {
-                    try physical(UnsafeBufferPointer(rebasing: bytes[start..<end]), emit)
-                } else {
-                    partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-                    let line = partial
-                    partial = []
-                    try line.withUnsafeBufferPointer { try physical($0, emit) }
-                }
+                try line(UnsafeBufferPointer(rebasing: bytes[start..<end]), emit)
                 start = end + 1
             }
         }
 
+        /// A file whose lines end in a CR (an LF right after one is part of that line end).
+        private mutating func feedCRLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            var start = 0, index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if afterCR {
+                    afterCR = false
+                    if byte == lf { start = index + 1; index += 1; continue }
+                }
+                if byte == cr || byte == lf {
+                    try line(UnsafeBufferPointer(rebasing: bytes[start..<index]), emit)
+                    afterCR = byte == cr
+                    start = index + 1
+                }
+                index += 1
+            }
+            if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+        }
+
+        /// A physical line that ends in this chunk: joined to its start from earlier chunks.
+        private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            if partial.isEmpty { return try physical(bytes, emit) }
+            partial.append(contentsOf: bytes)
+            let whole = partial
+            partial = []
+            try whole.withUnsafeBufferPointer { try physical($0, emit) }
+        }
+
         /// The end of the file: the last line, even without a line break.
         mutating func finish(_ emit: (VCardContentLine) throws -> Void) rethrows {
-            if atStart { try feedStart(emit) }
+            if ends == .undecided { try start(.lf, emit) }
             if !partial.isEmpty {
                 let line = partial
                 partial = []
@@ -85,26 +136,63 @@ enum VCardContentLines {
             if let last = pending { pending = nil; try emit(last) }
         }
 
-        /// One physical line, without its LF.
+        /// One physical line, without its line break.
         private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
             lineNumber += 1
             var count = line.count
-            if count > 0 && line[count - 1] == cr { count -= 1 }
+            if count > 0 && line[count - 1] == cr {
+                count -= 1
+                // iOS 6 ends its lines with CR CR LF.
+                if ends == .crcrlf && count > 0 && line[count - 1] == cr { count -= 1 }
+            }
             let physical = UnsafeBufferPointer(rebasing: line[..<count])
             if pending != nil {
-                if pending!.bytes.last == equals && isQuotedPrintable(pending!.bytes) {
+                let last = pending!.bytes.last
+                if last == equals && isQuotedPrintable(pending!.bytes) && !Self.isEnd(physical) {
                     pending!.bytes.removeLast()
                     pending!.bytes.append(contentsOf: physical)
+                    pendingEnd = lineNumber
                     return
                 }
                 if let first = physical.first, first == space || first == tab {
                     pending!.bytes.append(contentsOf: physical.dropFirst())
+                    pendingEnd = lineNumber
+                    return
+                }
+                if last == backslash, !physical.isEmpty, Self.endsInEscapingBackslash(pending!.bytes),
+                   !Self.startsLikeAProperty(physical) {
+                    // A 2.1 value continued after a backslash (Android's test card
+                    // v21_adr_multiple_line.vcf, a street on three lines): the backslash
+                    // escapes the line break, so it reads as `\n`, a line break in the value.
+                    pending!.bytes.append(UInt8(ascii: "n"))
+                    pending!.bytes.append(contentsOf: physical)
+                    pending!.remarks = (pending!.remarks ?? []) + [(pendingEnd, "the value continues on the next line after a backslash: read as a line break")]
+                    pendingEnd = lineNumber
                     return
                 }
             }
             guard !physical.allSatisfy({ $0 == space || $0 == tab }) else { return }
             if let last = pending { try emit(last) }
             pending = VCardContentLine(bytes: Array(physical), line: lineNumber)
+            pendingEnd = lineNumber
+        }
+
+        /// `END:VCARD`, which a quoted-printable value ending in `=` must not swallow.
+        private static func isEnd(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            line.count == 9 && zip(line, "END:VCARD".utf8).allSatisfy { ($0 == 0x3A ? $0 : $0 & 0xDF) == $1 }
+        }
+
+        /// An odd number of backslashes at the end: the last one escapes what follows.
+        private static func endsInEscapingBackslash(_ bytes: [UInt8]) -> Bool {
+            var count = 0
+            for byte in bytes.reversed() { if byte == backslash { count += 1 } else { break } }
+            return count % 2 == 1
+        }
+
+        /// A line with a colon is taken for a property (never a continuation), whatever its
+        /// name: `b;c;;;`, the rest of an address, has none.
+        private static func startsLikeAProperty(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+            line.contains(colon)
         }
     }
 

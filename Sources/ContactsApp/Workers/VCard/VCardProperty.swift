@@ -45,16 +45,22 @@ struct VCardProperty {
         types.contains("pref") || parameters.contains { $0.name == "PREF" }
     }
 
+    /// What reading the value had to change, in words, for the import's report: bytes not valid
+    /// in the charset replaced, a quoted-printable escape that was none. Nil for nearly all.
+    var repairs: [String]?
+
     struct Failure: Error { let reason: String }
 
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"]
 
-    /// Parses one logical line. Throws `Failure` with a reason for people.
+    /// Parses one logical line. Throws `Failure` with a reason for people when the line is no
+    /// property at all; a value that is not valid text is kept, repaired (`repairs` says how).
+    /// `charsets` decodes a 2.1 `CHARSET` (one per file, so iconv's descriptors are reused).
     ///
     /// The name and parameters are split as bytes (they are ASCII in practice) and strings made
     /// only for the parts kept: the import spent a quarter of its time here when every segment
     /// was a `String` split character by character.
-    init(_ line: VCardContentLine) throws {
+    init(_ line: VCardContentLine, charsets: VCardCharsets? = nil) throws {
         let bytes = line.bytes
         self.line = bytes
         guard let colon = Self.firstColon(bytes) else {
@@ -99,14 +105,35 @@ struct VCardProperty {
             return
         }
         let encoding = parameters.first { $0.name == "ENCODING" }?.values.first?.uppercased()
-        let quotedPrintable = encoding == "QUOTED-PRINTABLE"
-        let decoded = quotedPrintable ? Self.decodeQuotedPrintable(Array(valueBytes)) : Array(valueBytes)
-        let charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
-        guard let value = Self.decode(decoded, charset: charset) else {
-            throw Failure(reason: "\(name) is not valid \(charset == "UTF-8" ? "UTF-8" : charset) text")
+        if encoding == "BASE64" || encoding == "B" {
+            let base64 = Self.base64(valueBytes)
+            value = base64.text
+            if base64.replaced > 0 { repairs = ["\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD"] }
+            if base64.changed { decodedRaw = String(decoding: bytes[..<colon], as: UTF8.self) + ":" + base64.text }
+            return
         }
+        let quotedPrintable = encoding == "QUOTED-PRINTABLE"
+        var decoded = Array(valueBytes)
+        var repairs: [String] = []
+        defer { self.repairs = repairs.isEmpty ? nil : repairs }
+        if quotedPrintable {
+            let (unquoted, unquoting) = Self.decodeQuotedPrintable(decoded)
+            decoded = unquoted
+            repairs += unquoting
+        }
+        var charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
+        let text: VCardCharsets.Decoded
+        if let known = (charsets ?? VCardCharsets()).decode(decoded, charset: charset) {
+            text = known
+        } else {
+            repairs.append("CHARSET=\(charset) is not a character set this system knows: read as UTF-8")
+            charset = "UTF-8"
+            text = VCardCharsets.utf8(decoded)
+        }
+        if text.replaced > 0 { repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD") }
+        let value = text.text
         self.value = value
-        if quotedPrintable || charset != "UTF-8" {
+        if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 {
             // QP can carry real line breaks; as kept text they must be escaped.
             let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
             let keptSegments = [qualified] + segments.dropFirst().filter { segment in
@@ -128,7 +155,21 @@ struct VCardProperty {
         try self.init(VCardContentLine(bytes: Array(text.utf8), line: 0))
     }
 
+    /// A base64 value as text, without the spaces and tabs 2.1 writers indent its folded lines
+    /// with (Outlook's `KEY;X509;ENCODING=BASE64:`, each line after it indented by four
+    /// spaces; unfolding takes one): base64 ignores them, and 3.0 and 4.0 allow none.
+    private static func base64(_ bytes: ArraySlice<UInt8>) -> (text: String, replaced: Int, changed: Bool) {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let spaced = bytes.contains(where: isSpace)
+        if !spaced, let text = utf8(bytes) { return (text, 0, false) }
+        let decoded = VCardCharsets.utf8(spaced ? bytes.filter { !isSpace($0) } : Array(bytes))
+        return (decoded.text, decoded.replaced, true)
+    }
+
     // MARK: - Helpers
+
+    /// "1 byte", "3 bytes".
+    private static func bytes(_ count: Int) -> String { count == 1 ? "1 byte" : "\(count) bytes" }
 
     /// The colon that ends the name and parameters: the first one outside a quoted parameter value.
     private static func firstColon(_ bytes: [UInt8]) -> Int? {
@@ -222,22 +263,33 @@ struct VCardProperty {
         return caret ? result + "^" : result
     }
 
-    /// `=XX` hex escapes to bytes; a malformed escape is kept as written.
-    static func decodeQuotedPrintable(_ bytes: [UInt8]) -> [UInt8] {
+    /// `=XX` hex escapes to bytes. An `=` not followed by two hex digits is kept as written
+    /// (a writer that did not escape it meant it); one at the very end (a soft line break with
+    /// nothing after it) is dropped. Either is named in the repairs returned.
+    static func decodeQuotedPrintable(_ bytes: [UInt8]) -> (bytes: [UInt8], repairs: [String]) {
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
+        var repairs: [String] = []
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "="), let high = hexValue(bytes, index + 1), let low = hexValue(bytes, index + 2) {
-                result.append(high << 4 | low)
-                index += 3
-            } else {
-                result.append(byte)
-                index += 1
+            if byte == UInt8(ascii: "=") {
+                if let high = hexValue(bytes, index + 1), let low = hexValue(bytes, index + 2) {
+                    result.append(high << 4 | low)
+                    index += 3
+                    continue
+                }
+                if index == bytes.count - 1 {
+                    repairs.append("the quoted-printable value ends in a soft line break ('=') with nothing after it: the '=' dropped")
+                    break
+                }
+                let written = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)
+                repairs.append("'\(written)' is not a quoted-printable escape: kept as written")
             }
+            result.append(byte)
+            index += 1
         }
-        return result
+        return (result, repairs)
     }
 
     private static func hexValue(_ bytes: [UInt8], _ index: Int) -> UInt8? {
@@ -247,15 +299,6 @@ struct VCardProperty {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return bytes[index] - UInt8(ascii: "A") + 10
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return bytes[index] - UInt8(ascii: "a") + 10
         default: return nil
-        }
-    }
-
-    /// The charsets real 2.1 exports use; anything else is tried as UTF-8.
-    private static func decode(_ bytes: [UInt8], charset: String) -> String? {
-        switch charset {
-        case "WINDOWS-1252", "CP1252": return String(bytes: bytes, encoding: .windowsCP1252)
-        case "ISO-8859-1", "LATIN1", "ISO8859-1": return String(bytes: bytes, encoding: .isoLatin1)
-        default: return String(bytes: bytes, encoding: .utf8)
         }
     }
 

@@ -56,46 +56,144 @@ public struct VCardReader {
     /// The cards of a file, line after line.
     private struct Cards {
         let reader: VCardReader
+        /// The lines of the card being read, and the line its BEGIN:VCARD is on.
         var card: [VCardContentLine]?
         var cardLine = 0
-        var inGarbage = false
+        /// Cards suspended by a card begun inside them that is not an AGENT's (Android's test
+        /// card v21_nest.vcf): each goes on after the inner card's END:VCARD, and the cards it
+        /// held, read as cards of their own, are named once it ends (if it never does, it was
+        /// a card whose END:VCARD is missing, and they were simply the next cards).
+        var outer: [(lines: [VCardContentLine], line: Int, inner: [Int])] = []
+        /// The BEGIN:VCARD lines of the cards read inside the current card.
+        var inner: [Int] = []
+        /// The card of an AGENT (2.1: `AGENT:` and the card on the lines after it) being
+        /// gathered, and how many cards deep in it we are.
+        var agent: (lines: [VCardContentLine], depth: Int)?
+        /// Lines outside any card: where the run began and how many, named when it ends.
+        var outside: (line: Int, count: Int)?
+        let charsets = VCardCharsets()
 
         init(reader: VCardReader) { self.reader = reader }
 
         mutating func take(_ line: VCardContentLine, into result: inout ParsedContacts) {
+            if agent != nil { return gatherAgent(line) }
+            // A comment (some exports start with one; Android's tests hold them inside cards):
+            // no property name starts with `#`.
+            if line.bytes.first == UInt8(ascii: "#") {
+                if card != nil {
+                    result.warnings.append(.init(line: line.line, reason: "a comment line, not a property: skipped", kind: .changed))
+                }
+                return
+            }
             switch VCardReader.marker(line.bytes) {
             case "BEGIN:VCARD":
-                if card != nil { result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD")) }
+                endOutside(into: &result)
+                if let lines = card {
+                    if let last = lines.last, VCardReader.agentValue(last.bytes)?.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true {
+                        agent = ([line], 1)
+                        return
+                    }
+                    outer.append((lines, cardLine, inner))
+                    inner = []
+                }
                 card = []
                 cardLine = line.line
-                inGarbage = false
             case "END:VCARD":
-                if let lines = card {
-                    switch reader.contact(from: lines, startingAt: cardLine) {
-                    case .success(let contact): result.entries.append(.init(contact: contact, line: cardLine))
-                    case .failure(let problem): result.problems.append(problem)
-                    }
-                    card = nil
+                guard let lines = card else {
+                    endOutside(into: &result)
+                    result.warnings.append(.init(line: line.line, reason: "END:VCARD without BEGIN:VCARD: skipped", kind: .skipped))
+                    result.skippedLines += 1
+                    return
+                }
+                reader.readCard(lines, startingAt: cardLine, charsets: charsets, into: &result)
+                for begin in inner {
+                    result.warnings.append(.init(
+                        line: begin, reason: "a card inside the card of line \(cardLine), not an AGENT's: read as a card of its own",
+                        kind: .changed))
+                }
+                if let parent = outer.popLast() {
+                    card = parent.lines
+                    inner = parent.inner + [cardLine]
+                    cardLine = parent.line
                 } else {
-                    result.problems.append(.init(line: line.line, reason: "END:VCARD without BEGIN:VCARD"))
+                    card = nil
+                    inner = []
                 }
             case "BEGIN:VADDRESSBOOK", "END:VADDRESSBOOK":
                 return
             default:
                 if card != nil {
+                    if let value = VCardReader.agentValue(line.bytes), VCardReader.isBeginVCard(value) {
+                        // 3.0 written as 2.1: `AGENT:BEGIN:VCARD` and the card's lines after it.
+                        var opening = line
+                        opening.bytes.removeLast(value.count)
+                        card!.append(opening)
+                        agent = ([VCardContentLine(bytes: Array("BEGIN:VCARD".utf8), line: line.line)], 1)
+                        return
+                    }
                     card!.append(line)
-                } else if !inGarbage {
-                    result.problems.append(.init(line: line.line, reason: "not part of a card (expected BEGIN:VCARD)"))
-                    inGarbage = true
+                } else if outside != nil {
+                    outside!.count += 1
+                } else {
+                    outside = (line.line, 1)
                 }
             }
         }
 
-        func finish(into result: inout ParsedContacts) {
-            if card != nil {
-                result.problems.append(.init(line: cardLine, reason: "the card has no END:VCARD (is the file truncated?)"))
+        /// A line of an AGENT's card: once its END:VCARD comes, the card becomes the AGENT's
+        /// value, as 3.0 writes it (one text value, its lines joined by `\n`), so it stays with
+        /// its parent and is written back with it.
+        private mutating func gatherAgent(_ line: VCardContentLine) {
+            switch VCardReader.marker(line.bytes) {
+            case "BEGIN:VCARD": agent!.depth += 1
+            case "END:VCARD": agent!.depth -= 1
+            default: break
+            }
+            agent!.lines.append(line)
+            guard agent!.depth == 0 else { return }
+            let text = agent!.lines.map { line in
+                (try? VCardProperty(line, charsets: charsets))?.raw ?? String(decoding: line.bytes, as: UTF8.self)
+            }.joined(separator: "\n")
+            agent = nil
+            var opening = card!.removeLast()
+            opening.bytes = Array(opening.bytes.prefix { $0 != UInt8(ascii: ":") }) + [UInt8(ascii: ":")] + Array(VCardText.escape(text).utf8)
+            card!.append(opening)
+        }
+
+        /// Names the run of lines outside any card that just ended.
+        private mutating func endOutside(into result: inout ParsedContacts) {
+            guard let run = outside else { return }
+            outside = nil
+            let what = run.count == 1 ? "a line outside any card" : "\(run.count) lines outside any card"
+            result.warnings.append(.init(line: run.line, reason: "\(what) (expected BEGIN:VCARD): skipped", kind: .skipped))
+            result.skippedLines += run.count
+        }
+
+        mutating func finish(into result: inout ParsedContacts) {
+            endOutside(into: &result)
+            let open = outer.map { (line: $0.line, innermost: false) } + (card != nil ? [(line: cardLine, innermost: true)] : [])
+            for card in open {
+                let reason = !card.innermost ? "the card has no END:VCARD"
+                    : agent != nil ? "the card of its AGENT has no END:VCARD (is the file truncated?)"
+                    : "the card has no END:VCARD (is the file truncated?)"
+                result.problems.append(.init(line: card.line, reason: reason))
             }
         }
+    }
+
+    /// What follows `AGENT:` (or `AGENT;…:`) on a line, nil for any other property.
+    fileprivate static func agentValue(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
+        guard bytes.count > 5, bytes[0] | 0x20 == UInt8(ascii: "a"),
+              zip(bytes[1..<5], "GENT".utf8).allSatisfy({ $0 & 0xDF == $1 }),
+              bytes[5] == UInt8(ascii: ":") || bytes[5] == UInt8(ascii: ";"),
+              let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+        else { return nil }
+        return bytes[(colon + 1)...]
+    }
+
+    /// `BEGIN:VCARD` alone, in any case, spaces around it allowed.
+    fileprivate static func isBeginVCard(_ value: ArraySlice<UInt8>) -> Bool {
+        value.count <= 24 && String(decoding: value, as: UTF8.self).trimmingSpaces.uppercased() == "BEGIN:VCARD"
     }
 
     /// `BEGIN:VCARD` and the like, upper-cased, for lines short enough to be one.
@@ -117,29 +215,108 @@ public struct VCardReader {
 
     // MARK: - One card
 
-    fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int) -> Result<Contact, ParsedContacts.Problem> {
+    /// Reads one card into `result`: its contact and what reading it changed, or why it could
+    /// not be read.
+    fileprivate func readCard(_ lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets,
+                          into result: inout ParsedContacts) {
+        switch contact(from: lines, startingAt: cardLine, charsets: charsets) {
+        case .success(let (contact, warnings)):
+            result.entries.append(.init(contact: contact, line: cardLine))
+            result.warnings += warnings
+        case .failure(let problem):
+            result.problems.append(problem)
+        }
+    }
+
+    fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets)
+        -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
         properties.reserveCapacity(lines.count)
+        var warnings: [ParsedContacts.Problem] = []
         for line in lines {
             guard line.bytes.count <= maximumLineBytes else {
                 return .failure(.init(line: line.line, reason: "the line is longer than \(maximumLineBytes) bytes"))
             }
             do {
-                properties.append(try VCardProperty(line))
+                properties.append(try VCardProperty(line, charsets: charsets))
             } catch let failure as VCardProperty.Failure {
                 return .failure(.init(line: line.line, reason: failure.reason))
             } catch {
                 return .failure(.init(line: line.line, reason: "\(error)"))
             }
+            // Read in place: a copy of each property retains and releases all its strings.
+            let last = properties.count - 1
+            for remark in line.remarks ?? [] {
+                warnings.append(.init(line: remark.line, reason: "\(properties[last].name): \(remark.reason)", kind: .changed))
+            }
+            for repair in properties[last].repairs ?? [] {
+                warnings.append(.init(line: line.line, reason: "\(properties[last].name): \(repair)", kind: .changed))
+            }
         }
         var builder = ContactBuilder()
         builder.read(properties)
+        if var contact = builder.contact {
+            contact.card = Self.record(of: properties)
+            // Emails kept but not valid, by their own line: looked for only in a card that has one.
+            guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
+            var merged: [ParsedContacts.Problem] = [], next = 0
+            for (property, line) in zip(properties, lines) where property.name == "EMAIL" {
+                let email = VCardText.unescape(property.value).trimmingSpaces // as ContactBuilder keeps it
+                guard !ContactRules.isEmail(email) else { continue }
+                while next < warnings.count && warnings[next].line <= line.line { merged.append(warnings[next]); next += 1 }
+                merged.append(.init(line: line.line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
+            }
+            return .success((contact, merged + warnings[next...]))
+        }
+        guard let fallback = Self.fallbackName(properties, lines: lines.map(\.line), cardLine: cardLine) else {
+            return .failure(.init(line: cardLine, reason: "the card is empty: no name (N, FN or ORG) and nothing else"))
+        }
+        builder.fallbackName = fallback.name
         guard var contact = builder.contact else {
             return .failure(.init(line: cardLine, reason: "the card has no name (N or FN) and no organisation (ORG)"))
         }
         contact.card = Self.record(of: properties)
-        return .success(contact)
+        warnings.append(.init(line: fallback.line, reason: fallback.reason, kind: .changed))
+        return .success((contact, warnings))
     }
+
+    /// Properties that hold an instant-messaging handle, as `IMPP` or the X- forms before it.
+    private static let handleProperties: Set<String> = [
+        "IMPP", "X-JABBER", "X-AIM", "X-ICQ", "X-MSN", "X-YAHOO", "X-SKYPE", "X-SKYPE-USERNAME",
+        "X-GOOGLE-TALK", "X-GTALK", "X-QQ", "X-GADUGADU", "X-TWITTER",
+    ]
+
+    /// A name for a card without one (no N, FN or ORG): its first email, IM handle (without
+    /// its `xmpp:` scheme), nickname or phone, in that order, with the line it came from; for
+    /// a card that holds something else (only a photo), "(no name)"; nil for an empty card.
+    static func fallbackName(_ properties: [VCardProperty], lines: [Int], cardLine: Int)
+        -> (name: String, line: Int, reason: String)? {
+        func first(_ names: Set<String>, _ value: (VCardProperty) -> String) -> (String, Int, String)? {
+            for (property, line) in zip(properties, lines) where names.contains(property.name) {
+                let text = value(property)
+                if !text.isEmpty { return (text, line, property.name) }
+            }
+            return nil
+        }
+        let text = { (property: VCardProperty) in VCardText.unescape(property.value).trimmingSpaces }
+        let found = first(["EMAIL"], text)
+            ?? first(handleProperties) { property in
+                let handle = text(property)
+                guard let colon = handle.firstIndex(of: ":"), handle[..<colon].allSatisfy({ $0.isLetter }) else { return handle }
+                return String(handle[handle.index(after: colon)...]).trimmingSpaces
+            }
+            ?? first(["NICKNAME"]) { VCardText.list($0.value).first?.trimmingSpaces ?? "" }
+            ?? first(["TEL"]) { ContactBuilder.phoneNumber($0, text($0)) }
+        if let (name, line, property) = found {
+            return (name, line, "the card has no name (N, FN or ORG): named \"\(name)\" after its \(property)")
+        }
+        let nothing: Set<String> = ["VERSION", "PRODID", "REV", "UID", "N", "FN", "ORG"]
+        guard properties.contains(where: { !nothing.contains($0.name) && !$0.value.isEmpty }) else { return nil }
+        return (noName, cardLine, "the card has no name (N, FN or ORG) and nothing to name it by: named \"\(noName)\"")
+    }
+
+    /// The name of a card that has nothing to name it by (only a photo, say).
+    static let noName = "(no name)"
 
     /// The card's lines as they are kept (`VCardProperty.appendKept`), in one text.
     static func record(of properties: [VCardProperty]) -> VCardRecord {
@@ -169,6 +346,9 @@ public struct VCardReader {
         }
         var builder = ContactBuilder(recordingLayout: true)
         builder.read(properties)
+        if builder.contact == nil, let fallback = fallbackName(properties, lines: Array(1...max(1, properties.count)), cardLine: 1) {
+            builder.fallbackName = fallback.name // named on import as it is here
+        }
         guard let contact = builder.contact else { return nil }
         return (contact, builder.layout, properties)
     }
@@ -200,8 +380,11 @@ private struct ContactBuilder {
         var result = draft
         if result.givenName.isEmpty && result.familyName.isEmpty && result.organization.isEmpty {
             let words = formattedName.split(separator: " ").map(String.init)
-            guard !words.isEmpty else { return nil }
-            if words.count == 1 || formattedName == result.organization {
+            if words.isEmpty && !fallbackName.isEmpty {
+                result.givenName = fallbackName // an email or a phone is not split into names
+            } else if words.isEmpty {
+                return nil
+            } else if words.count == 1 || formattedName == result.organization {
                 result.givenName = formattedName
             } else {
                 result.givenName = words.dropLast().joined(separator: " ")
@@ -226,6 +409,8 @@ private struct ContactBuilder {
         return layout
     }
 
+    /// The name for a card without N, FN or ORG (`VCardReader.fallbackName`), set by the reader.
+    var fallbackName = ""
     private var draft = Contact()
     private var formattedName = ""
     private var hasOrganization = false, hasTitle = false

@@ -13,21 +13,50 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
 
     public init(lines: [String]) { text = lines.joined(separator: "\n") }
 
-    /// Split by bytes: a line ending in a raw CR, kept as it came, and the LF after it are one
-    /// Character ("\r\n") that a split on "\n" would not split.
+    /// Split at each LF byte, the inverse of `init(lines:)`. Not at the Character "\n": CR LF is
+    /// one Character, so a line ending in CR would swallow the next, and walking Characters was
+    /// over half of an export's time (bench/FINDINGS.md, "card record").
     public var lines: [String] {
-        text.isEmpty ? [] : text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard !text.isEmpty else { return [] }
+        return Self.withBytes(text) { bytes in
+            var result: [String] = []
+            var start = 0
+            while let newline = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A) {
+                let end = start + newline
+                result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                start = end + 1
+            }
+            result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return result
+        }
     }
 
     /// The version the card says it is (`VERSION:3.0`), 3.0 when it says nothing.
     public var version: VCardVersion {
-        for line in text.utf8.split(separator: 0x0A) where line.count <= 16 {
-            let upper = String(decoding: line, as: UTF8.self).uppercased()
-            if upper.hasPrefix("VERSION:") {
-                return VCardVersion(rawValue: String(upper.dropFirst(8)).trimmingSpaces) ?? .v3
+        Self.withBytes(text) { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 } ?? bytes.count
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if line.count <= 16 && Self.startsWithVersionName(line) {
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)
+                    return VCardVersion(rawValue: value.trimmingSpaces) ?? .v3
+                }
+                start = end + 1
             }
+            return .v3
         }
-        return .v3
+    }
+
+    /// Whether the bytes begin with `VERSION:`, in any case.
+    static func startsWithVersionName(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count >= 8 else { return false }
+        for (index, letter) in "VERSION".utf8.enumerated() where line[index] & 0xDF != letter { return false }
+        return line[7] == UInt8(ascii: ":")
+    }
+
+    private static func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        text.utf8.withContiguousStorageIfAvailable(body) ?? Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     // Encoded as its text alone: journal images stay readable and small.

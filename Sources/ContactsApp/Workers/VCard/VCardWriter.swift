@@ -34,7 +34,7 @@ public struct VCardWriter {
         lines.line("BEGIN:VCARD")
         lines.line(version == .v4 ? "VERSION:4.0" : "VERSION:3.0")
         if let card = contact.card {
-            appendCard(card, uid: contact.uid, to: &lines)
+            appendCard(card, of: contact, to: &lines)
             lines.line("END:VCARD")
             out = lines.out
             return
@@ -91,15 +91,16 @@ public struct VCardWriter {
     /// made it say what the fields say), in this writer's version. A card that came without a
     /// UID, or with one another contact had (the import gave it a new one and said so), is
     /// written with the contact's, so the next import of the file finds the contact.
-    private func appendCard(_ card: VCardRecord, uid: String, to lines: inout Lines) {
+    private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines) {
+        let uid = contact.uid
         var hasUID = false
         let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
+        for line in requiredLines(contact, before: converted.lines) { lines.line(line) }
         for line in converted.lines {
-            let upper = line.prefix(8).uppercased()
-            if upper.hasPrefix("UID:") || upper.hasPrefix("UID;") {
+            if Self.isUIDLine(line) {
                 guard !hasUID else { continue }
                 hasUID = true
                 let value = line.firstIndex(of: ":").map { VCardText.unescape(String(line[line.index(after: $0)...])).trimmingSpaces }
@@ -110,8 +111,67 @@ public struct VCardWriter {
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
     }
 
+    /// FN is required in 3.0 and 4.0, N in 3.0: the lines a card that came without them (a phone's
+    /// card with only a number, a 4.0 card with FN alone) is written with first, from the fields.
+    /// N too when FN was missing, in 4.0 as well: read back, an FN alone would be split into names
+    /// ("+81 3 0000 0000" into a given and a family name); an N keeps the fields as they are.
+    func requiredLines(_ contact: Contact, before lines: [String]) -> [String] {
+        var hasFN = false, hasN = false
+        for line in lines {
+            switch Self.nameProperty(line) {
+            case .fn: hasFN = true
+            case .n: hasN = true
+            case .other: break
+            }
+        }
+        var required: [String] = []
+        if !hasFN { required.append("FN:" + VCardText.escape(contact.fullName)) }
+        if !hasN && (version == .v3 || !hasFN) {
+            required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
+        }
+        // Names read from a card keep what they held; a control character never goes out.
+        var notes = VCardVersionConverter.Notes()
+        return required.map {
+            VCardVersionConverter.ControlCharacters.contains($0) ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &notes) : $0
+        }
+    }
+
+    /// Whether a line is `FN` or `N` (grouped or not, any case), by its bytes: every line of
+    /// every card exported comes here.
+    enum NameProperty { case fn, n, other }
+
+    static func nameProperty(_ line: String) -> NameProperty {
+        var line = line
+        return line.withUTF8 { bytes in
+            var start = 0, end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: ":"), bytes[end] != UInt8(ascii: ";") {
+                if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+                end += 1
+            }
+            switch end - start {
+            case 1 where bytes[start] | 0x20 == UInt8(ascii: "n"): return .n
+            case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"): return .fn
+            default: return .other
+            }
+        }
+    }
+
+    // By bytes: both names are ASCII, and an upper-cased String per line cost 4 % of an export.
     private static func isVersionLine(_ line: String) -> Bool {
-        line.utf8.count <= 16 && line.uppercased().hasPrefix("VERSION:")
+        var line = line
+        return line.utf8.count <= 16 && line.withUTF8 { VCardRecord.startsWithVersionName($0) }
+    }
+
+    /// `UID:` or `UID;` at the start, in any case.
+    private static func isUIDLine(_ line: String) -> Bool {
+        let bytes = line.utf8.prefix(4)
+        guard bytes.count == 4 else { return false }
+        var index = bytes.startIndex
+        for letter in "UID".utf8 {
+            guard bytes[index] & 0xDF == letter else { return false }
+            index = bytes.index(after: index)
+        }
+        return bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ";")
     }
 
     /// Lines appended to a byte buffer, each folded and ended with CRLF as it is closed.

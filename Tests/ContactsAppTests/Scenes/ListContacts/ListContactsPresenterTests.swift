@@ -307,13 +307,59 @@ final class ListContactsJournalPresenterTests: XCTestCase {
         ])
     }
 
+    func test_importedContacts_countEachKindOfNote_andNameEachByLine() throws {
+        // Given: a card not read, two lines skipped, a value kept but not valid, two changes
+        var report = ImportReport()
+        report.added = 3
+        report.add(problems: [ParsedContacts.Problem(line: 40, reason: "the card has no END:VCARD")])
+        report.add(warnings: [
+            ParsedContacts.Problem(line: 1, reason: "2 lines outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+            ParsedContacts.Problem(line: 9, reason: "EMAIL \"x\" is not an email address (kept)", kind: .invalid),
+            ParsedContacts.Problem(line: 12, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed),
+            ParsedContacts.Problem(line: 12, reason: "NOTE: '=ZZ' is not a quoted-printable escape: kept as written", kind: .changed),
+        ])
+        report.skippedLines = 2
+        // When
+        sut.presentImportedContacts(response: .init(path: "phone.vcf", report: report))
+        // Then: 4 cards in all (3 added, 1 not read), every note by its line
+        XCTAssertEqual(viewControllerSpy.messages.last, Message(
+            .info, "Imported phone.vcf: 3 added, 0 updated, 0 unchanged; 1 card could not be read; 2 lines outside any card skipped; "
+                + "1 value kept but not valid; 2 changes made in reading",
+            details: ["line  1": "2 lines outside any card (expected BEGIN:VCARD): skipped",
+                      "line  9": "EMAIL \"x\" is not an email address (kept)",
+                      "line 12": "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD; NOTE: '=ZZ' is not a quoted-printable escape: kept as written",
+                      "line 40": "the card has no END:VCARD"]))
+    }
+
+    func test_importedContacts_nothingReadFromAFileWithText_isAnError_butAnEmptyFileOrAReimportIsNot() throws {
+        // Given
+        var garbage = ImportReport()
+        garbage.add(warnings: [ParsedContacts.Problem(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped",
+                                                      kind: .skipped)])
+        garbage.skippedLines = 1
+        var reimport = ImportReport()
+        reimport.unchanged = 2
+        // When
+        sut.presentImportedContacts(response: .init(path: "notes.txt", report: garbage))
+        sut.presentImportedContacts(response: .init(path: "empty.vcf", report: ImportReport()))
+        sut.presentImportedContacts(response: .init(path: "same.vcf", report: reimport))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages.suffix(3), [
+            .error("Nothing imported from notes.txt: 1 line outside any card skipped", code: .badInput,
+                   details: ["line 1": "a line outside any card (expected BEGIN:VCARD): skipped"]),
+            .success("Imported empty.vcf: 0 added, 0 updated, 0 unchanged"),
+            .success("Imported same.vcf: 0 added, 0 updated, 2 unchanged"),
+        ])
+    }
+
     func test_importedContacts_withMoreProblemsThanKept_countsThemAll_andShowsTheFirstFifty() throws {
         // Given: a report that kept 1,000 of 2,500 problems and 1 of 3 warnings
         var report = ImportReport()
         report.added = 1
         report.add(problems: (2...2_501).map { ParsedContacts.Problem(line: $0, reason: "the row has no name and no organisation") })
-        report.add(warnings: [ParsedContacts.Problem(line: 9_000, reason: "EMAIL x is not an address")])
+        report.add(warnings: [ParsedContacts.Problem(line: 9_000, reason: "EMAIL x is not an address", kind: .invalid)])
         report.warningCount += 2
+        report.invalidValues += 2
         // When
         sut.presentImportedContacts(response: .init(path: "big.csv", report: report))
         // Then: the totals in the sentence, fifty lines shown, the rest counted
