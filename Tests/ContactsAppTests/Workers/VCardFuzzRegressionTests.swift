@@ -280,4 +280,20 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contact.phones.map(\.value), ["+1- ext. 7", "+1-555", "+1-556 ext. 2"])
         XCTAssertEqual(try readOne(written).phones, contact.phones, written)
     }
+
+    func test_save_aCardWhoseNHoldsNoName_editedWithANewPhone_keepsTheNameItWasGiven() throws {
+        // Given the shape fuzz-vcard found after the reader's merge: N without a family or given
+        // name, so the card reads as "(no name)"; a phone added named it after the phone
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
+            + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(view.givenName, contact.givenName)
+        XCTAssertEqual(view.familyName, contact.familyName)
+        XCTAssertEqual(view.phones, edited.phones)
+    }
 }

@@ -112,8 +112,12 @@ public enum CardPatch {
             }
             // A card that names nobody (read with a name taken from its email or phone) states the
             // name once it is edited: read again without that email, it would be named otherwise.
-            let nameless = indices(of: .name).isEmpty && indices(of: .formattedName).isEmpty
-                && indices(of: .organization).isEmpty && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
+            // An N, FN or ORG without a name in it (`N:;;street`) names nobody either.
+            let namesSomeone = indices(of: .name).contains { index in
+                VCardText.components(properties[index].value).prefix(2).contains { !$0.trimmingSpaces.isEmpty }
+            } || indices(of: .formattedName).contains { !VCardText.unescape(properties[$0].value).trimmingSpaces.isEmpty }
+                || indices(of: .organization).contains { VCardText.components(properties[$0].value).contains { !$0.isEmpty } }
+            let nameless = !namesSomeone && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
             if nameless || contact.givenName != view.givenName || contact.familyName != view.familyName {
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
