@@ -296,4 +296,18 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(view.familyName, contact.familyName)
         XCTAssertEqual(view.phones, edited.phones)
     }
+
+    func test_read_namesWithoutControlCharacters_asTheExportWritesThem() throws {
+        // Given the shapes fuzz-vcard found after the reader's merge: an N of control characters
+        // alone (exported, it named nobody and did not read back), and a card named after an email holding a NUL
+        let onlyControls = sut.read(Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:\u{5}\u{0}\u{0}\r\nEND:VCARD\r\n".utf8))
+        let byEmail = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nEMAIL:jane@example.com\u{0}\r\nEND:VCARD\r\n")
+        let byFN = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann\u{1}\r\nEND:VCARD\r\n")
+        // Then
+        XCTAssertEqual(onlyControls.entries.count, 0)
+        XCTAssertEqual(onlyControls.problems.count, 1)
+        XCTAssertEqual(byEmail.givenName, "jane@example.com")
+        XCTAssertEqual(byFN.givenName, "Ann")
+        XCTAssertEqual(try readOne(VCardWriter(version: .v3).card(for: byEmail)).givenName, "jane@example.com")
+    }
 }

@@ -298,7 +298,7 @@ public struct VCardReader {
             }
             return nil
         }
-        let text = { (property: VCardProperty) in VCardText.unescape(property.value).trimmingSpaces }
+        let text = { (property: VCardProperty) in ContactBuilder.withoutControlCharacters(VCardText.unescape(property.value)).trimmingSpaces }
         let found = first(["EMAIL"], text)
             ?? first(handleProperties) { property in
                 let handle = text(property)
@@ -454,7 +454,7 @@ private struct ContactBuilder {
             return .uid
         case "FN":
             guard formattedName.isEmpty else { break }
-            formattedName = text.trimmingSpaces
+            formattedName = Self.withoutControlCharacters(text).trimmingSpaces
             return .formattedName
         case "N":
             readName(VCardText.components(property.value))
@@ -510,7 +510,7 @@ private struct ContactBuilder {
 
     /// Without the control characters every export removes (`VCardVersionConverter`), so the UID
     /// read is the one written, and the next import of the file finds the contact by it.
-    private static func withoutControlCharacters(_ text: String) -> String {
+    static func withoutControlCharacters(_ text: String) -> String {
         guard VCardVersionConverter.ControlCharacters.contains(text) else { return text }
         // A line break is kept: the export writes a raw one as `\n`, which reads as one.
         return String(String.UnicodeScalarView(text.unicodeScalars.filter {
@@ -521,7 +521,8 @@ private struct ContactBuilder {
     /// The family and given names; additional names, prefix and suffix stay in the card's N
     /// (and in FN, which shows them), untouched by an edit of the other two.
     private mutating func readName(_ parts: [String]) {
-        func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingSpaces : "" }
+        // Without control characters, as the export writes them: a name of NULs is none.
+        func part(_ index: Int) -> String { index < parts.count ? Self.withoutControlCharacters(parts[index]).trimmingSpaces : "" }
         draft.familyName = part(0)
         draft.givenName = part(1)
     }
