@@ -55,22 +55,9 @@ public struct VCardWriter {
         if !contact.nickname.isEmpty { lines.start("NICKNAME:"); lines.escaped(contact.nickname); lines.end() }
         if !contact.organization.isEmpty { lines.start("ORG:"); lines.escaped(contact.organization); lines.end() }
         if !contact.title.isEmpty { lines.start("TITLE:"); lines.escaped(contact.title); lines.end() }
-        for phone in contact.phones {
-            labelled("TEL", phone.label, known: Self.phoneTypes, &groups, &lines) { $0.escaped(phone.value) }
-        }
-        for email in contact.emails {
-            labelled("EMAIL", email.label, known: Self.placeTypes, &groups, &lines) { $0.escaped(email.value) }
-        }
-        for address in contact.addresses {
-            labelled("ADR", address.label, known: Self.placeTypes, &groups, &lines) {
-                $0.raw(";;")
-                $0.escaped(address.street); $0.raw(";")
-                $0.escaped(address.city); $0.raw(";")
-                $0.escaped(address.region); $0.raw(";")
-                $0.escaped(address.postalCode); $0.raw(";")
-                $0.escaped(address.country)
-            }
-        }
+        for phone in contact.phones { write(.phone(phone), &groups, &lines) }
+        for email in contact.emails { write(.email(email), &groups, &lines) }
+        for address in contact.addresses { write(.address(address), &groups, &lines) }
         if let birthday = contact.birthday { lines.line(self.birthday(birthday)) }
         if !contact.notes.isEmpty { lines.start("NOTE:"); lines.escaped(contact.notes); lines.end() }
         if !contact.tags.isEmpty {
@@ -240,6 +227,16 @@ public struct VCardWriter {
     func lines(for item: CardItem, taken: [String]) -> [String] {
         var groups = Groups(taken: taken)
         var lines = Lines(out: [], folds: false)
+        write(item, &groups, &lines)
+        return String(decoding: lines.out, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    enum CardItem {
+        case phone(LabeledValue), email(LabeledValue), address(PostalAddress)
+    }
+
+    /// One phone, email or address, as a card written from the fields and a card's patch write it.
+    private func write(_ item: CardItem, _ groups: inout Groups, _ lines: inout Lines) {
         switch item {
         case .phone(let phone):
             labelled("TEL", phone.label, known: Self.phoneTypes, &groups, &lines) { $0.escaped(phone.value) }
@@ -255,11 +252,6 @@ public struct VCardWriter {
                 $0.escaped(address.country)
             }
         }
-        return String(decoding: lines.out, as: UTF8.self).split(separator: "\n").map(String.init)
-    }
-
-    enum CardItem {
-        case phone(LabeledValue), email(LabeledValue), address(PostalAddress)
     }
 
     /// Whether a label is written as `TYPE`s (not as an `X-ABLabel`).
