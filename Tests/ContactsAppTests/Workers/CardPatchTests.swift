@@ -158,6 +158,15 @@ final class CardPatchTests: XCTestCase {
         XCTAssertEqual(added, expected)
     }
 
+    func test_aPreferredItemRelabelled_staysPreferred() {
+        // The work email is preferred (type=pref) and labelled by its group's X-ABLabel; relabelled "home"
+        let result = patched { $0.emails[0].label = "home" }
+        XCTAssertEqual(result, linesExcept([
+            "item3.EMAIL;type=INTERNET;type=pref:john@work.example": "EMAIL;TYPE=home;TYPE=pref:john@work.example",
+            "item3.X-ABLabel:_$!<Other>!$_": nil,
+        ]))
+    }
+
     func test_aCustomLabel_isWrittenAsAnItemGroupNoOtherPropertyUses() {
         let result = patched { $0.phones.append(LabeledValue(label: "Lab bench", value: "+44 1")) }
         XCTAssertTrue(result.contains("item4.TEL:+44 1"), "\(result)")

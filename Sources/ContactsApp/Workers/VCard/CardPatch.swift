@@ -227,6 +227,11 @@ public enum CardPatch {
                 }
             } else {
                 lines = writer.lines(for: new, taken: result)
+                // Written anew for its new label, it stays the preferred one if it was.
+                if property.isPreferred, let first = lines.first {
+                    lines[0] = Self.withValue(Self.head(of: first) + (version == .v4 ? ";PREF=1" : ";TYPE=pref"),
+                                              String(first[first.index(after: Self.colon(in: first))...]))
+                }
                 if let labelIndex { replace(labelIndex, with: []) }
             }
             replace(index, with: lines)
@@ -295,14 +300,19 @@ public enum CardPatch {
         // MARK: Helpers
 
         /// The line with its value replaced: the group, name and parameters as they were.
-        static func withValue(_ line: String, _ value: String) -> String {
+        static func withValue(_ line: String, _ value: String) -> String { head(of: line) + ":" + value }
+
+        /// Group, name and parameters: what stands before the first colon outside quotes.
+        static func head(of line: String) -> String { String(line[..<colon(in: line)]) }
+
+        static func colon(in line: String) -> String.Index {
             var quoted = false
             for index in line.utf8.indices {
                 let byte = line.utf8[index]
                 if byte == UInt8(ascii: "\"") { quoted.toggle() }
-                if byte == UInt8(ascii: ":") && !quoted { return String(line[..<index]) + ":" + value }
+                if byte == UInt8(ascii: ":") && !quoted { return index }
             }
-            return line + ":" + value
+            return line.endIndex
         }
 
         enum Step { case both(Int, Int), old(Int), new(Int) }
