@@ -13,7 +13,10 @@ OUTDIR/lsp-book-SIZE.sqlite. Then:
   included), one at a time as an editor sends them.
 - query: `BIN --db BOOK query PREFIX`, the whole process, as mutt runs it per lookup.
 
-Prints p50 and p99 in milliseconds, and how many items the completion held.
+Prints p50 and p99 in milliseconds, and how many items the completion held. Wall-clock times
+follow the host's load (other builds on its two cores), so the CPU time each takes is printed too:
+the server's user + system time per completion (from /proc before the first and `wait4` after
+the last), and each `query` process's (`wait4`).
 """
 import json
 import os
@@ -64,6 +67,10 @@ def lsp_latencies(bin_path, db, requests):
     os.write(out, frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": URI, "languageId": "mail", "version": 0, "text": "To: \n\n"}}}))
     reader.read_response(None)  # its diagnostics
+    ticks = os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{p.pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    cpu_before = (int(fields[11]) + int(fields[12])) / ticks
     times, items, next_id = [], {}, 1
     for version, prefix in enumerate(PREFIXES, start=1):
         os.write(out, frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
@@ -81,18 +88,22 @@ def lsp_latencies(bin_path, db, requests):
     os.write(out, frame({"jsonrpc": "2.0", "id": next_id, "method": "shutdown"}))
     reader.read_response(next_id)
     os.write(out, frame({"jsonrpc": "2.0", "method": "exit"}))
-    p.wait(timeout=60)
-    return times, items
+    _, _, usage = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return times, items, (usage.ru_utime + usage.ru_stime - cpu_before) / len(times)
 
 
 def query_latencies(bin_path, db, runs):
-    times = []
+    times, cpu = [], 0.0
     for _ in range(runs):
         for prefix in PREFIXES:
             started = time.perf_counter()
-            subprocess.run([bin_path, "--db", db, "query", prefix], stdout=subprocess.DEVNULL, check=False)
+            p = subprocess.Popen([bin_path, "--db", db, "query", prefix], stdout=subprocess.DEVNULL)
+            _, _, usage = os.wait4(p.pid, 0)
+            p.returncode = 0
             times.append(time.perf_counter() - started)
-    return times
+            cpu += usage.ru_utime + usage.ru_stime
+    return times, cpu / len(times)
 
 
 def main():
@@ -104,18 +115,20 @@ def main():
         del args[at:at + 2]
     bin_path, out, sizes = args[0], args[1], [int(s) for s in args[2:]] or [10_000, 100_000]
     os.makedirs(out, exist_ok=True)
-    print("| book | `--lsp` completion p50 | p99 | `query` p50 | p99 | items per prefix |")
-    print("|---|---|---|---|---|---|")
+    print("| book | `--lsp` completion p50 | p99 | CPU per completion | `query` p50 | p99 | CPU per query | items per prefix |")
+    print("|---|---|---|---|---|---|---|---|")
     for size in sizes:
         db = book(bin_path, out, size)
-        lsp, items = lsp_latencies(bin_path, db, requests)
-        query = query_latencies(bin_path, db, max(4, requests // 20))
+        lsp, items, lsp_cpu = lsp_latencies(bin_path, db, requests)
+        query, query_cpu = query_latencies(bin_path, db, max(4, requests // 20))
         ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
-        print(f"| {size:,} | {ms(statistics.median(lsp))} | {ms(percentile(lsp, 0.99))} | "
-              f"{ms(statistics.median(query))} | {ms(percentile(query, 0.99))} | "
+        print(f"| {size:,} | {ms(statistics.median(lsp))} | {ms(percentile(lsp, 0.99))} | {ms(lsp_cpu)} | "
+              f"{ms(statistics.median(query))} | {ms(percentile(query, 0.99))} | {ms(query_cpu)} | "
               + ", ".join(f"{p} {n}" for p, n in items.items()) + " |", flush=True)
+    with open("/proc/loadavg") as load:
+        average = load.read().split()[0]
     print(f"\n{len(PREFIXES)} prefixes × {requests} completions per size (`{' '.join(PREFIXES)}`); "
-          "query: whole process per lookup.")
+          f"query: whole process per lookup. Load average at the end: {average} on {os.cpu_count()} CPUs.")
 
 
 if __name__ == "__main__":

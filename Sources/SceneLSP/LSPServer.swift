@@ -46,7 +46,12 @@ public final class LSPServer: RPCProtocolHandler {
     /// Sends the features' notifications through `server`, and tells them of the app's changes
     /// made in this session (`changes`; other processes' come through `receive(changesElsewhere:)`).
     public func attach(to server: RPCServer, changes: ChangeHub?) {
-        notify = { [weak server] method, params in server?.notify(method, params) }
+        attach(send: { [weak server] method, params in server?.notify(method, params) }, changes: changes)
+    }
+
+    /// `attach(to:changes:)` with notifications handed to `send` (tests read them there).
+    public func attach(send: @escaping (String, JSONValue) -> Void, changes: ChangeHub?) {
+        notify = send
         changes?.observe { [weak self] change in
             guard let self, self.state == .running else { return }
             self.features.dataChanged([change], server: self)
