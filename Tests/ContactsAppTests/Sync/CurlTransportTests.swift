@@ -40,7 +40,8 @@ final class CurlTransportTests: XCTestCase {
     func test_send_nobodyListening_throwsNetworkError() throws {
         // Given: a port that was free a moment ago, nothing listening on it
         let port = try Self.closedPort()
-        let sut = CurlTransport(credentials: DAVCredentials(user: "ann", password: "secret"), timeout: 5)
+        let sut = CurlTransport(credentials: DAVCredentials(user: "ann", password: "secret"),
+                                limits: DAVTimeLimits(request: 5))
 
         // When
         XCTAssertThrowsError(try sut.send(DAVRequest(method: "PROPFIND", url: URL(string: "http://127.0.0.1:\(port)/")!,
