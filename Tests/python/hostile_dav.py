@@ -52,6 +52,9 @@ class HostileDAV:
         self.trickle_report = False
         self.trickling = threading.Event()
         self.truncate_forever = False
+        # Multigets answered whole before the next ones trickle (None: none trickles).
+        self.trickle_multiget_after = None
+        self.multigets = 0
         self.truncations = 0
         self.stopping = threading.Event()
         self.requests = []
@@ -188,6 +191,11 @@ class HostileDAV:
                     return self.answer(207, dav.multistatus([truncated], token=token))
                 if "sync-collection" in body:
                     return self.answer(207, dav.multistatus(dav.members(), token="t1"))
+                with dav.lock:
+                    dav.multigets += 1
+                    slow = dav.trickle_multiget_after is not None and dav.multigets > dav.trickle_multiget_after
+                if slow:
+                    return self.trickle(dav.multistatus(dav.multiget(body)))
                 self.answer(207, dav.multistatus(dav.multiget(body)))
 
             def trickle(self, body):

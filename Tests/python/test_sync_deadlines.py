@@ -156,6 +156,34 @@ def test_cancel_request_over_rpc_stops_a_slow_sync_with_32800_and_the_next_reque
     assert nothing_pulled(book)
 
 
+def test_a_large_pull_cancelled_in_its_second_multiget_keeps_nothing_of_the_first(here, tmp_path):
+    # 600 cards are two multigets (500 a batch); a pull of 100 or more is written batch by batch
+    # while it downloads, inside one transaction: cancelled, the first batch must not stay.
+    for number in range(600):
+        here.put(f"/alice/book/c{number}.vcf", card(f"c{number}", f"Cy Number{number}"))
+    book = added(here, tmp_path)
+    here.trickle_multiget_after = 1
+    rpc = RpcProcess(tmp_path, framing="newline", db=book.db)
+    try:
+        rpc.send({"jsonrpc": "2.0", "id": 1, "method": "contacts/sync", "params": {"account": "home"}})
+        assert here.trickling.wait(TIMEOUT), "the second multiget never started"
+        rpc.notify("$/cancelRequest", {"id": 1})
+        _, cancelled = rpc.until_response(1)
+        assert cancelled["error"]["code"] == -32800, cancelled
+        assert rpc.close_and_wait() == 0
+    finally:
+        rpc.kill()
+    assert here.multigets == 2
+    assert nothing_pulled(book)
+    assert book.sql("SELECT sync_token FROM sync_account")[0][0] is None
+    # The next sync pulls everything, once.
+    here.trickle_multiget_after = None
+    again = sync(book)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("home: pulled 601,"), again.stdout
+    assert book.sql("SELECT count(*) FROM contact")[0][0] == 601
+
+
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_notifications_cancelled_over_mcp_stops_a_slow_sync_and_the_next_call_answers(here, tmp_path, mode):
     book = added(here, tmp_path)
