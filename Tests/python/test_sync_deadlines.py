@@ -130,6 +130,28 @@ def test_ctrl_c_in_the_repl_stops_a_slow_sync_and_the_repl_answers_the_next_comm
     assert nothing_pulled(book)
 
 
+def test_ctrl_c_in_the_repl_stops_an_import_too_keeping_nothing(tmp_path):
+    # 40,000 cards are 20 batches: the Ctrl-C, sent when the progress line first shows, is seen
+    # at the end of the first batch, long before the last.
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:P{i}\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n" for i in range(40000))
+    (tmp_path / "big.vcf").write_text(cards)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "TERM": "xterm", "LANG": "C.UTF-8", "CONTACTSBOOK_HISTORY": ""}
+    child = pexpect.spawn(binary(), ["--db", str(tmp_path / "book.sqlite"), "--create"], env=env, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(24, 200), cwd=str(tmp_path))
+    try:
+        child.expect_exact("> ")
+        child.send("import big.vcf\r")
+        child.expect_exact("Importing")
+        child.sendintr()
+        child.expect_exact("import cancelled: nothing was imported")
+        child.expect_exact("> ")
+        child.send("list\r")
+        child.expect_exact("No contacts")
+        child.expect_exact("> ")
+    finally:
+        child.close(force=True)
+
+
 @pytest.mark.parametrize("framing", ["content-length", "newline"])
 def test_cancel_request_over_rpc_stops_a_slow_sync_with_32800_and_the_next_request_answers(here, tmp_path, framing):
     book = added(here, tmp_path)
