@@ -27,7 +27,7 @@ struct SharedKeyCollector {
 
     mutating func add(_ kind: DuplicateReason.Kind, _ storedKey: String, id: Int64) {
         switch kind {
-        case .email: idsByKey[SharedKeyID(kind: kind, key: storedKey), default: []].insert(id)
+        case .uid, .email: idsByKey[SharedKeyID(kind: kind, key: storedKey), default: []].insert(id)
         case .phone:
             let key = PhoneCountry.international(storedKey, defaultCountry: defaultCountry)
             idsByKey[SharedKeyID(kind: kind, key: key), default: []].insert(id)
@@ -100,6 +100,7 @@ extension ContactStore {
         _ = try forEachBatch(search: "", sort: .last, batchSize: 500) { batch in
             for contact in batch {
                 guard let id = contact.id else { continue }
+                collector.add(.uid, contact.uid, id: id)
                 for (kind, key) in MatchKeys.storedKeys(contact) { collector.add(kind, key, id: id) }
             }
         }

@@ -70,8 +70,9 @@ public protocol ContactStore: AnyObject {
     func delete(id: Int64, expectedVersion: Int?) throws
     /// 0-based position of a contact in the whole book in the given order.
     func position(of id: Int64, sort: SortOrder) throws -> Int
-    /// The stored contacts whose UID is one of `uids` (in no particular order), so an import
-    /// can match its cards to the contacts they came from.
+    /// The stored contacts whose UID is one of `uids`, so an import can match its cards to the
+    /// contacts they came from. Several may share a UID (cards of two servers, or two cards of
+    /// one): they come in id order, the oldest first, the one a UID names.
     func contacts(uids: [String]) throws -> [Contact]
     /// Saves an import in one transaction: every insert and every update (each with the rules
     /// of `insert` and `update`), or, if any one of them fails, none at all.

@@ -11,6 +11,14 @@ extension SQLiteContactStore {
         try guarded {
             try writer.read { db in
                 var shared: [SharedMatchKey] = []
+                // One UID held by several contacts (two servers hold it), along its index.
+                let uids = try Row.fetchCursor(db, sql: """
+                    SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1
+                    """)
+                while let row = try uids.next() {
+                    let ids = (row[1] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
+                    shared.append(SharedMatchKey(kind: .uid, key: row[0], ids: ids))
+                }
                 let groups = try Row.fetchCursor(db, sql: """
                     SELECT kind, key, group_concat(id) FROM contact_key WHERE kind = 'email'
                     GROUP BY kind, key HAVING COUNT(*) > 1
