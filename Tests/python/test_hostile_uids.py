@@ -70,6 +70,10 @@ def test_a_card_from_another_account_with_a_contacts_uid_never_takes_it_over(hom
     assert sorted(c.fn.value for c in exported.values()) == ["Ann Lee", "Mallory Evil"]
     assert exported["ann-1"].fn.value == "Ann Lee"
     assert book.contacts().keys() == exported.keys()
+    # That file imported back finds both (each its own contact): nothing added.
+    imported = book.session(f"import {tmp_path / 'export.vcf'}")
+    assert ": 0 added, " in imported, imported
+    assert [(uid, name) for uid, _, name, _, _ in rows(book)] == [("ann-1", "Ann Lee"), ("ann-1", "Mallory Evil")]
 
 
 def test_two_honest_servers_with_one_uid_do_not_ping_pong_and_notes_do_not_grow(home, work, tmp_path):

@@ -107,6 +107,15 @@ extension ContactStore {
         return collector.shared()
     }
 
+    /// Every contact's UID through `forEachBatch`; `SQLiteContactStore` groups its UID index.
+    public func sharedUIDs() throws -> [String: [Int64]] {
+        var ids: [String: [Int64]] = [:]
+        _ = try forEachBatch(search: "", sort: .last, batchSize: 500) { batch in
+            for contact in batch { if let id = contact.id { ids[contact.uid, default: []].append(id) } }
+        }
+        return ids.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
+    }
+
     /// The contacts with these ids that exist, in the order asked.
     public func contacts(ids: [Int64]) throws -> [Contact] {
         try ids.compactMap { try contact(id: $0) }

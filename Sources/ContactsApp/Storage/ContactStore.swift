@@ -92,6 +92,9 @@ public protocol ContactStore: AnyObject {
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
     /// The contacts with these ids that exist, in the order asked.
     func contacts(ids: [Int64]) throws -> [Contact]
+    /// The UIDs held by two contacts or more (cards of two servers, or two cards of one), each
+    /// with its contacts' ids, ascending.
+    func sharedUIDs() throws -> [String: [Int64]]
     /// Every contact with a birthday, in no particular order.
     func contactsWithBirthdays() throws -> [Contact]
     /// Saves a merge in one transaction: `kept` updated (the rules of `update`) and every one of
