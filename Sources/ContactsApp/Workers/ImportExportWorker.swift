@@ -460,14 +460,15 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// same at every export. A file is read by programs that take one UID for one contact
     /// (ours, Radicale's upload, vdirsyncer): with the UID twice, one of the two would be merged
     /// away or refused there, though they are two contacts here.
-    static func exported(_ contact: Contact, shared: [String: [Int64]]) -> Contact {
+    public static func exported(_ contact: Contact, shared: [String: [Int64]]) -> Contact {
         guard let id = contact.id, let holders = shared[contact.uid], holders.first != id else { return contact }
         var exported = contact
         exported.uid = exportedUID(contact.uid, id: id)
         return exported
     }
 
-    static func exportedUID(_ uid: String, id: Int64) -> String { DerivedUID.uuid(uid + "\u{1E}#\(id)") }
+    /// The UID contact `id` is written with when it shares `uid` with an older contact.
+    public static func exportedUID(_ uid: String, id: Int64) -> String { DerivedUID.uuid(uid + "\u{1E}#\(id)") }
 
     /// How many contacts an export writes between two progress reports.
     static let exportProgressStep = 2_000
