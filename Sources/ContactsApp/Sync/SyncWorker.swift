@@ -192,10 +192,9 @@ public final class SyncWorker {
     /// Pulls of this many cards or more are saved while they download (`pull`).
     static let pipelinedPull = 100
 
-    /// What one pull has matched by UID so far (its cards come in batches): the contacts linked
-    /// nowhere it took, and the first href it met with each UID.
+    /// What one pull has met so far (its cards come in batches): the first href of each UID. A
+    /// later card with that UID is added beside it, so a contact linked nowhere joins one card only.
     struct UIDMatches {
-        var taken: Set<Int64> = []
         var firstHref: [String: String] = [:]
     }
 
@@ -247,10 +246,9 @@ public final class SyncWorker {
             if let sibling = sibling ?? holders.first(where: { $0.account == account.name && $0.href != card.href })?.href {
                 // One UID twice in this address book: both kept, each linked by its own href.
                 summary.sharedUIDs.append(.init(uid: TerminalText.sanitize(remote.uid), first: sibling, second: card.href))
-            } else if let local = holders.first(where: { $0.account == nil && !matched.taken.contains($0.contact.id ?? 0) })?.contact {
+            } else if let local = holders.first(where: { $0.account == nil })?.contact {
                 // Found here but linked nowhere: a sync cut off after the server took a card, the
                 // same card imported before, or an account removed and added again. Merged with no base.
-                matched.taken.insert(local.id ?? 0)
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
                 writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
