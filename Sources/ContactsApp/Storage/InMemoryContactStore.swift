@@ -49,7 +49,7 @@ public final class InMemoryContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         let wanted = Set(uids)
-        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) } }
+        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) } }
     }
 
     /// Applies the batch to a copy of the book and keeps the copy only if every save succeeded,
@@ -72,9 +72,6 @@ public final class InMemoryContactStore: ContactStore {
 
     private func insert(_ contact: Contact, into book: inout [Int64: Contact]) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        guard !book.values.contains(where: { $0.uid == contact.uid }) else {
-            throw ContactStoreError.storage("Another contact already has this UID.")
-        }
         lastID += 1
         var saved = contact
         saved.id = lastID
@@ -86,9 +83,6 @@ public final class InMemoryContactStore: ContactStore {
     private func update(_ contact: Contact, in book: inout [Int64: Contact]) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
         try check(id: id, expected: contact.version, in: book)
-        guard !book.values.contains(where: { $0.uid == contact.uid && $0.id != id }) else {
-            throw ContactStoreError.storage("Another contact already has this UID.")
-        }
         var saved = CardPatch.reconciled(contact)
         saved.version += 1
         book[id] = saved

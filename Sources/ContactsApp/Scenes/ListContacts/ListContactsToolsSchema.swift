@@ -28,7 +28,7 @@ private enum ToolsSchema {
 extension ListContacts.FindDuplicates.ViewModel: JSONSchemaDescribed {
     public static var jsonSchema: JSONValue {
         let reason = ToolsSchema.object([
-            "kind": ["type": "string", "enum": ["email", "phone", "name"]],
+            "kind": ["type": "string", "enum": ["uid", "email", "phone", "name"]],
             "value": ["type": "string", "description": "the email in lower case; the phone as +CC digits; for names the folded organisation or @domain"],
             "text": ToolsSchema.string,
         ])
