@@ -1,0 +1,100 @@
+"""`contactsbook add-email`: a mail client pipes a message in (neomutt's `<pipe-message>`), the
+sender (or, with --all, everyone) is offered, known addresses skipped, every address recorded as
+seen, and searches rank the people one writes to first. Real-looking messages from
+Tests/ContactsAppTests/Fixtures/mail/."""
+import json
+import pathlib
+import subprocess
+
+import pexpect
+
+from rpc_client import TIMEOUT, binary, isolated_env
+
+MAIL = pathlib.Path(__file__).resolve().parent.parent / "ContactsAppTests" / "Fixtures" / "mail"
+
+
+def run(tmp_path, *args, message=None, stdin=None):
+    """Runs without a controlling terminal (a new session), as a mail client's pipe in a script does."""
+    data = stdin if stdin is not None else (MAIL / message).read_bytes()
+    return subprocess.run([binary(), *args], input=data, capture_output=True, env=isolated_env(tmp_path),
+                          timeout=TIMEOUT, start_new_session=True)
+
+
+def test_without_a_terminal_nothing_is_added_unless_yes_and_known_ones_are_skipped(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    done = run(tmp_path, "add-email", "--db", db, "--create", message="jose-to-ann.eml")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == "Not added (nobody to ask; --yes adds without asking): José Ñúñez <jose@correo.es>\n"
+
+    done = run(tmp_path, "add-email", "--db", db, "--yes", message="jose-to-ann.eml")
+    assert done.stdout.decode() == "Added José Ñúñez <jose@correo.es> as #1\n"
+
+    done = run(tmp_path, "add-email", "--db", db, "--yes", "--all", message="thunderbird-reply.eml")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == [
+        "Known: jose@correo.es is José Ñúñez (#1)'s",
+        "Added Zoë Adams <zoe@example.org> as #2",
+        "Added Zoe Adams <zoe.adams@work.example> as #3",
+        "Added Mary Kowalczyk <mary@kowalczyk.example> as #4",
+        "Added Seán O'Brien <sean@obrien.example> as #5",
+    ]
+
+    # one change, taken back by undo
+    undone = subprocess.run([binary(), "--db", db], input=b"undo\nlist\n", capture_output=True, env=isolated_env(tmp_path),
+                            timeout=TIMEOUT)
+    out = undone.stdout.decode()
+    assert "Undid: added Zoë Adams and 3 more from mail" in out
+    assert "José Ñúñez" in out and "Kowalczyk" not in out
+
+
+def test_the_person_answers_on_the_terminal_while_stdin_is_the_message(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    # Not a message: said, nothing offered (the book is made, as --create asks)
+    made = run(tmp_path, "add-email", "--db", db, "--create", stdin=b"")
+    assert made.returncode == 1 and b"No sender in this message" in made.stderr
+    # As neomutt's pipe does: stdin is the message, the terminal is the person's.
+    child = pexpect.spawn("/bin/sh", ["-c", f'exec "{binary()}" add-email --all --db "{db}" < "{MAIL / "jose-to-ann.eml"}"'],
+                          env=isolated_env(tmp_path), encoding="utf-8", timeout=TIMEOUT)
+    child.expect_exact("Add José Ñúñez <jose@correo.es>? [y/N] ")
+    child.sendline("y")
+    child.expect_exact("Add Ann Lee <ann@example.org>? [y/N] ")
+    child.sendline("")
+    child.expect_exact("Not added: Ann Lee <ann@example.org>")
+    for _ in range(4):
+        child.expect(r"Add .*\? \[y/N\] ")
+        child.sendline("n")
+    child.expect_exact("Added José Ñúñez <jose@correo.es> as #1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_query_search_and_rpc_rank_the_people_written_to_first(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    # Four Adams, by name: Ann, Bob, Cy, Zoë; the mail names Zoë and Cy
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:{n} Adams\r\nN:Adams;{n};;;\r\nEMAIL:{e}\r\nEND:VCARD\r\n"
+                    for n, e in [("Ann", "ann@a.example"), ("Bob", "bob@b.example"), ("Cy", "cy@c.example"),
+                                 ("Zoë", "zoe@example.org")])
+    imported = run(tmp_path, "import", "--db", db, "--create", "-", stdin=cards.encode())
+    assert imported.returncode == 0, imported.stderr
+    zoe_twice = b"From: Me <me@example.net>\nTo: Zoe <zoe@example.org>\n\n"
+    for _ in range(2):
+        assert run(tmp_path, "add-email", "--db", db, stdin=zoe_twice).returncode == 0
+    assert run(tmp_path, "add-email", "--db", db, stdin=b"From: Cy <cy@c.example>\n\n").returncode == 0
+
+    query = run(tmp_path, "query", "--db", db, "adams", stdin=b"")
+    assert [line.split("\t")[0] for line in query.stdout.decode().splitlines()[1:]] == [
+        "zoe@example.org", "cy@c.example", "ann@a.example", "bob@b.example"]
+    search = run(tmp_path, "search", "--db", db, "--json", "adams", stdin=b"")
+    rows = json.loads(search.stdout)["displayed"][0]["value"]["rows"]
+    assert [row["name"] for row in rows] == ["Zoë Adams", "Cy Adams", "Ann Adams", "Bob Adams"]
+    # the whole book, without a search, stays in name order
+    listing = json.loads(run(tmp_path, "list", "--db", db, "--json", stdin=b"").stdout)["displayed"][0]["value"]["rows"]
+    assert [row["name"] for row in listing] == ["Ann Adams", "Bob Adams", "Cy Adams", "Zoë Adams"]
+
+
+def test_a_missing_book_is_not_made_without_create(tmp_path):
+    done = run(tmp_path, "add-email", "--db", str(tmp_path / "nope.sqlite"), "--yes", message="jose-to-ann.eml")
+    assert done.returncode == 2
+    assert b"pass --create" in done.stderr
+    assert not (tmp_path / "nope.sqlite").exists()
