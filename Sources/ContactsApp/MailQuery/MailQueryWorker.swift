@@ -7,6 +7,13 @@ public struct MailQueryMatch: Equatable, Sendable {
     public let name: String
     /// The address's label and the organisation: "work · Acme".
     public let info: String
+    /// The contact it belongs to (an editor's completion shows the contact's other fields).
+    public internal(set) var contactID: Int64? = nil
+
+    /// Equal when a mail client sees the same line (the contact's id is not printed).
+    public static func == (a: MailQueryMatch, b: MailQueryMatch) -> Bool {
+        a.address == b.address && a.name == b.name && a.info == b.info
+    }
 }
 
 /// Finds email addresses for mail clients (mutt's `query_command`, aerc's `address-book-cmd`):
@@ -32,7 +39,8 @@ public final class MailQueryWorker {
         return contacts.flatMap { contact in
             contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
                 MailQueryMatch(address: email.value, name: contact.fullName,
-                               info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "))
+                               info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "),
+                               contactID: contact.id)
             }
         }
     }
