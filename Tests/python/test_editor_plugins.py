@@ -1,0 +1,109 @@
+"""The editor plugins shipped in editors/ (Neovim, Emacs), driven headless in the real editors
+Debian ships (Neovim 0.7.2, Emacs 28.2 with elpa-eglot 1.9) against `contactsbook --lsp`: open a
+mail draft, complete `To: jos`, a second address, hover, a code action, the picker, a diagnostic
+that goes away when another process adds the address; and a clean, fast failure when the binary
+is missing or the book cannot be opened. They skip, saying why, when an editor or `--lsp` is
+missing (scripts/setup installs the editors)."""
+import glob
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from rpc_client import binary, isolated_env
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCRIPTS = pathlib.Path(__file__).resolve().parent / "editors"
+LIMIT = 120  # seconds; an upper bound only (editors start slowly on a busy machine)
+CARDS = ("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:José Ñúñez\r\nN:Ñúñez;José;;;\r\nORG:Correos\r\nEMAIL;TYPE=home:jose@correo.es\r\n"
+         "TEL;TYPE=cell:+34 612 345 678\r\nEND:VCARD\r\n"
+         "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEMAIL;TYPE=work:ann@example.org\r\nEND:VCARD\r\n")
+
+
+def lsp_missing():
+    help_text = subprocess.run([binary(), "session", "--help"], capture_output=True, text=True).stdout
+    return None if "--lsp" in help_text else "this contactsbook has no --lsp (the lsp branch is not merged)"
+
+
+def eglot_dirs():
+    return sorted(glob.glob("/usr/share/emacs/site-lisp/elpa/*"))
+
+
+needs_nvim = pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (scripts/setup installs it)")
+needs_emacs = pytest.mark.skipif(shutil.which("emacs") is None, reason="Emacs is not installed (scripts/setup installs emacs-nox)")
+needs_eglot = pytest.mark.skipif(not glob.glob("/usr/share/emacs/site-lisp/elpa/eglot-*"),
+                                 reason="Debian's elpa-eglot is not installed (scripts/setup installs it)")
+needs_lsp = pytest.mark.skipif(lsp_missing() is not None, reason=lsp_missing() or "")
+
+
+@pytest.fixture
+def book(tmp_path):
+    db = str(tmp_path / "book.sqlite")
+    imported = subprocess.run([binary(), "import", "--create", "--db", db, "-"], input=CARDS, capture_output=True,
+                              text=True, env=isolated_env(tmp_path), timeout=LIMIT)
+    assert imported.returncode == 0, imported.stderr
+    return db
+
+
+def history(tmp_path, db):
+    out = subprocess.run([binary(), "--db", db], input="history\n", capture_output=True, text=True, env=isolated_env(tmp_path),
+                         timeout=LIMIT).stdout
+    return [line for line in out.splitlines() if line.startswith("#")]
+
+
+def run_editor(tmp_path, command, **variables):
+    env = isolated_env(tmp_path)
+    env["CONTACTSBOOK_BIN"] = binary()
+    env.update(variables)
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=LIMIT, stdin=subprocess.DEVNULL,
+                            cwd=tmp_path)
+    return result
+
+
+def nvim(script):
+    return ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "--cmd", f"set rtp^={ROOT / 'editors' / 'nvim'}",
+            "--cmd", "runtime plugin/contactsbook.lua", "-c", f"luafile {SCRIPTS / script}"]
+
+
+@needs_nvim
+@needs_lsp
+def test_neovim_plugin_completes_hovers_adds_and_picks(tmp_path, book):
+    draft = tmp_path / "draft.eml"
+    draft.write_text("To: \nSubject: lunch\n\nHello,\n")
+    result = run_editor(tmp_path, nvim("nvim_plugin.lua"), TEST_DB=book, TEST_DRAFT=str(draft))
+    assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+    assert result.stdout.splitlines() == [
+        "ok: started for a mail buffer, omnifunc set",
+        "ok: completed To: jos",
+        "ok: completed a second address",
+        "ok: hover shows the contact",
+        "ok: code action added Kim Park",
+        "ok: a diagnostic went away when another process added the address",
+        "ok: :Contacts picked and inserted",
+        "ok: :ContactsAdd added Zed Zimmer",
+    ]
+    assert draft.read_text().splitlines()[:4] == [
+        "To: José Ñúñez <jose@correo.es>, Ann Lee <ann@example.org>",
+        "Cc: Kim Park <kim@park.example>, Zed Zimmer <zed@example.net>",
+        "Bcc: Olga Brown <olga@example.com>",
+        "Reply-To: José Ñúñez <jose@correo.es>",
+    ]
+    # Only what was asked was written: the import, the two adds, the other process's add
+    assert len(history(tmp_path, book)) == 4
+
+
+@needs_nvim
+@pytest.mark.parametrize("cmd, db, says", [
+    ("/nonexistent/contactsbook", None, 'cannot find the program "/nonexistent/contactsbook"'),
+    (None, "/nonexistent/book.sqlite", "there is no book at /nonexistent/book.sqlite"),
+], ids=["missing-binary", "missing-book"])
+def test_neovim_plugin_fails_cleanly_and_fast(tmp_path, cmd, db, says):
+    variables = {"TEST_CMD": cmd or binary()}
+    if db:
+        variables["TEST_DB"] = db
+    result = run_editor(tmp_path, nvim("nvim_plugin_fails.lua"), **variables)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("contactsbook: ") and says in lines[0], lines
+    assert not pathlib.Path("/nonexistent").exists()
