@@ -107,3 +107,22 @@ def test_neovim_plugin_fails_cleanly_and_fast(tmp_path, cmd, db, says):
     lines = result.stdout.splitlines()
     assert len(lines) == 1 and lines[0].startswith("contactsbook: ") and says in lines[0], lines
     assert not pathlib.Path("/nonexistent").exists()
+
+
+@needs_nvim
+@needs_lsp
+def test_neovim_checkhealth_says_what_works_and_what_does_not(tmp_path, book):
+    report = tmp_path / "health.txt"
+
+    def checkhealth(db):
+        setup = f"lua require('contactsbook').setup{{cmd={{'{binary()}'}}, db='{db}'}}"
+        command = nvim("nvim_plugin_fails.lua")[:-2] + ["-c", setup, "-c", "checkhealth contactsbook",
+                                                      "-c", f"silent write! {report}", "-c", "qall!"]
+        result = run_editor(tmp_path, command)
+        assert result.returncode == 0, result.stderr
+        return report.read_text()
+
+    good = checkhealth(book)
+    assert "OK: it serves --lsp" in good and f"OK: the book opens ({book})" in good and "ERROR" not in good
+    bad = checkhealth("/nonexistent/book.sqlite")
+    assert "ERROR: the book cannot be opened: there is no book at /nonexistent/book.sqlite" in bad
