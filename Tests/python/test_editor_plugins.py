@@ -188,3 +188,25 @@ def test_emacs_package_byte_compiles_without_warnings(tmp_path):
                              "-f", "batch-byte-compile", str(tmp_path / "contactsbook.el")],
                             capture_output=True, text=True, timeout=LIMIT)
     assert result.returncode == 0, result.stderr
+
+
+@needs_emacs
+@needs_eglot
+def test_emacs_package_autoloads_register_eglot_and_commands(tmp_path):
+    # What package.el (and package-vc-install) makes at install time, loaded alone: the commands
+    # are autoloads and eglot learns the server for mail buffers, before the package itself loads.
+    shutil.copy(ROOT / "editors" / "emacs" / "contactsbook.el", tmp_path)
+    subprocess.run(["emacs", "--batch", "-Q", "--eval",
+                    f'(progn (require (quote package)) (package-generate-autoloads "contactsbook" "{tmp_path}"))'],
+                   check=True, capture_output=True, timeout=LIMIT)
+    elpa = " ".join(f'"{d}"' for d in eglot_dirs())
+    check = (f'(progn (dolist (d (list {elpa})) (add-to-list (quote load-path) d))'
+             ' (require (quote eglot))'
+             ' (princ (format "%S %S %S %S\\n" (autoloadp (symbol-function (quote contactsbook)))'
+             ' (autoloadp (symbol-function (quote contactsbook-completion-at-point))) (featurep (quote contactsbook))'
+             ' (cdr (assoc (quote (message-mode mail-mode)) eglot-server-programs))))'
+             ' (with-temp-buffer (run-hooks (quote eglot-managed-mode-hook))))')
+    result = subprocess.run(["emacs", "--batch", "-Q", "-L", str(tmp_path), "-l", str(tmp_path / "contactsbook-autoloads.el"),
+                             "--eval", check], capture_output=True, text=True, timeout=LIMIT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == ["t t nil contactsbook-eglot-contact"]

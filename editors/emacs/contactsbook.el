@@ -101,6 +101,7 @@ Signals a clear error instead when the program or the book is missing."
   (add-to-list 'eglot-server-programs '((message-mode mail-mode) . contactsbook-eglot-contact))
   (add-hook 'eglot-managed-mode-hook #'contactsbook--eglot-managed))
 
+;;;###autoload
 (defun contactsbook--eglot-managed ()
   "In a mail buffer eglot manages, keep every completion the server gives.
 The book chooses the matches (accents and case aside, inside
