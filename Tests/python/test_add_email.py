@@ -98,3 +98,24 @@ def test_a_missing_book_is_not_made_without_create(tmp_path):
     assert done.returncode == 2
     assert b"pass --create" in done.stderr
     assert not (tmp_path / "nope.sqlite").exists()
+
+
+def test_mcp_search_ranks_the_people_written_to_first_and_rows_carry_every_address(tmp_path):
+    from test_mcp import Checked, client, run as run_mcp
+    db = str(tmp_path / "book.sqlite")  # the book test_mcp's client opens
+    cards = ("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Ann Adams\r\nN:Adams;Ann;;;\r\nEMAIL:ann@a.example\r\nEND:VCARD\r\n"
+             "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Zoë Adams\r\nN:Adams;Zoë;;;\r\nEMAIL;TYPE=work:zoe@example.org\r\n"
+             "EMAIL;TYPE=home:zoe@home.example\r\nTEL;TYPE=cell:+1 555 000 1111\r\nEND:VCARD\r\n")
+    assert run(tmp_path, "import", "--db", db, "--create", "-", stdin=cards.encode()).returncode == 0
+    assert run(tmp_path, "add-email", "--db", db, stdin=b"From: Z <zoe@home.example>\n\n").returncode == 0
+
+    async def body():
+        async with client(tmp_path, "legacy") as c:
+            checked = Checked(c, (await c.list_tools()).tools)
+            result = await checked.call("search", {"text": "adams"})
+            rows = result.structured_content["rows"]
+            assert [row["name"] for row in rows] == ["Zoë Adams", "Ann Adams"]
+            assert rows[0]["emails"] == [{"label": "work", "value": "zoe@example.org"},
+                                         {"label": "home", "value": "zoe@home.example"}]
+            assert [phone["label"] for phone in rows[0]["phones"]] == ["mobile"]  # vCard 4.0 TYPE=cell, as the book labels it
+    run_mcp(body)
