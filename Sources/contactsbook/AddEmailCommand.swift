@@ -62,7 +62,7 @@ struct AddEmailCommand: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            write("error: \(ContactsFailure(error))\n", to: .standardError)
+            write("error: \(presenter.failure(error))\n", to: .standardError)
             throw ExitCode(1)
         }
     }

@@ -47,6 +47,12 @@ public struct AddFromMailPresenter {
             : "No sender in this message (no From: header; is it a mail message?)"
     }
 
+    /// Why reading or adding failed, in the words the other commands use.
+    public func failure(_ error: Error) -> String {
+        if case ContactStoreError.storage(let text)? = error as? ContactStoreError { return text }
+        return formatter.message(for: ContactsFailure(error)).text
+    }
+
     private func mailbox(_ mailbox: MailMessage.Mailbox) -> String {
         Self.safe(MailAddressFormat.mailbox(name: mailbox.name, address: mailbox.address))
     }
