@@ -7,9 +7,28 @@ public enum MailAddressText {
     static let atomSpecials = Set("!#$%&'*+-/=?^_`{|}~".unicodeScalars)
 
     public static func address(name: String, email: String) -> String {
-        let name = name.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        let name = isTidy(name) ? name : name.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         guard !name.isEmpty else { return email }
         return phrase(name) + " <" + email + ">"
+    }
+
+    /// A name that is already one line with single spaces between words, read from its bytes:
+    /// splitting Characters for every completion item was a twentieth of a completion.
+    static func isTidy(_ name: String) -> Bool {
+        var previousSpace = true
+        for scalar in name.unicodeScalars {
+            let value = scalar.value
+            if value == 0x20 {
+                if previousSpace { return false }
+                previousSpace = true
+                continue
+            }
+            // Controls, and Unicode's other white space (U+0085, U+00A0, U+2000-U+200A, U+3000...).
+            if value < 0x20 || (0x7F...0xA0).contains(value) || value == 0x1680 || (0x2000...0x200A).contains(value)
+                || (0x2028...0x2029).contains(value) || value == 0x202F || value == 0x205F || value == 0x3000 { return false }
+            previousSpace = false
+        }
+        return !previousSpace || name.isEmpty
     }
 
     /// The name as an RFC 5322 phrase: as it is when every word is an atom, else quoted.
@@ -57,7 +76,7 @@ public struct ContactMarkdown {
         var lines: [String] = []
         let work = [contact.organization, contact.title].filter { !$0.isEmpty }.map(Self.escaped)
         if !work.isEmpty { lines.append(work.joined(separator: " · ")) }
-        let others = contact.emails.filter { $0.value.lowercased() != email.lowercased() }
+        let others = contact.emails.filter { $0.value != email }
         if !others.isEmpty {
             if !lines.isEmpty { lines.append("") }
             lines.append("Other addresses:")
@@ -78,19 +97,29 @@ public struct ContactMarkdown {
 
     /// Inline code: no markup inside; a backtick in the text gets a longer fence.
     static func code(_ text: String) -> String {
-        let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        let clean = text.unicodeScalars.contains(where: isControl)
+            ? String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 })) : text
         let fence = clean.contains("`") ? "``" : "`"
         return fence + (clean.hasPrefix("`") || clean.hasSuffix("`") ? " \(clean) " : clean) + fence
     }
 
     /// Markdown's punctuation backslash-escaped, control characters made spaces.
     static func escaped(_ text: String) -> String {
-        var out = ""
+        // Most names and organisations hold none of these: returned as they are.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || markup.contains($0) }) else { return text }
+        var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control { out.append(" "); continue }
-            if "\\`*_[]<>#|~".unicodeScalars.contains(scalar) { out.append("\\") }
-            out.unicodeScalars.append(scalar)
+            if isControl(scalar) { out.append(" "); continue }
+            if scalar.isASCII, markup.contains(UInt8(scalar.value)) { out.append("\\") }
+            out.append(scalar)
         }
-        return out
+        return String(out)
+    }
+
+    static let markup = Set("\\`*_[]<>#|~".utf8)
+
+    /// C0 and C1 controls and DEL (Unicode's Cc), without a property look-up.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }

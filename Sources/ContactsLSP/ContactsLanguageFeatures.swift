@@ -20,8 +20,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
 
     /// LSP 3.17's RequestFailed: the request was valid, the book could not answer it.
     public static let requestFailedCode = -32803
-    /// Contacts read for one completion (each gives one item per address).
-    public static let completionContacts = 50
+    /// Contacts read for one completion (each gives one item per address): more than a
+    /// completion menu shows; the list is asked again as the word grows.
+    public static let completionContacts = 25
     public static let maximumSearchLimit = 500
 
     private let worker: MailAddressWorker
@@ -75,13 +76,27 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         for document in server.openDocuments { publish(document, server, always: false) }
     }
 
+    /// The document read as a draft from its header lines alone: a long body (a quoted thread)
+    /// is never split into lines on each keystroke.
+    static func draft(_ document: LSPDocument) -> MailDraft {
+        var lines: [String] = []
+        for index in 0..<document.lineCount {
+            let bytes = document.lineBytes(index)
+            if bytes.isEmpty { break }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if line == MailDraft.messageModeSeparator { break }
+            lines.append(line)
+        }
+        return MailDraft(lines: lines)
+    }
+
     // MARK: Completion
 
     private func completion(_ params: JSONValue?, _ server: LSPServer) throws -> JSONValue {
         let (uri, position) = try LSPParams.documentPosition(params)
         let document = try server.openDocument(uri)
         let column = document.utf8Column(of: position, encoding: server.encoding)
-        let draft = MailDraft(lines: document.lines)
+        let draft = Self.draft(document)
         guard let site = draft.completionSite(at: .init(line: position.line, column: column)) else {
             return ["isIncomplete": false, "items": []]
         }
@@ -116,7 +131,7 @@ public final class ContactsLanguageFeatures: LSPFeatures {
     private func hover(_ params: JSONValue?, _ server: LSPServer) throws -> JSONValue {
         let (uri, position) = try LSPParams.documentPosition(params)
         let document = try server.openDocument(uri)
-        let draft = MailDraft(lines: document.lines)
+        let draft = Self.draft(document)
         let location = MailDraft.Location(line: position.line, column: document.utf8Column(of: position, encoding: server.encoding))
         guard location.line < draft.headerLineCount, let address = draft.address(at: location) else { return .null }
         let value: String
@@ -141,7 +156,7 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         }
         // LSP: a kind asked for covers its sub-kinds ("quickfix" is under "", itself and no other).
         if let only, !only.contains(where: { kind in kind.isEmpty || kind == "quickfix" }) { return [] }
-        let draft = MailDraft(lines: document.lines)
+        let draft = Self.draft(document)
         let from = MailDraft.Location(line: requested.start.line, column: document.utf8Column(of: requested.start, encoding: server.encoding))
         let to = MailDraft.Location(line: requested.end.line, column: document.utf8Column(of: requested.end, encoding: server.encoding))
         let unknown = try unknownRecipients(draft)
@@ -188,7 +203,7 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             guard case .string(let uri)? = arguments.first else {
                 throw LSPParams.invalid("arguments[0]", "must be the URI of an open document")
             }
-            let draft = MailDraft(lines: try server.openDocument(uri).lines)
+            let draft = Self.draft(try server.openDocument(uri))
             let recipients = draft.addresses.filter { $0.problem == nil }.map { MailRecipient(name: $0.displayName, email: $0.email) }
             return try added(try worker.add(recipients), asked: recipients, server)
         case Command.search:
@@ -275,7 +290,7 @@ public final class ContactsLanguageFeatures: LSPFeatures {
     /// Publishes the document's diagnostics: always after an edit (their places moved), and
     /// after a change to the book only when they differ from those last sent.
     private func publish(_ document: LSPDocument, _ server: LSPServer, always: Bool) {
-        let draft = MailDraft(lines: document.lines)
+        let draft = Self.draft(document)
         let unknown: Set<String>
         do { unknown = try unknownRecipients(draft) } catch {
             return log(.warning, "diagnostics of \(document.uri): \(error)")

@@ -34,12 +34,10 @@ public final class MailAddressWorker {
 
     /// The addresses matching `text`, through the very search and ranking of `contactsbook
     /// query` (`MailQueryWorker`), each with its contact; at most `limit` contacts are read.
-    public func completions(for text: String, limit: Int = 50) throws -> [AddressCompletion] {
-        let matches = try translating { try MailQueryWorker(store: store).matches(for: text, limit: limit) }
-        var ids: [Int64] = []
-        for id in matches.compactMap(\.contactID) where !ids.contains(id) { ids.append(id) }
-        let contacts = try translating { try store.contacts(ids: ids) }
-        let byID = Dictionary(contacts.compactMap { contact in contact.id.map { ($0, contact) } }, uniquingKeysWith: { a, _ in a })
+    public func completions(for text: String, limit: Int = 25) throws -> [AddressCompletion] {
+        let (matches, contacts) = try translating { try MailQueryWorker(store: store).matchesAndContacts(for: text, limit: limit) }
+        var byID: [Int64: Contact] = [:]
+        for contact in contacts { if let id = contact.id { byID[id] = contact } }
         return matches.map { AddressCompletion(match: $0, contact: $0.contactID.flatMap { byID[$0] }) }
     }
 

@@ -32,16 +32,24 @@ public final class MailQueryWorker {
 
     /// At most `limit` contacts are read: a query runs on every keystroke.
     public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
+        try matchesAndContacts(for: text, limit: limit).matches
+    }
+
+    /// The matches, ranked as `query` prints them, and the contacts they come from (an editor's
+    /// completion shows their other fields without reading them again). `query`, `--lsp` and
+    /// anything else that ranks addresses goes through here, so one ranking serves them all.
+    public func matchesAndContacts(for text: String, limit: Int = 100) throws -> (matches: [MailQueryMatch], contacts: [Contact]) {
         let search = text.trimmingWhitespaces
-        guard !search.isEmpty else { return [] }
+        guard !search.isEmpty else { return ([], []) }
         let query = ContactQuery(search: search, sort: .last, page: 1, limit: limit, locatesMatches: false)
         let contacts = try store.page(query).contacts
-        return contacts.flatMap { contact in
+        let matches = contacts.flatMap { contact in
             contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
                 MailQueryMatch(address: email.value, name: contact.fullName,
                                info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "),
                                contactID: contact.id)
             }
         }
+        return (matches, contacts)
     }
 }
