@@ -7,8 +7,9 @@ import pathlib
 import subprocess
 
 import pexpect
+import pytest
 
-from rpc_client import TIMEOUT, binary, isolated_env
+from rpc_client import TIMEOUT, binary, frame, isolated_env, parse_frames
 
 MAIL = pathlib.Path(__file__).resolve().parent.parent / "ContactsAppTests" / "Fixtures" / "mail"
 
@@ -119,3 +120,30 @@ def test_mcp_search_ranks_the_people_written_to_first_and_rows_carry_every_addre
                                          {"label": "home", "value": "zoe@home.example"}]
             assert [phone["label"] for phone in rows[0]["phones"]] == ["mobile"]  # vCard 4.0 TYPE=cell, as the book labels it
     run_mcp(body)
+
+
+def test_lsp_completion_ranks_the_people_written_to_first(tmp_path):
+    help_text = subprocess.run([binary(), "session", "--help"], capture_output=True, text=True).stdout
+    if "--lsp" not in help_text:
+        pytest.skip("this contactsbook has no --lsp (the lsp branch is not merged)")
+    db = str(tmp_path / "book.sqlite")
+    cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nFN:{n} Adams\r\nN:Adams;{n};;;\r\nEMAIL:{e}\r\nEND:VCARD\r\n"
+                    for n, e in [("Ann", "ann@a.example"), ("Bob", "bob@b.example"), ("Zoë", "zoe@example.org")])
+    assert run(tmp_path, "import", "--db", db, "--create", "-", stdin=cards.encode()).returncode == 0
+    assert run(tmp_path, "add-email", "--db", db, stdin=b"From: Me <me@x.example>\nTo: zoe@example.org\n\n").returncode == 0
+    uri = "file:///tmp/draft.eml"
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": uri, "languageId": "mail", "version": 1, "text": "To: adams\n\nHi\n"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion",
+         "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 9}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    done = subprocess.run([binary(), "--lsp", "--db", db], input=b"".join(frame(m, "content-length") for m in messages),
+                          capture_output=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+    answer = next(m for m in parse_frames(done.stdout, "content-length") if m.get("id") == 2)
+    assert [item["label"] for item in answer["result"]["items"]] == [
+        "Zoë Adams <zoe@example.org>", "Ann Adams <ann@a.example>", "Bob Adams <bob@b.example>"]
