@@ -3,7 +3,8 @@
 It serves one address book well enough for discovery and a sync (PROPFIND, sync-collection,
 addressbook-multiget, GET, PUT, DELETE) and can misbehave on demand: list hrefs outside the book
 or on another host, redirect discovery or a sync elsewhere, name a home on another host, send
-control bytes in names. It records every request (method, path, Host, Authorization), so a test
+control bytes in names, trickle a sync's answer at 2 bytes a second, or truncate (507) its list of
+changes for ever. It records every request (method, path, Host, Authorization), so a test
 can tell what reached it and with which credentials."""
 import hashlib
 import re
@@ -46,6 +47,16 @@ class HostileDAV:
         # address-data is sent as this raw XML, unescaped (entity references in a card).
         self.doctype = ""
         self.raw_address_data = {}
+        # A sync-collection answered at 2 bytes a second (`trickling` is set once it starts), or
+        # truncated (507) every time with a fresh token (`truncations` counts the rounds).
+        self.trickle_report = False
+        self.trickling = threading.Event()
+        self.truncate_forever = False
+        # Multigets answered whole before the next ones trickle (None: none trickles).
+        self.trickle_multiget_after = None
+        self.multigets = 0
+        self.truncations = 0
+        self.stopping = threading.Event()
         self.requests = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer((host, 0), self._handler())
@@ -55,6 +66,7 @@ class HostileDAV:
         self.thread.start()
 
     def stop(self):
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -168,9 +180,41 @@ class HostileDAV:
                     return self.answer(307, headers=[("Location", dav.redirect_report)])
                 if self.path != dav.book_path:
                     return self.answer(404)
+                if "sync-collection" in body and dav.trickle_report:
+                    return self.trickle(dav.multistatus(dav.members(), token="t1"))
+                if "sync-collection" in body and dav.truncate_forever:
+                    with dav.lock:
+                        dav.truncations += 1
+                        token = f"t{dav.truncations}"
+                    truncated = (f"<D:response><D:href>{escape(dav.book_path)}</D:href>"
+                                 "<D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>")
+                    return self.answer(207, dav.multistatus([truncated], token=token))
                 if "sync-collection" in body:
                     return self.answer(207, dav.multistatus(dav.members(), token="t1"))
+                with dav.lock:
+                    dav.multigets += 1
+                    slow = dav.trickle_multiget_after is not None and dav.multigets > dav.trickle_multiget_after
+                if slow:
+                    return self.trickle(dav.multistatus(dav.multiget(body)))
                 self.answer(207, dav.multistatus(dav.multiget(body)))
+
+            def trickle(self, body):
+                """The whole answer promised, then 2 bytes a second until the client hangs up."""
+                data = body.encode()
+                self.send_response(207)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.flush()
+                dav.trickling.set()
+                try:
+                    for offset in range(len(data)):
+                        if dav.stopping.wait(0.5):
+                            return
+                        self.wfile.write(data[offset:offset + 1])
+                        self.wfile.flush()
+                except OSError:  # the client gave up: what this mode is for
+                    self.close_connection = True
 
             def do_GET(self):
                 if self.challenged():

@@ -70,8 +70,9 @@ public protocol ContactStore: AnyObject {
     func delete(id: Int64, expectedVersion: Int?) throws
     /// 0-based position of a contact in the whole book in the given order.
     func position(of id: Int64, sort: SortOrder) throws -> Int
-    /// The stored contacts whose UID is one of `uids` (in no particular order), so an import
-    /// can match its cards to the contacts they came from.
+    /// The stored contacts whose UID is one of `uids`, so an import can match its cards to the
+    /// contacts they came from. Several may share a UID (cards of two servers, or two cards of
+    /// one): they come in id order, the oldest first, the one a UID names.
     func contacts(uids: [String]) throws -> [Contact]
     /// Saves an import in one transaction: every insert and every update (each with the rules
     /// of `insert` and `update`), or, if any one of them fails, none at all.
@@ -91,6 +92,9 @@ public protocol ContactStore: AnyObject {
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
     /// The contacts with these ids that exist, in the order asked.
     func contacts(ids: [Int64]) throws -> [Contact]
+    /// The UIDs held by two contacts or more (cards of two servers, or two cards of one), each
+    /// with its contacts' ids, ascending.
+    func sharedUIDs() throws -> [String: [Int64]]
     /// Every contact with a birthday, in no particular order.
     func contactsWithBirthdays() throws -> [Contact]
     /// The ids of the contacts holding each email key (`MatchKeys.email`), for the keys held by

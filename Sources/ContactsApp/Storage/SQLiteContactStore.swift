@@ -179,12 +179,14 @@ public final class SQLiteContactStore: ContactStore {
 
     static func contacts(uids: [String], _ db: Database) throws -> [Contact] {
         // In chunks: SQLite limits the number of arguments of one statement.
-        try stride(from: 0, to: uids.count, by: 500).flatMap { start in
+        let found = try stride(from: 0, to: uids.count, by: 500).flatMap { start in
             let chunk = Array(uids[start..<min(start + 500, uids.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
                                     arguments: StatementArguments(chunk)).map(Self.contact(from:))
         }
+        // Contacts may share a UID (two servers hold it): the oldest first, the one a UID names.
+        return found.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
     }
 
     /// One write transaction, one `import` change set: an error from any save rolls back all of them.

@@ -237,6 +237,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // The stored contacts this import's cards matched, by UID: bounded by the book, not by
         // the file (the UIDs it added, the store tells: `ContactImportSession.addedUIDs`).
         var matched = Set<String>()
+        // The UIDs an export gave contacts sharing one (`exported`): the file written back finds them.
+        let reexported = try translating { try store.sharedUIDs() }.reduce(into: [String: (uid: String, id: Int64)]()) { map, shared in
+            for id in shared.value.dropFirst() { map[Self.exportedUID(shared.key, id: id)] = (shared.key, id) }
+        }
         var readCount = 0, savedCount = 0
         let time = now()
         var readError: Error?
@@ -268,7 +272,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
                             if progress?.isCancelled == true {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
-                            try save(parsed, prepared: prepared, time: time, matched: &matched, report: &report, in: session)
+                            try save(parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
+                                     report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -305,6 +310,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// tells in one question for the batch's UIDs and first derivations, and one more for each
     /// further derivation (only for a card the file repeats).
     private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
+                      reexported: [String: (uid: String, id: Int64)] = [:],
                       report: inout ImportReport, in session: ContactImportSession) throws {
         var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
         func ask(_ uids: [String]) throws {
@@ -339,9 +345,20 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // 100k cards 6 % of its saving thread.
         let stored = session.bookWasEmpty ? [] : try session.contacts(uids: incoming.map(\.uid))
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        // A card an export wrote with a UID of its own (its contact shares one): that contact.
+        let sharing = incoming.compactMap { byUID[$0.uid] == nil ? reexported[$0.uid] : nil }
+        let byID = sharing.isEmpty ? [:] : Dictionary(try session.contacts(uids: sharing.map(\.uid)).compactMap { contact in
+            contact.id.map { ($0, contact) } }, uniquingKeysWith: { first, _ in first })
         var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
         for (index, var contact) in incoming.enumerated() {
-            if let existing = byUID[contact.uid] {
+            var found = byUID[contact.uid]
+            if found == nil, let shared = reexported[contact.uid], let existing = byID[shared.id] {
+                // Its own UID back, and its card saying so.
+                contact.uid = existing.uid
+                contact = CardPatch.reconciled(contact)
+                found = existing
+            }
+            if let existing = found {
                 matched.insert(contact.uid)
                 contact.id = existing.id
                 contact.version = existing.version
@@ -405,8 +422,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
         progress?.begin("Exporting contacts", total: total)
         defer { progress?.end() }
         var written = 0, reported = 0
+        // A UID held by several contacts is written once, by the oldest (`exportedUID`).
+        let shared = try translating { try store.sharedUIDs() }
         let count = try translating {
-            try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
+            try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { batch in
+                let contacts = shared.isEmpty ? batch : batch.map { Self.exported($0, shared: shared) }
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
                     ContactsCSV.append(contacts, to: &bytes)
@@ -434,6 +454,21 @@ public final class ImportExportWorker: ContactsTransferLogic {
             ? "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" : path
         return "\(path) already exists; to replace it: export \(typed) \(format.rawValue) \(search.isEmpty ? "all" : "search") yes"
     }
+
+    /// A contact as exported: one sharing its UID with an older contact (the same card on two
+    /// servers, or twice on one) gets a UID of its own, derived from that UID and its number, the
+    /// same at every export. A file is read by programs that take one UID for one contact
+    /// (ours, Radicale's upload, vdirsyncer): with the UID twice, one of the two would be merged
+    /// away or refused there, though they are two contacts here.
+    public static func exported(_ contact: Contact, shared: [String: [Int64]]) -> Contact {
+        guard let id = contact.id, let holders = shared[contact.uid], holders.first != id else { return contact }
+        var exported = contact
+        exported.uid = exportedUID(contact.uid, id: id)
+        return exported
+    }
+
+    /// The UID contact `id` is written with when it shares `uid` with an older contact.
+    public static func exportedUID(_ uid: String, id: Int64) -> String { DerivedUID.uuid(uid + "\u{1E}#\(id)") }
 
     /// How many contacts an export writes between two progress reports.
     static let exportProgressStep = 2_000

@@ -405,7 +405,7 @@ final class StreamingImportTests: XCTestCase {
     func test_store_importInBatches_aFailingSave_savesNothing() throws {
         // Given
         let sut = try SQLiteContactStore(path: ":memory:")
-        let ann = Contact(uid: "ann", givenName: "Ann"), twin = Contact(uid: "ann", givenName: "Twin")
+        let ann = Contact(uid: "ann", givenName: "Ann"), twin = Contact(uid: "", givenName: "Twin")
         // When
         XCTAssertThrowsError(try sut.importInBatches { transaction in
             try transaction.save(inserting: [ann], updating: [])

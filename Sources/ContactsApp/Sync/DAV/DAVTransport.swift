@@ -68,6 +68,10 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     case otherOrigin(URL)
     /// An href the server listed outside the address book (`DAVCollectionScope`): not followed.
     case outsideBook(String)
+    /// A time limit passed (`DAVTimeLimits`): the reason says which, and what sets it.
+    case timedOut(String)
+    /// The person or client that asked for the sync asked to stop it.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -84,6 +88,8 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         case .malformed(let reason): return "the server's answer could not be read: \(reason)"
         case .otherOrigin(let url): return "refused to go to \(url.absoluteString), another host than the account's"
         case .outsideBook(let href): return "refused \(href), outside the address book"
+        case .timedOut(let reason): return reason
+        case .cancelled: return "sync cancelled: what was pulled and pushed before is kept; sync again to go on"
         }
     }
 }
