@@ -117,6 +117,9 @@ public final class LSPServer: RPCProtocolHandler {
         }
     }
 
+    /// Emacs's eglot 1.9 (Debian's) sends `shutdown` and `exit` with `"params": null`.
+    public var readsNullParamsAsAbsent: Bool { true }
+
     public func receive(changesElsewhere changes: [DataChange]) {
         guard state == .running, !changes.isEmpty else { return }
         features.dataChanged(changes, server: self)

@@ -24,6 +24,9 @@ public protocol RPCProtocolHandler: AnyObject {
     /// Set once the handler's protocol has ended the connection (LSP's `exit`): the server stops
     /// reading and the process ends with this status. Nil while the connection goes on.
     var exitStatus: Int32? { get }
+    /// Whether `"params": null` counts as no params (strict JSON-RPC refuses it with -32600;
+    /// some LSP clients send it).
+    var readsNullParamsAsAbsent: Bool { get }
 }
 
 extension RPCProtocolHandler {
@@ -35,4 +38,7 @@ extension RPCProtocolHandler {
 
     /// A protocol without an `exit` of its own ends with the input.
     public var exitStatus: Int32? { nil }
+
+    /// Strict JSON-RPC, as `--rpc`.
+    public var readsNullParamsAsAbsent: Bool { false }
 }

@@ -127,7 +127,10 @@ public final class RPCServer {
     }
 
     /// One frame read as messages, a batch held to this reader's limit.
-    private func incoming(_ event: FrameEvent) -> Incoming { Incoming(event, maxBatchLength: reader.limits.maxBatchLength) }
+    private func incoming(_ event: FrameEvent) -> Incoming {
+        Incoming(event, maxBatchLength: reader.limits.maxBatchLength,
+                 nullParamsAbsent: dispatcher.protocolHandler?.readsNullParamsAsAbsent ?? false)
+    }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
     public func endOfInput() -> [[UInt8]] {
@@ -330,12 +333,12 @@ private enum Incoming {
     case batch([IncomingMessage])
     case lost(String)
 
-    init(_ event: FrameEvent, maxBatchLength: Int) {
+    init(_ event: FrameEvent, maxBatchLength: Int, nullParamsAbsent: Bool = false) {
         switch event {
         case .message(let bytes):
             // The common case: an envelope of a few members, read without a dictionary.
             if let members = JSONValue.objectMembers(bytes) {
-                self = .single(IncomingMessage(members: members))
+                self = .single(IncomingMessage(members: members, nullParamsAbsent: nullParamsAbsent))
                 return
             }
             do {
@@ -347,8 +350,9 @@ private enum Incoming {
                         data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
                 case (.array(let elements)?, _) where elements.isEmpty:
                     self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
-                case (.array(let elements)?, _): self = .batch(elements.map(IncomingMessage.init))
-                case (let value?, _): self = .single(IncomingMessage(value))
+                case (.array(let elements)?, _):
+                    self = .batch(elements.map { IncomingMessage($0, nullParamsAbsent: nullParamsAbsent) })
+                case (let value?, _): self = .single(IncomingMessage(value, nullParamsAbsent: nullParamsAbsent))
                 }
             } catch {
                 switch error {

@@ -417,6 +417,15 @@ def test_a_request_cancelled_in_the_same_read_is_answered_request_cancelled(tmp_
     assert frames[1]["method"] == "textDocument/publishDiagnostics"
 
 
+def test_shutdown_and_exit_with_null_params_as_eglot_sends_them(tmp_path, book):
+    # Emacs 28's eglot 1.9 sends `"params": null` (strict --rpc refuses it; --lsp reads it as none).
+    status, frames = raw_session(tmp_path, book, [
+        INIT, {"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None},
+        {"jsonrpc": "2.0", "method": "exit", "params": None}])
+    assert frames[1] == {"jsonrpc": "2.0", "id": 2, "result": None}
+    assert status == 0
+
+
 def test_requests_after_shutdown_are_invalid(tmp_path, book):
     status, frames = raw_session(tmp_path, book, [
         INIT, {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
