@@ -406,7 +406,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
         defer { progress?.end() }
         var written = 0, reported = 0
         let count = try translating {
-            try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
+            let walk = format == .csv ? store.forEachBatch : store.forEachBatchForVCardExport
+            return try walk(search, .last, exportPageSize) { contacts in
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
                     ContactsCSV.append(contacts, to: &bytes)
