@@ -43,6 +43,8 @@ enum ContactsToolSchemas {
             "message": string,
             "format": string, "mediaType": ["type": "string", "description": "text/vcard or text/csv"],
             "count": integer, "text": ["type": "string", "description": "the exported file, for path '-'"],
+            "changes": ["type": "array", "items": string,
+                        "description": "for path '-': what writing kept cards in the format's version changed, a line per kind"],
         ],
     ]
 

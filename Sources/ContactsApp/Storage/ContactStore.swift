@@ -87,6 +87,11 @@ public protocol ContactStore: AnyObject {
     /// `batchSize`; returns how many there were. An export walks the book this way: never the
     /// whole book in memory, and never a page found by skipping all the rows before it.
     func forEachBatch(search: String, sort: SortOrder, batchSize: Int, _ body: ([Contact]) throws -> Void) throws -> Int
+    /// As `forEachBatch`, for a vCard export: a contact that keeps its card (`Contact.card`) may
+    /// come with only what `VCardWriter` writes a carded contact from (its card, UID and the
+    /// parts of its name), its other fields empty.
+    func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
+                                    _ body: ([Contact]) throws -> Void) throws -> Int
     /// The duplicate index's keys shared by two contacts or more (`SharedMatchKey`), phones in
     /// their international form with `defaultCountry` (`MatchKeys.phone`).
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
@@ -166,6 +171,12 @@ extension ContactStore {
         let saved = try importContacts(inserting: pending.inserts, updating: pending.updates)
         return ImportedIDs(added: saved.prefix(pending.inserts.count).compactMap(\.id),
                            updated: pending.updates.compactMap(\.id))
+    }
+
+    /// Whole contacts: right for stores that hold them whole.
+    public func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
+                                           _ body: ([Contact]) throws -> Void) throws -> Int {
+        try forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
 
     /// Page by page through `page(_:)`: right for small stores; `SQLiteContactStore` walks one cursor instead.

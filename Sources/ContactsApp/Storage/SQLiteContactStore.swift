@@ -212,35 +212,7 @@ public final class SQLiteContactStore: ContactStore {
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
     public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
                              _ body: ([Contact]) throws -> Void) throws -> Int {
-        let parsed = ContactSearch(search)
-        let sortColumn = Self.sortColumn(sort)
-        var bodyError: Error?
-        let count: Int = try guarded {
-            try writer.read { db in
-                let (filter, arguments) = Self.filter(try ResolvedSearch(parsed, db))
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(sortColumn), id",
-                    arguments: arguments)
-                var batch: [Contact] = [], count = 0
-                batch.reserveCapacity(batchSize)
-                func flush() -> Bool {
-                    guard !batch.isEmpty else { return true }
-                    do { try body(batch) } catch { bodyError = error; return false }
-                    count += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                    return true
-                }
-                while let row = try rows.next() {
-                    batch.append(try Self.contact(from: row))
-                    if batch.count >= batchSize, !flush() { return count }
-                }
-                _ = flush()
-                return count
-            }
-        }
-        // The caller's own failure (writing the file) is not a storage error.
-        if let bodyError { throw bodyError }
-        return count
+        try walk(search: search, sort: sort, batchSize: batchSize, select: Self.readColumns, read: Self.contact(from:), body)
     }
 
     /// Recorded as a `delete` change set; the contact is kept whole in the trash.

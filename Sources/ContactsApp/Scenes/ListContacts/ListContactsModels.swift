@@ -162,6 +162,9 @@ public enum ListContacts {
             public let count: Int
             /// The whole file: CRLF line endings, as the format wants.
             public let text: String
+            /// What writing kept cards in the format's version changed, a line per kind of change
+            /// with its count and first contacts; not in the layout, which is the file alone.
+            public var changes: [String] = []
             public var layout: DisplayLayout {
                 var lines = text.components(separatedBy: "\r\n")
                 if lines.last == "" { lines.removeLast() }

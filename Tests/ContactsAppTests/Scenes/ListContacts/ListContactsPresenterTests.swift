@@ -346,6 +346,42 @@ final class ListContactsJournalPresenterTests: XCTestCase {
                       "line 40": "the card has no END:VCARD"]))
     }
 
+    func test_exportedContacts_nameEachKindOfChange_withItsCountAndFirstContacts() {
+        // Given: 7 contacts written, 3 of them changed
+        var report = ExportReport(count: 7, format: .vcard4, path: "out.vcf", text: nil)
+        report.add(notes: ["CLASS dropped: vCard 4.0 has no CLASS property"], of: .init(id: 4, name: "Ann Lee"))
+        report.add(notes: ["CLASS dropped: vCard 4.0 has no CLASS property",
+                           "FN added from the contact's name (vCard 4.0 requires FN; the card had none)"], of: .init(id: 9, name: "Bob Stone"))
+        for id in 10...15 { report.add(notes: ["NAME dropped: vCard 4.0 has no NAME property"], of: .init(id: Int64(id), name: "C\(id)")) }
+        var clean = ExportReport(count: 2, format: .vcard3, path: "clean.vcf", text: nil)
+        clean.convertedContacts = 0
+        // When
+        sut.presentExportedContacts(response: .init(report: report))
+        sut.presentExportedContacts(response: .init(report: clean))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages.suffix(2), [
+            Message(.info, "Exported 7 contacts to out.vcf as vCard 4.0; 8 contacts changed to be valid vCard 4.0", details: [
+                "change 1": "CLASS dropped: vCard 4.0 has no CLASS property: 2 contacts (Ann Lee (#4), Bob Stone (#9))",
+                "change 2": "FN added from the contact's name (vCard 4.0 requires FN; the card had none): 1 contact (Bob Stone (#9))",
+                "change 3": "NAME dropped: vCard 4.0 has no NAME property: 6 contacts (C10 (#10), C11 (#11), C12 (#12), C13 (#13), "
+                    + "C14 (#14), and 1 more)",
+            ]),
+            .success("Exported 2 contacts to clean.vcf as vCard 3.0"),
+        ])
+    }
+
+    func test_exportedText_carriesTheChanges_besideTheFile() throws {
+        // Given
+        var report = ExportReport(count: 1, format: .vcard3, path: nil, text: "BEGIN:VCARD\r\nEND:VCARD\r\n")
+        report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: 2, name: "Group"))
+        // When
+        sut.presentExportedContacts(response: .init(report: report))
+        // Then: the layout is the file alone
+        let viewModel = try XCTUnwrap(viewControllerSpy.exportedViewModels.last)
+        XCTAssertEqual(viewModel.changes, ["KIND written as X-ADDRESSBOOKSERVER-KIND: 1 contact (Group (#2))"])
+        XCTAssertEqual(viewModel.layout, .lines(["BEGIN:VCARD", "END:VCARD"]))
+    }
+
     func test_importedContacts_nothingReadFromAFileWithText_isAnError_butAnEmptyFileOrAReimportIsNot() throws {
         // Given
         var garbage = ImportReport()
