@@ -23,7 +23,7 @@ PROMPT = "> "
 CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes; libedit's cursor moves are other sequences
 HOSTILE_GIVEN = "Eve\x1b[2J\x1b]0;pwned\x07"
-CTRL_C, CTRL_P, CTRL_U = "\x03", "\x10", "\x15"
+CTRL_C, CTRL_P, CTRL_R, CTRL_U = "\x03", "\x10", "\x12", "\x15"
 
 
 class REPLTestCase(unittest.TestCase):
@@ -184,6 +184,22 @@ class KeysAndHistoryTests(REPLTestCase):
         out = self.run_line(child, "help")
         self.assertNotIn("unknown command", out)
         self.assertIn("leave the program", out)
+        self.assertTrue(child.isalive())
+        self.assertEqual(self.quit(child), 0)
+
+    def test_ctrl_c_in_a_history_search_cancels_the_search_and_keeps_the_session(self):
+        # libedit's Ctrl-R ends its read as an end of file on a signal: that is no Ctrl-D
+        child = self.spawn(NO_COLOR="1")
+        self.run_line(child, "search lee")
+        self.assertTrue(child.waitnoecho(timeout=20), "libedit never took the terminal")
+        child.send(CTRL_R + "sea")
+        child.expect_exact("sea")
+        child.send(CTRL_C)
+        # a fresh prompt on a line of its own (the search redraws the old one), not the end
+        child.expect_exact("\ncontacts> ")
+        out = self.run_line(child, "help")
+        self.assertIn("leave the program", out)
+        self.assertNotIn("No matches", out)  # the searched line was dropped, not run
         self.assertTrue(child.isalive())
         self.assertEqual(self.quit(child), 0)
 
