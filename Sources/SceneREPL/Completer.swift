@@ -47,6 +47,11 @@ public struct Completer: Sendable {
         var rest = false
         for (index, parameter) in spec.parameters.enumerated()
         where Self.canFill(index, at: position, of: spec.parameters) {
+            if case .namedWords = parameter.completion {
+                // Its words are read back one by one: what Tab inserts must be one word.
+                candidates += values(parameter, prefix: typed.fragment.text, actions, scene)
+                continue
+            }
             if parameter.type == .text && position > index {
                 // A trailing text parameter takes the rest of the line verbatim.
                 let fragment = typed.rest(from: index + 1)
@@ -82,10 +87,12 @@ public struct Completer: Sendable {
         case .boolean: values += ["yes", "no"].filter { Self.matches($0, prefix) }
         default: break
         }
-        if case .named(let source) = parameter.completion {
+        switch parameter.completion {
+        case .named(let source), .namedWords(let source):
             // The scene filters its own values: it may match "jose" to "José".
             values += source == "action" ? actionNames(actions, prefix: prefix)
                 : scene.completions(for: source, prefix: prefix)
+        case .none: break
         }
         return values
     }

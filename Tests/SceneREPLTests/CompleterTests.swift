@@ -23,7 +23,7 @@ final class CompleterTests: XCTestCase {
         let completion = complete("")
         // Then
         XCTAssertEqual(completion, Completion(replacing: 0, insertion: "", candidates:
-            ["add", "show", "search", "sort", "page", "help", "back", "stack", "quit"]))
+            ["add", "show", "search", "join", "sort", "page", "help", "back", "stack", "quit"]))
     }
 
     func testUniquePrefixCompletesTheActionAndASpace() {
@@ -112,6 +112,16 @@ final class CompleterTests: XCTestCase {
         // Then the whole rest is the prefix, and a verbatim rest needs no quotes
         XCTAssertEqual(scene.completionsCalls.last?.prefix, "Ann L")
         XCTAssertEqual(completion, Completion(replacing: 5, insertion: "Ann Lee ", candidates: ["Ann Lee"]))
+    }
+
+    func testATextParameterOfSeveralWordsCompletesEachWordQuoted() {
+        // When
+        let first = complete("join an")
+        let second = complete("join \"Ann Lee\" 3 \"Ann L")
+        // Then each value is one word as the action splits them again
+        XCTAssertEqual(scene.completionsCalls.map(\.prefix), ["an", "Ann L"])
+        XCTAssertEqual(first, Completion(replacing: 2, insertion: "Ann", candidates: ["Ann Lee", "Anna Key"]))
+        XCTAssertEqual(second, Completion(replacing: 6, insertion: "\"Ann Lee\" ", candidates: ["Ann Lee"]))
     }
 
     func testAnOptionalParameterBeforeARequiredOneOffersBoth() {

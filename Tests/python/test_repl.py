@@ -121,6 +121,23 @@ class PromptAndCompletionTests(REPLTestCase):
         child.send(CTRL_U)
         self.assertEqual(self.quit(child), 0)
 
+    def test_tab_inserts_names_of_several_words_as_merge_reads_them_back(self):
+        self.add_through_a_pipe("Bob", "Stone")
+        self.add_through_a_pipe("Bob", "Marley")
+        child = self.spawn(NO_COLOR="1")
+        child.send("merge bob\t")  # two Bobs: the common part, its quote left open
+        child.expect_exact("Bob Stone")
+        child.send("S\t")  # one: quoted and closed, so Enter reads one name
+        child.expect_exact('tone" ')  # libedit redraws the end of the line only
+        child.send("bob\t")
+        child.expect_exact("Bob Marley")
+        child.send("M\t")
+        child.expect_exact('arley" ')
+        out = self.run_line(child, "")
+        self.assertIn("Merged #2 Bob Marley into #1 Bob Stone", out)
+        self.assertNotIn("matches 2 contacts", out)
+        self.assertEqual(self.quit(child), 0)
+
     def test_utf8_names_are_typed_and_shown(self):
         child = self.spawn()
         self.run_line(child, "add")
