@@ -231,6 +231,14 @@ class KeysAndHistoryTests(REPLTestCase):
         self.run_line(child, "help")
         self.assertEqual(self.ctrl_d(child), 0)
 
+    def test_a_typo_is_answered_with_the_nearest_command(self):
+        child = self.spawn(NO_COLOR="1")
+        out = self.run_line(child, "serach lee")
+        self.assertIn("did you mean search?", out)
+        self.assertNotIn("here you can use", out)
+        self.assertIn("did you mean quit?", self.run_line(child, "qiut"))
+        self.assertEqual(self.quit(child), 0)
+
     def test_a_session_that_ends_on_an_error_exits_1(self):
         child = self.spawn()
         self.run_line(child, "help")

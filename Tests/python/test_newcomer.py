@@ -1,0 +1,34 @@
+"""What a newcomer meets first (issue 28), end to end: typos, birthdays, `query` for scripts,
+duplicates across country codes and the rest, through the line session and subcommands."""
+import subprocess
+
+from rpc_client import TIMEOUT, binary, isolated_env
+
+
+def run(tmp_path, args, stdin=""):
+    return subprocess.run([binary(), *args], input=stdin, capture_output=True, text=True,
+                          env=isolated_env(tmp_path), timeout=TIMEOUT)
+
+
+def new_book(tmp_path, cards=""):
+    path = str(tmp_path / "book.sqlite")
+    imported = run(tmp_path, ["import", "--create", "--db", path, "-"], cards)
+    assert imported.returncode == 0, imported.stderr
+    return path
+
+
+def test_a_typo_in_a_line_session_is_answered_with_the_nearest_command(tmp_path):
+    path = new_book(tmp_path)
+    result = run(tmp_path, ["--db", path], "serach lee\nlist\n")
+    assert "error: unknown command 'serach'; did you mean search? (help lists them all)" in result.stderr
+    assert "here you can use" not in result.stderr  # not every command again
+    assert "No contacts yet" in result.stdout  # the session went on to list
+    assert result.returncode == 1  # as for any failed command in a script
+
+
+def test_a_word_near_no_command_still_lists_them(tmp_path):
+    path = new_book(tmp_path)
+    result = run(tmp_path, ["--db", path], "frobnicate\n")
+    assert "unknown command 'frobnicate'; here you can use: list," in result.stderr
+    assert result.returncode == 1
+
