@@ -32,3 +32,21 @@ def test_a_word_near_no_command_still_lists_them(tmp_path):
     assert "unknown command 'frobnicate'; here you can use: list," in result.stderr
     assert result.returncode == 1
 
+
+NO_YEAR = "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:feb\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nBDAY:--0203\r\nEND:VCARD\r\n"
+
+
+def test_a_birthday_without_a_year_is_shown_with_the_months_name_and_json_keeps_iso(tmp_path):
+    import json
+    path = new_book(tmp_path, NO_YEAR)
+    text = run(tmp_path, ["show", "--db", path, "ann lee"])
+    assert text.returncode == 0, text.stderr
+    assert "3 Feb" in text.stdout
+    assert "02-03" not in text.stdout
+    session = run(tmp_path, ["--db", path], "show 1\n")
+    assert "3 Feb" in session.stdout and "02-03" not in session.stdout
+    shown = run(tmp_path, ["show", "--db", path, "--json", "ann lee"])
+    assert shown.returncode == 0, shown.stderr
+    record = json.loads(shown.stdout)["displayed"][0]["value"]["contact"]
+    assert record["birthday"] == {"month": 2, "day": 3}  # for programs, the record's numbers
+
