@@ -50,3 +50,32 @@ def test_a_birthday_without_a_year_is_shown_with_the_months_name_and_json_keeps_
     record = json.loads(shown.stdout)["displayed"][0]["value"]["contact"]
     assert record["birthday"] == {"month": 2, "day": 3}  # for programs, the record's numbers
 
+
+TWO_ADDRESSES = ("BEGIN:VCARD\r\nVERSION:4.0\r\nUID:q1\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\n"
+                 "EMAIL;TYPE=work:ann@example.org\r\nEMAIL;TYPE=home:ann@home.example\r\nEND:VCARD\r\n")
+
+
+def test_query_keeps_mutts_format_by_default(tmp_path):
+    path = new_book(tmp_path, TWO_ADDRESSES)
+    mutt = run(tmp_path, ["query", "--db", path, "ann"])
+    assert mutt.returncode == 0, mutt.stderr
+    assert mutt.stdout.splitlines()[0] == "contactsbook: 2 addresses"
+    none = run(tmp_path, ["query", "--db", path, "zed"])
+    assert (none.returncode, none.stdout) == (1, "No matches\n")
+
+
+def test_query_plain_and_aerc_print_only_address_lines(tmp_path):
+    path = new_book(tmp_path, TWO_ADDRESSES)
+    # written both ways: the subcommand first (the fast parse) and after a global option
+    for args in (["query", "--format", "plain", "--db", path, "ann"], ["--db", path, "query", "--format", "plain", "ann"]):
+        plain = run(tmp_path, args)
+        assert plain.returncode == 0, plain.stderr
+        assert sorted(plain.stdout.splitlines()) == ["ann@example.org\tAnn Lee\twork", "ann@home.example\tAnn Lee\thome"]
+    aerc = run(tmp_path, ["query", "--db", path, "--format", "aerc", "ann"])
+    assert aerc.returncode == 0, aerc.stderr
+    assert sorted(aerc.stdout.splitlines()) == ["ann@example.org\tAnn Lee", "ann@home.example\tAnn Lee"]
+    for format in ("plain", "aerc"):
+        none = run(tmp_path, ["query", "--db", path, "--format", format, "zed"])
+        assert (none.returncode, none.stdout, none.stderr) == (1, "", "")
+    bad = run(tmp_path, ["query", "--db", path, "--format", "pine", "ann"])
+    assert bad.returncode == 64 and "format" in bad.stderr and bad.stdout == ""
