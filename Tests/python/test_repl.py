@@ -138,6 +138,17 @@ class PromptAndCompletionTests(REPLTestCase):
         self.assertNotIn("matches 2 contacts", out)
         self.assertEqual(self.quit(child), 0)
 
+    def test_edit_from_the_list_prompts_with_the_contacts_name(self):
+        self.add_through_a_pipe("Ann", "Lee")
+        child = self.spawn(NO_COLOR="1")
+        root = self.prompt_path(child.before)
+        form = self.prompt_path(self.run_line(child, "edit 1"))
+        self.assertEqual(form, root + " › Ann Lee › edit")
+        self.run_line(child, "title Chair")
+        detail = self.prompt_path(self.run_line(child, "save"))  # back on the contact, as saved
+        self.assertEqual(detail, root + " › Ann Lee")
+        self.assertEqual(self.quit(child), 0)
+
     def test_utf8_names_are_typed_and_shown(self):
         child = self.spawn()
         self.run_line(child, "add")
