@@ -79,3 +79,13 @@ def test_query_plain_and_aerc_print_only_address_lines(tmp_path):
         assert (none.returncode, none.stdout, none.stderr) == (1, "", "")
     bad = run(tmp_path, ["query", "--db", path, "--format", "pine", "ann"])
     assert bad.returncode == 64 and "format" in bad.stderr and bad.stdout == ""
+
+
+def test_duplicates_pair_a_phone_with_and_without_its_country_code_in_a_book_without_a_country(tmp_path):
+    cards = ("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Bob Stone\r\nN:Stone;Bob;;;\r\nTEL;TYPE=CELL:(555) 000-1111\r\nEND:VCARD\r\n"
+             "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Robert Stone\r\nN:Stone;Robert;;;\r\nTEL;TYPE=CELL:+1 555 000 1111\r\nEND:VCARD\r\n")
+    path = new_book(tmp_path, cards)
+    result = run(tmp_path, ["duplicates", "--db", path])
+    assert result.returncode == 0, result.stderr
+    assert "Group 1: same phone +1 (555) 000-1111, once written without its country code" in result.stdout
+    assert "merge 1 2" in result.stdout
