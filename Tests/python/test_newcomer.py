@@ -89,3 +89,13 @@ def test_duplicates_pair_a_phone_with_and_without_its_country_code_in_a_book_wit
     assert result.returncode == 0, result.stderr
     assert "Group 1: same phone +1 (555) 000-1111, once written without its country code" in result.stdout
     assert "merge 1 2" in result.stdout
+
+
+def test_the_matched_column_shows_the_word_searched_with_context(tmp_path):
+    card = ("BEGIN:VCARD\r\nVERSION:4.0\r\nUID:cello\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\n"
+            "NOTE:Plays cello in the orchestra on Sundays and teaches the young ones\r\nEND:VCARD\r\n")
+    path = new_book(tmp_path, card)
+    result = run(tmp_path, ["--db", path], "search orchestra\n")
+    assert result.returncode == 0, result.stderr
+    assert "note: …in the orchestra on Sundays…" in result.stdout
+    assert "orch…" not in result.stdout
