@@ -313,8 +313,7 @@ public final class ContactsTools {
     }
 
     private func toList() throws {
-        if session.stack.active is Form { _ = session.run(ActionCall("cancel"), inScene: Form.descriptor.id) }
-        if session.stack.scenes.count > 1 { _ = session.pop(to: List.descriptor.id) }
+        _ = session.reach(List.descriptor.id)
     }
 
     /// Runs an action of the active scene; a failure becomes the tool's failure.

@@ -154,6 +154,20 @@ extension ContactStore {
         return ids.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
     }
 
+    /// Each key searched for (the search finds an email by its words), then checked exactly;
+    /// `SQLiteContactStore` reads its duplicate index instead.
+    public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
+        var found: [String: [Int64]] = [:]
+        for key in Set(keys) {
+            _ = try forEachBatch(search: key, sort: .last, batchSize: 500) { batch in
+                for contact in batch where contact.emails.contains(where: { MatchKeys.email($0.value) == key }) {
+                    if let id = contact.id { found[key, default: []].append(id) }
+                }
+            }
+        }
+        return found
+    }
+
     /// The contacts with these ids that exist, in the order asked.
     public func contacts(ids: [Int64]) throws -> [Contact] {
         try ids.compactMap { try contact(id: $0) }

@@ -97,6 +97,9 @@ public protocol ContactStore: AnyObject {
     func sharedUIDs() throws -> [String: [Int64]]
     /// Every contact with a birthday, in no particular order.
     func contactsWithBirthdays() throws -> [Contact]
+    /// The ids of the contacts holding each email key (`MatchKeys.email`), for the keys held by
+    /// any: whether an editor's recipients are in the book, in one look-up.
+    func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]]
     /// Saves a merge in one transaction: `kept` updated (the rules of `update`) and every one of
     /// `removing` deleted, each only if nobody changed it since its `version`; if any step fails,
     /// nothing is written. Returns `kept` as saved.

@@ -51,6 +51,21 @@ extension SQLiteContactStore {
         return shared
     }
 
+    /// Along the duplicate index's key order (`contact_key_by_key`): one probe per key.
+    public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
+        try guarded {
+            try writer.read { db in
+                var found: [String: [Int64]] = [:]
+                let statement = try db.cachedStatement(sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
+                for key in Set(keys) {
+                    let ids = try Int64.fetchAll(statement, arguments: [key])
+                    if !ids.isEmpty { found[key] = ids }
+                }
+                return found
+            }
+        }
+    }
+
     public func contacts(ids: [Int64]) throws -> [Contact] {
         try guarded {
             try writer.read { db in

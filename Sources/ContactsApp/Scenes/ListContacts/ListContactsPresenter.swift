@@ -174,9 +174,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
 
     func row(_ contact: Contact, matched: SearchMatch? = nil, search: String = "") -> ListContacts.Row {
         var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
-                                   organization: contact.organization,
-                                   email: contact.emails.first?.value ?? "",
-                                   phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+                                   organization: contact.organization, emails: contact.emails,
+                                   phones: contact.phones.map { LabeledValue(label: $0.label, value: formatter.phone($0.value)) })
         row.matched = matched.flatMap { describe($0, shownIn: row, search: search) }
         return row
     }

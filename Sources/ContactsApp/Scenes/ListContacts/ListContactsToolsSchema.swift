@@ -16,8 +16,10 @@ private enum ToolsSchema {
     static func array(_ items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
 
     static let row: JSONValue = {
+        let labelled = array(object(["label": string, "value": string]))
         guard case .object(var members) = object(["id": integer, "name": string, "organization": string, "email": string,
-                                                  "phone": string], description: "a list row, as in contactList"),
+                                                  "phone": string, "emails": labelled, "phones": labelled],
+                                                 description: "a list row, as in contactList"),
               case .object(var properties) = members["properties"] else { return [:] }
         properties["matched"] = ["type": "string", "description": "absent here: rows of a search only"]
         members["properties"] = .object(properties)

@@ -73,9 +73,24 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", emails: [], phones: [])],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
+    }
+
+    func test_presentFetchedContacts_rowCarriesEveryEmailAndPhone_phonesFormatted() {
+        // Given: two emails and two phones; the table shows the first of each
+        let contact = Contact(id: 9, givenName: "Ann", familyName: "Lee",
+                              phones: [LabeledValue(label: "mobile", value: "+15551234567"), LabeledValue(label: "home", value: "0301234567")],
+                              emails: [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "ann@home.example")])
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [contact], total: 1), query: ContactQuery(limit: 20)))
+        // Then
+        let row = viewControllerSpy.fetchedViewModel?.rows.first
+        XCTAssertEqual(row?.email, "ann@example.org")
+        XCTAssertEqual(row?.phone, "+1 (555) 123-4567")
+        XCTAssertEqual(row?.emails, [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "ann@home.example")])
+        XCTAssertEqual(row?.phones, [LabeledValue(label: "mobile", value: "+1 (555) 123-4567"), LabeledValue(label: "home", value: "0301234567")])
     }
 
     func test_presentFetchedContacts_showsWhatASearchMatched_unlessTheRowShowsItAlready() {
