@@ -107,6 +107,9 @@ final class LineEditor {
         return clibedit_history_save(history, historyPath) >= 0
     }
 
+    /// The terminal's width as libedit knows it (kept up to date on SIGWINCH).
+    var columns: Int { Int(clibedit_columns(editLine)) }
+
     func write(_ text: String) {
         fputs(text, output)
         fflush(output)

@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+import unicodedata
 import unittest
 
 import pexpect
@@ -42,10 +43,10 @@ class REPLTestCase(unittest.TestCase):
             "LANG": "C.UTF-8",
         }
 
-    def spawn(self, unset=(), **env):
+    def spawn(self, unset=(), columns=100, **env):
         environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
         child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment,
-                              encoding="utf-8", timeout=20, dimensions=(24, 100))
+                              encoding="utf-8", timeout=20, dimensions=(24, columns))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
         return child
@@ -300,6 +301,37 @@ class OutputTests(REPLTestCase):
         out = child.before + self.run_line(child, "bogus")
         self.assertNotRegex(out, SGR)
         self.quit(child)
+
+    @staticmethod
+    def columns(text):
+        """Display columns of a line: wide East Asian characters take two, combining marks none."""
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    def printed_lines(self, out):
+        return [line for line in CSI.sub("", out).replace("\r", "").split("\n") if line.strip()]
+
+    def test_tables_and_prose_fit_the_terminal_at_60_80_and_200_columns(self):
+        note = "Plays cello in the orchestra on Sundays and teaches the young ones every week"
+        script = "".join(f"add\ngiven {given}\nfamily {family}\nnotes {note}\nsave\n"
+                         for given, family in (("太郎", "山田"), ("Zoe\u0308", "Ne\u0301meth")))
+        subprocess.run([BIN, "--db", self.db, "--create"], input=script.encode(), env=self.env,
+                       capture_output=True, check=True, timeout=60)
+        for width in (60, 80, 200):
+            child = self.spawn(NO_COLOR="1", columns=width)
+            found = self.printed_lines(self.run_line(child, "search orchestra"))[1:-1]  # less the echo and prompt
+            helped = self.printed_lines(self.run_line(child, "help"))[1:-1]
+            for line in found + helped:
+                self.assertLessEqual(self.columns(line), width, f"{width}: {line!r}")
+            self.assertTrue(any("山田" in line for line in found), found)
+            self.assertTrue(any("Zoe\u0308" in line for line in found), found)  # marks kept with their letters
+            whole = "note: …in the orchestra on Sundays…" in "\n".join(found)
+            if width != 80:  # 200 holds the whole table; 60 cannot, so the widest column is cut
+                self.assertEqual(whole, width == 200, f"{width}: {found}")
+            self.assertEqual(self.quit(child), 0)
+        # a pipe gets the full text, whatever the width
+        piped = subprocess.run([BIN, "--db", self.db], input="search orchestra\n", capture_output=True, text=True,
+                               env=self.env, timeout=60)
+        self.assertIn("note: …in the orchestra on Sundays…", piped.stdout)
 
     def test_a_name_holding_escape_sequences_is_shown_harmlessly(self):
         self.add_hostile_contact(HOSTILE_GIVEN, "Mallory")
