@@ -13,7 +13,7 @@ public final class REPL {
     private let session: Session
     private let environment: [String: String]
     private let program: String
-    private let completer = Completer()
+    private let completer: Completer
     private let progress: ProgressHub?
     private let watch: ChangeWatch?
     private let greeting: String?
@@ -35,6 +35,7 @@ public final class REPL {
                 progress: ProgressHub? = nil, greeting: String? = nil, watch: ChangeWatch? = nil) {
         self.session = session; self.environment = environment; self.program = program
         self.progress = progress; self.greeting = greeting; self.watch = watch
+        completer = Completer(home: environment["HOME"])
     }
 
     /// The lines shown before the first prompt: the greeting (control characters, as a path

@@ -99,3 +99,27 @@ def test_the_matched_column_shows_the_word_searched_with_context(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "note: …in the orchestra on Sundays…" in result.stdout
     assert "orch…" not in result.stdout
+
+
+def bash_completions(tmp_path, script, words):
+    """What bash offers for the last of `words`, in tmp_path, with the generated script."""
+    line = " ".join(words)
+    program = (f'source {script}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE="{line}"; '
+               f'COMP_POINT=${{#COMP_LINE}}; _contactsbook contactsbook {words[-1]} {words[-2]}; '
+               'printf "%s\\n" "${COMPREPLY[@]}"')
+    result = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, cwd=tmp_path,
+                            timeout=TIMEOUT)
+    return sorted(line for line in result.stdout.splitlines() if line)
+
+
+def test_the_shell_completion_script_completes_file_names_for_import_and_db(tmp_path):
+    script = tmp_path / "contactsbook.bash"
+    generated = run(tmp_path, ["--generate-completion-script", "bash"])
+    assert generated.returncode == 0, generated.stderr
+    script.write_text(generated.stdout)
+    (tmp_path / "data.vcf").write_text("")
+    (tmp_path / "dairy.csv").write_text("")
+    assert bash_completions(tmp_path, script, ["contactsbook", "import", "da"]) == ["dairy.csv", "data.vcf"]
+    assert bash_completions(tmp_path, script, ["contactsbook", "--db", "da"]) == ["dairy.csv", "data.vcf"]
+    zsh = run(tmp_path, ["--generate-completion-script", "zsh"]).stdout
+    assert ":path:_files" in zsh and ":file:_files" in zsh

@@ -43,9 +43,9 @@ class REPLTestCase(unittest.TestCase):
             "LANG": "C.UTF-8",
         }
 
-    def spawn(self, unset=(), columns=100, **env):
+    def spawn(self, unset=(), columns=100, cwd=None, **env):
         environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
-        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment,
+        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment, cwd=cwd,
                               encoding="utf-8", timeout=20, dimensions=(24, columns))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
@@ -148,6 +148,22 @@ class PromptAndCompletionTests(REPLTestCase):
         self.run_line(child, "title Chair")
         detail = self.prompt_path(self.run_line(child, "save"))  # back on the contact, as saved
         self.assertEqual(detail, root + " › Ann Lee")
+        self.assertEqual(self.quit(child), 0)
+
+    def test_tab_completes_file_names_for_import_and_export(self):
+        work = os.path.join(self.dir.name, "work")
+        os.makedirs(os.path.join(self.dir.name, "books"))
+        os.makedirs(work)
+        with open(os.path.join(work, "data.vcf"), "w", encoding="utf-8") as file:
+            file.write("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEND:VCARD\r\n")
+        child = self.spawn(NO_COLOR="1", cwd=work)
+        child.send("import da\t")  # the working folder
+        child.expect_exact("ta.vcf ")
+        self.assertIn("1 added", self.run_line(child, ""))
+        child.send("export ~/bo\t")  # the home folder: a folder goes on without a space
+        child.expect_exact("oks/")
+        out = self.run_line(child, "out.vcf")
+        self.assertTrue(os.path.exists(os.path.join(self.dir.name, "books", "out.vcf")), out)
         self.assertEqual(self.quit(child), 0)
 
     def test_utf8_names_are_typed_and_shown(self):
