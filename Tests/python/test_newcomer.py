@@ -123,3 +123,17 @@ def test_the_shell_completion_script_completes_file_names_for_import_and_db(tmp_
     assert bash_completions(tmp_path, script, ["contactsbook", "--db", "da"]) == ["dairy.csv", "data.vcf"]
     zsh = run(tmp_path, ["--generate-completion-script", "zsh"]).stdout
     assert ":path:_files" in zsh and ":file:_files" in zsh
+
+
+def test_the_form_sets_an_item_by_its_number(tmp_path):
+    path = new_book(tmp_path)
+    script = ("add\ngiven Ann\nfamily Lee\nphone mobile +1 555 000 1111\nemail work ann@old.example\n"
+              "address home 1 Elm Row; Springfield\nsave\n"
+              "edit 1\nphone 1 +44 20 7946 0000\nemail 1 ann@new.example\naddress 1 2 High St; Leeds\nsave\n")
+    result = run(tmp_path, ["--db", path], script)
+    assert result.returncode == 0, result.stderr
+    assert "phone 1 (mobile): +44 20 7946 0000 (was +1 (555) 000-1111)" in result.stdout
+    shown = run(tmp_path, ["show", "--db", path, "1"]).stdout
+    assert "+44 20 7946 0000" in shown and "555" not in shown
+    assert "ann@new.example" in shown and "old.example" not in shown
+    assert "2 High St, Leeds" in shown and "Elm Row" not in shown
