@@ -20,7 +20,8 @@ struct ContactsBookCommand: ParsableCommand {
         version: version,
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
                       ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
-                      AddEmailCommand.self],
+                      AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
+                      AddCommand.self, EditCommand.self, DeleteCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

@@ -32,8 +32,11 @@ struct PagingOptions: ParsableArguments {
 /// when nothing did or the action failed, 2 when the book cannot be opened.
 enum OneShot {
     static func run(_ global: GlobalOptions, _ options: OneShotOptions, pageSize: Int = ContactLimits.maximumPageSize,
-                    _ calls: [ActionCall]) throws {
-        let session = try openReadOnlySession(global, pageSize: pageSize)
+                    writing: Bool = false, _ calls: [ActionCall]) throws {
+        // A command that changes the book opens it as a session does, its changes journalled
+        // as the line session's (`undo` takes them back like any other).
+        let session = writing ? try openSession(global, origin: "line", pageSize: pageSize).session
+            : try openReadOnlySession(global, pageSize: pageSize)
         var outcome = Outcome()
         for call in calls {
             outcome = session.run(call)

@@ -137,3 +137,43 @@ def test_the_form_sets_an_item_by_its_number(tmp_path):
     assert "+44 20 7946 0000" in shown and "555" not in shown
     assert "ann@new.example" in shown and "old.example" not in shown
     assert "2 High St, Leeds" in shown and "Elm Row" not in shown
+
+
+def test_session_commands_are_subcommands_with_the_same_words(tmp_path):
+    import json
+    path = new_book(tmp_path)
+    added = run(tmp_path, ["add", "--db", path, "--given", "Ann", "--family", "Lee", "--email", "work ann@example.org",
+                           "--phone", "mobile +44 20 7946 0000", "--tag", "friends"])
+    assert added.returncode == 0, added.stderr
+    assert "Added Ann Lee as #1" in added.stdout
+    edited = run(tmp_path, ["edit", "--db", path, "ann", "lee", "--title", "Chair", "--phone", "1 +1 555 000 1111"])
+    assert edited.returncode == 0, edited.stderr
+    shown = run(tmp_path, ["show", "--db", path, "1"]).stdout
+    assert "Chair" in shown and "+1 (555) 000-1111" in shown and "7946" not in shown
+    # a bad field: nothing saved, the form's error, status 1
+    bad = run(tmp_path, ["add", "--db", path, "--given", "Bo", "--email", "bo@"])
+    assert bad.returncode == 1 and "not saved" in bad.stderr
+    # export to a file and to stdout, refusing to overwrite without --overwrite
+    target = tmp_path / "book.vcf"
+    assert run(tmp_path, ["export", "--db", path, str(target)]).returncode == 0
+    assert "FN:Ann Lee" in target.read_text()
+    again = run(tmp_path, ["export", "--db", path, str(target)])
+    assert again.returncode == 1 and again.stderr
+    assert run(tmp_path, ["export", "--db", path, str(target), "--overwrite"]).returncode == 0
+    printed = run(tmp_path, ["export", "--db", path, "-", "--format", "vcard3"])
+    assert printed.returncode == 0 and "VERSION:3.0" in printed.stdout
+    # delete by part of a name needs --yes; trash, history and undo bring it back
+    refused = run(tmp_path, ["delete", "--db", path, "ann"])
+    assert refused.returncode == 1 and "yes" in refused.stderr
+    assert run(tmp_path, ["delete", "--db", path, "ann", "--yes"]).returncode == 0
+    trash = run(tmp_path, ["trash", "--db", path, "--json"])
+    assert trash.returncode == 0 and "Ann Lee" in trash.stdout
+    json.loads(trash.stdout)
+    history = run(tmp_path, ["history", "--db", path])
+    assert history.returncode == 0 and "Ann Lee" in history.stdout
+    undone = run(tmp_path, ["undo", "--db", path])
+    assert undone.returncode == 0, undone.stderr
+    assert "Ann Lee" in run(tmp_path, ["list", "--db", path]).stdout
+    # no book: status 2, none made
+    missing = run(tmp_path, ["undo", "--db", str(tmp_path / "none.sqlite")])
+    assert missing.returncode == 2 and not (tmp_path / "none.sqlite").exists()
