@@ -1,5 +1,6 @@
 """What a newcomer meets first (issue 28), end to end: typos, birthdays, `query` for scripts,
 duplicates across country codes and the rest, through the line session and subcommands."""
+import os
 import subprocess
 
 from rpc_client import TIMEOUT, binary, isolated_env
@@ -107,8 +108,9 @@ def bash_completions(tmp_path, script, words):
     program = (f'source {script}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; COMP_LINE="{line}"; '
                f'COMP_POINT=${{#COMP_LINE}}; _contactsbook contactsbook {words[-1]} {words[-2]}; '
                'printf "%s\\n" "${COMPREPLY[@]}"')
+    env = {**isolated_env(tmp_path), "PATH": os.path.dirname(binary()) + ":/usr/bin:/bin"}
     result = subprocess.run(["bash", "--norc", "-c", program], capture_output=True, text=True, cwd=tmp_path,
-                            timeout=TIMEOUT)
+                            env=env, timeout=TIMEOUT)
     return sorted(line for line in result.stdout.splitlines() if line)
 
 
@@ -177,3 +179,18 @@ def test_session_commands_are_subcommands_with_the_same_words(tmp_path):
     # no book: status 2, none made
     missing = run(tmp_path, ["undo", "--db", str(tmp_path / "none.sqlite")])
     assert missing.returncode == 2 and not (tmp_path / "none.sqlite").exists()
+
+
+def test_the_shell_completion_script_completes_contact_names_for_show(tmp_path):
+    script = tmp_path / "contactsbook.bash"
+    script.write_text(run(tmp_path, ["--generate-completion-script", "bash"]).stdout)
+    path = new_book(tmp_path)
+    assert run(tmp_path, ["--db", path], "add\ngiven Ann\nfamily Lee\nsave\nadd\ngiven Anna\nfamily Key\nsave\n"
+                                         "add\ngiven Bob\nfamily Stone\nsave\n").returncode == 0
+    # a name of several words stays one candidate
+    assert bash_completions(tmp_path, script, ["contactsbook", "show", "--db", path, "An"]) == ["Ann Lee", "Anna Key"]
+    assert bash_completions(tmp_path, script, ["contactsbook", "show", "--db", path, "Bo"]) == ["Bob Stone"]
+    # no book: nothing offered, no error, none made
+    missing = str(tmp_path / "none.sqlite")
+    assert bash_completions(tmp_path, script, ["contactsbook", "show", "--db", missing, "An"]) == []
+    assert not os.path.exists(missing)
