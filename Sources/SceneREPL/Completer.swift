@@ -1,3 +1,4 @@
+import Foundation
 import SceneCore
 
 /// What Tab does: replace the word being typed, and list the matches when there are several.
@@ -24,8 +25,25 @@ public struct Completion: Equatable, Sendable {
 /// `Scene.completions(for:prefix:)` for a `.named` source (`.named("action")`, which the
 /// session declares for `help`, completes to the actions).
 public struct Completer: Sendable {
+    /// The home folder, for paths typed `~/...`.
+    let home: String?
+    /// A folder's entries for file names, folders ending in `/`; nil when it cannot be read.
+    let listFolder: @Sendable (String) -> [String]?
+
     /// A completer; it holds no state, the session and scene are passed to each call.
-    public init() {}
+    public init(home: String? = nil, listFolder: @escaping @Sendable (String) -> [String]? = { Completer.entriesOnDisk($0) }) {
+        self.home = home; self.listFolder = listFolder
+    }
+
+    /// The entries of a folder on disk, folders marked with a trailing `/`.
+    public static func entriesOnDisk(_ folder: String) -> [String]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        return names.map { name in
+            var isFolder: ObjCBool = false
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue ? name + "/" : name
+        }
+    }
 
     /// The completion for the word before the cursor.
     /// - Parameters:
@@ -47,6 +65,11 @@ public struct Completer: Sendable {
         var rest = false
         for (index, parameter) in spec.parameters.enumerated()
         where Self.canFill(index, at: position, of: spec.parameters) {
+            if case .namedWords = parameter.completion {
+                // Its words are read back one by one: what Tab inserts must be one word.
+                candidates += values(parameter, prefix: typed.fragment.text, actions, scene)
+                continue
+            }
             if parameter.type == .text && position > index {
                 // A trailing text parameter takes the rest of the line verbatim.
                 let fragment = typed.rest(from: index + 1)
@@ -82,12 +105,31 @@ public struct Completer: Sendable {
         case .boolean: values += ["yes", "no"].filter { Self.matches($0, prefix) }
         default: break
         }
-        if case .named(let source) = parameter.completion {
+        switch parameter.completion {
+        case .named(let source), .namedWords(let source):
             // The scene filters its own values: it may match "jose" to "José".
             values += source == "action" ? actionNames(actions, prefix: prefix)
                 : scene.completions(for: source, prefix: prefix)
+        case .files: values += paths(prefix)
+        case .none: break
         }
         return values
+    }
+
+    /// The paths starting with what was typed, spelled as typed: `da` in the working folder,
+    /// `~/bo` in the home folder, `/tmp/x` where it says. Hidden entries only when a dot is typed.
+    func paths(_ typed: String) -> [String] {
+        let slash = typed.lastIndex(of: "/")
+        let folderTyped = slash.map { String(typed[...$0]) } ?? ""
+        let name = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        var folder = folderTyped.isEmpty ? "." : folderTyped
+        if folder.hasPrefix("~/") {
+            guard let home else { return [] }
+            folder = home + folder.dropFirst()
+        }
+        guard let entries = listFolder(folder) else { return [] }
+        return entries.filter { $0.hasPrefix(name) && (name.hasPrefix(".") || !$0.hasPrefix(".")) }
+            .sorted().map { folderTyped + $0 }
     }
 
     private func finish(_ found: [String], _ fragment: TypedLine.Fragment, rest: Bool) -> Completion? {
@@ -96,8 +138,9 @@ public struct Completer: Sendable {
         let candidates = found.filter { !$0.isEmpty && TerminalText.sanitize($0) == $0 && seen.insert($0).inserted }
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 {
-            return Completion(replacing: fragment.length, insertion: Quoting.quote(first, rest: rest) + " ",
-                              candidates: candidates)
+            // A folder goes on: Tab again lists what is in it.
+            let insertion = first.hasSuffix("/") ? Quoting.open(first, rest: rest) : Quoting.quote(first, rest: rest) + " "
+            return Completion(replacing: fragment.length, insertion: insertion, candidates: candidates)
         }
         let common = Quoting.commonPrefix(candidates)
         guard common.count >= fragment.text.count, common != fragment.text else {

@@ -81,7 +81,9 @@ final class LineEditor {
         _ = clibedit_take_sigint()
         var count: Int32 = 0
         guard let text = el_gets(editLine, &count) else {
-            if count < 0 && (errno == EINTR || clibedit_take_sigint() != 0) {
+            // A Ctrl-C in an incremental search (Ctrl-R) ends libedit's read as an end of file
+            // (count 0, no EINTR): the SIGINT flag, not the count, tells the two apart.
+            if clibedit_take_sigint() != 0 || (count < 0 && errno == EINTR) {
                 el_reset(editLine) // drop the half-typed line
                 return .interrupted
             }
@@ -104,6 +106,9 @@ final class LineEditor {
         if let directory = HistoryLocation.directory(of: historyPath) { Self.makeDirectories(directory) }
         return clibedit_history_save(history, historyPath) >= 0
     }
+
+    /// The terminal's width as libedit knows it (kept up to date on SIGWINCH).
+    var columns: Int { Int(clibedit_columns(editLine)) }
 
     func write(_ text: String) {
         fputs(text, output)

@@ -13,7 +13,7 @@ public final class REPL {
     private let session: Session
     private let environment: [String: String]
     private let program: String
-    private let completer = Completer()
+    private let completer: Completer
     private let progress: ProgressHub?
     private let watch: ChangeWatch?
     private let greeting: String?
@@ -35,6 +35,7 @@ public final class REPL {
                 progress: ProgressHub? = nil, greeting: String? = nil, watch: ChangeWatch? = nil) {
         self.session = session; self.environment = environment; self.program = program
         self.progress = progress; self.greeting = greeting; self.watch = watch
+        completer = Completer(home: environment["HOME"])
     }
 
     /// The lines shown before the first prompt: the greeting (control characters, as a path
@@ -70,13 +71,17 @@ public final class REPL {
         let outputIsTerminal = Self.isTerminal(fd: STDOUT_FILENO)
         let editorOutput = outputIsTerminal ? clibedit_stdout() : clibedit_stderr()
         let prompts = PromptBuilder(colors: policy.allowsColors(isTerminal: Self.isTerminal(fd: fileno(editorOutput))))
-        let printer = OutcomePrinter(
-            output: TextRenderer(colors: policy.allowsColors(isTerminal: outputIsTerminal)),
-            errors: TextRenderer(colors: policy.allowsColors(isTerminal: Self.isTerminal(fd: STDERR_FILENO))))
+        let errorsAreTerminal = Self.isTerminal(fd: STDERR_FILENO)
         let historyPath = HistoryLocation.path(program: program, environment: environment)
         // Read before the editor loads (and later saves) the history file.
         let welcome = Self.welcome(greeting: greeting, historyPath: historyPath) { access($0, F_OK) == 0 }
         let editor = LineEditor(program: program, output: editorOutput, historyPath: historyPath)
+        // Tables and prose fit the terminal; a stream redirected to a file gets the full text.
+        let printer = OutcomePrinter(
+            output: TextRenderer(colors: policy.allowsColors(isTerminal: outputIsTerminal)),
+            errors: TextRenderer(colors: policy.allowsColors(isTerminal: errorsAreTerminal)),
+            outputWidth: { [editor] in outputIsTerminal ? editor.columns : nil },
+            errorWidth: { [editor] in errorsAreTerminal ? editor.columns : nil })
         editor.complete = { [session, completer] line, cursor in
             completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
         }

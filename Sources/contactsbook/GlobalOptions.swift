@@ -6,7 +6,7 @@ import Logging
 /// and `contactsbook query ann --db B` are one command. The root and each subcommand declare
 /// this group; ArgumentParser decodes it once and hands the root's value to the subcommand.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: GlobalOptions.dbHelp)
+    @Option(name: .long, help: GlobalOptions.dbHelp, completion: .file())
     var db: String?
 
     @Flag(name: .long, help: GlobalOptions.createHelp)

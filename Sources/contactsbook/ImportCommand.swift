@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "auto (csv for a .csv file, else vcard), vcard or csv.")
     var format = Format.auto
 
-    @Argument(help: "The file to read, or - for standard input.")
+    @Argument(help: "The file to read, or - for standard input.", completion: .file())
     var file: String
 
     func run() throws {

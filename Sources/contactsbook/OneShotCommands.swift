@@ -32,8 +32,11 @@ struct PagingOptions: ParsableArguments {
 /// when nothing did or the action failed, 2 when the book cannot be opened.
 enum OneShot {
     static func run(_ global: GlobalOptions, _ options: OneShotOptions, pageSize: Int = ContactLimits.maximumPageSize,
-                    _ calls: [ActionCall]) throws {
-        let session = try openReadOnlySession(global, pageSize: pageSize)
+                    writing: Bool = false, _ calls: [ActionCall]) throws {
+        // A command that changes the book opens it as a session does, its changes journalled
+        // as the line session's (`undo` takes them back like any other).
+        let session = writing ? try openSession(global, origin: "line", pageSize: pageSize).session
+            : try openReadOnlySession(global, pageSize: pageSize)
         var outcome = Outcome()
         for call in calls {
             outcome = session.run(call)
@@ -113,10 +116,32 @@ struct ShowCommand: ParsableCommand {
         commandName: "show", abstract: "Print one contact, named by its number or its name.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
-    @Argument(help: "The contact's number (#) or a name.") var contact: [String]
+    @Argument(help: "The contact's number (#) or a name.",
+              completion: .custom { words, _, prefix in ShellNameCompletion.names(words, prefix) })
+    var contact: [String]
 
     func run() throws {
         try OneShot.run(global, options, [ActionCall("show", ["contact": .string(contact.joined(separator: " "))])])
+    }
+}
+
+/// Contact names for a shell's Tab after `contactsbook show`: from the book its `--db` names
+/// among the words typed (else the default book), starting with what was typed. Nothing when
+/// there is no book or it cannot be read: completion never prints an error, never makes a book.
+enum ShellNameCompletion {
+    static func names(_ words: [String], _ prefix: String) -> [String] {
+        var db: String?
+        if let index = words.firstIndex(of: "--db"), index + 1 < words.count { db = words[index + 1] }
+        if let word = words.first(where: { $0.hasPrefix("--db=") }) { db = String(word.dropFirst("--db=".count)) }
+        let variables = ProcessInfo.processInfo.environment
+        guard let path = db ?? (try? DefaultPaths.database(environment: variables)), path != ":memory:",
+              FileManager.default.fileExists(atPath: path),
+              let store = try? SQLiteContactStore.openForReading(path: path) else { return [] }
+        let worker = ContactsWorker(environment: ContactsEnvironment(store: store, pageSize: 20, defaultCountry: nil,
+                                                                     journal: store, syncState: store))
+        let names = worker.names(startingWith: prefix, sort: .last)
+        // bash splits the candidates it is given at spaces: a name stays one word escaped.
+        return variables["SAP_SHELL"] == "bash" ? names.map { $0.replacingOccurrences(of: " ", with: "\\ ") } : names
     }
 }
 

@@ -13,16 +13,23 @@ struct QueryCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    static let formatHelp = ArgumentHelp(
+        "mutt (the default: a first line, then address, name and info), plain (those lines alone, for scripts) or aerc (address and name).",
+        valueName: "format")
+
+    @Option(name: .long, help: QueryCommand.formatHelp)
+    var format: MailQueryFormat = .mutt
+
     @Argument(help: QueryCommand.textHelp)
     var text: [String]
 
     func run() throws {
-        try Self.search(bookAt: global.bookPath(for: .reading), for: text)
+        try Self.search(bookAt: global.bookPath(for: .reading), for: text, format: format)
     }
 
     /// Prints the addresses matching `words` in the book at `path` (exit status 1 without any),
     /// or says on stderr why it cannot search and exits with status 2.
-    static func search(bookAt path: String, for words: [String]) throws {
+    static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
         let matches: [MailQueryMatch]
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
@@ -32,7 +39,7 @@ struct QueryCommand: ParsableCommand {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)
         }
-        let answer = MailQueryPresenter().present(matches)
+        let answer = MailQueryPresenter().present(matches, format: format)
         write(answer.text, to: .standardOutput)
         if !answer.found { throw ExitCode(1) }
     }
@@ -63,6 +70,9 @@ struct MailQueryArguments: ParsableCommand {
     @Option(name: .long, help: GlobalOptions.logLevelHelp)
     var logLevel: String?
 
+    @Option(name: .long, help: QueryCommand.formatHelp)
+    var format: MailQueryFormat = .mutt
+
     @Argument(help: QueryCommand.textHelp)
     var text: [String]
 
@@ -71,7 +81,7 @@ struct MailQueryArguments: ParsableCommand {
     }
 
     func run() throws {
-        try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text)
+        try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text, format: format)
     }
 }
 
@@ -85,6 +95,9 @@ struct MailQueryArguments: ParsableCommand {
 extension MailQueryArguments: CustomReflectable {
     var customMirror: Mirror {
         Mirror(self, children: [(label: "_db", value: _db), (label: "_create", value: _create),
-                                (label: "_logLevel", value: _logLevel), (label: "_text", value: _text)] as [Mirror.Child])
+                                (label: "_logLevel", value: _logLevel), (label: "_format", value: _format),
+                                (label: "_text", value: _text)] as [Mirror.Child])
     }
 }
+
+extension MailQueryFormat: ExpressibleByArgument {}

@@ -170,10 +170,12 @@ final class OneShotToolsEndToEndTests: XCTestCase {
         XCTAssertEqual((groups.first?["reasons"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }, ["email", "phone", "name"])
         XCTAssertEqual(groups.first?["merge"] as? String, "merge 1 2")
 
-        // Without a country the two ways of writing the number do not meet
+        // Without a country the two ways of writing the number meet by their national number, and say so
         let unknown = try json(try run(["duplicates", "--json", "--db", database], country: nil))
         let reasons = (try displayed("duplicateGroups", in: unknown)["groups"] as? [[String: Any]])?.first?["reasons"] as? [[String: Any]]
-        XCTAssertEqual(reasons?.compactMap { $0["kind"] as? String }, ["email", "name"])
+        XCTAssertEqual(reasons?.compactMap { $0["kind"] as? String }, ["email", "phone", "name"])
+        XCTAssertEqual(reasons?.compactMap { $0["text"] as? String }.dropFirst().first,
+                       "same phone +1 (555) 000-1111, once written without its country code")
     }
 
     func testDuplicatesAfterAMerge_noneLeft_exitsOne() throws {

@@ -23,7 +23,7 @@ final class CompleterTests: XCTestCase {
         let completion = complete("")
         // Then
         XCTAssertEqual(completion, Completion(replacing: 0, insertion: "", candidates:
-            ["add", "show", "search", "sort", "page", "help", "back", "stack", "quit"]))
+            ["add", "show", "search", "join", "load", "sort", "page", "help", "back", "stack", "quit"]))
     }
 
     func testUniquePrefixCompletesTheActionAndASpace() {
@@ -112,6 +112,48 @@ final class CompleterTests: XCTestCase {
         // Then the whole rest is the prefix, and a verbatim rest needs no quotes
         XCTAssertEqual(scene.completionsCalls.last?.prefix, "Ann L")
         XCTAssertEqual(completion, Completion(replacing: 5, insertion: "Ann Lee ", candidates: ["Ann Lee"]))
+    }
+
+    func testATextParameterOfSeveralWordsCompletesEachWordQuoted() {
+        // When
+        let first = complete("join an")
+        let second = complete("join \"Ann Lee\" 3 \"Ann L")
+        // Then each value is one word as the action splits them again
+        XCTAssertEqual(scene.completionsCalls.map(\.prefix), ["an", "Ann L"])
+        XCTAssertEqual(first, Completion(replacing: 2, insertion: "Ann", candidates: ["Ann Lee", "Anna Key"]))
+        XCTAssertEqual(second, Completion(replacing: 6, insertion: "\"Ann Lee\" ", candidates: ["Ann Lee"]))
+    }
+
+    private func fileCompleter() -> Completer {
+        // A working folder and a home folder, as a listing of folders would give them
+        let folders: [String: [String]] = [
+            ".": ["data.vcf", "data old.csv", "docs/", ".hidden.vcf"],
+            "/home/ann/": ["books/", "bonus.vcf", "notes.txt"],
+            "/home/ann/books/": ["all.vcf"],
+        ]
+        return Completer(home: "/home/ann") { folders[$0] }
+    }
+
+    private func completeFile(_ line: String) -> Completion? {
+        fileCompleter().complete(line: line, cursor: line.utf8.count, actions: REPLSeeds.actions, scene: scene)
+    }
+
+    func testFileNamesCompleteInTheWorkingFolder_quotedWhenTheyHoldSpaces() {
+        XCTAssertEqual(completeFile("load da"), Completion(replacing: 2, insertion: "data", candidates: ["data old.csv", "data.vcf"]))
+        XCTAssertEqual(completeFile("load data."), Completion(replacing: 5, insertion: "data.vcf ", candidates: ["data.vcf"]))
+        XCTAssertEqual(completeFile("load data "), nil, "a second word has no parameter")
+        XCTAssertEqual(completeFile("load \"data o"), Completion(replacing: 7, insertion: "\"data old.csv\" ", candidates: ["data old.csv"]))
+        XCTAssertEqual(completeFile("load ")?.candidates, ["data old.csv", "data.vcf", "docs/"], "hidden files only when a dot is typed")
+        XCTAssertEqual(completeFile("load .h")?.insertion, ".hidden.vcf ")
+    }
+
+    func testFileNamesUnderTheHomeFolder_andAFolderGoesOnWithoutASpace() {
+        XCTAssertEqual(completeFile("load ~/bo")?.candidates, ["~/bonus.vcf", "~/books/"])
+        XCTAssertEqual(completeFile("load ~/boo"), Completion(replacing: 5, insertion: "~/books/", candidates: ["~/books/"]))
+        XCTAssertEqual(completeFile("load ~/books/"), Completion(replacing: 8, insertion: "~/books/all.vcf ", candidates: ["~/books/all.vcf"]))
+        XCTAssertEqual(completeFile("load /nowhere/x"), nil)
+        XCTAssertEqual(Completer { _ in ["x"] }.complete(line: "load ~/x", cursor: 8, actions: REPLSeeds.actions, scene: scene),
+                       nil, "without a home, ~ is not guessed")
     }
 
     func testAnOptionalParameterBeforeARequiredOneOffersBoth() {

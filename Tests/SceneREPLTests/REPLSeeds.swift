@@ -9,6 +9,10 @@ enum REPLSeeds {
                    parameters: [ParameterSpec("id", .integer, help: "whom", completion: .named("person"))]),
         ActionSpec("search", summary: "find people",
                    parameters: [ParameterSpec("query", .text, help: "what", completion: .named("person"))]),
+        ActionSpec("join", summary: "join people",
+                   parameters: [ParameterSpec("people", .text, help: "whom", completion: .namedWords("person"))]),
+        ActionSpec("load", summary: "load a file",
+                   parameters: [ParameterSpec("path", .string, help: "which", completion: .files)]),
         ActionSpec("sort", summary: "choose the order",
                    parameters: [ParameterSpec("by", .choice(["first", "last"]), help: "which name")]),
         ActionSpec("page", summary: "go to a page", parameters: [

@@ -81,6 +81,24 @@ def test_a_book_it_is_given_is_left_as_it_was(tmp_path, command):
 
 
 @pytest.mark.parametrize("command", RECIPE_COMMANDS)
+def test_a_book_already_holding_the_example_contact(tmp_path, command):
+    # Issue 28: the Emacs recipe once ended in a Lisp backtrace (exit 255) here, its
+    # "show ann lee" matching two contacts. Each recipe names its own contact by its number.
+    db = str(tmp_path / "mine.sqlite")
+    subprocess.run([binary(), "--db", db, "--create"],
+                   input="add\ngiven Ann\nfamily Lee\nemail work ann@example.org\nsave\n", check=True,
+                   capture_output=True, text=True, env=isolated_env(tmp_path), timeout=LIMIT)
+    before = listing(tmp_path, db)
+    result = subprocess.run(command, capture_output=True, text=True, env=recipe_env(tmp_path, CONTACTSBOOK_DB=db),
+                            timeout=LIMIT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    assert result.returncode == 0, result
+    lines = result.stdout.splitlines()
+    assert lines.count("found: Ann Lee ann@example.org") == 1 and "detail: Ann Lee" in lines, lines
+    assert "Debugger entered" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert listing(tmp_path, db) == before
+
+
+@pytest.mark.parametrize("command", RECIPE_COMMANDS)
 @pytest.mark.parametrize("variables, says", [
     ({"CONTACTSBOOK_BIN": "/nonexistent/contactsbook"}, "/nonexistent/contactsbook"),
     ({"CONTACTSBOOK_DB": "/nonexistent/book.sqlite"}, "there is no book at /nonexistent/book.sqlite"),

@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+import unicodedata
 import unittest
 
 import pexpect
@@ -23,7 +24,7 @@ PROMPT = "> "
 CSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # colour codes; libedit's cursor moves are other sequences
 HOSTILE_GIVEN = "Eve\x1b[2J\x1b]0;pwned\x07"
-CTRL_C, CTRL_P, CTRL_U = "\x03", "\x10", "\x15"
+CTRL_C, CTRL_P, CTRL_R, CTRL_U = "\x03", "\x10", "\x12", "\x15"
 
 
 class REPLTestCase(unittest.TestCase):
@@ -42,10 +43,10 @@ class REPLTestCase(unittest.TestCase):
             "LANG": "C.UTF-8",
         }
 
-    def spawn(self, unset=(), **env):
+    def spawn(self, unset=(), columns=100, cwd=None, **env):
         environment = {k: v for k, v in {**self.env, **env}.items() if k not in unset}
-        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment,
-                              encoding="utf-8", timeout=20, dimensions=(24, 100))
+        child = pexpect.spawn(BIN, ["--db", self.db, "--create"], env=environment, cwd=cwd,
+                              encoding="utf-8", timeout=20, dimensions=(24, columns))
         self.addCleanup(child.close, force=True)
         child.expect_exact(PROMPT)
         return child
@@ -121,6 +122,50 @@ class PromptAndCompletionTests(REPLTestCase):
         child.send(CTRL_U)
         self.assertEqual(self.quit(child), 0)
 
+    def test_tab_inserts_names_of_several_words_as_merge_reads_them_back(self):
+        self.add_through_a_pipe("Bob", "Stone")
+        self.add_through_a_pipe("Bob", "Marley")
+        child = self.spawn(NO_COLOR="1")
+        child.send("merge bob\t")  # two Bobs: the common part, its quote left open
+        child.expect_exact("Bob Stone")
+        child.send("S\t")  # one: quoted and closed, so Enter reads one name
+        child.expect_exact('tone" ')  # libedit redraws the end of the line only
+        child.send("bob\t")
+        child.expect_exact("Bob Marley")
+        child.send("M\t")
+        child.expect_exact('arley" ')
+        out = self.run_line(child, "")
+        self.assertIn("Merged #2 Bob Marley into #1 Bob Stone", out)
+        self.assertNotIn("matches 2 contacts", out)
+        self.assertEqual(self.quit(child), 0)
+
+    def test_edit_from_the_list_prompts_with_the_contacts_name(self):
+        self.add_through_a_pipe("Ann", "Lee")
+        child = self.spawn(NO_COLOR="1")
+        root = self.prompt_path(child.before)
+        form = self.prompt_path(self.run_line(child, "edit 1"))
+        self.assertEqual(form, root + " › Ann Lee › edit")
+        self.run_line(child, "title Chair")
+        detail = self.prompt_path(self.run_line(child, "save"))  # back on the contact, as saved
+        self.assertEqual(detail, root + " › Ann Lee")
+        self.assertEqual(self.quit(child), 0)
+
+    def test_tab_completes_file_names_for_import_and_export(self):
+        work = os.path.join(self.dir.name, "work")
+        os.makedirs(os.path.join(self.dir.name, "books"))
+        os.makedirs(work)
+        with open(os.path.join(work, "data.vcf"), "w", encoding="utf-8") as file:
+            file.write("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEND:VCARD\r\n")
+        child = self.spawn(NO_COLOR="1", cwd=work)
+        child.send("import da\t")  # the working folder
+        child.expect_exact("ta.vcf ")
+        self.assertIn("1 added", self.run_line(child, ""))
+        child.send("export ~/bo\t")  # the home folder: a folder goes on without a space
+        child.expect_exact("oks/")
+        out = self.run_line(child, "out.vcf")
+        self.assertTrue(os.path.exists(os.path.join(self.dir.name, "books", "out.vcf")), out)
+        self.assertEqual(self.quit(child), 0)
+
     def test_utf8_names_are_typed_and_shown(self):
         child = self.spawn()
         self.run_line(child, "add")
@@ -187,6 +232,22 @@ class KeysAndHistoryTests(REPLTestCase):
         self.assertTrue(child.isalive())
         self.assertEqual(self.quit(child), 0)
 
+    def test_ctrl_c_in_a_history_search_cancels_the_search_and_keeps_the_session(self):
+        # libedit's Ctrl-R ends its read as an end of file on a signal: that is no Ctrl-D
+        child = self.spawn(NO_COLOR="1")
+        self.run_line(child, "search lee")
+        self.assertTrue(child.waitnoecho(timeout=20), "libedit never took the terminal")
+        child.send(CTRL_R + "sea")
+        child.expect_exact("sea")
+        child.send(CTRL_C)
+        # a fresh prompt on a line of its own (the search redraws the old one), not the end
+        child.expect_exact("\ncontacts> ")
+        out = self.run_line(child, "help")
+        self.assertIn("leave the program", out)
+        self.assertNotIn("No matches", out)  # the searched line was dropped, not run
+        self.assertTrue(child.isalive())
+        self.assertEqual(self.quit(child), 0)
+
     def test_ctrl_d_on_an_empty_line_leaves(self):
         child = self.spawn()
         self.assertEqual(self.ctrl_d(child), 0)
@@ -197,6 +258,14 @@ class KeysAndHistoryTests(REPLTestCase):
         self.assertIn("error", self.run_line(child, "bogus"))
         self.run_line(child, "help")
         self.assertEqual(self.ctrl_d(child), 0)
+
+    def test_a_typo_is_answered_with_the_nearest_command(self):
+        child = self.spawn(NO_COLOR="1")
+        out = self.run_line(child, "serach lee")
+        self.assertIn("did you mean search?", out)
+        self.assertNotIn("here you can use", out)
+        self.assertIn("did you mean quit?", self.run_line(child, "qiut"))
+        self.assertEqual(self.quit(child), 0)
 
     def test_a_session_that_ends_on_an_error_exits_1(self):
         child = self.spawn()
@@ -248,6 +317,37 @@ class OutputTests(REPLTestCase):
         out = child.before + self.run_line(child, "bogus")
         self.assertNotRegex(out, SGR)
         self.quit(child)
+
+    @staticmethod
+    def columns(text):
+        """Display columns of a line: wide East Asian characters take two, combining marks none."""
+        return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    def printed_lines(self, out):
+        return [line for line in CSI.sub("", out).replace("\r", "").split("\n") if line.strip()]
+
+    def test_tables_and_prose_fit_the_terminal_at_60_80_and_200_columns(self):
+        note = "Plays cello in the orchestra on Sundays and teaches the young ones every week"
+        script = "".join(f"add\ngiven {given}\nfamily {family}\nnotes {note}\nsave\n"
+                         for given, family in (("太郎", "山田"), ("Zoe\u0308", "Ne\u0301meth")))
+        subprocess.run([BIN, "--db", self.db, "--create"], input=script.encode(), env=self.env,
+                       capture_output=True, check=True, timeout=60)
+        for width in (60, 80, 200):
+            child = self.spawn(NO_COLOR="1", columns=width)
+            found = self.printed_lines(self.run_line(child, "search orchestra"))[1:-1]  # less the echo and prompt
+            helped = self.printed_lines(self.run_line(child, "help"))[1:-1]
+            for line in found + helped:
+                self.assertLessEqual(self.columns(line), width, f"{width}: {line!r}")
+            self.assertTrue(any("山田" in line for line in found), found)
+            self.assertTrue(any("Zoe\u0308" in line for line in found), found)  # marks kept with their letters
+            whole = "note: …in the orchestra on Sundays…" in "\n".join(found)
+            if width != 80:  # 200 holds the whole table; 60 cannot, so the widest column is cut
+                self.assertEqual(whole, width == 200, f"{width}: {found}")
+            self.assertEqual(self.quit(child), 0)
+        # a pipe gets the full text, whatever the width
+        piped = subprocess.run([BIN, "--db", self.db], input="search orchestra\n", capture_output=True, text=True,
+                               env=self.env, timeout=60)
+        self.assertIn("note: …in the orchestra on Sundays…", piped.stdout)
 
     def test_a_name_holding_escape_sequences_is_shown_harmlessly(self):
         self.add_hostile_contact(HOSTILE_GIVEN, "Mallory")

@@ -39,7 +39,7 @@ def test_a_line_session_finds_tags_notes_and_addresses_and_says_what_matched(tmp
     path = book(tmp_path)
     out = session(tmp_path, path, ["search friends"])
     assert "Ann Lee" in out and "Matched" in out and "tag: friends" in out
-    assert "note: Met at the Lisbon confe…" in session(tmp_path, path, ["search lisbon"])
+    assert "note: Met at the Lisbon conference" in session(tmp_path, path, ["search lisbon"])
     assert "address: 1 Elm Row, Springfield" in session(tmp_path, path, ["search springfield"])
     by_name = session(tmp_path, path, ["search lee"])
     assert "Ann Lee" in by_name and "Matched" not in by_name

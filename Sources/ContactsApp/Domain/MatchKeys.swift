@@ -216,8 +216,13 @@ public struct DuplicateReason: Equatable, Hashable, Sendable, Encodable {
     /// The shared value: the email, the phone in its international form, or for names the
     /// shared organisation or email domain.
     public let value: String
+    /// For a phone: one of the contacts wrote it without its country code, and the book has no
+    /// country to complete it with, so the two were paired by their national numbers.
+    public let withoutCountryCode: Bool
 
-    public init(_ kind: Kind, _ value: String) { self.kind = kind; self.value = value }
+    public init(_ kind: Kind, _ value: String, withoutCountryCode: Bool = false) {
+        self.kind = kind; self.value = value; self.withoutCountryCode = withoutCountryCode
+    }
 }
 
 /// One key of the name index, and the block it belongs to: the contacts with the same family

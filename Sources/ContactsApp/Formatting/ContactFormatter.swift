@@ -59,10 +59,15 @@ public struct ContactFormatter {
         address.components.joined(separator: ", ")
     }
 
-    /// ISO form, readable in every locale: "1990-05-17", or "05-17" without a year.
+    /// Readable in every locale: ISO with a year ("1990-05-17"); without one, the day and the
+    /// month's name ("3 Feb"), since "02-03" reads as February or March depending on where one lives.
     public func birthday(_ birthday: Birthday) -> String {
-        birthday.year == nil ? String(birthday.isoString.dropFirst(2)) : birthday.isoString
+        guard birthday.year == nil else { return birthday.isoString }
+        return "\(birthday.day) \(Self.monthNames[(birthday.month - 1) % 12])"
     }
+
+    /// English like every other word the app shows, never the machine's locale.
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// "2026-11-21 22:44" in the injected time zone.
     public func timestamp(_ date: Date) -> String {

@@ -8,20 +8,35 @@ public struct MailQueryAnswer: Equatable, Sendable {
     public let found: Bool
 }
 
-/// Formats a mail client's matches (mutt, neomutt, aerc): a message line, then one line per
-/// address; "No matches" when there are none. Fields never hold tabs or line breaks.
+/// The shapes of `query`'s lines: what each reader of them expects.
+public enum MailQueryFormat: String, CaseIterable, Sendable {
+    /// mutt's and neomutt's `query_command`: a first line for people, then `address<TAB>name<TAB>info`.
+    case mutt
+    /// mutt's lines alone, for scripts and lbdb: no first line, nothing when nothing matches.
+    case plain
+    /// aerc's `address-book-cmd`: `address<TAB>name`, nothing when nothing matches.
+    case aerc
+}
+
+/// Formats a mail client's matches (mutt, neomutt, aerc): in mutt's format a message line, then
+/// one line per address, and "No matches" when there are none; the other formats only the
+/// lines (exit status 1 says "none"). Fields never hold tabs or line breaks.
 public struct MailQueryPresenter {
     public init() {}
 
-    public func present(_ matches: [MailQueryMatch]) -> MailQueryAnswer {
-        guard !matches.isEmpty else { return MailQueryAnswer(text: "No matches\n", found: false) }
-        var text = "contactsbook: \(matches.count == 1 ? "1 address" : "\(matches.count) addresses")\n"
+    public func present(_ matches: [MailQueryMatch], format: MailQueryFormat = .mutt) -> MailQueryAnswer {
+        var text = ""
+        if format == .mutt {
+            guard !matches.isEmpty else { return MailQueryAnswer(text: "No matches\n", found: false) }
+            text = "contactsbook: \(matches.count == 1 ? "1 address" : "\(matches.count) addresses")\n"
+        }
         // Built once: the getter builds a new set on every call.
         let controls = CharacterSet.controlCharacters
         for match in matches {
-            text += [match.address, match.name, match.info].map { Self.field($0, controls) }.joined(separator: "\t") + "\n"
+            let fields = format == .aerc ? [match.address, match.name] : [match.address, match.name, match.info]
+            text += fields.map { Self.field($0, controls) }.joined(separator: "\t") + "\n"
         }
-        return MailQueryAnswer(text: text, found: true)
+        return MailQueryAnswer(text: text, found: !matches.isEmpty)
     }
 
     /// One field of a line: tabs, line breaks and other control characters become spaces.

@@ -7,7 +7,11 @@ public struct SharedMatchKey: Equatable, Sendable {
     public let key: String
     /// The contacts sharing it, ascending, at least two.
     public let ids: [Int64]
-    public init(kind: DuplicateReason.Kind, key: String, ids: [Int64]) { self.kind = kind; self.key = key; self.ids = ids }
+    /// A phone some of them wrote without its country code, in a book without a country.
+    public let withoutCountryCode: Bool
+    public init(kind: DuplicateReason.Kind, key: String, ids: [Int64], withoutCountryCode: Bool = false) {
+        self.kind = kind; self.key = key; self.ids = ids; self.withoutCountryCode = withoutCountryCode
+    }
 }
 
 /// Collects `(kind, stored key, id)` rows of the duplicate index and keeps what two contacts
@@ -46,8 +50,42 @@ struct SharedKeyCollector {
         for (_, block) in blocks {
             shared += Self.nearNames(block.idsByGiven).map { SharedMatchKey(kind: .name, key: block.place, ids: $0) }
         }
+        shared += nationalPhoneMatches()
         return shared.sorted { ($0.kind.rawValue, $0.key, $0.ids.first ?? 0) < ($1.kind.rawValue, $1.key, $1.ids.first ?? 0) }
     }
+
+    /// A number written without its country code that `PhoneCountry` could not complete (no
+    /// book country) meets the `+` number whose national significant number it is:
+    /// `(555) 000-1111` and `+1 555 000 1111`, `020 7946 0000` (its trunk `0` dropped) and
+    /// `+44 20 7946 0000`. Only when one `+` number fits, whatever its code's length (1 to 3
+    /// digits), and for national numbers of `minimumNationalDigits` or more.
+    func nationalPhoneMatches() -> [SharedMatchKey] {
+        var internationalByNational: [String: Set<String>] = [:]
+        for key in idsByKey.keys where key.kind == .phone && key.key.hasPrefix("+") {
+            let digits = key.key.dropFirst()
+            for codeLength in 1...3 where digits.count - codeLength >= Self.minimumNationalDigits {
+                internationalByNational[String(digits.dropFirst(codeLength)), default: []].insert(key.key)
+            }
+        }
+        guard !internationalByNational.isEmpty else { return [] }
+        var matches: [SharedMatchKey] = []
+        for (key, ids) in idsByKey where key.kind == .phone && !key.key.hasPrefix("+") {
+            var fits = internationalByNational[key.key] ?? []
+            if key.key.hasPrefix("0") { fits.formUnion(internationalByNational[String(key.key.dropFirst())] ?? []) }
+            // `1 555 000 1111`: the code written, its `+` not
+            if idsByKey[SharedKeyID(kind: .phone, key: "+" + key.key)] != nil { fits.insert("+" + key.key) }
+            guard fits.count == 1, let international = fits.first,
+                  let others = idsByKey[SharedKeyID(kind: .phone, key: international)] else { continue }
+            let all = ids.union(others)
+            if all.count > 1 {
+                matches.append(SharedMatchKey(kind: .phone, key: international, ids: all.sorted(), withoutCountryCode: true))
+            }
+        }
+        return matches
+    }
+
+    /// Fewer digits than this, without a country code, are too short to pair across codes.
+    static let minimumNationalDigits = 6
 
     /// The sets of two contacts or more whose given names are equal or nearly so
     /// (`MatchKeys.nearlySameGivenName`), joined through each other (Rob ~ Robert ~ Roberto).

@@ -52,7 +52,8 @@ extension ContactsWorker: ListContactsToolsLogic {
         for (index, id) in ids.enumerated() { members[sets.root(index), default: []].append(id) }
         for key in shared {
             guard let first = key.ids.first.flatMap({ slot[$0] }) else { continue }
-            reasons[sets.root(first), default: []].insert(DuplicateReason(key.kind, key.key))
+            reasons[sets.root(first), default: []].insert(
+                DuplicateReason(key.kind, key.key, withoutCountryCode: key.withoutCountryCode))
         }
         let contacts = Dictionary(uniqueKeysWithValues: try translating { try store.contacts(ids: ids) }.compactMap { contact in
             contact.id.map { ($0, contact) }

@@ -64,6 +64,11 @@ public enum CompletionSource: Equatable, Sendable {
     case none
     /// Values the active scene supplies by this name (see `Scene.completions(for:prefix:)`).
     case named(String)
+    /// Like `named`, for a `.text` parameter that holds several values, one word each (`merge 3
+    /// "ann lee"`): each word completes on its own, quoted when the value holds spaces.
+    case namedWords(String)
+    /// Paths on this machine: a file to read or write (`import ~/book.vcf`).
+    case files
 }
 
 /// A parameter value after parsing and type checking.

@@ -11,6 +11,10 @@ public enum DispatchError: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .unknownAction(let name, let available):
+            let near = Suggestion.nearest(to: name, among: available)
+            guard near.isEmpty else {
+                return "unknown command '\(name)'; did you mean \(near.joined(separator: " or "))? (help lists them all)"
+            }
             return "unknown command '\(name)'; here you can use: \(available.joined(separator: ", "))"
         case .ambiguousAction(let name, let candidates):
             return "'\(name)' is ambiguous: \(candidates.joined(separator: ", "))"

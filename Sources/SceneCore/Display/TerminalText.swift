@@ -50,4 +50,89 @@ public enum TerminalText {
         let fill = String(repeating: " ", count: max(0, columns - width(text)))
         return right ? fill + text : text + fill
     }
+
+    /// The text cut to `columns` display columns, its last one `…`, whole characters only (a
+    /// wide character is never split, a combining mark stays with its letter).
+    public static func truncate(_ text: String, to columns: Int) -> String {
+        guard width(text) > columns else { return text }
+        guard columns > 0 else { return "" }
+        var kept = "", used = 0
+        for character in text {
+            let taken = width(String(character))
+            if used + taken > columns - 1 { break }
+            kept.append(character); used += taken
+        }
+        return kept + "…"
+    }
+
+    /// A line broken at spaces into lines of at most `width` columns, each after the first
+    /// starting with `indent` spaces (at most half the width); a word longer than a line is cut.
+    public static func wrap(_ line: String, width: Int, indent: Int) -> [String] {
+        let indent = min(max(0, indent), max(0, width / 2))
+        let margin = String(repeating: " ", count: indent)
+        var lines: [String] = [], current = "", used = 0, atStart = true, spaces = ""
+        func breakLine() { lines.append(current); current = margin; used = indent; atStart = true; spaces = "" }
+        for (text, isSpace) in runs(line) {
+            if isSpace {
+                // Leading spaces stay (the line's own indentation); others wait for the next word.
+                if lines.isEmpty && current.isEmpty { current = text; used = text.count } else { spaces = text }
+                continue
+            }
+            var word = Substring(text)
+            if !atStart, used + spaces.count + self.width(String(word)) > width { breakLine() }
+            if !atStart { current += spaces; used += spaces.count }
+            spaces = ""
+            while used + self.width(String(word)) > width {
+                var piece = "", taken = 0
+                for character in word {
+                    let columns = self.width(String(character))
+                    if used + taken + columns > width { break }
+                    piece.append(character); taken += columns
+                }
+                if piece.isEmpty && atStart, let first = word.first { piece = String(first); taken = self.width(piece) }
+                current += piece; used += taken
+                word = word.dropFirst(piece.count)
+                breakLine()
+            }
+            if !word.isEmpty { current += word; used += self.width(String(word)); atStart = false }
+        }
+        if !atStart || lines.isEmpty { lines.append(current) }
+        return lines.map { $0.trimmingTrailingSpaces() }
+    }
+
+    /// Runs of spaces and of other characters, in order.
+    private static func runs(_ line: String) -> [(String, Bool)] {
+        var runs: [(String, Bool)] = []
+        for character in line {
+            let space = character == " "
+            if let last = runs.last, last.1 == space { runs[runs.count - 1].0.append(character) } else { runs.append((String(character), space)) }
+        }
+        return runs
+    }
+
+    /// Where a line's continuation lines start: under the text after its first gap of two
+    /// spaces or more (`  name   what it does`), else under its first word; at most half the width.
+    public static func hangingIndent(of line: String, width: Int) -> Int {
+        let characters = Array(line)
+        let lead = characters.prefix { $0 == " " }.count
+        var index = lead
+        while index + 1 < characters.count {
+            if characters[index] == " ", characters[index + 1] == " " {
+                var end = index
+                while end < characters.count, characters[end] == " " { end += 1 }
+                let column = self.width(String(characters[..<end]))
+                return column <= width / 2 ? column : lead
+            }
+            index += 1
+        }
+        return lead
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
 }

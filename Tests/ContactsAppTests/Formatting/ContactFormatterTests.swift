@@ -66,9 +66,12 @@ final class ContactFormatterTests: XCTestCase {
         XCTAssertEqual(sut.address(address), "1 Main St, Springfield, 62701")
     }
 
-    func test_birthday_isISO_withOrWithoutTheYear() {
+    func test_birthday_isISOWithTheYear_andTheMonthsNameWithout() {
         XCTAssertEqual(sut.birthday(Birthday(year: 1990, month: 5, day: 7)), "1990-05-07")
-        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 2, day: 29)), "02-29")
+        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 2, day: 29)), "29 Feb")
+        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 2, day: 3)), "3 Feb", "not 02-03: February or March?")
+        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 12, day: 24)), "24 Dec")
+        XCTAssertEqual(sut.birthday(Birthday(year: nil, month: 1, day: 1)), "1 Jan")
     }
 
     func test_timestamp_isInTheInjectedTimeZone() {

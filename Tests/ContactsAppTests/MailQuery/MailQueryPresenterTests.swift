@@ -38,4 +38,23 @@ final class MailQueryPresenterTests: XCTestCase {
         // Then each field stays one column of one line
         XCTAssertEqual(answer.text, "contactsbook: 1 address\nx@example.org\tAnn Lee Jr [31m\ta b\n")
     }
+
+    func test_present_plain_isMuttsLinesWithoutTheFirst_andNothingWhenNoneMatch() {
+        // Given
+        let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme")]
+        // Then
+        XCTAssertEqual(sut.present(matches, format: .plain),
+                       MailQueryAnswer(text: "ann@example.org\tAnn Lee\twork · Acme\n", found: true))
+        XCTAssertEqual(sut.present([], format: .plain), MailQueryAnswer(text: "", found: false))
+    }
+
+    func test_present_aerc_isAddressTabName_andNothingWhenNoneMatch() {
+        // Given a name that would break aerc's two columns
+        let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann\tLee", info: "work"),
+                       MailQueryMatch(address: "bo@example.org", name: "", info: "")]
+        // Then
+        XCTAssertEqual(sut.present(matches, format: .aerc),
+                       MailQueryAnswer(text: "ann@example.org\tAnn Lee\nbo@example.org\t\n", found: true))
+        XCTAssertEqual(sut.present([], format: .aerc), MailQueryAnswer(text: "", found: false))
+    }
 }

@@ -8,7 +8,8 @@ final class ContactToolsWorkerTests: XCTestCase {
     private func summary(_ groups: [DuplicateGroup]) -> [String] {
         groups.map { group in
             group.contacts.map { "#\($0.id ?? 0)" }.joined(separator: " ") + ": "
-                + group.reasons.map { "\($0.kind.rawValue) \($0.value)" }.joined(separator: "; ")
+                + group.reasons.map { "\($0.kind.rawValue) \($0.value)\($0.withoutCountryCode ? " (no code)" : "")" }
+                    .joined(separator: "; ")
         }
     }
 
@@ -27,14 +28,31 @@ final class ContactToolsWorkerTests: XCTestCase {
         }
     }
 
-    func test_duplicates_withoutACountry_numbersWrittenWithoutTheirCodeDoNotMeet() throws {
+    func test_duplicates_withoutACountry_numbersWrittenWithoutTheirCodeMeetByTheirNationalNumber() throws {
         for (name, store) in try ToolsSeeds.stores() {
             let sut = ContactsWorker(environment: ToolsSeeds.environment(store, country: nil))
             XCTAssertEqual(summary(try sut.duplicates()), [
-                "#1 #2: email ann@example.org; name @example.org",
+                "#1 #2: email ann@example.org; phone +15550001111 (no code); name @example.org",
+                "#3 #4: phone +15550002222 (no code)",
                 "#5 #6: name initech",
             ], name)
         }
+    }
+
+    func test_duplicates_withoutACountry_aTrunkZeroIsDropped_andTwoCodesThatFitPairNothing() throws {
+        // Given a UK number written at home and abroad, and a national number two `+` numbers fit
+        let store = InMemoryContactStore([
+            ToolsSeeds.person("Tom", "Hardy", phones: ["020 7946 0000"]),
+            ToolsSeeds.person("Thomas", "Brown", phones: ["+44 20 7946 0000"]),
+            ToolsSeeds.person("Ida", "West", phones: ["612 345 678"]),
+            ToolsSeeds.person("Ida", "East", phones: ["+34 612 345 678"]),
+            ToolsSeeds.person("Ola", "North", phones: ["+47 612 345 678"]),
+            ToolsSeeds.person("Kit", "Short", phones: ["12345"]),
+            ToolsSeeds.person("Kat", "Shorter", phones: ["+1 12345"]),
+        ])
+        let sut = ContactsWorker(environment: ToolsSeeds.environment(store, country: nil))
+        // Then only the UK pair: the other number could be Spain's or Norway's, and 5 digits are too few
+        XCTAssertEqual(summary(try sut.duplicates()), ["#1 #2: phone +442079460000 (no code)"])
     }
 
     func test_duplicates_keptOnSave_andForgottenOnDelete() throws {

@@ -168,6 +168,28 @@ final class CommandLineParserTests: XCTestCase {
         }
     }
 
+    func testResolve_aTypoIsAnsweredWithTheNearestName() {
+        // Given a swap, a letter left out, and a word near two names
+        for (typed, message) in [
+            ("sotr", "unknown command 'sotr'; did you mean sort? (help lists them all)"),
+            ("emal", "unknown command 'emal'; did you mean email? (help lists them all)"),
+            ("STAKC", "unknown command 'STAKC'; did you mean stack? (help lists them all)"),
+            ("pen", "unknown command 'pen'; did you mean open or pin? (help lists them all)"),
+        ] {
+            // Then
+            XCTAssertThrowsError(try CommandLineParser.resolve(typed, in: allActions)) { error in
+                XCTAssertEqual((error as? DispatchError)?.message, message)
+            }
+        }
+    }
+
+    func testSuggestion_distanceCountsASwapAsOneEdit() {
+        XCTAssertEqual(Suggestion.distance(Array("serach"), Array("search")), 1)
+        XCTAssertEqual(Suggestion.distance(Array("zap"), Array("pin")), 3)
+        XCTAssertEqual(Suggestion.nearest(to: "", among: ["list"]), [])
+        XCTAssertEqual(Suggestion.nearest(to: "frobnicate", among: ["list", "search"]), [])
+    }
+
     // MARK: - Binding parameters
 
     func testParse_blankLineIsNil() throws {

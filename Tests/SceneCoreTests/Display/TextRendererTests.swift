@@ -50,6 +50,81 @@ final class TextRendererTests: XCTestCase {
         XCTAssertEqual(lines.map { TerminalText.width($0) }, [12, 12, 12, 14], "the last column is not padded")
     }
 
+    // MARK: - Fitting a terminal's width
+
+    /// A contacts-like table: a number, a CJK name, a name with combining marks, a long note.
+    private let wideTable = DisplayLayout.table(
+        columns: [.init("#", alignRight: true), .init("Name"), .init("Email"), .init("Matched")],
+        rows: [
+            ["1", "山田 太郎", "taro.yamada@example.co.jp", "note: Plays cello in the orchestra on Sundays and teaches"],
+            ["2", "Zoe\u{308} Ne\u{301}meth", "zoe@example.org", ""],
+        ],
+        caption: "Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last name, which is a long caption")
+
+    func testTable_fitsEachWidth_cuttingTheWidestColumnFirst_withCJKAndCombiningMarks() {
+        for width in [60, 80, 200] {
+            // When
+            let lines = TextRenderer(width: width).lines(for: wideTable)
+            // Then no line is wider than the terminal
+            XCTAssertTrue(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+            XCTAssertTrue(lines[1].hasPrefix("1  山田 太郎"), "\(width): the name is whole: \(lines[1])")
+            XCTAssertTrue(lines[2].contains("Zoe\u{308} Ne\u{301}meth"), "\(width): marks stay on their letters")
+        }
+        // At 200 columns nothing is cut; at 80 only the note, the widest; at 60 the email too
+        XCTAssertFalse(TextRenderer(width: 200).lines(for: wideTable).joined().contains("…"))
+        let eighty = TextRenderer(width: 80).lines(for: wideTable)
+        XCTAssertTrue(eighty[1].hasSuffix("…") && eighty[1].contains("taro.yamada@example.co.jp  note: Plays"), eighty[1])
+        XCTAssertEqual(TerminalText.width(eighty[1]), 80)
+        let narrow = TextRenderer(width: 60).lines(for: wideTable)
+        XCTAssertTrue(narrow[1].hasSuffix("…") && narrow[1].contains("taro.yamada@exa"), narrow[1])
+        XCTAssertEqual(narrow.suffix(2), ["Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last", "name, which is a long caption"])
+    }
+
+    func testTable_withoutAWidth_isTheFullText() {
+        let lines = TextRenderer().lines(for: wideTable)
+        XCTAssertTrue(lines[1].hasSuffix("note: Plays cello in the orchestra on Sundays and teaches"))
+        XCTAssertEqual(lines.last, "Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last name, which is a long caption")
+    }
+
+    func testTruncate_neverSplitsAWideCharacterOrAMark() {
+        XCTAssertEqual(TerminalText.truncate("山田太郎", to: 6), "山田…")
+        XCTAssertEqual(TerminalText.truncate("山田太郎", to: 5), "山田…")
+        XCTAssertEqual(TerminalText.truncate("Zoe\u{308}mann", to: 4), "Zoe\u{308}…")
+        XCTAssertEqual(TerminalText.truncate("short", to: 5), "short")
+    }
+
+    func testWrap_breaksProseAtSpaces_continuingUnderTheText() {
+        // Given a help line: a command, a gap, what it does
+        let line = "  merge CONTACTS...   merge contacts into the first, keeping every email and phone"
+        // When
+        let lines = TextRenderer(width: 60).lines(for: .lines([line]))
+        // Then
+        XCTAssertEqual(lines, [
+            "  merge CONTACTS...   merge contacts into the first, keeping",
+            "                      every email and phone",
+        ])
+        XCTAssertEqual(TextRenderer(width: 200).lines(for: .lines([line])), [line])
+        XCTAssertEqual(TextRenderer().lines(for: .lines([line])), [line])
+    }
+
+    func testWrap_CJKProseAndAWordLongerThanTheLine() {
+        XCTAssertEqual(TerminalText.wrap("漢字 かな カナ 漢字", width: 10, indent: 0), ["漢字 かな", "カナ 漢字"])
+        XCTAssertEqual(TerminalText.wrap("see https://example.org/a/very/long/path", width: 16, indent: 2),
+                       ["see", "  https://exampl", "  e.org/a/very/l", "  ong/path"])
+    }
+
+    func testMessageAndRecord_wrapAtWordBoundaries() {
+        let message = Message(.error, "not saved: the email ann@ is not an email address, and the phone has no digits")
+        XCTAssertEqual(TextRenderer(width: 60).lines(for: message.layout), [
+            "error: not saved: the email ann@ is not an email address,",
+            "  and the phone has no digits",
+        ])
+        let record = DisplayLayout.record(heading: "#1 Ann", fields: [.init("Notes", "Plays cello in the orchestra on Sundays and teaches the young")])
+        XCTAssertEqual(TextRenderer(width: 40).lines(for: record), [
+            "#1 Ann", "  Notes  Plays cello in the orchestra on", "         Sundays and teaches the young",
+        ])
+    }
+
     func testTable_rightAlignedColumnAndCaption() {
         // When
         let lines = sut.lines(for: NoteListViewModel(titles: ["Groceries", "Ideas"] + Array(repeating: "x", count: 8)).layout)

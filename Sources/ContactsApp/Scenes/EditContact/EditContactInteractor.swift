@@ -74,6 +74,13 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     }
 
     public func addItem(request: EditContact.AddItem.Request) {
+        // `phone 1 NUMBER`: a first word that numbers an item of the form sets that item, label
+        // kept, as `remove phone 1` then `phone NUMBER` would; one path for every kind of item.
+        if request.kind != .tag, let word = request.label, let number = Int(word),
+           number >= 1, number <= items(request.kind).count,
+           !request.value.trimmingCharacters(in: .whitespaces).isEmpty {
+            return replaceItem(request.kind, number, with: request.value.trimmingCharacters(in: .whitespaces))
+        }
         // A command line cannot tell "phone +1 555 123 4567" or "address 1 Main St" from a label
         // and a value: a "label" without a letter is where the value begins.
         var typedLabel = request.label, typedValue = request.value
@@ -99,6 +106,19 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         }
         if draft != before { changes.append("\(request.kind.rawValue) \(index)") }
         presenter?.presentAddedItem(response: .init(kind: request.kind, index: index, item: item))
+    }
+
+    private func replaceItem(_ kind: EditContact.ItemKind, _ number: Int, with value: String) {
+        let old = items(kind)[number - 1]
+        let item = LabeledValue(label: old.label, value: value)
+        switch kind {
+        case .phone: draft.phones[number - 1] = item
+        case .email: draft.emails[number - 1] = item
+        case .address: draft.addresses[number - 1] = item
+        case .tag: return
+        }
+        if item != old { changes.append("\(kind.rawValue) \(number)") }
+        presenter?.presentAddedItem(response: .init(kind: kind, index: number, item: item, replaced: old))
     }
 
     public func removeItem(request: EditContact.RemoveItem.Request) {

@@ -44,7 +44,11 @@ public enum EditContact {
 
     public enum AddItem {
         public struct Request: Equatable { public let kind: ItemKind; public let label: String?; public let value: String }
-        public struct Response { public let kind: ItemKind; public let index: Int; public let item: LabeledValue }
+        public struct Response {
+            public let kind: ItemKind; public let index: Int; public let item: LabeledValue
+            /// The item it replaced (`phone 1 NUMBER`), or nil for one added.
+            public var replaced: LabeledValue? = nil
+        }
     }
 
     /// `tidy`: names typed all in lower or upper case, capitalised (particles kept lower).

@@ -62,7 +62,8 @@ public final class EditContactPresenter: EditContactPresentationLogic {
 
     public func presentAddedItem(response: EditContact.AddItem.Response) {
         let (field, value) = describe(response.kind, response.index, response.item)
-        viewController?.displayChange(viewModel: .init(field: field, value: value, text: "\(field): \(value)"))
+        let was = response.replaced.map { " (was \(describe(response.kind, response.index, $0).1))" } ?? ""
+        viewController?.displayChange(viewModel: .init(field: field, value: value, text: "\(field): \(value)\(was)"))
     }
 
     public func presentRemovedItem(response: EditContact.RemoveItem.Response) {

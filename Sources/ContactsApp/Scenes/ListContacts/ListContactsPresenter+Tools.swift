@@ -28,6 +28,8 @@ extension ListContactsPresenter: ListContactsToolsPresentationLogic {
         switch reason.kind {
         case .uid: text = "same UID \(reason.value)"
         case .email: text = "same email \(reason.value)"
+        case .phone where reason.withoutCountryCode:
+            text = "same phone \(formatter.phone(reason.value)), once written without its country code"
         case .phone: text = "same phone \(formatter.phone(reason.value))"
         case .name: text = "nearly the same name, both \(reason.value.hasPrefix("@") ? "with" : "at") \(reason.value)"
         }

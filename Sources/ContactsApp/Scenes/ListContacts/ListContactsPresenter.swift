@@ -39,7 +39,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0]) }, page: query.page, pageCount: pageCount, total: total,
+            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0], search: query.search) },
+            page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
     }
 
@@ -184,11 +185,11 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         viewController?.displayMessage(formatter.message(for: failure))
     }
 
-    func row(_ contact: Contact, matched: SearchMatch? = nil) -> ListContacts.Row {
+    func row(_ contact: Contact, matched: SearchMatch? = nil, search: String = "") -> ListContacts.Row {
         var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
                                    organization: contact.organization, emails: contact.emails,
                                    phones: contact.phones.map { LabeledValue(label: $0.label, value: formatter.phone($0.value)) })
-        row.matched = matched.flatMap { describe($0, shownIn: row) }
+        row.matched = matched.flatMap { describe($0, shownIn: row, search: search) }
         return row
     }
 
@@ -230,19 +231,58 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
 
     /// What a search matched, briefly, unless the row shows it already (the name, the
     /// organisation, the first email or phone).
-    func describe(_ match: SearchMatch, shownIn row: ListContacts.Row) -> String? {
+    func describe(_ match: SearchMatch, shownIn row: ListContacts.Row, search: String = "") -> String? {
         let text = match.field == .phone ? formatter.phone(match.text) : match.text
         switch match.field {
         case .name, .organization: return nil
         case .email where text == row.email, .phone where text == row.phone: return nil
         default:
-            // A line of its own, short: notes run long.
-            let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            let brief = line.count > Self.matchedLength ? line.prefix(Self.matchedLength - 1) + "…" : line
-            return "\(match.field.rawValue): \(brief)"
+            let words = search.split(whereSeparator: \.isWhitespace).map(String.init)
+            return "\(match.field.rawValue): \(Self.excerpt(text, around: words, length: Self.matchedLength))"
         }
     }
 
     /// Characters of a matched field shown in a row.
-    static let matchedLength = 24
+    static let matchedLength = 32
+
+    /// The line of `text` holding the first of `words` found (case and accents aside), cut to
+    /// about `length` characters around that word, at word boundaries, `…` where cut: notes run
+    /// long, and the word searched for must stay in sight. Without any, the first line's start.
+    static func excerpt(_ text: String, around words: [String], length: Int) -> String {
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        var found: (line: [Character], start: Int, end: Int)?
+        search: for word in words where !word.isEmpty {
+            for line in lines {
+                guard let range = line.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) else { continue }
+                let start = line.distance(from: line.startIndex, to: range.lowerBound)
+                found = (Array(line), start, start + line.distance(from: range.lowerBound, to: range.upperBound))
+                break search
+            }
+        }
+        let line = found?.line ?? Array(lines.first ?? "")
+        var matchStart = found?.start ?? 0, matchEnd = found?.end ?? 0
+        guard line.count > length else { return String(line) }
+        if found != nil {
+            // The whole word the search matched a part of ("orch" shows "orchestra").
+            while matchStart > 0, !line[matchStart - 1].isWhitespace { matchStart -= 1 }
+            while matchEnd < line.count, !line[matchEnd].isWhitespace { matchEnd += 1 }
+        }
+        // The room beside the word, shared; what one side cannot use goes to the other.
+        let room = max(0, length - 2 - (matchEnd - matchStart))
+        var before = min(matchStart, room / 2)
+        let after = min(line.count - matchEnd, room - before)
+        before = min(matchStart, room - after)
+        var start = matchStart - before, end = matchEnd + after
+        // Whole words only: move a cut inwards to the nearest space, never into the word found.
+        if start > 0, !line[start - 1].isWhitespace {
+            start = line[start..<matchStart].firstIndex(where: \.isWhitespace).map { $0 + 1 } ?? matchStart
+        }
+        if end < line.count, !line[end].isWhitespace {
+            end = line[matchEnd..<end].lastIndex(where: \.isWhitespace) ?? matchEnd
+        }
+        var excerpt = String(line[start..<end]).trimmingCharacters(in: .whitespaces)
+        if start > 0 { excerpt = "…" + excerpt }
+        if end < line.count { excerpt += "…" }
+        return excerpt
+    }
 }

@@ -3,7 +3,7 @@ import SceneCore
 public protocol ListContactsRoutingLogic {
     func routeToShowContact()
     func routeToAddContact()
-    /// The form for the contact selected, over the list.
+    /// The form for the contact selected, over its detail over the list.
     func routeToEditContact()
 }
 
@@ -33,8 +33,14 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
     }
 
     public func routeToEditContact() {
-        guard let contact = dataStore?.selectedContact else { return }
-        navigator?.push(factory.makeEditContact(mode: .edit(contact)))
+        guard let navigator, let source = dataStore, let contact = source.selectedContact else { return }
+        // Over the contact's detail, as `show 3` then `edit` opens it: the prompt names whom the
+        // form edits (`contacts › Ann Lee › edit`), and a save comes back to the contact as saved.
+        let detail = factory.makeShowContact()
+        var destinationDS = detail.router?.dataStore
+        passDataToShowContact(source: source, destination: &destinationDS)
+        navigator.push(detail)
+        navigator.push(factory.makeEditContact(mode: .edit(contact)))
     }
 
     func passDataToShowContact(source: ListContactsDataStore, destination: inout ShowContactDataStore?) {

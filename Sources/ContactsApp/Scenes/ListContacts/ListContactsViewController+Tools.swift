@@ -17,7 +17,7 @@ extension ListContactsViewController: ListContactsToolsDisplayLogic {
             """),
         ActionSpec("merge", summary: "merge contacts into the first", parameters: [
             ParameterSpec("contacts", .text, help: "two or more numbers (#) or quoted names; the first is kept",
-                          completion: .named("contact")),
+                          completion: .namedWords("contact")),
         ], details: """
             Emails, phones, addresses and tags: all of them, without repeats. Other fields: the first \
             contact's unless empty; differing values are listed. The others are deleted. \

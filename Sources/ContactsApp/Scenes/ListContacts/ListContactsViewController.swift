@@ -46,7 +46,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             ParameterSpec("confirm", .boolean, required: false, help: "yes to delete a contact named by part of its name"),
         ], details: "Example: delete 3   ·   delete ann lee   ·   delete ann yes"),
         ActionSpec("import", summary: "add or update contacts from a vCard (.vcf) or CSV file", parameters: [
-            ParameterSpec("path", .string, help: "the file to read"),
+            ParameterSpec("path", .string, help: "the file to read", completion: .files),
             ParameterSpec("format", .choice(ImportFormat.allCases.map(\.rawValue)), required: false,
                           help: "auto (the default: csv for a .csv file, else vcard), vcard or csv"),
         ], details: """
@@ -55,7 +55,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             are listed by line and the rest imported. Example: import ~/contacts.vcf
             """),
         ActionSpec("export", summary: "write contacts to a vCard or CSV file, or show them (-)", parameters: [
-            ParameterSpec("path", .string, help: "the file to write, or - for the text itself"),
+            ParameterSpec("path", .string, help: "the file to write, or - for the text itself", completion: .files),
             ParameterSpec("format", .choice(ExportFormat.allCases.map(\.rawValue)), required: false,
                           help: "vcard4 (the default; csv for a .csv file), vcard3 or csv"),
             ParameterSpec("contacts", .choice(ListContacts.ExportContacts.Scope.allCases.map(\.rawValue)), required: false,

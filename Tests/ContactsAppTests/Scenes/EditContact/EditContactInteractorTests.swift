@@ -87,6 +87,37 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "1 Main St; Springfield")])
     }
 
+    func test_addItem_numberOfAnItem_setsThatItem_keepingItsLabel_forEveryKind() {
+        // Given one of each, and a second phone
+        sut.addItem(request: .init(kind: .phone, label: "work", value: "555 1234"))
+        sut.addItem(request: .init(kind: .phone, label: "home", value: "555 9876"))
+        sut.addItem(request: .init(kind: .email, label: "work", value: "a@b.org"))
+        sut.addItem(request: .init(kind: .address, label: "home", value: "1 Main St"))
+        let changesBefore = sut.changes.count
+        // When: "phone 1 +44 20 7946 0000", "email 1 ann@c.org", "address 1 2 High St; Leeds"
+        sut.addItem(request: .init(kind: .phone, label: "1", value: "+44 20 7946 0000"))
+        sut.addItem(request: .init(kind: .email, label: "1", value: "ann@c.org"))
+        sut.addItem(request: .init(kind: .address, label: "1", value: "2 High St; Leeds"))
+        // Then replaced in place, nothing added
+        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "work", value: "+44 20 7946 0000"), LabeledValue(label: "home", value: "555 9876")])
+        XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "ann@c.org")])
+        XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "2 High St; Leeds")])
+        XCTAssertEqual(presenterSpy.addedResponses.suffix(3).map(\.index), [1, 1, 1])
+        XCTAssertEqual(presenterSpy.addedResponses.suffix(3).map(\.replaced?.value), ["555 1234", "a@b.org", "1 Main St"])
+        XCTAssertEqual(sut.changes.count, changesBefore + 3)
+    }
+
+    func test_addItem_aNumberBeyondTheItems_isStillTheStartOfTheValue() {
+        // Given one phone
+        sut.addItem(request: .init(kind: .phone, label: nil, value: "555 1234"))
+        // When: "phone 2 555 0000" (no phone 2) and "phone 0 555" (no phone 0)
+        sut.addItem(request: .init(kind: .phone, label: "2", value: "555 0000"))
+        sut.addItem(request: .init(kind: .phone, label: "0", value: "555 1111"))
+        // Then both added, as before
+        XCTAssertEqual(sut.draft.phones.map(\.value), ["555 1234", "2 555 0000", "0 555 1111"])
+        XCTAssertEqual(presenterSpy.addedResponses.map(\.replaced), [nil, nil, nil])
+    }
+
     func test_addItem_tag_isNotRepeated_inAnyCase() {
         // When
         sut.addItem(request: .init(kind: .tag, label: nil, value: "Friends"))

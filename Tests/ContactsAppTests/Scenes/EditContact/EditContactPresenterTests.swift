@@ -46,6 +46,17 @@ final class EditContactPresenterTests: XCTestCase {
         ])
     }
 
+    func test_presentAddedItem_aReplacedItem_saysWhatItWas() {
+        // When
+        sut.presentAddedItem(response: .init(kind: .phone, index: 1, item: LabeledValue(label: "work", value: "+15550001111"),
+                                             replaced: LabeledValue(label: "work", value: "+15551234567")))
+        // Then
+        XCTAssertEqual(viewControllerSpy.changes, [
+            Change(field: "phone 1 (work)", value: "+1 (555) 000-1111",
+                   text: "phone 1 (work): +1 (555) 000-1111 (was +1 (555) 123-4567)"),
+        ])
+    }
+
     func test_presentAddedAndRemovedItems_numberAndFormatThem() {
         // When
         sut.presentAddedItem(response: .init(kind: .phone, index: 2, item: LabeledValue(label: "work", value: "+15551234567")))

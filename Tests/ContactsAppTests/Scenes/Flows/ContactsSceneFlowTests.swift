@@ -515,13 +515,16 @@ final class ContactsSceneFlowTests: XCTestCase {
 
     // MARK: show and edit from either screen
 
-    func test_editFromTheList_opensTheForm_andSavingShowsWhereTheContactIs() throws {
+    func test_editFromTheList_opensTheFormOverTheContact_andSavingComesBackToIt() throws {
         // When
         sut.send("edit ann lee")
-        // Then
+        // Then: Ann's detail, then her form over it, as show then edit would
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
         sut.receiveRoute(.push("form"))
         sut.receive(Self.annForm)
-        XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
+        XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
+        XCTAssertEqual(sut.session.stack.scenes.map(\.title), ["contacts", "Ann Lee", "edit"])
     }
 
     func test_showAndEditAnotherContact_fromAContact() throws {

@@ -105,12 +105,39 @@ final class ListContactsPresenterTests: XCTestCase {
         sut.presentFetchedContacts(response: .init(page: page, query: ContactQuery(search: "x", limit: 20)))
         // Then
         let rows = try? XCTUnwrap(viewControllerSpy.fetchedViewModel?.rows)
-        XCTAssertEqual(rows?.map(\.matched), [nil, "tag: friends", "note: Met at the Lisbon confe…", nil])
+        XCTAssertEqual(rows?.map(\.matched), [nil, "tag: friends", "note: Met at the Lisbon conference", nil])
         guard case .table(let columns, let cells, _)? = viewControllerSpy.fetchedViewModel?.layout else {
             return XCTFail("a table")
         }
         XCTAssertEqual(columns.last?.title, "Matched")
         XCTAssertEqual(cells[1].last, "tag: friends")
+    }
+
+    func test_presentFetchedContacts_aLongMatchShowsTheWordSearchedWithContextOnEachSide() {
+        // Given: a long note whose second line holds the word searched for, written with an accent
+        let page = ContactPage(contacts: [Self.book[2]], total: 1, matches: [
+            2: SearchMatch(field: .note, text: "Neighbour.\nPlays cello in the órchestra on Sundays and teaches the young ones"),
+        ])
+        // When
+        sut.presentFetchedContacts(response: .init(page: page, query: ContactQuery(search: "jos orchestra", limit: 20)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.fetchedViewModel?.rows.first?.matched, "note: …in the órchestra on Sundays…")
+    }
+
+    func test_excerpt_cutsAtWordBoundaries_givingOneSidesRoomToTheOther() {
+        let text = "Plays cello in the orchestra on Sundays and teaches the young ones"
+        typealias Presenter = ListContactsPresenter
+        // At the start: no room needed before, all of it after
+        XCTAssertEqual(Presenter.excerpt(text, around: ["plays"], length: 32), "Plays cello in the orchestra…")
+        // At the end: all of it before
+        XCTAssertEqual(Presenter.excerpt(text, around: ["ones"], length: 32), "…and teaches the young ones")
+        // The whole word a search matched the start of, even longer than the room
+        XCTAssertEqual(Presenter.excerpt("a supercalifragilistic word", around: ["super"], length: 8), "…supercalifragilistic…")
+        XCTAssertEqual(Presenter.excerpt(text, around: ["orch"], length: 20), "…the orchestra on…")
+        // No word found (a phone's digits, say): the first line's start
+        XCTAssertEqual(Presenter.excerpt(text + "\nsecond", around: ["zzz"], length: 20), "Plays cello in the…")
+        // Short text: as it is; CJK and combining characters count as one character each
+        XCTAssertEqual(Presenter.excerpt("山田 太郎 e\u{301}te\u{301}", around: ["太郎"], length: 32), "山田 太郎 e\u{301}te\u{301}")
     }
 
     func test_presentFetchedContacts_matchedEmailOrPhone_onlyWhenNotTheOneShown() {

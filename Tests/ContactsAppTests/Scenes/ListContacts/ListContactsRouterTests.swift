@@ -49,11 +49,23 @@ final class ListContactsRouterTests: XCTestCase {
         XCTAssertEqual(destination?.contact?.id, 2)
     }
 
-    func test_routeToEditContact_pushesTheSelectedContactsForm() throws {
+    func test_routeToEditContact_pushesTheSelectedContactsDetail_thenItsForm() throws {
         // When
         sut.routeToEditContact()
         // Then
-        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(fixture.navigator.pushed.count, 2)
+        let detail = try XCTUnwrap(fixture.navigator.pushed.first as? ShowContactViewController)
+        XCTAssertEqual(detail.router?.dataStore?.contact, Seeds.stored(Seeds.Contacts.jose, id: 2))
+        let form = try XCTUnwrap(fixture.navigator.pushed.last as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
+    }
+
+    func test_routeToEditContact_withoutASelection_pushesNothing() {
+        // Given
+        dataStoreSpy.selectedContact = nil
+        // When
+        sut.routeToEditContact()
+        // Then
+        XCTAssertTrue(fixture.navigator.pushed.isEmpty)
     }
 }

@@ -110,6 +110,19 @@ final class ListContactsToolsPresenterTests: XCTestCase {
         XCTAssertEqual(TextRenderer().lines(for: viewControllerSpy.duplicates[0].layout), ["No duplicates found"])
     }
 
+    func test_presentDuplicates_aPhoneWrittenWithoutItsCountryCode_saysSo() {
+        // Given
+        let ann = Seeds.stored(Seeds.Contacts.ann, id: 1), jose = Seeds.stored(Seeds.Contacts.jose, id: 2)
+        let reasons = [DuplicateReason(.phone, "+15550001111", withoutCountryCode: true), DuplicateReason(.phone, "+15550002222")]
+        // When
+        sut.presentDuplicates(response: .init(groups: [DuplicateGroup(contacts: [ann, jose], reasons: reasons)]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.duplicates.first?.groups.first?.reasons.map(\.text), [
+            "same phone +1 (555) 000-1111, once written without its country code", "same phone +1 (555) 000-2222",
+        ])
+        XCTAssertEqual(viewControllerSpy.duplicates.first?.groups.first?.reasons.first?.value, "+15550001111")
+    }
+
     func test_presentMergedContacts_withoutDifferences_isOneLine() {
         // Given
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1), jose = Seeds.stored(Seeds.Contacts.jose, id: 2)

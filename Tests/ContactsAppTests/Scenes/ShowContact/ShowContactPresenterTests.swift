@@ -54,7 +54,7 @@ final class ShowContactPresenterTests: XCTestCase {
             .init(label: "Phone (home)", value: "03-1234-5678"),
             .init(label: "Email (work)", value: "ann@acme.example"),
             .init(label: "Address (home)", value: "1 Main St, Springfield, USA"),
-            .init(label: "Birthday", value: "02-29"),
+            .init(label: "Birthday", value: "29 Feb"),
             .init(label: "Tags", value: "friends, work"),
             .init(label: "Notes", value: "likes tea"),
             .init(label: "Created", value: Seeds.createdText),
