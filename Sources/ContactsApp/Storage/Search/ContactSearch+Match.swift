@@ -50,6 +50,7 @@ extension ContactSearch {
         fields += contact.tags.map { text(.tag, $0) }
         fields.append(text(.note, contact.notes))
         fields += contact.addresses.map { text(.address, $0.components.joined(separator: ", ")) }
+        fields += contact.websites.map { text(.website, $0.value) }
         fields += contact.phones.map { phone in
             (.phone, phone.value, [], [phone.value.filter(\.isASCIIDigit)])
         }

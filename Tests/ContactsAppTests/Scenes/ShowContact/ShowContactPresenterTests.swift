@@ -62,7 +62,7 @@ final class ShowContactPresenterTests: XCTestCase {
         ], contact: .init(
             id: 9, uid: "urn:uuid:9", version: 3, givenName: "ann-marie", familyName: "o'neil", nameOrder: "given-first", nickname: "Nan",
             organization: "Acme", title: "CTO", phones: contact.phones, emails: contact.emails,
-            addresses: contact.addresses, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
+            addresses: contact.addresses, websites: [], birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
             notes: "likes tea", displayName: "ann-marie o'neil", formattedName: "", photo: nil,
             created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
     }
