@@ -259,7 +259,8 @@ extension SQLiteContactStore {
     /// `VCardReader` read `URL` and `ContactKeys.foldedText` placed websites when it was written:
     /// a URL line's label is its group's `X-ABLabel` (Apple's `_$!<HomePage>!$_` as "homepage"),
     /// else its `TYPE`s (`cell` as "mobile"; pref, internet, voice and the like say nothing; none
-    /// at all is "other"); its value unescaped and trimmed; the text is
+    /// at all is "other"); its value unescaped and trimmed; preferred ones (`TYPE=pref`, `PREF`)
+    /// first; the text is
     /// `IndexTagsNotesAndAddressesFrozen`'s parts with the websites after them.
     enum AddWebsitesFrozen {
         struct Website: Encodable { var label: String; var value: String }
@@ -273,12 +274,14 @@ extension SQLiteContactStore {
             for line in parsed where line.name == "X-ABLABEL" {
                 if let group = line.group { groupLabels[group] = cleanLabel(unescape(line.value)) }
             }
-            var websites: [Website] = [], urlGroups: Set<String> = []
+            var preferred: [Website] = [], others: [Website] = [], urlGroups: Set<String> = []
             for line in parsed where line.name == "URL" {
-                websites.append(Website(label: line.group.flatMap { groupLabels[$0] } ?? label(line.types),
-                                        value: unescape(line.value).trimmingCharacters(in: .whitespaces)))
+                let website = Website(label: line.group.flatMap { groupLabels[$0] } ?? label(line.types),
+                                      value: unescape(line.value).trimmingCharacters(in: .whitespaces))
+                if line.preferred { preferred.append(website) } else { others.append(website) }
                 if let group = line.group { urlGroups.insert(group) }
             }
+            let websites = preferred + others
             let kept = zip(extra, parsed).filter { _, line in
                 line.name != "URL" && !(line.name == "X-ABLABEL" && line.group.map(urlGroups.contains) == true)
             }.map(\.0)
@@ -295,7 +298,7 @@ extension SQLiteContactStore {
             return IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs(parts.joined(separator: " "))
         }
 
-        struct Line { var group: String?; var name: String; var types: [String]; var value: String }
+        struct Line { var group: String?; var name: String; var types: [String]; var value: String; var preferred: Bool }
 
         /// Group, upper-case name, `TYPE`s (and 2.1's bare types) lower-cased, and the raw value.
         static func parse(_ line: String) -> Line {
@@ -312,9 +315,10 @@ extension SQLiteContactStore {
                 group = name[..<dot].lowercased()
                 name = String(name[name.index(after: dot)...])
             }
-            var types: [String] = []
+            var types: [String] = [], pref = false
             for parameter in pieces.dropFirst() {
                 if let equals = parameter.firstIndex(of: "=") {
+                    if parameter[..<equals].uppercased() == "PREF" { pref = true }
                     guard parameter[..<equals].uppercased() == "TYPE" else { continue }
                     types += parameter[parameter.index(after: equals)...].split(separator: ",")
                         .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() }
@@ -322,7 +326,7 @@ extension SQLiteContactStore {
                     types.append(parameter.lowercased())
                 }
             }
-            return Line(group: group, name: name.uppercased(), types: types, value: value)
+            return Line(group: group, name: name.uppercased(), types: types, value: value, preferred: pref || types.contains("pref"))
         }
 
         static func label(_ types: [String]) -> String {
