@@ -93,8 +93,13 @@ public enum ContactField: String, CaseIterable, Sendable {
         }
     }
 
+    /// The field's row of the table (made once: saves and imports read it for every contact).
+    public var declaration: Declaration { Self.declarations[self]! }
+
+    private static let declarations = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.makeDeclaration()) })
+
     /// The table.
-    public var declaration: Declaration {
+    private func makeDeclaration() -> Declaration {
         switch self {
         case .given:
             return .init(vCard: "N", shape: .line, detailLabel: "Given name", name: "given name",
@@ -158,12 +163,6 @@ public enum ContactField: String, CaseIterable, Sendable {
         if case .words(let place) = field.declaration.search { return (field, place) }
         return nil
     }.sorted { $0.1 < $1.1 }.map(\.0)
-
-    /// The field a vCard property is read into, by its upper-case name (the given and family
-    /// names share `N`).
-    public static func field(ofProperty name: String) -> ContactField? {
-        allCases.first { $0.declaration.vCard == name }
-    }
 }
 
 /// One field's value, whatever its shape.
@@ -223,6 +222,13 @@ extension Contact {
             default: assertionFailure("\(newValue) is not a value of \(field)")
             }
         }
+    }
+
+    /// The notes with a later NOTE's text after them, each on its own line: what the notes were
+    /// before each NOTE was kept apart, and what the search text, CSV and derived UIDs still read.
+    public var allNotes: String {
+        guard !extraProperties.isEmpty else { return notes }
+        return laterValues(of: .notes).reduce(notes) { $0.isEmpty ? $1 : $0 + "\n" + $1 }
     }
 
     /// The values of the later ORG, TITLE or NOTE properties the card keeps beside the field's

@@ -60,6 +60,8 @@ enum ContactKeys {
 
     /// The fields a text search matches against (`ContactField.searchedWords`, in their places),
     /// folded and joined by spaces: names, organisation, emails, tags, notes, addresses, websites.
+    private static let searchedShapes = ContactField.searchedWords.map { ($0, $0.declaration.shape) }
+
     static func foldedText(_ contact: Contact) -> String {
         // Into one buffer, ASCII lower-cased byte by byte (what `fold` does to it): every saved
         // contact comes here, and an array of parts, a String per folded part and joining them
@@ -82,9 +84,12 @@ enum ContactKeys {
             }
         }
         // A line is added even when empty, text only when not: the texts stored in books are so.
-        for field in ContactField.searchedWords {
+        for (field, shape) in searchedShapes {
             switch contact[field] {
-            case .text(let text): if field.declaration.shape == .line || !text.isEmpty { add(text) }
+            // The notes with a later NOTE's words: a search finds what any NOTE says.
+            case .text(let text):
+                let text = field == .notes ? contact.allNotes : text
+                if shape == .line || !text.isEmpty { add(text) }
             case .date: break
             case .items(let items): for item in items { add(item.value) }
             case .addresses(let addresses): for address in addresses { for component in address.components { add(component) } }

@@ -38,8 +38,7 @@ enum ContactsCSV {
         switch contact[field] {
         case .text(let text):
             // A second NOTE (kept in the card) goes with the first: CSV has one notes column.
-            guard field.declaration.shape == .text else { return text }
-            return ([text] + contact.laterValues(of: field)).filter { !$0.isEmpty }.joined(separator: "\n")
+            return field == .notes ? contact.allNotes : text
         case .date(let date): return date?.isoString ?? ""
         case .items(let items): return items.map(item).joined(separator: itemSeparator)
         case .addresses(let addresses):
