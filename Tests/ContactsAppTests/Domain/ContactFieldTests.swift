@@ -226,6 +226,17 @@ final class ContactFieldTests: XCTestCase {
         }
     }
 
+    func test_aSecondNote_isSearched_andInTheCSVNotes_asBeforeEachNoteWasKeptApart() throws {
+        // Given
+        var contact = try XCTUnwrap(VCardReader().read(Data(Self.severalCard.utf8)).entries.first?.contact)
+        contact.uid = "doe-1"
+        let store = InMemoryContactStore([contact])
+        // Then
+        XCTAssertEqual(contact.allNotes, "first note\nsecond note")
+        XCTAssertEqual(try store.page(ContactQuery(search: "second")).contacts.map(\.familyName), ["Doe"])
+        XCTAssertEqual(ContactsCSV.cell(.notes, of: contact), "first note\nsecond note")
+    }
+
     func test_theDetail_showsTheSecondOrgTitleAndNote_afterTheFirst() throws {
         // Given
         let contact = try XCTUnwrap(VCardReader().read(Data(Self.severalCard.utf8)).entries.first?.contact)
