@@ -235,7 +235,7 @@ public final class ContactsTools {
         return MCPTool(
             name: "merge", title: "Merge contacts",
             description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
-                + "Emails, phones, addresses and tags are joined; other fields keep the first's value unless empty "
+                + "Emails, phones, addresses, websites and tags are joined; other fields keep the first's value unless empty "
                 + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
             inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
             annotations: MCPToolAnnotations(destructive: true)
@@ -401,11 +401,6 @@ public final class ContactsTools {
         guard let spec = declared(name, of: scene) else { preconditionFailure("\(scene.id) declares no \(name)") }
         return spec
     }
-}
-
-extension EditContact.ItemKind {
-    /// The word `clear` takes for all items of this kind.
-    fileprivate var plural: String { self == .address ? "addresses" : rawValue + "s" }
 }
 
 extension Outcome {

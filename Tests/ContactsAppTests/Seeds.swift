@@ -118,7 +118,7 @@ enum Seeds {
                      familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
                      organization: contact.organization,
                      title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
-                     birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
+                     websites: contact.websites, birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
                      formattedName: contact.formattedName, photo: nil,
                      created: iso[contact.createdAt] ?? "?", updated: iso[contact.updatedAt] ?? "?")
     }

@@ -105,6 +105,31 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
     run(body)
 
 
+def test_websites_are_added_updated_and_read_as_the_form_takes_them(tmp_path):
+    async def body():
+        async with client(tmp_path, "auto") as c:
+            tools = (await c.list_tools()).tools
+            add = next(t for t in tools if t.name == "add")
+            assert add.input_schema["properties"]["website"]["type"] == "array"
+            book = Checked(c, tools)
+            added = await book.call("add", {"given": "Ann", "website": [{"label": "work", "value": "https://ann.example"},
+                                                                      {"value": "ann.example/blog"}]})
+            assert not added.is_error, added.content[0].text
+            contact = added.structured_content["contact"]
+            assert contact["websites"] == [{"label": "work", "value": "https://ann.example"},
+                                           {"label": "home", "value": "ann.example/blog"}]
+            assert {"label": "Website (work)", "value": "https://ann.example"} in added.structured_content["fields"]
+            updated = await book.call("update", {"contact": contact["uid"], "version": 1,
+                                                 "website": [{"label": "school", "value": "https://uni.example/ann"}]})
+            assert updated.structured_content["contact"]["websites"] == [{"label": "school", "value": "https://uni.example/ann"}]
+            found = await book.call("search", {"text": "uni"})
+            assert [row["name"] for row in found.structured_content["rows"]] == ["Ann"]
+            exported = await book.call("export", {"path": "-"})
+            # "school" is no vCard TYPE: written as Apple and Google write a label
+            assert "item1.URL:https://uni.example/ann\r\nitem1.X-ABLabel:school\r\n" in exported.structured_content["text"]
+    run(body)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_duplicates_merge_and_birthdays_with_results_matching_their_schemas(tmp_path, mode):
     async def body():

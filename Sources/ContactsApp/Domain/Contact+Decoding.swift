@@ -11,7 +11,7 @@ import Foundation
 extension Contact {
     /// In the order of the stored properties (a test holds them to it).
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, uid, givenName, familyName, nickname, organization, title, phones, emails, addresses
+        case id, uid, givenName, familyName, nickname, organization, title, phones, emails, addresses, websites
         case birthday, notes, tags, createdAt, updatedAt, version, extraProperties, nameOrder
         case formattedName, card
     }
@@ -34,6 +34,7 @@ extension Contact {
         phones = try values.decodeIfPresent([LabeledValue].self, forKey: .phones) ?? []
         emails = try values.decodeIfPresent([LabeledValue].self, forKey: .emails) ?? []
         addresses = try values.decodeIfPresent([PostalAddress].self, forKey: .addresses) ?? []
+        websites = try values.decodeIfPresent([LabeledValue].self, forKey: .websites) ?? []
         birthday = try values.decodeIfPresent(Birthday.self, forKey: .birthday)
         notes = try values.decodeIfPresent(String.self, forKey: .notes) ?? ""
         tags = try values.decodeIfPresent([String].self, forKey: .tags) ?? []

@@ -16,6 +16,8 @@ public struct Contact: Equatable, Codable, Sendable {
     public var phones: [LabeledValue]
     public var emails: [LabeledValue]
     public var addresses: [PostalAddress]
+    /// Web pages (vCard `URL`), labelled like emails.
+    public var websites: [LabeledValue]
     public var birthday: Birthday?
     public var notes: String
     public var tags: [String]
@@ -23,8 +25,8 @@ public struct Contact: Equatable, Codable, Sendable {
     public var updatedAt: Date
     /// Incremented on every save; an update must name the version it started from.
     public var version: Int
-    /// vCard properties the model has no field for (`X-` properties, `IMPP`, `URL`, `RELATED`,
-    /// `PHOTO`, ...), each one raw content line as read, unfolded (`item1.URL;TYPE=pref:https://...`).
+    /// vCard properties the model has no field for (`X-` properties, `IMPP`, `RELATED`, `PHOTO`,
+    /// a second `ORG`, ...), each one raw content line as read, unfolded (`item1.IMPP;X-SERVICE-TYPE=Skype:...`).
     /// Kept so an import followed by an export loses nothing; never shown (photos are large).
     public var extraProperties: [String]
     /// Given name first ("Ann Lee") or family name first ("山田 太郎"): how the name is written out.
@@ -45,7 +47,7 @@ public struct Contact: Equatable, Codable, Sendable {
         birthday: Birthday? = nil, notes: String = "", tags: [String] = [],
         createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date = Date(timeIntervalSince1970: 0),
         version: Int = 0, extraProperties: [String] = [], nameOrder: NameOrder = .givenFirst,
-        formattedName: String = "", card: VCardRecord? = nil
+        formattedName: String = "", card: VCardRecord? = nil, websites: [LabeledValue] = []
     ) {
         self.id = id; self.uid = uid; self.givenName = givenName; self.familyName = familyName
         self.nickname = nickname; self.organization = organization; self.title = title
@@ -53,7 +55,7 @@ public struct Contact: Equatable, Codable, Sendable {
         self.birthday = birthday; self.notes = notes; self.tags = tags
         self.createdAt = createdAt; self.updatedAt = updatedAt; self.version = version
         self.extraProperties = extraProperties; self.nameOrder = nameOrder
-        self.formattedName = formattedName; self.card = card
+        self.formattedName = formattedName; self.card = card; self.websites = websites
     }
 }
 

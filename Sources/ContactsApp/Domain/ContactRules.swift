@@ -47,6 +47,14 @@ public enum ContactRules {
         return phoneDigits.contains(digits) ? nil : "must have \(phoneDigits.lowerBound) to \(phoneDigits.upperBound) digits"
     }
 
+    /// A website: one word with no spaces, at most a line long. A scheme is not required
+    /// ("ann.example.org" is what people type); the card keeps it as typed.
+    public static func websiteProblem(_ text: String) -> String? {
+        if text.isEmpty { return "is empty" }
+        if let problem = lineProblem(text) { return problem }
+        return text.contains(where: { $0.isWhitespace }) ? "is not a web address like https://example.org (it holds a space)" : nil
+    }
+
     public static func emailProblem(_ text: String) -> String? {
         isEmail(text) ? nil : "is not an email address like name@example.org"
     }

@@ -175,6 +175,15 @@ public enum MatchKeys {
     /// A tag compared without case or diacritics.
     public static func tag(_ tag: String) -> String { name(tag) }
 
+    /// A website without what does not tell two apart: case, the scheme and a trailing `/`
+    /// ("HTTPS://Ann.example/" and "ann.example" are one).
+    public static func website(_ address: String) -> String {
+        var key = address.trimmingCharacters(in: .whitespaces).lowercased()
+        for scheme in ["https://", "http://"] where key.hasPrefix(scheme) { key.removeFirst(scheme.count) }
+        while key.hasSuffix("/") { key.removeLast() }
+        return key
+    }
+
     /// What the store indexes for a contact: `(kind, key)` pairs without repeats.
     /// Phones in `phoneDigits`' country-independent form; the country applies when grouping.
     public static func storedKeys(_ contact: Contact) -> [(kind: DuplicateReason.Kind, key: String)] {

@@ -87,15 +87,18 @@ extension ContactFormatter {
 
     /// Every field a person sees or a card keeps, as text, in the order the contact screen shows them.
     func fields(_ contact: Contact) -> [(String, String)] {
-        [
-            ("given", contact.givenName), ("family", contact.familyName), ("display name", contact.formattedName),
-            ("nickname", contact.nickname),
-            ("organization", contact.organization), ("title", contact.title),
-            ("phones", contact.phones.map { "\($0.label): \($0.value)" }.joined(separator: ", ")),
-            ("emails", contact.emails.map { "\($0.label): \($0.value)" }.joined(separator: ", ")),
-            ("addresses", contact.addresses.map { "\($0.label): \(address($0))" }.joined(separator: "; ")),
-            ("birthday", contact.birthday.map(birthday) ?? ""), ("notes", contact.notes),
-            ("tags", contact.tags.joined(separator: ", ")),
+        // The field table's, by their history labels, then what the card keeps beside them.
+        ContactField.allCases.map { field -> (String, String) in
+            let text: String
+            switch contact[field] {
+            case .text(let value): text = value
+            case .date(let date): text = date.map(birthday) ?? ""
+            case .items(let items): text = items.map { "\($0.label): \($0.value)" }.joined(separator: ", ")
+            case .addresses(let addresses): text = addresses.map { "\($0.label): \(address($0))" }.joined(separator: "; ")
+            case .words(let words): text = words.joined(separator: ", ")
+            }
+            return (field.declaration.historyLabel, text)
+        } + [
             ("photo", ContactPhoto(of: contact)?.summary ?? ""),
             ("other vCard properties", contact.extraProperties.isEmpty ? "" : "\(contact.extraProperties.count)"),
         ]

@@ -58,8 +58,10 @@ enum ContactKeys {
         ContactSearch.separatingDigits(foldedText(contact))
     }
 
-    /// The fields a text search matches against, folded and joined by spaces: names,
-    /// organisation, emails, tags, notes and addresses.
+    /// The fields a text search matches against (`ContactField.searchedWords`, in their places),
+    /// folded and joined by spaces: names, organisation, emails, tags, notes, addresses, websites.
+    private static let searchedShapes = ContactField.searchedWords.map { ($0, $0.declaration.shape) }
+
     static func foldedText(_ contact: Contact) -> String {
         // Into one buffer, ASCII lower-cased byte by byte (what `fold` does to it): every saved
         // contact comes here, and an array of parts, a String per folded part and joining them
@@ -81,11 +83,19 @@ enum ContactKeys {
                 out.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
             }
         }
-        add(contact.givenName); add(contact.familyName); add(contact.nickname); add(contact.organization)
-        for email in contact.emails { add(email.value) }
-        for tag in contact.tags { add(tag) }
-        if !contact.notes.isEmpty { add(contact.notes) }
-        for address in contact.addresses { for component in address.components { add(component) } }
+        // A line is added even when empty, text only when not: the texts stored in books are so.
+        for (field, shape) in searchedShapes {
+            switch contact[field] {
+            // The notes with a later NOTE's words: a search finds what any NOTE says.
+            case .text(let text):
+                let text = field == .notes ? contact.allNotes : text
+                if shape == .line || !text.isEmpty { add(text) }
+            case .date: break
+            case .items(let items): for item in items { add(item.value) }
+            case .addresses(let addresses): for address in addresses { for component in address.components { add(component) } }
+            case .words(let words): for word in words { add(word) }
+            }
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

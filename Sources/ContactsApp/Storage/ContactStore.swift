@@ -38,7 +38,7 @@ public struct ContactPage: Equatable, Sendable {
 public struct SearchMatch: Equatable, Sendable {
     /// In the order a search looks at them.
     public enum Field: String, CaseIterable, Sendable {
-        case name, nickname, organization, email, tag, note, address, phone
+        case name, nickname, organization, email, tag, note, address, website, phone
     }
     public var field: Field
     public var text: String

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension SQLiteContactStore {
@@ -13,6 +14,46 @@ extension SQLiteContactStore {
         }
         if !columns.contains("card") {
             try db.execute(sql: "ALTER TABLE contact ADD COLUMN card TEXT") // NULL: no card, written from the fields
+        }
+    }
+}
+
+extension SQLiteContactStore {
+    /// Websites (vCard `URL`) became a field (`Contact.websites`, the `websites` column, JSON
+    /// [LabeledValue]). Until then a card's URL lines were kept among the unknown properties
+    /// (`extra`): they move into the new column, with the `X-ABLabel` that labelled them, and
+    /// the word index of those contacts gains their words, as today's save writes them. Reads
+    /// the columns of its time by name and derives with its own frozen copy (`AddWebsitesFrozen`).
+    static let addWebsites = Migration(name: "add websites", legacyIdentifier: nil) { db, _ in
+        // A book whose migration records were rewritten (tests of legacy books) may have it already.
+        if try !db.columns(in: "contact").contains(where: { $0.name == "websites" }) {
+            try db.execute(sql: "ALTER TABLE contact ADD COLUMN websites TEXT NOT NULL DEFAULT '[]'")
+        }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, given, family, nickname, organization, notes, emails, addresses, tags, extra FROM contact
+            WHERE extra LIKE '%url%' ORDER BY id
+            """)
+        for row in rows {
+            let extra = try JSONDecoder().decode([String].self, from: Data((row["extra"] as String).utf8))
+            let (websites, kept) = AddWebsitesFrozen.websites(in: extra)
+            guard !websites.isEmpty else { continue }
+            let id: Int64 = row["id"]
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            try db.execute(sql: "UPDATE contact SET websites = ?, extra = ? WHERE id = ?", arguments: [
+                String(decoding: try encoder.encode(websites), as: UTF8.self),
+                String(decoding: try encoder.encode(kept), as: UTF8.self), id])
+            let text = try AddWebsitesFrozen.indexedText(row, websites: websites.map(\.value))
+            try db.execute(sql: "DELETE FROM contact_text WHERE rowid = ?", arguments: [id])
+            try db.execute(sql: "INSERT INTO contact_text(rowid, text) VALUES (?, ?)", arguments: [id, text])
+            for (word, starts) in AddWordStartsFrozen.wordsWithStarts(text) {
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM contact_word WHERE word = ?", arguments: [word]) == true {
+                    try db.execute(sql: "UPDATE contact_word SET starts = starts & ? WHERE word = ?", arguments: [starts, word])
+                } else {
+                    try db.execute(sql: "INSERT INTO contact_word(word, starts) VALUES (?, ?)", arguments: [word, starts])
+                    try db.execute(sql: "INSERT INTO contact_word_gram(word) VALUES (?)", arguments: [word])
+                }
+            }
         }
     }
 }

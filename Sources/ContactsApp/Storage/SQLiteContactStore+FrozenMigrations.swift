@@ -253,3 +253,104 @@ extension SQLiteContactStore {
         }
     }
 }
+
+extension SQLiteContactStore {
+    /// `addWebsites`' websites of a row's kept properties and its new word index text, as
+    /// `VCardReader` read `URL` and `ContactKeys.foldedText` placed websites when it was written:
+    /// a URL line's label is its group's `X-ABLabel` (Apple's `_$!<HomePage>!$_` as "homepage"),
+    /// else its `TYPE`s (`cell` as "mobile"; pref, internet, voice and the like say nothing; none
+    /// at all is "other"); its value unescaped and trimmed; preferred ones (`TYPE=pref`, `PREF`)
+    /// first; the text is
+    /// `IndexTagsNotesAndAddressesFrozen`'s parts with the websites after them.
+    enum AddWebsitesFrozen {
+        struct Website: Encodable { var label: String; var value: String }
+
+        static let ignoredTypes: Set<String> = ["pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel"]
+
+        /// The websites, and the kept lines without them and without their groups' labels.
+        static func websites(in extra: [String]) -> ([Website], [String]) {
+            let parsed = extra.map(parse)
+            var groupLabels: [String: String] = [:]
+            for line in parsed where line.name == "X-ABLABEL" {
+                if let group = line.group { groupLabels[group] = cleanLabel(unescape(line.value)) }
+            }
+            var preferred: [Website] = [], others: [Website] = [], urlGroups: Set<String> = []
+            for line in parsed where line.name == "URL" {
+                let website = Website(label: line.group.flatMap { groupLabels[$0] } ?? label(line.types),
+                                      value: unescape(line.value).trimmingCharacters(in: .whitespaces))
+                if line.preferred { preferred.append(website) } else { others.append(website) }
+                if let group = line.group { urlGroups.insert(group) }
+            }
+            let websites = preferred + others
+            let kept = zip(extra, parsed).filter { _, line in
+                line.name != "URL" && !(line.name == "X-ABLABEL" && line.group.map(urlGroups.contains) == true)
+            }.map(\.0)
+            return (websites, kept)
+        }
+
+        static func indexedText(_ row: Row, websites: [String]) throws -> String {
+            let text = try IndexTagsNotesAndAddressesFrozen.indexedText(row)
+            // The frozen text's pairs stand after its words: rebuilt from the words with the websites'.
+            let words = text.unicodeScalars.split(separator: "\u{E000}", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            var plain = String(String.UnicodeScalarView(words))
+            while plain.hasSuffix(" ") { plain.removeLast() }
+            let parts = ([plain].filter { !$0.isEmpty } + websites.map(IndexTagsNotesAndAddressesFrozen.fold))
+            return IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs(parts.joined(separator: " "))
+        }
+
+        struct Line { var group: String?; var name: String; var types: [String]; var value: String; var preferred: Bool }
+
+        /// Group, upper-case name, `TYPE`s (and 2.1's bare types) lower-cased, and the raw value.
+        static func parse(_ line: String) -> Line {
+            var quoted = false, colon = line.endIndex
+            for index in line.indices {
+                if line[index] == "\"" { quoted.toggle() }
+                if line[index] == ":" && !quoted { colon = index; break }
+            }
+            let head = line[..<colon]
+            let value = colon < line.endIndex ? String(line[line.index(after: colon)...]) : ""
+            let pieces = head.split(separator: ";", omittingEmptySubsequences: false)
+            var name = String(pieces.first ?? ""), group: String?
+            if let dot = name.lastIndex(of: ".") {
+                group = name[..<dot].lowercased()
+                name = String(name[name.index(after: dot)...])
+            }
+            var types: [String] = [], pref = false
+            for parameter in pieces.dropFirst() {
+                if let equals = parameter.firstIndex(of: "=") {
+                    if parameter[..<equals].uppercased() == "PREF" { pref = true }
+                    guard parameter[..<equals].uppercased() == "TYPE" else { continue }
+                    types += parameter[parameter.index(after: equals)...].split(separator: ",")
+                        .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased() }
+                } else {
+                    types.append(parameter.lowercased())
+                }
+            }
+            return Line(group: group, name: name.uppercased(), types: types, value: value, preferred: pref || types.contains("pref"))
+        }
+
+        static func label(_ types: [String]) -> String {
+            var unique: [String] = []
+            for type in types where !ignoredTypes.contains(type) {
+                let word = type == "cell" ? "mobile" : type
+                if !unique.contains(word) { unique.append(word) }
+            }
+            return unique.isEmpty ? "other" : unique.joined(separator: " ")
+        }
+
+        static func cleanLabel(_ label: String) -> String {
+            guard label.hasPrefix("_$!<"), label.hasSuffix(">!$_") else { return label }
+            return String(label.dropFirst(4).dropLast(4)).lowercased()
+        }
+
+        static func unescape(_ text: String) -> String {
+            var result = "", escaped = false
+            for character in text {
+                if escaped { result.append(character == "n" || character == "N" ? "\n" : character); escaped = false }
+                else if character == "\\" { escaped = true } else { result.append(character) }
+            }
+            if escaped { result.append("\\") }
+            return result
+        }
+    }
+}

@@ -77,6 +77,9 @@ extension SQLiteContactStore {
         Column(name: "card", bind: { contact, _, binder in binder.text(contact.card?.text) }) { row, at, contact in
             contact.card = (row[at] as String?).map(VCardRecord.init(text:))
         },
+        Column(name: "websites", bind: { _, row, binder in binder.text(row.websites) }) { row, at, contact in
+            contact.websites = try labeledValues(row[at])
+        },
     ]
 
     /// The columns a save writes, in `columns`' order; `id` and `version` are the store's.
@@ -121,7 +124,7 @@ extension SQLiteContactStore {
     final class PreparedRow: PreparedContact {
         let keys: SortKeys
         let givenName, familyName, nickname, organization, title, notes: String
-        let phones, emails, addresses, tags, extra: String
+        let phones, emails, addresses, websites, tags, extra: String
         let birthday: String?
         /// The word index's text (`ContactSearch.indexedText`).
         let text: String
@@ -146,6 +149,7 @@ extension SQLiteContactStore {
             phones = ContactJSON.encode(contact.phones)
             emails = ContactJSON.encode(contact.emails)
             addresses = ContactJSON.encode(contact.addresses)
+            websites = ContactJSON.encode(contact.websites)
             tags = ContactJSON.encode(contact.tags)
             extra = ContactJSON.encode(contact.extraProperties)
             birthday = contact.birthday?.isoString

@@ -4,7 +4,8 @@ import Foundation
 /// against the version last synced (the base).
 ///
 /// - A field changed on one side only takes that side's value.
-/// - Lists (phones, emails, addresses, tags, unknown vCard properties) merge item by item:
+/// Each field as the field table says (`ContactField`), single values and lists alike.
+/// - Lists (phones, emails, addresses, websites, tags, unknown vCard properties) merge item by item:
 ///   what either side added is kept, what either side removed goes; never a conflict.
 /// - A single-valued field changed differently on both sides is a conflict: the account's
 ///   setting (`ConflictWinner`) says whose value wins, the server's by default (what phones
@@ -44,31 +45,35 @@ public enum SyncMerge {
         if remote.card != nil { merged.card = remote.card }
         var conflicts: [Conflict] = []
         var lostLines: [String] = []
-        func scalar<T: Equatable>(_ name: String, _ path: WritableKeyPath<Contact, T>, shown: (T) -> String) {
-            let l = local[keyPath: path], r = remote[keyPath: path]
-            if l == r { return }
-            if let base, base[keyPath: path] == l { merged[keyPath: path] = r; return }
-            if let base, base[keyPath: path] == r { return }
+        func shown(_ value: ContactFieldValue) -> String { ContactMerger.text(value) }
+        for field in ContactField.allCases {
+            let l = local[field], r = remote[field], was = base?[field]
+            switch (l, r) {
+            case (.items(let l), .items(let r)):
+                if case .items(let b)? = was { merged[field] = .items(list(b, l, r)) } else { merged[field] = .items(list(nil, l, r)) }
+                continue
+            case (.addresses(let l), .addresses(let r)):
+                if case .addresses(let b)? = was { merged[field] = .addresses(list(b, l, r)) } else { merged[field] = .addresses(list(nil, l, r)) }
+                continue
+            case (.words(let l), .words(let r)):
+                if case .words(let b)? = was { merged[field] = .words(list(b, l, r)) } else { merged[field] = .words(list(nil, l, r)) }
+                continue
+            default:
+                break
+            }
+            // A single value.
+            if l == r { continue }
+            if let was, was == l { merged[field] = r; continue }
+            if let was, was == r { continue }
+            let name = field.declaration.name
             let (kept, lost) = winner == .server ? (r, l) : (l, r)
-            merged[keyPath: path] = kept
+            merged[field] = kept
             conflicts.append(Conflict(field: name, winner: winner, kept: shown(kept), lost: shown(lost)))
             let value = shown(lost)
             if !value.isEmpty {
                 lostLines.append("sync conflict: \(name) \(winner == .server ? "here" : "on the server") was: \(value)")
             }
         }
-        scalar("given name", \.givenName) { $0 }
-        scalar("family name", \.familyName) { $0 }
-        scalar("display name", \.formattedName) { $0 }
-        scalar("nickname", \.nickname) { $0 }
-        scalar("organization", \.organization) { $0 }
-        scalar("title", \.title) { $0 }
-        scalar("birthday", \.birthday) { $0?.isoString ?? "" }
-        scalar("notes", \.notes) { $0 }
-        merged.phones = list(base?.phones, local.phones, remote.phones)
-        merged.emails = list(base?.emails, local.emails, remote.emails)
-        merged.addresses = list(base?.addresses, local.addresses, remote.addresses)
-        merged.tags = list(base?.tags, local.tags, remote.tags)
         merged.extraProperties = list(base?.extraProperties, local.extraProperties, remote.extraProperties)
         if !lostLines.isEmpty {
             merged.notes = ([merged.notes].filter { !$0.isEmpty } + lostLines).joined(separator: "\n")

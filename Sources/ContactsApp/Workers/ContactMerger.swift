@@ -1,9 +1,10 @@
 import Foundation
 
-/// Merges contacts into the first, as `merge` does: emails, phones, addresses and tags are
-/// the union, without repeats (compared by `MatchKeys`); each single field is the first's unless
-/// it is empty, else the first non-empty value among the others; any other value that differs
-/// is reported, so nothing is dropped unseen. Pure: the Worker saves the result.
+/// Merges contacts into the first, as `merge` does, each field as the field table says
+/// (`ContactField.Declaration.merge`): emails, phones, addresses, websites and tags are the
+/// union, without repeats (compared by `key`); each single field is the first's unless it is
+/// empty, else the first non-empty value among the others; any other value that differs is
+/// reported, so nothing is dropped unseen. Pure: the Worker saves the result.
 public struct ContactMerger {
     /// For comparing phones written with and without their country code.
     public let defaultCountry: String?
@@ -31,45 +32,60 @@ public struct ContactMerger {
         guard var merged = contacts.first else { return Result(merged: Contact(), differences: []) }
         var differences: [Difference] = []
         for other in contacts.dropFirst() {
-            for field in Self.singleFields {
-                let kept = field.get(merged), offered = field.get(other)
-                if kept.isEmpty {
-                    field.set(&merged, other)
-                } else if !offered.isEmpty, field.compare(kept) != field.compare(offered) {
-                    differences.append(Difference(field: field.name, kept: kept, dropped: offered, from: other))
+            for field in ContactField.allCases {
+                let kept = merged[field], offered = other[field]
+                switch field.declaration.merge {
+                case .first:
+                    continue
+                case .firstNonEmpty:
+                    if kept.isEmpty {
+                        merged[field] = offered
+                    } else if !offered.isEmpty, key(field, Self.text(kept)) != key(field, Self.text(offered)) {
+                        differences.append(Difference(field: field.rawValue, kept: Self.text(kept), dropped: Self.text(offered),
+                                                      from: other))
+                    }
+                case .union:
+                    switch (kept, offered) {
+                    case (.items(let kept), .items(let offered)):
+                        merged[field] = .items(union(kept, offered) { key(field, $0.value) })
+                    case (.addresses(let kept), .addresses(let offered)):
+                        merged[field] = .addresses(union(kept, offered, key: MatchKeys.address))
+                    case (.words(let kept), .words(let offered)):
+                        merged[field] = .words(union(kept, offered) { key(field, $0) })
+                    default:
+                        assertionFailure("\(field) is no list to join")
+                    }
                 }
             }
-            merged.emails = union(merged.emails, other.emails) { MatchKeys.email($0.value) ?? $0.value }
-            merged.phones = union(merged.phones, other.phones) {
-                MatchKeys.phone($0.value, defaultCountry: defaultCountry) ?? $0.value
-            }
-            merged.addresses = union(merged.addresses, other.addresses, key: MatchKeys.address)
-            merged.tags = union(merged.tags, other.tags, key: MatchKeys.tag)
             merged.extraProperties = union(merged.extraProperties, other.extraProperties) { $0 }
         }
         return Result(merged: merged, differences: differences)
+    }
+
+    /// What two values of a field are compared by: a switch, so a new field is compared on purpose.
+    func key(_ field: ContactField, _ value: String) -> String {
+        switch field {
+        case .given, .family, .display, .nickname, .organization, .title: return MatchKeys.name(value)
+        case .birthday, .notes: return value
+        case .email: return MatchKeys.email(value) ?? value
+        case .phone: return MatchKeys.phone(value, defaultCountry: defaultCountry) ?? value
+        case .address: return value // addresses are compared whole (`MatchKeys.address`)
+        case .website: return MatchKeys.website(value)
+        case .tag: return MatchKeys.tag(value)
+        }
+    }
+
+    /// A single field's value as text (the birthday in ISO form).
+    static func text(_ value: ContactFieldValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .date(let date): return date?.isoString ?? ""
+        case .items, .addresses, .words: return ""
+        }
     }
 
     private func union<T>(_ kept: [T], _ offered: [T], key: (T) -> String) -> [T] {
         var seen = Set(kept.map(key))
         return kept + offered.filter { seen.insert(key($0)).inserted }
     }
-
-    /// A single-valued field: how to read it as text, compare it and take it from another contact.
-    private struct SingleField {
-        let name: String
-        let get: (Contact) -> String
-        let set: (inout Contact, Contact) -> Void
-        var compare: (String) -> String = MatchKeys.name
-    }
-
-    private static let singleFields: [SingleField] = [
-        SingleField(name: "given", get: \.givenName, set: { $0.givenName = $1.givenName }),
-        SingleField(name: "family", get: \.familyName, set: { $0.familyName = $1.familyName }),
-        SingleField(name: "nickname", get: \.nickname, set: { $0.nickname = $1.nickname }),
-        SingleField(name: "organization", get: \.organization, set: { $0.organization = $1.organization }),
-        SingleField(name: "title", get: \.title, set: { $0.title = $1.title }),
-        SingleField(name: "birthday", get: { $0.birthday?.isoString ?? "" }, set: { $0.birthday = $1.birthday }, compare: { $0 }),
-        SingleField(name: "notes", get: \.notes, set: { $0.notes = $1.notes }, compare: { $0 }),
-    ]
 }

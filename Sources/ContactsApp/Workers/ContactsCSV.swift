@@ -3,8 +3,10 @@ import Foundation
 
 /// Contacts as CSV (RFC 4180, UTF-8, CRLF), parsed and quoted by the CSV.swift package.
 ///
-/// Our columns, in this order: `uid, given_name, family_name, nickname, organization, title,
-/// emails, phones, addresses, birthday, notes, tags`. A multi-value column holds its items
+/// Our columns, in this order: `uid` and each field's (`ContactField.Declaration.csvColumn`):
+/// `given_name, family_name, display_name, nickname, organization, title, phones, emails,
+/// addresses, websites, birthday, notes, tags`. `display_name` is the card's own display name
+/// (FN) when the name parts do not give it, else empty. A multi-value column holds its items
 /// joined by ` | `, each item `label:value`: `work:ann@example.org | home:ann@home.example`;
 /// an address's value is `street; city; region; postal code; country`, as the form takes it.
 /// Inside those columns (and `tags`) a backslash escapes the next `\\`, `|`, `:` or `;`, so
@@ -15,8 +17,7 @@ import Foundation
 /// `E-mail 1 - Value` headers and the older `Given Name` ones) and of Outlook (`E-mail Address`,
 /// `Business Phone`, `Home Street`, ...), mapping their columns onto the same fields.
 enum ContactsCSV {
-    static let columns = ["uid", "given_name", "family_name", "nickname", "organization", "title",
-                          "emails", "phones", "addresses", "birthday", "notes", "tags"]
+    static let columns = ["uid"] + ContactField.allCases.map(\.declaration.csvColumn)
     static let itemSeparator = " | "
 
     static var header: String {
@@ -28,18 +29,24 @@ enum ContactsCSV {
     /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
     static func append(_ contacts: [Contact], to bytes: inout [UInt8]) {
         for contact in contacts {
-            append(row: [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
-                         contact.title,
-                         contact.emails.map(item).joined(separator: itemSeparator),
-                         contact.phones.map(item).joined(separator: itemSeparator),
-                         contact.addresses.map { address in
-                             escaped(address.label, label) + ":" + [address.street, address.city, address.region,
-                                                                     address.postalCode, address.country]
-                                 .map { escaped($0, addressPart) }.joined(separator: "; ")
-                         }.joined(separator: itemSeparator),
-                         contact.birthday?.isoString ?? "", contact.notes,
-                         contact.tags.map { escaped($0, value) }.joined(separator: itemSeparator)],
-                   to: &bytes)
+            append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) }, to: &bytes)
+        }
+    }
+
+    /// One field's cell, by its shape.
+    static func cell(_ field: ContactField, of contact: Contact) -> String {
+        switch contact[field] {
+        case .text(let text):
+            // A second NOTE (kept in the card) goes with the first: CSV has one notes column.
+            return field == .notes ? contact.allNotes : text
+        case .date(let date): return date?.isoString ?? ""
+        case .items(let items): return items.map(item).joined(separator: itemSeparator)
+        case .addresses(let addresses):
+            return addresses.map { address in
+                escaped(address.label, label) + ":" + [address.street, address.city, address.region, address.postalCode, address.country]
+                    .map { escaped($0, addressPart) }.joined(separator: "; ")
+            }.joined(separator: itemSeparator)
+        case .words(let words): return words.map { escaped($0, value) }.joined(separator: itemSeparator)
         }
     }
 
@@ -243,29 +250,54 @@ enum ContactsCSV {
         func contact(from row: [String]) -> Contact {
             var contact = Contact()
             contact.uid = value(row, "uid")
-            contact.givenName = [value(row, "given_name", "first name", "given name"),
-                                 value(row, "middle name", "additional name")].filter { !$0.isEmpty }.joined(separator: " ")
-            contact.familyName = value(row, "family_name", "last name", "family name")
-            contact.nickname = value(row, "nickname")
-            contact.organization = value(row, "organization", "organization name", "organization 1 - name", "company")
-            contact.title = value(row, "title", "organization title", "organization 1 - title", "job title")
-            if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
-                contact.title = value(row, "job title") // Outlook's "Title" is "Mr.", "Dr."
-            }
-            contact.notes = value(row, "notes").normalizingLineBreaks
-            contact.birthday = ContactsCSV.birthday(value(row, "birthday"))
-            contact.tags = value(row, "tags").splitting(onASCII: itemSeparator).map { unescaped($0) }
-                + value(row, "labels", "group membership").splitting(onASCII: " ::: ")
-                    .filter { !$0.hasPrefix("* ") }
-                + value(row, "categories").splitting(onASCII: ";")
-            contact.tags = contact.tags.map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
-            contact.emails = labelled(value(row, "emails")).map(unescapedValue) + numbered(row, "e-mail")
-                + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
-            contact.phones = labelled(value(row, "phones")).map(unescapedValue) + numbered(row, "phone")
-                + outlook(row, Self.outlookPhones)
-            contact.addresses = labelled(value(row, "addresses")).map(ContactsCSV.address) + numberedAddresses(row)
-                + [("home", "home"), ("business", "work"), ("other", "other")].compactMap { outlookAddress(row, $0.0, $0.1) }
+            for field in ContactField.allCases { read(field, from: row, into: &contact) }
+            // As the vCard reader keeps FN: only when the name parts do not give it.
+            if contact.formattedName == contact.composedName { contact.formattedName = "" }
             return contact
+        }
+
+        /// One field from our column and from Google's and Outlook's: a switch, so a new
+        /// field is read on purpose.
+        private func read(_ field: ContactField, from row: [String], into contact: inout Contact) {
+            let column = field.declaration.csvColumn
+            switch field {
+            case .given:
+                contact.givenName = [value(row, column, "first name", "given name"),
+                                     value(row, "middle name", "additional name")].filter { !$0.isEmpty }.joined(separator: " ")
+            case .family: contact.familyName = value(row, column, "last name", "family name")
+            case .display: contact.formattedName = value(row, column)
+            case .nickname: contact.nickname = value(row, column)
+            case .organization: contact.organization = value(row, column, "organization name", "organization 1 - name", "company")
+            case .title:
+                contact.title = value(row, column, "organization title", "organization 1 - title", "job title")
+                if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
+                    contact.title = value(row, "job title") // Outlook's "Title" is "Mr.", "Dr."
+                }
+            case .notes: contact.notes = value(row, column).normalizingLineBreaks
+            case .birthday: contact.birthday = ContactsCSV.birthday(value(row, column))
+            case .tag:
+                contact.tags = (value(row, column).splitting(onASCII: itemSeparator).map { unescaped($0) }
+                    + value(row, "labels", "group membership").splitting(onASCII: " ::: ")
+                        .filter { !$0.hasPrefix("* ") }
+                    + value(row, "categories").splitting(onASCII: ";"))
+                    .map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
+            case .email:
+                contact.emails = labelled(value(row, column)).map(unescapedValue) + numbered(row, "e-mail")
+                    + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
+            case .phone:
+                contact.phones = labelled(value(row, column)).map(unescapedValue) + numbered(row, "phone")
+                    + outlook(row, Self.outlookPhones)
+            case .address:
+                contact.addresses = labelled(value(row, column)).map(ContactsCSV.address) + numberedAddresses(row)
+                    + [("home", "home"), ("business", "work"), ("other", "other")].compactMap { outlookAddress(row, $0.0, $0.1) }
+            case .website:
+                // Google's `Website 1 - Value`; Outlook's `Web Page`.
+                // An item written without a label ("https://a.example") is all value: its colon is the scheme's.
+                contact.websites = labelled(value(row, column)).map { item in
+                    item.value.hasPrefix("//") ? LabeledValue(label: "other", value: item.label + ":" + item.value) : item
+                }.map(unescapedValue) + numbered(row, "website")
+                    + outlook(row, [("web page", "other")])
+            }
         }
 
         /// The items of one of our multi-value cells, each split at its first unescaped `:`; the

@@ -27,7 +27,7 @@ enum DerivedUID {
 
     static func content(of contact: Contact) -> String {
         let parts = [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
-                     contact.title, contact.birthday?.isoString ?? "", contact.notes]
+                     contact.title, contact.birthday?.isoString ?? "", contact.allNotes]
             + contact.emails.map { $0.label + ":" + $0.value } + contact.phones.map { $0.label + ":" + $0.value }
             + contact.addresses.map { ([$0.label] + $0.components).joined(separator: ";") } + contact.tags
         return parts.joined(separator: "\u{1F}")

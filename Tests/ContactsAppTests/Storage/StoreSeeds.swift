@@ -46,8 +46,9 @@ enum StoreSeeds {
         birthday: Birthday(year: 1815, month: 12, day: 10),
         notes: "Line one\nLine \"two\"", tags: ["science", "friends"],
         createdAt: created, updatedAt: edited,
-        extraProperties: ["X-SOCIALPROFILE;TYPE=twitter:https://x.example/ada", "item1.URL:https://engines.example"],
-        nameOrder: .familyFirst, formattedName: "Ada King, Countess of Lovelace")
+        extraProperties: ["X-SOCIALPROFILE;TYPE=twitter:https://x.example/ada"],
+        nameOrder: .familyFirst, formattedName: "Ada King, Countess of Lovelace",
+        websites: [LabeledValue(label: "work", value: "https://engines.example")])
 
     /// `count` contacts for searches over many pages: 4 family names, each a quarter of the book
     /// (so a family name clusters in the last-name order), 5 given names spread across it, an

@@ -163,6 +163,34 @@ final class UpgradeFixtureTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery(search: "stone")).contacts.map(\.id), [8])
     }
 
+    func test_urlsKeptAmongAnOldBooksUnknownProperties_becomeItsWebsites_searchedAsTodaysSaveIndexesThem() throws {
+        // Given: Olga's card kept URL lines among its unknown properties, as imports did before
+        // websites were a field (Apple's labelled one, a typed one), beside another property
+        let path = try copy("sync-51f85f7")
+        let extra = #"["X-FOO:bar","item1.URL;type=pref:http\\://olga.example/blog","item1.X-ABLabel:_$!<HomePage>!$_","#
+            + #""URL;TYPE=WORK:https://brown-clients.example/2024"]"#
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "UPDATE contact SET extra = ? WHERE uid = 'olga-brown-1'", arguments: [extra])
+        }
+        // When
+        let store = try SQLiteContactStore(path: path)
+        // Then: websites, labelled as the reader labels them; the other property kept
+        let olga = try XCTUnwrap(try store.page(ContactQuery(search: "blog")).contacts.first)
+        XCTAssertEqual(olga.websites, [LabeledValue(label: "homepage", value: "http://olga.example/blog"),
+                                       LabeledValue(label: "work", value: "https://brown-clients.example/2024")])
+        XCTAssertEqual(olga.extraProperties, ["X-FOO:bar"])
+        XCTAssertEqual(try store.page(ContactQuery(search: "2024")).contacts.map(\.familyName), ["Brown"])
+        // The word index as today's save writes it
+        try DatabaseQueue(path: path).read { db in
+            let row = SQLiteContactStore.PreparedRow(olga)
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [olga.id]), row.text)
+            for (word, _) in row.insideWords {
+                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_word WHERE word = ?", arguments: [word]), 1, word)
+            }
+        }
+        try assertHoldsTheMadeContacts(store, "sync-51f85f7")
+    }
+
     func test_aMigrationReadsOnlyTheColumnsOfItsTime_notTodays() throws {
         // Given: the migrations with every one that adds a column to `contact` moved to the end,
         // as if each column had been added after all the others: a migration that read today's

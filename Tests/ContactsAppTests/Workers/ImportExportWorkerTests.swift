@@ -380,12 +380,14 @@ final class ImportExportWorkerTests: XCTestCase {
         let text = try XCTUnwrap(try sut.export(search: "", format: .csv, to: "-", overwrite: false).text)
         let parsed = ContactsCSV.read(Data(text.utf8))
         // Then
-        XCTAssertTrue(text.hasPrefix("uid,given_name,family_name,nickname,organization,title,emails,phones,addresses,birthday,notes,tags\r\n"))
+        // (the columns follow the field table: display name and websites since issue 25)
+        XCTAssertTrue(text.hasPrefix("uid,given_name,family_name,display_name,nickname,organization,title,phones,emails,addresses,"
+                                     + "websites,birthday,notes,tags\r\n"))
         XCTAssertEqual(parsed.problems, [])
         var full = StoreSeeds.full
         full.createdAt = Date(timeIntervalSince1970: 0); full.updatedAt = full.createdAt; full.extraProperties = []
         full.nameOrder = .givenFirst // our CSV has no column for it (vCard keeps it in FN)
-        full.formattedName = ""; full.card = nil // nor for the card and its display name
+        full.card = nil // nor for the card; its display name ("Ada King, Countess of Lovelace") and website are kept
         var acme = StoreSeeds.acme
         acme.createdAt = full.createdAt; acme.updatedAt = full.createdAt
         XCTAssertEqual(parsed.entries.map(\.contact), [acme, full])

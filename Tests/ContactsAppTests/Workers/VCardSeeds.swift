@@ -31,11 +31,10 @@ enum VCardSeeds {
                                   postalCode: "95014", country: "USA")],
         birthday: Birthday(year: nil, month: 5, day: 17),
         notes: "Met at the conference, 2019; likes tea.\nSecond line \\ backslash", tags: ["friends", "work"],
-        extraProperties: [
-            "item4.URL:https://acme.example/ann", "item4.X-ABLabel:_$!<HomePage>!$_",
-            "X-ABShowAs:PERSON", "X-SOCIALPROFILE;type=twitter:https://x.example/annlee", applePhoto,
-        ],
-        formattedName: "Dr. Ann Marie Lee PhD")
+        extraProperties: ["X-ABShowAs:PERSON", "X-SOCIALPROFILE;type=twitter:https://x.example/annlee", applePhoto],
+        formattedName: "Dr. Ann Marie Lee PhD",
+        // Apple's built-in label `_$!<HomePage>!$_`, read as a word.
+        websites: [LabeledValue(label: "homepage", value: "https://acme.example/ann")])
 
     static let appleGlobex = Contact(
         uid: "apple-globex", organization: "Globex", phones: [LabeledValue(label: "work", value: "020 7946 0958")],

@@ -36,7 +36,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     public private(set) var changes: [String] = []
 
     /// Labels used when the user gives none.
-    static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home"]
+    static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home", .website: "home"]
 
     /// Largest photo file `photo FILE` takes: phones write contact photos of tens of KB, and
     /// every sync and export carries it.
@@ -97,6 +97,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         case .phone: draft.phones.append(item); index = draft.phones.count
         case .email: draft.emails.append(item); index = draft.emails.count
         case .address: draft.addresses.append(item); index = draft.addresses.count
+        case .website: draft.websites.append(item); index = draft.websites.count
         case .tag:
             if let existing = draft.tags.firstIndex(where: { $0.caseInsensitiveCompare(value) == .orderedSame }) {
                 index = existing + 1
@@ -135,6 +136,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         case .phone: draft.phones.remove(at: request.index - 1)
         case .email: draft.emails.remove(at: request.index - 1)
         case .address: draft.addresses.remove(at: request.index - 1)
+        case .website: draft.websites.remove(at: request.index - 1)
         case .tag: draft.tags.remove(at: request.index - 1)
         }
         presenter?.presentRemovedItem(response: .init(kind: request.kind, index: request.index, item: item))
@@ -146,13 +148,17 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         if let field = EditContact.Field(rawValue: request.name) {
             draft[field] = ""
         } else {
-            switch request.name {
-            case "phones": draft.phones = []
-            case "emails": draft.emails = []
-            case "addresses": draft.addresses = []
-            case "tags": draft.tags = []
-            case "photo": draft.photoLine = nil
-            default:
+            if let kind = EditContact.ItemKind.allCases.first(where: { $0.plural == request.name }) {
+                switch kind {
+                case .phone: draft.phones = []
+                case .email: draft.emails = []
+                case .address: draft.addresses = []
+                case .website: draft.websites = []
+                case .tag: draft.tags = []
+                }
+            } else if request.name == "photo" {
+                draft.photoLine = nil
+            } else {
                 presenter?.presentFailure(.badInput("'\(request.name)' is not a field of the form"))
                 return
             }
@@ -214,6 +220,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         case .phone: return draft.phones
         case .email: return draft.emails
         case .address: return draft.addresses
+        case .website: return draft.websites
         case .tag: return draft.tags.map { LabeledValue(label: "", value: $0) }
         }
     }

@@ -9,14 +9,17 @@ public enum EditContact {
         case edit(Contact)
     }
 
-    /// The single-valued fields, named as the form's actions name them.
+    /// The single-valued fields, named as the form's actions name them (`ContactField.formAction`).
     public enum Field: String, CaseIterable, Sendable {
         case given, family, display, nickname, organization, title, birthday, notes
     }
 
     /// The repeated fields.
     public enum ItemKind: String, CaseIterable, Sendable {
-        case phone, email, address, tag
+        case phone, email, address, website, tag
+
+        /// What `clear` calls all of them: "phones", "addresses".
+        public var plural: String { self == .address ? "addresses" : rawValue + "s" }
     }
 
     /// What the user typed, unvalidated: the form keeps it until save so nothing typed is lost.
@@ -26,6 +29,7 @@ public enum EditContact {
         public var emails: [LabeledValue] = []
         /// Addresses as typed: "street; city; region; postal code; country".
         public var addresses: [LabeledValue] = []
+        public var websites: [LabeledValue] = []
         public var tags: [String] = []
         public var nameOrder: NameOrder = .givenFirst
         /// The card's `PHOTO` line as it came or as `photo FILE` made it; nil for none.

@@ -22,18 +22,9 @@ public final class EditContactPresenter: EditContactPresentationLogic {
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
 
-    /// A switch, so a new field cannot go without its label.
+    /// The field's name as the table declares it (`ContactField.Declaration.name`).
     static func label(_ field: EditContact.Field) -> String {
-        switch field {
-        case .given: return "given name"
-        case .family: return "family name"
-        case .display: return "display name"
-        case .nickname: return "nickname"
-        case .organization: return "organization"
-        case .title: return "title"
-        case .birthday: return "birthday"
-        case .notes: return "notes"
-        }
+        ContactField(field).declaration.name
     }
 
     public func presentUpdatedField(response: EditContact.UpdateField.Response) {
@@ -89,7 +80,8 @@ public final class EditContactPresenter: EditContactPresentationLogic {
             return value.isEmpty ? nil : Row(field: field.rawValue, label: Self.label(field),
                                              value: format(field, value))
         }
-        for (kind, items) in [(EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses)] {
+        for (kind, items) in [(EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses),
+                              (.website, draft.websites)] {
             for (index, item) in items.enumerated() {
                 let (field, value) = describe(kind, index + 1, item)
                 rows.append(Row(field: "\(kind.rawValue) \(index + 1)", label: field, value: value))
@@ -166,7 +158,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         switch kind {
         case .tag: return ("tag \(index)", item.value)
         case .phone: return ("phone \(index) (\(item.label))", formatter.phone(item.value))
-        case .email, .address: return ("\(kind.rawValue) \(index) (\(item.label))", item.value)
+        case .email, .address, .website: return ("\(kind.rawValue) \(index) (\(item.label))", item.value)
         }
     }
 }

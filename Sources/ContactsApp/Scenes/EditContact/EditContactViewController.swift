@@ -11,40 +11,14 @@ public protocol EditContactDisplayLogic: AnyObject {
 }
 
 public final class EditContactViewController: Scene, EditContactDisplayLogic {
-    private static func setter(_ field: EditContact.Field, _ summary: String, example: String) -> ActionSpec {
-        ActionSpec(field.rawValue, summary: summary,
-                   parameters: [ParameterSpec("value", .text, help: "the new value (use 'clear \(field.rawValue)' to empty it)")],
-                   details: "Example: \(field.rawValue) \(example)")
-    }
-
-    private static func adder(_ kind: EditContact.ItemKind, _ summary: String, _ valueHelp: String, example: String) -> ActionSpec {
-        ActionSpec(kind.rawValue, summary: summary, parameters: [
-            ParameterSpec("label", .string, required: false, help: "a label such as work, home, mobile", completion: .named("label")),
-            ParameterSpec("value", .text, help: valueHelp),
-        ], details: "Example: \(kind.rawValue) \(example)")
-    }
-
-    public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: [
-        setter(.given, "set the given name", example: "Ann"),
-        setter(.family, "set the family name", example: "Lee"),
-        setter(.display, "set the display name, when it is not the given and family names (vCard FN)",
-               example: "Dr. Ann Lee PhD"),
-        setter(.nickname, "set the nickname", example: "Annie"),
-        setter(.organization, "set the organization", example: "Acme Inc."),
-        setter(.title, "set the job title", example: "Engineer"),
-        setter(.birthday, "set the birthday (YYYY-MM-DD, or --MM-DD without a year)", example: "1990-05-17"),
-        setter(.notes, "set the notes", example: "met at the conference"),
-        adder(.phone, "add a phone number", "the number, any formatting", example: "mobile +1 555 123 4567"),
-        adder(.email, "add an email address", "the address", example: "work ann@example.org"),
-        adder(.address, "add a postal address", "street; city; region; postal code; country",
-              example: "home 1 Main St; Springfield; IL; 62701; USA"),
-        ActionSpec("tag", summary: "add a tag", parameters: [ParameterSpec("value", .text, help: "the tag")]),
-        ActionSpec("remove", summary: "remove a phone, email, address or tag by its number", parameters: [
+    /// The fields' actions come from the field table (`EditContact.fieldActions`).
+    public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: EditContact.fieldActions + [
+        ActionSpec("remove", summary: "remove a phone, email, address, website or tag by its number", parameters: [
             ParameterSpec("kind", .choice(EditContact.ItemKind.allCases.map(\.rawValue)), help: "what to remove"),
             ParameterSpec("number", .integer(min: 1, max: nil), help: "its number, as 'review' shows it"),
         ], details: "Example: remove phone 2"),
-        ActionSpec("clear", summary: "empty a field, or remove all phones, emails, addresses or tags", parameters: [
-            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + ["phones", "emails", "addresses", "tags", "photo"]),
+        ActionSpec("clear", summary: "empty a field, or remove all phones, emails, addresses, websites or tags", parameters: [
+            ParameterSpec("field", .choice(EditContact.Field.allCases.map(\.rawValue) + EditContact.ItemKind.allCases.map(\.plural) + ["photo"]),
                           help: "the field"),
         ]),
         ActionSpec("photo", summary: "set the photo from a picture file (JPEG, PNG, GIF, WebP or HEIC, at most 1 MB)", parameters: [

@@ -23,6 +23,7 @@ public struct EditContactWorker {
             while parts.last?.isEmpty == true { parts.removeLast() }
             return LabeledValue(label: $0.label, value: parts.joined(separator: "; "))
         }
+        draft.websites = contact.websites
         draft.tags = contact.tags
         draft.nameOrder = contact.nameOrder
         draft.photoLine = contact.extraProperties.first(where: ContactPhoto.isPhotoLine)
@@ -102,6 +103,15 @@ public struct EditContactWorker {
             let p = parts + Array(repeating: "", count: 5 - parts.count)
             contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
         }
+        for (index, website) in draft.websites.enumerated() {
+            if !before.websites.contains(where: { $0.value == website.value }), let problem = ContactRules.websiteProblem(website.value) {
+                errors.append(FieldError("website \(index + 1)", problem))
+            }
+            if !before.websites.contains(where: { $0.label == website.label }), let problem = ContactRules.labelProblem(website.label) {
+                errors.append(FieldError("website \(index + 1) label", problem))
+            }
+        }
+        contact.websites = draft.websites
         for (index, tag) in draft.tags.enumerated() where !before.tags.contains(tag) {
             if let problem = ContactRules.tagProblem(tag) { errors.append(FieldError("tag \(index + 1)", problem)) }
         }

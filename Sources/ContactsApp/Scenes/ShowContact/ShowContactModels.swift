@@ -36,6 +36,8 @@ public enum ShowContact {
                 public let phones: [LabeledValue]
                 public let emails: [LabeledValue]
                 public let addresses: [PostalAddress]
+                /// Web pages (vCard URL), labelled like emails; since protocol 1.4.
+                public let websites: [LabeledValue]
                 /// Absent when not set; its `year` is absent when unknown.
                 public let birthday: Birthday?
                 public let tags: [String]

@@ -22,24 +22,34 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var fields: [Field] = []
         func add(_ label: String, _ value: String) { if !value.isEmpty { fields.append(Field(label: label, value: value)) } }
-        add("Given name", contact.givenName)
-        add("Family name", contact.familyName)
-        if contact.nameOrder == .familyFirst { add("Name order", "family name first") }
-        add("Nickname", contact.nickname)
-        add("Organization", contact.organization)
-        add("Title", contact.title)
-        for phone in contact.phones { add("Phone (\(phone.label))", formatter.phone(phone.value)) }
-        for email in contact.emails { add("Email (\(email.label))", email.value) }
-        for address in contact.addresses { add("Address (\(address.label))", formatter.address(address)) }
-        add("Birthday", contact.birthday.map(formatter.birthday) ?? "")
-        add("Tags", contact.tags.joined(separator: ", "))
-        add("Notes", contact.notes)
+        // Every field of the table, in its order; a later ORG, TITLE or NOTE after the first ("Title 2").
+        for field in ContactField.allCases {
+            guard let label = field.declaration.detailLabel else { continue }
+            switch contact[field] {
+            case .text(let text): add(label, text)
+            case .date(let date): add(label, date.map(formatter.birthday) ?? "")
+            case .items(let items): for item in items { add("\(label) (\(item.label))", shown(field, item.value)) }
+            case .addresses(let addresses): for address in addresses { add("\(label) (\(address.label))", formatter.address(address)) }
+            case .words(let words): add(label, words.joined(separator: ", "))
+            }
+            for (index, value) in contact.laterValues(of: field).enumerated() { add("\(label) \(index + 2)", value) }
+            if field == .family && contact.nameOrder == .familyFirst { add("Name order", "family name first") }
+        }
         add("Photo", ContactPhoto(of: contact)?.summary ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
             version: contact.version, fields: fields, contact: Self.record(contact)))
+    }
+
+    /// An item's value as the detail shows it: a switch, so a new field is shown on purpose.
+    private func shown(_ field: ContactField, _ value: String) -> String {
+        switch field {
+        case .phone: return formatter.phone(value)
+        case .given, .family, .display, .nickname, .organization, .title, .email, .address, .website, .birthday, .notes, .tag:
+            return value
+        }
     }
 
     /// The contact's own values, unformatted, with its times in ISO 8601 (UTC, whatever the
@@ -49,6 +59,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
               familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
               organization: contact.organization,
               title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+              websites: contact.websites,
               birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
               formattedName: contact.formattedName,
               photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },

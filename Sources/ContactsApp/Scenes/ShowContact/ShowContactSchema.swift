@@ -16,26 +16,38 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
                                                   "month": ["type": "integer", "minimum": 1, "maximum": 12],
                                                   "day": ["type": "integer", "minimum": 1, "maximum": 31]]]
         let timestamp: JSONValue = ["type": "string", "format": "date-time", "description": "ISO 8601, UTC"]
+        // The fields' members from the field table, by their shapes (a date is absent when not set).
+        var properties: [String: JSONValue] = [:]
+        var required: [String] = ["id", "uid", "version", "nameOrder", "displayName", "created", "updated"]
+        for field in ContactField.allCases {
+            let key = field.declaration.recordKey
+            switch field.declaration.shape {
+            case .line, .text: properties[key] = string
+            case .date: properties[key] = birthday
+            case .labelled: properties[key] = labelled
+            case .addresses: properties[key] = ["type": "array", "items": address]
+            case .words: properties[key] = ["type": "array", "items": string]
+            }
+            if field.declaration.shape != .date { required.append(key) }
+        }
+        properties["formattedName"] = ["type": "string", "description": "the card's own display name (vCard FN) when the name parts do not give it, else empty"]
+        properties["websites"] = ["type": "array", "description": "web pages (vCard URL), since protocol 1.5",
+                                  "items": ["type": "object", "required": ["label", "value"],
+                                            "properties": ["label": string, "value": string]]]
         let record: JSONValue = [
             "type": "object",
             "description": "the contact as stored: names as typed, values unformatted",
-            "required": ["id", "uid", "version", "givenName", "familyName", "nameOrder", "nickname", "organization", "title",
-                         "phones", "emails", "addresses", "tags", "notes", "displayName", "formattedName", "created", "updated"],
-            "properties": [
+            "required": .array(required.map { .string($0) }),
+            "properties": .object(properties.merging([
                 "id": ["type": "integer"], "uid": string, "version": ["type": "integer"],
-                "givenName": string, "familyName": string,
                 "nameOrder": ["type": "string", "enum": .array(NameOrder.allCases.map { .string($0.rawValue) }),
                               "description": "how the name is written out: given name or family name first"],
-                "nickname": string, "organization": string, "title": string,
-                "phones": labelled, "emails": labelled, "addresses": ["type": "array", "items": address],
-                "birthday": birthday, "tags": ["type": "array", "items": string], "notes": string,
                 "displayName": ["type": "string", "description": "the name as shown"],
-                "formattedName": ["type": "string", "description": "the card's own display name (vCard FN) when the name parts do not give it, else empty"],
                 "photo": ["type": "object", "required": ["mediaType"], "description": "absent without a photo",
                           "properties": ["mediaType": string, "bytes": ["type": "integer", "description": "absent for a linked photo"],
                                          "uri": ["type": "string", "description": "the link, for a linked photo"]]],
                 "created": timestamp, "updated": timestamp,
-            ],
+            ]) { $1 }),
         ]
         return ["type": "object", "required": ["id", "uid", "name", "version", "fields", "contact"],
                 "properties": [

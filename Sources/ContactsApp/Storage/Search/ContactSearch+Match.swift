@@ -48,8 +48,9 @@ extension ContactSearch {
         var fields = [text(.name, name), text(.nickname, contact.nickname), text(.organization, contact.organization)]
         fields += contact.emails.map { text(.email, $0.value) }
         fields += contact.tags.map { text(.tag, $0) }
-        fields.append(text(.note, contact.notes))
+        fields.append(text(.note, contact.allNotes))
         fields += contact.addresses.map { text(.address, $0.components.joined(separator: ", ")) }
+        fields += contact.websites.map { text(.website, $0.value) }
         fields += contact.phones.map { phone in
             (.phone, phone.value, [], [phone.value.filter(\.isASCIIDigit)])
         }

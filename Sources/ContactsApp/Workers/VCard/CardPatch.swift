@@ -49,7 +49,8 @@ public enum CardPatch {
     static func sameFields(_ a: Contact, _ b: Contact) -> Bool {
         a.uid == b.uid && a.givenName == b.givenName && a.familyName == b.familyName && a.fullName == b.fullName
             && a.nickname == b.nickname && a.organization == b.organization && a.title == b.title
-            && a.phones == b.phones && a.emails == b.emails && a.addresses == b.addresses && a.birthday == b.birthday
+            && a.phones == b.phones && a.emails == b.emails && a.addresses == b.addresses && a.websites == b.websites
+            && a.birthday == b.birthday
             && a.notes == b.notes && a.tags == b.tags && a.extraProperties == b.extraProperties
     }
 
@@ -106,6 +107,28 @@ public enum CardPatch {
             }
         }
 
+        /// The order fields are patched in: where two add lines after the same property, the
+        /// first patched comes first. A switch, so a new field cannot go unpatched.
+        static let order: [ContactField] = ContactField.allCases.sorted { rank($0) < rank($1) }
+
+        static func rank(_ field: ContactField) -> Int {
+            switch field {
+            case .given: return 0
+            case .family: return 1
+            case .display: return 2
+            case .nickname: return 3
+            case .organization: return 4
+            case .title: return 5
+            case .birthday: return 6
+            case .notes: return 7
+            case .tag: return 8
+            case .phone: return 9
+            case .email: return 10
+            case .address: return 11
+            case .website: return 12
+            }
+        }
+
         mutating func apply(from view: Contact, to contact: Contact) {
             if contact.uid != view.uid {
                 single(.uid, name: "UID", value: contact.uid.isEmpty ? nil : contact.uid, near: [.bookkeeping])
@@ -118,7 +141,18 @@ public enum CardPatch {
             } || indices(of: .formattedName).contains { !VCardText.unescape(properties[$0].value).trimmingSpaces.isEmpty }
                 || indices(of: .organization).contains { VCardText.components(properties[$0].value).contains { !$0.isEmpty } }
             let nameless = !namesSomeone && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
-            if nameless || contact.givenName != view.givenName || contact.familyName != view.familyName {
+            for field in Self.order { patch(field, from: view, to: contact, nameless: nameless) }
+            if contact.extraProperties != view.extraProperties { extras(contact.extraProperties) }
+            if changed, let rev = indices(of: .bookkeeping).first(where: { properties[$0].name == "REV" }) {
+                replace(rev, with: ["REV:" + VCardWriter.timestamp(contact.updatedAt)])
+            }
+        }
+
+        /// One field's properties made to say what the contact says, if the view says otherwise.
+        mutating func patch(_ field: ContactField, from view: Contact, to contact: Contact, nameless: Bool) {
+            switch field {
+            case .given:
+                guard nameless || contact.givenName != view.givenName || contact.familyName != view.familyName else { return }
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
@@ -129,24 +163,27 @@ public enum CardPatch {
                     insert(["N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;"],
                            near: [.formattedName])
                 }
-            }
-            if nameless || contact.fullName != view.fullName {
-                single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
-            }
-            if contact.nickname != view.nickname {
+            case .family:
+                return // in N, with the given name
+            case .display:
+                if nameless || contact.fullName != view.fullName {
+                    single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
+                }
+            case .nickname:
+                guard contact.nickname != view.nickname else { return }
                 let names = contact.nickname.components(separatedBy: ", ").filter { !$0.isEmpty }
                 single(.nickname, name: "NICKNAME", value: names.isEmpty ? nil : names.map(VCardText.escape).joined(separator: ","),
                        near: [.name])
-            }
-            if contact.organization != view.organization {
+            case .organization:
+                guard contact.organization != view.organization else { return }
                 single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : VCardText.escape(contact.organization),
                        near: [.nickname])
-            }
-            if contact.title != view.title {
+            case .title:
+                guard contact.title != view.title else { return }
                 single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : VCardText.escape(contact.title),
                        near: [.organization])
-            }
-            if contact.birthday != view.birthday {
+            case .birthday:
+                guard contact.birthday != view.birthday else { return }
                 let found = indices(of: .birthday)
                 if let birthday = contact.birthday {
                     let line = writer.birthday(birthday)
@@ -154,28 +191,26 @@ public enum CardPatch {
                 } else {
                     for index in found { replace(index, with: []) }
                 }
-            }
-            if contact.notes != view.notes {
+            case .notes:
+                // The first NOTE only: later ones are kept properties, each left as it came.
+                guard contact.notes != view.notes else { return }
                 single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : VCardText.escape(contact.notes),
                        near: [.birthday, .address, .email, .phone])
-            }
-            if contact.tags != view.tags {
+            case .tag:
+                guard contact.tags != view.tags else { return }
                 single(.categories, name: "CATEGORIES",
                        value: contact.tags.isEmpty ? nil : contact.tags.map(VCardText.escape).joined(separator: ","),
                        near: [.note])
-            }
-            list(view.phones, contact.phones, layout.phones, kind: .phone) { .phone($0) }
-            list(view.emails, contact.emails, layout.emails, kind: .email) { .email($0) }
-            list(view.addresses, contact.addresses, layout.addresses, kind: .address) { .address($0) }
-            if contact.extraProperties != view.extraProperties { extras(contact.extraProperties) }
-            if changed, let rev = indices(of: .bookkeeping).first(where: { properties[$0].name == "REV" }) {
-                replace(rev, with: ["REV:" + VCardWriter.timestamp(contact.updatedAt)])
+            case .phone: list(view.phones, contact.phones, layout.phones, kind: .phone) { .phone($0) }
+            case .email: list(view.emails, contact.emails, layout.emails, kind: .email) { .email($0) }
+            case .address: list(view.addresses, contact.addresses, layout.addresses, kind: .address) { .address($0) }
+            case .website: list(view.websites, contact.websites, layout.websites, kind: .website) { .website($0) }
             }
         }
 
         // MARK: Lists
 
-        /// Phones, emails or addresses: the items both lists hold stay as they are; an item
+        /// Phones, emails, addresses or websites: the items both lists hold stay as they are; an item
         /// changed in place keeps its property's group and parameters; removed items go, with
         /// their label; new items are written after the last of their kind.
         mutating func list<T: Equatable>(_ old: [T], _ new: [T], _ at: [Int], kind: CardLayout.Slot,
@@ -247,7 +282,7 @@ public enum CardPatch {
                 let parts = phone.value.components(separatedBy: " ext. ")
                 let number = "tel:" + parts[0].filter { $0 != " " }
                 return parts.count > 1 ? number + ";ext=" + parts[1].filter { $0 != " " } : number
-            case (.email(let email), _):
+            case (.email(let email), _), (.website(let email), _):
                 return VCardText.escape(email.value)
             case (.address(let address), .address(let before)):
                 var parts = VCardText.split(property.value, on: ";")
@@ -339,7 +374,7 @@ public enum CardPatch {
 extension VCardWriter.CardItem {
     var label: String {
         switch self {
-        case .phone(let value), .email(let value): return value.label
+        case .phone(let value), .email(let value), .website(let value): return value.label
         case .address(let address): return address.label
         }
     }

@@ -364,10 +364,10 @@ struct CardLayout {
         /// VERSION, PRODID, REV: the card's own bookkeeping.
         case bookkeeping
         case uid, formattedName, name, nickname, organization, title, birthday, note, categories
-        case phone, email, address
-        /// An `X-ABLabel` that labels a phone, email or address in its group.
+        case phone, email, address, website
+        /// An `X-ABLabel` that labels a phone, email, address or website in its group.
         case label
-        /// A property with no field (`extraProperties`), or a second ORG or TITLE: kept as it is.
+        /// A property with no field (`extraProperties`), or a second ORG, TITLE or NOTE: kept as it is.
         case kept
     }
 
@@ -375,6 +375,7 @@ struct CardLayout {
     var phones: [Int] = []
     var emails: [Int] = []
     var addresses: [Int] = []
+    var websites: [Int] = []
 }
 
 /// Maps one card's properties onto a `Contact`.
@@ -400,6 +401,7 @@ private struct ContactBuilder {
         result.phones = Self.preferredFirst(phones).map(\.0)
         result.emails = Self.preferredFirst(emails).map(\.0)
         result.addresses = Self.preferredFirst(addresses).map(\.0)
+        result.websites = Self.preferredFirst(websites).map(\.0)
         return result
     }
 
@@ -409,6 +411,7 @@ private struct ContactBuilder {
         layout.phones = Self.preferredFirst(phones).map(\.1)
         layout.emails = Self.preferredFirst(emails).map(\.1)
         layout.addresses = Self.preferredFirst(addresses).map(\.1)
+        layout.websites = Self.preferredFirst(websites).map(\.1)
         return layout
     }
 
@@ -416,11 +419,12 @@ private struct ContactBuilder {
     var fallbackName = ""
     private var draft = Contact()
     private var formattedName = ""
-    private var hasOrganization = false, hasTitle = false
+    private var hasOrganization = false, hasTitle = false, hasNote = false
     /// Each item with the index of its property and whether it is preferred.
     private var phones: [(LabeledValue, Int, Bool)] = []
     private var emails: [(LabeledValue, Int, Bool)] = []
     private var addresses: [(PostalAddress, Int, Bool)] = []
+    private var websites: [(LabeledValue, Int, Bool)] = []
     private let recordingLayout: Bool
     private var recorded = CardLayout()
 
@@ -432,9 +436,9 @@ private struct ContactBuilder {
         for property in properties where property.name == "X-ABLABEL" {
             if let group = property.group { groupLabels[group] = Self.cleanLabel(VCardText.unescape(property.value)) }
         }
-        // Only an X-ABLabel needs to know which groups a TEL, EMAIL or ADR took its label from.
+        // Only an X-ABLabel needs to know which groups a TEL, EMAIL, ADR or URL took its label from.
         let consumedGroups: Set<String> = groupLabels.isEmpty ? [] : Set(properties.filter {
-            $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR"
+            $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR" || $0.name == "URL"
         }.compactMap(\.group))
 
         for (index, property) in properties.enumerated() {
@@ -492,6 +496,11 @@ private struct ContactBuilder {
             addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
                               index, property.isPreferred(types: types)))
             return .address
+        case "URL":
+            let types = property.types
+            websites.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
+                             index, property.isPreferred(types: types)))
+            return .website
         case "BDAY":
             guard draft.birthday == nil,
                   let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first)
@@ -499,7 +508,11 @@ private struct ContactBuilder {
             draft.birthday = birthday
             return .birthday
         case "NOTE":
-            draft.notes = draft.notes.isEmpty ? text : draft.notes + "\n" + text
+            // The first NOTE is the contact's; later ones are kept in the card as they came, each
+            // its own property (an edit of the notes rewrites the first alone), and shown after it.
+            guard !hasNote else { break }
+            hasNote = true
+            draft.notes = text
             return .note
         case "CATEGORIES":
             draft.tags += VCardText.list(property.value).map { $0.trimmingSpaces }.filter { !$0.isEmpty }

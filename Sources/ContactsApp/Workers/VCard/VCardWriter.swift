@@ -66,6 +66,7 @@ public struct VCardWriter {
         for phone in contact.phones { write(.phone(phone), &groups, &lines) }
         for email in contact.emails { write(.email(email), &groups, &lines) }
         for address in contact.addresses { write(.address(address), &groups, &lines) }
+        for website in contact.websites { write(.website(website), &groups, &lines) }
         if let birthday = contact.birthday { lines.line(self.birthday(birthday)) }
         if !contact.notes.isEmpty { lines.start("NOTE:"); lines.escaped(contact.notes); lines.end() }
         if !contact.tags.isEmpty {
@@ -258,10 +259,10 @@ public struct VCardWriter {
     }
 
     enum CardItem {
-        case phone(LabeledValue), email(LabeledValue), address(PostalAddress)
+        case phone(LabeledValue), email(LabeledValue), address(PostalAddress), website(LabeledValue)
     }
 
-    /// One phone, email or address, as a card written from the fields and a card's patch write it.
+    /// One phone, email, address or website, as a card written from the fields and a card's patch write it.
     private func write(_ item: CardItem, _ groups: inout Groups, _ lines: inout Lines) {
         switch item {
         case .phone(let phone):
@@ -277,6 +278,8 @@ public struct VCardWriter {
                 $0.escaped(address.postalCode); $0.raw(";")
                 $0.escaped(address.country)
             }
+        case .website(let website):
+            labelled("URL", website.label, known: Self.placeTypes, &groups, &lines) { $0.escaped(website.value) }
         }
     }
 

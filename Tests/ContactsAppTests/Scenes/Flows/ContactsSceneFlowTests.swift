@@ -499,7 +499,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("remove fax 1")
         // Then
-        sut.receive(Message.error("KIND must be one of: phone, email, address, tag, not 'fax'", code: .badInput))
+        sut.receive(Message.error("KIND must be one of: phone, email, address, website, tag, not 'fax'", code: .badInput))
         XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
         XCTAssertEqual(try allContacts().count, 4)
     }

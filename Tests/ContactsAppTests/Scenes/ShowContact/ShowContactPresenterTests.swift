@@ -39,7 +39,8 @@ final class ShowContactPresenterTests: XCTestCase {
             emails: [LabeledValue(label: "work", value: "ann@acme.example")],
             addresses: [PostalAddress(label: "home", street: "1 Main St", city: "Springfield", country: "USA")],
             birthday: Birthday(year: nil, month: 2, day: 29), notes: "likes tea", tags: ["friends", "work"],
-            createdAt: Seeds.created, updatedAt: Seeds.now, version: 3)
+            createdAt: Seeds.created, updatedAt: Seeds.now, version: 3,
+            websites: [LabeledValue(label: "work", value: "https://acme.example/ann")])
         // When
         sut.presentContact(response: .init(contact: contact))
         // Then
@@ -54,15 +55,17 @@ final class ShowContactPresenterTests: XCTestCase {
             .init(label: "Phone (home)", value: "03-1234-5678"),
             .init(label: "Email (work)", value: "ann@acme.example"),
             .init(label: "Address (home)", value: "1 Main St, Springfield, USA"),
+            .init(label: "Website (work)", value: "https://acme.example/ann"),
             .init(label: "Birthday", value: "29 Feb"),
-            .init(label: "Tags", value: "friends, work"),
+            // In the field table's order (Notes came after Tags before it)
             .init(label: "Notes", value: "likes tea"),
+            .init(label: "Tags", value: "friends, work"),
             .init(label: "Created", value: Seeds.createdText),
             .init(label: "Updated", value: Seeds.nowText),
         ], contact: .init(
             id: 9, uid: "urn:uuid:9", version: 3, givenName: "ann-marie", familyName: "o'neil", nameOrder: "given-first", nickname: "Nan",
             organization: "Acme", title: "CTO", phones: contact.phones, emails: contact.emails,
-            addresses: contact.addresses, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
+            addresses: contact.addresses, websites: contact.websites, birthday: Birthday(year: nil, month: 2, day: 29), tags: ["friends", "work"],
             notes: "likes tea", displayName: "ann-marie o'neil", formattedName: "", photo: nil,
             created: "2023-11-14T22:13:20Z", updated: "2023-11-15T22:13:20Z")))
     }
