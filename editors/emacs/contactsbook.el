@@ -116,7 +116,9 @@ words); Emacs's own styles would drop `José Ñúñez' for `nun'."
   "Complete STRING at POINT to the one candidate of TABLE matching PRED, if one."
   (let ((all (all-completions "" table pred)))
     (cond ((null all) nil)
-          ((null (cdr all)) (cons (car all) (length (car all))))
+          ;; A copy: `completion--replace' strips the properties of the string it inserts,
+          ;; and eglot finds the item's textEdit on the table's own string afterwards.
+          ((null (cdr all)) (cons (copy-sequence (car all)) (length (car all))))
           (t (cons string point)))))
 
 (defun contactsbook--style-all (_string table pred _point &optional _metadata)

@@ -62,8 +62,9 @@ function M.client()
     cmd = M.command('--lsp'),
     root_dir = vim.loop.cwd(),
     on_attach = function(_, bufnr)
-      -- Neovim 0.7 does not set omnifunc itself: <C-x><C-o> completes addresses.
-      vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+      -- Neovim 0.7 does not set omnifunc itself: <C-x><C-o> completes addresses, with the
+      -- plugin's own omnifunc (vim.lsp.omnifunc drops `José Ñúñez <…>` for `jos`, see M.omnifunc).
+      vim.api.nvim_buf_set_option(bufnr, 'omnifunc', "v:lua.require'contactsbook'.omnifunc")
     end,
     on_exit = function(code)
       if code ~= 0 then notify('the server exited with status ' .. code .. ' (:checkhealth contactsbook)', vim.log.levels.WARN) end
@@ -98,6 +99,50 @@ function M.execute(command, arguments, timeout)
     return nil
   end
   return answer.result
+end
+
+-- The items of the last findstart call, handed out by the second call.
+local omni_items = {}
+
+--- The byte column of `character` in `line`, counted in the server's position encoding.
+local function byte_column(line, character, encoding)
+  if encoding == 'utf-8' then return math.min(character, #line) end
+  local ok, column = pcall(vim.str_byteindex, line, character, encoding ~= 'utf-32')
+  return ok and column or #line
+end
+
+--- 'omnifunc' for mail buffers (<C-x><C-o>): the server's addresses for the one being typed,
+--- unfiltered and in the server's order. Neovim 0.7's vim.lsp.omnifunc keeps only items whose
+--- text starts with the typed word, case and accents included, so `To: jos` got nothing for
+--- `José Ñúñez <jose@…>` and `ann le` nothing at all: the book already chose these items.
+function M.omnifunc(findstart, _)
+  if findstart ~= 1 then
+    local items = omni_items
+    omni_items = {}
+    return items
+  end
+  omni_items = {}
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_id and vim.lsp.get_client_by_id(client_id)
+  if not client or client.is_stopped() or not vim.lsp.buf_is_attached(bufnr, client.id) then return -3 end
+  local row, cursor = unpack(vim.api.nvim_win_get_cursor(0))
+  local line = vim.api.nvim_get_current_line()
+  local encoding = client.offset_encoding or 'utf-16'
+  local answer = client.request_sync('textDocument/completion', vim.lsp.util.make_position_params(0, encoding), 5000, bufnr)
+  if not answer or answer.err or not answer.result then return cursor end
+  -- The address starts where the server's edit starts (after `To: ` or `, `): Vim replaces from there.
+  local start = cursor
+  for _, item in ipairs(answer.result.items or answer.result) do
+    local edit = item.textEdit
+    local text = edit and edit.newText or item.insertText or item.label
+    if edit and edit.range and edit.range.start.line == row - 1 then
+      start = math.min(start, byte_column(line, edit.range.start.character, encoding))
+    end
+    local documentation = type(item.documentation) == 'table' and item.documentation.value or item.documentation
+    table.insert(omni_items, { word = text, abbr = item.label, menu = item.detail or '', info = documentation or '',
+      icase = 1, dup = 1, empty = 1 })
+  end
+  return start
 end
 
 local address_fields = { to = true, cc = true, bcc = true, from = true, ['reply-to'] = true }
