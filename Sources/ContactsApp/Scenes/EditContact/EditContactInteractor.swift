@@ -116,6 +116,7 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         case .phone: draft.phones[number - 1] = item
         case .email: draft.emails[number - 1] = item
         case .address: draft.addresses[number - 1] = item
+        case .website: draft.websites[number - 1] = item
         case .tag: return
         }
         if item != old { changes.append("\(kind.rawValue) \(number)") }

@@ -93,18 +93,21 @@ final class EditContactInteractorTests: XCTestCase {
         sut.addItem(request: .init(kind: .phone, label: "home", value: "555 9876"))
         sut.addItem(request: .init(kind: .email, label: "work", value: "a@b.org"))
         sut.addItem(request: .init(kind: .address, label: "home", value: "1 Main St"))
+        sut.addItem(request: .init(kind: .website, label: "work", value: "https://a.example"))
         let changesBefore = sut.changes.count
         // When: "phone 1 +44 20 7946 0000", "email 1 ann@c.org", "address 1 2 High St; Leeds"
         sut.addItem(request: .init(kind: .phone, label: "1", value: "+44 20 7946 0000"))
         sut.addItem(request: .init(kind: .email, label: "1", value: "ann@c.org"))
         sut.addItem(request: .init(kind: .address, label: "1", value: "2 High St; Leeds"))
+        sut.addItem(request: .init(kind: .website, label: "1", value: "https://ann.example"))
         // Then replaced in place, nothing added
         XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "work", value: "+44 20 7946 0000"), LabeledValue(label: "home", value: "555 9876")])
         XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "ann@c.org")])
         XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "2 High St; Leeds")])
-        XCTAssertEqual(presenterSpy.addedResponses.suffix(3).map(\.index), [1, 1, 1])
-        XCTAssertEqual(presenterSpy.addedResponses.suffix(3).map(\.replaced?.value), ["555 1234", "a@b.org", "1 Main St"])
-        XCTAssertEqual(sut.changes.count, changesBefore + 3)
+        XCTAssertEqual(sut.draft.websites, [LabeledValue(label: "work", value: "https://ann.example")])
+        XCTAssertEqual(presenterSpy.addedResponses.suffix(4).map(\.index), [1, 1, 1, 1])
+        XCTAssertEqual(presenterSpy.addedResponses.suffix(4).map(\.replaced?.value), ["555 1234", "a@b.org", "1 Main St", "https://a.example"])
+        XCTAssertEqual(sut.changes.count, changesBefore + 4)
     }
 
     func test_addItem_aNumberBeyondTheItems_isStillTheStartOfTheValue() {
