@@ -13,7 +13,13 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
 /// is the toolchain's shared library, which links libxml2 itself.
 #if arch(x86_64)
 let lazyLibrariesRelease: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release)),
+    // The modules are compiled against the toolchain's shared Foundation (compiling with
+    // `-static-stdlib` would have FoundationXML ask for `-lxml2`), so the static archives those
+    // modules need are named here, dependants first.
+    .unsafeFlags(["-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
+                  "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+                  "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization"],
+                 .when(platforms: [.linux], configuration: .release)),
 ]
 #else
 let lazyLibrariesRelease: [LinkerSetting] = []
@@ -116,7 +122,7 @@ let package = Package(
             // the time (bench/STARTUP.md). The cost: the executable is not position-independent.
             // Not forced on every release build: without `--static-swift-stdlib` it cannot link
             // (Foundation's static ICU), so the ecosystem's plain command would fail.
-            linkerSettings: !staticExecutable ? lazyLibrariesRelease : [
+            linkerSettings: staticExecutable ? [
                 .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
@@ -126,7 +132,7 @@ let package = Package(
                 .linkedLibrary("lzma", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("icuuc", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("icudata", .when(platforms: [.linux], configuration: .release)),
-            ] : []
+            ] : lazyLibrariesRelease
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(

@@ -9,6 +9,11 @@
 #include <stdlib.h>
 
 #include "CLazyXML2.h"
+// Through include/libxml (a link to libxml2's headers): the ABI these stubs forward to.
+#include <libxml/xmlversion.h>
+#if LIBXML_VERSION < 20900
+#error "libxml2 2.9 or later (Debian's libxml2-dev)"
+#endif
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
