@@ -182,8 +182,8 @@ def write(results, args, path):
     for fr in ("NDJSON", "Content-Length"):
         t = get("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % fr)
         if t:
-            L.append("| ≥ 100,000 pipelined requests/s (%s) | {:,.0f} req/s | %s |".format(t["value"]) % (
-                fr, verdict(t["value"] >= 100000)))
+            L.append("| ≥ 300,000 pipelined requests/s (%s) | {:,.0f} req/s | %s |".format(t["value"]) % (
+                fr, verdict(t["value"] >= 300000)))
     for w in ("search: name prefix", "search: email fragment", "search: phone digits"):
         a, b = get("latency", w, small), get("latency", w, big)
         if a and b:
@@ -197,11 +197,12 @@ def write(results, args, path):
         L.append("| deep page (page %d) within 2× first page at %s | %s vs %s = %.1f× | %s |" % (
             max(1, big // 200), human(big), fmt_s(b["value"]), fmt_s(a["value"]), ratio, verdict(ratio <= 2)))
     mid = sizes[1] if len(sizes) > 1 else big
-    for group, what in (("load", "import"), ("export", "export")):
+    # Issue 32: export ≥ 100,000 cards/s; the import's goal is bench/import-floor.sh's floor.
+    for group, what, goal in (("load", "import", 50000), ("export", "export", 100000)):
         r = get(group, what, mid)
         if r:
-            L.append("| %s ≥ 50,000 cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(r["value"]) % (
-                what, human(mid), r["seconds"], verdict(r["value"] >= 50000)))
+            L.append("| %s ≥ {:,} cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(goal, r["value"]) % (
+                what, human(mid), r["seconds"], verdict(r["value"] >= goal)))
     for what, label in (("session", "peak memory (peak RSS)"),
                         ("the same session's heap", "our own stricter check: heap (RssAnon)")):
         a, b = get("memory", what, small), get("memory", what, big)
