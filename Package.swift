@@ -8,7 +8,7 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
 
 /// A release build on x86_64 Linux (README's install, `scripts/run`, `bench/run`) links the Swift
 /// runtime and Foundation statically and neither libcurl nor libxml2: those two are loaded on
-/// first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 9 libraries
+/// first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 10 libraries
 /// instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in debug builds), FoundationXML
 /// is the toolchain's shared library, which links libxml2 itself.
 #if arch(x86_64)
@@ -38,6 +38,8 @@ let package = Package(
         .library(name: "SceneMCP", targets: ["SceneMCP"]),
         // For the MCP fuzz harness (fuzz/harnesses), which serves the book's tools.
         .library(name: "ContactsMCP", targets: ["ContactsMCP"]),
+        .library(name: "SceneLSP", targets: ["SceneLSP"]),
+        .library(name: "ContactsLSP", targets: ["ContactsLSP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -77,6 +79,9 @@ let package = Package(
         // The Model Context Protocol over SceneRPC's JSON-RPC layer: tools, resources, both
         // protocol generations. Core only: the app hands it its tools.
         .target(name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
+        // The Language Server Protocol over SceneRPC's JSON-RPC layer: lifecycle, document sync,
+        // position encodings. Core only: the app hands it its features.
+        .target(name: "SceneLSP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -103,6 +108,9 @@ let package = Package(
         ),
         // The book's MCP tools and resources, declared from the app's scenes and actions.
         .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
+        // The book in an editor's mail buffer (`--lsp`): the draft's address fields, completion,
+        // hover, code actions, diagnostics, and the commands plugins' pickers run.
+        .target(name: "ContactsLSP", dependencies: ["ContactsApp", "SceneCore", "SceneLSP", "SceneRPC", "JSONBytes"]),
         // The composition root.
         .executableTarget(
             name: "contactsbook",
@@ -113,6 +121,8 @@ let package = Package(
                 "SceneMCP",
                 "ContactsApp",
                 "ContactsMCP",
+                "SceneLSP",
+                "ContactsLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -148,6 +158,8 @@ let package = Package(
         .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SceneMCPTests", dependencies: ["SceneMCP", "SceneRPC", "SceneCore", "JSONBytes"]),
         .testTarget(name: "ContactsMCPTests", dependencies: ["ContactsMCP", "SceneMCP", "ContactsApp", "SceneCore", "JSONBytes"]),
+        .testTarget(name: "SceneLSPTests", dependencies: ["SceneLSP", "SceneRPC", "SceneCore", "JSONBytes"]),
+        .testTarget(name: "ContactsLSPTests", dependencies: ["ContactsLSP", "SceneLSP", "ContactsApp", "SceneRPC", "SceneCore", "JSONBytes"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

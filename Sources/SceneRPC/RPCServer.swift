@@ -70,6 +70,7 @@ public final class RPCServer {
     public var exitStatus: Int32 {
         if framingLost { return 1 }
         if case .exited(let status) = dispatcher.lifecycle { return status }
+        if let status = dispatcher.protocolHandler?.exitStatus { return status }
         return 0
     }
 
@@ -217,6 +218,7 @@ public final class RPCServer {
                 isFinished = true
             }
             if case .exited = dispatcher.lifecycle { isFinished = true }
+            if dispatcher.protocolHandler?.exitStatus != nil { isFinished = true }
         }
         // Changes the app posted outside any request still reach the client.
         sendOutbox()
@@ -249,6 +251,7 @@ public final class RPCServer {
 
     private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> OutgoingMessage? {
         if case .exited = dispatcher.lifecycle { return nil }
+        if dispatcher.protocolHandler?.exitStatus != nil { return nil }
         var isCancelled = false
         guard case .request(let id, _, _) = message else { return dispatcher.handle(message, cancelled: false) }
         isCancelled = cancelled.remove(id) != nil
