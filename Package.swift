@@ -6,6 +6,25 @@ import PackageDescription
 /// `swift build -c release` links as any Swift package does, and works on a fresh machine.
 let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == "1"
 
+/// A release build on x86_64 Linux (README's install, `scripts/run`, `bench/run`) links the Swift
+/// runtime and Foundation statically and neither libcurl nor libxml2: those two are loaded on
+/// first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 10 libraries
+/// instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in debug builds), FoundationXML
+/// is the toolchain's shared library, which links libxml2 itself.
+#if arch(x86_64)
+let lazyLibrariesRelease: [LinkerSetting] = [
+    // The modules are compiled against the toolchain's shared Foundation (compiling with
+    // `-static-stdlib` would have FoundationXML ask for `-lxml2`), so the static archives those
+    // modules need are named here, dependants first.
+    .unsafeFlags(["-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
+                  "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+                  "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+#else
+let lazyLibrariesRelease: [LinkerSetting] = []
+#endif
+
 let package = Package(
     name: "ContactsBook",
     platforms: [.macOS(.v13)],
@@ -41,9 +60,16 @@ let package = Package(
         // A helper command run in a process group of its own, under a deadline (the password command).
         .target(name: "CProcessSupport"),
         // libcurl's easy interface (libcurl4-openssl-dev, scripts/setup): the sync's HTTP client on Linux.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        // Typed, non-variadic wrappers for libcurl's curl_easy_setopt and curl_easy_getinfo.
-        .target(name: "CCurlSupport", dependencies: ["CCurl"]),
+        // Its headers only: no pkg-config, so nothing asks the linker for libcurl (CCurlSupport
+        // loads it on first use, and a `query` never maps it: bench/STARTUP.md, issue 32).
+        .systemLibrary(name: "CCurl"),
+        // Typed, non-variadic wrappers for libcurl's curl_easy_setopt and curl_easy_getinfo, and
+        // libcurl's functions under their own names, loading libcurl.so.4 on first use.
+        .target(name: "CCurlSupport", dependencies: ["CCurl", "CLazyXML2"]),
+        // libxml2's functions under their own names, loading libxml2.so.2 on first use: what
+        // FoundationXML (linked statically into a release build) and the sync call instead of
+        // linking libxml2 (stubs for x86_64 Linux; bench/STARTUP.md, issue 32).
+        .target(name: "CLazyXML2"),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -70,6 +96,7 @@ let package = Package(
             ] + (staticExecutable ? [] : [
                 // The sync's HTTP client on Linux (`Sync/DAV/CurlTransport.swift`).
                 .target(name: "CCurlSupport", condition: .when(platforms: [.linux])),
+                .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
             ]),
             // A fully static executable cannot link libcurl (there is no static libcurl with its
             // dependencies): that build leaves libcurl and, in release, URLSession out, and its
@@ -115,7 +142,7 @@ let package = Package(
                 .linkedLibrary("lzma", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("icuuc", .when(platforms: [.linux], configuration: .release)),
                 .linkedLibrary("icudata", .when(platforms: [.linux], configuration: .release)),
-            ] : []
+            ] : lazyLibrariesRelease
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(

@@ -315,6 +315,17 @@ class Bench:
             ("contactsbook --help (no database)", [self.bin, "--help"], None),
             ("floor: a C program that exits at once (spawn + wait)", [os.path.join(self.out, "echo")], None),
         ]
+        # Beside it, labelled: the previous commit's binary, the fully static build (which
+        # cannot sync, so README does not install it). The same book: same schema family.
+        for label, other in (("previous commit's binary", self.args.previous),
+                             ("fully static build (not installed, cannot sync)", self.args.static_bin)):
+            if other:
+                cmds += [
+                    ("%s: query" % label, [other, "query", "--db", db, email], None),
+                    ("%s: --rpc initialize" % label, [other, "--rpc", "--db", db], init),
+                    ("%s: one piped command" % label, [other, "--db", db], "search %s\n" % queries["name"]),
+                    ("%s: --help" % label, [other, "--help"], None),
+                ]
         res = self.processes(cmds, runs=self.runs * 3)
         for name, _, _ in cmds:
             ts = res[name]
@@ -469,8 +480,19 @@ class Bench:
 
     # ---------- main
 
+    def libraries(self):
+        """How many shared libraries each binary's start maps (`ldd`): what every start pays to
+        map and relocate before `main` (issue 32: libcurl's and libxml2's 50 are loaded on first use)."""
+        for label, path in (("installed binary", self.bin), ("previous commit's binary", self.args.previous),
+                            ("fully static build (not installed, cannot sync)", self.args.static_bin)):
+            if path:
+                out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+                count = sum(1 for line in out.splitlines() if "=>" in line or line.strip().startswith("/"))
+                self.row("linking", "%s: shared libraries mapped at start (`ldd`)" % label, 0, count, unit="libraries")
+
     def run(self):
         started = time.time()
+        self.libraries()
         self.echo_floor_and_rpc()
         for n in self.sizes:
             db = self.load(n)
@@ -544,6 +566,8 @@ def main():
     ap.add_argument("--khard", default="", help="khard's executable; empty skips the peer comparison")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--command", default="bench/run")
+    ap.add_argument("--previous", default="", help="another release binary (the previous commit's) started beside --bin")
+    ap.add_argument("--static-bin", default="", help="the fully static build, started beside --bin, labelled as not installed")
     ap.add_argument("--sizes", default="", help="comma-separated book sizes instead of the mode's (e.g. 10000,100000)")
     ap.add_argument("--rerun", default="",
                     help="rpc,memory,start,export,csv,search: re-measure only these rows of the last run's results.json (same books)")
@@ -559,12 +583,14 @@ def main():
             previous = json.load(f)
         b.results = previous
         drop = (({"rpc", "throughput", "rpcsearch"} if "rpc" in groups else set())
-                | ({"memory"} if "memory" in groups else set()) | ({"start"} if "start" in groups else set())
+                | ({"memory"} if "memory" in groups else set()) | ({"start", "linking"} if "start" in groups else set())
                 | ({"export"} if "export" in groups else set()) | ({"csv"} if "csv" in groups else set())
                 | ({"latency"} if "search" in groups else set()))
         b.results["rows"] = [r for r in previous["rows"] if r["group"] not in drop]
         if "rpc" in groups:
             b.echo_floor_and_rpc()
+        if "start" in groups:
+            b.libraries()
         for n in previous["sizes"]:
             db = os.path.join(b.dbs, "book-%d.sqlite" % n)
             if os.path.exists(db):

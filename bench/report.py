@@ -68,7 +68,9 @@ def write(results, args, path):
     L.append("| commit | `%s` (%s) |" % (git("rev-parse", "--short", "HEAD"), git("rev-parse", "--abbrev-ref", "HEAD")))
     L.append("| machine | %s cores · %s · %s RAM · Linux %s · load at end %s |" %
              (m["nproc"], m["cpu"], m["memory"], m["kernel"], m["load"]))
-    L.append("| binary | `CONTACTSBOOK_STATIC_EXECUTABLE=1 swift build -c release --product contactsbook --static-swift-stdlib` |")
+    L.append("| binary | `swift build -c release --product contactsbook`: what README installs and `scripts/run` runs%s%s |" % (
+        "; beside it, the previous commit's (`%s`)" % args.previous if getattr(args, "previous", "") else "",
+        "; and the fully static build (`%s`), labelled" % args.static_bin if getattr(args, "static_bin", "") else ""))
     L.append("| sizes | %s (product) · %s (khard comparison) |" %
              (", ".join(human(n) for n in results["sizes"]), ", ".join(human(n) for n in results["peer_sizes"])))
     L.append("| wall time of the run | %.0f s |" % results.get("elapsed", 0))
@@ -122,6 +124,7 @@ def write(results, args, path):
             L.append("| %s | %s |" % (w, " | ".join(cells)))
         L.append("")
 
+    table("linking", "Shared libraries a start maps")
     table("start", "Start to first answer (whole process: spawn to exit, stdin from a file, no shell)")
     table("latency", "Requests in one running line session (per request, end marker included)")
     table("rpcsearch", "Search over JSON-RPC (one running `--rpc` process, NDJSON, request to response)")
@@ -149,13 +152,26 @@ def write(results, args, path):
         return "—" if ok is None else ("met" if ok else "**missed**")
 
     small, big = sizes[0], sizes[-1]
+    # Issue 32's start-up goals, on the installed binary.
     for size in sizes:
         q = get("start", "contactsbook query", size)
         sq = get("start", "sqlite3", size)
         if q and sq and sq["value"] > 0:
             ratio = q["value"] / sq["value"]
-            L.append("| whole-process `query` ≤ 2× sqlite3 shell, same query (%s) | %s vs %s = %.1f× | %s |" % (
-                human(size), fmt_s(q["value"]), fmt_s(sq["value"]), ratio, verdict(ratio <= 2)))
+            L.append("| whole-process `query` ≤ 1.2× sqlite3 shell, same query (%s) | %s vs %s = %.2f× | %s |" % (
+                human(size), fmt_s(q["value"]), fmt_s(sq["value"]), ratio, verdict(ratio <= 1.2)))
+        h = get("start", "contactsbook --help", size)
+        c = get("start", "floor: a C program", size)
+        if h and c and c["value"] > 0:
+            ratio = h["value"] / c["value"]
+            L.append("| `--help` ≤ 3× a C program that exits (%s) | %s vs %s = %.1f× | %s |" % (
+                human(size), fmt_s(h["value"]), fmt_s(c["value"]), ratio, verdict(ratio <= 3)))
+        for what, label, goal in (("contactsbook --rpc: initialize", "`--rpc` up to `initialize` answered", 0.005),
+                                  ("contactsbook: one piped command", "one piped command", 0.006)):
+            r = get("start", what, size)
+            if r:
+                L.append("| %s ≤ %.0f ms (%s) | %s | %s |" % (label, goal * 1000, human(size), fmt_s(r["value"]),
+                                                          verdict(r["value"] <= goal)))
     for fr in ("NDJSON", "Content-Length"):
         e = get("rpc", "echo floor, one at a time (%s)" % fr)
         c = get("rpc", "contactsbook --rpc session/stack, one at a time (%s)" % fr)
@@ -166,8 +182,8 @@ def write(results, args, path):
     for fr in ("NDJSON", "Content-Length"):
         t = get("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % fr)
         if t:
-            L.append("| ≥ 100,000 pipelined requests/s (%s) | {:,.0f} req/s | %s |".format(t["value"]) % (
-                fr, verdict(t["value"] >= 100000)))
+            L.append("| ≥ 300,000 pipelined requests/s (%s) | {:,.0f} req/s | %s |".format(t["value"]) % (
+                fr, verdict(t["value"] >= 300000)))
     for w in ("search: name prefix", "search: email fragment", "search: phone digits"):
         a, b = get("latency", w, small), get("latency", w, big)
         if a and b:
@@ -181,11 +197,12 @@ def write(results, args, path):
         L.append("| deep page (page %d) within 2× first page at %s | %s vs %s = %.1f× | %s |" % (
             max(1, big // 200), human(big), fmt_s(b["value"]), fmt_s(a["value"]), ratio, verdict(ratio <= 2)))
     mid = sizes[1] if len(sizes) > 1 else big
-    for group, what in (("load", "import"), ("export", "export")):
+    # Issue 32: export ≥ 100,000 cards/s; the import's goal is bench/import-floor.sh's floor.
+    for group, what, goal in (("load", "import", 50000), ("export", "export", 100000)):
         r = get(group, what, mid)
         if r:
-            L.append("| %s ≥ 50,000 cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(r["value"]) % (
-                what, human(mid), r["seconds"], verdict(r["value"] >= 50000)))
+            L.append("| %s ≥ {:,} cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(goal, r["value"]) % (
+                what, human(mid), r["seconds"], verdict(r["value"] >= goal)))
     for what, label in (("session", "peak memory (peak RSS)"),
                         ("the same session's heap", "our own stricter check: heap (RssAnon)")):
         a, b = get("memory", what, small), get("memory", what, big)

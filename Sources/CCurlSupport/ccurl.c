@@ -1,33 +1,33 @@
-#include "CCurlSupport.h"
+#include "lazycurl.h"
 
 CURLcode ccurl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return ccurl_real_setopt_long(handle, option, value);
 }
 
 CURLcode ccurl_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
+    return ccurl_real_setopt_off_t(handle, option, value);
 }
 
 CURLcode ccurl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return ccurl_real_setopt_pointer(handle, option, value);
 }
 
 CURLcode ccurl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return ccurl_real_setopt_pointer(handle, option, value);
 }
 
 CURLcode ccurl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
+    return ccurl_real_setopt_pointer(handle, option, value);
 }
 
 CURLcode ccurl_setopt_data_function(CURL *handle, CURLoption option, ccurl_data_fn function) {
-    return curl_easy_setopt(handle, option, function);
+    return ccurl_real_setopt_function(handle, option, (void (*)(void))function);
 }
 
 CURLcode ccurl_setopt_progress_function(CURL *handle, ccurl_progress_fn function) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, function);
+    return ccurl_real_setopt_function(handle, CURLOPT_XFERINFOFUNCTION, (void (*)(void))function);
 }
 
 CURLcode ccurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    return ccurl_real_getinfo_pointer(handle, info, value);
 }

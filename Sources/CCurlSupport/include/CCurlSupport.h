@@ -1,5 +1,6 @@
 // Typed, non-variadic wrappers for libcurl's variadic curl_easy_setopt and curl_easy_getinfo:
-// one per kind of argument the sync's transport passes.
+// one per kind of argument the sync's transport passes. libcurl itself is loaded on first use
+// (lazycurl.c), so these and libcurl's own functions may be called without linking it.
 #ifndef CCURLSUPPORT_H
 #define CCURLSUPPORT_H
 
@@ -23,6 +24,10 @@ CURLcode ccurl_setopt_data_function(CURL *_Nonnull handle, CURLoption option, cc
 CURLcode ccurl_setopt_progress_function(CURL *_Nonnull handle, ccurl_progress_fn _Nullable function);
 
 CURLcode ccurl_getinfo_long(CURL *_Nonnull handle, CURLINFO info, long *_Nonnull value);
+
+/// libcurl is loaded on its first use (lazycurl.c): NULL once it is, or why it could not be,
+/// naming the package to install (what curl_easy_strerror then answers for every failure).
+const char *_Nullable ccurl_load_failure(void);
 
 /// CURLAUTH_BASIC | CURLAUTH_DIGEST (the macros are casts Swift cannot import): libcurl learns from
 /// the first 401 which of the two the server asks for, and keeps using it on the same handle.
