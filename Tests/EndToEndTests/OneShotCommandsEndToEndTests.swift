@@ -168,11 +168,13 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
             .map { $0 + "\r\r\n" }.joined()
         // When
         let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: file, home: home)
-        // Then: both imported, exit 0, each change named by the line of its value
+        // Then: both imported, exit 0, each change named by the line of its value (the FN and N an
+        // export will add by the card's first line)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, """
-            Imported /dev/stdin: 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 2 changes made in reading
+            Imported /dev/stdin: 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 4 changes made in reading
               line 5: NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD
+              line 7: no FN (display name): an export writes FN:bo@example.org (vCard 3.0 and 4.0 require FN); no N (name parts): an export writes N:;bo@example.org;;; beside the FN (3.0 requires N; in 4.0 it keeps the name's parts)
               line 9: the card has no name (N, FN or ORG): named "bo@example.org" after its EMAIL
 
             """)
