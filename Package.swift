@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Typed, non-variadic wrappers for libcurl's curl_easy_setopt and curl_easy_getinfo.
         .target(name: "CCurlSupport", dependencies: ["CCurl"]),
+        // libxml2's push parser (libxml2-dev, scripts/setup): CardDAV answers read as they arrive.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -58,6 +60,7 @@ let package = Package(
                 "SceneCore",
                 "JSONBytes",
                 "CProcessSupport",
+                "CLibXML2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
