@@ -3,7 +3,7 @@
 It serves one address book well enough for discovery and a sync (PROPFIND, sync-collection,
 addressbook-multiget, GET, PUT, DELETE) and can misbehave on demand: list hrefs outside the book
 or on another host, redirect discovery or a sync elsewhere, name a home on another host, send
-control bytes in names. It records every request (method, path, Host, Authorization), so a test
+control bytes in names, send an answer that never ends. It records every request (method, path, Host, Authorization), so a test
 can tell what reached it and with which credentials."""
 import hashlib
 import re
@@ -46,6 +46,15 @@ class HostileDAV:
         # address-data is sent as this raw XML, unescaped (entity references in a card).
         self.doctype = ""
         self.raw_address_data = {}
+        # "listing" or "card": the sync-collection REPORT, or the multiget, answered with a 207
+        # that never ends (one member listed over and over, each with a long comment after it,
+        # or one card's text going on), until
+        # the client hangs up or `endless_limit` bytes went out. `endless_sent` counts them;
+        # `streaming` is set once the first megabyte went.
+        self.endless = None
+        self.endless_limit = 1 << 30
+        self.endless_sent = 0
+        self.streaming = threading.Event()
         self.requests = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer((host, 0), self._handler())
@@ -169,8 +178,34 @@ class HostileDAV:
                 if self.path != dav.book_path:
                     return self.answer(404)
                 if "sync-collection" in body:
+                    if dav.endless == "listing":
+                        return self.endless(f'<D:multistatus {NS}>',
+                                            dav.response(dav.book_path + "x.vcf", '<D:getetag>"1"</D:getetag>')
+                                            + "<!--" + " " * 65000 + "-->")
                     return self.answer(207, dav.multistatus(dav.members(), token="t1"))
+                if dav.endless == "card":
+                    return self.endless(f'<D:multistatus {NS}><D:response><D:href>{dav.book_path}x.vcf</D:href>'
+                                        '<D:propstat><D:prop><D:getetag>"1"</D:getetag><C:address-data>'
+                                        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\nNOTE:', "x" * 65536)
                 self.answer(207, dav.multistatus(dav.multiget(body)))
+
+            def endless(self, head, piece):
+                """A 207 with no length, `head` and then `piece` again and again."""
+                self.send_response(207)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                data = piece.encode() * max(1, 65536 // len(piece))
+                try:
+                    self.wfile.write(head.encode())
+                    while dav.endless_sent < dav.endless_limit:
+                        self.wfile.write(data)
+                        dav.endless_sent += len(data)
+                        if dav.endless_sent >= 1 << 20:
+                            dav.streaming.set()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def do_GET(self):
                 if self.challenged():

@@ -135,7 +135,9 @@ public final class CurlTransport: DAVTransport {
     /// An exchange whose body stopped it (its receiver threw, or a body held here passed its
     /// limit; libcurl says only "write error") throws why.
     private func receivingBody(_ method: String, _ url: URL, _ exchange: () throws -> DAVResponse) throws -> DAVResponse {
+        // Nothing of an exchange (its receiver) is kept past it.
         current = nil
+        defer { current = nil }
         do { return try exchange() } catch {
             switch current?.failure {
             case nil: throw error
