@@ -10,9 +10,9 @@ import SceneCore
 /// What is refused, as before: bytes that are not UTF-8 (checked before libxml2 sees them;
 /// FoundationXML trapped on them), any entity reference but XML's five (never expanded: no
 /// entity is ever declared to the parser, and `getEntity` names the first one met), anything
-/// not well-formed, a root that is not `multistatus`. libxml2's own limits stay on (no
-/// `XML_PARSE_HUGE`): 256 levels of nesting, names of 50,000 bytes; text, however long, comes
-/// in pieces. Ours: `DAVSizeLimits.answer` for the whole body, `card` for one `address-data`
+/// not well-formed, a root that is not `multistatus`, elements nested deeper than 256 (libxml2's
+/// push parser checks no depth itself, and each level costs memory). libxml2's own limits stay
+/// on (no `XML_PARSE_HUGE`): names of 50,000 bytes; text, however long, comes in pieces. Ours: `DAVSizeLimits.answer` for the whole body, `card` for one `address-data`
 /// (a larger card is skipped and its size told, `Entry.oversizedAddressData`) or any other value.
 public final class DAVMultistatusStream: DAVBodyReceiver {
     public typealias Entry = DAVMultistatus.Entry
@@ -85,6 +85,9 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     /// `xmlInitParser` once, before any thread parses (it is not thread-safe itself).
     private static let initialize: Void = { xmlInitParser() }()
 
+    /// A multistatus is 6 or 7 levels deep; libxml2's tree parser stops at 256.
+    static let maximumDepth = 256
+
     public func accepts(status: Int) -> Bool { status == 207 }
 
     public func receive(_ bytes: UnsafeRawBufferPointer) throws {
@@ -137,6 +140,10 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     private func start(_ localName: UnsafePointer<xmlChar>, attributeCount: Int,
                        _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
+        guard path.count < Self.maximumDepth else {
+            stop(DAVError.malformed("the answer nests its elements deeper than \(Self.maximumDepth) levels"))
+            return
+        }
         let name = String(cString: localName)
         path.append(name)
         text.removeAll(keepingCapacity: text.capacity <= 1 << 16)
