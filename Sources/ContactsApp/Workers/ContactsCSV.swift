@@ -150,6 +150,10 @@ enum ContactsCSV {
             return true
         }
         try read(stream, batchSize: batchSize, body)
+        // In memory already: the overlong row is named, as a problem.
+        if let tooLong = stream.readError as? CSVInputStream.RowTooLong {
+            try body(ParsedContacts(problems: [.init(line: tooLong.line, reason: tooLong.description)]))
+        }
     }
 
     /// Reads a file a chunk at a time (`nextChunk` fills its buffer and returns false at the end,
@@ -168,6 +172,7 @@ enum ContactsCSV {
     private static func read(_ stream: CSVInputStream, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
         let reader: CSVReader
         do {
+            stream.startRow(line: 1)
             reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
         } catch {
             return try body(ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
@@ -181,7 +186,9 @@ enum ContactsCSV {
         var batches = ParsedBatches(size: batchSize)
         // The physical line each row starts on: a quoted field may hold line breaks.
         var line = 1, next = 2 + lineBreaks(in: header)
-        while let row = reader.next() {
+        while true {
+            stream.startRow(line: next)
+            guard let row = reader.next() else { break }
             line = next
             next += 1 + lineBreaks(in: row)
             if row.allSatisfy({ $0.trimmingWhitespaces.isEmpty }) { continue }
