@@ -162,9 +162,9 @@ enum ContactsCSV {
     /// neither the file nor its contacts are ever held whole (problems travel with the batch
     /// they were found in; a file with no rows gives one batch). An error from `nextChunk` is
     /// thrown once the rows read before it are handed out.
-    static func read(batchSize: Int, nextChunk: @escaping (inout [UInt8]) throws -> Bool,
-                     _ body: (ParsedContacts) throws -> Void) throws {
-        let stream = CSVInputStream(nextChunk: nextChunk)
+    static func read(batchSize: Int, maximumRowBytes: Int = ContactLimits.maximumLineBytes,
+                     nextChunk: @escaping (inout [UInt8]) throws -> Bool, _ body: (ParsedContacts) throws -> Void) throws {
+        let stream = CSVInputStream(maximumRowBytes: maximumRowBytes, nextChunk: nextChunk)
         try read(stream, batchSize: batchSize, body)
         if let error = stream.readError { throw error }
     }
