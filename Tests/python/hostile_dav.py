@@ -46,6 +46,7 @@ class HostileDAV:
         # address-data is sent as this raw XML, unescaped (entity references in a card).
         self.doctype = ""
         self.raw_address_data = {}
+        # "tail": the multiget answered with the cards asked for, then comments without end.
         # "listing" or "card": the sync-collection REPORT, or the multiget, answered with a 207
         # that never ends (one member listed over and over, each with a long comment after it,
         # or one card's text going on), until
@@ -183,6 +184,10 @@ class HostileDAV:
                                             dav.response(dav.book_path + "x.vcf", '<D:getetag>"1"</D:getetag>')
                                             + "<!--" + " " * 65000 + "-->")
                     return self.answer(207, dav.multistatus(dav.members(), token="t1"))
+                if dav.endless == "tail":
+                    # The cards asked for, whole, and then no end: a sync killed while it reads.
+                    return self.endless(f'<D:multistatus {NS}>' + "".join(dav.multiget(body)),
+                                        "<!--" + " " * 65000 + "-->")
                 if dav.endless == "card":
                     return self.endless(f'<D:multistatus {NS}><D:response><D:href>{dav.book_path}x.vcf</D:href>'
                                         '<D:propstat><D:prop><D:getetag>"1"</D:getetag><C:address-data>'

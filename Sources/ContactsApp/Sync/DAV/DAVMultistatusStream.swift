@@ -213,10 +213,11 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         case "getetag": propstat?.etag = value
         // The card's text as sent: only the XML around it is trimmed, not its line ends.
         case "address-data":
+            // The last one of a propstat counts, as for any other property.
             if textBytes > limits.card {
-                propstat?.oversizedAddressData = textBytes
+                propstat?.oversizedAddressData = textBytes; propstat?.addressData = nil
             } else {
-                propstat?.addressData = String(decoding: text, as: UTF8.self)
+                propstat?.addressData = String(decoding: text, as: UTF8.self); propstat?.oversizedAddressData = nil
             }
         case "displayname": propstat?.displayName = value
         case "sync-token":
@@ -252,8 +253,9 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     private func merge(_ found: Entry) {
         guard var current = entry else { return }
         current.etag = found.etag ?? current.etag
-        current.addressData = found.addressData ?? current.addressData
-        current.oversizedAddressData = found.oversizedAddressData ?? current.oversizedAddressData
+        if found.addressData != nil || found.oversizedAddressData != nil {
+            current.addressData = found.addressData; current.oversizedAddressData = found.oversizedAddressData
+        }
         current.resourceTypes.formUnion(found.resourceTypes)
         current.displayName = found.displayName ?? current.displayName
         current.currentUserPrincipal = found.currentUserPrincipal ?? current.currentUserPrincipal
