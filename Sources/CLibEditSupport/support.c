@@ -36,6 +36,8 @@ int clibedit_take_sigint(void) {
     return seen;
 }
 
+int clibedit_sigint_pending(void) { return sigint_seen; }
+
 FILE *clibedit_stdin(void) { return stdin; }
 FILE *clibedit_stdout(void) { return stdout; }
 FILE *clibedit_stderr(void) { return stderr; }

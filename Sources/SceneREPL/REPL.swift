@@ -62,6 +62,9 @@ public final class REPL {
         clibedit_use_environment_ctype() // before el_init, or non-ASCII input is dropped
         clibedit_install_sigint_handler()
         defer { clibedit_restore_sigint_handler() }
+        // Ctrl-C while a command runs stops its long work (a sync, an import) at its next look:
+        // the SIGINT flag is the cancellation, cleared before each command and each prompt.
+        progress?.observeCancellation { clibedit_sigint_pending() != 0 }
 
         let policy = ColorPolicy(environment: environment)
         let outputIsTerminal = Self.isTerminal(fd: STDOUT_FILENO)
@@ -108,6 +111,7 @@ public final class REPL {
                     streams.writeError("warning: could not save the history\n")
                     historyWarned = true
                 }
+                _ = clibedit_take_sigint()
                 var outcome = session.handle(line: line)
                 if let request = outcome.confirmation {
                     printer.print(outcome.withoutConfirmation, to: streams)

@@ -47,6 +47,14 @@ public struct RPCError: Error, Equatable, Sendable {
         code: serverNotInitializedCode, message: "server not initialized: send initialize first")
 
     public static let requestCancelled = RPCError(code: requestCancelledCode, message: "request cancelled")
+
+    /// A request read while another one's long work runs: the session does one at a time.
+    public static let busyCode = -32018
+
+    public static func busy(running: JSONValue) -> RPCError {
+        RPCError(code: busyCode, message: "busy: request \(String(decoding: running.serialized(), as: UTF8.self)) is still running; send this again "
+                     + "once it is answered, or cancel that one first", data: ["running": running])
+    }
 }
 
 extension ErrorCode {

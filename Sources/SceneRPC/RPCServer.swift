@@ -262,12 +262,20 @@ public final class RPCServer {
 
     /// Asked by long work between two steps (through the `ProgressHub`): reads what the client
     /// has sent meanwhile, without waiting, and says whether it cancels the running request.
-    /// The messages read are answered after it.
+    /// A request read meanwhile is answered at once that the session is busy (it runs one at a
+    /// time, and the work may take minutes), unless the running one is cancelled: then it is
+    /// answered right after, as are notifications and batches.
     private func isRunningRequestCancelled() -> Bool {
         guard let id = running else { return false }
         for event in readWaitingInput() {
+            let read = self.incoming(event)
+            if read.messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
+            if !runningCancelRequested, case .single(.request(let other, _, _)) = read {
+                send(.error(id: other, .busy(running: id)))
+                flushOutbox()
+                continue
+            }
             readDuringRequest.append(event)
-            if self.incoming(event).messages.contains(where: { $0.cancelledID == id }) { runningCancelRequested = true }
         }
         if runningCancelRequested { runningCancelObserved = true }
         return runningCancelRequested

@@ -116,10 +116,19 @@ final class RPCCancellationTests: XCTestCase {
         XCTAssertEqual(out.last?["error"]?["code"], .integer(RPCError.requestCancelledCode))
     }
 
-    func test_otherInputReadDuringTheWork_doesNotStopIt_andIsAnsweredAfter() {
-        // Given: a cancellation naming another request, and a request
+    func test_otherInputReadDuringTheWork_doesNotStopIt_andARequestIsAnsweredBusyAtOnce() {
+        // Given: a cancellation naming another request, and a request, sent during step 1
         write(RPCSeeds.request(1, "jobs/import", #"{"count":3}"#))
+        var written: [UInt8] = []
         scene.duringWork = { [self] step in
+            if step == 2 {
+                // What the client has read by now, while the work still runs.
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                var waiting = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+                while poll(&waiting, 1, 0) > 0, case let count = read(output.read, &chunk, chunk.count), count > 0 {
+                    written += chunk[0..<count]
+                }
+            }
             guard step == 1 else { return }
             write(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}"#,
                   RPCSeeds.request(2, "session/stack"))
@@ -127,11 +136,34 @@ final class RPCCancellationTests: XCTestCase {
         }
         // When
         let (status, out) = runToTheEnd()
-        // Then
+        // Then: request 2 was answered busy before the work went on to step 2, naming request 1
         XCTAssertEqual(status, 0)
         XCTAssertEqual(scene.stepsDone, 3)
+        let early = RPCSeeds.messages(written.split(separator: 0x0A).map { Array($0) + [0x0A] })
+        XCTAssertEqual(early.filter { $0["method"] == nil }, [[
+            "jsonrpc": "2.0", "id": 2,
+            "error": ["code": .integer(RPCError.busyCode), "data": ["running": 1],
+                      "message": "busy: request 1 is still running; send this again once it is answered, or cancel that one first"],
+        ]])
+        let responses = out.filter { $0["method"] == nil }
+        XCTAssertEqual(responses.map { $0["id"] }, [1])
+        XCTAssertNotNil(responses[0]["result"])
+    }
+
+    func test_aRequestReadWithTheCancellationOfTheWork_waitsForItToStop_andIsAnsweredNext() {
+        // Given
+        write(RPCSeeds.request(1, "jobs/import", #"{"count":3}"#))
+        scene.duringWork = { [self] step in
+            guard step == 1 else { return }
+            write(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#, RPCSeeds.request(2, "session/stack"))
+            close(input.write)
+        }
+        // When
+        let (_, out) = runToTheEnd()
+        // Then
         let responses = out.filter { $0["method"] == nil }
         XCTAssertEqual(responses.map { $0["id"] }, [1, 2])
-        XCTAssertNotNil(responses[0]["result"])
+        XCTAssertEqual(responses[0]["error"]?["code"], .integer(RPCError.requestCancelledCode))
+        XCTAssertNotNil(responses[1]["result"])
     }
 }

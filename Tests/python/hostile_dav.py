@@ -3,8 +3,9 @@
 It serves one address book well enough for discovery and a sync (PROPFIND, sync-collection,
 addressbook-multiget, GET, PUT, DELETE) and can misbehave on demand: list hrefs outside the book
 or on another host, redirect discovery or a sync elsewhere, name a home on another host, send
-control bytes in names, send an answer that never ends. It records every request (method, path, Host, Authorization), so a test
-can tell what reached it and with which credentials."""
+control bytes in names, trickle a sync's answer at 2 bytes a second, truncate (507) its list of
+changes for ever, or send an answer that never ends. It records every request (method, path, Host,
+Authorization), so a test can tell what reached it and with which credentials."""
 import hashlib
 import re
 import threading
@@ -56,6 +57,16 @@ class HostileDAV:
         self.endless_limit = 1 << 30
         self.endless_sent = 0
         self.streaming = threading.Event()
+        # A sync-collection answered at 2 bytes a second (`trickling` is set once it starts), or
+        # truncated (507) every time with a fresh token (`truncations` counts the rounds).
+        self.trickle_report = False
+        self.trickling = threading.Event()
+        self.truncate_forever = False
+        # Multigets answered whole before the next ones trickle (None: none trickles).
+        self.trickle_multiget_after = None
+        self.multigets = 0
+        self.truncations = 0
+        self.stopping = threading.Event()
         self.requests = []
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer((host, 0), self._handler())
@@ -65,6 +76,7 @@ class HostileDAV:
         self.thread.start()
 
     def stop(self):
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
@@ -178,6 +190,15 @@ class HostileDAV:
                     return self.answer(307, headers=[("Location", dav.redirect_report)])
                 if self.path != dav.book_path:
                     return self.answer(404)
+                if "sync-collection" in body and dav.trickle_report:
+                    return self.trickle(dav.multistatus(dav.members(), token="t1"))
+                if "sync-collection" in body and dav.truncate_forever:
+                    with dav.lock:
+                        dav.truncations += 1
+                        token = f"t{dav.truncations}"
+                    truncated = (f"<D:response><D:href>{escape(dav.book_path)}</D:href>"
+                                 "<D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>")
+                    return self.answer(207, dav.multistatus([truncated], token=token))
                 if "sync-collection" in body:
                     if dav.endless == "listing":
                         return self.endless(f'<D:multistatus {NS}>',
@@ -192,7 +213,30 @@ class HostileDAV:
                     return self.endless(f'<D:multistatus {NS}><D:response><D:href>{dav.book_path}x.vcf</D:href>'
                                         '<D:propstat><D:prop><D:getetag>"1"</D:getetag><C:address-data>'
                                         'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\nNOTE:', "x" * 65536)
+                with dav.lock:
+                    dav.multigets += 1
+                    slow = dav.trickle_multiget_after is not None and dav.multigets > dav.trickle_multiget_after
+                if slow:
+                    return self.trickle(dav.multistatus(dav.multiget(body)))
                 self.answer(207, dav.multistatus(dav.multiget(body)))
+
+            def trickle(self, body):
+                """The whole answer promised, then 2 bytes a second until the client hangs up."""
+                data = body.encode()
+                self.send_response(207)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.flush()
+                dav.trickling.set()
+                try:
+                    for offset in range(len(data)):
+                        if dav.stopping.wait(0.5):
+                            return
+                        self.wfile.write(data[offset:offset + 1])
+                        self.wfile.flush()
+                except OSError:  # the client gave up: what this mode is for
+                    self.close_connection = True
 
             def endless(self, head, piece):
                 """A 207 with no length, `head` and then `piece` again and again."""
@@ -204,7 +248,7 @@ class HostileDAV:
                 data = piece.encode() * max(1, 65536 // len(piece))
                 try:
                     self.wfile.write(head.encode())
-                    while dav.endless_sent < dav.endless_limit:
+                    while dav.endless_sent < dav.endless_limit and not dav.stopping.is_set():
                         self.wfile.write(data)
                         dav.endless_sent += len(data)
                         if dav.endless_sent >= 1 << 20:

@@ -15,6 +15,10 @@ void clibedit_restore_sigint_handler(void);
 /// Returns whether a SIGINT arrived since the last call, and clears the flag.
 int clibedit_take_sigint(void);
 
+/// Whether a SIGINT arrived since the flag was last cleared, leaving it set: long work asks
+/// this between its steps (a Ctrl-C during a command stops it).
+int clibedit_sigint_pending(void);
+
 /// Swift 6 rejects the C globals stdin/stdout/stderr as not concurrency-safe.
 FILE *_Nonnull clibedit_stdin(void);
 FILE *_Nonnull clibedit_stdout(void);

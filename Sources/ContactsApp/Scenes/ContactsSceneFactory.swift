@@ -20,7 +20,8 @@ public final class ContactsSceneFactory {
         journalWorker = JournalWorker(environment: environment)
         syncWorker = environment.syncState.map { [progress = environment.progress] in
             SyncAccountsWorker(store: $0, makeTransport: { credentials in
-                let transport = DAVTransports.standard(credentials: credentials)
+                // Cancelled between two requests and inside a slow one.
+                let transport = DAVTransports.standard(credentials: credentials, isCancelled: { progress?.isCancelled ?? false })
                 return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
             }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }

@@ -7,13 +7,9 @@ import SceneCore
 /// Every step of a sync is a request, and the sync keeps nothing half-done when one fails: the
 /// pull is one transaction, committed after its last download, and each push is recorded as
 /// soon as the server took it, so the next sync goes on from there. Checking here rather than in
-/// the sync's own steps keeps the sync unaware of who may cancel it.
+/// the sync's own steps keeps the sync unaware of who may cancel it. Inside a slow request, the
+/// transport itself looks (`DAVTransports.standard(isCancelled:)`).
 final class CancellableTransport: DAVTransport {
-    /// Why the sync stopped, as its account's failure says it.
-    struct Cancelled: Error, Equatable, CustomStringConvertible {
-        var description: String { "sync cancelled: what was pulled and pushed before is kept; sync again to go on" }
-    }
-
     private let transport: DAVTransport
     private let progress: ProgressReporter
 
@@ -22,12 +18,12 @@ final class CancellableTransport: DAVTransport {
     }
 
     func send(_ request: DAVRequest) throws -> DAVResponse {
-        if progress.isCancelled { throw Cancelled() }
+        if progress.isCancelled { throw DAVError.cancelled }
         return try transport.send(request)
     }
 
     func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
-        if progress.isCancelled { throw Cancelled() }
+        if progress.isCancelled { throw DAVError.cancelled }
         return try transport.send(request, receiving: receiver)
     }
 }

@@ -51,6 +51,20 @@ final class CardDAVClientTests: XCTestCase {
         XCTAssertTrue(String(decoding: transport.requests[1].body ?? Data(), as: UTF8.self).contains(">t1<"))
     }
 
+    func test_changes_truncated507ForEverWithAFreshTokenEachTime_stopsAfterItsTimeNamingIt() {
+        // Given: a server that truncates every answer, each request taking a second on the clock
+        let truncated = "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>"
+        transport.responses = (1...1_000).map { DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(truncated, token: "t\($0)")) }
+        sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport, truncatedRounds: 300,
+                            clock: { [transport] in TimeInterval(transport!.requests.count) })
+
+        // When / Then: stopped at 300 seconds' worth of rounds, long before the count cap
+        XCTAssertThrowsError(try sut.changes(since: nil)) { error in
+            XCTAssertEqual(error as? DAVError, .timedOut("the server truncated its list of changes (507) 300 times in a row for 300 s; stopped"))
+        }
+        XCTAssertEqual(transport.requests.count, 300)
+    }
+
     func test_changes_refusedToken_403Or412WithTheCondition_throwsInvalidSyncToken() {
         for (status, body) in [(403, "radicale-sync-invalid-token"), (412, "xandikos-sync-invalid-token")] {
             transport.responses = [DAVResponse(status: status, body: Seeds.CardDAV.recorded(body))]

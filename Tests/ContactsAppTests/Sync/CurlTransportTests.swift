@@ -71,7 +71,8 @@ final class CurlTransportTests: XCTestCase {
     func test_send_nobodyListening_throwsNetworkError() throws {
         // Given: a port that was free a moment ago, nothing listening on it
         let port = try Self.closedPort()
-        let sut = CurlTransport(credentials: DAVCredentials(user: "ann", password: "secret"), timeout: 5)
+        let sut = CurlTransport(credentials: DAVCredentials(user: "ann", password: "secret"),
+                                limits: DAVTimeLimits(request: 5))
 
         // When
         XCTAssertThrowsError(try sut.send(DAVRequest(method: "PROPFIND", url: URL(string: "http://127.0.0.1:\(port)/")!,
@@ -90,6 +91,67 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertThrowsError(try sut.send(DAVRequest(method: "GET", url: URL(string: "file:///etc/passwd")!))) { error in
             guard case .network = error as? DAVError else { return XCTFail("\(error)") }
         }
+    }
+
+    func test_send_aServerThatNeverAnswers_stopsAtTheRequestLimit_namingTheRequestAndTheLimit() throws {
+        // Given: a listener that takes the connection (the kernel's backlog) and never answers
+        let (fd, port) = try Self.listening()
+        defer { close(fd) }
+        let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(request: 0.5))
+        let url = URL(string: "http://127.0.0.1:\(port)/book/")!
+
+        // When / Then
+        XCTAssertThrowsError(try sut.send(DAVRequest(method: "REPORT", url: url))) { error in
+            XCTAssertEqual(error as? DAVError, .timedOut("REPORT http://127.0.0.1:\(port)/book/ did not finish within 0.5 s "
+                + "(the limit for one request; CONTACTSBOOK_REQUEST_TIMEOUT sets it); stopped"))
+        }
+    }
+
+    func test_send_cancelledWhileWaitingForTheServer_stopsAtOnce() throws {
+        // Given: the sync is cancelled once the request is under way (the first look is before it)
+        let (fd, port) = try Self.listening()
+        defer { close(fd) }
+        var looks = 0
+        let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(request: 60), isCancelled: {
+            looks += 1
+            return looks > 1
+        })
+
+        // When / Then: stopped by the progress callback, not by the 60 s limit
+        XCTAssertThrowsError(try sut.send(DAVRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/a.vcf")!))) { error in
+            XCTAssertEqual(error as? DAVError, .cancelled)
+        }
+    }
+
+    func test_send_afterTheSyncsDeadline_sendsNothing_andSaysWhichLimit() throws {
+        // Given: a sync with no time left
+        let (fd, port) = try Self.listening()
+        defer { close(fd) }
+        let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(sync: 0))
+
+        // When / Then
+        XCTAssertThrowsError(try sut.send(DAVRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/a.vcf")!))) { error in
+            XCTAssertEqual(error as? DAVError, .timedOut("the server's answers took longer than 0 s in all (the limit for one "
+                + "sync; CONTACTSBOOK_SYNC_TIMEOUT sets it); stopped, what was saved before is kept"))
+        }
+    }
+
+    /// A loopback socket listening on a free port, which never accepts: connections wait in its backlog.
+    private static func listening() throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw XCTSkip("no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Bool in
+                bind(fd, address, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, address, &length) == 0
+            }
+        }
+        guard bound else { close(fd); throw XCTSkip("could not listen on a loopback port") }
+        return (fd, UInt16(bigEndian: address.sin_port))
     }
 
     /// A loopback port bound and released, so that connecting to it is refused.

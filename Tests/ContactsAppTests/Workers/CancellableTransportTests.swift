@@ -44,7 +44,7 @@ final class CancellableTransportTests: XCTestCase {
         // When
         XCTAssertThrowsError(try sut.send(DAVRequest(method: "PUT", url: Seeds.CardDAV.book))) { error in
             // Then
-            XCTAssertEqual(error as? CancellableTransport.Cancelled, CancellableTransport.Cancelled())
+            XCTAssertEqual(error as? DAVError, .cancelled)
             XCTAssertEqual("\(error)", "sync cancelled: what was pulled and pushed before is kept; sync again to go on")
         }
         XCTAssertEqual(transport.requests, [])

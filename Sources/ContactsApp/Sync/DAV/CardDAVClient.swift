@@ -98,9 +98,15 @@ public final class CardDAVClient: CardDAVBookLogic {
     /// Cards of one multiget answer handed on once they hold this many bytes, before its end:
     /// a batch of large cards is saved as it comes, not held whole.
     static let cardsHandedOnAt = 8 << 20
+    /// How long a server may keep truncating (507) its list of changes, on `clock` (seconds).
+    private let truncatedRounds: TimeInterval
+    private let clock: () -> TimeInterval
 
-    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500, vcardVersion: String = "4.0") {
+    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500, vcardVersion: String = "4.0",
+                truncatedRounds: TimeInterval = DAVTimeLimits().truncatedRounds,
+                clock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
         self.book = book; self.transport = transport; self.multigetBatch = multigetBatch
+        self.truncatedRounds = truncatedRounds; self.clock = clock
         scope = DAVCollectionScope(book: book)
         self.addressDataVersion = vcardVersion
     }
@@ -109,8 +115,14 @@ public final class CardDAVClient: CardDAVBookLogic {
         var result = CollectionChanges(isComplete: token == nil)
         var next = token
         // A server that truncates (507 on the collection's own response) gives a token to go
-        // on from; the rounds are bounded so a broken server cannot loop us forever.
-        for _ in 0..<10_000 {
+        // on from; the rounds are bounded in count and in time, so a broken server that sends a
+        // fresh token each round cannot loop us forever (10,000 rounds took 7.5 minutes).
+        let started = clock()
+        for round in 0..<Self.maximumTruncatedRounds {
+            if round > 0, clock() - started >= truncatedRounds {
+                throw DAVError.timedOut("the server truncated its list of changes (507) \(round) times in a row for "
+                    + "\(DAVTimeLimits.seconds(truncatedRounds)); stopped")
+            }
             let body = DAVXML.syncCollection(token: next ?? "")
             var truncated = false
             // Each member as its response is read: the answer is never held whole.
@@ -137,6 +149,9 @@ public final class CardDAVClient: CardDAVBookLogic {
         }
         return result
     }
+
+    /// Rounds of a truncated sync-collection followed at most.
+    static let maximumTruncatedRounds = 10_000
 
     public func listMembers() throws -> CollectionChanges {
         var result = CollectionChanges(isComplete: true)

@@ -25,7 +25,13 @@ public final class CurlTransport: DAVTransport {
     /// The origin whose authentication the handle holds (its scheme and Digest nonce); a request
     /// elsewhere resets the handle first, so nothing learnt there is sent anywhere else.
     private var authenticatedOrigin: String?
-    private let timeout: TimeInterval
+    private let limits: DAVTimeLimits
+    /// When every request of this transport (one sync, one discovery) must be done, on the
+    /// monotonic clock.
+    private let deadline: TimeInterval
+    /// Asked before each request and while one runs (curl's progress callback, at least once a
+    /// second): true stops the sync at once (`DAVError.cancelled`).
+    private let isCancelled: () -> Bool
     /// libcurl writes the detail of a failure here (CURL_ERROR_SIZE bytes).
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
@@ -39,10 +45,13 @@ public final class CurlTransport: DAVTransport {
     /// The exchange under way: what stopped its body, if anything did.
     private var current: Received?
 
-    public init(credentials: DAVCredentials?, timeout: TimeInterval = 30) {
+    public init(credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(),
+                isCancelled: @escaping () -> Bool = { false }) {
         Self.globalInit
         self.credentials = credentials
-        self.timeout = timeout
+        self.limits = limits
+        self.isCancelled = isCancelled
+        deadline = Self.uptime() + limits.sync
         // Only fails when out of memory, which the next allocation would report anyway.
         handle = curl_easy_init()!
     }
@@ -55,6 +64,12 @@ public final class CurlTransport: DAVTransport {
     /// `curl_global_init` once per process, before the first handle (it is not thread-safe
     /// with other libcurl calls; a Swift static's initializer runs once, under a lock).
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    /// Seconds on the monotonic clock (a changed wall clock moves no deadline).
+    private static func uptime() -> TimeInterval { ProcessInfo.processInfo.systemUptime }
+
+    /// Asked by the progress callback while a transfer runs.
+    fileprivate func shouldStop() -> Bool { isCancelled() }
 
     public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
         self.receiver = receiver
@@ -89,6 +104,12 @@ public final class CurlTransport: DAVTransport {
 
     /// One exchange at `url`, without following a redirect.
     private func perform(_ request: DAVRequest, at url: URL, withCredentials: Bool) throws -> DAVResponse {
+        if isCancelled() { throw DAVError.cancelled }
+        // The request gets its own limit, or what is left of the sync's if that is less.
+        let started = Self.uptime()
+        let left = deadline - started
+        guard left > 0 else { throw syncTimedOut() }
+        let timeout = min(limits.request, left)
         // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
         // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
         // request would go twice. Every option a request needs is set below either way.
@@ -110,7 +131,7 @@ public final class CurlTransport: DAVTransport {
         headers = curl_slist_append(headers, "Expect:")
         errorBuffer.initialize(to: 0)
 
-        var code = setup(url: url, method: request.method, headers: headers, context: context)
+        var code = setup(url: url, method: request.method, headers: headers, context: context, timeout: timeout)
         if code == CURLE_OK, withCredentials, let credentials {
             code = authenticate(credentials)
             if code == CURLE_OK { authenticatedOrigin = origin }
@@ -126,7 +147,10 @@ public final class CurlTransport: DAVTransport {
             }
             return result == CURLE_OK ? curl_easy_perform(handle) : result
         } : code
-        guard code == CURLE_OK else { throw DAVError.network(describe(code)) }
+        guard code == CURLE_OK else {
+            throw stopped(code, request.method, url, timeout: timeout, byDeadline: timeout < limits.request,
+                          elapsed: Self.uptime() - started)
+        }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return DAVResponse(status: status, headers: received.headers, body: received.body, url: url)
@@ -164,8 +188,9 @@ public final class CurlTransport: DAVTransport {
     }
 
     private func setup(url: URL, method: String, headers: UnsafeMutablePointer<curl_slist>?,
-                       context: UnsafeMutableRawPointer) -> CURLcode {
-        let milliseconds = Int(timeout * 1000)
+                       context: UnsafeMutableRawPointer, timeout: TimeInterval) -> CURLcode {
+        let milliseconds = max(1, Int(timeout * 1000))
+        let transport = Unmanaged.passUnretained(self).toOpaque()
         let steps: [() -> CURLcode] = [
             { ccurl_setopt_string(self.handle, CURLOPT_URL, url.absoluteString) },
             // The last request's method and body forgotten (the handle is not always reset).
@@ -175,11 +200,16 @@ public final class CurlTransport: DAVTransport {
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYHOST, 2) },
             { ccurl_setopt_long(self.handle, CURLOPT_FOLLOWLOCATION, 0) },
-            // As URLSession's request timeout: the connection within `timeout`, then no
-            // `timeout` without a byte (a large answer may take longer in all).
-            { ccurl_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_LIMIT, 1) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(self.timeout.rounded(.up)))) },
+            // The whole exchange within `timeout`, and never slower than the floor for long:
+            // a trickle of bytes does not keep a request alive (`DAVTimeLimits`).
+            { ccurl_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 30_000)) },
+            { ccurl_setopt_long(self.handle, CURLOPT_TIMEOUT_MS, milliseconds) },
+            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_LIMIT, self.limits.lowSpeedBytes) },
+            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(self.limits.lowSpeedTime.rounded(.up)))) },
+            // Called at least once a second while the transfer waits: a cancellation stops it there.
+            { ccurl_setopt_long(self.handle, CURLOPT_NOPROGRESS, 0) },
+            { ccurl_setopt_progress_function(self.handle, curlTransportProgress) },
+            { ccurl_setopt_pointer(self.handle, CURLOPT_XFERINFODATA, transport) },
             { ccurl_setopt_slist(self.handle, CURLOPT_HTTPHEADER, headers) },
             { ccurl_setopt_string(self.handle, CURLOPT_CUSTOMREQUEST, method == "GET" ? nil : method) },
             { ccurl_setopt_pointer(self.handle, CURLOPT_ERRORBUFFER, self.errorBuffer) },
@@ -193,6 +223,28 @@ public final class CurlTransport: DAVTransport {
             if code != CURLE_OK { return code }
         }
         return CURLE_OK
+    }
+
+    /// Why a transfer stopped, in words naming the limit and what sets it.
+    private func stopped(_ code: CURLcode, _ method: String, _ url: URL, timeout: TimeInterval, byDeadline: Bool,
+                         elapsed: TimeInterval) -> DAVError {
+        if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
+        guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
+        if String(cString: errorBuffer).contains("too slow") {
+            return .timedOut("\(method) \(url.absoluteString) received less than \(limits.lowSpeedBytes) bytes a second for "
+                + "\(DAVTimeLimits.seconds(limits.lowSpeedTime)) (\(DAVTimeLimits.Variable.lowSpeedBytes) and "
+                + "\(DAVTimeLimits.Variable.lowSpeedTime) set that floor); stopped")
+        }
+        // A connection not made in time says so in libcurl's words.
+        guard elapsed + 0.05 >= timeout else { return .network(describe(code)) }
+        if byDeadline { return syncTimedOut() }
+        return .timedOut("\(method) \(url.absoluteString) did not finish within \(DAVTimeLimits.seconds(timeout)) "
+            + "(the limit for one request; \(DAVTimeLimits.Variable.request) sets it); stopped")
+    }
+
+    private func syncTimedOut() -> DAVError {
+        .timedOut("the server's answers took longer than \(DAVTimeLimits.seconds(limits.sync)) in all "
+            + "(the limit for one sync; \(DAVTimeLimits.Variable.sync) sets it); stopped, what was saved before is kept")
     }
 
     /// libcurl's words for a failure, with its detail when it gave one.
@@ -261,6 +313,13 @@ private func curlTransportWrite(_ data: UnsafeMutablePointer<CChar>, _ size: Int
     guard let context else { return 0 }
     let received = Unmanaged<CurlTransport.Received>.fromOpaque(context).takeUnretainedValue()
     return received.take(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}
+
+/// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled.
+private func curlTransportProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
+                                   _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
+    guard let context else { return 0 }
+    return Unmanaged<CurlTransport>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
 }
 
 private func curlTransportHeader(_ data: UnsafeMutablePointer<CChar>, _ size: Int, _ count: Int,
@@ -370,9 +429,11 @@ enum AuthChallenge {
 public enum DAVTransports {
     /// libcurl's easy interface on Linux; URLSession on other systems and in a fully static
     /// build, which cannot link libcurl (there, a sync says which build syncs).
-    public static func standard(credentials: DAVCredentials?) -> DAVTransport {
+    /// - Parameter isCancelled: asked before each request and while one runs; true stops it.
+    public static func standard(credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(),
+                                isCancelled: @escaping () -> Bool = { false }) -> DAVTransport {
         #if os(Linux) && !CONTACTSBOOK_NO_LIBCURL
-        return CurlTransport(credentials: credentials)
+        return CurlTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #else
         return URLSessionTransport(credentials: credentials)
         #endif

@@ -103,6 +103,10 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     /// An answer longer than a `DAVSizeLimits` allows: stopped there. The reason names the
     /// request, the limit and the variable that sets it.
     case tooLarge(String)
+    /// A time limit passed (`DAVTimeLimits`): the reason says which, and what sets it.
+    case timedOut(String)
+    /// The person or client that asked for the sync asked to stop it.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -120,6 +124,8 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         case .otherOrigin(let url): return "refused to go to \(url.absoluteString), another host than the account's"
         case .outsideBook(let href): return "refused \(href), outside the address book"
         case .tooLarge(let reason): return reason
+        case .timedOut(let reason): return reason
+        case .cancelled: return "sync cancelled: what was pulled and pushed before is kept; sync again to go on"
         }
     }
 }
