@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CCurlSupport", dependencies: ["CCurl"]),
         // libxml2's push parser (libxml2-dev, scripts/setup): CardDAV answers read as they arrive.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2 behind plain C functions: its headers (and ICU's, which they include) stay out of Swift.
+        .target(name: "CLibXML2Support", dependencies: ["CLibXML2"]),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -60,7 +62,7 @@ let package = Package(
                 "SceneCore",
                 "JSONBytes",
                 "CProcessSupport",
-                "CLibXML2",
+                "CLibXML2Support",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

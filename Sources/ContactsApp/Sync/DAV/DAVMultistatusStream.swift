@@ -1,4 +1,4 @@
-import CLibXML2
+import CLibXML2Support
 import Foundation
 import SceneCore
 
@@ -21,8 +21,7 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     /// `REPORT https://…/book/`: the request, for the errors.
     private let request: String
     private let onEntry: (Entry) throws -> Void
-    private var parser: xmlParserCtxtPtr?
-    private var sax = xmlSAXHandler()
+    private var parser: OpaquePointer?
     private var received = 0
     private var utf8 = UTF8Check()
     /// Why reading stopped: a limit, an entity, the root, `onEntry`'s error.
@@ -49,41 +48,25 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     public init(limits: DAVSizeLimits, request: String, onEntry: @escaping (Entry) throws -> Void) {
         self.limits = limits; self.request = request; self.onEntry = onEntry
         Self.initialize
-        sax.initialized = XML_SAX2_MAGIC
-        sax.startElementNs = { context, name, _, _, _, _, attributeCount, _, attributes in
-            guard let context, let name else { return }
-            reader(context).start(name, attributeCount: Int(attributeCount), attributes)
-        }
-        sax.endElementNs = { context, name, _, _ in
-            guard let context, let name else { return }
-            reader(context).end(name)
-        }
-        sax.characters = { context, bytes, count in
-            guard let context, let bytes else { return }
-            reader(context).characters(bytes, Int(count))
-        }
-        sax.ignorableWhitespace = sax.characters
-        sax.cdataBlock = sax.characters
-        sax.getEntity = { context, name in
-            guard let context else { return nil }
-            reader(context).refuseEntity(name.map { String(cString: $0) } ?? "")
-            return nil
-        }
-        sax.getParameterEntity = { context, name in
-            guard let context else { return nil }
-            reader(context).refuseEntity(name.map { String(cString: $0) } ?? "", parameter: true)
-            return nil
-        }
-        sax.serror = { context, error in
-            guard let context, let error else { return }
-            reader(context).noteError(error.pointee)
-        }
     }
 
-    deinit { if let parser { xmlFreeParserCtxt(parser) } }
+    deinit { cxml_free(parser) }
 
     /// `xmlInitParser` once, before any thread parses (it is not thread-safe itself).
-    private static let initialize: Void = { xmlInitParser() }()
+    private static let initialize: Void = { cxml_initialize() }()
+
+    private static let callbacks = cxml_callbacks(
+        start: { context, name, attributeCount, attributes in
+            reader(context).start(name, attributeCount: Int(attributeCount), attributes)
+        },
+        end: { context, name in reader(context).end(name) },
+        characters: { context, bytes, count in reader(context).characters(bytes, Int(count)) },
+        entity: { context, name, parameter in
+            reader(context).refuseEntity(String(cString: name), parameter: parameter != 0)
+        },
+        error: { context, _, line, message in
+            reader(context).noteError(line: Int(line), message.map { String(cString: $0) })
+        })
 
     /// A multistatus is 6 or 7 levels deep; libxml2's tree parser stops at 256.
     static let maximumDepth = 256
@@ -114,13 +97,12 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     private func push(_ bytes: UnsafeRawBufferPointer, last: Bool) throws {
         let context = Unmanaged.passUnretained(self).toOpaque()
         if parser == nil {
-            parser = xmlCreatePushParserCtxt(&sax, context, nil, 0, nil)
-            guard let parser else { throw stop(DAVError.malformed("out of memory")) }
-            // No network, no DTD loaded, entities left unexpanded (and refused: `getEntity`).
-            _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue))
+            // No network, no DTD loaded, entities left unexpanded (and refused: `entity`).
+            parser = cxml_create(Self.callbacks, context)
         }
+        guard let parser else { throw stop(DAVError.malformed("out of memory")) }
         // libxml2 takes an int count: a body comes in pieces far below that.
-        let code = xmlParseChunk(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), last ? 1 : 0)
+        let code = cxml_parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), last ? 1 : 0)
         if let failure { throw failure }
         if code != 0 {
             throw stop(DAVError.malformed(parseError ?? "not XML (libxml2 error \(code))"))
@@ -131,14 +113,14 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     @discardableResult
     private func stop(_ error: Error) -> Error {
         if failure == nil { failure = error }
-        if let parser { xmlStopParser(parser) }
+        if let parser { cxml_stop(parser) }
         return failure!
     }
 
     // MARK: The callbacks
 
-    private func start(_ localName: UnsafePointer<xmlChar>, attributeCount: Int,
-                       _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    private func start(_ localName: UnsafePointer<UInt8>, attributeCount: Int,
+                       _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
         guard failure == nil else { return }
         guard path.count < Self.maximumDepth else {
             stop(DAVError.malformed("the answer nests its elements deeper than \(Self.maximumDepth) levels"))
@@ -164,7 +146,7 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
 
     /// An attribute's value by local name: libxml2 gives five pointers an attribute (local
     /// name, prefix, URI, value start, value end).
-    private func attribute(_ wanted: String, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> String? {
+    private func attribute(_ wanted: String, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) -> String? {
         guard let attributes else { return nil }
         for index in 0..<count {
             let base = index * 5
@@ -175,7 +157,7 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         return nil
     }
 
-    private func characters(_ bytes: UnsafePointer<xmlChar>, _ count: Int) {
+    private func characters(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
         guard failure == nil else { return }
         textBytes += count
         if textBytes > limits.card {
@@ -192,7 +174,7 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    private func end(_ localName: UnsafePointer<xmlChar>) {
+    private func end(_ localName: UnsafePointer<UInt8>) {
         guard failure == nil, !path.isEmpty else { return }
         defer { path.removeLast(); text.removeAll(keepingCapacity: text.capacity <= 1 << 16); textBytes = 0 }
         let name = path[path.count - 1]
@@ -242,10 +224,10 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
             + " holds an XML entity that cannot be read (\(parameter ? "%" : "&")\(name);); nothing of this answer was kept"))
     }
 
-    private func noteError(_ error: xmlError) {
-        guard parseError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        let message = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "not XML"
-        parseError = "line \(error.line): \(TerminalText.sanitize(message))"
+    private func noteError(line: Int, _ message: String?) {
+        guard parseError == nil else { return }
+        let text = message?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "not XML"
+        parseError = "line \(line): \(TerminalText.sanitize(text))"
     }
 
     private var parent: String? { path.count >= 2 ? path[path.count - 2] : nil }
@@ -266,8 +248,8 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     }
 }
 
-private func reader(_ context: UnsafeMutableRawPointer) -> DAVMultistatusStream {
-    Unmanaged<DAVMultistatusStream>.fromOpaque(context).takeUnretainedValue()
+private func reader(_ context: UnsafeMutableRawPointer?) -> DAVMultistatusStream {
+    Unmanaged<DAVMultistatusStream>.fromOpaque(context!).takeUnretainedValue()
 }
 
 /// Whether bytes that come in pieces are UTF-8 (RFC 3629: no overlong forms, no surrogates,
