@@ -79,6 +79,9 @@ void cxml_stop(cxml_parser *parser) { xmlStopParser(parser->context); }
 
 void cxml_free(cxml_parser *parser) {
     if (parser == NULL) return;
+    // A DTD's entity declarations are kept in a document libxml2 makes "for expat compatibility
+    // in SAX mode" (never looked up: `entity` answers NULL); it is the caller's to free.
+    if (parser->context->myDoc != NULL) xmlFreeDoc(parser->context->myDoc);
     xmlFreeParserCtxt(parser->context);
     free(parser);
 }
