@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "SceneMCP", targets: ["SceneMCP"]),
         // For the MCP fuzz harness (fuzz/harnesses), which serves the book's tools.
         .library(name: "ContactsMCP", targets: ["ContactsMCP"]),
+        .library(name: "SceneLSP", targets: ["SceneLSP"]),
+        .library(name: "ContactsLSP", targets: ["ContactsLSP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -55,6 +57,9 @@ let package = Package(
         // The Model Context Protocol over SceneRPC's JSON-RPC layer: tools, resources, both
         // protocol generations. Core only: the app hands it its tools.
         .target(name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
+        // The Language Server Protocol over SceneRPC's JSON-RPC layer: lifecycle, document sync,
+        // position encodings. Core only: the app hands it its features.
+        .target(name: "SceneLSP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -81,6 +86,9 @@ let package = Package(
         ),
         // The book's MCP tools and resources, declared from the app's scenes and actions.
         .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
+        // The book in an editor's mail buffer (`--lsp`): the draft's address fields, completion,
+        // hover, code actions, diagnostics, and the commands plugins' pickers run.
+        .target(name: "ContactsLSP", dependencies: ["ContactsApp", "SceneCore", "SceneLSP", "SceneRPC", "JSONBytes"]),
         // The composition root.
         .executableTarget(
             name: "contactsbook",
@@ -91,6 +99,8 @@ let package = Package(
                 "SceneMCP",
                 "ContactsApp",
                 "ContactsMCP",
+                "SceneLSP",
+                "ContactsLSP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -126,6 +136,8 @@ let package = Package(
         .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SceneMCPTests", dependencies: ["SceneMCP", "SceneRPC", "SceneCore", "JSONBytes"]),
         .testTarget(name: "ContactsMCPTests", dependencies: ["ContactsMCP", "SceneMCP", "ContactsApp", "SceneCore", "JSONBytes"]),
+        .testTarget(name: "SceneLSPTests", dependencies: ["SceneLSP", "SceneRPC", "SceneCore", "JSONBytes"]),
+        .testTarget(name: "ContactsLSPTests", dependencies: ["ContactsLSP", "SceneLSP", "ContactsApp", "SceneRPC", "SceneCore", "JSONBytes"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -6,17 +6,22 @@ import JSONBytes
 enum ContactsToolSchemas {
     private static let string: JSONValue = ["type": "string"]
     private static let integer: JSONValue = ["type": "integer"]
+    private static let labelled: JSONValue = ["type": "array", "items": [
+        "type": "object", "required": ["label", "value"], "properties": ["label": ["type": "string"], "value": ["type": "string"]]]]
 
     /// The list's ViewModel (`contactList`), as `search` returns it.
     static let contactList: JSONValue = [
         "type": "object", "required": ["rows", "page", "pageCount", "total", "search", "sort", "caption"],
         "properties": [
             "rows": ["type": "array", "items": [
-                "type": "object", "required": ["id", "name", "organization", "email", "phone"],
+                "type": "object", "required": ["id", "name", "organization", "email", "phone", "emails", "phones"],
                 "properties": ["id": ["type": "integer", "description": "the contact's number, for get, update and delete"],
                                "name": string, "organization": string,
                                "email": ["type": "string", "description": "the first email"],
-                               "phone": ["type": "string", "description": "the first phone, formatted"]]]],
+                               "phone": ["type": "string", "description": "the first phone, formatted"],
+                               "emails": labelled,
+                               "phones": ["type": "array", "description": "every phone, formatted", "items": labelled["items"] ?? [:]],
+                               "matched": ["type": "string", "description": "where the search found a contact the row does not show"]]]],
             "page": integer, "pageCount": integer, "total": ["type": "integer", "description": "contacts matching"],
             "search": string, "sort": string, "caption": string,
         ],
@@ -38,6 +43,8 @@ enum ContactsToolSchemas {
             "message": string,
             "format": string, "mediaType": ["type": "string", "description": "text/vcard or text/csv"],
             "count": integer, "text": ["type": "string", "description": "the exported file, for path '-'"],
+            "changes": ["type": "array", "items": string,
+                        "description": "for path '-': what writing kept cards in the format's version changed, a line per kind"],
         ],
     ]
 

@@ -205,9 +205,11 @@ public final class ContactsTools {
                 let message = "exported \(text.count) contacts as \(text.format)"
                 return MCPToolResult(["message": .string(message), "format": .string(text.format),
                                       "mediaType": .string(text.mediaType), "count": .integer(text.count),
-                                      "text": .string(text.text)], text: message)
+                                      "text": .string(text.text), "changes": .array(text.changes.map { .string($0) })],
+                                     text: message)
             }
-            let message = outcome.messages(.success).joined(separator: "\n")
+            // An export that changed cards to make them valid is an info message, as an import's notes.
+            let message = (outcome.messages(.success) + outcome.messages(.info)).joined(separator: "\n")
             return MCPToolResult(["message": .string(message)], text: message)
         }
     }
@@ -313,8 +315,7 @@ public final class ContactsTools {
     }
 
     private func toList() throws {
-        if session.stack.active is Form { _ = session.run(ActionCall("cancel"), inScene: Form.descriptor.id) }
-        if session.stack.scenes.count > 1 { _ = session.pop(to: List.descriptor.id) }
+        _ = session.reach(List.descriptor.id)
     }
 
     /// Runs an action of the active scene; a failure becomes the tool's failure.

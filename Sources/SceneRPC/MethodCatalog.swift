@@ -5,7 +5,8 @@ import SceneCore
 struct MethodCatalog {
     /// What a method runs.
     enum Target: Equatable {
-        /// A scene's action; refused by the session unless that scene is active.
+        /// A scene's action, run in that scene whichever is on top (`Session.run(_:reaching:)`);
+        /// refused when the scene is not on the stack.
         case sceneAction(scene: String)
         /// A global action of the session (help, back, stack), run wherever the user is.
         case globalAction

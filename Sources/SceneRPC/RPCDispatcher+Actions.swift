@@ -8,7 +8,7 @@ extension RPCDispatcher {
     func perform(_ call: ActionCall, _ target: MethodCatalog.Target) throws -> ActionResult {
         let outcome: Outcome
         switch target {
-        case .sceneAction(let scene): outcome = session.run(call, inScene: scene)
+        case .sceneAction(let scene): outcome = session.run(call, reaching: scene)
         case .globalAction: outcome = session.run(call)
         case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
         }

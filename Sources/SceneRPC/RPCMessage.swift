@@ -10,22 +10,28 @@ enum IncomingMessage: Equatable {
     /// Not a valid request; answered with this error and the id when it could be recovered.
     case invalid(id: JSONValue, RPCError)
 
-    init(_ value: JSONValue) {
+    /// - Parameter nullParamsAbsent: `"params": null` read as no params (LSP clients such as
+    ///   eglot 1.9 send it for `shutdown` and `exit`) instead of refused.
+    init(_ value: JSONValue) { self.init(value, nullParamsAbsent: false) }
+
+    init(_ value: JSONValue, nullParamsAbsent: Bool) {
         guard case .object(let members) = value else {
             self = .invalid(id: .null, .invalidRequest("a message must be a JSON object, not \(value.typeName)"))
             return
         }
-        self.init(members: { members[$0] })
+        self.init(members: { members[$0] }, nullParamsAbsent: nullParamsAbsent)
     }
 
     /// A message from the members of its object, in order (keys unique), as
     /// `JSONValue.objectMembers` gives them: no dictionary for the few members of an envelope.
-    init(members pairs: [(key: String, value: JSONValue)]) {
-        self.init(members: { key in pairs.first(where: { $0.key == key })?.value })
+    init(members pairs: [(key: String, value: JSONValue)]) { self.init(members: pairs, nullParamsAbsent: false) }
+
+    init(members pairs: [(key: String, value: JSONValue)], nullParamsAbsent: Bool) {
+        self.init(members: { key in pairs.first(where: { $0.key == key })?.value }, nullParamsAbsent: nullParamsAbsent)
     }
 
     /// Reads a message object through `members`, which looks a member up by key.
-    private init(members: (String) -> JSONValue?) {
+    private init(members: (String) -> JSONValue?, nullParamsAbsent: Bool) {
         var id = JSONValue.null
         if let raw = members("id") {
             switch raw {
@@ -51,7 +57,8 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: id, .invalidRequest("\"method\" must be a string, not \(methodValue.typeName)"))
             return
         }
-        let params = members("params")
+        var params = members("params")
+        if nullParamsAbsent, params == .null { params = nil }
         switch params {
         case nil, .object?, .array?: break
         case let other?:

@@ -21,6 +21,12 @@ public protocol RPCProtocolHandler: AnyObject {
     /// Changes another process made to the app's data (the server's `ChangeWatch`), told in the
     /// handler's own words in place of `session/dataChanged`.
     func receive(changesElsewhere changes: [DataChange])
+    /// Set once the handler's protocol has ended the connection (LSP's `exit`): the server stops
+    /// reading and the process ends with this status. Nil while the connection goes on.
+    var exitStatus: Int32? { get }
+    /// Whether `"params": null` counts as no params (strict JSON-RPC refuses it with -32600;
+    /// some LSP clients send it).
+    var readsNullParamsAsAbsent: Bool { get }
 }
 
 extension RPCProtocolHandler {
@@ -29,4 +35,10 @@ extension RPCProtocolHandler {
 
     /// A protocol with no word for changes made elsewhere says nothing.
     public func receive(changesElsewhere changes: [DataChange]) {}
+
+    /// A protocol without an `exit` of its own ends with the input.
+    public var exitStatus: Int32? { nil }
+
+    /// Strict JSON-RPC, as `--rpc`.
+    public var readsNullParamsAsAbsent: Bool { false }
 }

@@ -70,6 +70,7 @@ public final class RPCServer {
     public var exitStatus: Int32 {
         if framingLost { return 1 }
         if case .exited(let status) = dispatcher.lifecycle { return status }
+        if let status = dispatcher.protocolHandler?.exitStatus { return status }
         return 0
     }
 
@@ -126,7 +127,10 @@ public final class RPCServer {
     }
 
     /// One frame read as messages, a batch held to this reader's limit.
-    private func incoming(_ event: FrameEvent) -> Incoming { Incoming(event, maxBatchLength: reader.limits.maxBatchLength) }
+    private func incoming(_ event: FrameEvent) -> Incoming {
+        Incoming(event, maxBatchLength: reader.limits.maxBatchLength,
+                 nullParamsAbsent: dispatcher.protocolHandler?.readsNullParamsAsAbsent ?? false)
+    }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
     public func endOfInput() -> [[UInt8]] {
@@ -217,6 +221,7 @@ public final class RPCServer {
                 isFinished = true
             }
             if case .exited = dispatcher.lifecycle { isFinished = true }
+            if dispatcher.protocolHandler?.exitStatus != nil { isFinished = true }
         }
         // Changes the app posted outside any request still reach the client.
         sendOutbox()
@@ -249,6 +254,7 @@ public final class RPCServer {
 
     private func answer(_ message: IncomingMessage, _ cancelled: inout Set<JSONValue>) -> OutgoingMessage? {
         if case .exited = dispatcher.lifecycle { return nil }
+        if dispatcher.protocolHandler?.exitStatus != nil { return nil }
         var isCancelled = false
         guard case .request(let id, _, _) = message else { return dispatcher.handle(message, cancelled: false) }
         isCancelled = cancelled.remove(id) != nil
@@ -327,12 +333,12 @@ private enum Incoming {
     case batch([IncomingMessage])
     case lost(String)
 
-    init(_ event: FrameEvent, maxBatchLength: Int) {
+    init(_ event: FrameEvent, maxBatchLength: Int, nullParamsAbsent: Bool = false) {
         switch event {
         case .message(let bytes):
             // The common case: an envelope of a few members, read without a dictionary.
             if let members = JSONValue.objectMembers(bytes) {
-                self = .single(IncomingMessage(members: members))
+                self = .single(IncomingMessage(members: members, nullParamsAbsent: nullParamsAbsent))
                 return
             }
             do {
@@ -344,8 +350,9 @@ private enum Incoming {
                         data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
                 case (.array(let elements)?, _) where elements.isEmpty:
                     self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
-                case (.array(let elements)?, _): self = .batch(elements.map(IncomingMessage.init))
-                case (let value?, _): self = .single(IncomingMessage(value))
+                case (.array(let elements)?, _):
+                    self = .batch(elements.map { IncomingMessage($0, nullParamsAbsent: nullParamsAbsent) })
+                case (let value?, _): self = .single(IncomingMessage(value, nullParamsAbsent: nullParamsAbsent))
                 }
             } catch {
                 switch error {

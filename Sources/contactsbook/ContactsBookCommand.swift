@@ -19,7 +19,8 @@ struct ContactsBookCommand: ParsableCommand {
             """,
         version: version,
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
-                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self],
+                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
+                      AddEmailCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

@@ -27,6 +27,9 @@ struct SessionCommand: ParsableCommand {
     @Flag(name: .long, help: "Serve the book to AI agents: an MCP server on stdin/stdout (newline-delimited JSON); see Protocol.md.")
     var mcp = false
 
+    @Flag(name: .long, help: "Serve mail drafts to editors: a Language Server on stdin/stdout (Content-Length); see Protocol.md.")
+    var lsp = false
+
     @Flag(name: .long, help: "Print every JSON-RPC method and notification with JSON Schema, then exit.")
     var apiInfo = false
 
@@ -45,6 +48,9 @@ struct SessionCommand: ParsableCommand {
     func validate() throws {
         if rpc && repl { throw ValidationError("--rpc and --repl exclude each other") }
         if mcp && (rpc || repl) { throw ValidationError("--mcp and \(rpc ? "--rpc" : "--repl") exclude each other") }
+        if lsp && (mcp || rpc || repl) {
+            throw ValidationError("--lsp and \(mcp ? "--mcp" : rpc ? "--rpc" : "--repl") exclude each other")
+        }
         guard (1...ContactLimits.maximumPageSize).contains(pageSize) else {
             throw ValidationError("--page-size must be from 1 to \(ContactLimits.maximumPageSize)")
         }
@@ -65,13 +71,19 @@ struct SessionCommand: ParsableCommand {
         let progress = ProgressHub()
         // The front end a change set names in `history`; all but the piped line session hear of
         // other processes' changes.
-        let origin = mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
+        let origin = lsp ? "lsp" : mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
         let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
                                    changes: changes, progress: progress)
         // The front ends read stdin on this thread and leave no work behind when they return.
         defer { closeBeforeExit(book.store) }
         let session = book.session
         let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage, maxBatchLength: rpcMaxBatch)
+        if lsp {
+            let status = runLSPServer(book: book, limits: limits, changes: changes, progress: progress,
+                                      log: { level, text in logger.log(level: level, "\(text)") })
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if mcp {
             let status = runMCPServer(book: book, limits: limits, changes: changes, progress: progress,
                                       log: { level, text in logger.log(level: level, "\(text)") })

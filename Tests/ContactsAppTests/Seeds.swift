@@ -78,14 +78,16 @@ enum Seeds {
     }
 
     enum Rows {
-        static let ann = ListContacts.Row(id: 1, name: "Ann Lee", organization: "", email: "ann@example.org",
-                                          phone: "+1 (555) 123-4567")
-        static let jose = ListContacts.Row(id: 2, name: "José Ñúñez", organization: "", email: "jose@correo.es",
-                                           phone: "+34 612 345 678")
-        static let taro = ListContacts.Row(id: 3, name: "太郎 山田", organization: "", email: "",
-                                           phone: "03-1234-5678")
+        static let ann = ListContacts.Row(id: 1, name: "Ann Lee", organization: "",
+                                          emails: [LabeledValue(label: "work", value: "ann@example.org")],
+                                          phones: [LabeledValue(label: "mobile", value: "+1 (555) 123-4567")])
+        static let jose = ListContacts.Row(id: 2, name: "José Ñúñez", organization: "",
+                                           emails: [LabeledValue(label: "home", value: "jose@correo.es")],
+                                           phones: [LabeledValue(label: "work", value: "+34 612 345 678")])
+        static let taro = ListContacts.Row(id: 3, name: "太郎 山田", organization: "", emails: [],
+                                           phones: [LabeledValue(label: "home", value: "03-1234-5678")])
         static let acme = ListContacts.Row(id: 4, name: "Acme Inc.", organization: "Acme Inc.",
-                                           email: "info@acme.example", phone: "")
+                                           emails: [LabeledValue(label: "work", value: "info@acme.example")], phones: [])
     }
 
     /// The detail of the seeded Ann as the detail scene shows it, after `edit` (made when saved

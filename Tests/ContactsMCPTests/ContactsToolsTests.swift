@@ -407,6 +407,23 @@ final class ContactResourcesTests: XCTestCase {
         XCTAssertNil(try sut.read(uri: "contact://nobody"))
         XCTAssertNil(try sut.read(uri: "mailto:ann@example.org"))
     }
+
+    func test_twoContactsSharingAUID_eachHaveAURIOfTheirOwn_asExportWritesThem() throws {
+        // Given: one card on two servers, two contacts here (issue 26)
+        let store = InMemoryContactStore()
+        let first = try store.insert(Contact(uid: "ann", givenName: "Ann", familyName: "Lee"))
+        let second = try store.insert(Contact(uid: "ann", givenName: "Ann", familyName: "Other"))
+        let sut = ContactResources(environment: ContactsMCPSeeds.environment(store))
+        let own = ImportExportWorker.exportedUID("ann", id: try XCTUnwrap(second.id))
+        // When
+        let listed = try sut.list(cursor: nil).resources.map(\.uri).sorted()
+        // Then
+        XCTAssertEqual(listed, ["contact://" + own, "contact://ann"].sorted())
+        XCTAssertEqual(try sut.changeID(of: "contact://ann"), first.id.map(String.init))
+        XCTAssertEqual(try sut.changeID(of: "contact://" + own), second.id.map(String.init))
+        XCTAssertEqual(try sut.read(uri: "contact://" + own)?.text.contains("UID:\(own)\r\n"), true)
+        XCTAssertEqual(try sut.read(uri: "contact://" + own)?.text.contains("Other"), true)
+    }
 }
 
 extension JSONValue {

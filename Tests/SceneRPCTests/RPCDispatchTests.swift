@@ -37,19 +37,30 @@ final class RPCDispatchTests: XCTestCase {
         XCTAssertEqual(out.last?["result"]?["displayed"], [])
     }
 
-    func test_actionOfAnInactiveScene_isSceneNotActiveShowingTheStack() {
+    func test_actionOfASceneUnderTheActiveOne_leavesTheScenesAbove_thenRuns() {
         // Given
         _ = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
         // When
         let out = fixture.sendFramed(RPCSeeds.request(2, "list/find", "{\"query\":\"x\"}"))
+        // Then: the pop is announced and shown in the result, with what the action displayed
+        XCTAssertEqual(out.first?["method"], "session/stackChanged")
+        XCTAssertEqual(out.last?["result"]?["routes"], [["route": "pop", "scene": "item"]])
+        XCTAssertEqual(out.last?["result"]?["displayed"], [["kind": "list", "value": ["items": ["Ann", "Bob"]]]])
+        XCTAssertEqual(out.last?["result"]?["stack"], [["scene": "list", "title": "All items"]])
+        XCTAssertEqual(fixture.listSpy.performedCalls.map(\.name), ["open", "find"])
+    }
+
+    func test_actionOfASceneNotOnTheStack_isSceneNotActiveShowingTheStack() {
+        // When
+        let out = fixture.sendFramed(RPCSeeds.request(2, "item/rename", "{\"name\":\"x\"}"))
         // Then: the error message is also sent as a notification, before the response
         XCTAssertEqual(out.first?["method"], "session/message")
         let failure = out.last?["error"]
         XCTAssertEqual(failure?["code"], .integer(ErrorCode.sceneNotActive.rpcCode))
         XCTAssertEqual(failure?["data"]?["code"], "scene_not_active")
-        XCTAssertEqual(failure?["data"]?["stack"], listAndItem)
-        XCTAssertEqual(failure?["data"]?["details"], ["active": "item", "stack": "list > item"])
-        XCTAssertEqual(fixture.listSpy.performedCalls.map(\.name), ["open"])
+        XCTAssertEqual(failure?["data"]?["stack"], [["scene": "list", "title": "All items"]])
+        XCTAssertEqual(failure?["data"]?["details"], ["active": "list", "stack": "list"])
+        XCTAssertEqual(fixture.listSpy.performedCalls.map(\.name), [])
     }
 
     func test_messages_areNotifiedInDisplayOrderBeforeTheResult() {

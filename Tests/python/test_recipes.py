@@ -1,5 +1,7 @@
 """The Protocol.md recipes (docs/recipes/) run against the built executable and print the same
-transcript: Neovim's vim.lsp.rpc, Emacs's jsonrpc.el, and plain Python. The VS Code recipe needs
+transcript: Neovim's vim.lsp.rpc, Emacs's jsonrpc.el, and plain Python. Each uses a temporary book
+unless CONTACTSBOOK_DB names one (which it leaves as it was), and ends with a message and status 1
+on any failure instead of waiting. The VS Code recipe needs
 vscode-jsonrpc from npm, which cannot be reached here, so only its syntax is checked."""
 import pathlib
 import shutil
@@ -18,30 +20,41 @@ EXPECTED = [
     "save refused: -32010",
     "message: success: Added Ann Lee as #1",
     "stack: contacts",
-    "found: 1 Ann Lee ann@example.org",
+    "found: Ann Lee ann@example.org",
     "stack: contacts > contact",
     "detail: Ann Lee",
     "stack: contacts",
+    "message: success: Undid: added Ann Lee",
     "exit: 0",
 ]
 
+NVIM = ["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {RECIPES / 'neovim.lua'}"]
+EMACS = ["emacs", "--batch", "-Q", "-l", str(RECIPES / "emacs.el")]
+PYTHON = ["python3", str(RECIPES / "python_client.py")]
+needs_nvim = pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (scripts/setup installs it)")
+needs_emacs = pytest.mark.skipif(shutil.which("emacs") is None, reason="Emacs is not installed (scripts/setup installs emacs-nox)")
+RECIPE_COMMANDS = [pytest.param(NVIM, marks=needs_nvim, id="neovim"), pytest.param(EMACS, marks=needs_emacs, id="emacs"),
+                   pytest.param(PYTHON, id="python")]
 
-def run_recipe(tmp_path, command):
+
+def recipe_env(tmp_path, **variables):
     env = isolated_env(tmp_path)
     env["CONTACTSBOOK_BIN"] = binary()
-    env["CONTACTSBOOK_DB"] = str(tmp_path / "book.sqlite")
-    # The recipes open a book that exists (an editor never makes one by mistake): make it first.
-    subprocess.run([binary(), "--db", env["CONTACTSBOOK_DB"], "--create"], input="", check=True,
-                   capture_output=True, env=env, timeout=LIMIT)
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=LIMIT,
-                            stdin=subprocess.DEVNULL)
+    env.update(variables)
+    return env
+
+
+def run_recipe(tmp_path, command, **variables):
+    """Runs a recipe with its own temporary book (no CONTACTSBOOK_DB), from a folder of its own."""
+    result = subprocess.run(command, capture_output=True, text=True, env=recipe_env(tmp_path, **variables), timeout=LIMIT,
+                            stdin=subprocess.DEVNULL, cwd=tmp_path)
     assert result.returncode == 0, f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     return result.stdout.splitlines()
 
 
 def check_transcript(lines):
     assert lines[0].startswith("server: contactsbook "), lines
-    assert lines[0].endswith(", protocol 1.3"), lines
+    assert lines[0].endswith(", protocol 1.4"), lines
     body = lines[1:]
     assert len(body) == len(EXPECTED), lines
     for got, expected in zip(body, EXPECTED):
@@ -51,19 +64,54 @@ def check_transcript(lines):
             assert got == expected
 
 
-@pytest.mark.skipif(shutil.which("nvim") is None, reason="Neovim is not installed (scripts/setup installs it)")
+def listing(tmp_path, db):
+    return subprocess.run([binary(), "list", "--db", db], capture_output=True, text=True, env=isolated_env(tmp_path),
+                          timeout=LIMIT).stdout
+
+
+@pytest.mark.parametrize("command", RECIPE_COMMANDS)
+def test_a_book_it_is_given_is_left_as_it_was(tmp_path, command):
+    db = str(tmp_path / "mine.sqlite")
+    subprocess.run([binary(), "--db", db, "--create"], input="add\ngiven Olga\nfamily Brown\nsave\n", check=True,
+                   capture_output=True, text=True, env=isolated_env(tmp_path), timeout=LIMIT)
+    before = listing(tmp_path, db)
+    lines = run_recipe(tmp_path, command, CONTACTSBOOK_DB=db)
+    assert "found: Ann Lee ann@example.org" in lines and lines[-1] == "exit: 0"
+    assert listing(tmp_path, db) == before and "Olga Brown" in before
+
+
+@pytest.mark.parametrize("command", RECIPE_COMMANDS)
+@pytest.mark.parametrize("variables, says", [
+    ({"CONTACTSBOOK_BIN": "/nonexistent/contactsbook"}, "/nonexistent/contactsbook"),
+    ({"CONTACTSBOOK_DB": "/nonexistent/book.sqlite"}, "there is no book at /nonexistent/book.sqlite"),
+], ids=["missing-binary", "missing-book"])
+def test_a_failure_ends_the_recipe_with_a_message(tmp_path, command, variables, says):
+    # The timeout only bounds a broken recipe: one that fails cleanly ends in well under a second.
+    result = subprocess.run(command, capture_output=True, text=True, env=recipe_env(tmp_path, **variables), timeout=LIMIT,
+                            stdin=subprocess.DEVNULL, cwd=tmp_path)
+    assert result.returncode == 1, result
+    assert "recipe failed: " in result.stderr and says.lower() in result.stderr.lower(), result.stderr
+    assert not (tmp_path / "nonexistent").exists()
+
+
+@needs_nvim
 def test_neovim_recipe(tmp_path):
-    check_transcript(run_recipe(tmp_path, ["nvim", "--headless", "-u", "NONE", "-i", "NONE",
-                                           "-c", f"luafile {RECIPES / 'neovim.lua'}"]))
+    check_transcript(run_recipe(tmp_path, NVIM))
 
 
-@pytest.mark.skipif(shutil.which("emacs") is None, reason="Emacs is not installed (scripts/setup installs emacs-nox)")
+def test_neovim_recipe_never_calls_terminate():
+    # Neovim 0.7's vim.lsp.rpc client has no terminate(): calling it in the error path hung the recipe.
+    assert "terminate()" not in "\n".join(line for line in (RECIPES / "neovim.lua").read_text().splitlines()
+                                          if not line.strip().startswith("--"))
+
+
+@needs_emacs
 def test_emacs_recipe(tmp_path):
-    check_transcript(run_recipe(tmp_path, ["emacs", "--batch", "-Q", "-l", str(RECIPES / "emacs.el")]))
+    check_transcript(run_recipe(tmp_path, EMACS))
 
 
 def test_python_recipe(tmp_path):
-    check_transcript(run_recipe(tmp_path, ["python3", str(RECIPES / "python_client.py")]))
+    check_transcript(run_recipe(tmp_path, PYTHON))
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node is not installed")

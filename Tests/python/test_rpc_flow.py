@@ -28,7 +28,7 @@ def test_a_whole_flow_search_show_edit_save_back(spawn_rpc, framing):
     assert notes == []
     result = response["result"]
     assert result["serverInfo"]["name"] == "contactsbook"
-    assert result["protocolVersion"] == "1.3"
+    assert result["protocolVersion"] == "1.4"
     assert result["capabilities"]["framing"] == ("contentLength" if framing == "content-length" else "newlineDelimited")
     assert result["capabilities"]["progress"] is True
     assert [scene["id"] for scene in result["scenes"]] == ["contacts", "contact", "form"]
@@ -177,3 +177,49 @@ def test_show_by_the_rows_numeric_id_gives_the_structured_contact(spawn_rpc, fra
     assert response["error"]["data"]["expected"] == "a string or an integer"
     _, response = rpc.request("contacts/delete", {"contact": 99})
     assert response["error"]["code"] == -32011
+
+
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_a_plugin_needs_no_scene_knowledge_and_rows_carry_every_address(spawn_rpc, framing):
+    """An editor plugin makes calls in any order: each names its scene and runs there, the
+    screens above it left as `back` leaves them (a form cancelled out loud)."""
+    rpc = spawn_rpc(framing)
+    rpc.request("initialize", {"clientInfo": {"name": "plugin"}})
+    rpc.request("contacts/add")
+    rpc.request("form/given", {"value": "José"})
+    rpc.request("form/family", {"value": "Ñúñez"})
+    rpc.request("form/email", {"label": "work", "value": "jose@correo.es"})
+    rpc.request("form/email", {"label": "home", "value": "pepe@casa.example"})
+    rpc.request("form/phone", {"label": "mobile", "value": "+34 612 345 678"})
+    rpc.request("form/save")
+
+    # the form left open by a plugin that went on: a search cancels it, saying so
+    rpc.request("contacts/add")
+    rpc.request("form/given", {"value": "half typed"})
+    notes, response = rpc.request("contacts/search", {"text": "jos"})
+    result = response["result"]
+    assert result["routes"] == [{"route": "pop", "scene": "form"}]
+    assert stack_ids(result) == ["contacts"]
+    assert kinds(result) == ["message", "contactList"]
+    assert result["displayed"][0]["value"]["text"].startswith("Cancelled")
+    assert [n["method"] for n in notes] == ["session/message", "session/stackChanged"]
+    row = result["displayed"][1]["value"]["rows"][0]
+    assert row["name"] == "José Ñúñez"
+    assert row["email"] == "jose@correo.es"
+    assert row["emails"] == [{"label": "work", "value": "jose@correo.es"}, {"label": "home", "value": "pepe@casa.example"}]
+    assert row["phones"] == [{"label": "mobile", "value": row["phone"]}] and row["phone"]
+    assert rpc.request("session/stack")[1]["result"]["stack"] == [{"scene": "contacts", "title": result["stack"][0]["title"]}]
+
+    # from a contact's form, another contact's detail: edit form and detail are left
+    rpc.request("contacts/show", {"contact": row["id"]})
+    rpc.request("contact/edit")
+    _, response = rpc.request("contacts/show", {"contact": row["id"]})
+    result = response["result"]
+    assert result["routes"] == [{"route": "pop", "scene": "form"}, {"route": "pop", "scene": "contact"},
+                                {"route": "push", "scene": "contact"}]
+    assert stack_ids(result) == ["contacts", "contact"]
+    assert kinds(result)[-1] == "contactDetail"
+    # a scene that is not open cannot be reached
+    _, response = rpc.request("form/save")
+    assert response["error"]["code"] == -32013
+    assert rpc.close_and_wait() == 0

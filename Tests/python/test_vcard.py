@@ -114,8 +114,13 @@ def test_one_shot_import_of_real_client_quirks_names_every_change_and_exits_0(tm
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         f"Imported {tmp_path / 'cards.vcf'}: 2 added, 0 updated, 0 unchanged; "
-        "2 cards without a UID of its own given a new one; 2 changes made in reading",
+        "2 cards without a UID of its own given a new one; 5 changes made in reading",
+        # The N and FN an export will add to cards without them, named as the import's.
+        "  line  2: no N (name parts): an export as vCard 3.0 writes N:ロイド;安藤;;; (3.0 requires N)",
         "  line 10: a comment line, not a property: skipped",
+        "  line 12: no FN (display name): an export writes FN:+81 3 0000 0000 (vCard 3.0 and 4.0 require FN); "
+        "no N (name parts): an export writes N:;+81 3 0000 0000;;; beside the FN (3.0 requires N; in 4.0 it keeps "
+        "the name's parts)",
         '  line 14: the card has no name (N, FN or ORG): named "+81 3 0000 0000" after its TEL',
     ]
     exported = run(tmp_path, ["export - vcard3"], "--db", db)

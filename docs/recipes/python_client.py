@@ -3,21 +3,26 @@
 
 Try it:  python3 docs/recipes/python_client.py
 CONTACTSBOOK_BIN names the executable (default: contactsbook on PATH);
-CONTACTSBOOK_DB the book (default: a book that lives only for this run).
+CONTACTSBOOK_DB a book to use (it must exist); by default a temporary book, removed at the end.
+The recipe takes back the contact it adds (contacts/undo of its own change), so a book it is
+given is left as it was. Any failure ends it with status 1 and a message on stderr; no answer
+within 30 seconds is a failure too.
 For a ready-made client, python-lsp-jsonrpc's Endpoint works as is (see Protocol.md).
 """
 import itertools
 import json
 import os
+import signal
 import subprocess
+import sys
+import tempfile
 
 
 class ContactsBook:
-    def __init__(self):
+    def __init__(self, db, create):
         self.proc = subprocess.Popen(
-            [os.environ.get("CONTACTSBOOK_BIN", "contactsbook"), "--rpc",
-             "--db", os.environ.get("CONTACTSBOOK_DB", ":memory:")],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            [os.environ.get("CONTACTSBOOK_BIN", "contactsbook"), "--rpc", "--db", db] + (["--create"] if create else []),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.ids = itertools.count(1)
 
     def send(self, message):
@@ -30,7 +35,7 @@ class ContactsBook:
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                raise EOFError("contactsbook ended")
+                raise EOFError("contactsbook ended: " + self.proc.stderr.read().decode().strip())
             if line in (b"\r\n", b"\n"):
                 break
             name, _, value = line.decode().partition(":")
@@ -69,31 +74,63 @@ class ContactsBook:
             print("stack: " + " > ".join(scene["scene"] for scene in params["stack"]))
 
 
-book = ContactsBook()
-init = book.call("initialize", {"clientInfo": {"name": "python-recipe"}})
-print(f"server: {init['serverInfo']['name']} {init['serverInfo']['version']}, protocol {init['protocolVersion']}")
-book.notify("initialized", {})
 
-book.call("contacts/add")
-book.call("form/given", {"value": "Ann"})
-book.call("form/family", {"value": "Lee"})
-book.call("form/email", {"label": "work", "value": "ann@"})
-try:
-    book.call("form/save")
-except RuntimeError as error:
-    code, _, data = error.args
-    print(f"save refused: {code} {data['details']}")
-book.call("form/clear", {"field": "emails"})
-book.call("form/email", {"label": "work", "value": "ann@example.org"})
-book.call("form/save")
+def main(db, create):
+    book = ContactsBook(db, create)
+    try:
+        init = book.call("initialize", {"clientInfo": {"name": "python-recipe"}})
+        print(f"server: {init['serverInfo']['name']} {init['serverInfo']['version']}, protocol {init['protocolVersion']}")
+        book.notify("initialized", {})
 
-found = book.call("contacts/search", {"text": "lee"})
-for row in found["displayed"][0]["value"]["rows"]:
-    print(f"found: {row['id']} {row['name']} {row['email']}")
-shown = book.call("contacts/show", {"contact": "ann lee"})
-print(f"detail: {shown['displayed'][0]['value']['name']}")
-book.call("session/back")
+        book.call("contacts/add")
+        book.call("form/given", {"value": "Ann"})
+        book.call("form/family", {"value": "Lee"})
+        book.call("form/email", {"label": "work", "value": "ann@"})
+        try:
+            book.call("form/save")
+        except RuntimeError as error:
+            code, _, data = error.args
+            print(f"save refused: {code} {data['details']}")
+        book.call("form/clear", {"field": "emails"})
+        book.call("form/email", {"label": "work", "value": "ann@example.org"})
+        saved = book.call("form/save")
+        contact = saved["displayed"][1]["value"]["row"]["id"]
 
-book.call("shutdown")
-book.notify("exit")
-print(f"exit: {book.proc.wait(timeout=10)}")
+        found = book.call("contacts/search", {"text": "lee"})
+        for row in found["displayed"][0]["value"]["rows"]:
+            if row["id"] == contact:
+                print(f"found: {row['name']} {row['email']}")
+        shown = book.call("contacts/show", {"contact": contact})
+        print(f"detail: {shown['displayed'][0]['value']['name']}")
+        # Take back this recipe's own change (its number in the contact's history).
+        history = book.call("contacts/history", {"contact": contact})
+        book.call("contacts/undo", {"change": history["displayed"][0]["value"]["changes"][0]["id"]})
+
+        book.call("shutdown")
+        book.notify("exit")
+        print(f"exit: {book.proc.wait(timeout=10)}")
+    finally:
+        if book.proc.poll() is None:
+            book.proc.kill()
+            book.proc.wait()
+
+
+def timed_out(_signal, _frame):
+    raise TimeoutError("no answer from contactsbook within 30 seconds")
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGALRM, timed_out)
+    signal.alarm(30)
+    given = os.environ.get("CONTACTSBOOK_DB")
+    try:
+        if given:
+            if not os.path.exists(given):
+                raise FileNotFoundError(f"there is no book at {given} (CONTACTSBOOK_DB)")
+            main(given, create=False)
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                main(os.path.join(folder, "book.sqlite"), create=True)
+    except Exception as failure:  # a recipe says what went wrong and ends, whatever it was
+        sys.stderr.write(f"recipe failed: {failure}\n")
+        sys.exit(1)

@@ -194,15 +194,17 @@ public enum MatchKeys {
     }
 }
 
-/// Why contacts look like one person: a shared email, a shared phone, or nearly the same name
-/// with a shared organisation or email domain.
+/// Why contacts look like one person: the same UID (cards of two servers, or two cards of one),
+/// a shared email, a shared phone, or nearly the same name with a shared organisation or email domain.
 public struct DuplicateReason: Equatable, Hashable, Sendable, Encodable {
     public enum Kind: String, Equatable, Hashable, Sendable, Encodable, CaseIterable {
-        case email, phone, name
+        case uid, email, phone, name
 
-        /// Stronger reasons first: an email is one person's; a phone may be a household's.
+        /// Stronger reasons first: a UID names one card; an email is one person's; a phone may
+        /// be a household's.
         public var strength: Int {
             switch self {
+            case .uid: return 4
             case .email: return 3
             case .phone: return 2
             case .name: return 1

@@ -7,6 +7,13 @@ public struct MailQueryMatch: Equatable, Sendable {
     public let name: String
     /// The address's label and the organisation: "work · Acme".
     public let info: String
+    /// The contact it belongs to (an editor's completion shows the contact's other fields).
+    public internal(set) var contactID: Int64? = nil
+
+    /// Equal when a mail client sees the same line (the contact's id is not printed).
+    public static func == (a: MailQueryMatch, b: MailQueryMatch) -> Bool {
+        a.address == b.address && a.name == b.name && a.info == b.info
+    }
 }
 
 /// Finds email addresses for mail clients (mutt's `query_command`, aerc's `address-book-cmd`):
@@ -25,15 +32,24 @@ public final class MailQueryWorker {
 
     /// At most `limit` contacts are read: a query runs on every keystroke.
     public func matches(for text: String, limit: Int = 100) throws -> [MailQueryMatch] {
+        try matchesAndContacts(for: text, limit: limit).matches
+    }
+
+    /// The matches, ranked as `query` prints them, and the contacts they come from (an editor's
+    /// completion shows their other fields without reading them again). `query`, `--lsp` and
+    /// anything else that ranks addresses goes through here, so one ranking serves them all.
+    public func matchesAndContacts(for text: String, limit: Int = 100) throws -> (matches: [MailQueryMatch], contacts: [Contact]) {
         let search = text.trimmingWhitespaces
-        guard !search.isEmpty else { return [] }
+        guard !search.isEmpty else { return ([], []) }
         let query = ContactQuery(search: search, sort: .last, page: 1, limit: limit, locatesMatches: false)
         let contacts = try store.page(query).contacts
-        return contacts.flatMap { contact in
+        let matches = contacts.flatMap { contact in
             contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
                 MailQueryMatch(address: email.value, name: contact.fullName,
-                               info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "))
+                               info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "),
+                               contactID: contact.id)
             }
         }
+        return (matches, contacts)
     }
 }

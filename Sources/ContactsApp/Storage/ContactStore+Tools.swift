@@ -27,7 +27,7 @@ struct SharedKeyCollector {
 
     mutating func add(_ kind: DuplicateReason.Kind, _ storedKey: String, id: Int64) {
         switch kind {
-        case .email: idsByKey[SharedKeyID(kind: kind, key: storedKey), default: []].insert(id)
+        case .uid, .email: idsByKey[SharedKeyID(kind: kind, key: storedKey), default: []].insert(id)
         case .phone:
             let key = PhoneCountry.international(storedKey, defaultCountry: defaultCountry)
             idsByKey[SharedKeyID(kind: kind, key: key), default: []].insert(id)
@@ -100,10 +100,34 @@ extension ContactStore {
         _ = try forEachBatch(search: "", sort: .last, batchSize: 500) { batch in
             for contact in batch {
                 guard let id = contact.id else { continue }
+                collector.add(.uid, contact.uid, id: id)
                 for (kind, key) in MatchKeys.storedKeys(contact) { collector.add(kind, key, id: id) }
             }
         }
         return collector.shared()
+    }
+
+    /// Every contact's UID through `forEachBatch`; `SQLiteContactStore` groups its UID index.
+    public func sharedUIDs() throws -> [String: [Int64]] {
+        var ids: [String: [Int64]] = [:]
+        _ = try forEachBatch(search: "", sort: .last, batchSize: 500) { batch in
+            for contact in batch { if let id = contact.id { ids[contact.uid, default: []].append(id) } }
+        }
+        return ids.filter { $0.value.count > 1 }.mapValues { $0.sorted() }
+    }
+
+    /// Each key searched for (the search finds an email by its words), then checked exactly;
+    /// `SQLiteContactStore` reads its duplicate index instead.
+    public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
+        var found: [String: [Int64]] = [:]
+        for key in Set(keys) {
+            _ = try forEachBatch(search: key, sort: .last, batchSize: 500) { batch in
+                for contact in batch where contact.emails.contains(where: { MatchKeys.email($0.value) == key }) {
+                    if let id = contact.id { found[key, default: []].append(id) }
+                }
+            }
+        }
+        return found
     }
 
     /// The contacts with these ids that exist, in the order asked.

@@ -70,8 +70,9 @@ public protocol ContactStore: AnyObject {
     func delete(id: Int64, expectedVersion: Int?) throws
     /// 0-based position of a contact in the whole book in the given order.
     func position(of id: Int64, sort: SortOrder) throws -> Int
-    /// The stored contacts whose UID is one of `uids` (in no particular order), so an import
-    /// can match its cards to the contacts they came from.
+    /// The stored contacts whose UID is one of `uids`, so an import can match its cards to the
+    /// contacts they came from. Several may share a UID (cards of two servers, or two cards of
+    /// one): they come in id order, the oldest first, the one a UID names.
     func contacts(uids: [String]) throws -> [Contact]
     /// Saves an import in one transaction: every insert and every update (each with the rules
     /// of `insert` and `update`), or, if any one of them fails, none at all.
@@ -86,13 +87,24 @@ public protocol ContactStore: AnyObject {
     /// `batchSize`; returns how many there were. An export walks the book this way: never the
     /// whole book in memory, and never a page found by skipping all the rows before it.
     func forEachBatch(search: String, sort: SortOrder, batchSize: Int, _ body: ([Contact]) throws -> Void) throws -> Int
+    /// As `forEachBatch`, for a vCard export: a contact that keeps its card (`Contact.card`) may
+    /// come with only what `VCardWriter` writes a carded contact from (its card, UID and the
+    /// parts of its name), its other fields empty.
+    func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
+                                    _ body: ([Contact]) throws -> Void) throws -> Int
     /// The duplicate index's keys shared by two contacts or more (`SharedMatchKey`), phones in
     /// their international form with `defaultCountry` (`MatchKeys.phone`).
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
     /// The contacts with these ids that exist, in the order asked.
     func contacts(ids: [Int64]) throws -> [Contact]
+    /// The UIDs held by two contacts or more (cards of two servers, or two cards of one), each
+    /// with its contacts' ids, ascending.
+    func sharedUIDs() throws -> [String: [Int64]]
     /// Every contact with a birthday, in no particular order.
     func contactsWithBirthdays() throws -> [Contact]
+    /// The ids of the contacts holding each email key (`MatchKeys.email`), for the keys held by
+    /// any: whether an editor's recipients are in the book, in one look-up.
+    func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]]
     /// Saves a merge in one transaction: `kept` updated (the rules of `update`) and every one of
     /// `removing` deleted, each only if nobody changed it since its `version`; if any step fails,
     /// nothing is written. Returns `kept` as saved.
@@ -159,6 +171,12 @@ extension ContactStore {
         let saved = try importContacts(inserting: pending.inserts, updating: pending.updates)
         return ImportedIDs(added: saved.prefix(pending.inserts.count).compactMap(\.id),
                            updated: pending.updates.compactMap(\.id))
+    }
+
+    /// Whole contacts: right for stores that hold them whole.
+    public func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
+                                           _ body: ([Contact]) throws -> Void) throws -> Int {
+        try forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
 
     /// Page by page through `page(_:)`: right for small stores; `SQLiteContactStore` walks one cursor instead.

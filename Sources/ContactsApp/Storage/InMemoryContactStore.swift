@@ -10,6 +10,8 @@ public final class InMemoryContactStore: ContactStore {
     private var contacts: [Int64: Contact] = [:]
     private var lastID: Int64 = 0
     private let lock = NSLock()
+    /// The addresses seen in mail, by `MatchKeys.email` (`SeenAddressStore`).
+    private var seen: [String: SeenAddress] = [:]
 
     public init(_ seed: [Contact] = []) {
         for contact in seed { _ = try? insert(contact) }
@@ -29,9 +31,14 @@ public final class InMemoryContactStore: ContactStore {
         // Matches at word starts first, then those found only inside words, each in sort order.
         let matches = atWordStarts + insideOnly
         let (limit, offset) = query.window
-        let start = min(offset, matches.count)
-        let end = start + min(limit, matches.count - start)
-        let page = Array(matches[start..<end])
+        func ordinary(_ offset: Int, _ limit: Int) -> [Contact] {
+            let start = min(offset, matches.count)
+            return Array(matches[start..<start + min(limit, matches.count - start)])
+        }
+        // A search puts the contacts a person writes to first, as the SQLite store does.
+        let ranked = search.isEmpty ? [] : rankedMatches(matches)
+        let page = ranked.isEmpty ? ordinary(offset, limit)
+            : try Frecency.page(ranked: ranked, offset: offset, limit: limit, ordinary: ordinary)
         return ContactPage(contacts: page, total: matches.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
     }
 
@@ -49,7 +56,7 @@ public final class InMemoryContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         let wanted = Set(uids)
-        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) } }
+        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) } }
     }
 
     /// Applies the batch to a copy of the book and keeps the copy only if every save succeeded,
@@ -72,9 +79,6 @@ public final class InMemoryContactStore: ContactStore {
 
     private func insert(_ contact: Contact, into book: inout [Int64: Contact]) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        guard !book.values.contains(where: { $0.uid == contact.uid }) else {
-            throw ContactStoreError.storage("Another contact already has this UID.")
-        }
         lastID += 1
         var saved = contact
         saved.id = lastID
@@ -86,9 +90,6 @@ public final class InMemoryContactStore: ContactStore {
     private func update(_ contact: Contact, in book: inout [Int64: Contact]) throws -> Contact {
         guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
         try check(id: id, expected: contact.version, in: book)
-        guard !book.values.contains(where: { $0.uid == contact.uid && $0.id != id }) else {
-            throw ContactStoreError.storage("Another contact already has this UID.")
-        }
         var saved = CardPatch.reconciled(contact)
         saved.version += 1
         book[id] = saved
@@ -139,5 +140,42 @@ public final class InMemoryContactStore: ContactStore {
         if let expected, stored.version != expected {
             throw ContactStoreError.staleVersion(id: id, expected: expected, actual: stored.version)
         }
+    }
+}
+
+extension InMemoryContactStore: SeenAddressStore {
+    public func recordSeen(addresses: [String], at date: Date) throws {
+        lock.withLock {
+            for key in Set(addresses.compactMap(MatchKeys.email)) {
+                let old = seen[key]
+                seen[key] = SeenAddress(address: key, count: (old?.count ?? 0) + 1, lastSeen: max(old?.lastSeen ?? date, date))
+            }
+        }
+    }
+
+    public func seenAddresses() throws -> [SeenAddress] {
+        lock.withLock { seen.values.sorted { $0.address < $1.address } }
+    }
+
+    public func contacts(withEmail address: String) throws -> [Contact] {
+        guard let key = MatchKeys.email(address) else { return [] }
+        return lock.withLock {
+            contacts.values.filter { $0.emails.contains { MatchKeys.email($0.value) == key } }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        }
+    }
+
+    /// The matches holding an address seen, highest frecency first (`SQLiteContactStore.rankedMatches`).
+    private func rankedMatches(_ matches: [Contact]) -> [Contact] {
+        let seen = lock.withLock { self.seen }
+        guard !seen.isEmpty else { return [] }
+        let pairs = matches.flatMap { contact in
+            Set(contact.emails.compactMap { MatchKeys.email($0.value) }).sorted().compactMap { key in
+                seen[key].map { (contactID: contact.id ?? 0, seen: $0) }
+            }
+        }
+        // The latest sighting of the whole book, as the SQLite store reads it.
+        guard let latest = seen.values.map(\.lastSeen).max() else { return [] }
+        let scores = Frecency.scores(pairs, latest: latest)
+        return Frecency.ranked(matches.filter { scores[$0.id ?? 0] != nil }, scores: scores)
     }
 }

@@ -53,9 +53,8 @@ extension SQLiteContactStore: ImportSessionStore {
     /// over the imported rows, not entry by entry in random order, and the anchors are counted
     /// from the made indexes (`fillAnchors`, as migration v4 does). Measured with
     /// `bench/import-floor.sh`, SQLite alone: 100k rows with their indexes 1.27 s, against 0.52 s
-    /// for the rows and 0.39 s for the three indexes after. The UID's index stays (SQLite makes
-    /// it for the UNIQUE constraint and cannot drop it), so a repeated UID is still refused at
-    /// its row. All inside the import's transaction: if the import fails, the indexes and
+    /// for the rows and 0.39 s for the three indexes after. The UID's index stays: each batch
+    /// asks the book which of its UIDs this import added (`addedUIDs`). All inside the import's transaction: if the import fails, the indexes and
     /// anchors are back as they were with everything else.
     private struct DeferredIndexes {
         /// Each dropped index's own `CREATE INDEX`, as SQLite stored it, so what is made again
@@ -66,6 +65,7 @@ extension SQLiteContactStore: ImportSessionStore {
             let indexes = try Row.fetchAll(db, sql: """
                 SELECT name, sql FROM sqlite_master
                 WHERE type = 'index' AND tbl_name IN ('contact', 'contact_key') AND sql IS NOT NULL
+                  AND name != 'contact_uid'
                 ORDER BY name
                 """)
             for index in indexes {

@@ -318,8 +318,6 @@ extension SQLiteContactStore {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return ContactStoreError.storage("The contacts database is busy in another program; try again.")
-        case .SQLITE_CONSTRAINT where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE:
-            return ContactStoreError.storage("Another contact already has this UID.")
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return ContactStoreError.storage("The file is not a contacts database, or it is damaged.")
         default:
@@ -337,6 +335,7 @@ private extension DuplicateReason.Kind {
     /// `rawValue` as a constant, for `Binder.text(_: StaticString)`.
     var storedText: StaticString {
         switch self {
+        case .uid: return "uid"
         case .email: return "email"
         case .phone: return "phone"
         case .name: return "name"

@@ -133,6 +133,28 @@ extension SQLiteContactStore: SyncStateStore {
         try contacts(where: "id NOT IN (SELECT contact_id FROM sync_item)", [])
     }
 
+    public func holders(uids: [String]) throws -> [UIDHolder] {
+        try guarded {
+            try writer.read { db in
+                let contacts = try Self.contacts(uids: uids, db)
+                var links: [Int64: (account: String, href: String)] = [:]
+                let ids = contacts.compactMap(\.id)
+                for start in stride(from: 0, to: ids.count, by: 500) {
+                    let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                    let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                    for row in try Row.fetchAll(db, sql: "SELECT contact_id, account, href FROM sync_item WHERE contact_id IN (\(marks))",
+                                                arguments: StatementArguments(chunk)) {
+                        links[row[0]] = (row[1], row[2])
+                    }
+                }
+                return contacts.map { contact in
+                    let link = contact.id.flatMap { links[$0] }
+                    return UIDHolder(contact: contact, account: link?.account, href: link?.href)
+                }
+            }
+        }
+    }
+
     public func orphanedItems(account: String) throws -> [SyncItem] {
         try guarded {
             try writer.read { db in

@@ -10,7 +10,9 @@ extension SQLiteContactStore {
     public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try guarded {
             try writer.read { db in
-                var shared: [SharedMatchKey] = []
+                // One UID held by several contacts (two servers hold it).
+                var shared = try Self.sharedUIDs(db).map { SharedMatchKey(kind: .uid, key: $0.key, ids: $0.value) }
+                    .sorted { $0.key < $1.key }
                 let groups = try Row.fetchCursor(db, sql: """
                     SELECT kind, key, group_concat(id) FROM contact_key WHERE kind = 'email'
                     GROUP BY kind, key HAVING COUNT(*) > 1
@@ -31,6 +33,35 @@ extension SQLiteContactStore {
                     collector.add(kind, row[1], id: row[2])
                 }
                 return shared + collector.shared()
+            }
+        }
+    }
+
+    public func sharedUIDs() throws -> [String: [Int64]] {
+        try guarded { try writer.read(Self.sharedUIDs) }
+    }
+
+    /// Along the UID's index: one pass, nothing kept but the UIDs held twice.
+    static func sharedUIDs(_ db: Database) throws -> [String: [Int64]] {
+        var shared: [String: [Int64]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1")
+        while let row = try rows.next() {
+            shared[row[0]] = (row[1] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
+        }
+        return shared
+    }
+
+    /// Along the duplicate index's key order (`contact_key_by_key`): one probe per key.
+    public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
+        try guarded {
+            try writer.read { db in
+                var found: [String: [Int64]] = [:]
+                let statement = try db.cachedStatement(sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
+                for key in Set(keys) {
+                    let ids = try Int64.fetchAll(statement, arguments: [key])
+                    if !ids.isEmpty { found[key] = ids }
+                }
+                return found
             }
         }
     }

@@ -179,12 +179,14 @@ public final class SQLiteContactStore: ContactStore {
 
     static func contacts(uids: [String], _ db: Database) throws -> [Contact] {
         // In chunks: SQLite limits the number of arguments of one statement.
-        try stride(from: 0, to: uids.count, by: 500).flatMap { start in
+        let found = try stride(from: 0, to: uids.count, by: 500).flatMap { start in
             let chunk = Array(uids[start..<min(start + 500, uids.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
                                     arguments: StatementArguments(chunk)).map(Self.contact(from:))
         }
+        // Contacts may share a UID (two servers hold it): the oldest first, the one a UID names.
+        return found.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
     }
 
     /// One write transaction, one `import` change set: an error from any save rolls back all of them.
@@ -210,35 +212,7 @@ public final class SQLiteContactStore: ContactStore {
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
     public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
                              _ body: ([Contact]) throws -> Void) throws -> Int {
-        let parsed = ContactSearch(search)
-        let sortColumn = Self.sortColumn(sort)
-        var bodyError: Error?
-        let count: Int = try guarded {
-            try writer.read { db in
-                let (filter, arguments) = Self.filter(try ResolvedSearch(parsed, db))
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(sortColumn), id",
-                    arguments: arguments)
-                var batch: [Contact] = [], count = 0
-                batch.reserveCapacity(batchSize)
-                func flush() -> Bool {
-                    guard !batch.isEmpty else { return true }
-                    do { try body(batch) } catch { bodyError = error; return false }
-                    count += batch.count
-                    batch.removeAll(keepingCapacity: true)
-                    return true
-                }
-                while let row = try rows.next() {
-                    batch.append(try Self.contact(from: row))
-                    if batch.count >= batchSize, !flush() { return count }
-                }
-                _ = flush()
-                return count
-            }
-        }
-        // The caller's own failure (writing the file) is not a storage error.
-        if let bodyError { throw bodyError }
-        return count
+        try walk(search: search, sort: sort, batchSize: batchSize, select: Self.readColumns, read: Self.contact(from:), body)
     }
 
     /// Recorded as a `delete` change set; the contact is kept whole in the trash.

@@ -18,6 +18,7 @@ public struct SyncPresenter {
         if summary.resurrected > 0 { text += "; kept \(summary.resurrected) deleted on one side and edited on the other" }
         if summary.resynced { text += "; the sync token was refused, compared every card" }
         if !summary.refused.isEmpty { text += "; " + refused(summary.refused) }
+        if !summary.sharedUIDs.isEmpty { text += "; " + sharedUIDs(summary.sharedUIDs) }
         if !summary.failed.isEmpty {
             let count = summary.failed.count
             text += "; \(count) card\(count == 1 ? "" : "s") failed, tried again at the next sync ("
@@ -34,6 +35,13 @@ public struct SyncPresenter {
         let shown = hrefs.prefix(10).joined(separator: ", ") + (hrefs.count > 10 ? ", …" : "")
         return "refused \(hrefs.count) href\(hrefs.count == 1 ? "" : "s") outside the address book "
             + "(nothing sent there): \(shown)"
+    }
+
+    /// `2 cards with the UID ann, kept as two contacts: /book/a.vcf and /book/b.vcf`, one per
+    /// card added beside another (the first ten).
+    func sharedUIDs(_ shared: [SyncSummary.SharedUID]) -> String {
+        let shown = shared.prefix(10).map { "2 cards with the UID \($0.uid), kept as two contacts: \($0.first) and \($0.second)" }
+        return shown.joined(separator: "; ") + (shared.count > 10 ? "; and \(shared.count - 10) more" : "")
     }
 
     /// `Ann Lee: not sent, the server answered 415 Unsupported Media Type: ...` or

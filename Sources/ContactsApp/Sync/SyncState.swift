@@ -97,6 +97,19 @@ public struct SyncedChanges: Equatable, Sendable {
     }
 }
 
+/// A contact holding a UID, and where it is linked: what decides whether a server's card with
+/// that UID may be matched to it (`SyncWorker`: only a contact linked nowhere is).
+public struct UIDHolder: Equatable, Sendable {
+    public var contact: Contact
+    /// The account and href it is linked to; nil for a contact linked to no account.
+    public var account: String?
+    public var href: String?
+
+    public init(contact: Contact, account: String? = nil, href: String? = nil) {
+        self.contact = contact; self.account = account; self.href = href
+    }
+}
+
 /// Where sync keeps its accounts and per-contact state, beside the contacts
 /// (`SQLiteContactStore+Sync.swift`).
 public protocol SyncStateStore: AnyObject {
@@ -118,6 +131,8 @@ public protocol SyncStateStore: AnyObject {
     func changedContacts(account: String) throws -> [Contact]
     /// The contacts linked to no account.
     func unlinkedContacts() throws -> [Contact]
+    /// The contacts whose UID is one of `uids`, each with its link, oldest first.
+    func holders(uids: [String]) throws -> [UIDHolder]
     /// The links of `account` whose contact was deleted here.
     func orphanedItems(account: String) throws -> [SyncItem]
     /// Applies a pull in one transaction: every write and the token, or nothing. Returns the

@@ -20,6 +20,9 @@ public struct SyncSummary: Equatable, Sendable {
     public var resynced = false
     /// hrefs the server named outside the address book: refused, nothing sent there.
     public var refused: [String] = []
+    /// Cards of this address book with a UID another card of it has: each kept as a contact of
+    /// its own, linked by its href (a warning; the sync goes on).
+    public var sharedUIDs: [SharedUID] = []
     /// Cards that could not be sent (the server refused them) or read (the server's card is
     /// not a vCard we can read): the others went on; each is tried again at the next sync.
     public var failed: [Failed] = []
@@ -42,6 +45,15 @@ public struct SyncSummary: Equatable, Sendable {
         public init(name: String, direction: Direction, status: Int? = nil, reason: String) {
             self.name = name; self.direction = direction; self.status = status; self.reason = reason
         }
+    }
+
+    /// A card whose UID an earlier card of the same address book has (`href` is the earlier's).
+    public struct SharedUID: Equatable, Sendable {
+        public var uid: String
+        /// The card already linked (or met first in this sync), then the one added beside it.
+        public var first: String
+        public var second: String
+        public init(uid: String, first: String, second: String) { self.uid = uid; self.first = first; self.second = second }
     }
 
     /// A contact with fields changed differently on both sides.
@@ -137,8 +149,9 @@ public final class SyncWorker {
                 // The deciding thread is waited for before this returns.
                 summary = try BatchPipe.runConsumingElsewhere(consume: { (nextCards: () throws -> [RemoteCard]?) in
                     var decided = counted
+                    var matched = UIDMatches()
                     while let cards = try nextCards() {
-                        let writes = try self.writes(for: cards, account, items, &decided)
+                        let writes = try self.writes(for: cards, account, items, &matched, &decided)
                         try send((writes, writes.map { write -> PreparedContact? in
                             guard case .insert(let contact, _, _, _) = write else { return nil }
                             return self.store.prepareForInsert(contact)
@@ -164,7 +177,9 @@ public final class SyncWorker {
         }
         let cards = try book.cards(hrefs: wanted)
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
-        var pull = SyncPull(account: account.name, writes: try writes(for: cards, account, items, &summary), token: token)
+        var matched = UIDMatches()
+        var pull = SyncPull(account: account.name, writes: try writes(for: cards, account, items, &matched, &summary),
+                            token: token)
         pull.writes += try removals(removed, account, items, &summary)
         // A card not read here is asked for again next time: the token stays where it was (the
         // cards saved now are not downloaded again, their ETags match).
@@ -177,9 +192,22 @@ public final class SyncWorker {
     /// Pulls of this many cards or more are saved while they download (`pull`).
     static let pipelinedPull = 100
 
+    /// What one pull has met so far (its cards come in batches): the first href of each UID. A
+    /// later card with that UID is added beside it, so a contact linked nowhere joins one card only.
+    struct UIDMatches {
+        var firstHref: [String: String] = [:]
+    }
+
     /// What the cards that came down change here: new contacts, updates, merges.
+    ///
+    /// A card at an href not linked yet is matched by its UID only to a contact linked to no
+    /// account (a local one, one of a removed account, or one whose push was cut off before its
+    /// link was kept): a contact linked to another account, or to another href of this one, is
+    /// never changed by it. Such a card is a contact of its own, so one UID on two servers is two
+    /// contacts (`duplicates` shows them), and a second card with one UID in this address book
+    /// is added beside the first, named in the summary (`SyncSummary.sharedUIDs`).
     private func writes(for cards: [RemoteCard], _ account: SyncAccount, _ items: [String: SyncItem],
-                        _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
+                        _ matched: inout UIDMatches, _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
         var writes: [SyncPull.Write] = []
         // Each card read once (a vCard parse is most of a first sync's own work). A card that
         // cannot be read is named in the summary; the others are saved.
@@ -194,36 +222,43 @@ public final class SyncWorker {
                                             reason: TerminalText.sanitize(read.problem ?? "not a vCard")))
             }
         }
-        let byUID = Dictionary(try store.contacts(uids: parsed.map(\.1.uid)).map { ($0.uid, $0) },
-                               uniquingKeysWith: { a, _ in a })
+        let byUID = Dictionary(grouping: try store.holders(uids: parsed.map(\.1.uid).filter { !$0.isEmpty }),
+                               by: \.contact.uid)
         for (card, parsedContact) in parsed {
             var remote = parsedContact
+            let sibling = matched.firstHref[remote.uid]
+            if !remote.uid.isEmpty && sibling == nil { matched.firstHref[remote.uid] = card.href }
             if let item = items[card.href], let local = try store.contact(id: item.contactID) {
                 if local.version == item.syncedVersion {
                     writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
                                           base: card.vcard, pushPending: false))
+                    summary.pulled += 1
                 } else {
                     let result = SyncMerge.merge(base: try base(account, item.href), local: local, remote: remote,
                                                  winner: account.conflicts)
                     count(result, local, &summary)
                     writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
                                           base: card.vcard, pushPending: true))
-                    continue
                 }
-            } else if let local = byUID[remote.uid] {
-                // Found here but not linked: a sync cut off after the server took a card, or the
-                // same card imported before. Merged with no base.
+                continue
+            }
+            let holders = byUID[remote.uid] ?? []
+            if let sibling = sibling ?? holders.first(where: { $0.account == account.name && $0.href != card.href })?.href {
+                // One UID twice in this address book: both kept, each linked by its own href.
+                summary.sharedUIDs.append(.init(uid: TerminalText.sanitize(remote.uid), first: sibling, second: card.href))
+            } else if let local = holders.first(where: { $0.account == nil })?.contact {
+                // Found here but linked nowhere: a sync cut off after the server took a card, the
+                // same card imported before, or an account removed and added again. Merged with no base.
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
                 writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
                                       base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
                 continue
-            } else {
-                if items[card.href] != nil { summary.resurrected += 1 }
-                if remote.uid.isEmpty { remote.uid = card.href }
-                remote.createdAt = now(); remote.updatedAt = now()
-                writes.append(.insert(remote, href: card.href, etag: card.etag, base: card.vcard))
             }
+            if items[card.href] != nil { summary.resurrected += 1 }
+            if remote.uid.isEmpty { remote.uid = card.href }
+            remote.createdAt = now(); remote.updatedAt = now()
+            writes.append(.insert(remote, href: card.href, etag: card.etag, base: card.vcard))
             summary.pulled += 1
         }
         return writes

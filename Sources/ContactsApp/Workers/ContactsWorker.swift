@@ -99,7 +99,10 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         let trimmed = reference.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
         if let id = Int64(digits) { return try contact(id: id) }
-        if let byUID = try translating({ try store.contacts(uids: [trimmed]) }).first { return byUID }
+        // Two contacts may share a UID (two servers hold it): then the UID names neither.
+        let byUID = try translating({ try store.contacts(uids: [trimmed]) })
+        if byUID.count == 1 { return byUID[0] }
+        if byUID.count > 1 { throw ContactsFailure.ambiguous(reference: trimmed, matches: byUID) }
         let matches = try page(ContactQuery(search: trimmed, sort: .last, page: 1, limit: 10)).contacts
         if matches.count == 1 { return matches[0] }
         let exact = matches.filter { ContactKeys.fold($0.fullName) == ContactKeys.fold(trimmed) }

@@ -84,6 +84,55 @@ public struct ExportReport: Equatable, Sendable {
     /// The file written, or nil when the text is returned instead.
     public var path: String?
     public var text: String?
+    /// What writing the contacts' kept cards in the version asked for changed or dropped, one
+    /// entry per kind of change (a 3.0-only property dropped for 4.0, a 4.0-only one written as
+    /// an X- property for 3.0, an FN added...), in the order first met.
+    public var conversions: [Conversion] = []
+    /// Contacts written with at least one change.
+    public var convertedContacts = 0
+
+    public init(count: Int, format: ExportFormat, path: String?, text: String?,
+                conversions: [Conversion] = [], convertedContacts: Int = 0) {
+        self.count = count; self.format = format; self.path = path; self.text = text
+        self.conversions = conversions; self.convertedContacts = convertedContacts
+    }
+
+    /// One kind of change: its sentence (`VCardVersionConverter`'s), how many contacts it was
+    /// made to, and the first of them (`maximumContactsNamed`).
+    public struct Conversion: Equatable, Sendable {
+        public var note: String
+        public var count: Int
+        public var contacts: [Named]
+        public init(note: String, count: Int, contacts: [Named]) { self.note = note; self.count = count; self.contacts = contacts }
+    }
+
+    /// A contact as a report names it.
+    public struct Named: Equatable, Sendable {
+        public var id: Int64?
+        public var name: String
+        public init(id: Int64?, name: String) { self.id = id; self.name = name }
+    }
+
+    /// Contacts named per kind of change; the count says how many there were.
+    public static let maximumContactsNamed = 5
+    /// Kinds of change kept (a sentence may name a property, so there is no fixed number of
+    /// them); the rest are counted in `convertedContacts` alone.
+    public static let maximumConversionsKept = 50
+
+    /// Adds one contact's notes: each kind counted once per contact.
+    mutating func add(notes: [String], of contact: Named) {
+        guard !notes.isEmpty else { return }
+        convertedContacts += 1
+        var seen = Set<String>()
+        for note in notes where seen.insert(note).inserted {
+            if let index = conversions.firstIndex(where: { $0.note == note }) {
+                conversions[index].count += 1
+                if conversions[index].contacts.count < Self.maximumContactsNamed { conversions[index].contacts.append(contact) }
+            } else if conversions.count < Self.maximumConversionsKept {
+                conversions.append(Conversion(note: note, count: 1, contacts: [contact]))
+            }
+        }
+    }
 }
 
 /// The import and export work the list's Interactor delegates (its seam: tests put a spy here).
@@ -258,6 +307,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // The stored contacts this import's cards matched, by UID: bounded by the book, not by
         // the file (the UIDs it added, the store tells: `ContactImportSession.addedUIDs`).
         var matched = Set<String>()
+        // The UIDs an export gave contacts sharing one (`exported`): the file written back finds them.
+        let reexported = try translating { try store.sharedUIDs() }.reduce(into: [String: (uid: String, id: Int64)]()) { map, shared in
+            for id in shared.value.dropFirst() { map[Self.exportedUID(shared.key, id: id)] = (shared.key, id) }
+        }
         var readCount = 0, savedCount = 0
         let time = now()
         var readError: Error?
@@ -289,7 +342,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
                             if progress?.isCancelled == true {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
-                            try save(parsed, prepared: prepared, time: time, matched: &matched, report: &report, in: session)
+                            try save(parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
+                                     report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -326,6 +380,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// tells in one question for the batch's UIDs and first derivations, and one more for each
     /// further derivation (only for a card the file repeats).
     private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
+                      reexported: [String: (uid: String, id: Int64)] = [:],
                       report: inout ImportReport, in session: ContactImportSession) throws {
         var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
         func ask(_ uids: [String]) throws {
@@ -360,9 +415,20 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // 100k cards 6 % of its saving thread.
         let stored = session.bookWasEmpty ? [] : try session.contacts(uids: incoming.map(\.uid))
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
+        // A card an export wrote with a UID of its own (its contact shares one): that contact.
+        let sharing = incoming.compactMap { byUID[$0.uid] == nil ? reexported[$0.uid] : nil }
+        let byID = sharing.isEmpty ? [:] : Dictionary(try session.contacts(uids: sharing.map(\.uid)).compactMap { contact in
+            contact.id.map { ($0, contact) } }, uniquingKeysWith: { first, _ in first })
         var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
         for (index, var contact) in incoming.enumerated() {
-            if let existing = byUID[contact.uid] {
+            var found = byUID[contact.uid]
+            if found == nil, let shared = reexported[contact.uid], let existing = byID[shared.id] {
+                // Its own UID back, and its card saying so.
+                contact.uid = existing.uid
+                contact = CardPatch.reconciled(contact)
+                found = existing
+            }
+            if let existing = found {
                 matched.insert(contact.uid)
                 contact.id = existing.id
                 contact.version = existing.version
@@ -394,8 +460,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
     public func export(search: String, format: ExportFormat, to path: String, overwrite: Bool) throws -> ExportReport {
         if path == "-" {
             var text: [UInt8] = []
-            let count = try forEachChunk(search: search, format: format) { text += $0 }
-            return ExportReport(count: count, format: format, path: nil, text: String(decoding: text, as: UTF8.self))
+            var report = try forEachChunk(search: search, format: format) { text += $0 }
+            report.text = String(decoding: text, as: UTF8.self)
+            return report
         }
         let expanded = Self.expand(path)
         if !overwrite && FileManager.default.fileExists(atPath: expanded) {
@@ -403,9 +470,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
         }
         let file = try AtomicFile(path: expanded, uniqueName: makeUID())
         do {
-            let count = try forEachChunk(search: search, format: format) { try file.write($0) }
+            var report = try forEachChunk(search: search, format: format) { try file.write($0) }
             try file.commit(overwrite: overwrite, refusal: Self.alreadyExists(path, format: format, search: search))
-            return ExportReport(count: count, format: format, path: path, text: nil)
+            report.path = path
+            return report
         } catch let failure as ContactsFailure {
             file.discard()
             throw failure
@@ -415,8 +483,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
         }
     }
 
-    /// Hands the formatted text out page by page, as UTF-8 bytes; returns how many contacts there were.
-    private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws -> Int {
+    /// Hands the formatted text out page by page, as UTF-8 bytes; returns how many contacts there
+    /// were and what writing their cards changed (the report without its path or text).
+    private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws -> ExportReport {
+        var report = ExportReport(count: 0, format: format, path: nil, text: nil)
+        var notes: [String] = []
         if format == .csv { try body(Array(ContactsCSV.header.utf8)) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)
         var bytes: [UInt8] = []
@@ -426,13 +497,23 @@ public final class ImportExportWorker: ContactsTransferLogic {
         progress?.begin("Exporting contacts", total: total)
         defer { progress?.end() }
         var written = 0, reported = 0
+        // A UID held by several contacts is written once, by the oldest (`exportedUID`).
+        let shared = try translating { try store.sharedUIDs() }
         let count = try translating {
-            try store.forEachBatch(search: search, sort: .last, batchSize: exportPageSize) { contacts in
+            let walk = format == .csv ? store.forEachBatch : store.forEachBatchForVCardExport
+            return try walk(search, .last, exportPageSize) { batch in
+                let contacts = shared.isEmpty ? batch : batch.map { Self.exported($0, shared: shared) }
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
                     ContactsCSV.append(contacts, to: &bytes)
                 } else {
-                    for contact in contacts { writer.append(contact, to: &bytes) }
+                    for contact in contacts {
+                        writer.append(contact, to: &bytes, notes: &notes)
+                        if !notes.isEmpty {
+                            report.add(notes: notes, of: .init(id: contact.id, name: contact.fullName))
+                            notes.removeAll(keepingCapacity: true)
+                        }
+                    }
                 }
                 try body(bytes)
                 written += contacts.count
@@ -445,7 +526,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
             }
         }
         progress?.report(completed: count, of: count, message: "written")
-        return count
+        report.count = count
+        return report
     }
 
     /// The refusal to replace a file, with the command that replaces it (the list's `export`
@@ -455,6 +537,21 @@ public final class ImportExportWorker: ContactsTransferLogic {
             ? "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" : path
         return "\(path) already exists; to replace it: export \(typed) \(format.rawValue) \(search.isEmpty ? "all" : "search") yes"
     }
+
+    /// A contact as exported: one sharing its UID with an older contact (the same card on two
+    /// servers, or twice on one) gets a UID of its own, derived from that UID and its number, the
+    /// same at every export. A file is read by programs that take one UID for one contact
+    /// (ours, Radicale's upload, vdirsyncer): with the UID twice, one of the two would be merged
+    /// away or refused there, though they are two contacts here.
+    public static func exported(_ contact: Contact, shared: [String: [Int64]]) -> Contact {
+        guard let id = contact.id, let holders = shared[contact.uid], holders.first != id else { return contact }
+        var exported = contact
+        exported.uid = exportedUID(contact.uid, id: id)
+        return exported
+    }
+
+    /// The UID contact `id` is written with when it shares `uid` with an older contact.
+    public static func exportedUID(_ uid: String, id: Int64) -> String { DerivedUID.uuid(uid + "\u{1E}#\(id)") }
 
     /// How many contacts an export writes between two progress reports.
     static let exportProgressStep = 2_000

@@ -67,10 +67,7 @@ public final class Session {
                 "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
                 code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
         } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
-            stack.active.perform(call)
-            if !canAsk, let request = recorder.takeConfirmation(proceeding: .proceed) {
-                stack.active.perform(request.confirmed)
-            }
+            performInActiveScene(call)
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)
         } else {
@@ -83,6 +80,39 @@ public final class Session {
         var outcome = recorder.end()
         outcome.quit = quit
         return outcome
+    }
+
+    /// Runs an action of the scene `sceneID` whichever scene is on top, so a program needs no
+    /// knowledge of the screens to make two calls in a row: the scenes above it are left first
+    /// (`reach(_:)`), and the outcome shows their messages and routes before the action's. A scene
+    /// not on the stack refuses as `run(_:inScene:)` does; so does one under a scene that stays.
+    public func run(_ call: ActionCall, reaching sceneID: String) -> Outcome {
+        let leaving = reach(sceneID)
+        // A person asked whether to leave answers first; the action is not run behind the question.
+        if canAsk, leaving.confirmation != nil { return leaving }
+        var outcome = run(call, inScene: sceneID)
+        outcome.displayed = leaving.displayed + outcome.displayed
+        outcome.routes = leaving.routes + outcome.routes
+        return outcome
+    }
+
+    /// Leaves the scenes above the last `sceneID` of the stack, top first, each as its own `back`
+    /// leaves it (a form's `back` cancels it out loud, saying what it drops), or by a pop when it
+    /// declares none. Stops at a scene that stays (it asked, or refused); does nothing when
+    /// `sceneID` is active or not on the stack.
+    public func reach(_ sceneID: String) -> Outcome {
+        recorder.begin()
+        if stack.scenes.contains(where: { $0.descriptor.id == sceneID }) {
+            while stack.active.descriptor.id != sceneID {
+                let top = stack.active
+                let back = top.descriptor.actions.first { spec in
+                    (spec.name == "back" || spec.aliases.contains("back")) && !spec.parameters.contains(where: \.isRequired)
+                }
+                if let back { performInActiveScene(ActionCall(back.name)) } else { stack.pop() }
+                if stack.active === top { break }
+            }
+        }
+        return recorder.end()
     }
 
     /// Pops scenes until `sceneID` is active, recording the routes like any input
@@ -107,6 +137,15 @@ public final class Session {
     /// The stack as a ViewModel, from the root to the active scene.
     public var stackViewModel: StackViewModel {
         StackViewModel(scenes: stack.scenes.map { .init(scene: $0.descriptor.id, title: $0.title) })
+    }
+
+    /// Runs a checked action of the active scene; where nobody can be asked, a question that
+    /// goes ahead when unanswered is answered yes at once.
+    private func performInActiveScene(_ call: ActionCall) {
+        stack.active.perform(call)
+        if !canAsk, let request = recorder.takeConfirmation(proceeding: .proceed) {
+            stack.active.perform(request.confirmed)
+        }
     }
 
     private func runGlobal(_ call: ActionCall) -> Bool {

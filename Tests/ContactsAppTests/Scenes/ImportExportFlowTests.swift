@@ -32,13 +32,19 @@ final class ImportExportFlowTests: XCTestCase {
         // When
         sut.send(ActionCall("import", ["path": .string(path)]))
         // Then
-        // Then: 7 cards: 4 added, 3 unreadable; each change named by the line of its value
+        // Then: 7 cards: 4 added, 3 unreadable; each change named by the line of its value, and
+        // the FN (and N) an export adds to a card without by the card's
         sut.receive(Message(.info, "Imported \(path): 4 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; "
-                            + "3 cards could not be read; 1 line outside any card skipped; 2 changes made in reading", details: [
+                            + "3 cards could not be read; 1 line outside any card skipped; 7 changes made in reading", details: [
             "line  1": "a line outside any card (expected BEGIN:VCARD): skipped",
+            "line  2": "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)",
             "line 10": "not a vCard property (no ':' in 'this line has no colon')",
+            "line 12": "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)",
             "line 15": "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD",
+            "line 17": "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN); no N (name parts): "
+                + "an export writes N:;nobody@example.org;;; beside the FN (3.0 requires N; in 4.0 it keeps the name's parts)",
             "line 19": "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL",
+            "line 24": "no FN (display name): an export writes FN:Two Good (vCard 3.0 and 4.0 require FN)",
             "line 21": "the card has no END:VCARD",
             "line 29": "the card has no END:VCARD (is the file truncated?)",
         ]))

@@ -109,14 +109,19 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
-    func test_insert_duplicateUID_isRefusedAsStorageError() {
+    func test_insert_aUIDTwice_keepsTwoContacts_foundOldestFirst_andShared() {
+        // Two servers may hold one card (issue 26): each is a contact of its own.
         forEachStore {
             // Given
-            _ = try sut.insert(StoreSeeds.ann)
+            let first = try sut.insert(StoreSeeds.ann)
+            // When
+            let second = try sut.insert(StoreSeeds.ann)
             // Then
-            XCTAssertThrowsError(try sut.insert(StoreSeeds.ann)) { error in
-                guard case .storage? = error as? ContactStoreError else { return XCTFail("\(error)") }
-            }
+            XCTAssertNotEqual(first.id, second.id)
+            XCTAssertEqual(try sut.contacts(uids: [StoreSeeds.ann.uid]).map(\.id), [first.id, second.id])
+            XCTAssertEqual(try sut.sharedUIDs(), [StoreSeeds.ann.uid: [try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
+            XCTAssertEqual(try sut.sharedMatchKeys(defaultCountry: nil).filter { $0.kind == .uid }.map(\.ids),
+                           [[try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
         }
     }
 
@@ -780,11 +785,11 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
-    func test_importContacts_withDuplicateUID_savesNothing() {
+    func test_importContacts_withOneContactWithoutUID_savesNothing() {
         forEachStore {
             // Given
             var twin = StoreSeeds.jose
-            twin.uid = StoreSeeds.al.uid
+            twin.uid = ""
             // When
             XCTAssertThrowsError(try sut.importContacts(inserting: [StoreSeeds.al, twin], updating: []))
             // Then

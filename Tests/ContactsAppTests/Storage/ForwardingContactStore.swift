@@ -24,6 +24,7 @@ class ForwardingContactStore: ContactStore {
                       _ body: ([Contact]) throws -> Void) throws -> Int {
         try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
+    func sharedUIDs() throws -> [String: [Int64]] { try inner.sharedUIDs() }
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try inner.sharedMatchKeys(defaultCountry: defaultCountry)
     }

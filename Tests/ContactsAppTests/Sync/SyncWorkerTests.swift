@@ -493,6 +493,7 @@ final class SyncStateStoreSpy: ForwardingContactStore, SyncStateStore {
     func base(account: String, href: String) throws -> String? { try sync.base(account: account, href: href) }
     func changedContacts(account: String) throws -> [Contact] { try sync.changedContacts(account: account) }
     func unlinkedContacts() throws -> [Contact] { try sync.unlinkedContacts() }
+    func holders(uids: [String]) throws -> [UIDHolder] { try sync.holders(uids: uids) }
     func orphanedItems(account: String) throws -> [SyncItem] { try sync.orphanedItems(account: account) }
     func apply(_ pull: SyncPull) throws -> SyncedChanges { try sync.apply(pull) }
     func link(_ item: SyncItem) throws { try sync.link(item) }

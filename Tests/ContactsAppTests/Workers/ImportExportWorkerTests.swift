@@ -162,8 +162,9 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(report.added, 4)
         XCTAssertEqual(report.problems.map(\.line), [10, 21, 29])
         XCTAssertEqual(report.problemCount, 3)
-        XCTAssertEqual(report.warnings.map(\.line), [1, 15, 19])
-        XCTAssertEqual([report.skippedLines, report.invalidValues, report.changes], [1, 0, 2])
+        // 1 skipped; 15 and 19 changed in reading; 2, 12, 17 (FN and N) and 24 have no FN for an export to keep.
+        XCTAssertEqual(report.warnings.map(\.line), [1, 2, 12, 15, 19, 17, 17, 24])
+        XCTAssertEqual([report.skippedLines, report.invalidValues, report.changes], [1, 0, 7])
         XCTAssertFalse(report.readNothing)
         XCTAssertEqual(try store.contact(id: kept.id!), kept)
     }
@@ -302,6 +303,73 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertNil(report.path)
         XCTAssertEqual(report.count, 2)
         XCTAssertEqual(report.text?.components(separatedBy: "BEGIN:VCARD").count, 3)
+    }
+
+    func test_export_namesWhatWritingChanged_perKind_withCountsAndContacts() throws {
+        // Given: two 3.0 cards with a CLASS (4.0 has none), one without FN, and one from the fields
+        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nCLASS:PUBLIC\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nN:Stone;Bob;;;\r\nCLASS:PRIVATE\r\nEND:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy\r\nFN:Cy Ito\r\nN:Ito;Cy;;;\r\nEMAIL;TYPE=INTERNET,PREF:cy@example.org\r\nEND:VCARD\r\n"
+        _ = try sut.importContacts(Data(cards.utf8), format: .vcard)
+        _ = try store.insert(Contact(uid: "dee", givenName: "Dee", familyName: "Moss"))
+        let ids = Dictionary(uniqueKeysWithValues: try everyone().map { ($0.uid, $0.id) })
+        // When
+        let as4 = try sut.export(search: "", format: .vcard4, to: "-", overwrite: false)
+        let as3 = try sut.export(search: "", format: .vcard3, to: "-", overwrite: false)
+        // Then: in 4.0, CLASS dropped from two and an FN added to one (Cy's internet type is kept,
+        // his pref is 4.0's PREF=1: a spelling, no change); in 3.0, the FN alone
+        XCTAssertEqual(as4.convertedContacts, 2)
+        XCTAssertEqual(as4.conversions, [
+            .init(note: "CLASS dropped: vCard 4.0 has no CLASS property", count: 2,
+                  contacts: [.init(id: ids["ann"]!, name: "Ann Lee"), .init(id: ids["bob"]!, name: "Bob Stone")]),
+            .init(note: "FN added from the contact's name (vCard 4.0 requires FN; the card had none)", count: 1,
+                  contacts: [.init(id: ids["bob"]!, name: "Bob Stone")]),
+        ])
+        XCTAssertTrue(try XCTUnwrap(as4.text).contains("EMAIL;TYPE=INTERNET;PREF=1:cy@example.org\r\n"))
+        XCTAssertEqual(as3.conversions, [
+            .init(note: "FN added from the contact's name (vCard 3.0 requires FN; the card had none)", count: 1,
+                  contacts: [.init(id: ids["bob"]!, name: "Bob Stone")]),
+        ])
+        XCTAssertEqual(as3.convertedContacts, 1)
+    }
+
+    func test_exportReport_namesTheFirstContactsOfAKind_andCountsThemAll() {
+        // Given
+        var report = ExportReport(count: 9, format: .vcard3, path: nil, text: nil)
+        // When: 8 contacts with the same change, the first twice
+        for id in 1...8 { report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: Int64(id), name: "C\(id)")) }
+        report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: 1, name: "C1"))
+        // Then
+        XCTAssertEqual(report.convertedContacts, 9)
+        XCTAssertEqual(report.conversions.map(\.count), [9])
+        XCTAssertEqual(report.conversions.first?.contacts.map(\.name), ["C1", "C2", "C3", "C4", "C5"])
+    }
+
+    /// The SQLite store's export read leaves a carded contact's typed lists out (the writer does
+    /// not read them): the same file as from whole contacts, for carded contacts and others.
+    func test_export_fromTheSQLiteBook_writesWhatWholeContactsWrite() throws {
+        // Given: a book with 3.0 and 4.0 cards (one without FN, named after its email) and contacts without a card
+        let book = try SQLiteContactStore(path: ":memory:")
+        let worker = ImportExportWorker(environment: ContactsEnvironment(store: book, now: { VCardSeeds.now }, makeUID: { "u" }),
+                                        exportPageSize: 2)
+        let nameless = "BEGIN:VCARD\r\nVERSION:4.0\r\nEMAIL:x@example.org\r\nTEL;VALUE=uri:tel:+1-555\r\nEND:VCARD\r\n"
+        _ = try worker.importContacts(VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf") + Data(nameless.utf8),
+                                      format: .vcard)
+        _ = try book.insert(StoreSeeds.full)
+        _ = try book.insert(StoreSeeds.acme)
+        var streamed: [Contact] = []
+        _ = try book.forEachBatchForVCardExport(search: "", sort: .last, batchSize: 3) { streamed += $0 }
+        let whole = try book.page(ContactQuery(sort: .last, limit: 1000)).contacts
+        // Then: carded contacts without their lists, the others whole
+        XCTAssertEqual(streamed.map(\.id), whole.map(\.id))
+        XCTAssertTrue(streamed.contains { $0.card != nil && $0.phones.isEmpty } && whole.contains { $0.card != nil && !$0.phones.isEmpty })
+        for (partial, full) in zip(streamed, whole) where full.card == nil { XCTAssertEqual(partial, full) }
+        for version in [VCardWriter.Version.v3, .v4] {
+            let writer = VCardWriter(version: version)
+            XCTAssertEqual(streamed.map(writer.card(for:)), whole.map(writer.card(for:)), version.rawValue)
+            let text = try XCTUnwrap(try worker.export(search: "", format: version == .v3 ? .vcard3 : .vcard4, to: "-", overwrite: false).text)
+            XCTAssertEqual(text, whole.map(writer.card(for:)).joined())
+        }
     }
 
     func test_csv_roundTrip_keepsEveryColumn() throws {

@@ -122,10 +122,18 @@ final class VCardReaderTests: XCTestCase {
             .init(line: 21, reason: "the card has no END:VCARD"),
             .init(line: 29, reason: "the card has no END:VCARD (is the file truncated?)"),
         ])
+        // The cards have N alone: the FN an export adds is named (and the N too, for the nameless one).
         XCTAssertEqual(result.warnings, [
             .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+            .init(line: 2, reason: "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
+            .init(line: 12, reason: "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)", kind: .changed),
             .init(line: 15, reason: "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD", kind: .changed),
             .init(line: 19, reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL", kind: .changed),
+            .init(line: 17, reason: "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN)",
+                  kind: .changed),
+            .init(line: 17, reason: "no N (name parts): an export writes N:;nobody@example.org;;; beside the FN "
+                  + "(3.0 requires N; in 4.0 it keeps the name's parts)", kind: .changed),
+            .init(line: 24, reason: "no FN (display name): an export writes FN:Two Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
         ])
     }
 

@@ -9,9 +9,20 @@ public enum ListContacts {
         public let organization: String
         public let email: String
         public let phone: String
+        /// Every email and phone (phones formatted as `phone`), so a program that picks an
+        /// address from a search needs no second call per contact.
+        public let emails: [LabeledValue]
+        public let phones: [LabeledValue]
         /// Where a search found the contact when the row does not show it already, briefly:
         /// "tag: friends", "note: Met at the Lisbon…".
         public var matched: String? = nil
+
+        public init(id: Int64, name: String, organization: String, emails: [LabeledValue], phones: [LabeledValue]) {
+            self.id = id; self.name = name; self.organization = organization
+            self.emails = emails; self.phones = phones
+            email = emails.first?.value ?? ""
+            phone = phones.first?.value ?? ""
+        }
     }
 
     public enum FetchContacts {
@@ -151,6 +162,9 @@ public enum ListContacts {
             public let count: Int
             /// The whole file: CRLF line endings, as the format wants.
             public let text: String
+            /// What writing kept cards in the format's version changed, a line per kind of change
+            /// with its count and first contacts; not in the layout, which is the file alone.
+            public var changes: [String] = []
             public var layout: DisplayLayout {
                 var lines = text.components(separatedBy: "\r\n")
                 if lines.last == "" { lines.removeLast() }

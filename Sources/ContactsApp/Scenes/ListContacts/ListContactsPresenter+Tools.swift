@@ -26,6 +26,7 @@ extension ListContactsPresenter: ListContactsToolsPresentationLogic {
     private func reason(_ reason: DuplicateReason) -> ListContacts.FindDuplicates.ViewModel.Reason {
         let text: String
         switch reason.kind {
+        case .uid: text = "same UID \(reason.value)"
         case .email: text = "same email \(reason.value)"
         case .phone: text = "same phone \(formatter.phone(reason.value))"
         case .name: text = "nearly the same name, both \(reason.value.hasPrefix("@") ? "with" : "at") \(reason.value)"

@@ -123,16 +123,29 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     /// Enough to find the trouble without flooding a terminal.
     static let maximumProblemsShown = 50
 
+    /// "Exported 3 contacts to book.vcf as vCard 4.0", and when writing kept cards in that
+    /// version changed them, how many and each kind of change with its count and first contacts
+    /// (as an import names its changes). For `-`, the text, with the changes beside it.
     public func presentExportedContacts(response: ListContacts.ExportContacts.Response) {
         let report = response.report
+        var changes: [String: String] = [:]
+        for (index, conversion) in report.conversions.enumerated() {
+            let named = conversion.contacts.map { contact in contact.id.map { "\(contact.name) (#\($0))" } ?? contact.name }
+            let more = conversion.count > named.count ? ", and \(conversion.count - named.count) more" : ""
+            // Keys numbered so that details sorted by key keep the order met.
+            let key = "change " + String(repeating: " ", count: String(report.conversions.count).count - String(index + 1).count) + "\(index + 1)"
+            changes[key] = "\(conversion.note): \(count(conversion.count, "contact")) (\(named.joined(separator: ", "))\(more))"
+        }
+        let changed = report.convertedContacts > 0
+            ? "; \(count(report.convertedContacts, "contact")) changed to be valid \(report.format.displayName)" : ""
         if let text = report.text {
             viewController?.displayExportedContacts(viewModel: .init(
                 format: report.format.rawValue, mediaType: report.format == .csv ? "text/csv" : "text/vcard",
-                count: report.count, text: text))
+                count: report.count, text: text, changes: changes.keys.sorted().compactMap { changes[$0] }))
             return
         }
-        viewController?.displayMessage(.success(
-            "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)"))
+        let text = "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)" + changed
+        viewController?.displayMessage(changes.isEmpty ? .success(text) : Message(.info, text, details: changes))
     }
 
     /// Names as stored: what Tab inserts must find the contact again.
@@ -173,9 +186,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
 
     func row(_ contact: Contact, matched: SearchMatch? = nil) -> ListContacts.Row {
         var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
-                                   organization: contact.organization,
-                                   email: contact.emails.first?.value ?? "",
-                                   phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+                                   organization: contact.organization, emails: contact.emails,
+                                   phones: contact.phones.map { LabeledValue(label: $0.label, value: formatter.phone($0.value)) })
         row.matched = matched.flatMap { describe($0, shownIn: row) }
         return row
     }

@@ -16,8 +16,10 @@ private enum ToolsSchema {
     static func array(_ items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
 
     static let row: JSONValue = {
+        let labelled = array(object(["label": string, "value": string]))
         guard case .object(var members) = object(["id": integer, "name": string, "organization": string, "email": string,
-                                                  "phone": string], description: "a list row, as in contactList"),
+                                                  "phone": string, "emails": labelled, "phones": labelled],
+                                                 description: "a list row, as in contactList"),
               case .object(var properties) = members["properties"] else { return [:] }
         properties["matched"] = ["type": "string", "description": "absent here: rows of a search only"]
         members["properties"] = .object(properties)
@@ -28,7 +30,7 @@ private enum ToolsSchema {
 extension ListContacts.FindDuplicates.ViewModel: JSONSchemaDescribed {
     public static var jsonSchema: JSONValue {
         let reason = ToolsSchema.object([
-            "kind": ["type": "string", "enum": ["email", "phone", "name"]],
+            "kind": ["type": "string", "enum": ["uid", "email", "phone", "name"]],
             "value": ["type": "string", "description": "the email in lower case; the phone as +CC digits; for names the folded organisation or @domain"],
             "text": ToolsSchema.string,
         ])

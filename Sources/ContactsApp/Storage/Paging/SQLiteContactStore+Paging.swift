@@ -11,10 +11,28 @@ extension SQLiteContactStore {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
                 let search = try ResolvedSearch(parsed, db)
-                let (rows, total) = search.hasInsideWords
-                    ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
-                    : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
-                let contacts = try rows.map(Self.contact(from:))
+                func ordinary(limit: Int, offset: Int) throws -> (rows: [Row], total: Int) {
+                    search.hasInsideWords
+                        ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
+                        : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
+                }
+                // A search puts the contacts a person writes to first (`Frecency`).
+                let ranked = parsed.isEmpty ? [] : try Self.rankedMatches(search, sort: query.sort, db)
+                let contacts: [Contact], total: Int
+                if ranked.isEmpty {
+                    let (rows, count) = try ordinary(limit: limit, offset: offset)
+                    contacts = try rows.map(Self.contact(from:))
+                    total = count
+                } else {
+                    var count = 0
+                    contacts = try Frecency.page(ranked: ranked, offset: offset, limit: limit) { offset, limit in
+                        let (rows, matches) = try ordinary(limit: limit, offset: offset)
+                        count = matches
+                        return try rows.map(Self.contact(from:))
+                    }
+                    // A page made of ranked contacts alone reads no ordinary rows: count them still.
+                    total = offset + limit <= ranked.count ? try ordinary(limit: 0, offset: 0).total : count
+                }
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
             }

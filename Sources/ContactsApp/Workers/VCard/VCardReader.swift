@@ -280,6 +280,8 @@ public struct VCardReader {
         builder.read(properties)
         if var contact = builder.contact {
             contact.card = Self.record(of: properties)
+            let added = Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
+            if !added.isEmpty { warnings = added + warnings }
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
             guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
             var merged: [ParsedContacts.Problem] = [], next = 0
@@ -300,6 +302,7 @@ public struct VCardReader {
         }
         contact.card = Self.record(of: properties)
         warnings.append(.init(line: fallback.line, reason: fallback.reason, kind: .changed))
+        warnings += Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
         return .success((contact, warnings))
     }
 

@@ -62,12 +62,19 @@ struct VCardVersionConverter {
         for line in lines {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
             if Self.isWritersOwn(text) { continue }
-            // Most lines (FN, NOTE, EMAIL, X- properties without parameters) need no change:
-            // they are not parsed (parsing every line was most of a conversion's time).
-            if let head = Property.head(of: text), !head.hasParameters,
-               !Names.converted.contains(head.name), !(source == .v21 && Card.textIn21.contains(head.name)) {
-                card.properties.append(Property(unchanged: text, group: head.group, name: head.name))
-                continue
+            // Most lines (FN, NOTE, X- properties without parameters, EMAIL;TYPE=work) need no
+            // change, or only `TYPE=pref` as `PREF=1`: they are not parsed (parsing every line
+            // with parameters was most of a 3.0 card's conversion to 4.0).
+            if let head = Property.head(of: text), !Names.mayConvert(head.name, text) {
+                if !head.hasParameters && !(source == .v21 && Card.textIn21.contains(head.name)) {
+                    card.properties.append(Property(unchanged: text, group: head.group, name: head.name))
+                    continue
+                }
+                if source != .v21, let plain = Syntax.plainTypes(text) {
+                    let line = plain.hasPref && target == .v4 ? Syntax.prefAs4(text, plain, group: head.group, name: head.name) : text
+                    card.properties.append(Property(unchanged: line, group: head.group, name: head.name))
+                    continue
+                }
             }
             guard var property = Property(parsing: text, notes: &notes) else {
                 notes.add("A line that is not a vCard property was dropped: \(Property.excerpt(text))")
@@ -146,6 +153,82 @@ struct VCardVersionConverter {
                 return encodingB && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
             }
             return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// A line whose parameters are all `TYPE=` with plain values (letters, digits, `-`, `_`;
+        /// Apple's `EMAIL;type=INTERNET;type=pref:`), group and name plain too: whether `pref` is
+        /// among its types, and the offset of the colon before its value. Nil for any other line.
+        /// Such a line is valid as it is in 3.0 and 4.0 but for 4.0's `PREF=1` (`prefAs4`).
+        static func plainTypes(_ line: String) -> (hasPref: Bool, colon: Int)? {
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (hasPref: Bool, colon: Int)? {
+                func isPlain(_ byte: UInt8) -> Bool {
+                    let letter = byte | 0x20
+                    return (letter >= 0x61 && letter <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+                }
+                var index = 0
+                while index < bytes.count, isPlain(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
+                guard index > 0, index < bytes.count, bytes[index] == UInt8(ascii: ";") else { return nil }
+                var hasPref = false
+                while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+                    // `TYPE=` in any case, then values separated by commas, none empty.
+                    guard bytes.count - index > 6 else { return nil }
+                    for (offset, letter) in "TYPE".utf8.enumerated() where bytes[index + 1 + offset] & 0xDF != letter { return nil }
+                    guard bytes[index + 5] == UInt8(ascii: "=") else { return nil }
+                    index += 6
+                    while true {
+                        let start = index
+                        while index < bytes.count, isPlain(bytes[index]) { index += 1 }
+                        guard index > start, index < bytes.count else { return nil }
+                        if index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                            && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f") {
+                            hasPref = true
+                        }
+                        guard bytes[index] == UInt8(ascii: ",") else { break }
+                        index += 1
+                    }
+                }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                return (hasPref, index)
+            }
+            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// A `plainTypes` line with `pref` as `PREF=1`, as parsing and writing it anew would give:
+        /// the name upper-cased, its other types in one `TYPE=a,b`, the value untouched.
+        static func prefAs4(_ line: String, _ plain: (hasPref: Bool, colon: Int), group: String?, name: String) -> String {
+            // By bytes: slicing the line as Characters was a quarter of a 3.0 export as 4.0.
+            func build(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+                var out: [UInt8] = []
+                out.reserveCapacity(bytes.count + 4)
+                if let group { out.append(contentsOf: group.utf8); out.append(UInt8(ascii: ".")) }
+                out.append(contentsOf: name.utf8)
+                var index = 0
+                while bytes[index] != UInt8(ascii: ";") { index += 1 }
+                var first = true
+                while index < plain.colon { // at a `;TYPE=`
+                    index += 6
+                    while true {
+                        let start = index
+                        while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: ";") && bytes[index] != UInt8(ascii: ":") {
+                            index += 1
+                        }
+                        let isPref = index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                            && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f")
+                        if !isPref {
+                            out.append(contentsOf: first ? ";TYPE=".utf8 : ",".utf8)
+                            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                            first = false
+                        }
+                        guard bytes[index] == UInt8(ascii: ",") else { break }
+                        index += 1
+                    }
+                }
+                out.append(contentsOf: ";PREF=1".utf8)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain.colon...]))
+                return String(decoding: out, as: UTF8.self)
+            }
+            var line = line
+            return line.withUTF8(build)
         }
 
         /// Whether the bytes spell an upper-case ASCII name, in any case.
@@ -585,23 +668,22 @@ extension VCardVersionConverter {
             }
         }
 
-        /// TYPE=pref as PREF=1; TYPE values 4.0 eliminated dropped; CONTEXT (RFC 2425's, gone
-        /// with CHARSET in RFC 6350 Appendix A.2) dropped.
+        /// TYPE=pref as PREF=1; CONTEXT (RFC 2425's, gone with CHARSET in RFC 6350 Appendix A.2)
+        /// dropped. The TYPE values RFC 6350 Appendix A took out of its lists (EMAIL's internet,
+        /// TEL's msg, ADR's parcel...) are kept: RFC 6350 §5.6's grammar takes any iana-token or
+        /// x-name as a TYPE value and a reader ignores one it does not know (§5), so dropping them
+        /// only lost what a 3.0 client wrote, on the way back from 4.0.
         private static func parametersTo4(_ property: inout Property, notes: inout Notes) {
             if property.has("CONTEXT") {
                 property.remove("CONTEXT")
                 notes.add("\(property.name): CONTEXT parameter dropped (vCard 4.0 has no CONTEXT)")
             }
             guard property.has("TYPE") else { return }
-            if !property.removeTypes(where: { $0.lowercased() == "pref" }).isEmpty, !property.has("PREF") {
-                property.set("PREF", ["1"])
-            }
-            if let eliminated = Types.eliminatedIn4[property.name] {
-                let removed = property.removeTypes { eliminated.contains($0.lowercased()) }
-                for type in removed {
-                    notes.add("\(property.name): TYPE \(type.lowercased()) dropped (vCard 4.0 has no such \(property.name) type)")
-                }
-            }
+            // The types read once (reading them is a split and a String per type).
+            let types = property.types
+            guard types.contains(where: Types.isPref) else { return }
+            property.setTypes(types.filter { !Types.isPref($0) })
+            if !property.has("PREF") { property.set("PREF", ["1"]) }
         }
 
         /// LABEL into the LABEL parameter of the ADR with the same group or TYPEs (or the only
@@ -799,11 +881,11 @@ extension VCardVersionConverter {
                 property.remove("MEDIATYPE")
                 notes.add("\(property.name): MEDIATYPE parameter dropped (vCard 3.0 has no MEDIATYPE)")
             }
-            if property.name == "TEL" {
-                for type in property.removeTypes(where: { ["text", "textphone"].contains($0.lowercased()) }) {
-                    notes.add("TEL: TYPE \(type.lowercased()) dropped (vCard 3.0 has no such TEL type)")
-                }
-            }
+            // TEL's text and textphone, which RFC 2426 does not list, are kept: its grammar takes
+            // any iana-token as a TYPE value too (as 4.0's keeps 3.0's msg, `parametersTo4`).
+            // 4.0's quoted list (`TYPE="work,voice"`, RFC 6350's own example) is one quoted value
+            // to a 3.0 reader: written as the types it lists.
+            if property.values(of: "TYPE").contains(where: { $0.contains(",") }) { property.set("TYPE", property.types) }
         }
 
         /// A 4.0-only property kept as an X- property, which 3.0 allows and readers keep.
@@ -916,6 +998,17 @@ extension VCardVersionConverter {
             "LABEL", "CLASS", "NAME", "MAILER", "PROFILE", "AGENT", "SORT-STRING", "X-ADDRESSBOOKSERVER-KIND",
             "X-ADDRESSBOOKSERVER-MEMBER", "X-ABSHOWAS", "KIND", "MEMBER", "BDAY", "REV", "GEO", "TZ", "TEL",
         ])
+        /// Whether a conversion may change a line of this property beyond its parameters: a
+        /// name in `converted`, but for a TEL whose value is no `tel:` URI (4.0 marks those
+        /// `VALUE=uri`, 3.0 writes them as text).
+        static func mayConvert(_ name: String, _ line: String) -> Bool {
+            guard converted.contains(name) else { return false }
+            guard name == "TEL" else { return true }
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return true }
+            let value = line.utf8[line.utf8.index(after: colon)...].prefix(4)
+            return value.count == 4 && zip(value, "tel:".utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
+
         /// RFC 2426's value types (§4 and RFC 2425).
         static let valueTypes3: Set<String> = [
             "binary", "boolean", "date", "date-time", "float", "integer", "text", "time", "uri", "utc-offset", "vcard", "phone-number",
@@ -923,12 +1016,7 @@ extension VCardVersionConverter {
     }
 
     enum Types {
-        /// TYPE values RFC 6350 Appendix A eliminated.
-        static let eliminatedIn4: [String: Set<String>] = [
-            "TEL": ["msg", "bbs", "modem", "car", "isdn", "pcs"],
-            "EMAIL": ["internet", "x400"],
-            "ADR": ["dom", "intl", "postal", "parcel"],
-        ]
+        static func isPref(_ type: String) -> Bool { type.utf8.count == 4 && type.lowercased() == "pref" }
 
         /// The TYPE values RFC 2426 defines for each property (and home/work for every one).
         private static let defined: [String: Set<String>] = [

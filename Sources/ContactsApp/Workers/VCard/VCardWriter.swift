@@ -29,12 +29,20 @@ public struct VCardWriter {
     /// per card and folding each: measured with `perf`, an export of 100k contacts spent most of
     /// its time in those strings, `String(format:)` and `Calendar`. The bytes are the same.
     public func append(_ contact: Contact, to out: inout [UInt8]) {
+        var notes: [String] = []
+        append(contact, to: &out, notes: &notes)
+    }
+
+    /// `append(_:to:)`, with what writing a kept card in this version changed or dropped added
+    /// to `notes` (`VCardVersionConverter`'s sentences, and the FN or N it was given), for the
+    /// export's report. A contact written from its fields has none.
+    public func append(_ contact: Contact, to out: inout [UInt8], notes: inout [String]) {
         var lines = Lines(out: out)
         out = []
         lines.line("BEGIN:VCARD")
         lines.line(version == .v4 ? "VERSION:4.0" : "VERSION:3.0")
         if let card = contact.card {
-            appendCard(card, of: contact, to: &lines)
+            appendCard(card, of: contact, to: &lines, notes: &notes)
             lines.line("END:VCARD")
             out = lines.out
             return
@@ -78,14 +86,15 @@ public struct VCardWriter {
     /// made it say what the fields say), in this writer's version. A card that came without a
     /// UID, or with one another contact had (the import gave it a new one and said so), is
     /// written with the contact's, so the next import of the file finds the contact.
-    private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines) {
+    private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String]) {
         let uid = contact.uid
         var hasUID = false
         let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
-        for line in requiredLines(contact, before: converted.lines) { lines.line(line) }
+        notes += converted.notes
+        for line in requiredLines(contact, before: converted.lines, notes: &notes) { lines.line(line) }
         for line in converted.lines {
             if Self.isUIDLine(line) {
                 guard !hasUID else { continue }
@@ -103,6 +112,12 @@ public struct VCardWriter {
     /// N too when FN was missing, in 4.0 as well: read back, an FN alone would be split into names
     /// ("+81 3 0000 0000" into a given and a family name); an N keeps the fields as they are.
     func requiredLines(_ contact: Contact, before lines: [String]) -> [String] {
+        var notes: [String] = []
+        return requiredLines(contact, before: lines, notes: &notes)
+    }
+
+    /// `requiredLines(_:before:)`, each line added named in `notes` (`Self.addedNote`).
+    func requiredLines(_ contact: Contact, before lines: [String], notes: inout [String]) -> [String] {
         var hasFN = false, hasN = false
         for line in lines {
             switch Self.nameProperty(line) {
@@ -116,11 +131,22 @@ public struct VCardWriter {
         if !hasN && (version == .v3 || !hasFN) {
             required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
         }
+        guard !required.isEmpty else { return [] }
         // Names read from a card keep what they held; a control character never goes out.
-        var notes = VCardVersionConverter.Notes()
-        return required.map {
-            VCardVersionConverter.ControlCharacters.contains($0) ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &notes) : $0
+        var removed = VCardVersionConverter.Notes()
+        required = required.map {
+            VCardVersionConverter.ControlCharacters.contains($0) ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &removed) : $0
         }
+        if !hasFN { notes.append(Self.addedNote("FN", version: version)) }
+        if !hasN && (version == .v3 || !hasFN) { notes.append(Self.addedNote("N", version: version)) }
+        return required
+    }
+
+    /// The note for an FN or N the card did not have, written from the contact's name.
+    static func addedNote(_ name: String, version: Version) -> String {
+        name == "FN" ? "FN added from the contact's name (vCard \(version.rawValue) requires FN; the card had none)"
+            : version == .v3 ? "N added from the contact's name (vCard 3.0 requires N; the card had none)"
+            : "N added from the contact's name beside the FN added (so the name reads back in its parts)"
     }
 
     /// Whether a line is `FN` or `N` (grouped or not, any case), by its bytes: every line of

@@ -26,9 +26,11 @@ final class ContactToolsFlowTests: XCTestCase {
         super.tearDown()
     }
 
-    private static func row(_ id: Int64, _ name: String, _ organization: String = "", _ email: String = "",
-                            _ phone: String = "") -> ListContacts.Row {
-        .init(id: id, name: name, organization: organization, email: email, phone: phone)
+    /// A row of `ToolsSeeds.book`, whose emails are all "work" and phones all "mobile".
+    private static func row(_ id: Int64, _ name: String, _ organization: String = "", _ emails: [String] = [],
+                            _ phones: [String] = []) -> ListContacts.Row {
+        .init(id: id, name: name, organization: organization, emails: emails.map { LabeledValue(label: "work", value: $0) },
+              phones: phones.map { LabeledValue(label: "mobile", value: $0) })
     }
 
     static let duplicates = Duplicates(groups: [
@@ -36,13 +38,13 @@ final class ContactToolsFlowTests: XCTestCase {
             .init(kind: "email", value: "ann@example.org", text: "same email ann@example.org"),
             .init(kind: "phone", value: "+15550001111", text: "same phone +1 (555) 000-1111"),
             .init(kind: "name", value: "@example.org", text: "nearly the same name, both with @example.org"),
-        ], rows: [row(1, "Ann Lee", "Acme", "ann@example.org", "+1 (555) 000-1111"),
-                  row(2, "Anne Lee", "", "ANN@Example.org", "(555) 000-1111")], merge: "merge 1 2"),
+        ], rows: [row(1, "Ann Lee", "Acme", ["ann@example.org"], ["+1 (555) 000-1111"]),
+                  row(2, "Anne Lee", "", ["ANN@Example.org", "anne.lee@home.example"], ["(555) 000-1111"])], merge: "merge 1 2"),
         .init(number: 2, reasons: [.init(kind: "phone", value: "+15550002222", text: "same phone +1 (555) 000-2222")],
-              rows: [row(3, "Bob Stone", "", "", "(555) 000-2222"), row(4, "Robert Stone", "", "", "+1 (555) 000-2222")],
+              rows: [row(3, "Bob Stone", "", [], ["(555) 000-2222"]), row(4, "Robert Stone", "", [], ["+1 (555) 000-2222"])],
               merge: "merge 3 4"),
         .init(number: 3, reasons: [.init(kind: "name", value: "initech", text: "nearly the same name, both at initech")],
-              rows: [row(5, "Jon Smith", "Initech", "jon@initech.example"), row(6, "John Smith", "Initech", "john@mail.example")],
+              rows: [row(5, "Jon Smith", "Initech", ["jon@initech.example"]), row(6, "John Smith", "Initech", ["john@mail.example"])],
               merge: "merge 5 6"),
     ], caption: "3 groups of possible duplicates; merge one into its first contact with 'merge 1 2'")
 

@@ -70,7 +70,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("list")
         sut.receive(ListContacts.FetchContacts.ViewModel(
             rows: [Seeds.Rows.acme,
-                   .init(id: 1, name: "Ann Lee", organization: "Acme", email: "ann@example.org", phone: "+1 (555) 123-4567"),
+                   .init(id: 1, name: "Ann Lee", organization: "Acme", emails: Seeds.Rows.ann.emails, phones: Seeds.Rows.ann.phones),
                    Seeds.Rows.jose, Seeds.Rows.taro],
             page: 1, pageCount: 1, total: 4, search: "", sort: "last", caption: "Page 1 of 1 · 4 contacts · by last name"))
 
@@ -221,8 +221,9 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then: saved, back on the list, at its sorted place
         sut.receive(Message.success("Added Zoë Adams as #5"))
         sut.receiveRoute(.pop("form"))
-        let zoeRow = ListContacts.Row(id: 5, name: "Zoë Adams", organization: "", email: "zoe@example.org",
-                                      phone: "555 987 6543")
+        let zoeRow = ListContacts.Row(id: 5, name: "Zoë Adams", organization: "",
+                                      emails: [LabeledValue(label: "work", value: "zoe@example.org")],
+                                      phones: [LabeledValue(label: "mobile", value: "555 987 6543")])
         sut.receive(ListContacts.ShowInsertedContact.ViewModel(
             row: zoeRow, position: 2, page: 1, text: "Zoë Adams is number 2 of 5 in the list (page 1)"))
 
@@ -257,11 +258,11 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.success("Added Zed as #5"))
         sut.receiveRoute(.pop("form"))
         sut.receive(ListContacts.ShowInsertedContact.ViewModel(
-            row: .init(id: 5, name: "Zed", organization: "", email: "", phone: ""), position: 4, page: 2,
+            row: .init(id: 5, name: "Zed", organization: "", emails: [], phones: []), position: 4, page: 2,
             text: "Zed is number 4 of 5 in the list (page 2)"))
         sut.send("page 2")
         sut.receive(ListContacts.FetchContacts.ViewModel(
-            rows: [Seeds.Rows.jose, .init(id: 5, name: "Zed", organization: "", email: "", phone: "")],
+            rows: [Seeds.Rows.jose, .init(id: 5, name: "Zed", organization: "", emails: [], phones: [])],
             page: 2, pageCount: 3, total: 5, search: "", sort: "last", caption: "Page 2 of 3 · 5 contacts · by last name"))
     }
 

@@ -36,7 +36,7 @@ final class SQLiteSceneFlowTests: XCTestCase {
         sut.send("save")
         sut.receive(Message.success("Added José Ñúñez as #1"))
         sut.receiveRoute(.pop("form"))
-        let row = ListContacts.Row(id: 1, name: "José Ñúñez", organization: "", email: "", phone: "")
+        let row = ListContacts.Row(id: 1, name: "José Ñúñez", organization: "", emails: [], phones: [])
         sut.receive(ListContacts.ShowInsertedContact.ViewModel(
             row: row, position: 1, page: 1, text: "José Ñúñez is number 1 of 1 in the list (page 1)"))
 

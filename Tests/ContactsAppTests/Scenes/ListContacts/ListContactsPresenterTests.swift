@@ -73,9 +73,24 @@ final class ListContactsPresenterTests: XCTestCase {
                                                    query: ContactQuery(search: "z", sort: .first, page: 3, limit: 2)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel, .init(
-            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", email: "", phone: "")],
+            rows: [.init(id: 7, name: "zoë de la cruz", organization: "acme", emails: [], phones: [])],
             page: 3, pageCount: 3, total: 5, search: "z", sort: "first",
             caption: "Page 3 of 3 · 5 contacts · matching \"z\" · by first name"))
+    }
+
+    func test_presentFetchedContacts_rowCarriesEveryEmailAndPhone_phonesFormatted() {
+        // Given: two emails and two phones; the table shows the first of each
+        let contact = Contact(id: 9, givenName: "Ann", familyName: "Lee",
+                              phones: [LabeledValue(label: "mobile", value: "+15551234567"), LabeledValue(label: "home", value: "0301234567")],
+                              emails: [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "ann@home.example")])
+        // When
+        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [contact], total: 1), query: ContactQuery(limit: 20)))
+        // Then
+        let row = viewControllerSpy.fetchedViewModel?.rows.first
+        XCTAssertEqual(row?.email, "ann@example.org")
+        XCTAssertEqual(row?.phone, "+1 (555) 123-4567")
+        XCTAssertEqual(row?.emails, [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "ann@home.example")])
+        XCTAssertEqual(row?.phones, [LabeledValue(label: "mobile", value: "+1 (555) 123-4567"), LabeledValue(label: "home", value: "0301234567")])
     }
 
     func test_presentFetchedContacts_showsWhatASearchMatched_unlessTheRowShowsItAlready() {
@@ -329,6 +344,42 @@ final class ListContactsJournalPresenterTests: XCTestCase {
                       "line  9": "EMAIL \"x\" is not an email address (kept)",
                       "line 12": "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD; NOTE: '=ZZ' is not a quoted-printable escape: kept as written",
                       "line 40": "the card has no END:VCARD"]))
+    }
+
+    func test_exportedContacts_nameEachKindOfChange_withItsCountAndFirstContacts() {
+        // Given: 7 contacts written, 3 of them changed
+        var report = ExportReport(count: 7, format: .vcard4, path: "out.vcf", text: nil)
+        report.add(notes: ["CLASS dropped: vCard 4.0 has no CLASS property"], of: .init(id: 4, name: "Ann Lee"))
+        report.add(notes: ["CLASS dropped: vCard 4.0 has no CLASS property",
+                           "FN added from the contact's name (vCard 4.0 requires FN; the card had none)"], of: .init(id: 9, name: "Bob Stone"))
+        for id in 10...15 { report.add(notes: ["NAME dropped: vCard 4.0 has no NAME property"], of: .init(id: Int64(id), name: "C\(id)")) }
+        var clean = ExportReport(count: 2, format: .vcard3, path: "clean.vcf", text: nil)
+        clean.convertedContacts = 0
+        // When
+        sut.presentExportedContacts(response: .init(report: report))
+        sut.presentExportedContacts(response: .init(report: clean))
+        // Then
+        XCTAssertEqual(viewControllerSpy.messages.suffix(2), [
+            Message(.info, "Exported 7 contacts to out.vcf as vCard 4.0; 8 contacts changed to be valid vCard 4.0", details: [
+                "change 1": "CLASS dropped: vCard 4.0 has no CLASS property: 2 contacts (Ann Lee (#4), Bob Stone (#9))",
+                "change 2": "FN added from the contact's name (vCard 4.0 requires FN; the card had none): 1 contact (Bob Stone (#9))",
+                "change 3": "NAME dropped: vCard 4.0 has no NAME property: 6 contacts (C10 (#10), C11 (#11), C12 (#12), C13 (#13), "
+                    + "C14 (#14), and 1 more)",
+            ]),
+            .success("Exported 2 contacts to clean.vcf as vCard 3.0"),
+        ])
+    }
+
+    func test_exportedText_carriesTheChanges_besideTheFile() throws {
+        // Given
+        var report = ExportReport(count: 1, format: .vcard3, path: nil, text: "BEGIN:VCARD\r\nEND:VCARD\r\n")
+        report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: 2, name: "Group"))
+        // When
+        sut.presentExportedContacts(response: .init(report: report))
+        // Then: the layout is the file alone
+        let viewModel = try XCTUnwrap(viewControllerSpy.exportedViewModels.last)
+        XCTAssertEqual(viewModel.changes, ["KIND written as X-ADDRESSBOOKSERVER-KIND: 1 contact (Group (#2))"])
+        XCTAssertEqual(viewModel.layout, .lines(["BEGIN:VCARD", "END:VCARD"]))
     }
 
     func test_importedContacts_nothingReadFromAFileWithText_isAnError_butAnEmptyFileOrAReimportIsNot() throws {

@@ -148,10 +148,9 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
 /// A card written in another version (2.1 in 3.0 and in 4.0, 3.0 in 4.0, 4.0 in 3.0):
 /// - read back, as the card reads without its control characters (which every conversion
 ///   removes first, a raw line break becoming `\n`), the UID, names (given, family, display, nickname), organisation, title, emails,
-///   phones' numbers, addresses, birthday, notes and tags are the same. A label may lose the
-///   types the target version has not (4.0: TEL's msg, bbs, modem, car, isdn, pcs; 3.0: TEL's
-///   text and textphone, RFC 6350 Appendix A and RFC 2426); the rest of it is the same. The
-///   order of phones, emails or addresses may change only in a card with PREF parameters (3.0
+///   phones (labels too: the TYPEs RFC 6350 Appendix A took out of its lists, and 4.0's text
+///   and textphone in 3.0, are kept as the valid iana-tokens they are), addresses, birthday,
+///   notes and tags are the same. The order of phones, emails or addresses may change only in a card with PREF parameters (3.0
 ///   has one preferred item where 4.0 ranks them, and the converter notes the others dropped);
 /// - written again in the same version, the same bytes, and read back, the same contact (fields,
 ///   `extraProperties` and card lines): a conversion is done once.
@@ -183,9 +182,7 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
     check("the birthday", contact.birthday, back.birthday)
     check("the notes", contact.notes, back.notes)
     check("the tags", contact.tags, back.tags)
-    let dropped = version == .v4 ? telTypesNotIn4 : telTypesNotIn3
-    same("the phones", contact.phones.map { LabeledValue(label: label($0.label, without: dropped), value: $0.value) },
-         back.phones.map { LabeledValue(label: label($0.label, without: dropped), value: $0.value) }) { $0.label + "\u{1}" + $0.value }
+    same("the phones", contact.phones, back.phones) { $0.label + "\u{1}" + $0.value }
     same("the emails", contact.emails, back.emails) { $0.label + "\u{1}" + $0.value }
     same("the addresses", contact.addresses, back.addresses) { "\($0)" }
 
@@ -196,19 +193,6 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
         fatalError("vCard \(version.rawValue) read back, a second time, \(difference([back], [backAgain]))\n\(text)")
     }
     checkPatchKeeps(back, "written in vCard \(version.rawValue) and read back")
-}
-
-/// TEL types RFC 6350 Appendix A eliminated, and 4.0's that RFC 2426 has not.
-private let telTypesNotIn4: Set<String> = ["msg", "bbs", "modem", "car", "isdn", "pcs"]
-private let telTypesNotIn3: Set<String> = ["text", "textphone"]
-
-/// A label read from TYPEs without the types a version has not ("other" when none is left); a
-/// label that is not all types (an X-ABLabel's) as it is.
-private func label(_ label: String, without types: Set<String>) -> String {
-    let words = label.split(separator: " ").map(String.init)
-    guard words.contains(where: types.contains) else { return label }
-    let kept = words.filter { !types.contains($0) }
-    return kept.isEmpty ? "other" : kept.joined(separator: " ")
 }
 
 /// The contact as its card reads with the converter's first step done on every line: control
