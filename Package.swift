@@ -70,6 +70,16 @@ let package = Package(
         // FoundationXML (linked statically into a release build) and the sync call instead of
         // linking libxml2 (stubs for x86_64 Linux; bench/STARTUP.md, issue 32).
         .target(name: "CLazyXML2"),
+        // libxml2's headers and link, for the fully static executable and platforms without
+        // CLazyXML2's stubs (libxml2-dev, scripts/setup).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2's push parser behind plain C functions (CardDAV answers read as they arrive): its
+        // headers (and ICU's, which they include) stay out of Swift. On Linux it calls CLazyXML2's
+        // stubs, so libxml2 is loaded only when a sync reads an answer.
+        .target(name: "CLibXML2Support", dependencies: staticExecutable ? ["CLibXML2"] : [
+            .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
+            .target(name: "CLibXML2", condition: .when(platforms: [.macOS])),
+        ]),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -89,6 +99,7 @@ let package = Package(
                 "SceneCore",
                 "JSONBytes",
                 "CProcessSupport",
+                "CLibXML2Support",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

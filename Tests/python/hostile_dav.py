@@ -3,9 +3,9 @@
 It serves one address book well enough for discovery and a sync (PROPFIND, sync-collection,
 addressbook-multiget, GET, PUT, DELETE) and can misbehave on demand: list hrefs outside the book
 or on another host, redirect discovery or a sync elsewhere, name a home on another host, send
-control bytes in names, trickle a sync's answer at 2 bytes a second, or truncate (507) its list of
-changes for ever. It records every request (method, path, Host, Authorization), so a test
-can tell what reached it and with which credentials."""
+control bytes in names, trickle a sync's answer at 2 bytes a second, truncate (507) its list of
+changes for ever, or send an answer that never ends. It records every request (method, path, Host,
+Authorization), so a test can tell what reached it and with which credentials."""
 import hashlib
 import re
 import threading
@@ -47,6 +47,16 @@ class HostileDAV:
         # address-data is sent as this raw XML, unescaped (entity references in a card).
         self.doctype = ""
         self.raw_address_data = {}
+        # "tail": the multiget answered with the cards asked for, then comments without end.
+        # "listing" or "card": the sync-collection REPORT, or the multiget, answered with a 207
+        # that never ends (one member listed over and over, each with a long comment after it,
+        # or one card's text going on), until
+        # the client hangs up or `endless_limit` bytes went out. `endless_sent` counts them;
+        # `streaming` is set once the first megabyte went.
+        self.endless = None
+        self.endless_limit = 1 << 30
+        self.endless_sent = 0
+        self.streaming = threading.Event()
         # A sync-collection answered at 2 bytes a second (`trickling` is set once it starts), or
         # truncated (507) every time with a fresh token (`truncations` counts the rounds).
         self.trickle_report = False
@@ -190,7 +200,19 @@ class HostileDAV:
                                  "<D:status>HTTP/1.1 507 Insufficient Storage</D:status></D:response>")
                     return self.answer(207, dav.multistatus([truncated], token=token))
                 if "sync-collection" in body:
+                    if dav.endless == "listing":
+                        return self.endless(f'<D:multistatus {NS}>',
+                                            dav.response(dav.book_path + "x.vcf", '<D:getetag>"1"</D:getetag>')
+                                            + "<!--" + " " * 65000 + "-->")
                     return self.answer(207, dav.multistatus(dav.members(), token="t1"))
+                if dav.endless == "tail":
+                    # The cards asked for, whole, and then no end: a sync killed while it reads.
+                    return self.endless(f'<D:multistatus {NS}>' + "".join(dav.multiget(body)),
+                                        "<!--" + " " * 65000 + "-->")
+                if dav.endless == "card":
+                    return self.endless(f'<D:multistatus {NS}><D:response><D:href>{dav.book_path}x.vcf</D:href>'
+                                        '<D:propstat><D:prop><D:getetag>"1"</D:getetag><C:address-data>'
+                                        'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:X\r\nNOTE:', "x" * 65536)
                 with dav.lock:
                     dav.multigets += 1
                     slow = dav.trickle_multiget_after is not None and dav.multigets > dav.trickle_multiget_after
@@ -215,6 +237,24 @@ class HostileDAV:
                         self.wfile.flush()
                 except OSError:  # the client gave up: what this mode is for
                     self.close_connection = True
+
+            def endless(self, head, piece):
+                """A 207 with no length, `head` and then `piece` again and again."""
+                self.send_response(207)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.close_connection = True
+                data = piece.encode() * max(1, 65536 // len(piece))
+                try:
+                    self.wfile.write(head.encode())
+                    while dav.endless_sent < dav.endless_limit and not dav.stopping.is_set():
+                        self.wfile.write(data)
+                        dav.endless_sent += len(data)
+                        if dav.endless_sent >= 1 << 20:
+                            dav.streaming.set()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def do_GET(self):
                 if self.challenged():

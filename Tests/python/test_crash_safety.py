@@ -380,3 +380,42 @@ def test_kill_during_pushes_then_the_next_sync_finishes_without_duplicates(tmp_p
     assert set(book) == set(before) and len(links) == 150
     assert server_uids(radicale) == set(before)
     assert sync(tmp_path, db) == "home: pulled 0, pushed 0, merged 0, conflicts 0"
+
+
+def test_kill_while_a_large_answer_streams_leaves_nothing_half_written_and_the_next_sync_completes(tmp_path,
+                                                                                                    spawn_rpc):
+    # Given 300 cards with a 30 KB photo each (a first sync saves them while the multiget answer
+    # is still being read: its first 8 MB of cards go to the writer before the answer ends), on
+    # a server whose answer, after the cards, never ends
+    import hostile_dav
+    server = hostile_dav.HostileDAV()
+    try:
+        for i in range(300):
+            photo = base64.b64encode(random.Random(i).randbytes(30_000)).decode()
+            server.put(f"/alice/book/s{i}.vcf", hostile_dav.card(f"s{i}", f"Given{i} Stream", f"PHOTO;ENCODING=b:{photo}"))
+        db = str(tmp_path / "book.sqlite")
+        result = subprocess.run([binary(), "account", "add", "home", server.base, "--user", "alice",
+                                 "--password-command", "echo secret", "--db", db, "--create"],
+                                env=isolated_env(tmp_path), capture_output=True, timeout=TIMEOUT)
+        assert result.returncode == 0, result.stderr.decode(errors="replace")
+        before, before_schema = checked_book(db), schema(db)
+        server.endless = "tail"
+        # When the sync is killed once the first cards were handed on (its second "downloading"
+        # report; the first says 0): the answer never ends, so it was still streaming
+        assert sync_killed(spawn_rpc, db, ("downloading", 2))
+        # Then the book is whole and as it was: no contact, no link, no token
+        assert checked_book(db) == before and schema(db) == before_schema
+        _, links = synced_book(db)
+        assert links == []
+        con = sqlite3.connect(db)
+        try:
+            assert con.execute("SELECT sync_token FROM sync_account").fetchall() == [(None,)]
+        finally:
+            con.close()
+        # And the next sync, answered plainly, brings every card once
+        server.endless = None
+        assert sync(tmp_path, db) == "home: pulled 300, pushed 0, merged 0, conflicts 0"
+        book, links = synced_book(db)
+        assert set(book) == {f"s{i}" for i in range(300)} and len(links) == 300
+    finally:
+        server.stop()

@@ -11,4 +11,9 @@ public enum ContactLimits {
     /// Most problems (and, apart, warnings) an import's report keeps, each with its line; the
     /// rest are counted. A person reads the first fifty (the list's presenter shows those).
     public static let maximumProblemsKept = 1_000
+    /// Longest line an import reads: a vCard's logical (unfolded) line, a CSV's row. Large
+    /// enough for a photo; past it a card is unreadable, and where nothing can be skipped (a
+    /// line outside any card, a CSV row) the import stops, naming the line: a 100 MB field
+    /// peaked at 1 GB, and `/dev/zero` read as vCard grew without end.
+    public static let maximumLineBytes = 8 << 20
 }

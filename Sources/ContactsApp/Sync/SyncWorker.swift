@@ -214,7 +214,7 @@ public final class SyncWorker {
         var parsed: [(RemoteCard, Contact)] = []
         parsed.reserveCapacity(cards.count)
         for card in cards {
-            let read = Self.read(card.vcard)
+            let read = card.unreadable.map { (contact: Contact?.none, problem: Optional($0)) } ?? Self.read(card.vcard)
             if let contact = read.contact {
                 parsed.append((card, contact))
             } else {

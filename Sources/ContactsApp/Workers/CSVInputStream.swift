@@ -19,12 +19,32 @@ final class CSVInputStream: InputStream {
     private var carried: [UInt8] = []
     private var atStart = true, atEnd = false
     private var status = Stream.Status.notOpen
-    /// What `nextChunk` threw; the stream ends there.
+    /// What `nextChunk` threw, or `RowTooLong`; the stream ends there.
     private(set) var readError: Error?
+    /// Bytes one row may take (`ContactLimits.maximumLineBytes`): CSV.swift holds a row whole,
+    /// so a 100 MB field took 1 GB, and `/dev/zero`, one endless row, grew without end.
+    let maximumRowBytes: Int
+    /// Bytes handed to the reader since the row that starts on `rowLine` began.
+    private var rowBytes = 0
+    private var rowLine = 1
 
-    init(nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
+    /// A row longer than `maximumRowBytes` (what the reader reads ahead counted with it).
+    struct RowTooLong: Error, Equatable, CustomStringConvertible {
+        var line: Int
+        var limit: Int
+        var description: String { "the row of line \(line) is longer than \(limit) bytes: not a CSV file of contacts" }
+    }
+
+    init(maximumRowBytes: Int = ContactLimits.maximumLineBytes, nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
         self.nextChunk = nextChunk
+        self.maximumRowBytes = maximumRowBytes
         super.init(data: Data())
+    }
+
+    /// The reader is about to read the row that starts on `line`.
+    func startRow(line: Int) {
+        rowBytes = 0
+        rowLine = line
     }
 
     override func open() { status = .open }
@@ -41,6 +61,14 @@ final class CSVInputStream: InputStream {
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
         fill()
         let count = min(length, output.count - position)
+        rowBytes += count
+        if rowBytes > maximumRowBytes {
+            if readError == nil { readError = RowTooLong(line: rowLine, limit: maximumRowBytes) }
+            atEnd = true
+            output = []
+            position = 0
+            return 0
+        }
         output.withUnsafeBufferPointer { bytes in
             buffer.update(from: bytes.baseAddress! + position, count: count)
         }

@@ -21,4 +21,9 @@ final class CancellableTransport: DAVTransport {
         if progress.isCancelled { throw DAVError.cancelled }
         return try transport.send(request)
     }
+
+    func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
+        if progress.isCancelled { throw DAVError.cancelled }
+        return try transport.send(request, receiving: receiver)
+    }
 }

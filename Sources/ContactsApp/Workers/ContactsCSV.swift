@@ -157,6 +157,10 @@ enum ContactsCSV {
             return true
         }
         try read(stream, batchSize: batchSize, body)
+        // In memory already: the overlong row is named, as a problem.
+        if let tooLong = stream.readError as? CSVInputStream.RowTooLong {
+            try body(ParsedContacts(problems: [.init(line: tooLong.line, reason: tooLong.description)]))
+        }
     }
 
     /// Reads a file a chunk at a time (`nextChunk` fills its buffer and returns false at the end,
@@ -165,9 +169,9 @@ enum ContactsCSV {
     /// neither the file nor its contacts are ever held whole (problems travel with the batch
     /// they were found in; a file with no rows gives one batch). An error from `nextChunk` is
     /// thrown once the rows read before it are handed out.
-    static func read(batchSize: Int, nextChunk: @escaping (inout [UInt8]) throws -> Bool,
-                     _ body: (ParsedContacts) throws -> Void) throws {
-        let stream = CSVInputStream(nextChunk: nextChunk)
+    static func read(batchSize: Int, maximumRowBytes: Int = ContactLimits.maximumLineBytes,
+                     nextChunk: @escaping (inout [UInt8]) throws -> Bool, _ body: (ParsedContacts) throws -> Void) throws {
+        let stream = CSVInputStream(maximumRowBytes: maximumRowBytes, nextChunk: nextChunk)
         try read(stream, batchSize: batchSize, body)
         if let error = stream.readError { throw error }
     }
@@ -175,6 +179,7 @@ enum ContactsCSV {
     private static func read(_ stream: CSVInputStream, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
         let reader: CSVReader
         do {
+            stream.startRow(line: 1)
             reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
         } catch {
             return try body(ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
@@ -188,7 +193,9 @@ enum ContactsCSV {
         var batches = ParsedBatches(size: batchSize)
         // The physical line each row starts on: a quoted field may hold line breaks.
         var line = 1, next = 2 + lineBreaks(in: header)
-        while let row = reader.next() {
+        while true {
+            stream.startRow(line: next)
+            guard let row = reader.next() else { break }
             line = next
             next += 1 + lineBreaks(in: row)
             if row.allSatisfy({ $0.trimmingWhitespaces.isEmpty }) { continue }

@@ -201,10 +201,12 @@ public final class ImportExportWorker: ContactsTransferLogic {
             }
         }
         return try importBatches { batch in
-            if resolved == .csv {
-                try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) { try batch(Self.checkingEmails($0)) }
-            } else {
-                try VCardReader().read(batchSize: batchSize, nextChunk: nextChunk, batch)
+            try Self.stoppingAtOverlongLines(path) {
+                if resolved == .csv {
+                    try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) { try batch(Self.checkingEmails($0)) }
+                } else {
+                    try VCardReader().read(batchSize: batchSize, nextChunk: nextChunk, batch)
+                }
             }
         }
     }
@@ -234,16 +236,22 @@ public final class ImportExportWorker: ContactsTransferLogic {
                     continue
                 }
                 var handed = false
-                try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
-                    guard !handed else { return false }
-                    buffer = [UInt8](data)
-                    handed = true
-                    return true
-                }, { parsed in
-                    var parsed = parsed
-                    parsed.file = name
-                    try batch(parsed)
-                })
+                do {
+                    try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                        guard !handed else { return false }
+                        buffer = [UInt8](data)
+                        handed = true
+                        return true
+                    }, { parsed in
+                        var parsed = parsed
+                        parsed.file = name
+                        try batch(parsed)
+                    })
+                } catch let tooLong as VCardReader.LineTooLong {
+                    // One file of the folder: named, the others read.
+                    try batch(ParsedContacts(problems: [.init(line: tooLong.line, reason: "\(tooLong); the rest of it not read")],
+                                             file: name))
+                }
             }
         }
         report.files = names.count
@@ -262,14 +270,27 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 try ContactsCSV.read(data, batchSize: batchSize) { try batch(Self.checkingEmails($0)) }
             } else {
                 var offset = data.startIndex
-                try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
-                    guard offset < data.endIndex else { return false }
-                    let end = min(offset + chunkSize, data.endIndex)
-                    buffer = [UInt8](data[offset..<end])
-                    offset = end
-                    return true
-                }, batch)
+                try Self.stoppingAtOverlongLines(nil) {
+                    try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                        guard offset < data.endIndex else { return false }
+                        let end = min(offset + chunkSize, data.endIndex)
+                        buffer = [UInt8](data[offset..<end])
+                        offset = end
+                        return true
+                    }, batch)
+                }
             }
+        }
+    }
+
+    /// A line (vCard, outside any card) or row (CSV) too long to read stops the import: nothing
+    /// to skip to, and nothing imported (the one transaction rolled back).
+    private static func stoppingAtOverlongLines(_ path: String?, _ read: () throws -> Void) throws {
+        let what = path.map { "cannot import \($0)" } ?? "cannot import"
+        do { try read() } catch let tooLong as VCardReader.LineTooLong {
+            throw ContactsFailure.badInput("\(what): \(tooLong); nothing was imported")
+        } catch let tooLong as CSVInputStream.RowTooLong {
+            throw ContactsFailure.badInput("\(what): \(tooLong); nothing was imported")
         }
     }
 

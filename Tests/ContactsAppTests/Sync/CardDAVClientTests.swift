@@ -302,3 +302,35 @@ final class RedirectGuardTests: XCTestCase {
     }
 }
 #endif
+
+/// Issue 26, items 5 and 6: multiget answers read as they come, cards handed on before the end.
+final class CardDAVClientStreamingTests: XCTestCase {
+    func test_cards_largeCardsAreHandedOnBeforeTheAnswerEnds_andOneOverItsCapIsNamed() throws {
+        // Given: three cards of 5 MB and one of 20 MB in one answer
+        let big = String(repeating: "A", count: 5 << 20)
+        let cards = [1, 2, 3].map { Seeds.CardDAV.card(uid: "u\($0)", given: "A", family: "B\($0)", "NOTE:" + big) }
+        let members = zip(["a", "b", "c"], cards).map { name, card in
+            "<response><href>/alice/book/\(name).vcf</href><propstat><prop><getetag>\"\(name)\"</getetag>"
+                + "<C:address-data>\(card)</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+        }.joined() + "<response><href>/alice/book/huge.vcf</href><propstat><prop><getetag>\"h\"</getetag><C:address-data>"
+            + String(repeating: "B", count: 20 << 20) + "</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+        let transport = DAVTransportSpy()
+        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(members))]
+        let sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport)
+        sut.sizeLimits = DAVSizeLimits(card: 16 << 20)
+
+        // When
+        var handed: [[String]] = []
+        var last: RemoteCard?
+        try sut.cards(hrefs: ["/alice/book/a.vcf", "/alice/book/b.vcf", "/alice/book/c.vcf", "/alice/book/huge.vcf"]) {
+            handed.append($0.map(\.href))
+            last = $0.last ?? last
+        }
+
+        // Then: two cards make 8 MB (handed on), then the third and the huge one at the end
+        XCTAssertEqual(handed, [["/alice/book/a.vcf", "/alice/book/b.vcf"], ["/alice/book/c.vcf", "/alice/book/huge.vcf"]])
+        XCTAssertEqual(last?.vcard, "")
+        XCTAssertEqual(last?.unreadable, "the card is 20971520 bytes, over the 16 MiB limit for one card "
+                       + "(CONTACTSBOOK_SYNC_MAX_CARD sets it)")
+    }
+}

@@ -37,6 +37,37 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(sut.headers, ["etag": "\"42\"", "dav": "1, addressbook", "content-type": "application/xml"])
     }
 
+    func test_received_a207sBodyGoesToTheReceiver_anyOtherIsHeldUpToItsLimit() {
+        // Given
+        final class Receiver: DAVBodyReceiver {
+            var bytes: [UInt8] = []
+            func accepts(status: Int) -> Bool { status == 207 }
+            func receive(_ bytes: UnsafeRawBufferPointer) throws { self.bytes += bytes }
+        }
+        let receiver = Receiver()
+        let sut = CurlTransport.Received(receiver: receiver, limit: 8)
+
+        // When: a 401 libcurl goes past, then the 207
+        sut.header(line: "HTTP/1.1 401 Unauthorized\r\n")
+        "nope".utf8.withContiguousStorageIfAvailable { XCTAssertTrue(sut.take(UnsafeRawBufferPointer($0))) }
+        sut.header(line: "HTTP/1.1 207 Multi-Status\r\n")
+        for piece in ["<multi", "status/>"] {
+            Array(piece.utf8).withUnsafeBytes { XCTAssertTrue(sut.take($0)) }
+        }
+
+        // Then
+        XCTAssertEqual(String(decoding: receiver.bytes, as: UTF8.self), "<multistatus/>")
+        XCTAssertEqual(sut.body, Data())
+
+        // And an answer held here stops past its limit
+        let held = CurlTransport.Received(receiver: receiver, limit: 8)
+        held.header(line: "HTTP/1.1 500 Oops\r\n")
+        Array("12345".utf8).withUnsafeBytes { XCTAssertTrue(held.take($0)) }
+        Array("6789".utf8).withUnsafeBytes { XCTAssertFalse(held.take($0)) }
+        XCTAssertTrue(held.failure is CurlTransport.Received.TooLarge)
+        XCTAssertEqual(held.body, Data("12345".utf8))
+    }
+
     func test_send_nobodyListening_throwsNetworkError() throws {
         // Given: a port that was free a moment ago, nothing listening on it
         let port = try Self.closedPort()

@@ -132,3 +132,135 @@ final class DAVEntityTests: XCTestCase {
         XCTAssertEqual(status.entries.last?.addressData, "NOTE:&<>\"'ABAT&T; &x;.")
     }
 }
+
+/// Issue 26, items 5 and 6: an answer read as it arrives, within its caps.
+final class DAVMultistatusStreamTests: XCTestCase {
+    func member(_ number: Int, card: String) -> String {
+        "<D:response><D:href>/alice/book/\(number).vcf</D:href><D:propstat><D:prop><D:getetag>\"\(number)\"</D:getetag>"
+            + "<C:address-data>\(card)</C:address-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>"
+    }
+
+    func answer(_ members: String) -> Data {
+        Data(("<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\">"
+              + members + "<D:sync-token>t9</D:sync-token></D:multistatus>").utf8)
+    }
+
+    /// Reads `body` cut into pieces of `size` bytes, as a transport hands them over.
+    func read(_ body: Data, pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits()) throws -> [DAVMultistatus.Entry] {
+        var entries: [DAVMultistatus.Entry] = []
+        let sut = DAVMultistatusStream(limits: limits, request: "REPORT /alice/book/") { entries.append($0) }
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = min(start + size, body.endIndex)
+            try body[start..<end].withUnsafeBytes { try sut.receive($0) }
+            start = end
+        }
+        try sut.finish()
+        XCTAssertEqual(sut.syncToken, "t9")
+        return entries
+    }
+
+    func test_anAnswerCutAnywhere_readsAsTheWholeOne_evenAcrossACharacterOrAnEntity() throws {
+        // Given: a card with a 2- and a 4-byte character, predefined entities, CDATA
+        let body = answer(member(1, card: "FN:Zoë &amp; 😀<![CDATA[ <b> ]]>") + member(2, card: "FN:Bo"))
+        let whole = try DAVMultistatus.parse(body).entries
+
+        // When / Then: every cut, down to one byte at a time
+        for size in [1, 2, 3, 7, 64, body.count] {
+            XCTAssertEqual(try read(body, pieces: size), whole, "pieces of \(size)")
+        }
+        XCTAssertEqual(whole.map(\.addressData), ["FN:Zoë & 😀 <b> ", "FN:Bo"])
+    }
+
+    func test_anAnswerOver10MB_andACardOver10MB_areRead() throws {
+        // Given: libxml2 refused a body over 10,000,000 bytes given whole (FoundationXML's way)
+        let photo = String(repeating: "A", count: 12_000_000)
+        let body = answer(member(1, card: "PHOTO:" + photo) + member(2, card: "FN:Bo"))
+
+        // When
+        let entries = try read(body, pieces: 1 << 16)
+
+        // Then
+        XCTAssertEqual(entries.map(\.href), ["/alice/book/1.vcf", "/alice/book/2.vcf"])
+        XCTAssertEqual(entries[0].addressData?.utf8.count, 12_000_006)
+    }
+
+    func test_aCardOverItsCap_isSkippedWithItsSize_theOthersAreRead() throws {
+        // Given
+        let body = answer(member(1, card: String(repeating: "x", count: 5_000)) + member(2, card: "FN:Bo"))
+
+        // When
+        let entries = try read(body, pieces: 100, limits: DAVSizeLimits(card: 1_000))
+
+        // Then
+        XCTAssertNil(entries[0].addressData)
+        XCTAssertEqual(entries[0].oversizedAddressData, 5_000)
+        XCTAssertEqual(entries[1].addressData, "FN:Bo")
+    }
+
+    func test_anAnswerOverItsCap_stopsThere_namingTheRequestAndTheLimit() {
+        // Given
+        let body = answer(String(repeating: member(1, card: "FN:Bo"), count: 100))
+
+        // When / Then
+        XCTAssertThrowsError(try read(body, pieces: 512, limits: DAVSizeLimits(answer: 4 << 10))) { error in
+            XCTAssertEqual(error as? DAVError, .tooLarge(
+                "the answer to REPORT /alice/book/ passed 4 KiB, the limit for one answer (CONTACTSBOOK_SYNC_MAX_ANSWER "
+                    + "sets it); stopped there, nothing of it was kept"))
+        }
+    }
+
+    func test_anyOtherValueOverTheCardCap_stopsTheAnswer() {
+        let body = answer("<D:response><D:href>/alice/book/" + String(repeating: "a", count: 3_000)
+                          + ".vcf</D:href></D:response>")
+        XCTAssertThrowsError(try read(body, pieces: 256, limits: DAVSizeLimits(card: 1_000))) { error in
+            guard case .tooLarge(let reason) = error as? DAVError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("holds a value longer than 1000 bytes"), reason)
+        }
+    }
+
+    func test_bytesNotUTF8_orCutShortInACharacter_areRefused() {
+        // Given: a lone continuation byte, an overlong slash, a surrogate, a character cut at the end
+        for bad in [[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98]] as [[UInt8]] {
+            var body = answer(member(1, card: "FN:Bo"))
+            body.insert(contentsOf: bad, at: body.count - 20)
+            if bad == [0xF0, 0x9F, 0x98] { body = Data(Array(body) + bad) }
+            XCTAssertThrowsError(try read(body, pieces: 1)) { error in
+                XCTAssertEqual(error as? DAVError, .malformed("the answer is not UTF-8"), "\(bad)")
+            }
+        }
+    }
+
+    func test_deepNesting_isRefusedAt256Levels_notReadForEver() {
+        // libxml2's push parser checks no depth itself; each level would cost memory
+        let body = Data(("<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:x>", count: 5_000)
+                         + String(repeating: "</D:x>", count: 5_000) + "</D:multistatus>").utf8)
+        XCTAssertThrowsError(try DAVMultistatus.parse(body)) { error in
+            guard case .malformed(let reason) = error as? DAVError else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "the answer nests its elements deeper than 256 levels")
+        }
+    }
+
+    func test_whatOnEntryThrows_stopsTheReading() {
+        struct Stop: Error {}
+        let sut = DAVMultistatusStream(limits: DAVSizeLimits(), request: "REPORT /") { _ in throw Stop() }
+        let body = answer(member(1, card: "FN:Bo") + member(2, card: "FN:Cy"))
+        XCTAssertThrowsError(try body.withUnsafeBytes { try sut.receive($0) }) { XCTAssertTrue($0 is Stop) }
+        XCTAssertThrowsError(try sut.finish()) { XCTAssertTrue($0 is Stop) }
+    }
+}
+
+final class DAVSizeLimitsTests: XCTestCase {
+    func test_configured_readsBytesAndUnits_ignoresWhatIsNoSize() {
+        XCTAssertEqual(DAVSizeLimits.configured([:]), DAVSizeLimits(answer: 1 << 30, card: 16 << 20))
+        XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "2G", "CONTACTSBOOK_SYNC_MAX_CARD": "100k"]),
+                       DAVSizeLimits(answer: 2 << 30, card: 100 << 10))
+        XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "5000", "CONTACTSBOOK_SYNC_MAX_CARD": "3M"]),
+                       DAVSizeLimits(answer: 5_000, card: 3 << 20))
+        for bad in ["", "0", "-1", "1.5M", "lots", "99999999999999999999G"] {
+            XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_CARD": bad]).card, 16 << 20, bad)
+        }
+        XCTAssertEqual(DAVSizeLimits.words(16 << 20), "16 MiB")
+        XCTAssertEqual(DAVSizeLimits.words(1_000), "1000 bytes")
+    }
+}

@@ -17,7 +17,12 @@ public struct RemoteCard: Equatable, Sendable {
     public var href: String
     public var etag: String
     public var vcard: String
-    public init(href: String, etag: String, vcard: String) { self.href = href; self.etag = etag; self.vcard = vcard }
+    /// Why the card was not taken (larger than `DAVSizeLimits.card`; `vcard` is then empty):
+    /// it is named in the summary, the others are saved.
+    public var unreadable: String?
+    public init(href: String, etag: String, vcard: String, unreadable: String? = nil) {
+        self.href = href; self.etag = etag; self.vcard = vcard; self.unreadable = unreadable
+    }
 }
 
 /// What changed in a collection since a sync token (RFC 6578), or everything in it when the
@@ -88,6 +93,11 @@ public final class CardDAVClient: CardDAVBookLogic {
     /// server that stores 4.0 does not hand us its 3.0 conversion (KIND dropped) while we send
     /// 4.0 back. Nil once the server refused the request (then it sends what it stores).
     private(set) var addressDataVersion: String?
+    /// How much the server may send in one answer and one card.
+    public var sizeLimits = DAVSizeLimits.configured()
+    /// Cards of one multiget answer handed on once they hold this many bytes, before its end:
+    /// a batch of large cards is saved as it comes, not held whole.
+    static let cardsHandedOnAt = 8 << 20
     /// How long a server may keep truncating (507) its list of changes, on `clock` (seconds).
     private let truncatedRounds: TimeInterval
     private let clock: () -> TimeInterval
@@ -114,25 +124,27 @@ public final class CardDAVClient: CardDAVBookLogic {
                     + "\(DAVTimeLimits.seconds(truncatedRounds)); stopped")
             }
             let body = DAVXML.syncCollection(token: next ?? "")
-            let response = try send("REPORT", book, depth: "1", body: body)
+            var truncated = false
+            // Each member as its response is read: the answer is never held whole.
+            let stream = multistatus("REPORT") { entry in
+                guard self.isInside(entry.href) else { return }
+                if entry.status == 507 { truncated = true; return }
+                if entry.status == 404 {
+                    result.removed.insert(entry.href); result.changed[entry.href] = nil
+                } else if let etag = entry.etag, !self.isCollection(entry) {
+                    result.changed[entry.href] = etag; result.removed.remove(entry.href)
+                }
+            }
+            let response = try send("REPORT", book, depth: "1", body: body, receiving: stream)
             // RFC 6578 says 403 or 409; Xandikos answers 412. The condition is what counts.
             if (400..<500).contains(response.status), response.status != 401,
                DAVErrorBody.conditions(response.body).contains("valid-sync-token") {
                 throw DAVError.invalidSyncToken
             }
             try expect(response, [207], "REPORT", book)
-            let status = try DAVMultistatus.parse(response.body)
-            var truncated = false
-            for entry in status.entries where isInside(entry.href) {
-                if entry.status == 507 { truncated = true; continue }
-                if entry.status == 404 {
-                    result.removed.insert(entry.href); result.changed[entry.href] = nil
-                } else if let etag = entry.etag, !isCollection(entry) {
-                    result.changed[entry.href] = etag; result.removed.remove(entry.href)
-                }
-            }
-            result.token = status.syncToken ?? result.token
-            guard truncated, let token = status.syncToken, token != next else { return result }
+            try stream.finish()
+            result.token = stream.syncToken ?? result.token
+            guard truncated, let token = stream.syncToken, token != next else { return result }
             next = token
         }
         return result
@@ -142,13 +154,15 @@ public final class CardDAVClient: CardDAVBookLogic {
     static let maximumTruncatedRounds = 10_000
 
     public func listMembers() throws -> CollectionChanges {
-        let response = try send("PROPFIND", book, depth: "1", body: DAVXML.propfind(["D:getetag", "D:resourcetype", "D:sync-token"]))
-        try expect(response, [207], "PROPFIND", book)
-        let status = try DAVMultistatus.parse(response.body)
-        var result = CollectionChanges(token: status.syncToken, isComplete: true)
-        for entry in status.entries where isInside(entry.href) && !isCollection(entry) {
-            if let etag = entry.etag { result.changed[entry.href] = etag }
+        var result = CollectionChanges(isComplete: true)
+        let stream = multistatus("PROPFIND") { entry in
+            if self.isInside(entry.href) && !self.isCollection(entry), let etag = entry.etag { result.changed[entry.href] = etag }
         }
+        let response = try send("PROPFIND", book, depth: "1", body: DAVXML.propfind(["D:getetag", "D:resourcetype", "D:sync-token"]),
+                                receiving: stream)
+        try expect(response, [207], "PROPFIND", book)
+        try stream.finish()
+        result.token = stream.syncToken
         return result
     }
 
@@ -160,21 +174,43 @@ public final class CardDAVClient: CardDAVBookLogic {
     }
 
     public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
+        // Called while an answer is read; the readers holding it end with each batch.
+        try withoutActuallyEscaping(each) { each in try cards(hrefs, each) }
+    }
+
+    private func cards(_ hrefs: [String], _ each: @escaping ([RemoteCard]) throws -> Void) throws {
         for start in stride(from: 0, to: hrefs.count, by: multigetBatch) {
             let batch = Array(hrefs[start..<min(start + multigetBatch, hrefs.count)])
-            var response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: addressDataVersion))
+            // Cards handed on as they are read, in groups of a few megabytes: a batch of large
+            // cards is never held whole.
+            var cards: [RemoteCard] = [], bytes = 0
+            let limit = sizeLimits.card
+            let read = { [unowned self] in
+                self.multistatus("REPORT") { entry in
+                    guard self.isInside(entry.href), let etag = entry.etag else { return }
+                    if let data = entry.addressData {
+                        cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
+                        bytes += data.utf8.count
+                    } else if let size = entry.oversizedAddressData {
+                        cards.append(RemoteCard(href: entry.href, etag: etag, vcard: "", unreadable: Self.oversized(size, limit)))
+                    }
+                    if bytes >= Self.cardsHandedOnAt {
+                        try each(cards)
+                        cards = []; bytes = 0
+                    }
+                }
+            }
+            var stream = read()
+            var response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: addressDataVersion),
+                                    receiving: stream)
             if addressDataVersion != nil, [400, 403, 409, 415, 422, 501].contains(response.status) {
                 // A server that cannot convert (or cannot parse the attributes): take what it stores.
                 addressDataVersion = nil
-                response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: nil))
+                stream = read()
+                response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: nil), receiving: stream)
             }
             try expect(response, [207], "REPORT", book)
-            var cards: [RemoteCard] = []
-            cards.reserveCapacity(batch.count)
-            for entry in try DAVMultistatus.parse(response.body).entries where isInside(entry.href) {
-                guard let etag = entry.etag, let data = entry.addressData else { continue }
-                cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
-            }
+            try stream.finish()
             try each(cards)
         }
     }
@@ -184,6 +220,10 @@ public final class CardDAVClient: CardDAVBookLogic {
         let response = try transport.send(DAVRequest(method: "GET", url: url, headers: ["Accept": "text/vcard"]))
         if response.status == 404 || response.status == 410 { return nil }
         try expect(response, [200], "GET", url)
+        guard response.body.count <= sizeLimits.card else {
+            return RemoteCard(href: href, etag: response.header("ETag") ?? "", vcard: "",
+                              unreadable: Self.oversized(response.body.count, sizeLimits.card))
+        }
         return RemoteCard(href: href, etag: response.header("ETag") ?? "", vcard: String(decoding: response.body, as: UTF8.self))
     }
 
@@ -249,10 +289,22 @@ public final class CardDAVClient: CardDAVBookLogic {
         return path == book.path || path.map { $0 + "/" } == book.path
     }
 
-    private func send(_ method: String, _ url: URL, depth: String, body: String) throws -> DAVResponse {
+    private func send(_ method: String, _ url: URL, depth: String, body: String,
+                      receiving stream: DAVMultistatusStream) throws -> DAVResponse {
         try transport.send(DAVRequest(method: method, url: url,
                                       headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
-                                      body: Data(body.utf8)))
+                                      body: Data(body.utf8)), receiving: stream)
+    }
+
+    /// A reader of the multistatus answer to `method` on the book, within the size limits.
+    private func multistatus(_ method: String, _ onEntry: @escaping (DAVMultistatus.Entry) throws -> Void) -> DAVMultistatusStream {
+        DAVMultistatusStream(limits: sizeLimits, request: "\(method) \(book.absoluteString)", onEntry: onEntry)
+    }
+
+    /// Why a card over the limit was not taken, with its size.
+    static func oversized(_ size: Int, _ limit: Int) -> String {
+        "the card is \(size) bytes, over the \(DAVSizeLimits.words(limit)) limit for one card "
+            + "(\(DAVSizeLimits.Variable.card) sets it)"
     }
 
     /// As `expect`, for a request about one card: a 4xx or 5xx is that card refused, with the

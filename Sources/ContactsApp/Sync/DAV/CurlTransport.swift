@@ -38,6 +38,13 @@ public final class CurlTransport: DAVTransport {
     /// Redirects followed before giving up (as URLSession's limit).
     static let maximumRedirects = 16
 
+    /// What a body held here may weigh (`card`); a streamed one, its receiver checks.
+    public var sizeLimits = DAVSizeLimits.configured()
+    /// Takes the bodies it accepts as they arrive, while `send(_:receiving:)` runs.
+    private var receiver: DAVBodyReceiver?
+    /// The exchange under way: what stopped its body, if anything did.
+    private var current: Received?
+
     public init(credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(),
                 isCancelled: @escaping () -> Bool = { false }) {
         Self.globalInit
@@ -64,11 +71,17 @@ public final class CurlTransport: DAVTransport {
     /// Asked by the progress callback while a transfer runs.
     fileprivate func shouldStop() -> Bool { isCancelled() }
 
+    public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
+        self.receiver = receiver
+        defer { self.receiver = nil }
+        return try send(request)
+    }
+
     public func send(_ request: DAVRequest) throws -> DAVResponse {
         var url = request.url
         for _ in 0...Self.maximumRedirects {
             let withCredentials = RedirectPolicy.sendsCredentials(from: request.url, to: url)
-            let response = try perform(request, at: url, withCredentials: withCredentials)
+            let response = try receivingBody(request.method, url) { try perform(request, at: url, withCredentials: withCredentials) }
             if response.status == 401, withCredentials, credentials != nil,
                let unsupported = AuthChallenge.unsupported(response.header("WWW-Authenticate")) {
                 // Not the password's fault: say what the server asked for.
@@ -105,7 +118,8 @@ public final class CurlTransport: DAVTransport {
             curl_easy_reset(handle)
             authenticatedOrigin = nil
         }
-        let received = Received()
+        let received = Received(receiver: receiver, limit: sizeLimits.card)
+        current = received
         let context = Unmanaged.passUnretained(received).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
@@ -140,6 +154,23 @@ public final class CurlTransport: DAVTransport {
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return DAVResponse(status: status, headers: received.headers, body: received.body, url: url)
+    }
+
+    /// An exchange whose body stopped it (its receiver threw, or a body held here passed its
+    /// limit; libcurl says only "write error") throws why.
+    private func receivingBody(_ method: String, _ url: URL, _ exchange: () throws -> DAVResponse) throws -> DAVResponse {
+        // Nothing of an exchange (its receiver) is kept past it.
+        current = nil
+        defer { current = nil }
+        do { return try exchange() } catch {
+            switch current?.failure {
+            case nil: throw error
+            case is Received.TooLarge:
+                throw DAVError.tooLarge("the answer to \(method) \(url.absoluteString) passed \(DAVSizeLimits.words(sizeLimits.card)), "
+                    + "the limit for an answer held whole (\(DAVSizeLimits.Variable.card) sets it); stopped there")
+            case let failure?: throw failure
+            }
+        }
     }
 
     /// Basic or Digest, as the server asks (libcurl picks at the first 401 and keeps it).
@@ -227,12 +258,47 @@ public final class CurlTransport: DAVTransport {
     final class Received {
         var body = Data()
         var headers: [String: String] = [:]
+        /// The status of the answer being received.
+        private(set) var status = 0
+        /// Takes the body of an answer it accepts, as it arrives; any other is held in `body`,
+        /// up to `limit` bytes.
+        let receiver: DAVBodyReceiver?
+        let limit: Int
+        /// Whether this answer's body goes to `receiver`, decided at its first byte.
+        private var streaming: Bool?
+        /// What stopped the transfer: the receiver's error, or `TooLarge`.
+        private(set) var failure: Error?
+
+        struct TooLarge: Error {}
+
+        init(receiver: DAVBodyReceiver? = nil, limit: Int = .max) { self.receiver = receiver; self.limit = limit }
+
+        /// Bytes of the body; false stops the transfer (`failure` says why).
+        func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            if streaming == nil { streaming = receiver?.accepts(status: status) ?? false }
+            do {
+                if streaming == true, let receiver {
+                    try receiver.receive(bytes)
+                } else {
+                    guard body.count + bytes.count <= limit else { throw TooLarge() }
+                    body.append(contentsOf: bytes)
+                }
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
 
         /// One header line as libcurl hands it (with its CRLF); a status line starts a new
         /// response (an interim `100` or a redirect's), whose headers replace the last ones.
         func header(line: String) {
             // A 401 libcurl answers itself (Digest's first round) leaves nothing of its own.
-            if line.hasPrefix("HTTP/") { headers = [:]; body = Data(); return }
+            if line.hasPrefix("HTTP/") {
+                headers = [:]; body = Data(); streaming = nil
+                status = DAVMultistatus.statusCode(line.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+                return
+            }
             guard let colon = line.firstIndex(of: ":") else { return }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
@@ -246,8 +312,7 @@ private func curlTransportWrite(_ data: UnsafeMutablePointer<CChar>, _ size: Int
                                 _ context: UnsafeMutableRawPointer?) -> Int {
     guard let context else { return 0 }
     let received = Unmanaged<CurlTransport.Received>.fromOpaque(context).takeUnretainedValue()
-    received.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: size * count)
-    return size * count
+    return received.take(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
 /// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled.

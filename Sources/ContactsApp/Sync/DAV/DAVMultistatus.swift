@@ -3,8 +3,8 @@ import Foundation
 import FoundationXML
 #endif
 
-/// A WebDAV `207 Multi-Status` body (RFC 4918 §13), read with FoundationXML's `XMLParser`:
-/// the toolchain's own, so no XML package to build.
+/// A WebDAV `207 Multi-Status` body (RFC 4918 §13), read whole; `DAVMultistatusStream` reads
+/// one as it arrives (what the sync does), and is what reads it here.
 ///
 /// Only what CardDAV sync needs is kept: per response its href, status, and the properties
 /// its `200` propstat holds; the sync token of a `sync-collection` report.
@@ -16,6 +16,9 @@ public struct DAVMultistatus: Equatable, Sendable {
         public var status: Int?
         public var etag: String?
         public var addressData: String?
+        /// The size of a card over `DAVSizeLimits.card`, whose text was not kept (`addressData`
+        /// is nil).
+        public var oversizedAddressData: Int?
         /// Local names of `resourcetype`'s children: `collection`, `addressbook`, ...
         public var resourceTypes: Set<String> = []
         public var displayName: String?
@@ -39,20 +42,21 @@ public struct DAVMultistatus: Equatable, Sendable {
     }
 
     /// Reads a body; throws `DAVError.malformed` when it is not XML or not a multistatus.
-    public static func parse(_ data: Data) throws -> DAVMultistatus {
-        guard DAVBody.isSafeForXMLParser(data) else { throw DAVError.malformed("the answer is not UTF-8") }
-        if let found = DAVEntityCheck.firstUnexpandable(in: data) {
-            throw DAVError.malformed((found.href.map { "the card \($0)" } ?? "the answer")
-                + " holds an XML entity that cannot be read (&\(found.name);); nothing of this answer was kept")
+    public static func parse(_ data: Data, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max)) throws -> DAVMultistatus {
+        var result = DAVMultistatus()
+        let stream = DAVMultistatusStream(limits: limits, request: "the request") { result.entries.append($0) }
+        try data.withUnsafeBytes { bytes in
+            // In pieces, as they come from a server: libxml2 refuses one over 10,000,000 bytes.
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + (1 << 16), bytes.count)
+                try stream.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+            }
         }
-        let reader = MultistatusReader()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.delegate = reader
-        guard parser.parse(), reader.sawMultistatus else {
-            throw DAVError.malformed(parser.parserError.map { "\($0)" } ?? "no multistatus element")
-        }
-        return reader.result
+        try stream.finish()
+        result.syncToken = stream.syncToken
+        return result
     }
 
     /// `text` without the white space (Unicode's White_Space: spaces, tabs, line ends) at either
@@ -73,7 +77,7 @@ public struct DAVMultistatus: Equatable, Sendable {
     }
 }
 
-/// What a body must be before `XMLParser` reads it.
+/// What a body must be before `XMLParser` reads it (`DAVErrorBody`, `DAVRefusal`).
 enum DAVBody {
     /// FoundationXML's `XMLParser` traps (kills the process) on an element name whose bytes are
     /// not UTF-8 in a document libxml2 reads as UTF-8 (found by fuzz-carddav: `<p\u{D8}op>`), so
@@ -108,83 +112,5 @@ public enum DAVErrorBody {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             depth -= 1
         }
-    }
-}
-
-private final class MultistatusReader: NSObject, XMLParserDelegate {
-    var result = DAVMultistatus()
-    var sawMultistatus = false
-    private var path: [String] = []
-    private var text = ""
-    private var entry: DAVMultistatus.Entry?
-    /// The properties of the propstat being read, kept only if its status is 200.
-    private var propstat: DAVMultistatus.Entry?
-    private var propstatStatus: Int?
-
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
-        path.append(name)
-        text = ""
-        switch name {
-        case "multistatus": if path.count == 1 { sawMultistatus = true }
-        case "response": entry = DAVMultistatus.Entry(href: "")
-        case "propstat": propstat = DAVMultistatus.Entry(href: ""); propstatStatus = nil
-        case "address-data-type":
-            if path.dropLast().last == "supported-address-data", let version = attributes["version"] {
-                propstat?.addressDataVersions.append(version)
-            }
-        default:
-            if parent == "resourcetype" { propstat?.resourceTypes.insert(name) }
-        }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-    func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        defer { path.removeLast(); text = "" }
-        // Not for a card's text, which is kept as sent.
-        let value = name == "address-data" ? "" : DAVMultistatus.trimmed(text)
-        switch name {
-        case "href":
-            switch parent {
-            case "response": entry?.href = value
-            case "current-user-principal": propstat?.currentUserPrincipal = value
-            case "addressbook-home-set": if propstat?.addressbookHomeSet == nil { propstat?.addressbookHomeSet = value }
-            default: break
-            }
-        case "status":
-            if parent == "propstat" { propstatStatus = DAVMultistatus.statusCode(value) }
-            else if parent == "response" { entry?.status = DAVMultistatus.statusCode(value) }
-        case "getetag": propstat?.etag = value
-        // The card's text as sent: only the XML around it is trimmed, not its line ends.
-        case "address-data": propstat?.addressData = text
-        case "displayname": propstat?.displayName = value
-        case "sync-token":
-            if parent == "multistatus" { result.syncToken = value } else { propstat?.syncToken = value }
-        case "propstat":
-            if let found = propstat, propstatStatus == 200 || propstatStatus == nil { merge(found) }
-            propstat = nil
-        case "response":
-            if let done = entry { result.entries.append(done) }
-            entry = nil
-        default: break
-        }
-    }
-
-    private var parent: String? { path.count >= 2 ? path[path.count - 2] : nil }
-
-    private func merge(_ found: DAVMultistatus.Entry) {
-        guard var current = entry else { return }
-        current.etag = found.etag ?? current.etag
-        current.addressData = found.addressData ?? current.addressData
-        current.resourceTypes.formUnion(found.resourceTypes)
-        current.displayName = found.displayName ?? current.displayName
-        current.currentUserPrincipal = found.currentUserPrincipal ?? current.currentUserPrincipal
-        current.addressbookHomeSet = found.addressbookHomeSet ?? current.addressbookHomeSet
-        current.addressDataVersions += found.addressDataVersions
-        if let token = found.syncToken, result.syncToken == nil { result.syncToken = token }
-        entry = current
     }
 }

@@ -41,6 +41,38 @@ public struct DAVCredentials: Equatable, Sendable {
 public protocol DAVTransport: AnyObject {
     /// Throws `DAVError.network` when no answer came (refused, timed out, TLS failed).
     func send(_ request: DAVRequest) throws -> DAVResponse
+    /// The same, handing the body of an answer `receiver` accepts to it as it arrives (the
+    /// response then has an empty body): a large answer is never held whole. What `receiver`
+    /// throws stops the transfer and is thrown here.
+    func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse
+}
+
+/// Takes the body of an answer as it arrives (`DAVMultistatusStream`).
+public protocol DAVBodyReceiver: AnyObject {
+    /// Whether the body of an answer with this status is for it (a 207); any other stays in
+    /// the response, as `send(_:)` gives it.
+    func accepts(status: Int) -> Bool
+    /// The next bytes of the body.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension DAVTransport {
+    /// For transports that hold every body (URLSession, the tests' recorded servers): the body
+    /// handed over once it came, a chunk at a time, as a streaming transport would.
+    public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
+        var response = try send(request)
+        guard receiver.accepts(status: response.status) else { return response }
+        try response.body.withUnsafeBytes { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + (1 << 16), bytes.count)
+                try receiver.receive(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+            }
+        }
+        response.body = Data()
+        return response
+    }
 }
 
 /// Why a CardDAV exchange failed, in words for people.
@@ -68,6 +100,9 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     case otherOrigin(URL)
     /// An href the server listed outside the address book (`DAVCollectionScope`): not followed.
     case outsideBook(String)
+    /// An answer longer than a `DAVSizeLimits` allows: stopped there. The reason names the
+    /// request, the limit and the variable that sets it.
+    case tooLarge(String)
     /// A time limit passed (`DAVTimeLimits`): the reason says which, and what sets it.
     case timedOut(String)
     /// The person or client that asked for the sync asked to stop it.
@@ -88,6 +123,7 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         case .malformed(let reason): return "the server's answer could not be read: \(reason)"
         case .otherOrigin(let url): return "refused to go to \(url.absoluteString), another host than the account's"
         case .outsideBook(let href): return "refused \(href), outside the address book"
+        case .tooLarge(let reason): return reason
         case .timedOut(let reason): return reason
         case .cancelled: return "sync cancelled: what was pulled and pushed before is kept; sync again to go on"
         }

@@ -29,11 +29,17 @@ public final class OriginGuardTransport: DAVTransport {
         return true
     }
 
-    public func send(_ request: DAVRequest) throws -> DAVResponse {
+    public func send(_ request: DAVRequest) throws -> DAVResponse { try send(request, nil) }
+
+    public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
+        try send(request, receiver)
+    }
+
+    private func send(_ request: DAVRequest, _ receiver: DAVBodyReceiver?) throws -> DAVResponse {
         var request = request
         for _ in 0...Self.maximumRedirects {
             guard allows(request.url) else { throw DAVError.otherOrigin(request.url) }
-            let response = try inner.send(request)
+            let response = try receiver.map { try inner.send(request, receiving: $0) } ?? inner.send(request)
             // A transport that followed a redirect itself must have stayed on allowed ground.
             if let url = response.url, !(DAVOrigin(url).map(allowed.contains) ?? false) {
                 throw DAVError.otherOrigin(url)

@@ -9,6 +9,9 @@ struct VCardContentLine {
     /// physical line, for the import's report. Nil for nearly every line (nil costs nothing to
     /// release; an empty array still goes through the runtime).
     var remarks: [(line: Int, reason: String)]?
+    /// Longer than the splitter's limit: the bytes past it were dropped as they came (an
+    /// endless line, `/dev/zero`, never grows memory), and the line is unreadable.
+    var overlong = false
 }
 
 /// Splits a vCard file into logical content lines.
@@ -25,9 +28,9 @@ enum VCardContentLines {
     /// leading byte-order mark, folding (a line break followed by one space or tab), 2.1
     /// quoted-printable soft line breaks (a QP value ending in `=` continues on the next line)
     /// and 2.1 backslash continuations (see `physical`). Blank lines are dropped.
-    static func split(_ data: Data) -> [VCardContentLine] {
+    static func split(_ data: Data, maximumLineBytes: Int = .max) -> [VCardContentLine] {
         var result: [VCardContentLine] = []
-        var splitter = Splitter()
+        var splitter = Splitter(maximumLineBytes: maximumLineBytes)
         data.withUnsafeBytes { splitter.feed($0.bindMemory(to: UInt8.self)) { result.append($0) } }
         splitter.finish { result.append($0) }
         return result
@@ -54,12 +57,49 @@ enum VCardContentLines {
         private var ends = LineEnds.undecided
         /// CR files: the last line ended with a CR, so an LF right after it belongs to that end.
         private var afterCR = false
+        /// Bytes of one line (physical or unfolded) kept; past them the line is `overlong`.
+        let maximumLineBytes: Int
+        /// The physical line being read passed `maximumLineBytes` and was handed out: the rest
+        /// of it is dropped as it comes.
+        private var partialOverlong = false
+
+        init(maximumLineBytes: Int = .max) { self.maximumLineBytes = maximumLineBytes }
+
+        /// The start of a physical line, kept up to the limit; past it, the line is handed out
+        /// at once (it may never end: `/dev/zero` has no line break) and its rest dropped.
+        private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+            guard !partialOverlong else { return }
+            let room = maximumLineBytes - partial.count
+            guard bytes.count > room else { return partial.append(contentsOf: bytes) }
+            partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<max(0, room)]))
+            partialOverlong = true
+            let head = partial
+            partial = []
+            try head.withUnsafeBufferPointer { try physical($0, overlong: true, emit) }
+            // Not held for a continuation: the reader must see it now.
+            if let line = pending, line.overlong { pending = nil; try emit(line) }
+        }
+
+        /// Adds a continuation to the pending logical line, or marks it overlong.
+        private mutating func continuePending<C: Collection>(with bytes: C) where C.Element == UInt8 {
+            guard !pending!.overlong else { return }
+            if pending!.bytes.count + bytes.count > maximumLineBytes {
+                pending!.overlong = true
+            } else {
+                pending!.bytes.append(contentsOf: bytes)
+            }
+        }
 
         mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
             guard ends == .undecided else { return try feedLines(chunk, emit) }
             // The byte-order mark and the first line break may arrive split across chunks.
             partial.append(contentsOf: chunk)
-            if let decided = Self.lineEnds(partial) { try start(decided, emit) }
+            if let decided = Self.lineEnds(partial) {
+                try start(decided, emit)
+            } else if partial.count > maximumLineBytes {
+                // No line break in all that: whatever it is, its first line is overlong.
+                try start(.lf, emit)
+            }
         }
 
         /// LF when the first line break is an LF or CRLF, CR CR LF when it is two or more CRs
@@ -88,7 +128,7 @@ enum VCardContentLines {
             var start = 0
             while start < bytes.count {
                 guard let newline = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: lf) else {
-                    partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+                    try keep(UnsafeBufferPointer(rebasing: bytes[start...]), emit)
                     return
                 }
                 let end = start + newline
@@ -113,13 +153,19 @@ enum VCardContentLines {
                 }
                 index += 1
             }
-            if start < bytes.count { partial.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+            if start < bytes.count { try keep(UnsafeBufferPointer(rebasing: bytes[start...]), emit) }
         }
 
         /// A physical line that ends in this chunk: joined to its start from earlier chunks.
         private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
-            if partial.isEmpty { return try physical(bytes, emit) }
-            partial.append(contentsOf: bytes)
+            if partialOverlong {
+                // The end of a line handed out already.
+                partialOverlong = false
+                return
+            }
+            if partial.isEmpty && bytes.count <= maximumLineBytes { return try physical(bytes, emit) }
+            try keep(bytes, emit)
+            if partialOverlong { partialOverlong = false; return }
             let whole = partial
             partial = []
             try whole.withUnsafeBufferPointer { try physical($0, emit) }
@@ -128,7 +174,9 @@ enum VCardContentLines {
         /// The end of the file: the last line, even without a line break.
         mutating func finish(_ emit: (VCardContentLine) throws -> Void) rethrows {
             if ends == .undecided { try start(.lf, emit) }
-            if !partial.isEmpty {
+            if partialOverlong {
+                partialOverlong = false
+            } else if !partial.isEmpty {
                 let line = partial
                 partial = []
                 try line.withUnsafeBufferPointer { try physical($0, emit) }
@@ -137,7 +185,8 @@ enum VCardContentLines {
         }
 
         /// One physical line, without its line break.
-        private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, overlong: Bool = false,
+                                       _ emit: (VCardContentLine) throws -> Void) rethrows {
             lineNumber += 1
             var count = line.count
             if count > 0 && line[count - 1] == cr {
@@ -148,14 +197,16 @@ enum VCardContentLines {
             let physical = UnsafeBufferPointer(rebasing: line[..<count])
             if pending != nil {
                 let last = pending!.bytes.last
-                if last == equals && isQuotedPrintable(pending!.bytes) && !Self.isEnd(physical) {
+                if last == equals && !pending!.overlong && isQuotedPrintable(pending!.bytes) && !Self.isEnd(physical) {
                     pending!.bytes.removeLast()
-                    pending!.bytes.append(contentsOf: physical)
+                    continuePending(with: physical)
+                    if overlong { pending!.overlong = true }
                     pendingEnd = lineNumber
                     return
                 }
                 if let first = physical.first, first == space || first == tab {
-                    pending!.bytes.append(contentsOf: physical.dropFirst())
+                    continuePending(with: physical.dropFirst())
+                    if overlong { pending!.overlong = true }
                     pendingEnd = lineNumber
                     return
                 }
@@ -164,16 +215,17 @@ enum VCardContentLines {
                     // A 2.1 value continued after a backslash (Android's test card
                     // v21_adr_multiple_line.vcf, a street on three lines): the backslash
                     // escapes the line break, so it reads as `\n`, a line break in the value.
-                    pending!.bytes.append(UInt8(ascii: "n"))
-                    pending!.bytes.append(contentsOf: physical)
+                    continuePending(with: [UInt8(ascii: "n")])
+                    continuePending(with: physical)
+                    if overlong { pending!.overlong = true }
                     pending!.remarks = (pending!.remarks ?? []) + [(pendingEnd, "the value continues on the next line after a backslash: read as a line break")]
                     pendingEnd = lineNumber
                     return
                 }
             }
-            guard !physical.allSatisfy({ $0 == space || $0 == tab }) else { return }
+            guard overlong || !physical.allSatisfy({ $0 == space || $0 == tab }) else { return }
             if let last = pending { try emit(last) }
-            pending = VCardContentLine(bytes: Array(physical), line: lineNumber)
+            pending = VCardContentLine(bytes: Array(physical), line: lineNumber, overlong: overlong)
             pendingEnd = lineNumber
         }
 

@@ -15,7 +15,17 @@ public struct VCardReader {
     /// Large enough for a photo, small enough that garbage cannot exhaust memory downstream.
     public var maximumLineBytes: Int
 
-    public init(maximumLineBytes: Int = 8 << 20) { self.maximumLineBytes = maximumLineBytes }
+    public init(maximumLineBytes: Int = ContactLimits.maximumLineBytes) { self.maximumLineBytes = maximumLineBytes }
+
+    /// A line over `maximumLineBytes` outside any card: no card to skip, and no end to wait
+    /// for (`/dev/zero` has no line break): a file read a chunk at a time stops there.
+    public struct LineTooLong: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var limit: Int
+        public var description: String {
+            "line \(line) is longer than \(limit) bytes, outside any card: not a vCard file"
+        }
+    }
 
     /// The names of the extra properties that carry `N`'s honorific prefix and suffix, which
     /// the model has no field for; the writer puts them back into `N`.
@@ -25,7 +35,15 @@ public struct VCardReader {
     public func read(_ data: Data) -> ParsedContacts {
         var result = ParsedContacts()
         var cards = Cards(reader: self)
-        for line in VCardContentLines.split(data) { cards.take(line, into: &result) }
+        for line in VCardContentLines.split(data, maximumLineBytes: maximumLineBytes) {
+            cards.take(line, into: &result)
+            if let long = cards.overlongOutside {
+                // In memory already: named, and the rest read.
+                cards.overlongOutside = nil
+                result.problems.append(.init(line: long, reason: LineTooLong(line: long, limit: maximumLineBytes).description
+                    .replacingOccurrences(of: "line \(long) is", with: "the line is")))
+            }
+        }
         cards.finish(into: &result)
         return result
     }
@@ -34,15 +52,17 @@ public struct VCardReader {
     /// `batchSize` cards (problems travel with the batch they were found in; an empty file gives
     /// one empty batch): the whole file is
     /// never in memory. `nextChunk` fills its buffer and returns false at the end of the file.
-    /// Same results as `read(_:)` on the whole file.
+    /// Same results as `read(_:)` on the whole file, but that a line over `maximumLineBytes`
+    /// outside any card throws `LineTooLong` (the batches before it handed out).
     public func read(batchSize: Int, nextChunk: (inout [UInt8]) throws -> Bool,
                      _ body: (ParsedContacts) throws -> Void) throws {
         var batches = ParsedBatches(size: batchSize)
         var cards = Cards(reader: self)
-        var splitter = VCardContentLines.Splitter()
+        var splitter = VCardContentLines.Splitter(maximumLineBytes: maximumLineBytes)
         var chunk: [UInt8] = []
         func take(_ line: VCardContentLine) throws {
             cards.take(line, into: &batches.current)
+            if let long = cards.overlongOutside { throw LineTooLong(line: long, limit: maximumLineBytes) }
             try batches.handOutIfFull(body)
         }
         while try nextChunk(&chunk) {
@@ -71,12 +91,15 @@ public struct VCardReader {
         var agent: (lines: [VCardContentLine], depth: Int)?
         /// Lines outside any card: where the run began and how many, named when it ends.
         var outside: (line: Int, count: Int)?
+        /// An overlong line met outside any card (its number).
+        var overlongOutside: Int?
         let charsets = VCardCharsets()
 
         init(reader: VCardReader) { self.reader = reader }
 
         mutating func take(_ line: VCardContentLine, into result: inout ParsedContacts) {
             if agent != nil { return gatherAgent(line) }
+            if line.overlong && card == nil { overlongOutside = line.line; return }
             // A comment (some exports start with one; Android's tests hold them inside cards):
             // no property name starts with `#`.
             if line.bytes.first == UInt8(ascii: "#") {
@@ -234,7 +257,7 @@ public struct VCardReader {
         properties.reserveCapacity(lines.count)
         var warnings: [ParsedContacts.Problem] = []
         for line in lines {
-            guard line.bytes.count <= maximumLineBytes else {
+            guard line.bytes.count <= maximumLineBytes && !line.overlong else {
                 return .failure(.init(line: line.line, reason: "the line is longer than \(maximumLineBytes) bytes"))
             }
             do {

@@ -11,6 +11,9 @@ import FuzzSupport
 ///   name the reader returns is a piece of it: the reader invents nothing;
 /// - what the reader returned, written as a well-formed multistatus (every character escaped that
 ///   XML would otherwise change), reads back to the same entries and token;
+/// - read as it arrives (`DAVMultistatusStream`), cut into pieces of any size, it reads as
+///   whole; with an answer cap below its size it stops, naming the cap; with a small card cap,
+///   each card over it is left out with its size and nothing else changes;
 /// - the client's sync-collection, PROPFIND listing, multiget and discovery, answered with the
 ///   input, report only hrefs, ETags and cards the reader found in it; multiget gives every card
 ///   inside the book the reader found, and names (`refused`) each href outside it once.
@@ -21,12 +24,87 @@ public func fuzzCardDAV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = DAVErrorBody.conditions(data)
     guard let status = try? DAVMultistatus.parse(data) else {
         checkClientRefuses(data)
+        checkPiecesRefuse(bytes)
         return 0
     }
+    checkPieces(bytes, status)
+    checkCaps(bytes, status)
     checkTakenFromInput(status, bytes)
     checkReadsBack(status)
     checkClient(data, status)
     return 0
+}
+
+// MARK: Read as it arrives
+
+/// `bytes` through the stream in pieces of `size` (the last one shorter), within `limits`.
+private func streamed(_ bytes: [UInt8], pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max))
+    throws -> DAVMultistatus {
+    var result = DAVMultistatus()
+    let stream = DAVMultistatusStream(limits: limits, request: "REPORT /") { result.entries.append($0) }
+    var start = 0
+    while start < bytes.count {
+        let end = min(start + size, bytes.count)
+        try bytes[start..<end].withUnsafeBytes { try stream.receive($0) }
+        start = end
+    }
+    try stream.finish()
+    result.syncToken = stream.syncToken
+    return result
+}
+
+/// Piece sizes from the input itself, so each input is cut its own ways.
+private func pieceSizes(_ bytes: [UInt8]) -> [Int] {
+    [1, 2 + Int(bytes.first ?? 0) % 13, 1 + Int(bytes.last ?? 0) * 7 % 997]
+}
+
+private func checkPieces(_ bytes: [UInt8], _ whole: DAVMultistatus) {
+    for size in pieceSizes(bytes) {
+        do {
+            let read = try streamed(bytes, pieces: size)
+            guard read == whole else { fatalError("in pieces of \(size): \(difference(whole.entries, read.entries))") }
+        } catch {
+            fatalError("in pieces of \(size) the answer did not read (\(error)), whole it did")
+        }
+    }
+}
+
+private func checkPiecesRefuse(_ bytes: [UInt8]) {
+    for size in pieceSizes(bytes) where (try? streamed(bytes, pieces: size)) != nil {
+        fatalError("in pieces of \(size) an answer read that does not read whole")
+    }
+}
+
+private func checkCaps(_ bytes: [UInt8], _ whole: DAVMultistatus) {
+    if bytes.count > 1 {
+        do {
+            _ = try streamed(bytes, pieces: 64, limits: DAVSizeLimits(answer: bytes.count - 1, card: .max))
+            fatalError("an answer of \(bytes.count) bytes read under a cap of \(bytes.count - 1)")
+        } catch DAVError.tooLarge {
+        } catch {
+            fatalError("over its cap the answer gave \(error)")
+        }
+    }
+    // Just below the smallest card, so at least one is over it.
+    let card = max(1, (whole.entries.compactMap { $0.addressData?.utf8.count }.min() ?? 17) - 1)
+    let capped: DAVMultistatus
+    do {
+        capped = try streamed(bytes, pieces: 64, limits: DAVSizeLimits(answer: .max, card: card))
+    } catch DAVError.tooLarge {
+        return // a value other than a card over the cap: stopped, as it should
+    } catch {
+        fatalError("with a card cap the answer gave \(error)")
+    }
+    var expected = whole
+    for index in expected.entries.indices {
+        if let text = expected.entries[index].addressData, text.utf8.count > card {
+            expected.entries[index].addressData = nil
+            expected.entries[index].oversizedAddressData = text.utf8.count
+        }
+    }
+    guard capped == expected else {
+        fatalError("with a card cap of \(card): \(difference(expected.entries, capped.entries))")
+    }
 }
 
 // MARK: The reader invents nothing
