@@ -47,7 +47,18 @@ static void error(void *ctx, xmlErrorPtr error) {
     parser->callbacks.error(parser->user, (int)error->level, error->line, error->message);
 }
 
-void cxml_initialize(void) { xmlInitParser(); }
+// On Linux libxml2 is loaded on first use (CLazyXML2): a missing library is an error the sync
+// reports, never a call into a stub that has nothing to jump to.
+#if __has_include("CLazyXML2.h")
+#include "CLazyXML2.h"
+const char *cxml_unavailable(void) { return cb_xml2_load_failure(); }
+#else
+const char *cxml_unavailable(void) { return NULL; }
+#endif
+
+void cxml_initialize(void) {
+    if (cxml_unavailable() == NULL) xmlInitParser();
+}
 
 cxml_parser *cxml_create(cxml_callbacks callbacks, void *user) {
     cxml_parser *parser = calloc(1, sizeof(cxml_parser));

@@ -22,7 +22,10 @@ typedef struct cxml_callbacks {
 
 typedef struct cxml_parser cxml_parser;
 
-/// xmlInitParser, once, before any thread parses.
+/// Why libxml2 could not be loaded on first use (CLazyXML2), naming the package to install;
+/// NULL when it is there (or linked).
+const char *_Nullable cxml_unavailable(void);
+/// xmlInitParser, once, before any thread parses (nothing when libxml2 is unavailable).
 void cxml_initialize(void);
 /// A push parser (no network, no DTD loaded, no entity substituted); NULL when out of memory.
 cxml_parser *_Nullable cxml_create(cxml_callbacks callbacks, void *_Nullable context);

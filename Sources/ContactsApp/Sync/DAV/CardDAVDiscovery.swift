@@ -27,6 +27,7 @@ public struct CardDAVDiscovery {
                 if case .unauthorized = error { throw error }
                 if case .unsupportedAuthentication = error { throw error }
                 if case .network = error { throw error }
+                if case .unavailable = error { throw error }
                 // Another host is for the person to confirm (`SyncAccountsWorker.add`), not to skip.
                 if case .otherOrigin = error { throw error }
                 lastError = error

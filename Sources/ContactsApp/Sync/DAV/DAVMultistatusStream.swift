@@ -54,6 +54,8 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
 
     /// `xmlInitParser` once, before any thread parses (it is not thread-safe itself).
     private static let initialize: Void = { cxml_initialize() }()
+    /// Why libxml2 could not be loaded, naming its package; nil when it is there.
+    private static let unavailable: String? = cxml_unavailable().map { String(cString: $0) }
 
     private static let callbacks = cxml_callbacks(
         start: { context, name, attributeCount, attributes in
@@ -97,6 +99,8 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
     private func push(_ bytes: UnsafeRawBufferPointer, last: Bool) throws {
         let context = Unmanaged.passUnretained(self).toOpaque()
         if parser == nil {
+            // libxml2 is loaded on first use (CLazyXML2): without it, this answer fails, not the process.
+            if let why = Self.unavailable { throw stop(DAVError.unavailable(why)) }
             // No network, no DTD loaded, entities left unexpanded (and refused: `entity`).
             parser = cxml_create(Self.callbacks, context)
         }

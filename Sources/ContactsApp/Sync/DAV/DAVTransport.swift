@@ -107,6 +107,9 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
     case timedOut(String)
     /// The person or client that asked for the sync asked to stop it.
     case cancelled
+    /// A library the sync loads on first use (libcurl, libxml2) is not installed: the reason
+    /// names the package.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -125,6 +128,7 @@ public enum DAVError: Error, Equatable, CustomStringConvertible {
         case .outsideBook(let href): return "refused \(href), outside the address book"
         case .tooLarge(let reason): return reason
         case .timedOut(let reason): return reason
+        case .unavailable(let reason): return reason
         case .cancelled: return "sync cancelled: what was pulled and pushed before is kept; sync again to go on"
         }
     }
