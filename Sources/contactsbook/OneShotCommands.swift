@@ -47,7 +47,8 @@ enum OneShot {
             FileHandle.standardOutput.write(Data(json.serialized(pretty: true) + [UInt8(ascii: "\n")]))
             if !succeeded { throw ExitCode(1) }
         } else {
-            let lines = LineSession(session: session, streams: StandardStreams(), bail: true)
+            let lines = LineSession(session: session, streams: StandardStreams(), bail: true,
+                                    width: StandardStreams.outputColumns)
             lines.render(outcome)
             if !outcome.succeeded { throw ExitCode(1) }
         }

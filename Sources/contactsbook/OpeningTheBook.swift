@@ -7,6 +7,15 @@ import SceneCore
 final class StandardStreams: TextStreams {
     func writeOutput(_ text: String) { write(text, to: .standardOutput) }
     func writeError(_ text: String) { write(text, to: .standardError) }
+
+    /// Stdout's width in columns when it is a terminal, else nil: a one-shot command or piped
+    /// commands printing to a terminal fit it as the REPL does; pipes and files get the full text.
+    static var outputColumns: Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
 
 /// Writes `text` whole. From its UTF-8 buffer, not `Data(text.utf8)`: that generic initialiser

@@ -108,7 +108,7 @@ struct SessionCommand: ParsableCommand {
             return
         }
         let streams = StandardStreams()
-        let lines = LineSession(session: session, streams: streams, bail: bail)
+        let lines = LineSession(session: session, streams: streams, bail: bail, width: StandardStreams.outputColumns)
         let mixed = MixedLineSession(lines: lines, server: makeServer(), streams: streams)
         let status = mixed.run { readLine(strippingNewline: true) }
         if status != 0 { throw ExitCode(status) }

@@ -349,6 +349,28 @@ class OutputTests(REPLTestCase):
                                env=self.env, timeout=60)
         self.assertIn("note: …in the orchestra on Sundays…", piped.stdout)
 
+    def test_one_shot_commands_on_a_terminal_fit_it_and_pipes_get_the_full_text(self):
+        note = "Plays cello in the orchestra on Sundays and teaches the young ones every week"
+        subprocess.run([BIN, "--db", self.db, "--create"], input=f"add\ngiven 太郎\nfamily 山田\nnotes {note}\nsave\n".encode(),
+                       env=self.env, capture_output=True, check=True, timeout=60)
+        for width in (60, 200):
+            # `contactsbook search` and `show`, stdout a terminal of `width` columns
+            for args in (["search", "orchestra"], ["show", "山田"]):
+                child = pexpect.spawn(BIN, ["--db", self.db, *args], env={**self.env, "NO_COLOR": "1"},
+                                      encoding="utf-8", timeout=20, dimensions=(24, width))
+                out = child.read()
+                child.close()
+                self.assertEqual(child.exitstatus, 0, out)
+                lines = self.printed_lines(out)
+                self.assertTrue(any("山田" in line for line in lines), lines)
+                for line in lines:
+                    self.assertLessEqual(self.columns(line), width, f"{width} {args}: {line!r}")
+                if args[0] == "show":  # the note wrapped at spaces at 60, whole at 200
+                    self.assertEqual(any(note in line for line in lines), width == 200, lines)
+        piped = subprocess.run([BIN, "--db", self.db, "show", "山田"], capture_output=True, text=True,
+                               env=self.env, timeout=60)
+        self.assertIn(note, piped.stdout)
+
     def test_a_name_holding_escape_sequences_is_shown_harmlessly(self):
         self.add_hostile_contact(HOSTILE_GIVEN, "Mallory")
         child = self.spawn()

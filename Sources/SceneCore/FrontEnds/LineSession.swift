@@ -11,13 +11,16 @@ public protocol TextStreams: AnyObject {
 public final class LineSession {
     private let session: Session
     private let streams: TextStreams
-    private let renderer = TextRenderer(colors: false)
+    private let renderer: TextRenderer
     /// Stop at the first failed command.
     private let bail: Bool
     public private(set) var failures = 0
 
-    public init(session: Session, streams: TextStreams, bail: Bool) {
+    /// `width`: the terminal's columns when stdout is one (tables fitted, prose wrapped at
+    /// spaces); nil for a pipe or a file, which get the full text.
+    public init(session: Session, streams: TextStreams, bail: Bool, width: Int? = nil) {
         self.session = session; self.streams = streams; self.bail = bail
+        self.renderer = TextRenderer(colors: false, width: width)
     }
 
     /// Handles one line. Returns false when the session should end (quit, or bail after an error).
