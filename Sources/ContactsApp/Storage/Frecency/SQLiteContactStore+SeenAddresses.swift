@@ -55,9 +55,11 @@ extension SQLiteContactStore: SeenAddressStore {
     /// first (equal ones in sort order); empty when no address seen belongs to a match, which
     /// costs one look-up when the book has seen none.
     static func rankedMatches(_ search: ResolvedSearch, sort: SortOrder, _ db: Database) throws -> [Contact] {
+        // CROSS JOIN keeps address_seen outside: a plain JOIN let SQLite scan every contact key
+        // (100k contacts: 40-60 ms of each search and `query`, when few or no addresses were seen).
         let seen = try Row.fetchAll(db, sql: """
             SELECT k.id, s.address, s.count, s.last_seen FROM address_seen s
-            JOIN contact_key k ON k.key = s.address AND k.kind = 'email'
+            CROSS JOIN contact_key k ON k.key = s.address AND k.kind = 'email'
             """).map { row -> (contactID: Int64, seen: SeenAddress) in
                 (row[0], SeenAddress(address: row[1], count: row[2], lastSeen: Date(timeIntervalSince1970: row[3])))
             }
