@@ -310,4 +310,27 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(byFN.givenName, "Ann")
         XCTAssertEqual(try readOne(VCardWriter(version: .v3).card(for: byEmail)).givenName, "jane@example.com")
     }
+
+    func test_roundTrip_aValueStartingWithACombiningMark_keepsItsNameAndValue() throws {
+        // Given the shape fuzz-vcard found in CI: `N:` then U+0618, which joins the colon into one Character
+        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\u{0618}x\r\nN:\u{0618}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432};Bj\u{00F6}rn;;;\r\nUID:\u{0301}id\r\nIMPP:\u{0301}x\r\nEND:VCARD\r\n"
+        let contacts = read(card)
+        // When
+        let written = contacts.map(VCardWriter().card(for:)).joined()
+        let again = read(written)
+        // Then
+        XCTAssertEqual(contacts.first?.familyName, "\u{0618}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432}")
+        XCTAssertEqual(contacts.first?.givenName, "Bj\u{00F6}rn")
+        let uidLines = written.splitting(onASCII: "\r\n").filter { $0.utf8.starts(with: "UID:".utf8) }
+        XCTAssertEqual(uidLines, ["UID:\u{0301}id"], written) // the card's own UID, once
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard))
+    }
+
+    func test_splitAtFirst_findsTheColonBeforeACombiningMark() {
+        // When / Then: by Characters, ":\u{0618}" is one grapheme and holds no ":"
+        XCTAssertNil("N:\u{0618}x".firstIndex(of: ":"))
+        XCTAssertEqual("N:\u{0618}x".splitAtFirst(":")?.head, "N")
+        XCTAssertEqual("N:\u{0618}x".splitAtFirst(":")?.rest, "\u{0618}x")
+        XCTAssertNil("N".splitAtFirst(":"))
+    }
 }

@@ -106,3 +106,17 @@ extension StringProtocol {
         return parts
     }
 }
+
+extension StringProtocol {
+    /// The text before and after the first `separator`, found among Unicode scalars. Searching
+    /// Characters misses a `:` followed by a combining mark (`N:ؘ…` is one grapheme `:ؘ`), and
+    /// the vCard grammar's separators are octets (RFC 6350 §3.3).
+    func splitAtFirst(_ separator: Unicode.Scalar) -> (head: String, rest: String)? {
+        let scalars = unicodeScalars
+        guard let index = scalars.firstIndex(of: separator) else { return nil }
+        var head = String.UnicodeScalarView(), rest = String.UnicodeScalarView()
+        head.append(contentsOf: scalars[..<index])
+        rest.append(contentsOf: scalars[scalars.index(after: index)...])
+        return (String(head), String(rest))
+    }
+}

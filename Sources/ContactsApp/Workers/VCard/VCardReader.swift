@@ -328,8 +328,8 @@ public struct VCardReader {
         let found = first(["EMAIL"], text)
             ?? first(handleProperties) { property in
                 let handle = text(property)
-                guard let colon = handle.firstIndex(of: ":"), handle[..<colon].allSatisfy({ $0.isLetter }) else { return handle }
-                return String(handle[handle.index(after: colon)...]).trimmingSpaces
+                guard let (scheme, rest) = handle.splitAtFirst(":"), scheme.allSatisfy({ $0.isLetter }) else { return handle }
+                return rest.trimmingSpaces
             }
             ?? first(["NICKNAME"]) { VCardText.list($0.value).first?.trimmingSpaces ?? "" }
             ?? first(["TEL"]) { ContactBuilder.phoneNumber($0, text($0)) }

@@ -1044,8 +1044,7 @@ extension VCardVersionConverter {
         }
 
         static func looksLikeURI(_ value: String) -> Bool {
-            guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else { return false }
-            let scheme = value[..<colon]
+            guard let scheme = value.splitAtFirst(":")?.head, !scheme.isEmpty else { return false }
             return scheme.first!.isASCII && scheme.first!.isLetter
                 && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
         }

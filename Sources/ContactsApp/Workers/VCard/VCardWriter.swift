@@ -100,7 +100,7 @@ public struct VCardWriter {
             if Self.isUIDLine(line) {
                 guard !hasUID else { continue }
                 hasUID = true
-                let value = line.firstIndex(of: ":").map { VCardText.unescape(String(line[line.index(after: $0)...])).trimmingSpaces }
+                let value = line.splitAtFirst(":").map { VCardText.unescape($0.rest).trimmingSpaces }
                 if !uid.isEmpty && value != uid { lines.start("UID:"); lines.escaped(uid); lines.end(); continue }
             }
             lines.line(line)

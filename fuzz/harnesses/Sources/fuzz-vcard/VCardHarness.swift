@@ -161,7 +161,7 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
     let back = readOne(text)
     let contact = withoutControlCharacters(original)
     let hasPref = contact.card!.lines.contains { line in
-        let head = line.prefix { $0 != ":" }.uppercased()
+        let head = (line.splitAtFirst(":")?.head ?? line).uppercased()
         return head.contains(";PREF") || head.contains("PREF,") || head.contains("=PREF")
     }
     func same<T: Equatable>(_ what: String, _ before: [T], _ after: [T], _ key: (T) -> String) {
@@ -240,9 +240,10 @@ private func checkWellFormed(_ text: String, version: VCardWriter.Version) -> [S
         }
     }
     for line in logical {
-        let name = line.prefix { $0 != ":" && $0 != ";" }
+        // Scalars, not Characters: `:` and a combining mark after it are one Character.
+        let name = line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }
         // A group or name is kept as the card had it (the reader takes `i tem2.TEL`).
-        guard !name.isEmpty, line.contains(":") else {
+        guard !name.isEmpty, line.unicodeScalars.contains(":") else {
             fatalError("vCard \(version.rawValue): a line without a name or colon, \(line.debugDescription), in\n\(text)")
         }
     }
@@ -276,7 +277,7 @@ private func isUIDLine(_ line: String) -> Bool {
 }
 
 private func uidValue(_ line: String) -> String {
-    line.firstIndex(of: ":").map { VCardText.unescape(String(line[line.index(after: $0)...])).trimmingSpaces } ?? ""
+    line.splitAtFirst(":").map { VCardText.unescape($0.rest).trimmingSpaces } ?? ""
 }
 
 /// BEGIN, END or VERSION, which the writer writes itself: named so once control characters are gone.
@@ -284,7 +285,7 @@ private func isWritersOwn(_ line: String) -> Bool {
     var notes = VCardVersionConverter.Notes()
     let text = VCardVersionConverter.ControlCharacters.contains(line)
         ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
-    return ["BEGIN", "END", "VERSION"].contains(text.prefix { $0 != ":" && $0 != ";" }.uppercased())
+    return ["BEGIN", "END", "VERSION"].contains(String(text.unicodeScalars.prefix { $0 != ":" && $0 != ";" }).uppercased())
 }
 
 private func isVersionLine(_ line: String) -> Bool {
