@@ -272,7 +272,7 @@ private func checkUID(_ written: [String], _ uid: String, keptFrom lines: [Strin
 }
 
 private func isUIDLine(_ line: String) -> Bool {
-    let upper = line.prefix(4).uppercased()
+    let upper = String(decoding: line.utf8.prefix(4), as: UTF8.self).uppercased() // bytes: `:` + a mark is one Character
     return upper == "UID:" || upper == "UID;"
 }
 
@@ -289,7 +289,7 @@ private func isWritersOwn(_ line: String) -> Bool {
 }
 
 private func isVersionLine(_ line: String) -> Bool {
-    line.utf8.count <= 16 && line.uppercased().hasPrefix("VERSION:")
+    line.utf8.count <= 16 && String(decoding: line.utf8.prefix(8), as: UTF8.self).uppercased() == "VERSION:"
 }
 
 /// Valid in the version as the converter decides: no control character, not in 2.1's syntax.
