@@ -55,7 +55,10 @@ extension ContactsWorker: ListContactsGroupsLogic {
         }
         let starting = all.filter { ContactKeys.fold($0.name).hasPrefix(wanted) }
         if starting.count == 1 { return starting[0] }
-        if starting.isEmpty { throw ContactsFailure.notFound(reference: "group \"\(name)\"") }
+        if starting.isEmpty {
+            throw ContactsFailure.badInput(all.isEmpty ? "no group is named \"\(name)\": this book has no groups yet (group new NAME)"
+                                           : "no group is named \"\(name)\"; groups lists them")
+        }
         throw ContactsFailure.badInput("\"\(name)\" starts \(starting.map { "\"\($0.name)\"" }.joined(separator: ", ")); name one group")
     }
 
