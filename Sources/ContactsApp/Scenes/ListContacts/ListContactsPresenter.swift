@@ -100,6 +100,10 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if report.skippedLines > 0 { parts.append("\(count(report.skippedLines, "line")) outside any card skipped") }
         if report.invalidValues > 0 { parts.append("\(count(report.invalidValues, "value")) kept but not valid") }
         if report.changes > 0 { parts.append("\(count(report.changes, "change")) made in reading") }
+        if report.groupsAdded + report.groupsUpdated > 0 {
+            parts.insert("\(count(report.groupsAdded + report.groupsUpdated, "group")) (\(report.groupsAdded) added, \(report.groupsUpdated) updated)",
+                         at: 0)
+        }
         let text = report.readNothing
             ? "Nothing imported from \(response.path)\(files): " + parts.joined(separator: "; ")
             : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
