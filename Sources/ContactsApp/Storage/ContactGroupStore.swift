@@ -14,6 +14,8 @@ public struct GroupSummary: Equatable, Sendable {
 public protocol ContactGroupStore: AnyObject {
     /// Every group, by name (case-insensitive), then id.
     func groups() throws -> [GroupSummary]
+    /// Every group's id and name, by name: all a mail client's query reads to match names.
+    func groupNames() throws -> [(id: Int64, name: String)]
     /// The groups a contact with this UID is a member of, by name.
     func groups(containing uid: String) throws -> [ContactGroup]
     /// Saves a group in one change set of `kind` saying `summary`: a new one (no id) is inserted

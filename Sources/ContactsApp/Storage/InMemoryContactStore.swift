@@ -175,6 +175,10 @@ extension InMemoryContactStore: ContactGroupStore {
         }
     }
 
+    public func groupNames() throws -> [(id: Int64, name: String)] {
+        try groups().compactMap { summary in summary.group.id.map { ($0, summary.group.name) } }
+    }
+
     public func groups(containing uid: String) throws -> [ContactGroup] {
         lock.withLock { groupsByID.values.filter { $0.members.contains(uid) } }.sorted(by: Self.byName)
     }

@@ -48,6 +48,14 @@ extension SQLiteContactStore: ContactGroupStore {
         }
     }
 
+    public func groupNames() throws -> [(id: Int64, name: String)] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT id, name FROM contact_group ORDER BY name COLLATE NOCASE, id").map { ($0[0], $0[1]) }
+            }
+        }
+    }
+
     public func groups(containing uid: String) throws -> [ContactGroup] {
         try guarded {
             try writer.read { db in
