@@ -27,3 +27,26 @@ public protocol ContactGroupStore: AnyObject {
     /// UID is stored, replacing it. Returns how many were added and updated.
     func importGroups(_ groups: [ContactGroup], summary: String) throws -> (added: Int, updated: Int)
 }
+
+/// A group's card on a CardDAV server: where, its ETag, the card as the server last had it
+/// (the base of the three-way merge of members), and ours as it was then.
+public struct GroupLink: Equatable, Sendable {
+    public var account: String
+    public var href: String
+    public var uid: String
+    public var etag: String
+    public var base: String
+    public var card: String
+    public init(account: String, href: String, uid: String, etag: String, base: String, card: String) {
+        self.account = account; self.href = href; self.uid = uid; self.etag = etag; self.base = base; self.card = card
+    }
+}
+
+/// Where sync keeps its links to groups' cards (the SQLite book; the in-memory store syncs nothing).
+public protocol GroupSyncStore: AnyObject {
+    func groupLinks(account: String) throws -> [GroupLink]
+    func linkGroup(_ link: GroupLink) throws
+    func forgetGroup(account: String, href: String) throws
+    /// The UIDs of the groups linked to any account.
+    func allGroupUIDs() throws -> [String]
+}

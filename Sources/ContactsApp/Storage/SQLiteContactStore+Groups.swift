@@ -31,6 +31,15 @@ extension SQLiteContactStore: ContactGroupStore {
                 PRIMARY KEY (change_set, group_id)
             );
             CREATE INDEX group_change_entry_group ON group_change_entry(group_id, change_set);
+            CREATE TABLE group_sync (
+                account TEXT NOT NULL,
+                href TEXT NOT NULL,
+                uid TEXT NOT NULL,                    -- the group's UID
+                etag TEXT NOT NULL,
+                base TEXT NOT NULL,                   -- the card as the server last had it (the merge's base)
+                card TEXT NOT NULL,                   -- our card as it was then: changed since, it is pushed
+                PRIMARY KEY (account, href)
+            );
             """)
     }
 
@@ -287,6 +296,41 @@ extension SQLiteContactStore {
                 let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
+            }
+        }
+    }
+}
+
+extension SQLiteContactStore: GroupSyncStore {
+    public func groupLinks(account: String) throws -> [GroupLink] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT href, uid, etag, base, card FROM group_sync WHERE account = ? ORDER BY href",
+                                 arguments: [account]).map {
+                    GroupLink(account: account, href: $0[0], uid: $0[1], etag: $0[2], base: $0[3], card: $0[4])
+                }
+            }
+        }
+    }
+
+    public func linkGroup(_ link: GroupLink) throws {
+        try guarded {
+            try write { db, _ in
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO group_sync (account, href, uid, etag, base, card) VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [link.account, link.href, link.uid, link.etag, link.base, link.card])
+            }
+        }
+    }
+
+    public func allGroupUIDs() throws -> [String] {
+        try guarded { try writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM group_sync") } }
+    }
+
+    public func forgetGroup(account: String, href: String) throws {
+        try guarded {
+            try write { db, _ in
+                try db.execute(sql: "DELETE FROM group_sync WHERE account = ? AND href = ?", arguments: [account, href])
             }
         }
     }
