@@ -7,7 +7,7 @@ import GRDB
 extension SQLiteContactStore: ContactGroupStore {
     static let addGroups = Migration(name: "add groups with their members and journal images", legacyIdentifier: nil) { db, _ in
         try db.execute(sql: """
-            CREATE TABLE contact_group (
+            CREATE TABLE IF NOT EXISTS contact_group (
                 id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused, as contact ids
                 uid TEXT NOT NULL,
                 name TEXT NOT NULL,
@@ -16,22 +16,22 @@ extension SQLiteContactStore: ContactGroupStore {
                 created_at REAL NOT NULL,
                 updated_at REAL NOT NULL
             );
-            CREATE INDEX contact_group_uid ON contact_group(uid);
-            CREATE TABLE group_member (
+            CREATE INDEX IF NOT EXISTS contact_group_uid ON contact_group(uid);
+            CREATE TABLE IF NOT EXISTS group_member (
                 group_id INTEGER NOT NULL REFERENCES contact_group(id) ON DELETE CASCADE,
                 member TEXT NOT NULL,                 -- a member's UID, urn:uuid: taken off
                 PRIMARY KEY (group_id, member)
             ) WITHOUT ROWID;
-            CREATE INDEX group_member_by_member ON group_member(member, group_id);
-            CREATE TABLE group_change_entry (
+            CREATE INDEX IF NOT EXISTS group_member_by_member ON group_member(member, group_id);
+            CREATE TABLE IF NOT EXISTS group_change_entry (
                 change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
                 group_id INTEGER NOT NULL,
                 before TEXT,                          -- JSON ContactGroup, or NULL: it did not exist
                 after TEXT,                           -- JSON ContactGroup, or NULL: deleted
                 PRIMARY KEY (change_set, group_id)
             );
-            CREATE INDEX group_change_entry_group ON group_change_entry(group_id, change_set);
-            CREATE TABLE group_sync (
+            CREATE INDEX IF NOT EXISTS group_change_entry_group ON group_change_entry(group_id, change_set);
+            CREATE TABLE IF NOT EXISTS group_sync (
                 account TEXT NOT NULL,
                 href TEXT NOT NULL,
                 uid TEXT NOT NULL,                    -- the group's UID
