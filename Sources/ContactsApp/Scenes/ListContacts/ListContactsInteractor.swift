@@ -133,8 +133,10 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let contact = try worker.contact(id: id)
             let position = try worker.position(of: id, sort: query.sort)
-            // The list now shows all contacts around the new one: clear the search, go to its page.
+            // The list now shows all contacts around the new one: clear the search and the group, go to its page.
             query.search = ""
+            query.group = nil
+            groupName = nil
             query.page = position / query.limit + 1
             let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
             presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))
