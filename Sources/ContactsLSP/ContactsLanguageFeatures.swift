@@ -110,9 +110,13 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         let completions = try worker.completions(for: site.search, limit: Self.completionContacts)
         let width = String(completions.count).count
         let items: [JSONValue] = completions.enumerated().map { rank, completion in
-            let text = MailAddressText.address(name: completion.match.name, email: completion.match.address)
+            // A group is one item whose text is its members' addresses.
+            let text = completion.match.members.map { members in
+                members.map { MailAddressText.address(name: $0.name, email: $0.address) }.joined(separator: ", ")
+            } ?? MailAddressText.address(name: completion.match.name, email: completion.match.address)
+            let label = completion.match.members == nil ? text : "\(completion.match.name) (\(completion.match.info))"
             var item: [String: JSONValue] = [
-                "label": .string(text), "kind": 18, "filterText": .string(typed),
+                "label": .string(label), "kind": 18, "filterText": .string(typed),
                 "sortText": .string(String(repeating: "0", count: width - String(rank).count) + String(rank)),
                 "textEdit": ["range": range.json, "newText": .string(text)],
             ]

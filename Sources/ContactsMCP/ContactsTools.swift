@@ -19,7 +19,7 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
         repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo, sync] }
+    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, groups, group, undo, sync] }
 
     // MARK: Reading
 
@@ -41,6 +41,8 @@ public final class ContactsTools {
             // `list` sets the page size and clears an earlier search; `search` keeps that size.
             var listing: [String: ArgumentValue] = ["page": .integer(1)]
             listing["limit"] = paging.arguments["limit"]
+            listing["group"] = paging.arguments["group"]
+            listing["ungrouped"] = paging.arguments["ungrouped"]
             var outcome = try run(ActionCall("list", listing), in: List.descriptor)
             if !(search.string("text") ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
                 outcome = try run(search, in: List.descriptor)
@@ -256,6 +258,38 @@ public final class ContactsTools {
         ) { [self] arguments in
             let model = try runListAction(spec, arguments, showing: ListContacts.UpcomingBirthdays.ViewModel.self, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+        }
+    }
+
+    // MARK: Groups
+
+    var groups: MCPTool {
+        let spec = Self.action("groups", of: List.descriptor)
+        return MCPTool(
+            name: "groups", title: "List groups",
+            description: spec.summary + ": each group's name, size, members (their UIDs) and convention. The search tool's "
+                + "`group` lists a group's members as contacts; `ungrouped` those in no group.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.ListGroups.ViewModel.jsonSchema,
+            annotations: .read
+        ) { [self] arguments in
+            let model = try runListAction(spec, arguments, showing: ListContacts.ListGroups.ViewModel.self, orFail: "groups showed no list")
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.caption]
+                + model.groups.map { "\($0.name): \($0.size)" }).joined(separator: "\n"))
+        }
+    }
+
+    var group: MCPTool {
+        let spec = Self.action("group", of: List.descriptor)
+        return MCPTool(
+            name: "group", title: "Change a group",
+            description: spec.summary + ". `action` new, rename, delete, add or remove; `name` the group; `values` the new "
+                + "name (rename) or the contacts (add, remove): numbers, UIDs or quoted names. A delete keeps the members; "
+                + "the undo tool takes any of these back.",
+            inputSchema: spec.parametersSchema, outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(destructive: true)
+        ) { [self] arguments in
+            let model = try runListAction(spec, arguments, showing: ListContacts.ChangeGroup.ViewModel.self, orFail: "the group said nothing")
+            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.notes).joined(separator: "\n"))
         }
     }
 

@@ -62,6 +62,7 @@ enum OneShot {
             case let list as ListContacts.FetchContacts.ViewModel: return list.total == 0
             case let birthdays as ListContacts.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
             case let duplicates as ListContacts.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
+            case let groups as ListContacts.ListGroups.ViewModel: return groups.groups.isEmpty
             default: return false
             }
         }
@@ -104,10 +105,14 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @OptionGroup var paging: PagingOptions
+    @Option(name: .long, help: "Only this group's members (its name, or the start of it).") var group: String?
+    @Flag(name: .long, help: "Only the contacts in no group.") var ungrouped = false
 
     func run() throws {
-        try OneShot.run(global, options, pageSize: paging.limit,
-                        [ActionCall("list", ["page": .integer(paging.page), "limit": .integer(paging.limit)])])
+        var arguments: [String: ArgumentValue] = ["page": .integer(paging.page), "limit": .integer(paging.limit)]
+        if let group { arguments["group"] = .string(group) }
+        if ungrouped { arguments["ungrouped"] = .boolean(true) }
+        try OneShot.run(global, options, pageSize: paging.limit, [ActionCall("list", arguments)])
     }
 }
 

@@ -34,7 +34,7 @@ struct QueryCommand: ParsableCommand {
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
-            matches = try MailQueryWorker(store: store).matches(for: words.joined(separator: " "))
+            matches = try MailQueryWorker(store: store, groups: store).matches(for: words.joined(separator: " "))
         } catch {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)

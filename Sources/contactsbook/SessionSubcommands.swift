@@ -137,3 +137,42 @@ struct EditCommand: ParsableCommand {
                         [ActionCall("edit", ["contact": .string(contact.joined(separator: " "))])] + fields.calls + [ActionCall("save")])
     }
 }
+
+/// `contactsbook groups`: the groups with their sizes.
+struct GroupsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "groups", abstract: "Print the groups with their sizes.")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+
+    func run() throws { try OneShot.run(global, options, [ActionCall("groups")]) }
+}
+
+/// `contactsbook group new|rename|delete|add|remove NAME [VALUES...]`: the session's `group`.
+struct GroupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group", abstract: "Make, rename or delete a group, or add and remove its members.",
+        discussion: """
+            group new NAME · group rename OLD NEW · group delete NAME · group add NAME CONTACT... · \
+            group remove NAME CONTACT... (contacts by number, UID or name; a name of several words is one argument)
+            """)
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @Argument(help: "new, rename, delete, add or remove.") var action: String
+    @Argument(help: "The group's name (or the start of it).") var name: String
+    @Argument(help: "rename: the new name; add, remove: the contacts.") var values: [String] = []
+
+    func run() throws {
+        var arguments: [String: ArgumentValue] = ["action": .string(action), "name": .string(name)]
+        // Each argument stays one value, as quoted words do on a session's line.
+        if !values.isEmpty {
+            arguments["values"] = .string(action == "rename" ? values.joined(separator: " ")
+                                          : values.map(Self.quoted).joined(separator: " "))
+        }
+        try OneShot.run(global, options, writing: true, [ActionCall("group", arguments)])
+    }
+
+    static func quoted(_ word: String) -> String {
+        guard word.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" }) else { return word }
+        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

@@ -59,6 +59,20 @@ final class ContactsLanguageFeaturesTests: XCTestCase {
                        .string("Ñandú Ltd · Engineer\n\nOther addresses:\n- `pepe@home.example` (home)"))
     }
 
+    func test_completion_offersAGroupAsOneItem_whoseTextIsItsMembersAddresses() throws {
+        // Given a group of both contacts (and a member whose card is elsewhere)
+        _ = try store.saveGroup(GroupCard.new(uid: "g", name: "Ñandú team", members: ["jose", "ann", "elsewhere"],
+                                              convention: .kind), kind: .add, summary: "made group")
+        open("To: nand")
+        // When
+        let result = try sut.answer(method: "textDocument/completion", params: position(0, 8))
+        // Then the group first, one item; then José (found by his organisation)
+        guard case .array(let items)? = result["items"] else { return XCTFail("no items") }
+        XCTAssertEqual(items.first?["label"], "Ñandú team (group · 2 addresses)")
+        XCTAssertEqual(items.first?["textEdit"]?["newText"], "\"Ann B. Lee\" <annb@lee.example>, José Ñúñez <jose@example.org>")
+        XCTAssertEqual(items.dropFirst().first?["label"], "José Ñúñez <jose@example.org>")
+    }
+
     func test_completion_quotesANameWithADot() throws {
         open("Cc: lee")
         let result = try sut.answer(method: "textDocument/completion", params: position(0, 7))

@@ -49,12 +49,12 @@ final class ContactsToolsTests: XCTestCase {
         let tools = sut.all
         // Then
         XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
-                                           "duplicates", "merge", "birthdays", "undo", "sync"])
-        XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays"])
+                                           "duplicates", "merge", "birthdays", "groups", "group", "undo", "sync"])
+        XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays", "groups"])
         XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name),
-                       ["update", "delete", "import", "export", "merge", "undo", "sync"])
+                       ["update", "delete", "import", "export", "merge", "group", "undo", "sync"])
         XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
-                       ["search", "get", "update", "delete", "duplicates", "birthdays"])
+                       ["search", "get", "update", "delete", "duplicates", "birthdays", "groups"])
     }
 
     func test_addsInputSchema_isTheFormsFieldActions() {
@@ -252,6 +252,27 @@ final class ContactsToolsTests: XCTestCase {
         // Then
         XCTAssertEqual(result.structuredContent?["groups"], [])
         XCTAssertEqual(result.text, "No duplicates found")
+    }
+
+    func test_groupTools_makeAGroup_addMembers_listThem_andSearchTheGroup() throws {
+        // Given
+        _ = try call(sut.add, ContactsMCPSeeds.ann)
+        _ = try call(sut.add, ["given": "Bob", "family": "Stone"])
+        // When
+        let made = try call(sut.group, ["action": "new", "name": "Book club"])
+        let added = try call(sut.group, ["action": "add", "name": "book", "values": "1 \"bob stone\""])
+        let listed = try call(sut.groups, [:])
+        let members = try call(sut.search, ["text": "", "group": "Book club"])
+        let unknown = failure(sut.group, ["action": "add", "name": "nope", "values": "1"])
+        // Then
+        XCTAssertEqual(made.structuredContent?["action"], "new")
+        XCTAssertEqual(added.structuredContent?["changed"], [1, 2])
+        XCTAssertEqual(added.text, "Added Ann Lee, Bob Stone to Book club (2 members)")
+        XCTAssertEqual(listed.structuredContent?["groups"]?[index: 0]?["size"], 2)
+        XCTAssertEqual(listed.structuredContent?["groups"]?[index: 0]?["members"], ["uid-1", "uid-2"])
+        XCTAssertEqual(members.structuredContent?["group"], "Book club")
+        XCTAssertEqual(members.structuredContent?["total"], 2)
+        XCTAssertEqual(unknown?.message, "no group is named \"nope\"; groups lists them")
     }
 
     func test_merge_byUIDs_keepsTheFirst_deletesTheOthers_andListsTheValuesDropped() throws {

@@ -56,7 +56,7 @@ def test_every_tool_in_turn_with_results_matching_their_schemas(tmp_path, mode):
             assert c.protocol_version == MODES[mode]
             tools = (await c.list_tools()).tools
             assert [t.name for t in tools] == ["search", "get", "add", "update", "delete", "import", "export",
-                                               "duplicates", "merge", "birthdays", "undo", "sync"]
+                                               "duplicates", "merge", "birthdays", "groups", "group", "undo", "sync"]
             for tool in tools:
                 jsonschema.Draft202012Validator.check_schema(tool.input_schema)
                 jsonschema.Draft202012Validator.check_schema(tool.output_schema)
@@ -127,6 +127,36 @@ def test_websites_are_added_updated_and_read_as_the_form_takes_them(tmp_path):
             exported = await book.call("export", {"path": "-"})
             # "school" is no vCard TYPE: written as Apple and Google write a label
             assert "item1.URL:https://uni.example/ann\r\nitem1.X-ABLabel:school\r\n" in exported.structured_content["text"]
+    run(body)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_group_tools_with_results_matching_their_schemas(tmp_path, mode):
+    async def body():
+        async with client(tmp_path, mode) as c:
+            tools = (await c.list_tools()).tools
+            hints = {t.name: t.annotations for t in tools}
+            assert hints["groups"].read_only_hint and hints["group"].destructive_hint
+            book = Checked(c, tools)
+            await book.call("add", {"given": "Ann", "family": "Lee"})
+            await book.call("add", {"given": "Bob", "family": "Stone"})
+            made = await book.call("group", {"action": "new", "name": "Book club"})
+            assert not made.is_error, made.content[0].text
+            added = await book.call("group", {"action": "add", "name": "book", "values": "1 'bob stone'"})
+            assert added.structured_content["changed"] == [1, 2]
+            listed = await book.call("groups", {})
+            assert [(g["name"], g["size"], g["convention"]) for g in listed.structured_content["groups"]] == [
+                ("Book club", 2, "vcard4")]
+            members = await book.call("search", {"text": "", "group": "Book club"})
+            assert members.structured_content["group"] == "Book club" and members.structured_content["total"] == 2
+            alone = await book.call("search", {"text": "", "ungrouped": True})
+            assert alone.structured_content["total"] == 0 and alone.structured_content["ungrouped"] is True
+            got = await book.call("get", {"contact": 1})
+            assert got.structured_content["contact"]["groups"] == ["Book club"]
+            missing = await c.call_tool("group", {"action": "add", "name": "nope", "values": "1"})
+            assert missing.is_error and "no group is named" in missing.content[0].text
+            undone = await book.call("undo", {})
+            assert undone.structured_content["message"] == "Undid: added Ann Lee, Bob Stone to group Book club"
     run(body)
 
 
@@ -598,7 +628,7 @@ def test_the_readme_agent_configuration_starts_the_server(tmp_path, mode):
 
     async def body():
         async with Client(params, mode=mode, read_timeout_seconds=TIMEOUT) as c:
-            assert len((await c.list_tools()).tools) == 12
+            assert len((await c.list_tools()).tools) == 14
             assert not (await c.call_tool("add", {"given": "Ann"})).is_error
     run(body)
     assert (tmp_path / "book.sqlite").exists()

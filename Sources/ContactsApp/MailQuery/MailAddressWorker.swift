@@ -35,7 +35,9 @@ public final class MailAddressWorker {
     /// The addresses matching `text`, through the very search and ranking of `contactsbook
     /// query` (`MailQueryWorker`), each with its contact; at most `limit` contacts are read.
     public func completions(for text: String, limit: Int = 25) throws -> [AddressCompletion] {
-        let (matches, contacts) = try translating { try MailQueryWorker(store: store).matchesAndContacts(for: text, limit: limit) }
+        let (matches, contacts) = try translating {
+            try MailQueryWorker(store: store, groups: store as? ContactGroupStore).matchesAndContacts(for: text, limit: limit)
+        }
         var byID: [Int64: Contact] = [:]
         for contact in contacts { if let id = contact.id { byID[id] = contact } }
         return matches.map { AddressCompletion(match: $0, contact: $0.contactID.flatMap { byID[$0] }) }

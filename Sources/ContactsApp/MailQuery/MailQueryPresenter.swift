@@ -28,7 +28,10 @@ public struct MailQueryPresenter {
         var text = ""
         if format == .mutt {
             guard !matches.isEmpty else { return MailQueryAnswer(text: "No matches\n", found: false) }
-            text = "contactsbook: \(matches.count == 1 ? "1 address" : "\(matches.count) addresses")\n"
+            let groups = matches.filter { $0.members != nil }.count, addresses = matches.count - groups
+            let counted = (groups == 0 ? [] : [groups == 1 ? "1 group" : "\(groups) groups"])
+                + (addresses == 0 && groups > 0 ? [] : [addresses == 1 ? "1 address" : "\(addresses) addresses"])
+            text = "contactsbook: \(counted.joined(separator: ", "))\n"
         }
         // Built once: the getter builds a new set on every call.
         let controls = CharacterSet.controlCharacters

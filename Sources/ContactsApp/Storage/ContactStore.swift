@@ -15,10 +15,13 @@ public struct ContactQuery: Equatable, Sendable {
     /// mail client's query prints none of it, and working it out cost that command a tenth of
     /// its start-up (bench/STARTUP.md).
     public var locatesMatches: Bool
+    /// Only the members of a group, or only the contacts in none (`list --group`, `--ungrouped`).
+    public var group: GroupFilter?
 
-    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true) {
+    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
+                group: GroupFilter? = nil) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
-        self.locatesMatches = locatesMatches
+        self.locatesMatches = locatesMatches; self.group = group
     }
 }
 

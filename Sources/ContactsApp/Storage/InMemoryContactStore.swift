@@ -12,12 +12,16 @@ public final class InMemoryContactStore: ContactStore {
     private let lock = NSLock()
     /// The addresses seen in mail, by `MatchKeys.email` (`SeenAddressStore`).
     private var seen: [String: SeenAddress] = [:]
+    /// The groups, by id (`ContactGroupStore`); no journal here.
+    private var groupsByID: [Int64: ContactGroup] = [:]
+    private var lastGroupID: Int64 = 0
 
     public init(_ seed: [Contact] = []) {
         for contact in seed { _ = try? insert(contact) }
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
+        if let filter = query.group { return groupPage(query, filter) }
         let search = ContactSearch(query.search)
         var atWordStarts: [Contact] = [], insideOnly: [Contact] = []
         for contact in sorted(query.sort) {
@@ -140,6 +144,101 @@ public final class InMemoryContactStore: ContactStore {
         if let expected, stored.version != expected {
             throw ContactStoreError.staleVersion(id: id, expected: expected, actual: stored.version)
         }
+    }
+}
+
+extension InMemoryContactStore: ContactGroupStore {
+    /// As `SQLiteContactStore.groupPage`: sort order, every match of a search, no ranking.
+    private func groupPage(_ query: ContactQuery, _ filter: GroupFilter) -> ContactPage {
+        let search = ContactSearch(query.search)
+        let groups = lock.withLock { groupsByID }
+        let members: Set<String>
+        switch filter {
+        case .members(let id): members = Set(groups[id]?.members ?? [])
+        case .ungrouped: members = Set(groups.values.flatMap(\.members))
+        }
+        let wanted = sorted(query.sort).filter { contact in
+            guard members.contains(contact.uid) == (filter != .ungrouped) else { return false }
+            return search.isEmpty || search.matches(words: ContactSearch.words(ContactKeys.searchText(contact)),
+                                                    phoneDigits: contact.phoneDigits)
+        }
+        let (limit, offset) = query.window
+        let start = min(offset, wanted.count)
+        let page = Array(wanted[start..<start + min(limit, wanted.count - start)])
+        return ContactPage(contacts: page, total: wanted.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
+    }
+
+    public func groups() throws -> [GroupSummary] {
+        let uids = lock.withLock { Set(contacts.values.map(\.uid)) }
+        return lock.withLock { Array(groupsByID.values) }.sorted(by: Self.byName).map { group in
+            GroupSummary(group: group, inBook: group.members.filter(uids.contains).count)
+        }
+    }
+
+    public func groupNames() throws -> [(id: Int64, name: String)] {
+        try groups().compactMap { summary in summary.group.id.map { ($0, summary.group.name) } }
+    }
+
+    public func groups(containing uid: String) throws -> [ContactGroup] {
+        lock.withLock { groupsByID.values.filter { $0.members.contains(uid) } }.sorted(by: Self.byName)
+    }
+
+    public func saveGroup(_ group: ContactGroup, kind: ChangeKind, summary: String) throws -> ContactGroup {
+        try lock.withLock { try save(group) }
+    }
+
+    public func deleteGroup(_ group: ContactGroup, summary: String) throws {
+        try lock.withLock {
+            guard let id = group.id, let stored = groupsByID[id] else { throw ContactStoreError.notFound(id: group.id ?? 0) }
+            guard stored.version == group.version else {
+                throw ContactStoreError.staleVersion(id: id, expected: group.version, actual: stored.version)
+            }
+            groupsByID[id] = nil
+        }
+    }
+
+    public func importGroups(_ groups: [ContactGroup], summary: String) throws -> (added: Int, updated: Int) {
+        try lock.withLock {
+            var added = 0, updated = 0
+            for group in groups {
+                if let stored = groupsByID.values.first(where: { $0.uid == group.uid }) {
+                    guard stored.card != group.card else { continue }
+                    var changed = group
+                    changed.id = stored.id; changed.version = stored.version; changed.createdAt = stored.createdAt
+                    _ = try save(changed)
+                    updated += 1
+                } else {
+                    var new = group
+                    new.id = nil
+                    _ = try save(new)
+                    added += 1
+                }
+            }
+            return (added, updated)
+        }
+    }
+
+    private func save(_ group: ContactGroup) throws -> ContactGroup {
+        var saved = group
+        saved.members = GroupCard.read(group.card)?.members ?? group.members
+        if let id = group.id {
+            guard let stored = groupsByID[id] else { throw ContactStoreError.notFound(id: id) }
+            guard stored.version == group.version else {
+                throw ContactStoreError.staleVersion(id: id, expected: group.version, actual: stored.version)
+            }
+            saved.version += 1
+        } else {
+            lastGroupID += 1
+            saved.id = lastGroupID
+            saved.version = 1
+        }
+        groupsByID[saved.id!] = saved
+        return saved
+    }
+
+    private static func byName(_ a: ContactGroup, _ b: ContactGroup) -> Bool {
+        let (x, y) = (a.name.lowercased(), b.name.lowercased())
+        return x != y ? x < y : (a.id ?? 0) < (b.id ?? 0)
     }
 }
 

@@ -21,7 +21,7 @@ extension SQLiteContactStore {
         createContacts, addPhoneGramsSortKeysByIDAndCount, indexLettersAndDigitsApart, addPageAnchors,
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
-        orderMatchKeysByKey, keepCardsAndDisplayNames, scopeUIDs, addSeenAddresses, addWebsites,
+        orderMatchKeysByKey, keepCardsAndDisplayNames, scopeUIDs, addSeenAddresses, addWebsites, addGroups,
     ]
 
     static let createContacts = Migration(

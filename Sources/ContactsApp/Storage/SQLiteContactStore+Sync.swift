@@ -92,7 +92,10 @@ extension SQLiteContactStore: SyncStateStore {
                 try db.execute(sql: "DELETE FROM sync_account WHERE name = ?", arguments: [name])
                 guard db.changesCount == 1 else { throw ContactStoreError.storage("There is no account named \(name).") }
                 try db.execute(sql: "DELETE FROM sync_item WHERE account = ?", arguments: [name])
-                return db.changesCount
+                let unlinked = db.changesCount
+                // Its groups' links too: the groups stay, linked to no account (`GroupSync`).
+                try db.execute(sql: "DELETE FROM group_sync WHERE account = ?", arguments: [name])
+                return unlinked
             }
         }
     }

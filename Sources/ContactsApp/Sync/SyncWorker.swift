@@ -87,21 +87,50 @@ public final class SyncWorker {
         self.store = store; self.now = now; self.progress = progress; self.changes = changes
     }
 
+    /// The current sync's links to group cards, read before its pull.
+    private var groupLinks: [GroupLink] = []
+    /// Whether the book keeps groups: a book that keeps none leaves group cards on the server alone.
+    private var groupsKept = false
+    /// Group cards the pull met (on its deciding thread, for a large pull).
+    private let pulledGroups = PulledGroups()
+
+    final class PulledGroups: @unchecked Sendable {
+        private let lock = NSLock()
+        private var cards: [(card: RemoteCard, group: ContactGroup)] = []
+        func add(_ card: (card: RemoteCard, group: ContactGroup)) { lock.withLock { cards.append(card) } }
+        @discardableResult
+        func take() -> [(card: RemoteCard, group: ContactGroup)] {
+            lock.withLock { defer { cards = [] }; return cards }
+        }
+    }
+
     public func sync(_ account: SyncAccount, book: CardDAVBookLogic) throws -> SyncSummary {
         var summary = SyncSummary(account: account.name)
         progress?.begin("Syncing \(account.name)")
         defer { progress?.end(nil) }
-        try pull(account, book, &summary)
         let writer = VCardWriter(version: account.acceptsVCard4 ? .v4 : .v3)
+        // Groups sync where the book keeps them (the SQLite one); cast once per sync.
+        let groups = (store as? ContactGroupStore & GroupSyncStore).map {
+            GroupSync(account: account, book: book, groups: $0, links: $0, writer: writer, now: now)
+        }
+        groupsKept = groups != nil
+        groupLinks = try groups.map { try $0.links.groupLinks(account: account.name) } ?? []
+        pulledGroups.take()
+        let removed = try pull(account, book, &summary)
+        try groups?.pulled(pulledGroups.take(), removed: removed, &summary)
         try pushDeletions(account, book, writer, &summary)
         try pushChanges(account, book, writer, &summary)
+        try groups?.push(&summary)
         summary.refused = book.refused
         return summary
     }
 
     // MARK: - Pull
 
-    private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws {
+    /// Pulls the contacts; group cards met are kept in `pulledGroups` for `GroupSync`. Returns
+    /// the hrefs removed on the server.
+    @discardableResult
+    private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws -> Set<String> {
         var changes: CollectionChanges
         do {
             changes = try book.changes(since: account.syncToken)
@@ -116,17 +145,20 @@ public final class SyncWorker {
         // such a sync's instructions), only a new token to keep if the server gave one.
         if !changes.isComplete && changes.changed.isEmpty && changes.removed.isEmpty {
             if changes.token != account.syncToken { try apply(SyncPull(account: account.name, token: changes.token)) }
-            return
+            return []
         }
+        let groupETags = Dictionary(groupLinks.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
         // Without their bases: read only for the few contacts merged.
         let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
                                uniquingKeysWith: { a, _ in a })
         var removed = changes.removed
         if changes.isComplete {
             removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
+            removed.formUnion(groupETags.keys.filter { changes.changed[$0] == nil })
         }
-        let wanted = changes.changed.filter { href, etag in items[href].map { !$0.onServer || $0.etag != etag } ?? true }
-            .keys.sorted()
+        let wanted = changes.changed.filter { href, etag in
+            items[href].map { !$0.onServer || $0.etag != etag } ?? (groupETags[href] != etag)
+        }.keys.sorted()
         progress?.report(completed: 0, of: wanted.count, message: "downloading")
         let token = changes.token
         // A large pull (a first sync) is saved as its cards come: while the server prepares the
@@ -173,7 +205,7 @@ public final class SyncWorker {
             if summary.failed.contains(where: { $0.direction == .pull }) {
                 try store.apply(SyncPull(account: account.name, token: account.syncToken))
             }
-            return
+            return removed
         }
         let cards = try book.cards(hrefs: wanted)
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
@@ -187,6 +219,7 @@ public final class SyncWorker {
         // Nothing to write and the same token: no write transaction, and the journal's clock
         // stays still, so sessions watching the book are not woken for nothing.
         if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
+        return removed
     }
 
     /// Pulls of this many cards or more are saved while they download (`pull`).
@@ -215,7 +248,10 @@ public final class SyncWorker {
         parsed.reserveCapacity(cards.count)
         for card in cards {
             let read = card.unreadable.map { (contact: Contact?.none, problem: Optional($0)) } ?? Self.read(card.vcard)
-            if let contact = read.contact {
+            if let group = read.contact?.card.flatMap(GroupCard.read) {
+                // A group's card: a group here, never a person (`GroupSync`).
+                if groupsKept { pulledGroups.add((card, group)) }
+            } else if let contact = read.contact {
                 parsed.append((card, contact))
             } else {
                 summary.failed.append(.init(name: Self.resourceName(card.href), direction: .pull,

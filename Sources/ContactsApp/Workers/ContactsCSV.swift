@@ -17,7 +17,9 @@ import Foundation
 /// `E-mail 1 - Value` headers and the older `Given Name` ones) and of Outlook (`E-mail Address`,
 /// `Business Phone`, `Home Street`, ...), mapping their columns onto the same fields.
 enum ContactsCSV {
-    static let columns = ["uid"] + ContactField.allCases.map(\.declaration.csvColumn)
+    /// `groups` last: the names of the groups a contact is a member of (not a field of its own
+    /// card: a group is a card of its own).
+    static let columns = ["uid"] + ContactField.allCases.map(\.declaration.csvColumn) + ["groups"]
     static let itemSeparator = " | "
 
     static var header: String {
@@ -27,9 +29,10 @@ enum ContactsCSV {
     }
 
     /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
-    static func append(_ contacts: [Contact], to bytes: inout [UInt8]) {
+    static func append(_ contacts: [Contact], groups: [String: [String]] = [:], to bytes: inout [UInt8]) {
         for contact in contacts {
-            append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) }, to: &bytes)
+            let names = (groups[contact.uid] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
+            append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) } + [names], to: &bytes)
         }
     }
 
@@ -203,7 +206,7 @@ enum ContactsCSV {
             if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.organization.isEmpty {
                 batches.current.problems.append(.init(line: line, reason: "the row has no name and no organisation"))
             } else {
-                batches.current.entries.append(.init(contact: contact, line: line))
+                batches.current.entries.append(.init(contact: contact, line: line, groups: columns.groups(from: row)))
             }
             try batches.handOutIfFull(body)
         }
@@ -252,6 +255,11 @@ enum ContactsCSV {
                 }
             }
             return ""
+        }
+
+        /// Our `groups` column: the names of the groups the row's contact is a member of.
+        func groups(from row: [String]) -> [String] {
+            value(row, "groups").splitting(onASCII: itemSeparator).map { unescaped($0).trimmingWhitespaces }.filter { !$0.isEmpty }
         }
 
         func contact(from row: [String]) -> Contact {

@@ -49,12 +49,16 @@ public struct ImportReport: Equatable, Sendable {
     public var changes = 0
     /// How many `.vcf` files a folder held; nil when one file was read.
     public var files: Int?
+    /// Group cards (KIND:group, or Apple's X-ADDRESSBOOKSERVER-KIND:group) read as groups, not
+    /// as contacts: added, and updated (a group with their UID was in the book).
+    public var groupsAdded = 0
+    public var groupsUpdated = 0
     public init() {}
 
     /// Whether a file that held something (cards, rows or other text) gave not one contact:
     /// the import failed, though nothing went wrong in storing.
     public var readNothing: Bool {
-        added + updated + unchanged == 0 && (problemCount > 0 || skippedLines > 0)
+        added + updated + unchanged + groupsAdded + groupsUpdated == 0 && (problemCount > 0 || skippedLines > 0)
     }
 
     /// Adds problems found, keeping the first ones only (a file of a million bad rows would
@@ -90,6 +94,8 @@ public struct ExportReport: Equatable, Sendable {
     public var conversions: [Conversion] = []
     /// Contacts written with at least one change.
     public var convertedContacts = 0
+    /// Group cards written after the contacts (a vCard export of the whole book).
+    public var groups = 0
 
     public init(count: Int, format: ExportFormat, path: String?, text: String?,
                 conversions: [Conversion] = [], convertedContacts: Int = 0) {
@@ -314,6 +320,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
         var readCount = 0, savedCount = 0
         let time = now()
         var readError: Error?
+        var groupsRead: [ContactGroup] = []
+        // The groups a CSV's `groups` column names, by the final UID of each row's contact.
+        var memberships: [(uid: String, groups: [String])] = []
         let ids: ImportedIDs
         // A store with an import session of its own prepares each contact's row.
         let preparing = store as? ImportSessionStore
@@ -325,9 +334,13 @@ public final class ImportExportWorker: ContactsTransferLogic {
                         // another thread while each batch is saved here.
                         try BatchPipe.run(produce: { send in
                             try read { parsed in
-                                try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }))
+                                // Group cards are told apart here, on the reading thread.
+                                var parsed = parsed
+                                let groups = Self.takingGroups(&parsed)
+                                try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
                             }
-                        }) { parsed, prepared in
+                        }) { parsed, prepared, groups in
+                            groupsRead += groups
                             func inFile(_ problem: ParsedContacts.Problem) -> ParsedContacts.Problem {
                                 var problem = problem
                                 problem.file = problem.file ?? parsed.file
@@ -343,7 +356,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
                             try save(parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
-                                     report: &report, in: session)
+                                     memberships: &memberships, report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -355,9 +368,66 @@ public final class ImportExportWorker: ContactsTransferLogic {
         } catch {
             throw readError ?? error
         }
+        try saveGroups(groupsRead, memberships: memberships, time: time, report: &report)
         for change in DataChange.contacts([("created", ids.added), ("updated", ids.updated)]) { changes?.post(change) }
         progress?.report(completed: readCount, of: readCount, message: "saved")
         return report
+    }
+
+    /// Takes the group cards out of a batch: each becomes a group, never a person.
+    static func takingGroups(_ parsed: inout ParsedContacts) -> [ContactGroup] {
+        var groups: [ContactGroup] = []
+        parsed.entries.removeAll { entry in
+            guard let card = entry.contact.card, let group = GroupCard.read(card) else { return false }
+            groups.append(group)
+            return true
+        }
+        return groups
+    }
+
+    /// Saves the groups an import read, after its contacts, as one change set of their own;
+    /// a group card without a UID gets one made from its name and members, so importing the
+    /// file again finds it.
+    private func saveGroups(_ groups: [ContactGroup], memberships: [(uid: String, groups: [String])], time: Date,
+                            report: inout ImportReport) throws {
+        guard !groups.isEmpty || !memberships.isEmpty else { return }
+        guard let store = store as? ContactGroupStore else { return }
+        let groups = try groups + membershipGroups(memberships, store: store)
+        var seen = Set<String>()
+        let named = groups.map { group -> ContactGroup in
+            var group = group
+            if group.uid.isEmpty || seen.contains(group.uid) {
+                group.uid = DerivedUID.uuid("group\u{1E}" + group.name + "\u{1E}" + group.members.joined(separator: ","))
+                group.card = VCardRecord(lines: group.card.lines.filter { !$0.uppercased().hasPrefix("UID:") } + ["UID:" + group.uid])
+            }
+            seen.insert(group.uid)
+            group.createdAt = time; group.updatedAt = time
+            return group
+        }
+        let count = named.count == 1 ? "1 group" : "\(named.count) groups"
+        let saved = try translating { try store.importGroups(named, summary: "imported \(count)") }
+        report.groupsAdded += saved.added
+        report.groupsUpdated += saved.updated
+    }
+
+    /// The groups a CSV's `groups` column names, with its rows' contacts added: a group of that
+    /// name in the book (any case) gains them, keeping its card; another is made, in 4.0's form.
+    private func membershipGroups(_ memberships: [(uid: String, groups: [String])], store: ContactGroupStore) throws -> [ContactGroup] {
+        guard !memberships.isEmpty else { return [] }
+        var byName: [String: ContactGroup] = [:], order: [String] = []
+        for summary in try translating({ try store.groups() }) {
+            byName[ContactKeys.fold(summary.group.name)] = summary.group
+        }
+        for (uid, names) in memberships {
+            for name in names {
+                let key = ContactKeys.fold(name)
+                var group = byName[key] ?? GroupCard.new(uid: makeUID(), name: name, convention: .kind)
+                if !order.contains(key) { order.append(key) }
+                if !group.members.contains(uid) { group.members.append(uid) }
+                byName[key] = group
+            }
+        }
+        return order.compactMap { byName[$0] }.map(GroupCard.updated)
     }
 
     /// A CSV batch with its values kept but not valid named: an EMAIL that is not an address,
@@ -380,7 +450,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// tells in one question for the batch's UIDs and first derivations, and one more for each
     /// further derivation (only for a card the file repeats).
     private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
-                      reexported: [String: (uid: String, id: Int64)] = [:],
+                      reexported: [String: (uid: String, id: Int64)] = [:], memberships: inout [(uid: String, groups: [String])],
                       report: inout ImportReport, in session: ContactImportSession) throws {
         var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
         func ask(_ uids: [String]) throws {
@@ -408,6 +478,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
             }
             inBatch.insert(contact.uid)
             incoming.append(contact)
+            if !entry.groups.isEmpty { memberships.append((contact.uid, entry.groups)) }
         }
         guard !incoming.isEmpty else { return }
         // The batch's UIDs were never seen before in this import (repeats got new ones): in a
@@ -488,6 +559,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
     private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws -> ExportReport {
         var report = ExportReport(count: 0, format: format, path: nil, text: nil)
         var notes: [String] = []
+        // The groups, for the CSV's groups column and, after the contacts, as cards of their own.
+        let groups = try translating { try (store as? ContactGroupStore)?.groups().map(\.group) ?? [] }
+        let groupNames = groups.reduce(into: [String: [String]]()) { names, group in
+            for member in group.members { names[member, default: []].append(group.name) }
+        }
         if format == .csv { try body(Array(ContactsCSV.header.utf8)) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)
         var bytes: [UInt8] = []
@@ -505,7 +581,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 let contacts = shared.isEmpty ? batch : batch.map { Self.exported($0, shared: shared) }
                 bytes.removeAll(keepingCapacity: true)
                 if format == .csv {
-                    ContactsCSV.append(contacts, to: &bytes)
+                    ContactsCSV.append(contacts, groups: groupNames, to: &bytes)
                 } else {
                     for contact in contacts {
                         writer.append(contact, to: &bytes, notes: &notes)
@@ -524,6 +600,17 @@ public final class ImportExportWorker: ContactsTransferLogic {
                     if progress?.isCancelled == true { throw ContactsFailure.cancelled("export cancelled: nothing was written") }
                 }
             }
+        }
+        if format != .csv && search.isEmpty && !groups.isEmpty {
+            bytes.removeAll(keepingCapacity: true)
+            for group in groups {
+                // Written from its card as a contact's is: the writer converts KIND and MEMBER to
+                // Apple's X-ADDRESSBOOKSERVER form for 3.0, and back for 4.0.
+                writer.append(Contact(uid: group.uid, formattedName: group.name, card: group.card), to: &bytes, notes: &notes)
+                notes.removeAll(keepingCapacity: true)
+            }
+            try body(bytes)
+            report.groups = groups.count
         }
         progress?.report(completed: count, of: count, message: "written")
         report.count = count

@@ -5,7 +5,11 @@ public struct ParsedContacts: Equatable, Sendable {
         public var contact: Contact
         /// 1-based line of the file where the card or row starts.
         public var line: Int
-        public init(contact: Contact, line: Int) { self.contact = contact; self.line = line }
+        /// The groups a CSV row names in our `groups` column, by name.
+        public var groups: [String] = []
+        public init(contact: Contact, line: Int, groups: [String] = []) {
+            self.contact = contact; self.line = line; self.groups = groups
+        }
     }
 
     public struct Problem: Error, Equatable, Sendable {

@@ -20,6 +20,7 @@ public struct ActionSpec: Equatable, Sendable {
     /// `name PARAM [OPTIONAL]`, as help shows it.
     public var usage: String {
         ([name] + parameters.map { p in
+            if p.isFlag { return p.type == .boolean ? "[--\(p.name)]" : "[--\(p.name) \(p.name.uppercased())]" }
             let word = p.type == .text ? "\(p.name.uppercased())..." : p.name.uppercased()
             return p.isRequired ? word : "[\(word)]"
         }).joined(separator: " ")
@@ -37,11 +38,15 @@ public struct ParameterSpec: Equatable, Sendable {
     /// A `.string` or `.text` parameter that names a record by its number or by text: programs
     /// may then send the number as a number (JSON-RPC passes it on as its decimal text).
     public let acceptsNumber: Bool
+    /// Given on a command line by its name, anywhere after the action's (`list --group Family`,
+    /// `list --ungrouped` for a boolean), never by position: a filter that would otherwise take
+    /// the place of the positional words. Optional; only for actions without a `.text` parameter.
+    public let isFlag: Bool
 
     public init(_ name: String, _ type: ParameterType, required: Bool = true, help: String,
-                completion: CompletionSource = .none, acceptsNumber: Bool = false) {
-        self.name = name; self.type = type; self.isRequired = required; self.help = help
-        self.completion = completion; self.acceptsNumber = acceptsNumber
+                completion: CompletionSource = .none, acceptsNumber: Bool = false, flag: Bool = false) {
+        self.name = name; self.type = type; self.isRequired = required && !flag; self.help = help
+        self.completion = completion; self.acceptsNumber = acceptsNumber; self.isFlag = flag
     }
 }
 

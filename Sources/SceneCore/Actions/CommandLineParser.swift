@@ -90,6 +90,7 @@ public enum CommandLineParser {
     /// ("family O'Brien"). Optional parameters declared after the text parameter are trailing
     /// options: a last word that checks as one is taken off the text (`delete bo yes`).
     static func bind(_ arguments: String, to spec: ActionSpec) throws -> ActionCall {
+        if spec.parameters.contains(where: \.isFlag) { return try bindFlags(arguments, to: spec) }
         let params = spec.parameters
         let textIndex = textParameterIndex(params)
         let textParameter = textIndex.map { params[$0] }
@@ -129,6 +130,37 @@ public enum CommandLineParser {
             throw DispatchError.unexpectedParameter(action: spec.name, parameter: extra.text, usage: spec.usage)
         }
         return ActionCall(spec.name, values)
+    }
+
+    /// Takes the flag parameters (`--group NAME`, `--ungrouped`) out of the words wherever they
+    /// are, then binds the words left to the positional parameters as `bind` does.
+    static func bindFlags(_ arguments: String, to spec: ActionSpec) throws -> ActionCall {
+        let flags = spec.parameters.filter(\.isFlag)
+        var values: [String: ArgumentValue] = [:]
+        var rest: [String] = []
+        var words = try words(arguments).map(\.text)[...]
+        while let word = words.popFirst() {
+            guard word.hasPrefix("--"), let flag = flags.first(where: { "--" + $0.name == word }) else {
+                rest.append(word); continue
+            }
+            if flag.type == .boolean {
+                values[flag.name] = .boolean(true)
+            } else {
+                guard let value = words.popFirst() else {
+                    throw DispatchError.missingParameter(action: spec.name, parameter: flag.name, usage: spec.usage)
+                }
+                values[flag.name] = try ArgumentChecker.check(value, as: flag, action: spec.name)
+            }
+        }
+        let positional = ActionSpec(spec.name, aliases: spec.aliases, summary: spec.summary,
+                                    parameters: spec.parameters.filter { !$0.isFlag }, details: spec.details)
+        // The words left are quoted again, so a value with spaces stays one word.
+        let line = rest.map { word in
+            word.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" })
+                ? "'" + word.replacingOccurrences(of: "'", with: "") + "'" : word
+        }.joined(separator: " ")
+        let call = try bind(line, to: positional)
+        return ActionCall(spec.name, call.arguments.merging(values) { _, flag in flag })
     }
 
     /// The text parameter: the last parameter, or the last `.text` one followed only by

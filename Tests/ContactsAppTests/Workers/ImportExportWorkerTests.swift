@@ -382,7 +382,7 @@ final class ImportExportWorkerTests: XCTestCase {
         // Then
         // (the columns follow the field table: display name and websites since issue 25)
         XCTAssertTrue(text.hasPrefix("uid,given_name,family_name,display_name,nickname,organization,title,phones,emails,addresses,"
-                                     + "websites,birthday,notes,tags\r\n"))
+                                     + "websites,birthday,notes,tags,groups\r\n"))
         XCTAssertEqual(parsed.problems, [])
         var full = StoreSeeds.full
         full.createdAt = Date(timeIntervalSince1970: 0); full.updatedAt = full.createdAt; full.extraProperties = []

@@ -12,12 +12,16 @@ public enum ListContactsConfigurator {
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor
         viewController.toolsInteractor = interactor
+        viewController.groupsInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
         interactor.toolsPresenter = presenter
         interactor.toolsWorker = factory.worker
+        interactor.groupsWorker = factory.worker
+        interactor.groupsPresenter = presenter
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
+        presenter.groupsViewController = viewController
         router.dataStore = interactor
         return viewController
     }

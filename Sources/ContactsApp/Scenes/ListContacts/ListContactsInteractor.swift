@@ -33,6 +33,11 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     /// The everyday tools' seam and presenter (`ListContactsInteractor+Tools.swift`).
     var toolsWorker: ListContactsToolsLogic?
     var toolsPresenter: ListContactsToolsPresentationLogic?
+    /// The groups' seam and presenter (`ListContactsInteractor+Groups.swift`); nil: no groups.
+    var groupsWorker: ListContactsGroupsLogic?
+    var groupsPresenter: ListContactsGroupsPresentationLogic?
+    /// The name of the group the listing shows, for its caption.
+    private(set) var groupName: String?
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
@@ -63,6 +68,16 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             next.page = 1
         }
         if let sort = request.sort { next.sort = sort; next.page = 1 }
+        var name = groupName
+        if let filter = request.filter {
+            do {
+                (next.group, name) = try resolve(filter)
+            } catch {
+                presenter?.presentFailure(ContactsFailure(error))
+                return
+            }
+            next.page = 1
+        }
         if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
         switch request.page {
         case .first?: next.page = 1
@@ -80,7 +95,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
                 page = try worker.page(next)
             }
             query = next
-            presenter?.presentFetchedContacts(response: .init(page: page, query: next))
+            groupName = name
+            presenter?.presentFetchedContacts(response: .init(page: page, query: next, groupName: name))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -117,8 +133,10 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let contact = try worker.contact(id: id)
             let position = try worker.position(of: id, sort: query.sort)
-            // The list now shows all contacts around the new one: clear the search, go to its page.
+            // The list now shows all contacts around the new one: clear the search and the group, go to its page.
             query.search = ""
+            query.group = nil
+            groupName = nil
             query.page = position / query.limit + 1
             let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
             presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))

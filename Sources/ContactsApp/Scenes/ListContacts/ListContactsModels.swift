@@ -33,10 +33,14 @@ public enum ListContacts {
             public var limit: Int?
             public var search: String?
             public var sort: SortOrder?
+            /// All contacts, a group's or those in none; nil keeps the listing's.
+            public var filter: ListFilter?
         }
         public struct Response {
             public let page: ContactPage
             public let query: ContactQuery
+            /// The group whose members are listed (`query.group`), by name.
+            public var groupName: String? = nil
         }
         public struct ViewModel: SceneCore.ViewModel, Equatable {
             public static let kind = "contactList"
@@ -48,6 +52,10 @@ public enum ListContacts {
             public let sort: String
             /// "Page 1 of 3 · 42 contacts · by last name"
             public let caption: String
+            /// The group whose members are listed (`list --group`), else absent.
+            public var group: String? = nil
+            /// Whether only contacts in no group are listed (`list --ungrouped`).
+            public var ungrouped = false
 
             public var layout: DisplayLayout {
                 // A "Matched" column only when a search found someone by another field.

@@ -22,6 +22,7 @@ public protocol ListContactsPresentationLogic {
 public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
     weak var toolsViewController: ListContactsToolsDisplayLogic?
+    weak var groupsViewController: ListContactsGroupsDisplayLogic?
     let formatter: ContactFormatter
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
@@ -30,18 +31,26 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let query = response.query, total = response.page.total
         let pageCount = max(1, (total + query.limit - 1) / query.limit)
         var caption: [String] = []
+        let within = response.groupName.map { "in group \($0)" } ?? (query.group == .ungrouped ? "in no group" : nil)
         if total == 0 {
-            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
+            if query.group == .ungrouped && query.search.isEmpty {
+                caption.append("Every contact is in a group")
+            } else if let within {
+                caption.append(query.search.isEmpty ? "No contacts \(within)" : "No contacts \(within) match \(Self.quoted(query.search))")
+            } else {
+                caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
+            }
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
-            caption.append(total == 1 ? "1 contact" : "\(total) contacts")
+            caption.append((total == 1 ? "1 contact" : "\(total) contacts") + (within.map { " " + $0 } ?? ""))
             if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
             rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0], search: query.search) },
             page: query.page, pageCount: pageCount, total: total,
-            search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
+            search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · "),
+            group: response.groupName, ungrouped: query.group == .ungrouped))
     }
 
     /// The search in quotes for a caption, its start only when long: a 20 MB command line was
@@ -91,6 +100,10 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if report.skippedLines > 0 { parts.append("\(count(report.skippedLines, "line")) outside any card skipped") }
         if report.invalidValues > 0 { parts.append("\(count(report.invalidValues, "value")) kept but not valid") }
         if report.changes > 0 { parts.append("\(count(report.changes, "change")) made in reading") }
+        if report.groupsAdded + report.groupsUpdated > 0 {
+            parts.insert("\(count(report.groupsAdded + report.groupsUpdated, "group")) (\(report.groupsAdded) added, \(report.groupsUpdated) updated)",
+                         at: 0)
+        }
         let text = report.readNothing
             ? "Nothing imported from \(response.path)\(files): " + parts.joined(separator: "; ")
             : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"

@@ -19,7 +19,10 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         ActionSpec("list", summary: "show all contacts (clears a search), or one page of them", parameters: [
             ParameterSpec("page", .integer(min: 1, max: nil), required: false, help: "page number, from 1"),
             ParameterSpec("limit", .integer(min: 1, max: ContactLimits.maximumPageSize), required: false, help: "contacts per page"),
-        ], details: "Example: list 2 50"),
+            ParameterSpec("group", .string, help: "only this group's members (its name, or the start of it)",
+                          completion: .named("group"), flag: true),
+            ParameterSpec("ungrouped", .boolean, help: "only the contacts in no group", flag: true),
+        ], details: "A search and the pages that follow keep the group. Example: list 2 50   ·   list --group Family   ·   list --ungrouped"),
         ActionSpec("next", summary: "show the next page"),
         ActionSpec("previous", aliases: ["prev"], summary: "show the previous page"),
         ActionSpec("page", summary: "show a page of the current listing", parameters: [
@@ -89,10 +92,11 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             the rest; says what moved (pulled, pushed, merged, conflicts). Accounts are added with \
             'contactsbook account add'. Example: sync   ·   sync home
             """),
-    ] + toolActions, displays: toolViewModels)
+    ] + toolActions + groupActions, displays: toolViewModels + groupViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
+    public var groupsInteractor: ListContactsGroupsBusinessLogic?
     public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
     let output: DisplaySink
 
@@ -105,7 +109,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         typealias Fetch = ListContacts.FetchContacts.Request
         switch call.name {
         case "list":
-            interactor?.fetchContacts(request: Fetch(page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: ""))
+            interactor?.fetchContacts(request: Fetch(
+                page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: "",
+                filter: .init(group: call.string("group"), ungrouped: call.boolean("ungrouped") ?? false)))
         case "next": interactor?.fetchContacts(request: Fetch(page: .next))
         case "previous": interactor?.fetchContacts(request: Fetch(page: .previous))
         case "page": interactor?.fetchContacts(request: Fetch(page: call.integer("number").map { .number($0) }))
@@ -132,6 +138,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "purge":
             interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case "sync": interactor?.syncContacts(request: .init(account: call.string("account")))
+        case "groups", "group": performGroups(call)
         default: performTool(call)
         }
     }
@@ -142,8 +149,13 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
 
     /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
     private var completionCandidates: [String] = []
+    /// The same for group names (`ListContactsViewController+Groups.swift`); while asking,
+    /// what the cycle displays is kept, not shown.
+    var groupNameCandidates: [String] = []
+    var completingGroups = false
 
     public func completions(for source: String, prefix: String) -> [String] {
+        if source == "group" { return groupCompletions(prefix) }
         guard source == "contact" else { return [] }
         completionCandidates = []
         interactor?.completeReference(request: .init(prefix: prefix))
@@ -182,5 +194,8 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
     public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
-    public func displayMessage(_ message: Message) { output.display(message) }
+    public func displayMessage(_ message: Message) {
+        if completingGroups { return } // completion never interrupts typing with an error
+        output.display(message)
+    }
 }

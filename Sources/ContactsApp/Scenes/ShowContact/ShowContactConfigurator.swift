@@ -10,6 +10,7 @@ public enum ShowContactConfigurator {
         viewController.interactor = interactor
         viewController.router = router
         interactor.presenter = presenter
+        interactor.groupsWorker = factory.worker
         presenter.viewController = viewController
         router.dataStore = interactor
         return viewController

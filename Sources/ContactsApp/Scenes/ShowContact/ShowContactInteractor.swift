@@ -21,6 +21,8 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     let worker: ShowContactStorageLogic
     let journalWorker: ContactsJournalLogic?
     let files: ContactFilesLogic
+    /// Where the contact's groups are found; nil: the detail shows none.
+    var groupsWorker: ListContactsGroupsLogic?
     public var contact: Contact?
     public var contactWasSaved = false
     public private(set) var selectedContact: Contact?
@@ -69,7 +71,8 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         do {
             let fresh = try worker.contact(id: id)
             contact = fresh
-            presenter?.presentContact(response: .init(contact: fresh))
+            let groups = try groupsWorker?.groups(of: fresh).map(\.name) ?? []
+            presenter?.presentContact(response: .init(contact: fresh, groups: groups))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

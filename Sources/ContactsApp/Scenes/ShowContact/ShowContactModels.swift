@@ -14,7 +14,11 @@ public enum ShowContact {
             /// scene was given a newly saved contact.
             public let reload: Bool
         }
-        public struct Response { public let contact: Contact }
+        public struct Response {
+            public let contact: Contact
+            /// The names of the groups it is a member of, by name.
+            public var groups: [String] = []
+        }
         public struct ViewModel: SceneCore.ViewModel, Equatable {
             public static let kind = "contactDetail"
             public struct Field: Encodable, Equatable, Sendable {
@@ -58,6 +62,8 @@ public enum ShowContact {
                 /// ISO 8601 in UTC (`2023-11-14T22:13:20Z`).
                 public let created: String
                 public let updated: String
+                /// The names of the groups it is a member of, by name; since protocol 1.6.
+                public var groups: [String] = []
             }
             public let id: Int64
             public let uid: String

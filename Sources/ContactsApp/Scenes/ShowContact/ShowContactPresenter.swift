@@ -36,11 +36,12 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
             if field == .family && contact.nameOrder == .familyFirst { add("Name order", "family name first") }
         }
         add("Photo", ContactPhoto(of: contact)?.summary ?? "")
+        add("Groups", response.groups.joined(separator: ", "))
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields, contact: Self.record(contact)))
+            version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups)))
     }
 
     /// An item's value as the detail shows it: a switch, so a new field is shown on purpose.
@@ -54,7 +55,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     /// The contact's own values, unformatted, with its times in ISO 8601 (UTC, whatever the
     /// user's time zone), for programs.
-    static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
+    static func record(_ contact: Contact, groups: [String] = []) -> ShowContact.FetchContact.ViewModel.Record {
         .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
               familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
               organization: contact.organization,
@@ -63,7 +64,8 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
               birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
               formattedName: contact.formattedName,
               photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },
-              created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601))
+              created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601),
+              groups: groups)
     }
 
     public func presentSavedPhoto(response: ShowContact.SavePhoto.Response) {

@@ -47,6 +47,8 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
                           "properties": ["mediaType": string, "bytes": ["type": "integer", "description": "absent for a linked photo"],
                                          "uri": ["type": "string", "description": "the link, for a linked photo"]]],
                 "created": timestamp, "updated": timestamp,
+                "groups": ["type": "array", "items": string,
+                           "description": "the names of the groups it is a member of, by name; since protocol 1.6"],
             ]) { $1 }),
         ]
         return ["type": "object", "required": ["id", "uid", "name", "version", "fields", "contact"],

@@ -78,6 +78,7 @@ extension SQLiteContactStore: ContactJournal {
                                         toTrash: target.kind == .restore, at: journalClock(), change: target,
                                         anchors: anchors, db)
                 }
+                try Self.transitionGroups(of: target, undoing: true, db)
                 // The undoing session's now: the others (the one that made it too) are told.
                 try db.execute(sql: "UPDATE change_set SET undone = 1, seq = ?, session = ? WHERE id = ?",
                                arguments: [try Self.tick(db), journalSession, target.id])
@@ -97,6 +98,7 @@ extension SQLiteContactStore: ContactJournal {
                                         toTrash: target.kind == .delete, at: journalClock(), change: target,
                                         anchors: anchors, db)
                 }
+                try Self.transitionGroups(of: target, undoing: false, db)
                 try db.execute(sql: "UPDATE change_set SET undone = 0, seq = ?, session = ? WHERE id = ?",
                                arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: target.entries, undone: false)
@@ -115,6 +117,9 @@ extension SQLiteContactStore: ContactJournal {
             undone = 0 AND id > ? AND EXISTS (SELECT 1 FROM change_entry e WHERE e.change_set = change_set.id AND \(touched))
             ORDER BY id LIMIT 1
             """, StatementArguments(arguments), db).first {
+            throw JournalRefusal.changedLater(change: target, later: later)
+        }
+        if let later = try laterGroupChange(after: target, db) {
             throw JournalRefusal.changedLater(change: target, later: later)
         }
     }

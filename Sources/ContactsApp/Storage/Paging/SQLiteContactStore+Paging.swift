@@ -5,6 +5,7 @@ import GRDB
 /// plans, and `PageReader` runs them (each plan's SQL is there, in one place).
 extension SQLiteContactStore {
     public func page(_ query: ContactQuery) throws -> ContactPage {
+        if let filter = query.group { return try groupPage(query, filter) }
         let parsed = ContactSearch(query.search)
         let (limit, offset) = query.window
         return try guarded {

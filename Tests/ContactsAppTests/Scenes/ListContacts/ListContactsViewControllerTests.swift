@@ -115,13 +115,17 @@ final class ListContactsViewControllerTests: XCTestCase {
         ])
     }
 
-    func test_list_fetchesAPage_andClearsTheSearch() {
+    func test_list_fetchesAPage_andClearsTheSearch_andTheGroup() {
         // When
         sut.perform(ActionCall("list", ["page": .integer(2), "limit": .integer(5)]))
         sut.perform(ActionCall("list"))
+        sut.perform(ActionCall("list", ["group": .string("Family")]))
+        sut.perform(ActionCall("list", ["ungrouped": .boolean(true)]))
         // Then
-        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: ""),
-                                                     Fetch(page: .number(1), search: "")])
+        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all),
+                                                     Fetch(page: .number(1), search: "", filter: .all),
+                                                     Fetch(page: .number(1), search: "", filter: .init(group: "Family")),
+                                                     Fetch(page: .number(1), search: "", filter: .init(ungrouped: true))])
     }
 
     func test_pagingSortAndSearch_becomeFetchRequests() {
@@ -203,7 +207,8 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays"])
+                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
+                        "groups", "group"])
         XCTAssertEqual(sut.title, "contacts")
     }
 
