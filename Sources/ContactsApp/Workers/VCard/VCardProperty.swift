@@ -121,10 +121,20 @@ struct VCardProperty {
             decoded = unquoted
             repairs += unquoting
         }
-        var charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
-        let text: VCardCharsets.Decoded
+        let declared = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased()
+        var charset = declared ?? "UTF-8"
+        var text: VCardCharsets.Decoded
+        var guessed = false
         if let known = (charsets ?? VCardCharsets()).decode(decoded, charset: charset) {
             text = known
+            // No CHARSET and not UTF-8: Windows-1252, what SAP's and Outlook's exports hold (`Töcken`,
+            // `Krak=F3w`); as U+FFFD every such letter would be lost, and named only as a count.
+            if declared == nil, text.replaced > 0,
+               let windows = (charsets ?? VCardCharsets()).decode(decoded, charset: "WINDOWS-1252"), windows.replaced == 0 {
+                text = windows
+                guessed = true
+                repairs.append("bytes not valid in UTF-8 and no CHARSET: read as Windows-1252")
+            }
         } else {
             repairs.append("CHARSET=\(charset) is not a character set this system knows: read as UTF-8")
             charset = "UTF-8"
@@ -133,7 +143,7 @@ struct VCardProperty {
         if text.replaced > 0 { repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD") }
         let value = text.text
         self.value = value
-        if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 {
+        if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 || guessed {
             // QP can carry real line breaks; as kept text they must be escaped.
             let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
             let keptSegments = [qualified] + segments.dropFirst().filter { segment in

@@ -48,7 +48,7 @@ struct VCardVersionConverter {
             for var line in lines {
                 if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
                 // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
-                if Self.isWritersOwn(line) { continue }
+                if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { continue }
                 if Syntax.needsRepair(line, in: target) {
                     out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
                 } else {
@@ -61,7 +61,7 @@ struct VCardVersionConverter {
         card.properties.reserveCapacity(lines.count)
         for line in lines {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
-            if Self.isWritersOwn(text) { continue }
+            if Self.isWritersOwn(text) || Self.isUnreadableRevision(text, notes: &notes) { continue }
             // Most lines (FN, NOTE, X- properties without parameters, EMAIL;TYPE=work) need no
             // change, or only `TYPE=pref` as `PREF=1`: they are not parsed (parsing every line
             // with parameters was most of a 3.0 card's conversion to 4.0).
@@ -95,6 +95,19 @@ struct VCardVersionConverter {
         default: break
         }
         return (card.lines, notes.sentences)
+    }
+
+    /// A REV that is no date and time (Evolution's `REV:0`, `REV:2017-05-10T14:36:01Z(2)`): no
+    /// reader can use it and validators refuse it, so it is left out, with a note. REV only says
+    /// when the card last changed; a card without one is valid.
+    private static func isUnreadableRevision(_ line: String, notes: inout Notes) -> Bool {
+        guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "r"),
+              let head = Property.head(of: line), head.name == "REV",
+              let value = line.splitAtFirst(":")?.rest
+        else { return false }
+        if let date = DateValue(parsing: value), date.hasFullDate { return false }
+        notes.add("REV dropped: \(Property.excerpt(value)) is not a date and time")
+        return true
     }
 
     /// BEGIN, END and VERSION, which the writer writes: not among the lines, and dropped if they are.
@@ -572,7 +585,9 @@ extension VCardVersionConverter {
                 if property.name == "GEO", let (latitude, longitude) = Geo.parse(property.value) {
                     property.setValue(latitude + ";" + longitude)
                 }
-                if escapingCommas && Self.textIn21.contains(property.name) { property.setValue(Self.escapingCommas(property.value)) }
+                if escapingCommas && Self.textIn21.contains(property.name) {
+                    property.setValue(Self.text21As3(property.value, structured: Self.structuredIn21.contains(property.name)))
+                }
                 properties[index] = property
             }
         }
@@ -580,15 +595,41 @@ extension VCardVersionConverter {
         /// Text properties whose commas 2.1 does not escape (it has no lists) and 3.0 and 4.0 do.
         static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
 
-        /// `,` as `\,`, an escaped character left as it is.
-        static func escapingCommas(_ value: String) -> String {
-            guard value.utf8.contains(UInt8(ascii: ",")) else { return value }
-            var out = "", escaped = false
-            for character in value {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "," { out += "\\" }
-                out.append(character)
+        /// The compound values among them: 2.1 escapes the `;` inside a component as `\;` (and
+        /// Android's writer a backslash as `\\`).
+        static let structuredIn21: Set<String> = ["N", "ADR", "ORG"]
+
+        /// A 2.1 text value in 3.0's (and 4.0's) escaping. 2.1 has no escapes in text but the
+        /// compound value's `\;` (and `\\`): any other backslash is the character itself, which
+        /// 3.0 writes `\\` (`FN:A\C` is "A\C", not "AC"), and `;` and `,` are escaped. A `\n` stays a
+        /// line break: the reader writes a quoted-printable line break so in the line it keeps.
+        static func text21As3(_ value: String, structured: Bool) -> String {
+            guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || ($0 == 0x3B && !structured) }) else { return value }
+            var components: [String] = [], current = ""
+            var scalars = value.unicodeScalars.makeIterator()
+            while let scalar = scalars.next() {
+                switch scalar {
+                case "\\":
+                    guard let next = scalars.next() else { current.append("\\"); break }
+                    switch next {
+                    case "n", "N": current.append("\n")
+                    case ";" where structured: current.append(";")
+                    case "\\" where structured: current.append("\\")
+                    case ";" where !structured:
+                        current.append("\\"); current.append(";")
+                    default:
+                        current.append("\\")
+                        if next == "\\" { current.append("\\") } else { current.unicodeScalars.append(next) }
+                    }
+                case ";" where structured:
+                    components.append(current)
+                    current = ""
+                default:
+                    current.unicodeScalars.append(scalar)
+                }
             }
-            return out
+            components.append(current)
+            return components.map(VCardText.escape).joined(separator: ";")
         }
 
         // MARK: 3.0 into 4.0
@@ -848,7 +889,16 @@ extension VCardVersionConverter {
                             sortStringWritten = true
                         }
                     }
-                default: break
+                default:
+                    // What `to4` wrote for another property's inline binary (Outlook's
+                    // X-MS-CARDPICTURE): back in 3.0's ENCODING=b.
+                    let value = property.value
+                    if property.lowered("VALUE") == "uri", value.utf8.count > 5, value.prefix(5).lowercased() == "data:",
+                       let comma = value.firstIndex(of: ","), value[..<comma].lowercased().hasSuffix(";base64") {
+                        property.setValue(Binary.cleaned(String(value[value.index(after: comma)...])))
+                        property.remove("VALUE")
+                        property.set("ENCODING", ["b"])
+                    }
                 }
                 if let valueType = property.lowered("VALUE"), !Names.valueTypes3.contains(valueType) {
                     property.remove("VALUE")
@@ -1062,7 +1112,9 @@ extension VCardVersionConverter {
                 property.remove("VALUE")
                 _ = property.removeTypes { formatTypes.contains($0) }
             } else if ["uri", "url"].contains(property.lowered("VALUE") ?? "") || looksLikeURI(property.value) {
-                if property.lowered("VALUE") == "url" { property.set("VALUE", ["uri"]) }
+                // A URI is 4.0's default for these: VALUE=uri says nothing (and a 4.0 card read
+                // back would carry a parameter its 3.0 original had to have and it had not).
+                if ["uri", "url"].contains(property.lowered("VALUE") ?? "") { property.remove("VALUE") }
                 if let type = formatTypes.lazy.compactMap({ mediaType(of: $0, for: name) }).first {
                     _ = property.removeTypes { formatTypes.contains($0) }
                     if !property.has("MEDIATYPE") { property.set("MEDIATYPE", [type]) }
@@ -1074,7 +1126,11 @@ extension VCardVersionConverter {
         }
 
         static func to3(_ property: inout Property, notes: inout Notes) {
-            let value = property.value
+            var value = property.value
+            if value.utf8.count >= 5, value.prefix(5).lowercased() == "data:", value.contains("\\,") {
+                // khard writes a data: URI's comma escaped as text's (`base64\,iVBOR...`).
+                value = value.replacingOccurrences(of: "\\,", with: ",")
+            }
             if property.lowered("ENCODING") == "b" {
                 // Inline already (a 3.0 line kept in a 4.0 card): 3.0's own form.
                 property.setValue(cleaned(value))
