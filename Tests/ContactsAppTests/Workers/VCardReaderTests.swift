@@ -111,6 +111,33 @@ final class VCardReaderTests: XCTestCase {
 
     // MARK: - Bad input
 
+    func test_read_undeclaredWindows1252_readAsWindows1252_andNamed() throws {
+        // Given: SAP's export (ical4j-vcard/vcard-vCards-SAP.vcf): Windows-1252 bytes, no CHARSET,
+        // and Outlook 2003's quoted-printable LABEL in Latin bytes
+        let card = Array("BEGIN:VCARD\nVERSION:3.0\nN:T".utf8) + [0xF6] + Array("cken;Frida;;;\nFN:Frida\nTEL;type=WORK:".utf8)
+            + [0xA7] + Array("\nLABEL;HOME;ENCODING=QUOTED-PRINTABLE:Krak=F3w\nEND:VCARD\n".utf8)
+        // When
+        let result = sut.read(Data(card))
+        // Then: the letters, not U+FFFD, and each guess named by its line
+        let contact = try XCTUnwrap(result.entries.first?.contact)
+        XCTAssertEqual(contact.familyName, "Töcken")
+        XCTAssertEqual(contact.phones.map(\.value), ["§"])
+        XCTAssertEqual(contact.extraProperties, ["LABEL;HOME:Kraków"])
+        XCTAssertEqual(contact.card?.lines.first, "VERSION:3.0")
+        XCTAssertTrue(contact.card?.lines.contains("N:Töcken;Frida;;;") == true)
+        XCTAssertEqual(result.warnings.filter { $0.reason.contains("Windows-1252") }.map(\.line), [3, 5, 6])
+    }
+
+    func test_read_utf8WithAStrayByte_staysUTF8() throws {
+        // Given: UTF-8 letters and one byte that is not (a stray `=80` in an iPhone's NOTE)
+        let card = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80\nEND:VCARD\n"
+        // When
+        let result = read(card)
+        // Then: not read as Windows-1252 (`cafÃ©`)
+        XCTAssertEqual(result.entries.first?.contact.notes, "café \u{FFFD}")
+        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(line: 4, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
+    }
+
     func test_read_badFile_reportsEachBadCardWithLine_andReadsTheRest() {
         // When
         let result = sut.read(VCardSeeds.fixture("bad.vcf"))
@@ -127,7 +154,7 @@ final class VCardReaderTests: XCTestCase {
             .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
             .init(line: 2, reason: "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
             .init(line: 12, reason: "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)", kind: .changed),
-            .init(line: 15, reason: "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD", kind: .changed),
+            .init(line: 15, reason: "NOTE: bytes not valid in UTF-8 and no CHARSET: read as Windows-1252", kind: .changed),
             .init(line: 19, reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL", kind: .changed),
             .init(line: 17, reason: "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN)",
                   kind: .changed),

@@ -128,8 +128,10 @@ struct VCardProperty {
         if let known = (charsets ?? VCardCharsets()).decode(decoded, charset: charset) {
             text = known
             // No CHARSET and not UTF-8: Windows-1252, what SAP's and Outlook's exports hold (`Töcken`,
-            // `Krak=F3w`); as U+FFFD every such letter would be lost, and named only as a count.
+            // `Krak=F3w`); as U+FFFD every such letter would be lost, and named only as a count. Not
+            // when some of it is UTF-8 (`café` and a stray `=80`): that is UTF-8 with a bad byte.
             if declared == nil, text.replaced > 0,
+               !text.text.unicodeScalars.contains(where: { $0.value > 0x7F && $0 != "\u{FFFD}" }),
                let windows = (charsets ?? VCardCharsets()).decode(decoded, charset: "WINDOWS-1252"), windows.replaced == 0 {
                 text = windows
                 guessed = true

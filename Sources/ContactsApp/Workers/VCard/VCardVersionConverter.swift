@@ -602,7 +602,8 @@ extension VCardVersionConverter {
         /// A 2.1 text value in 3.0's (and 4.0's) escaping. 2.1 has no escapes in text but the
         /// compound value's `\;` (and `\\`): any other backslash is the character itself, which
         /// 3.0 writes `\\` (`FN:A\C` is "A\C", not "AC"), and `;` and `,` are escaped. A `\n` stays a
-        /// line break: the reader writes a quoted-printable line break so in the line it keeps.
+        /// line break (the reader writes a quoted-printable line break so in the line it keeps) and
+        /// `\,` a comma (some 2.1 writers escape it anyway).
         static func text21As3(_ value: String, structured: Bool) -> String {
             guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || ($0 == 0x3B && !structured) }) else { return value }
             var components: [String] = [], current = ""
@@ -613,6 +614,8 @@ extension VCardVersionConverter {
                     guard let next = scalars.next() else { current.append("\\"); break }
                     switch next {
                     case "n", "N": current.append("\n")
+                    // Written by some 2.1 writers anyway (Wikipedia's example), and meant so.
+                    case ",": current.append(",")
                     case ";" where structured: current.append(";")
                     case "\\" where structured: current.append("\\")
                     case ";" where !structured:
