@@ -23,14 +23,16 @@ difference):
   - names of groups, properties and parameters are compared without case; parameters in any order;
     TYPE values without case and as a set (TYPE=a,b = TYPE=a;TYPE=b = 2.1's bare ;A;B);
     VALUE=URL is VALUE=uri; a VALUE that only repeats a date property's default type is dropped;
-  - values are compared decoded: QUOTED-PRINTABLE and CHARSET (any charset Python knows; UTF-8
-    when none is given, and Windows-1252 for bytes that are not valid in it, as SAP writes) decoded
+  - values are compared decoded: QUOTED-PRINTABLE and CHARSET (any charset Python knows, a byte
+    not valid in it as U+FFFD; UTF-8 when none is given, and Windows-1252 for bytes that are not
+    valid in it, as SAP writes) decoded
     to text, escapes undone (3.0/4.0: \\n \\, \\; \\\\; 2.1 escapes only ; in compound values), CRLF in
     text as LF; N, ADR, ORG, GENDER and CLIENTPIDMAP as components (trailing empty ones do not
     count; in 3.0 and 4.0 N's and ADR's components are comma lists, while 2.1 has no lists there,
     so its `Richter,James` is one name, written `Richter\\,James` in 3.0), NICKNAME and CATEGORIES
     as lists; BASE64/ENCODING=b and data: URIs as their decoded bytes with the media type
-    (TYPE=JPEG = image/jpeg), and inline data that came without a media type matches the same
+    (TYPE=JPEG = image/jpeg); GEO as its latitude and longitude (2.1's `lat,lon`, 3.0's
+    `lat;lon`, 4.0's `geo:` URI), and inline data that came without a media type matches the same
     bytes written with one (a 4.0 data: URI needs one, read from the bytes); dates in ISO 8601
     basic or extended form alike;
   - properties of one name keep their order among themselves (the first phone stays the first);
@@ -322,12 +324,22 @@ def _binary(data):
 
 
 def _text(value, charset):
-    for name in (charset or "utf-8", "cp1252"):
+    if charset:
+        # A value that names its charset is read in it: a byte not valid there is one U+FFFD
+        # (Android cuts a UTF-8 ORG in the middle of a character), not the whole value another charset.
+        try:
+            return value.decode(charset, "replace")
+        except LookupError:
+            pass
+    for name in ("utf-8", "cp1252"):
         try:
             return value.decode(name)
-        except (LookupError, UnicodeDecodeError):
+        except UnicodeDecodeError:
             continue
     return value.decode("utf-8", "replace")
+
+
+GEO = re.compile(r"\s*(?:geo:)?\s*([-+]?\d+(?:\.\d*)?)\s*[,;]\s*([-+]?\d+(?:\.\d*)?)\s*(?:;.*)?", re.I | re.S)
 
 
 def normalise(group, name, params, raw, version):
@@ -388,6 +400,9 @@ def normalise(group, name, params, raw, version):
                 result = ("text", _unescape(text))
             if name in DATES and result[0] == "text":
                 result = ("text", _basic_date(result[1]))
+            if name == "GEO" and result[0] == "text" and GEO.fullmatch(result[1]):
+                # 2.1's `lat,lon`, 3.0's `lat;lon` and 4.0's `geo:lat,lon` are one position.
+                result = ("geo",) + GEO.fullmatch(result[1]).groups()
             if name == "KIND" and result[0] == "text":
                 result = ("text", result[1].lower())
     if value_type is not None and not (name in DATES | {"REV"} and value_type in DATE_VALUE_TYPES):

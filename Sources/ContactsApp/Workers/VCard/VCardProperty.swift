@@ -49,7 +49,12 @@ struct VCardProperty {
     /// in the charset replaced, a quoted-printable escape that was none. Nil for nearly all.
     var repairs: [String]?
 
-    struct Failure: Error { let reason: String }
+    struct Failure: Error {
+        let reason: String
+        /// The line is a property, but its name is none a vCard may have (Kontact's
+        /// `X-messaging/gadu-All`): it costs the line, not the card.
+        var costsTheLineOnly = false
+    }
 
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"]
 
@@ -79,7 +84,7 @@ struct VCardProperty {
             name = Self.uppercasedASCII(qualified)
         }
         guard !name.isEmpty, name.utf8.allSatisfy(Self.isNameByte) else {
-            throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))")
+            throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))", costsTheLineOnly: !name.isEmpty)
         }
         var parameters: [(name: String, values: [String])] = []
         var decodes = false

@@ -10,7 +10,7 @@ extension VCardReader {
             switch property.name {
             case "FN": hasFN = true
             case "N": hasN = true
-            case "VERSION": is4 = property.value.trimmingSpaces == "4.0"
+            case "VERSION": is4 = VCardVersion(versionValue: property.value) == .v4
             default: continue
             }
         }

@@ -255,6 +255,9 @@ public struct VCardReader {
         -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
         properties.reserveCapacity(lines.count)
+        // The line of each property (a line left out has none).
+        var propertyLines: [Int] = []
+        propertyLines.reserveCapacity(lines.count)
         var warnings: [ParsedContacts.Problem] = []
         for line in lines {
             guard line.bytes.count <= maximumLineBytes && !line.overlong else {
@@ -262,11 +265,16 @@ public struct VCardReader {
             }
             do {
                 properties.append(try VCardProperty(line, charsets: charsets))
+            } catch let failure as VCardProperty.Failure where failure.costsTheLineOnly {
+                // Written back, the line would make the export unreadable; the rest of the card is fine.
+                warnings.append(.init(line: line.line, reason: failure.reason + ": the line left out", kind: .changed))
+                continue
             } catch let failure as VCardProperty.Failure {
                 return .failure(.init(line: line.line, reason: failure.reason))
             } catch {
                 return .failure(.init(line: line.line, reason: "\(error)"))
             }
+            propertyLines.append(line.line)
             // Read in place: a copy of each property retains and releases all its strings.
             let last = properties.count - 1
             for remark in line.remarks ?? [] {
@@ -285,15 +293,15 @@ public struct VCardReader {
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
             guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
             var merged: [ParsedContacts.Problem] = [], next = 0
-            for (property, line) in zip(properties, lines) where property.name == "EMAIL" {
+            for (property, line) in zip(properties, propertyLines) where property.name == "EMAIL" {
                 let email = VCardText.unescape(property.value).trimmingSpaces // as ContactBuilder keeps it
                 guard !ContactRules.isEmail(email) else { continue }
-                while next < warnings.count && warnings[next].line <= line.line { merged.append(warnings[next]); next += 1 }
-                merged.append(.init(line: line.line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
+                while next < warnings.count && warnings[next].line <= line { merged.append(warnings[next]); next += 1 }
+                merged.append(.init(line: line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
             }
             return .success((contact, merged + warnings[next...]))
         }
-        guard let fallback = Self.fallbackName(properties, lines: lines.map(\.line), cardLine: cardLine) else {
+        guard let fallback = Self.fallbackName(properties, lines: propertyLines, cardLine: cardLine) else {
             return .failure(.init(line: cardLine, reason: "the card is empty: no name (N, FN or ORG) and nothing else"))
         }
         builder.fallbackName = fallback.name

@@ -51,6 +51,8 @@ struct VCardVersionConverter {
                 if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { continue }
                 if Syntax.needsRepair(line, in: target) {
                     out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
+                } else if Names.hasNoPlace(line, in: target) {
+                    out.append(contentsOf: Self.ownVersionForm(line, in: target, notes: &notes))
                 } else {
                     out.append(line)
                 }
@@ -95,6 +97,17 @@ struct VCardVersionConverter {
         default: break
         }
         return (card.lines, notes.sentences)
+    }
+
+    /// A line of a card in the version written that the version has no place for (a 3.0 card's
+    /// ANNIVERSARY or RELATED, as vcard4android writes them; a 4.0 card's CLASS or a GEO that is
+    /// no `geo:` URI, as ical4j's examples hold): written as a conversion into the version would.
+    private static func ownVersionForm(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
+        guard var property = Property(parsing: line, notes: &notes) else { return [line] }
+        property.changed = true
+        var card = Card(properties: [property])
+        if version == .v4 { card.to4(notes: &notes) } else { card.to3(notes: &notes) }
+        return card.lines
     }
 
     /// A REV that is no date and time (Evolution's `REV:0`, `REV:2017-05-10T14:36:01Z(2)`): no
@@ -492,9 +505,19 @@ extension VCardVersionConverter {
             changed = true
         }
 
-        /// Every TYPE value as written, `TYPE=a,b` and repeated TYPEs alike.
+        /// Every TYPE value as written, `TYPE=a,b` and repeated TYPEs alike. A comma left after the
+        /// reader's split was inside quotes: a list of types (RFC 6350's `TYPE="work,voice"`), but
+        /// one value when a piece is no type name (Android's test card v30_comma_separated.vcf:
+        /// `TYPE="COMMA,SEPARATED:INSIDE.DQUOTE",PREF`, which only quotes can hold).
         var types: [String] {
-            values(of: "TYPE").flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
+            values(of: "TYPE").flatMap { value -> [String] in
+                guard value.utf8.contains(UInt8(ascii: ",")) else { return value.isEmpty ? [] : [value] }
+                let pieces = value.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+                let plain = pieces.allSatisfy { $0.utf8.allSatisfy { c in
+                    (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x20
+                } }
+                return plain ? pieces : [value]
+            }
         }
 
         /// Replaces the TYPE values by one `TYPE=a,b` where the first TYPE was.
@@ -1038,6 +1061,40 @@ extension VCardVersionConverter {
 
 extension VCardVersionConverter {
     enum Names {
+        /// Whether a line of a card written in its own version is a property the version has not
+        /// (`onlyIn4` in 3.0; in 4.0 those RFC 6350 removed, and a GEO that is no `geo:` URI). By
+        /// the name's bytes: every line of every same-version export comes here.
+        static func hasNoPlace(_ line: String, in version: VCardWriter.Version) -> Bool {
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                var start = 0, end = 0
+                while end < bytes.count && bytes[end] != UInt8(ascii: ";") && bytes[end] != UInt8(ascii: ":") {
+                    if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+                    end += 1
+                }
+                let length = end - start
+                guard length >= 3 && length <= 14 else { return false }
+                let first = bytes[start] & 0xDF
+                if version == .v4 {
+                    guard first == UInt8(ascii: "C") || first == UInt8(ascii: "N") || first == UInt8(ascii: "M")
+                        || first == UInt8(ascii: "P") || first == UInt8(ascii: "G") else { return false }
+                } else {
+                    guard "GLRCXABDEHIO".utf8.contains(first) else { return false }
+                }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).uppercased()
+                if version == .v3 { return onlyIn4.contains(name) }
+                if name == "GEO" {
+                    guard let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                    let value = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
+                    return !(value.count >= 4 && zip(value.prefix(4), "geo:".utf8).allSatisfy { $0 | 0x20 == $1 })
+                }
+                return removedIn4.contains(name)
+            }
+            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// 3.0's properties RFC 6350 has not, that a 4.0 card may still hold (dropped with a note).
+        static let removedIn4: Set<String> = ["CLASS", "NAME", "MAILER", "PROFILE"]
+
         /// Properties RFC 6350 and its extensions (RFC 6474, RFC 6715) added, that 3.0 has not.
         /// CALURI, CALADRURI, FBURL (RFC 2739) and IMPP (RFC 4770) are in 3.0 too.
         static let onlyIn4: Set<String> = [
