@@ -128,6 +128,47 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(result.warnings.filter { $0.reason.contains("Windows-1252") }.map(\.line), [3, 5, 6])
     }
 
+    func test_read_propertyNameNoVCardHas_costsTheLineOnly() throws {
+        // Given: Kontact's card (ical4j-vcard/vcard-antoni-kontact.vcf) with a `/` in a property name
+        let card = "BEGIN:VCARD\nVERSION:3.0\nFN:Antoni\nX-messaging/gadu-All:123\nEMAIL:a@example.org\nEND:VCARD\n"
+        // When
+        let result = read(card)
+        // Then: the card is read, that line left out and named
+        XCTAssertEqual(result.problems, [])
+        let contact = try XCTUnwrap(result.entries.first?.contact)
+        XCTAssertEqual(contact.emails.map(\.value), ["a@example.org"])
+        XCTAssertEqual(contact.card?.lines, ["VERSION:3.0", "FN:Antoni", "EMAIL:a@example.org"])
+        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(
+            line: 4, reason: "not a vCard property name: 'X-messaging/gadu-All': the line left out", kind: .changed)])
+    }
+
+    func test_read_versionWrittenAs4_isVersion4() throws {
+        // Given: ical4j's `VERSION:4` (vcard-group.vcf)
+        let result = read("BEGIN:VCARD\nVERSION:4\nFN:A\nitem1.ADR;type=WORK;type=pref:;;Lierstr. 20a\nEND:VCARD\n")
+        // When
+        let card = try XCTUnwrap(result.entries.first?.contact.card)
+        // Then: read and written as the 4.0 card it is (its ADR as it came, not converted from 3.0)
+        XCTAssertEqual(card.version, .v4)
+        XCTAssertTrue(VCardWriter(version: .v4).card(for: try XCTUnwrap(result.entries.first?.contact))
+            .contains("item1.ADR;type=WORK;type=pref:;;Lierstr. 20a\r\n"))
+    }
+
+    func test_read_whatTheCardsVersionHasNoPlaceFor_namedByLine() {
+        // Given: a 3.0 card with 4.0's ANNIVERSARY, a 4.0 card with 3.0's CLASS, a 2.1 AGENT of text
+        let file = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nANNIVERSARY:20140812\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:4.0\nFN:B\nCLASS:PUBLIC\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:2.1\nN:C\nFN:C\nAGENT:Invalid line\nEND:VCARD\n"
+        // When
+        let result = read(file)
+        // Then: what an export in the card's version will write otherwise is said at import
+        XCTAssertEqual(result.warnings.withoutAddedNames, [
+            .init(line: 4, reason: "ANNIVERSARY: vCard 3.0 has no ANNIVERSARY: an export as 3.0 writes it as X-ANNIVERSARY", kind: .changed),
+            .init(line: 9, reason: "CLASS: vCard 4.0 has no CLASS: an export as 4.0 leaves it out", kind: .changed),
+            .init(line: 15, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: an export as 3.0 writes it as X-AGENT",
+                  kind: .changed),
+        ])
+    }
+
     func test_read_utf8WithAStrayByte_staysUTF8() throws {
         // Given: UTF-8 letters and one byte that is not (a stray `=80` in an iPhone's NOTE)
         let card = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80\nEND:VCARD\n"

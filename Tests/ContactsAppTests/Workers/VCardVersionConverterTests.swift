@@ -818,6 +818,43 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertEqual(back, v3)
     }
 
+    func test_convert_sameVersion_whatTheVersionHasNoPlaceFor_writtenAsAConversionWould() {
+        // Given: vcard4android's 3.0 card with 4.0's ANNIVERSARY and RELATED, ical4j's 4.0 card with CLASS and a bare GEO
+        let v3 = ["FN:A", "ANNIVERSARY:20140812", "RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"]
+        let v4 = ["FN:A", "CLASS:PUBLIC", "WORK.GEO:46.772673,-71.282945", "GEO:geo:1,2"]
+        // When
+        let three = SUT.convert(v3, from: .v3, to: .v3)
+        let four = SUT.convert(v4, from: .v4, to: .v4)
+        // Then: valid for the version, the rest as it came, and each change named
+        XCTAssertEqual(three.lines, ["FN:A", "X-ANNIVERSARY:2014-08-12", "X-RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"])
+        XCTAssertEqual(three.notes.count, 2)
+        XCTAssertEqual(four.lines, ["FN:A", "WORK.GEO:geo:46.772673,-71.282945", "GEO:geo:1,2"])
+        XCTAssertEqual(four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property"])
+    }
+
+    func test_convert_quotedTypeThatIsNoList_staysOneType() {
+        // Given: Android's test card v30_comma_separated.vcf
+        let line = "TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\",PREF:1"
+        // When
+        let v4 = SUT.convert([line], from: .v3, to: .v4).lines
+        // Then: quoted again as the one value it is
+        XCTAssertEqual(v4, ["TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\";PREF=1:1"])
+        XCTAssertEqual(SUT.convert(v4, from: .v4, to: .v3).lines, ["TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\",pref:1"])
+    }
+
+    func test_convert_21TextAgent_throughEitherVersion_isXAgentIn3() {
+        // Given: Windows Mobile's 2.1 AGENT that holds text (Android's v21_winmo_65.vcf)
+        let line = "AGENT:Invalid line which must be handled correctly."
+        // When
+        let direct = SUT.convert([line], from: .v21, to: .v3).lines
+        let v4 = SUT.convert([line], from: .v21, to: .v4).lines
+        let back = SUT.convert(v4, from: .v4, to: .v3).lines
+        // Then
+        XCTAssertEqual(direct, ["X-AGENT:Invalid line which must be handled correctly."])
+        XCTAssertEqual(v4, ["RELATED;VALUE=text;TYPE=agent:Invalid line which must be handled correctly."])
+        XCTAssertEqual(back, direct)
+    }
+
     func test_convert_outlookCardPicture_3To4To3_backAsInlineBinary() {
         // Given: Outlook's X-MS-CARDPICTURE (ical4j-vcard/vcard-antoni-cardpicture.vcf), in 3.0's syntax
         let v3 = ["X-MS-CARDPICTURE;TYPE=JPEG;ENCODING=b:/9j/4AAQSkZJRg=="]

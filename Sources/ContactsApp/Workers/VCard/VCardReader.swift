@@ -290,6 +290,8 @@ public struct VCardReader {
             contact.card = Self.record(of: properties)
             let added = Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
             if !added.isEmpty { warnings = added + warnings }
+            let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+            if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
             guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
             var merged: [ParsedContacts.Problem] = [], next = 0
@@ -311,7 +313,14 @@ public struct VCardReader {
         contact.card = Self.record(of: properties)
         warnings.append(.init(line: fallback.line, reason: fallback.reason, kind: .changed))
         warnings += Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
+        let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+        if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
         return .success((contact, warnings))
+    }
+
+    /// Warnings in the order of their lines (a stable sort: one line's stay as they were).
+    private static func byLine(_ warnings: [ParsedContacts.Problem]) -> [ParsedContacts.Problem] {
+        warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 
     /// Properties that hold an instant-messaging handle, as `IMPP` or the X- forms before it.

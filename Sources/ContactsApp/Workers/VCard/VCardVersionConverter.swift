@@ -851,6 +851,12 @@ extension VCardVersionConverter {
                         property.rename("X-AGENT")
                         notes.add("AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither")
                     }
+                case "RELATED" where property.hasType("agent") && property.lowered("VALUE") == "text":
+                    // What `agentTo4` made of a 2.1 AGENT that held text: the X-AGENT a 3.0 export writes for it.
+                    property.rename("X-AGENT")
+                    _ = property.removeTypes { $0.lowercased() == "agent" }
+                    property.remove("VALUE")
+                    notes.add("RELATED;TYPE=agent with a text value written as X-AGENT: vCard 3.0's AGENT is a card or a link")
                 case "RELATED" where property.hasType("agent") && property.lowered("VALUE") != "text":
                     property.rename("AGENT")
                     _ = property.removeTypes { $0.lowercased() == "agent" }
