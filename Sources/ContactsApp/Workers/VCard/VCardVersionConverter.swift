@@ -127,7 +127,8 @@ struct VCardVersionConverter {
     private static func isWritersOwn(_ line: String) -> Bool {
         guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "b") || first | 0x20 == UInt8(ascii: "e")
             || first | 0x20 == UInt8(ascii: "v") else { return false }
-        let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        // By scalars: `VERSION:` and a combining mark after the colon is one Character.
+        let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" })).uppercased()
         return name == "BEGIN" || name == "END" || name == "VERSION"
     }
 
@@ -326,7 +327,8 @@ struct VCardVersionConverter {
                 }
                 if !isControl(scalar) { kept.append(scalar) }
             }
-            let name = line.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map(String.init) ?? ""
+            let head = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
+            let name = head.split(separator: ".").last.map(String.init) ?? ""
             notes.add("\(name.uppercased()): control characters removed (a vCard may not hold them)")
             // A line written starting with a space or tab would be read as the previous one's fold.
             while let first = kept.first, first == " " || first == "\t" { kept.removeFirst() }

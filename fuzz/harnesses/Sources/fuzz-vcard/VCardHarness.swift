@@ -272,7 +272,8 @@ private func checkUID(_ written: [String], _ uid: String, keptFrom lines: [Strin
 }
 
 private func isUIDLine(_ line: String) -> Bool {
-    let upper = line.prefix(4).uppercased()
+    // By scalars, as the writer: `UID:` and a combining mark is one Character, and still a UID line.
+    let upper = String(String.UnicodeScalarView(line.unicodeScalars.prefix(4))).uppercased()
     return upper == "UID:" || upper == "UID;"
 }
 
@@ -289,7 +290,7 @@ private func isWritersOwn(_ line: String) -> Bool {
 }
 
 private func isVersionLine(_ line: String) -> Bool {
-    line.utf8.count <= 16 && line.uppercased().hasPrefix("VERSION:")
+    line.utf8.count <= 16 && String(String.UnicodeScalarView(line.unicodeScalars.prefix(8))).uppercased() == "VERSION:"
 }
 
 /// Valid in the version as the converter decides: no control character, not in 2.1's syntax.
