@@ -20,11 +20,34 @@ public enum CardPatch {
             return contact
         }
         contact.formattedName = renamedDisplayName(contact, view)
+        contact = notesKeptApart(contact, view)
         guard !sameFields(contact, view) else { return contact }
         var patch = Patch(lines: record.lines, version: record.version, properties: properties, layout: layout)
         patch.apply(from: view, to: contact)
         contact.card = VCardRecord(lines: patch.result)
         return contact
+    }
+
+    /// A contact imported between the card becoming the record and each NOTE being kept apart
+    /// (commits 13f2dd7..c07495e) has its NOTEs joined into its notes, one per line, while its
+    /// card still holds each NOTE: patched as they are, the joined text would become the first
+    /// NOTE and the others would go. Told apart only when the notes are exactly that join and
+    /// nothing else differs there (no later NOTE kept beside them, the other kept lines the
+    /// card's): the notes become the first NOTE again and the others are kept, shown after it.
+    /// Notes edited since are an edit like any other.
+    static func notesKeptApart(_ contact: Contact, _ view: Contact) -> Contact {
+        let later = view.laterValues(of: .notes)
+        guard !later.isEmpty, !view.notes.isEmpty, contact.notes != view.notes,
+              contact.notes == ([view.notes] + later).joined(separator: "\n"),
+              contact.laterValues(of: .notes).isEmpty else { return contact }
+        let laterNotes = view.extraProperties.filter { line in
+            (try? VCardProperty(text: line))?.name == "NOTE"
+        }
+        guard contact.extraProperties == view.extraProperties.filter({ !laterNotes.contains($0) }) else { return contact }
+        var separated = contact
+        separated.notes = view.notes
+        separated.extraProperties = view.extraProperties
+        return separated
     }
 
     /// FN written by a person holds the name parts: when a part is renamed, so is its word in FN.
