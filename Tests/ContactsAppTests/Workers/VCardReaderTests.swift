@@ -142,6 +142,20 @@ final class VCardReaderTests: XCTestCase {
             line: 4, reason: "not a vCard property name: 'X-messaging/gadu-All': the line left out", kind: .changed)])
     }
 
+    func test_read_21Backslashes_readAsTheCharactersTheyAre_asAnExportWritesThem() throws {
+        // Given: Android's test card v21_backslash.vcf, and a quoted-printable line break
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\n"
+            + "NOTE;ENCODING=QUOTED-PRINTABLE:one=0D=0Atwo\r\nEND:VCARD\r\n"
+        // When
+        let contact = try XCTUnwrap(read(card).entries.first?.contact)
+        let back = try XCTUnwrap(read(VCardWriter(version: .v3).card(for: contact)).entries.first?.contact)
+        // Then: 2.1 escapes only a component's `\;` (and `\\`); the 3.0 export reads the same
+        XCTAssertEqual(contact.fullName, "A;B\\C\\;D:E\\\\")
+        XCTAssertEqual(contact.givenName, "A;B\\")
+        XCTAssertEqual(contact.notes, "one\ntwo")
+        XCTAssertEqual([back.fullName, back.givenName, back.notes], [contact.fullName, contact.givenName, contact.notes])
+    }
+
     func test_read_versionWrittenAs4_isVersion4() throws {
         // Given: ical4j's `VERSION:4` (vcard-group.vcf)
         let result = read("BEGIN:VCARD\nVERSION:4\nFN:A\nitem1.ADR;type=WORK;type=pref:;;Lierstr. 20a\nEND:VCARD\n")

@@ -481,7 +481,14 @@ private struct ContactBuilder {
             $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR" || $0.name == "URL"
         }.compactMap(\.group))
 
-        for (index, property) in properties.enumerated() {
+        // 2.1's text has no escapes but a compound value's `\;`: read as the 3.0 a conversion
+        // writes it (`FN:A\C` is "A\C"), so a card reads the same before and after an export.
+        let is21 = properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
+        for (index, var property) in properties.enumerated() {
+            if is21 && VCardVersionConverter.Card.textIn21.contains(property.name) {
+                property.value = VCardVersionConverter.Card.text21As3(
+                    property.value, structured: VCardVersionConverter.Card.structuredIn21.contains(property.name))
+            }
             let slot = read(property, at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
             if recordingLayout { recorded.slots.append(slot) }
         }
