@@ -202,6 +202,24 @@ final class CardPatchTests: XCTestCase {
         XCTAssertEqual(edited.card?.lines, linesExcept(["TITLE:First title": "TITLE:Boss"]))
     }
 
+    func test_an21CardEdited_getsItsValuesIn21sEscaping_andReadsAsTheEdit() throws {
+        // Given: Android's 2.1 card with backslashes (v21_backslash.vcf), as fuzz-vcard edits it
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\nEND:VCARD\r\n"
+        var edited = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        edited.notes = "Edited note; with, punctuation\nand a line"
+        edited.title = "Edited, title"
+        edited.familyName = "Semi;colon"
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then: 2.1 has no escapes in text but a component's `\;`, and reads back as the edit
+        let lines = try XCTUnwrap(saved.card?.lines)
+        XCTAssertTrue(lines.contains("NOTE:Edited note; with, punctuation\\nand a line"), "\(lines)")
+        XCTAssertTrue(lines.contains("TITLE:Edited, title"), "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("N:Semi\\;colon;A\\;B\\\\;") }, "\(lines)")
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))?.contact)
+        XCTAssertEqual([view.notes, view.title, view.familyName], [edited.notes, edited.title, edited.familyName])
+    }
+
     func test_notesEditedAfterAnEarlierJoin_areAnEditLikeAnyOther() {
         // Given: the joined notes of an earlier import, then edited by the person
         var stored = contact!

@@ -179,18 +179,18 @@ public enum CardPatch {
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
-                    parts[0] = VCardText.escape(contact.familyName)
-                    parts[1] = VCardText.escape(contact.givenName)
+                    parts[0] = escaped(contact.familyName, in: "N")
+                    parts[1] = escaped(contact.givenName, in: "N")
                     replace(index, with: [Self.withValue(original[index], parts.joined(separator: ";"))])
                 } else {
-                    insert(["N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;"],
+                    insert(["N:" + escaped(contact.familyName, in: "N") + ";" + escaped(contact.givenName, in: "N") + ";;;"],
                            near: [.formattedName])
                 }
             case .family:
                 return // in N, with the given name
             case .display:
                 if nameless || contact.fullName != view.fullName {
-                    single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
+                    single(.formattedName, name: "FN", value: escaped(contact.fullName, in: "FN"), near: [.name])
                 }
             case .nickname:
                 guard contact.nickname != view.nickname else { return }
@@ -199,11 +199,11 @@ public enum CardPatch {
                        near: [.name])
             case .organization:
                 guard contact.organization != view.organization else { return }
-                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : VCardText.escape(contact.organization),
+                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : escaped(contact.organization, in: "ORG"),
                        near: [.nickname])
             case .title:
                 guard contact.title != view.title else { return }
-                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : VCardText.escape(contact.title),
+                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : escaped(contact.title, in: "TITLE"),
                        near: [.organization])
             case .birthday:
                 guard contact.birthday != view.birthday else { return }
@@ -217,7 +217,7 @@ public enum CardPatch {
             case .notes:
                 // The first NOTE only: later ones are kept properties, each left as it came.
                 guard contact.notes != view.notes else { return }
-                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : VCardText.escape(contact.notes),
+                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : escaped(contact.notes, in: "NOTE"),
                        near: [.birthday, .address, .email, .phone])
             case .tag:
                 guard contact.tags != view.tags else { return }
@@ -295,6 +295,27 @@ public enum CardPatch {
             replace(index, with: lines)
         }
 
+        /// Text for a property of the card, in its version's escaping: a 2.1 card's text has none
+        /// but a component's `\;` and `\\`, and a line break as `\n` (`VCardVersionConverter.Card.
+        /// text21As3`, which reads it), so a patched 2.1 card reads as the fields it was given.
+        func escaped(_ text: String, in name: String) -> String {
+            guard version == .v21, VCardVersionConverter.Card.textIn21.contains(name) else { return VCardText.escape(text) }
+            let component = VCardVersionConverter.Card.structuredIn21.contains(name)
+            var out = String.UnicodeScalarView()
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                switch scalar {
+                case "\r": out.append(contentsOf: "\\n".unicodeScalars)
+                case "\n": if !afterCR { out.append(contentsOf: "\\n".unicodeScalars) }
+                case "\\" where component: out.append(contentsOf: "\\\\".unicodeScalars)
+                case ";" where component: out.append(contentsOf: "\\;".unicodeScalars)
+                default: out.append(scalar)
+                }
+            }
+            return String(out)
+        }
+
         /// The new value, keeping what the fields do not show: a `tel:` URI stays one, an
         /// address's post-office box and extended address stay while its street is unchanged.
         func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem) -> String {
@@ -310,14 +331,14 @@ public enum CardPatch {
             case (.address(let address), .address(let before)):
                 var parts = VCardText.split(property.value, on: ";")
                 while parts.count < 7 { parts.append("") }
-                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = VCardText.escape(address.street) }
+                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = escaped(address.street, in: "ADR") }
                 let fields = [(address.city, before.city), (address.region, before.region),
                               (address.postalCode, before.postalCode), (address.country, before.country)]
-                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = VCardText.escape(now) }
+                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = escaped(now, in: "ADR") }
                 return parts.joined(separator: ";")
             case (.address(let address), _):
                 return ";;" + [address.street, address.city, address.region, address.postalCode, address.country]
-                    .map(VCardText.escape).joined(separator: ";")
+                    .map { escaped($0, in: "ADR") }.joined(separator: ";")
             }
         }
 
