@@ -172,6 +172,7 @@ final class VCardReaderTests: XCTestCase {
         let file = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nANNIVERSARY:20140812\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:4.0\nFN:B\nCLASS:PUBLIC\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:2.1\nN:C\nFN:C\nAGENT:Invalid line\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:3.0\nFN:D\nTEL;TYPE=cell;VALUE=URI:67545678\nEND:VCARD\n"
         // When
         let result = read(file)
         // Then: what an export in the card's version will write otherwise is said at import
@@ -180,6 +181,7 @@ final class VCardReaderTests: XCTestCase {
             .init(line: 9, reason: "CLASS: vCard 4.0 has no CLASS: an export as 4.0 leaves it out", kind: .changed),
             .init(line: 15, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: an export as 3.0 writes it as X-AGENT",
                   kind: .changed),
+            .init(line: 20, reason: "TEL: VALUE=uri, but \"67545678\" is no URI: an export writes it as text", kind: .changed),
         ])
     }
 

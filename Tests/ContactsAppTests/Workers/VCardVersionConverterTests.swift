@@ -832,6 +832,19 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertEqual(four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property"])
     }
 
+    func test_convert_telephoneSaidToBeURIThatIsNone_writtenAsText_inEveryDirection() {
+        // Given: khard's tel-value-uri.vcf, and a real tel: URI beside it
+        let lines = ["TEL;TYPE=cell;VALUE=URI:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"]
+        // When
+        let same3 = SUT.convert(lines, from: .v3, to: .v3)
+        let to4 = SUT.convert(lines, from: .v3, to: .v4)
+        // Then: the number is text; the URI stays one
+        XCTAssertEqual(same3.lines, ["TEL;TYPE=cell:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"])
+        XCTAssertEqual(same3.notes, ["TEL: VALUE=uri removed from a number that is no URI (67545678)"])
+        XCTAssertEqual(to4.lines, ["TEL;TYPE=cell:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"])
+        XCTAssertEqual(SUT.convert(["TEL;VALUE=uri:67545678"], from: .v4, to: .v4).lines, ["TEL:67545678"])
+    }
+
     func test_convert_quotedTypeThatIsNoList_staysOneType() {
         // Given: Android's test card v30_comma_separated.vcf
         let line = "TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\",PREF:1"

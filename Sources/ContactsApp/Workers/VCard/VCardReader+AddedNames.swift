@@ -38,6 +38,11 @@ extension VCardReader {
         var found: [ParsedContacts.Problem] = []
         for (property, line) in zip(properties, lines) {
             let name = property.name
+            if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
+               !VCardVersionConverter.Binary.looksLikeURI(property.value) {
+                found.append(.init(line: line, reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
+                                   kind: .changed))
+            }
             switch version {
             case .v21?, .v3?:
                 if VCardVersionConverter.Names.onlyIn4.contains(name) {

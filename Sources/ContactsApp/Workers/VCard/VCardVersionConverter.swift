@@ -105,6 +105,10 @@ struct VCardVersionConverter {
     private static func ownVersionForm(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
         guard var property = Property(parsing: line, notes: &notes) else { return [line] }
         property.changed = true
+        if property.name == "TEL" {
+            Card.textTelephoneSaidToBeURI(&property, notes: &notes)
+            return [property.line]
+        }
         var card = Card(properties: [property])
         if version == .v4 { card.to4(notes: &notes) } else { card.to3(notes: &notes) }
         return card.lines
@@ -721,6 +725,7 @@ extension VCardVersionConverter {
                     }
                 case "TEL":
                     if !property.has("VALUE") && property.value.lowercased().hasPrefix("tel:") { property.set("VALUE", ["uri"]) }
+                    Self.textTelephoneSaidToBeURI(&property, notes: &notes)
                 default:
                     if property.lowered("ENCODING") == "b" || property.lowered("ENCODING") == "base64" {
                         property.setValue("data:application/octet-stream;base64," + Binary.cleaned(property.value))
@@ -776,6 +781,14 @@ extension VCardVersionConverter {
             properties[match].materialize(notes: &notes)
             properties[match].set("LABEL", [VCardText.unescape(label.value)])
             notes.add("LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)")
+        }
+
+        /// A TEL that says VALUE=uri but holds no URI (khard's test card: `TEL;VALUE=URI:67545678`)
+        /// is the text it is: no validator or reader takes it for a link.
+        static func textTelephoneSaidToBeURI(_ tel: inout Property, notes: inout Notes) {
+            guard tel.lowered("VALUE") == "uri", !Binary.looksLikeURI(tel.value) else { return }
+            tel.remove("VALUE")
+            notes.add("TEL: VALUE=uri removed from a number that is no URI (\(Property.excerpt(tel.value)))")
         }
 
         private static func agentTo4(_ agent: inout Property, notes: inout Notes) {
@@ -1082,6 +1095,19 @@ extension VCardVersionConverter {
                 let length = end - start
                 guard length >= 3 && length <= 14 else { return false }
                 let first = bytes[start] & 0xDF
+                if length == 3 && first == UInt8(ascii: "T") && end < bytes.count && bytes[end] == UInt8(ascii: ";") {
+                    // TEL;VALUE=uri with a value that is no URI; parsed only when `VALUE=URI` is among
+                    // its parameters' bytes (a same-version export passes every TEL;TYPE=... here).
+                    guard bytes[start + 1] & 0xDF == UInt8(ascii: "E"), bytes[start + 2] & 0xDF == UInt8(ascii: "L"),
+                          let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                    let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
+                    let needle = Array("VALUE=URI".utf8)
+                    guard head.count >= needle.count, (0...(head.count - needle.count)).contains(where: { offset in
+                        needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
+                    }) else { return false }
+                    guard let property = try? VCardProperty(text: line) else { return false }
+                    return property.values(of: "VALUE").first?.lowercased() == "uri" && !Binary.looksLikeURI(property.value)
+                }
                 if version == .v4 {
                     guard first == UInt8(ascii: "C") || first == UInt8(ascii: "N") || first == UInt8(ascii: "M")
                         || first == UInt8(ascii: "P") || first == UInt8(ascii: "G") else { return false }
