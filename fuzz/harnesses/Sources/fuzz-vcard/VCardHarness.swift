@@ -293,9 +293,11 @@ private func isVersionLine(_ line: String) -> Bool {
     line.utf8.count <= 16 && String(String.UnicodeScalarView(line.unicodeScalars.prefix(8))).uppercased() == "VERSION:"
 }
 
-/// Valid in the version as the converter decides: no control character, not in 2.1's syntax.
+/// Valid in the version as the converter decides: no control character, not in 2.1's syntax,
+/// and a property the version has a place for (`Names.hasNoPlace`: 3.0's ANNIVERSARY, 4.0's CLASS).
 private func isValid(_ line: String, in version: VCardWriter.Version) -> Bool {
     !VCardVersionConverter.ControlCharacters.contains(line) && !VCardVersionConverter.Syntax.needsRepair(line, in: version)
+        && !VCardVersionConverter.Names.hasNoPlace(line, in: version)
 }
 
 /// The lines as one card, unfolded, UID lines replaced by the contact's: what the writer is
