@@ -118,12 +118,18 @@ struct VCardVersionConverter {
     /// reader can use it and validators refuse it, so it is left out, with a note. REV only says
     /// when the card last changed; a card without one is valid.
     private static func isUnreadableRevision(_ line: String, notes: inout Notes) -> Bool {
+        guard isUnreadableRevision(line), let value = line.splitAtFirst(":")?.rest else { return false }
+        notes.add("REV dropped: \(Property.excerpt(value)) is not a date and time")
+        return true
+    }
+
+    /// `isUnreadableRevision(_:notes:)` without the note: whether the line is such a REV.
+    static func isUnreadableRevision(_ line: String) -> Bool {
         guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "r"),
               let head = Property.head(of: line), head.name == "REV",
               let value = line.splitAtFirst(":")?.rest
         else { return false }
         if let date = DateValue(parsing: value), date.hasFullDate { return false }
-        notes.add("REV dropped: \(Property.excerpt(value)) is not a date and time")
         return true
     }
 

@@ -294,10 +294,11 @@ private func isVersionLine(_ line: String) -> Bool {
 }
 
 /// Valid in the version as the converter decides: no control character, not in 2.1's syntax,
-/// and a property the version has a place for (`Names.hasNoPlace`: 3.0's ANNIVERSARY, 4.0's CLASS).
+/// a property the version has a place for (`Names.hasNoPlace`: 3.0's ANNIVERSARY, 4.0's CLASS),
+/// and no REV that is no date and time (dropped).
 private func isValid(_ line: String, in version: VCardWriter.Version) -> Bool {
     !VCardVersionConverter.ControlCharacters.contains(line) && !VCardVersionConverter.Syntax.needsRepair(line, in: version)
-        && !VCardVersionConverter.Names.hasNoPlace(line, in: version)
+        && !VCardVersionConverter.Names.hasNoPlace(line, in: version) && !VCardVersionConverter.isUnreadableRevision(line)
 }
 
 /// The lines as one card, unfolded, UID lines replaced by the contact's: what the writer is
