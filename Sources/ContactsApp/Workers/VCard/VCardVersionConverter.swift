@@ -1114,26 +1114,31 @@ extension VCardVersionConverter {
                     guard let property = try? VCardProperty(text: line) else { return false }
                     return property.values(of: "VALUE").first?.lowercased() == "uri" && !Binary.looksLikeURI(property.value)
                 }
-                if version == .v4 {
-                    guard first == UInt8(ascii: "C") || first == UInt8(ascii: "N") || first == UInt8(ascii: "M")
-                        || first == UInt8(ascii: "P") || first == UInt8(ascii: "G") else { return false }
-                } else {
-                    guard "GLRCXABDEHIO".utf8.contains(first) else { return false }
+                // Compared as bytes, case folded, with no string made: most lines are no candidate.
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                func isOne(of names: [[UInt8]]) -> Bool {
+                    names.contains { candidate in
+                        candidate.count == length && candidate[0] == first
+                            && zip(name, candidate).allSatisfy { $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-")) }
+                    }
                 }
-                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self).uppercased()
-                if version == .v3 { return onlyIn4.contains(name) }
-                if name == "GEO" {
+                if version == .v3 { return isOne(of: onlyIn4Bytes) }
+                if isOne(of: removedIn4Bytes) { return true }
+                if isOne(of: geoBytes) {
                     guard let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
                     let value = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
                     return !(value.count >= 4 && zip(value.prefix(4), "geo:".utf8).allSatisfy { $0 | 0x20 == $1 })
                 }
-                return removedIn4.contains(name)
+                return false
             }
             return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
         }
 
         /// 3.0's properties RFC 6350 has not, that a 4.0 card may still hold (dropped with a note).
         static let removedIn4: Set<String> = ["CLASS", "NAME", "MAILER", "PROFILE"]
+        private static let removedIn4Bytes = removedIn4.map { Array($0.utf8) }
+        private static let onlyIn4Bytes = onlyIn4.map { Array($0.utf8) }
+        private static let geoBytes = [Array("GEO".utf8)]
 
         /// Properties RFC 6350 and its extensions (RFC 6474, RFC 6715) added, that 3.0 has not.
         /// CALURI, CALADRURI, FBURL (RFC 2739) and IMPP (RFC 4770) are in 3.0 too.
