@@ -108,6 +108,16 @@ final class VCardFuzzRegressionTests: XCTestCase {
                        ["VERSION:3.0"])
     }
 
+    func test_convert_aTelephoneSaidToBeURI_in21Syntax_isRepairedToValidText() {
+        // Given the shape fuzz-vcard found: a bare parameter beside VALUE=uri on a number that is no URI
+        let line = "TEL;VALUE=uri;TSION:4.0"
+        // When
+        let result = VCardVersionConverter.convert([line], from: .v3, to: .v3)
+        // Then: valid 3.0, as a same-version export of it in 3.0's syntax would be
+        XCTAssertEqual(result.lines, ["TEL;TYPE=TSION:4.0"])
+        XCTAssertFalse(VCardVersionConverter.Names.hasNoPlace(result.lines[0], in: .v3))
+    }
+
     func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
         // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"

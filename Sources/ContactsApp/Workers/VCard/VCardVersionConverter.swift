@@ -283,7 +283,12 @@ struct VCardVersionConverter {
             property.changed = true
             var card = Card(properties: [property])
             card.from21(notes: &notes, escapingCommas: false)
-            if version == .v4 { card.to4(notes: &notes) }
+            if version == .v4 {
+                card.to4(notes: &notes)
+            } else if card.properties[0].name == "TEL" {
+                // As `to4` does: a TEL;VALUE=uri holding no URI is text (fuzz-vcard: `TEL;VALUE=uri;TSION:4.0`).
+                Card.textTelephoneSaidToBeURI(&card.properties[0], notes: &notes)
+            }
             let lines = card.lines
             // A line whose only fault was CHARSET has its note already.
             if lines.count == 1 && lines[0] != line && needsRepair(line, in: version, countingCharset: false) {
