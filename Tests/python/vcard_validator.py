@@ -179,8 +179,23 @@ def syntax_errors(data, version):
         elif line:
             logical.append([number, line])
     for number, line in logical:
-        head, _, value = line.partition(b":")
-        parts = head.decode("utf-8", "replace").split(";")
+        # The name and parameters end at the first colon outside quotes, and split at semicolons
+        # outside them (RFC 6350 §5.9's `SORT-AS="あんどう;ろいど"` is one parameter).
+        text = line.decode("utf-8", "replace")
+        parts, current, quoted, value = [], "", False, ""
+        for index, char in enumerate(text):
+            if char == '"':
+                quoted = not quoted
+            if char == ":" and not quoted:
+                value = text[index + 1:]
+                break
+            if char == ";" and not quoted:
+                parts.append(current)
+                current = ""
+            else:
+                current += char
+        parts.append(current)
+        value = value.encode("utf-8")
         name = parts[0].rsplit(".", 1)[-1].upper()
         for param in parts[1:]:
             if "=" not in param:

@@ -40,7 +40,7 @@ final class ImportExportFlowTests: XCTestCase {
             "line  2": "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)",
             "line 10": "not a vCard property (no ':' in 'this line has no colon')",
             "line 12": "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)",
-            "line 15": "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD",
+            "line 15": "NOTE: bytes not valid in UTF-8 and no CHARSET: read as Windows-1252",
             "line 17": "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN); no N (name parts): "
                 + "an export writes N:;nobody@example.org;;; beside the FN (3.0 requires N; in 4.0 it keeps the name's parts)",
             "line 19": "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL",

@@ -182,6 +182,56 @@ final class CardPatchTests: XCTestCase {
 
     // MARK: - Other fields
 
+    func test_notesJoinedByAnEarlierImport_areKeptApartAgain_whenTheCardStillHoldsEachNOTE() throws {
+        // Given: the contact as an import between 13f2dd7 and c07495e stored it: both NOTEs joined
+        // into the notes, the second not kept apart, the card holding each NOTE
+        var stored = contact!
+        stored.notes = "first note\nsecond note"
+        stored.extraProperties.removeAll { $0 == "NOTE:second note" }
+        // When: saved (every update reconciles the card), untouched or with another field edited
+        let untouched = CardPatch.reconciled(stored)
+        var retitled = stored
+        retitled.title = "Boss"
+        let edited = CardPatch.reconciled(retitled)
+        // Then: the notes are the first NOTE, the second is kept and shown after it, the card as it was
+        XCTAssertEqual(untouched.notes, "first note")
+        XCTAssertEqual(untouched.laterValues(of: .notes), ["second note"])
+        XCTAssertEqual(untouched.allNotes, "first note\nsecond note")
+        XCTAssertEqual(untouched.card?.lines, lines)
+        XCTAssertEqual(edited.notes, "first note")
+        XCTAssertEqual(edited.card?.lines, linesExcept(["TITLE:First title": "TITLE:Boss"]))
+    }
+
+    func test_an21CardEdited_getsItsValuesIn21sEscaping_andReadsAsTheEdit() throws {
+        // Given: Android's 2.1 card with backslashes (v21_backslash.vcf), as fuzz-vcard edits it
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\nEND:VCARD\r\n"
+        var edited = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
+        edited.notes = "Edited note; with, punctuation\nand a line"
+        edited.title = "Edited, title"
+        edited.familyName = "Semi;colon"
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then: 2.1 has no escapes in text but a component's `\;`, and reads back as the edit
+        let lines = try XCTUnwrap(saved.card?.lines)
+        XCTAssertTrue(lines.contains("NOTE:Edited note; with, punctuation\\nand a line"), "\(lines)")
+        XCTAssertTrue(lines.contains("TITLE:Edited, title"), "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("N:Semi\\;colon;A\\;B\\\\;") }, "\(lines)")
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))?.contact)
+        XCTAssertEqual([view.notes, view.title, view.familyName], [edited.notes, edited.title, edited.familyName])
+    }
+
+    func test_notesEditedAfterAnEarlierJoin_areAnEditLikeAnyOther() {
+        // Given: the joined notes of an earlier import, then edited by the person
+        var stored = contact!
+        stored.extraProperties.removeAll { $0 == "NOTE:second note" }
+        stored.notes = "first note\nsecond note\nthird"
+        // When
+        let saved = CardPatch.reconciled(stored)
+        // Then: what they wrote is the notes; nothing of it is lost
+        XCTAssertEqual(saved.notes, "first note\nsecond note\nthird")
+        XCTAssertTrue(saved.card?.lines.contains("NOTE:first note\\nsecond note\\nthird") == true)
+    }
+
     func test_notesBirthdayAndTags_rewriteTheirOwnPropertiesOnly() {
         let result = patched {
             $0.notes = "one note"

@@ -93,6 +93,31 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
     }
 
+    func test_export_combiningMarkAfterTheColon_ofUIDAndVERSION_keepsOneOfEach() throws {
+        // Given the shape fuzz-vcard found with this branch's seeds: `UID:` and U+0301 (one
+        // Character ':' + mark), and a VERSION line the same way
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\u{0618}x\r\nUID:\u{0301}id\r\nEND:VCARD\r\n")
+        let odd = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nVERSION:\u{0301}4\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v4).card(for: contact)
+        let oddWritten = VCardWriter(version: .v3).card(for: odd)
+        // Then: the UID kept as the card's one UID line; the writer's VERSION the only one
+        XCTAssertEqual(written.components(separatedBy: "\r\n").filter { $0.unicodeScalars.starts(with: "UID:".unicodeScalars) },
+                       ["UID:\u{0301}id"])
+        XCTAssertEqual(oddWritten.components(separatedBy: "\r\n").filter { $0.unicodeScalars.starts(with: "VERSION".unicodeScalars) },
+                       ["VERSION:3.0"])
+    }
+
+    func test_convert_aTelephoneSaidToBeURI_in21Syntax_isRepairedToValidText() {
+        // Given the shape fuzz-vcard found: a bare parameter beside VALUE=uri on a number that is no URI
+        let line = "TEL;VALUE=uri;TSION:4.0"
+        // When
+        let result = VCardVersionConverter.convert([line], from: .v3, to: .v3)
+        // Then: valid 3.0, as a same-version export of it in 3.0's syntax would be
+        XCTAssertEqual(result.lines, ["TEL;TYPE=TSION:4.0"])
+        XCTAssertFalse(VCardVersionConverter.Names.hasNoPlace(result.lines[0], in: .v3))
+    }
+
     func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
         // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"

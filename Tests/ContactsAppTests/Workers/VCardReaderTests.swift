@@ -111,6 +111,90 @@ final class VCardReaderTests: XCTestCase {
 
     // MARK: - Bad input
 
+    func test_read_undeclaredWindows1252_readAsWindows1252_andNamed() throws {
+        // Given: SAP's export (ical4j-vcard/vcard-vCards-SAP.vcf): Windows-1252 bytes, no CHARSET,
+        // and Outlook 2003's quoted-printable LABEL in Latin bytes
+        let card = Array("BEGIN:VCARD\nVERSION:3.0\nN:T".utf8) + [0xF6] + Array("cken;Frida;;;\nFN:Frida\nTEL;type=WORK:".utf8)
+            + [0xA7] + Array("\nLABEL;HOME;ENCODING=QUOTED-PRINTABLE:Krak=F3w\nEND:VCARD\n".utf8)
+        // When
+        let result = sut.read(Data(card))
+        // Then: the letters, not U+FFFD, and each guess named by its line
+        let contact = try XCTUnwrap(result.entries.first?.contact)
+        XCTAssertEqual(contact.familyName, "Töcken")
+        XCTAssertEqual(contact.phones.map(\.value), ["§"])
+        XCTAssertEqual(contact.extraProperties, ["LABEL;HOME:Kraków"])
+        XCTAssertEqual(contact.card?.lines.first, "VERSION:3.0")
+        XCTAssertTrue(contact.card?.lines.contains("N:Töcken;Frida;;;") == true)
+        XCTAssertEqual(result.warnings.filter { $0.reason.contains("Windows-1252") }.map(\.line), [3, 5, 6])
+    }
+
+    func test_read_propertyNameNoVCardHas_costsTheLineOnly() throws {
+        // Given: Kontact's card (ical4j-vcard/vcard-antoni-kontact.vcf) with a `/` in a property name
+        let card = "BEGIN:VCARD\nVERSION:3.0\nFN:Antoni\nX-messaging/gadu-All:123\nEMAIL:a@example.org\nEND:VCARD\n"
+        // When
+        let result = read(card)
+        // Then: the card is read, that line left out and named
+        XCTAssertEqual(result.problems, [])
+        let contact = try XCTUnwrap(result.entries.first?.contact)
+        XCTAssertEqual(contact.emails.map(\.value), ["a@example.org"])
+        XCTAssertEqual(contact.card?.lines, ["VERSION:3.0", "FN:Antoni", "EMAIL:a@example.org"])
+        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(
+            line: 4, reason: "not a vCard property name: 'X-messaging/gadu-All': the line left out", kind: .changed)])
+    }
+
+    func test_read_21Backslashes_readAsTheCharactersTheyAre_asAnExportWritesThem() throws {
+        // Given: Android's test card v21_backslash.vcf, and a quoted-printable line break
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\n"
+            + "NOTE;ENCODING=QUOTED-PRINTABLE:one=0D=0Atwo\r\nEND:VCARD\r\n"
+        // When
+        let contact = try XCTUnwrap(read(card).entries.first?.contact)
+        let back = try XCTUnwrap(read(VCardWriter(version: .v3).card(for: contact)).entries.first?.contact)
+        // Then: 2.1 escapes only a component's `\;` (and `\\`); the 3.0 export reads the same
+        XCTAssertEqual(contact.fullName, "A;B\\C\\;D:E\\\\")
+        XCTAssertEqual(contact.givenName, "A;B\\")
+        XCTAssertEqual(contact.notes, "one\ntwo")
+        XCTAssertEqual([back.fullName, back.givenName, back.notes], [contact.fullName, contact.givenName, contact.notes])
+    }
+
+    func test_read_versionWrittenAs4_isVersion4() throws {
+        // Given: ical4j's `VERSION:4` (vcard-group.vcf)
+        let result = read("BEGIN:VCARD\nVERSION:4\nFN:A\nitem1.ADR;type=WORK;type=pref:;;Lierstr. 20a\nEND:VCARD\n")
+        // When
+        let card = try XCTUnwrap(result.entries.first?.contact.card)
+        // Then: read and written as the 4.0 card it is (its ADR as it came, not converted from 3.0)
+        XCTAssertEqual(card.version, .v4)
+        XCTAssertTrue(VCardWriter(version: .v4).card(for: try XCTUnwrap(result.entries.first?.contact))
+            .contains("item1.ADR;type=WORK;type=pref:;;Lierstr. 20a\r\n"))
+    }
+
+    func test_read_whatTheCardsVersionHasNoPlaceFor_namedByLine() {
+        // Given: a 3.0 card with 4.0's ANNIVERSARY, a 4.0 card with 3.0's CLASS, a 2.1 AGENT of text
+        let file = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nANNIVERSARY:20140812\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:4.0\nFN:B\nCLASS:PUBLIC\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:2.1\nN:C\nFN:C\nAGENT:Invalid line\nEND:VCARD\n"
+            + "BEGIN:VCARD\nVERSION:3.0\nFN:D\nTEL;TYPE=cell;VALUE=URI:67545678\nEND:VCARD\n"
+        // When
+        let result = read(file)
+        // Then: what an export in the card's version will write otherwise is said at import
+        XCTAssertEqual(result.warnings.withoutAddedNames, [
+            .init(line: 4, reason: "ANNIVERSARY: vCard 3.0 has no ANNIVERSARY: an export as 3.0 writes it as X-ANNIVERSARY", kind: .changed),
+            .init(line: 9, reason: "CLASS: vCard 4.0 has no CLASS: an export as 4.0 leaves it out", kind: .changed),
+            .init(line: 15, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: an export as 3.0 writes it as X-AGENT",
+                  kind: .changed),
+            .init(line: 20, reason: "TEL: VALUE=uri, but \"67545678\" is no URI: an export writes it as text", kind: .changed),
+        ])
+    }
+
+    func test_read_utf8WithAStrayByte_staysUTF8() throws {
+        // Given: UTF-8 letters and one byte that is not (a stray `=80` in an iPhone's NOTE)
+        let card = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nNOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80\nEND:VCARD\n"
+        // When
+        let result = read(card)
+        // Then: not read as Windows-1252 (`cafÃ©`)
+        XCTAssertEqual(result.entries.first?.contact.notes, "café \u{FFFD}")
+        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(line: 4, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
+    }
+
     func test_read_badFile_reportsEachBadCardWithLine_andReadsTheRest() {
         // When
         let result = sut.read(VCardSeeds.fixture("bad.vcf"))
@@ -127,7 +211,7 @@ final class VCardReaderTests: XCTestCase {
             .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
             .init(line: 2, reason: "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
             .init(line: 12, reason: "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)", kind: .changed),
-            .init(line: 15, reason: "NOTE: 3 bytes not valid in UTF-8 replaced by U+FFFD", kind: .changed),
+            .init(line: 15, reason: "NOTE: bytes not valid in UTF-8 and no CHARSET: read as Windows-1252", kind: .changed),
             .init(line: 19, reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL", kind: .changed),
             .init(line: 17, reason: "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN)",
                   kind: .changed),

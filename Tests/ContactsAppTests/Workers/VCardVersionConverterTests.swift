@@ -268,8 +268,8 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then: 3.0's PHOTO is inline binary unless it says it is a link
         XCTAssertEqual(v3, ["PHOTO;TYPE=GIF;VALUE=uri:http://www.example.com/dir_photos/my_photo.gif",
                             "PHOTO;VALUE=uri;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif"])
-        XCTAssertEqual(v4, ["PHOTO;VALUE=uri;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
-                            "PHOTO;VALUE=uri;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif"])
+        XCTAssertEqual(v4, ["PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
+                            "PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif"])
     }
 
     func test_convert_wikipedia21Label_alreadyEscapedCommaKept() {
@@ -756,6 +756,127 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(["BDAY:1996", "DEATHDATE:--04"], from: .v4, to: .v3)
         // Then
         XCTAssertEqual(result.lines, ["X-BDAY:1996", "X-DEATHDATE:--04"])
+    }
+
+    // MARK: - Causes of the real-card corpus's failures (Tests/Fixtures/vcards)
+
+    func test_convert_21BackslashesInText_writtenIn3sEscaping() {
+        // Given: Android's test card v21_backslash.vcf, as the reader keeps its lines
+        let lines = ["N:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;", "FN:A;B\\C\\;D:E\\\\"]
+        // When
+        let v3 = SUT.convert(lines, from: .v21, to: .v3).lines
+        let v4 = SUT.convert(lines, from: .v21, to: .v4).lines
+        // Then: 2.1's only escapes are a component's `\;` and `\\`; any other backslash is a character
+        let expected = ["N:;A\\;B\\\\;C\\\\\\;;D;\\\\:E;\\\\\\\\;", "FN:A\\;B\\\\C\\\\\\;D:E\\\\\\\\"]
+        XCTAssertEqual(v3, expected)
+        XCTAssertEqual(v4, expected)
+        XCTAssertEqual(VCardText.components(String(v3[0].dropFirst(2))), ["", "A;B\\", "C\\;", "D", "\\:E", "\\\\", ""])
+        XCTAssertEqual(VCardText.unescape(String(v3[1].dropFirst(3))), "A;B\\C\\;D:E\\\\")
+    }
+
+    func test_convert_21TextLineBreakAndCommas_stayLineBreakAndCommas() {
+        // Given: a quoted-printable line break as the reader keeps it, a plain comma and an escaped one
+        let lines = ["NOTE:one\\ntwo, three\\, four", "ORG:Acme, Inc.;Sales"]
+        // When
+        let result = SUT.convert(lines, from: .v21, to: .v3)
+        // Then
+        XCTAssertEqual(result.lines, ["NOTE:one\\ntwo\\, three\\, four", "ORG:Acme\\, Inc.;Sales"])
+    }
+
+    func test_convert_revisionThatIsNoTimestamp_droppedWithANote_inEveryDirection() {
+        // Given: Evolution's REVs (evolution/custom-1.vcf, logo-1.vcf), and a good one
+        for bad in ["REV:0", "REV:2017-05-10T14:36:01Z(2)"] {
+            for (source, target) in [(SUT.SourceVersion.v3, VCardWriter.Version.v3), (.v3, .v4), (.v21, .v3), (.v4, .v4)] {
+                // When
+                let result = SUT.convert(["FN:A", bad], from: source, to: target)
+                // Then
+                XCTAssertEqual(result.lines, ["FN:A"], "\(bad) \(source) \(target)")
+                XCTAssertEqual(result.notes, ["REV dropped: \(bad.dropFirst(4)) is not a date and time"])
+            }
+        }
+        XCTAssertEqual(SUT.convert(["REV:2017-05-10T14:36:01Z"], from: .v3, to: .v3).lines, ["REV:2017-05-10T14:36:01Z"])
+        XCTAssertEqual(SUT.convert(["REV:2017-05-10T14:36:01Z"], from: .v3, to: .v4).lines, ["REV:20170510T143601Z"])
+    }
+
+    func test_convert_khardDataURIWithEscapedComma_to3AsInlineBinary() {
+        // Given: khard's photov4.vcf, whose data: URI has its comma escaped as text's
+        let line = "PHOTO:data:image/png;base64\\,iVBORw0KGgo="
+        // When
+        let result = SUT.convert([line], from: .v4, to: .v3)
+        // Then: the base64 is the data, not text to encode again
+        XCTAssertEqual(result.lines, ["PHOTO;ENCODING=b;TYPE=PNG:iVBORw0KGgo="])
+    }
+
+    func test_convert_photoLink_3To4To3_withoutVALUEIn4() {
+        // Given: FullContact's 4.0 PHOTO link, as 3.0 writes it
+        let v3 = ["PHOTO;VALUE=uri:https://example.com/a.jpg"]
+        // When
+        let v4 = SUT.convert(v3, from: .v3, to: .v4).lines
+        let back = SUT.convert(v4, from: .v4, to: .v3).lines
+        // Then: a URI is 4.0's default for PHOTO, and 3.0 must say it
+        XCTAssertEqual(v4, ["PHOTO:https://example.com/a.jpg"])
+        XCTAssertEqual(back, v3)
+    }
+
+    func test_convert_sameVersion_whatTheVersionHasNoPlaceFor_writtenAsAConversionWould() {
+        // Given: vcard4android's 3.0 card with 4.0's ANNIVERSARY and RELATED, ical4j's 4.0 card with CLASS and a bare GEO
+        let v3 = ["FN:A", "ANNIVERSARY:20140812", "RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"]
+        let v4 = ["FN:A", "CLASS:PUBLIC", "WORK.GEO:46.772673,-71.282945", "GEO:geo:1,2"]
+        // When
+        let three = SUT.convert(v3, from: .v3, to: .v3)
+        let four = SUT.convert(v4, from: .v4, to: .v4)
+        // Then: valid for the version, the rest as it came, and each change named
+        XCTAssertEqual(three.lines, ["FN:A", "X-ANNIVERSARY:2014-08-12", "X-RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"])
+        XCTAssertEqual(three.notes.count, 2)
+        XCTAssertEqual(four.lines, ["FN:A", "WORK.GEO:geo:46.772673,-71.282945", "GEO:geo:1,2"])
+        XCTAssertEqual(four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property"])
+    }
+
+    func test_convert_telephoneSaidToBeURIThatIsNone_writtenAsText_inEveryDirection() {
+        // Given: khard's tel-value-uri.vcf, and a real tel: URI beside it
+        let lines = ["TEL;TYPE=cell;VALUE=URI:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"]
+        // When
+        let same3 = SUT.convert(lines, from: .v3, to: .v3)
+        let to4 = SUT.convert(lines, from: .v3, to: .v4)
+        // Then: the number is text; the URI stays one
+        XCTAssertEqual(same3.lines, ["TEL;TYPE=cell:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"])
+        XCTAssertEqual(same3.notes, ["TEL: VALUE=uri removed from a number that is no URI (67545678)"])
+        XCTAssertEqual(to4.lines, ["TEL;TYPE=cell:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"])
+        XCTAssertEqual(SUT.convert(["TEL;VALUE=uri:67545678"], from: .v4, to: .v4).lines, ["TEL:67545678"])
+    }
+
+    func test_convert_quotedTypeThatIsNoList_staysOneType() {
+        // Given: Android's test card v30_comma_separated.vcf
+        let line = "TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\",PREF:1"
+        // When
+        let v4 = SUT.convert([line], from: .v3, to: .v4).lines
+        // Then: quoted again as the one value it is
+        XCTAssertEqual(v4, ["TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\";PREF=1:1"])
+        XCTAssertEqual(SUT.convert(v4, from: .v4, to: .v3).lines, ["TEL;TYPE=\"COMMA,SEPARATED:INSIDE.DQUOTE\",pref:1"])
+    }
+
+    func test_convert_21TextAgent_throughEitherVersion_isXAgentIn3() {
+        // Given: Windows Mobile's 2.1 AGENT that holds text (Android's v21_winmo_65.vcf)
+        let line = "AGENT:Invalid line which must be handled correctly."
+        // When
+        let direct = SUT.convert([line], from: .v21, to: .v3).lines
+        let v4 = SUT.convert([line], from: .v21, to: .v4).lines
+        let back = SUT.convert(v4, from: .v4, to: .v3).lines
+        // Then
+        XCTAssertEqual(direct, ["X-AGENT:Invalid line which must be handled correctly."])
+        XCTAssertEqual(v4, ["RELATED;VALUE=text;TYPE=agent:Invalid line which must be handled correctly."])
+        XCTAssertEqual(back, direct)
+    }
+
+    func test_convert_outlookCardPicture_3To4To3_backAsInlineBinary() {
+        // Given: Outlook's X-MS-CARDPICTURE (ical4j-vcard/vcard-antoni-cardpicture.vcf), in 3.0's syntax
+        let v3 = ["X-MS-CARDPICTURE;TYPE=JPEG;ENCODING=b:/9j/4AAQSkZJRg=="]
+        // When
+        let v4 = SUT.convert(v3, from: .v3, to: .v4).lines
+        let back = SUT.convert(v4, from: .v4, to: .v3).lines
+        // Then
+        XCTAssertEqual(v4, ["X-MS-CARDPICTURE;TYPE=JPEG;VALUE=uri:data:application/octet-stream;base64,/9j/4AAQSkZJRg=="])
+        XCTAssertEqual(back, v3)
     }
 }
 

@@ -20,11 +20,34 @@ public enum CardPatch {
             return contact
         }
         contact.formattedName = renamedDisplayName(contact, view)
+        contact = notesKeptApart(contact, view)
         guard !sameFields(contact, view) else { return contact }
         var patch = Patch(lines: record.lines, version: record.version, properties: properties, layout: layout)
         patch.apply(from: view, to: contact)
         contact.card = VCardRecord(lines: patch.result)
         return contact
+    }
+
+    /// A contact imported between the card becoming the record and each NOTE being kept apart
+    /// (commits 13f2dd7..c07495e) has its NOTEs joined into its notes, one per line, while its
+    /// card still holds each NOTE: patched as they are, the joined text would become the first
+    /// NOTE and the others would go. Told apart only when the notes are exactly that join and
+    /// nothing else differs there (no later NOTE kept beside them, the other kept lines the
+    /// card's): the notes become the first NOTE again and the others are kept, shown after it.
+    /// Notes edited since are an edit like any other.
+    static func notesKeptApart(_ contact: Contact, _ view: Contact) -> Contact {
+        let later = view.laterValues(of: .notes)
+        guard !later.isEmpty, !view.notes.isEmpty, contact.notes != view.notes,
+              contact.notes == ([view.notes] + later).joined(separator: "\n"),
+              contact.laterValues(of: .notes).isEmpty else { return contact }
+        let laterNotes = view.extraProperties.filter { line in
+            (try? VCardProperty(text: line))?.name == "NOTE"
+        }
+        guard contact.extraProperties == view.extraProperties.filter({ !laterNotes.contains($0) }) else { return contact }
+        var separated = contact
+        separated.notes = view.notes
+        separated.extraProperties = view.extraProperties
+        return separated
     }
 
     /// FN written by a person holds the name parts: when a part is renamed, so is its word in FN.
@@ -156,18 +179,18 @@ public enum CardPatch {
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
-                    parts[0] = VCardText.escape(contact.familyName)
-                    parts[1] = VCardText.escape(contact.givenName)
+                    parts[0] = escaped(contact.familyName, in: "N")
+                    parts[1] = escaped(contact.givenName, in: "N")
                     replace(index, with: [Self.withValue(original[index], parts.joined(separator: ";"))])
                 } else {
-                    insert(["N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;"],
+                    insert(["N:" + escaped(contact.familyName, in: "N") + ";" + escaped(contact.givenName, in: "N") + ";;;"],
                            near: [.formattedName])
                 }
             case .family:
                 return // in N, with the given name
             case .display:
                 if nameless || contact.fullName != view.fullName {
-                    single(.formattedName, name: "FN", value: VCardText.escape(contact.fullName), near: [.name])
+                    single(.formattedName, name: "FN", value: escaped(contact.fullName, in: "FN"), near: [.name])
                 }
             case .nickname:
                 guard contact.nickname != view.nickname else { return }
@@ -176,11 +199,11 @@ public enum CardPatch {
                        near: [.name])
             case .organization:
                 guard contact.organization != view.organization else { return }
-                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : VCardText.escape(contact.organization),
+                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : escaped(contact.organization, in: "ORG"),
                        near: [.nickname])
             case .title:
                 guard contact.title != view.title else { return }
-                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : VCardText.escape(contact.title),
+                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : escaped(contact.title, in: "TITLE"),
                        near: [.organization])
             case .birthday:
                 guard contact.birthday != view.birthday else { return }
@@ -194,7 +217,7 @@ public enum CardPatch {
             case .notes:
                 // The first NOTE only: later ones are kept properties, each left as it came.
                 guard contact.notes != view.notes else { return }
-                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : VCardText.escape(contact.notes),
+                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : escaped(contact.notes, in: "NOTE"),
                        near: [.birthday, .address, .email, .phone])
             case .tag:
                 guard contact.tags != view.tags else { return }
@@ -272,6 +295,27 @@ public enum CardPatch {
             replace(index, with: lines)
         }
 
+        /// Text for a property of the card, in its version's escaping: a 2.1 card's text has none
+        /// but a component's `\;` and `\\`, and a line break as `\n` (`VCardVersionConverter.Card.
+        /// text21As3`, which reads it), so a patched 2.1 card reads as the fields it was given.
+        func escaped(_ text: String, in name: String) -> String {
+            guard version == .v21, VCardVersionConverter.Card.textIn21.contains(name) else { return VCardText.escape(text) }
+            let component = VCardVersionConverter.Card.structuredIn21.contains(name)
+            var out = String.UnicodeScalarView()
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                switch scalar {
+                case "\r": out.append(contentsOf: "\\n".unicodeScalars)
+                case "\n": if !afterCR { out.append(contentsOf: "\\n".unicodeScalars) }
+                case "\\" where component: out.append(contentsOf: "\\\\".unicodeScalars)
+                case ";" where component: out.append(contentsOf: "\\;".unicodeScalars)
+                default: out.append(scalar)
+                }
+            }
+            return String(out)
+        }
+
         /// The new value, keeping what the fields do not show: a `tel:` URI stays one, an
         /// address's post-office box and extended address stay while its street is unchanged.
         func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem) -> String {
@@ -287,14 +331,14 @@ public enum CardPatch {
             case (.address(let address), .address(let before)):
                 var parts = VCardText.split(property.value, on: ";")
                 while parts.count < 7 { parts.append("") }
-                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = VCardText.escape(address.street) }
+                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = escaped(address.street, in: "ADR") }
                 let fields = [(address.city, before.city), (address.region, before.region),
                               (address.postalCode, before.postalCode), (address.country, before.country)]
-                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = VCardText.escape(now) }
+                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = escaped(now, in: "ADR") }
                 return parts.joined(separator: ";")
             case (.address(let address), _):
                 return ";;" + [address.street, address.city, address.region, address.postalCode, address.country]
-                    .map(VCardText.escape).joined(separator: ";")
+                    .map { escaped($0, in: "ADR") }.joined(separator: ";")
             }
         }
 

@@ -49,7 +49,12 @@ struct VCardProperty {
     /// in the charset replaced, a quoted-printable escape that was none. Nil for nearly all.
     var repairs: [String]?
 
-    struct Failure: Error { let reason: String }
+    struct Failure: Error {
+        let reason: String
+        /// The line is a property, but its name is none a vCard may have (Kontact's
+        /// `X-messaging/gadu-All`): it costs the line, not the card.
+        var costsTheLineOnly = false
+    }
 
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"]
 
@@ -79,7 +84,7 @@ struct VCardProperty {
             name = Self.uppercasedASCII(qualified)
         }
         guard !name.isEmpty, name.utf8.allSatisfy(Self.isNameByte) else {
-            throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))")
+            throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))", costsTheLineOnly: !name.isEmpty)
         }
         var parameters: [(name: String, values: [String])] = []
         var decodes = false
@@ -121,10 +126,22 @@ struct VCardProperty {
             decoded = unquoted
             repairs += unquoting
         }
-        var charset = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased() ?? "UTF-8"
-        let text: VCardCharsets.Decoded
+        let declared = parameters.first { $0.name == "CHARSET" }?.values.first?.uppercased()
+        var charset = declared ?? "UTF-8"
+        var text: VCardCharsets.Decoded
+        var guessed = false
         if let known = (charsets ?? VCardCharsets()).decode(decoded, charset: charset) {
             text = known
+            // No CHARSET and not UTF-8: Windows-1252, what SAP's and Outlook's exports hold (`Töcken`,
+            // `Krak=F3w`); as U+FFFD every such letter would be lost, and named only as a count. Not
+            // when some of it is UTF-8 (`café` and a stray `=80`): that is UTF-8 with a bad byte.
+            if declared == nil, text.replaced > 0,
+               !text.text.unicodeScalars.contains(where: { $0.value > 0x7F && $0 != "\u{FFFD}" }),
+               let windows = (charsets ?? VCardCharsets()).decode(decoded, charset: "WINDOWS-1252"), windows.replaced == 0 {
+                text = windows
+                guessed = true
+                repairs.append("bytes not valid in UTF-8 and no CHARSET: read as Windows-1252")
+            }
         } else {
             repairs.append("CHARSET=\(charset) is not a character set this system knows: read as UTF-8")
             charset = "UTF-8"
@@ -133,7 +150,7 @@ struct VCardProperty {
         if text.replaced > 0 { repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD") }
         let value = text.text
         self.value = value
-        if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 {
+        if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 || guessed {
             // QP can carry real line breaks; as kept text they must be escaped.
             let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
             let keptSegments = [qualified] + segments.dropFirst().filter { segment in

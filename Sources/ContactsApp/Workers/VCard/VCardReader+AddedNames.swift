@@ -10,7 +10,7 @@ extension VCardReader {
             switch property.name {
             case "FN": hasFN = true
             case "N": hasN = true
-            case "VERSION": is4 = property.value.trimmingSpaces == "4.0"
+            case "VERSION": is4 = VCardVersion(versionValue: property.value) == .v4
             default: continue
             }
         }
@@ -27,5 +27,41 @@ extension VCardReader {
             added.append(.init(line: cardLine, reason: "no N (name parts): " + when, kind: .changed))
         }
         return added
+    }
+
+    /// The properties an export in the card's own version (3.0 for a 2.1 card) writes otherwise,
+    /// because that version has no place for them (`VCardVersionConverter`): named in the import's
+    /// report by their lines, so what changes is known before the card is ever written.
+    static func propertiesAnExportRewrites(_ properties: [VCardProperty], lines: [Int]) -> [ParsedContacts.Problem] {
+        guard let versionProperty = properties.first(where: { $0.name == "VERSION" }) else { return [] }
+        let version = VCardVersion(versionValue: versionProperty.value)
+        var found: [ParsedContacts.Problem] = []
+        for (property, line) in zip(properties, lines) {
+            let name = property.name
+            if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
+               !VCardVersionConverter.Binary.looksLikeURI(property.value) {
+                found.append(.init(line: line, reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
+                                   kind: .changed))
+            }
+            switch version {
+            case .v21?, .v3?:
+                if VCardVersionConverter.Names.onlyIn4.contains(name) {
+                    found.append(.init(line: line, reason: "\(name): vCard 3.0 has no \(name): an export as 3.0 writes it as X-\(name)",
+                                       kind: .changed))
+                } else if version == .v21 && name == "AGENT" && !property.value.uppercased().hasPrefix("BEGIN:VCARD")
+                            && !VCardVersionConverter.Binary.looksLikeURI(property.value) {
+                    found.append(.init(line: line, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
+                                       + "an export as 3.0 writes it as X-AGENT", kind: .changed))
+                }
+            case .v4?:
+                if VCardVersionConverter.Names.removedIn4.contains(name) {
+                    found.append(.init(line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
+                                       kind: .changed))
+                }
+            case nil:
+                return []
+            }
+        }
+        return found
     }
 }

@@ -255,6 +255,9 @@ public struct VCardReader {
         -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem> {
         var properties: [VCardProperty] = []
         properties.reserveCapacity(lines.count)
+        // The line of each property (a line left out has none).
+        var propertyLines: [Int] = []
+        propertyLines.reserveCapacity(lines.count)
         var warnings: [ParsedContacts.Problem] = []
         for line in lines {
             guard line.bytes.count <= maximumLineBytes && !line.overlong else {
@@ -262,11 +265,16 @@ public struct VCardReader {
             }
             do {
                 properties.append(try VCardProperty(line, charsets: charsets))
+            } catch let failure as VCardProperty.Failure where failure.costsTheLineOnly {
+                // Written back, the line would make the export unreadable; the rest of the card is fine.
+                warnings.append(.init(line: line.line, reason: failure.reason + ": the line left out", kind: .changed))
+                continue
             } catch let failure as VCardProperty.Failure {
                 return .failure(.init(line: line.line, reason: failure.reason))
             } catch {
                 return .failure(.init(line: line.line, reason: "\(error)"))
             }
+            propertyLines.append(line.line)
             // Read in place: a copy of each property retains and releases all its strings.
             let last = properties.count - 1
             for remark in line.remarks ?? [] {
@@ -282,18 +290,20 @@ public struct VCardReader {
             contact.card = Self.record(of: properties)
             let added = Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
             if !added.isEmpty { warnings = added + warnings }
+            let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+            if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
             guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
             var merged: [ParsedContacts.Problem] = [], next = 0
-            for (property, line) in zip(properties, lines) where property.name == "EMAIL" {
+            for (property, line) in zip(properties, propertyLines) where property.name == "EMAIL" {
                 let email = VCardText.unescape(property.value).trimmingSpaces // as ContactBuilder keeps it
                 guard !ContactRules.isEmail(email) else { continue }
-                while next < warnings.count && warnings[next].line <= line.line { merged.append(warnings[next]); next += 1 }
-                merged.append(.init(line: line.line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
+                while next < warnings.count && warnings[next].line <= line { merged.append(warnings[next]); next += 1 }
+                merged.append(.init(line: line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
             }
             return .success((contact, merged + warnings[next...]))
         }
-        guard let fallback = Self.fallbackName(properties, lines: lines.map(\.line), cardLine: cardLine) else {
+        guard let fallback = Self.fallbackName(properties, lines: propertyLines, cardLine: cardLine) else {
             return .failure(.init(line: cardLine, reason: "the card is empty: no name (N, FN or ORG) and nothing else"))
         }
         builder.fallbackName = fallback.name
@@ -303,7 +313,14 @@ public struct VCardReader {
         contact.card = Self.record(of: properties)
         warnings.append(.init(line: fallback.line, reason: fallback.reason, kind: .changed))
         warnings += Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
+        let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+        if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
         return .success((contact, warnings))
+    }
+
+    /// Warnings in the order of their lines (a stable sort: one line's stay as they were).
+    private static func byLine(_ warnings: [ParsedContacts.Problem]) -> [ParsedContacts.Problem] {
+        warnings.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
     }
 
     /// Properties that hold an instant-messaging handle, as `IMPP` or the X- forms before it.
@@ -464,7 +481,14 @@ private struct ContactBuilder {
             $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR" || $0.name == "URL"
         }.compactMap(\.group))
 
-        for (index, property) in properties.enumerated() {
+        // 2.1's text has no escapes but a compound value's `\;`: read as the 3.0 a conversion
+        // writes it (`FN:A\C` is "A\C"), so a card reads the same before and after an export.
+        let is21 = properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
+        for (index, var property) in properties.enumerated() {
+            if is21 && VCardVersionConverter.Card.textIn21.contains(property.name) {
+                property.value = VCardVersionConverter.Card.text21As3(
+                    property.value, structured: VCardVersionConverter.Card.structuredIn21.contains(property.name))
+            }
             let slot = read(property, at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
             if recordingLayout { recorded.slots.append(slot) }
         }

@@ -40,7 +40,7 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if line.count <= 16 && Self.startsWithVersionName(line) {
                     let value = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)
-                    return VCardVersion(rawValue: value.trimmingSpaces) ?? .v3
+                    return VCardVersion(versionValue: value) ?? .v3
                 }
                 start = end + 1
             }
@@ -75,4 +75,15 @@ public enum VCardVersion: String, Sendable, CaseIterable {
     case v21 = "2.1"
     case v3 = "3.0"
     case v4 = "4.0"
+
+    /// From a VERSION property's value: `4.0`, and `4` as ical4j writes it (`3`, `2` likewise).
+    init?(versionValue: String) {
+        let value = versionValue.trimmingSpaces
+        switch value {
+        case "4": self = .v4
+        case "3": self = .v3
+        case "2": self = .v21
+        default: self.init(rawValue: value)
+        }
+    }
 }

@@ -48,9 +48,11 @@ struct VCardVersionConverter {
             for var line in lines {
                 if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
                 // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
-                if Self.isWritersOwn(line) { continue }
+                if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { continue }
                 if Syntax.needsRepair(line, in: target) {
                     out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
+                } else if Names.hasNoPlace(line, in: target) {
+                    out.append(contentsOf: Self.ownVersionForm(line, in: target, notes: &notes))
                 } else {
                     out.append(line)
                 }
@@ -61,7 +63,7 @@ struct VCardVersionConverter {
         card.properties.reserveCapacity(lines.count)
         for line in lines {
             let text = ControlCharacters.contains(line) ? ControlCharacters.removed(from: line, notes: &notes) : line
-            if Self.isWritersOwn(text) { continue }
+            if Self.isWritersOwn(text) || Self.isUnreadableRevision(text, notes: &notes) { continue }
             // Most lines (FN, NOTE, X- properties without parameters, EMAIL;TYPE=work) need no
             // change, or only `TYPE=pref` as `PREF=1`: they are not parsed (parsing every line
             // with parameters was most of a 3.0 card's conversion to 4.0).
@@ -97,11 +99,46 @@ struct VCardVersionConverter {
         return (card.lines, notes.sentences)
     }
 
+    /// A line of a card in the version written that the version has no place for (a 3.0 card's
+    /// ANNIVERSARY or RELATED, as vcard4android writes them; a 4.0 card's CLASS or a GEO that is
+    /// no `geo:` URI, as ical4j's examples hold): written as a conversion into the version would.
+    private static func ownVersionForm(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
+        guard var property = Property(parsing: line, notes: &notes) else { return [line] }
+        property.changed = true
+        if property.name == "TEL" {
+            Card.textTelephoneSaidToBeURI(&property, notes: &notes)
+            return [property.line]
+        }
+        var card = Card(properties: [property])
+        if version == .v4 { card.to4(notes: &notes) } else { card.to3(notes: &notes) }
+        return card.lines
+    }
+
+    /// A REV that is no date and time (Evolution's `REV:0`, `REV:2017-05-10T14:36:01Z(2)`): no
+    /// reader can use it and validators refuse it, so it is left out, with a note. REV only says
+    /// when the card last changed; a card without one is valid.
+    private static func isUnreadableRevision(_ line: String, notes: inout Notes) -> Bool {
+        guard isUnreadableRevision(line), let value = line.splitAtFirst(":")?.rest else { return false }
+        notes.add("REV dropped: \(Property.excerpt(value)) is not a date and time")
+        return true
+    }
+
+    /// `isUnreadableRevision(_:notes:)` without the note: whether the line is such a REV.
+    static func isUnreadableRevision(_ line: String) -> Bool {
+        guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "r"),
+              let head = Property.head(of: line), head.name == "REV",
+              let value = line.splitAtFirst(":")?.rest
+        else { return false }
+        if let date = DateValue(parsing: value), date.hasFullDate { return false }
+        return true
+    }
+
     /// BEGIN, END and VERSION, which the writer writes: not among the lines, and dropped if they are.
     private static func isWritersOwn(_ line: String) -> Bool {
         guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "b") || first | 0x20 == UInt8(ascii: "e")
             || first | 0x20 == UInt8(ascii: "v") else { return false }
-        let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
+        // By scalars: `VERSION:` and a combining mark after the colon is one Character.
+        let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" })).uppercased()
         return name == "BEGIN" || name == "END" || name == "VERSION"
     }
 
@@ -246,7 +283,12 @@ struct VCardVersionConverter {
             property.changed = true
             var card = Card(properties: [property])
             card.from21(notes: &notes, escapingCommas: false)
-            if version == .v4 { card.to4(notes: &notes) }
+            if version == .v4 {
+                card.to4(notes: &notes)
+            } else if card.properties[0].name == "TEL" {
+                // As `to4` does: a TEL;VALUE=uri holding no URI is text (fuzz-vcard: `TEL;VALUE=uri;TSION:4.0`).
+                Card.textTelephoneSaidToBeURI(&card.properties[0], notes: &notes)
+            }
             let lines = card.lines
             // A line whose only fault was CHARSET has its note already.
             if lines.count == 1 && lines[0] != line && needsRepair(line, in: version, countingCharset: false) {
@@ -300,7 +342,8 @@ struct VCardVersionConverter {
                 }
                 if !isControl(scalar) { kept.append(scalar) }
             }
-            let name = line.prefix { $0 != ":" && $0 != ";" }.split(separator: ".").last.map(String.init) ?? ""
+            let head = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
+            let name = head.split(separator: ".").last.map(String.init) ?? ""
             notes.add("\(name.uppercased()): control characters removed (a vCard may not hold them)")
             // A line written starting with a space or tab would be read as the previous one's fold.
             while let first = kept.first, first == " " || first == "\t" { kept.removeFirst() }
@@ -479,9 +522,19 @@ extension VCardVersionConverter {
             changed = true
         }
 
-        /// Every TYPE value as written, `TYPE=a,b` and repeated TYPEs alike.
+        /// Every TYPE value as written, `TYPE=a,b` and repeated TYPEs alike. A comma left after the
+        /// reader's split was inside quotes: a list of types (RFC 6350's `TYPE="work,voice"`), but
+        /// one value when a piece is no type name (Android's test card v30_comma_separated.vcf:
+        /// `TYPE="COMMA,SEPARATED:INSIDE.DQUOTE",PREF`, which only quotes can hold).
         var types: [String] {
-            values(of: "TYPE").flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(String.init) }
+            values(of: "TYPE").flatMap { value -> [String] in
+                guard value.utf8.contains(UInt8(ascii: ",")) else { return value.isEmpty ? [] : [value] }
+                let pieces = value.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+                let plain = pieces.allSatisfy { $0.utf8.allSatisfy { c in
+                    (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x20
+                } }
+                return plain ? pieces : [value]
+            }
         }
 
         /// Replaces the TYPE values by one `TYPE=a,b` where the first TYPE was.
@@ -572,7 +625,9 @@ extension VCardVersionConverter {
                 if property.name == "GEO", let (latitude, longitude) = Geo.parse(property.value) {
                     property.setValue(latitude + ";" + longitude)
                 }
-                if escapingCommas && Self.textIn21.contains(property.name) { property.setValue(Self.escapingCommas(property.value)) }
+                if escapingCommas && Self.textIn21.contains(property.name) {
+                    property.setValue(Self.text21As3(property.value, structured: Self.structuredIn21.contains(property.name)))
+                }
                 properties[index] = property
             }
         }
@@ -580,15 +635,44 @@ extension VCardVersionConverter {
         /// Text properties whose commas 2.1 does not escape (it has no lists) and 3.0 and 4.0 do.
         static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
 
-        /// `,` as `\,`, an escaped character left as it is.
-        static func escapingCommas(_ value: String) -> String {
-            guard value.utf8.contains(UInt8(ascii: ",")) else { return value }
-            var out = "", escaped = false
-            for character in value {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "," { out += "\\" }
-                out.append(character)
+        /// The compound values among them: 2.1 escapes the `;` inside a component as `\;` (and
+        /// Android's writer a backslash as `\\`).
+        static let structuredIn21: Set<String> = ["N", "ADR", "ORG"]
+
+        /// A 2.1 text value in 3.0's (and 4.0's) escaping. 2.1 has no escapes in text but the
+        /// compound value's `\;` (and `\\`): any other backslash is the character itself, which
+        /// 3.0 writes `\\` (`FN:A\C` is "A\C", not "AC"), and `;` and `,` are escaped. A `\n` stays a
+        /// line break (the reader writes a quoted-printable line break so in the line it keeps) and
+        /// `\,` a comma (some 2.1 writers escape it anyway).
+        static func text21As3(_ value: String, structured: Bool) -> String {
+            guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || ($0 == 0x3B && !structured) }) else { return value }
+            var components: [String] = [], current = ""
+            var scalars = value.unicodeScalars.makeIterator()
+            while let scalar = scalars.next() {
+                switch scalar {
+                case "\\":
+                    guard let next = scalars.next() else { current.append("\\"); break }
+                    switch next {
+                    case "n", "N": current.append("\n")
+                    // Written by some 2.1 writers anyway (Wikipedia's example), and meant so.
+                    case ",": current.append(",")
+                    case ";" where structured: current.append(";")
+                    case "\\" where structured: current.append("\\")
+                    case ";" where !structured:
+                        current.append("\\"); current.append(";")
+                    default:
+                        current.append("\\")
+                        if next == "\\" { current.append("\\") } else { current.unicodeScalars.append(next) }
+                    }
+                case ";" where structured:
+                    components.append(current)
+                    current = ""
+                default:
+                    current.unicodeScalars.append(scalar)
+                }
             }
-            return out
+            components.append(current)
+            return components.map(VCardText.escape).joined(separator: ";")
         }
 
         // MARK: 3.0 into 4.0
@@ -652,6 +736,7 @@ extension VCardVersionConverter {
                     }
                 case "TEL":
                     if !property.has("VALUE") && property.value.lowercased().hasPrefix("tel:") { property.set("VALUE", ["uri"]) }
+                    Self.textTelephoneSaidToBeURI(&property, notes: &notes)
                 default:
                     if property.lowered("ENCODING") == "b" || property.lowered("ENCODING") == "base64" {
                         property.setValue("data:application/octet-stream;base64," + Binary.cleaned(property.value))
@@ -707,6 +792,14 @@ extension VCardVersionConverter {
             properties[match].materialize(notes: &notes)
             properties[match].set("LABEL", [VCardText.unescape(label.value)])
             notes.add("LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)")
+        }
+
+        /// A TEL that says VALUE=uri but holds no URI (khard's test card: `TEL;VALUE=URI:67545678`)
+        /// is the text it is: no validator or reader takes it for a link.
+        static func textTelephoneSaidToBeURI(_ tel: inout Property, notes: inout Notes) {
+            guard tel.lowered("VALUE") == "uri", !Binary.looksLikeURI(tel.value) else { return }
+            tel.remove("VALUE")
+            notes.add("TEL: VALUE=uri removed from a number that is no URI (\(Property.excerpt(tel.value)))")
         }
 
         private static func agentTo4(_ agent: inout Property, notes: inout Notes) {
@@ -784,6 +877,12 @@ extension VCardVersionConverter {
                         property.rename("X-AGENT")
                         notes.add("AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither")
                     }
+                case "RELATED" where property.hasType("agent") && property.lowered("VALUE") == "text":
+                    // What `agentTo4` made of a 2.1 AGENT that held text: the X-AGENT a 3.0 export writes for it.
+                    property.rename("X-AGENT")
+                    _ = property.removeTypes { $0.lowercased() == "agent" }
+                    property.remove("VALUE")
+                    notes.add("RELATED;TYPE=agent with a text value written as X-AGENT: vCard 3.0's AGENT is a card or a link")
                 case "RELATED" where property.hasType("agent") && property.lowered("VALUE") != "text":
                     property.rename("AGENT")
                     _ = property.removeTypes { $0.lowercased() == "agent" }
@@ -848,7 +947,16 @@ extension VCardVersionConverter {
                             sortStringWritten = true
                         }
                     }
-                default: break
+                default:
+                    // What `to4` wrote for another property's inline binary (Outlook's
+                    // X-MS-CARDPICTURE): back in 3.0's ENCODING=b.
+                    let value = property.value
+                    if property.lowered("VALUE") == "uri", value.utf8.count > 5, value.prefix(5).lowercased() == "data:",
+                       let comma = value.firstIndex(of: ","), value[..<comma].lowercased().hasSuffix(";base64") {
+                        property.setValue(Binary.cleaned(String(value[value.index(after: comma)...])))
+                        property.remove("VALUE")
+                        property.set("ENCODING", ["b"])
+                    }
                 }
                 if let valueType = property.lowered("VALUE"), !Names.valueTypes3.contains(valueType) {
                     property.remove("VALUE")
@@ -985,6 +1093,58 @@ extension VCardVersionConverter {
 
 extension VCardVersionConverter {
     enum Names {
+        /// Whether a line of a card written in its own version is a property the version has not
+        /// (`onlyIn4` in 3.0; in 4.0 those RFC 6350 removed, and a GEO that is no `geo:` URI). By
+        /// the name's bytes: every line of every same-version export comes here.
+        static func hasNoPlace(_ line: String, in version: VCardWriter.Version) -> Bool {
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+                var start = 0, end = 0
+                while end < bytes.count && bytes[end] != UInt8(ascii: ";") && bytes[end] != UInt8(ascii: ":") {
+                    if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+                    end += 1
+                }
+                let length = end - start
+                guard length >= 3 && length <= 14 else { return false }
+                let first = bytes[start] & 0xDF
+                if length == 3 && first == UInt8(ascii: "T") && end < bytes.count && bytes[end] == UInt8(ascii: ";") {
+                    // TEL;VALUE=uri with a value that is no URI; parsed only when `VALUE=URI` is among
+                    // its parameters' bytes (a same-version export passes every TEL;TYPE=... here).
+                    guard bytes[start + 1] & 0xDF == UInt8(ascii: "E"), bytes[start + 2] & 0xDF == UInt8(ascii: "L"),
+                          let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                    let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
+                    let needle = Array("VALUE=URI".utf8)
+                    guard head.count >= needle.count, (0...(head.count - needle.count)).contains(where: { offset in
+                        needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
+                    }) else { return false }
+                    guard let property = try? VCardProperty(text: line) else { return false }
+                    return property.values(of: "VALUE").first?.lowercased() == "uri" && !Binary.looksLikeURI(property.value)
+                }
+                // Compared as bytes, case folded, with no string made: most lines are no candidate.
+                let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                func isOne(of names: [[UInt8]]) -> Bool {
+                    names.contains { candidate in
+                        candidate.count == length && candidate[0] == first
+                            && zip(name, candidate).allSatisfy { $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-")) }
+                    }
+                }
+                if version == .v3 { return isOne(of: onlyIn4Bytes) }
+                if isOne(of: removedIn4Bytes) { return true }
+                if isOne(of: geoBytes) {
+                    guard let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                    let value = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
+                    return !(value.count >= 4 && zip(value.prefix(4), "geo:".utf8).allSatisfy { $0 | 0x20 == $1 })
+                }
+                return false
+            }
+            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// 3.0's properties RFC 6350 has not, that a 4.0 card may still hold (dropped with a note).
+        static let removedIn4: Set<String> = ["CLASS", "NAME", "MAILER", "PROFILE"]
+        private static let removedIn4Bytes = removedIn4.map { Array($0.utf8) }
+        private static let onlyIn4Bytes = onlyIn4.map { Array($0.utf8) }
+        private static let geoBytes = [Array("GEO".utf8)]
+
         /// Properties RFC 6350 and its extensions (RFC 6474, RFC 6715) added, that 3.0 has not.
         /// CALURI, CALADRURI, FBURL (RFC 2739) and IMPP (RFC 4770) are in 3.0 too.
         static let onlyIn4: Set<String> = [
@@ -1062,7 +1222,9 @@ extension VCardVersionConverter {
                 property.remove("VALUE")
                 _ = property.removeTypes { formatTypes.contains($0) }
             } else if ["uri", "url"].contains(property.lowered("VALUE") ?? "") || looksLikeURI(property.value) {
-                if property.lowered("VALUE") == "url" { property.set("VALUE", ["uri"]) }
+                // A URI is 4.0's default for these: VALUE=uri says nothing (and a 4.0 card read
+                // back would carry a parameter its 3.0 original had to have and it had not).
+                if ["uri", "url"].contains(property.lowered("VALUE") ?? "") { property.remove("VALUE") }
                 if let type = formatTypes.lazy.compactMap({ mediaType(of: $0, for: name) }).first {
                     _ = property.removeTypes { formatTypes.contains($0) }
                     if !property.has("MEDIATYPE") { property.set("MEDIATYPE", [type]) }
@@ -1074,7 +1236,11 @@ extension VCardVersionConverter {
         }
 
         static func to3(_ property: inout Property, notes: inout Notes) {
-            let value = property.value
+            var value = property.value
+            if value.utf8.count >= 5, value.prefix(5).lowercased() == "data:", value.contains("\\,") {
+                // khard writes a data: URI's comma escaped as text's (`base64\,iVBOR...`).
+                value = value.replacingOccurrences(of: "\\,", with: ",")
+            }
             if property.lowered("ENCODING") == "b" {
                 // Inline already (a 3.0 line kept in a 4.0 card): 3.0's own form.
                 property.setValue(cleaned(value))

@@ -330,8 +330,8 @@ public struct VCardWriter {
         init(taken extras: [String]) {
             if extras.isEmpty { taken = []; return }
             taken = Set(extras.compactMap { line in
-                let name = line.prefix { $0 != ":" && $0 != ";" }
-                return name.firstIndex(of: ".").map { name[..<$0].lowercased() }
+                let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
+                return name.unicodeScalars.firstIndex(of: ".").map { String(name.unicodeScalars[..<$0]).lowercased() }
             })
         }
 

@@ -272,7 +272,8 @@ private func checkUID(_ written: [String], _ uid: String, keptFrom lines: [Strin
 }
 
 private func isUIDLine(_ line: String) -> Bool {
-    let upper = String(decoding: line.utf8.prefix(4), as: UTF8.self).uppercased() // bytes: `:` + a mark is one Character
+    // By scalars, as the writer: `UID:` and a combining mark is one Character, and still a UID line.
+    let upper = String(String.UnicodeScalarView(line.unicodeScalars.prefix(4))).uppercased()
     return upper == "UID:" || upper == "UID;"
 }
 
@@ -289,12 +290,15 @@ private func isWritersOwn(_ line: String) -> Bool {
 }
 
 private func isVersionLine(_ line: String) -> Bool {
-    line.utf8.count <= 16 && String(decoding: line.utf8.prefix(8), as: UTF8.self).uppercased() == "VERSION:"
+    line.utf8.count <= 16 && String(String.UnicodeScalarView(line.unicodeScalars.prefix(8))).uppercased() == "VERSION:"
 }
 
-/// Valid in the version as the converter decides: no control character, not in 2.1's syntax.
+/// Valid in the version as the converter decides: no control character, not in 2.1's syntax,
+/// a property the version has a place for (`Names.hasNoPlace`: 3.0's ANNIVERSARY, 4.0's CLASS),
+/// and no REV that is no date and time (dropped).
 private func isValid(_ line: String, in version: VCardWriter.Version) -> Bool {
     !VCardVersionConverter.ControlCharacters.contains(line) && !VCardVersionConverter.Syntax.needsRepair(line, in: version)
+        && !VCardVersionConverter.Names.hasNoPlace(line, in: version) && !VCardVersionConverter.isUnreadableRevision(line)
 }
 
 /// The lines as one card, unfolded, UID lines replaced by the contact's: what the writer is
