@@ -11,21 +11,24 @@ public final class ContactsTools {
     private typealias List = ListContactsViewController
     private typealias Form = EditContactViewController
     private typealias Detail = ShowContactViewController
+    private typealias ListAction = ListContacts.Action
+    private typealias DetailAction = ShowContact.Action
+    private typealias FormAction = EditContact.Action
 
     public init(session: Session) { self.session = session }
 
     /// The form's fields, from its declarations: single values, then repeated items.
     static let formFields = MCPFormFields(
-        single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
-        repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
+        single: EditContact.Field.allCases.map { FormAction.field(.set($0)).declaration },
+        repeated: EditContact.ItemKind.allCases.map { FormAction.field(.add($0)).declaration })
 
     public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, undo, sync] }
 
     // MARK: Reading
 
     var search: MCPTool {
-        let spec = Self.action("search", of: List.descriptor)
-        let list = Self.action("list", of: List.descriptor)
+        let spec = ListAction.search.declaration
+        let list = ListAction.list.declaration
         let properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
         return MCPTool(
             name: "search", title: "Search contacts",
@@ -41,12 +44,12 @@ public final class ContactsTools {
             // `list` sets the page size and clears an earlier search; `search` keeps that size.
             var listing: [String: ArgumentValue] = ["page": .integer(1)]
             listing["limit"] = paging.arguments["limit"]
-            var outcome = try run(ActionCall("list", listing), in: List.descriptor)
+            var outcome = try run(ActionCall(ListAction.list, listing), in: List.descriptor)
             if !(search.string("text") ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
                 outcome = try run(search, in: List.descriptor)
             }
             if let page = paging.integer("page"), page > 1 {
-                outcome = try run(ActionCall("page", ["number": .integer(page)]), in: List.descriptor)
+                outcome = try run(ActionCall(ListAction.page, ["number": .integer(page)]), in: List.descriptor)
             }
             guard let model = outcome.last(ListContacts.FetchContacts.ViewModel.self) else {
                 throw MCPToolFailure("the search showed no list")
@@ -56,7 +59,7 @@ public final class ContactsTools {
     }
 
     var get: MCPTool {
-        let spec = Self.action("show", of: List.descriptor)
+        let spec = ListAction.show.declaration
         return MCPTool(
             name: "get", title: "Get a contact",
             description: "Every field of one contact, with its uid and the version to send to update.",
@@ -84,7 +87,7 @@ public final class ContactsTools {
             try Self.refuseUnknown(members, known: Self.formFields.names)
             let calls = try Self.formFields.calls(from: members)
             try toList()
-            let added = try run(ActionCall("add"), in: List.descriptor)
+            let added = try run(ActionCall(ListAction.add), in: List.descriptor)
             guard session.stack.active is Form else { throw MCPToolFailure(added.error?.text ?? "the form did not open") }
             try fill(calls)
             let saved = try save()
@@ -98,7 +101,7 @@ public final class ContactsTools {
     }
 
     var update: MCPTool {
-        let show = Self.action("show", of: List.descriptor)
+        let show = ListAction.show.declaration
         var properties = Self.formFields.properties
         properties["contact"] = show.parameters[0].jsonSchema
         properties["version"] = ["type": "integer", "minimum": 0,
@@ -126,11 +129,11 @@ public final class ContactsTools {
                 try toList()
                 throw Self.stale(current, yourVersion: version)
             }
-            _ = try run(ActionCall("edit"), in: Detail.descriptor)
+            _ = try run(ActionCall(DetailAction.edit), in: Detail.descriptor)
             guard session.stack.active is Form else { throw MCPToolFailure("the form did not open") }
             try fill(Self.replacing(calls, in: members))
             _ = try save()
-            let detail = try run(ActionCall("show"), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
+            let detail = try run(ActionCall(DetailAction.show), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
             try toList()
             guard let detail else { throw MCPToolFailure("the contact was saved but not shown") }
             return MCPToolResult(try JSONValueEncoder.encode(detail), text: "updated " + Self.summary(detail))
@@ -138,7 +141,7 @@ public final class ContactsTools {
     }
 
     var delete: MCPTool {
-        let spec = Self.action("delete", of: List.descriptor)
+        let spec = ListAction.delete.declaration
         var properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, $0.jsonSchema) })
         properties["version"] = ["type": "integer", "minimum": 0,
                                  "description": "the version you read; when given, a contact changed since is not deleted"]
@@ -174,7 +177,7 @@ public final class ContactsTools {
     // MARK: Files
 
     var importFile: MCPTool {
-        let spec = Self.action("import", of: List.descriptor)
+        let spec = ListAction.import.declaration
         return MCPTool(
             name: "import", title: "Import contacts",
             description: spec.summary + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
@@ -191,7 +194,7 @@ public final class ContactsTools {
     }
 
     var exportFile: MCPTool {
-        let spec = Self.action("export", of: List.descriptor)
+        let spec = ListAction.export.declaration
         return MCPTool(
             name: "export", title: "Export contacts",
             description: spec.summary + ". With path '-' the text comes back in the result. Send a progressToken to follow it.",
@@ -217,7 +220,7 @@ public final class ContactsTools {
     // MARK: Everyday tools (the list's duplicates, merge and birthdays)
 
     var duplicates: MCPTool {
-        let spec = Self.action("duplicates", of: List.descriptor)
+        let spec = ListAction.duplicates.declaration
         return MCPTool(
             name: "duplicates", title: "Find duplicate contacts",
             description: spec.summary + ". Strongest first: the same email, the same phone, or nearly the same name with a "
@@ -231,7 +234,7 @@ public final class ContactsTools {
     }
 
     var merge: MCPTool {
-        let spec = Self.action("merge", of: List.descriptor)
+        let spec = ListAction.merge.declaration
         return MCPTool(
             name: "merge", title: "Merge contacts",
             description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
@@ -246,7 +249,7 @@ public final class ContactsTools {
     }
 
     var birthdays: MCPTool {
-        let spec = Self.action("birthdays", of: List.descriptor)
+        let spec = ListAction.birthdays.declaration
         return MCPTool(
             name: "birthdays", title: "Upcoming birthdays",
             description: spec.summary + " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
@@ -262,7 +265,7 @@ public final class ContactsTools {
     // MARK: The journal
 
     var undo: MCPTool {
-        let spec = Self.action("undo", of: List.descriptor)
+        let spec = ListAction.undo.declaration
         return MCPTool(
             name: "undo", title: "Undo a change",
             description: spec.summary + ". Without `change` the most recent change; with it, an older one by its number "
@@ -282,7 +285,7 @@ public final class ContactsTools {
     // MARK: CardDAV
 
     var sync: MCPTool {
-        let spec = Self.action("sync", of: List.descriptor)
+        let spec = ListAction.sync.declaration
         return MCPTool(
             name: "sync", title: "Sync with CardDAV",
             description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
@@ -329,7 +332,7 @@ public final class ContactsTools {
     /// Opens a contact from the list and returns its detail; a failure names `contact`.
     private func open(_ reference: String) throws -> ShowContact.FetchContact.ViewModel {
         let outcome: Outcome
-        do { outcome = try run(ActionCall("show", ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
+        do { outcome = try run(ActionCall(ListAction.show, ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
             throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? ["contact": failure.message] : failure.details)
         }
         guard let detail = outcome.last(ShowContact.FetchContact.ViewModel.self) else {
@@ -350,7 +353,7 @@ public final class ContactsTools {
 
     /// Saves the form; when the form refuses (per-field errors, a newer version), it is cancelled.
     private func save() throws -> Outcome {
-        do { return try run(ActionCall("save"), in: Form.descriptor) } catch {
+        do { return try run(ActionCall(FormAction.save), in: Form.descriptor) } catch {
             try toList()
             throw error
         }
@@ -360,11 +363,11 @@ public final class ContactsTools {
     private static func replacing(_ calls: [ActionCall], in members: [String: JSONValue]) -> [ActionCall] {
         let clears = formFields.repeated.compactMap { spec -> ActionCall? in
             guard case .array? = members[spec.name] else { return nil }
-            return ActionCall("clear", ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
+            return ActionCall(FormAction.clear, ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
         }
         let sets = calls.map { call -> ActionCall in
             let isField = EditContact.Field(rawValue: call.name) != nil
-            return isField && call.string("value") == "" ? ActionCall("clear", ["field": .string(call.name)]) : call
+            return isField && call.string("value") == "" ? ActionCall(FormAction.clear, ["field": .string(call.name)]) : call
         }
         return clears + sets
     }
@@ -390,16 +393,6 @@ public final class ContactsTools {
     private static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
         ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
          "additionalProperties": false]
-    }
-
-    private static func declared(_ name: String, of scene: SceneDescriptor) -> ActionSpec? {
-        scene.actions.first { $0.name == name }
-    }
-
-    /// An action the tools are built on; its declaration is part of this app, so it is there.
-    private static func action(_ name: String, of scene: SceneDescriptor) -> ActionSpec {
-        guard let spec = declared(name, of: scene) else { preconditionFailure("\(scene.id) declares no \(name)") }
-        return spec
     }
 }
 

@@ -92,8 +92,8 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "Words that must all match.") var text: [String]
 
     func run() throws {
-        var calls = [ActionCall("search", ["text": .string(text.joined(separator: " "))])]
-        if paging.page > 1 { calls.append(ActionCall("page", ["number": .integer(paging.page)])) }
+        var calls = [ActionCall(ListContacts.Action.search, ["text": .string(text.joined(separator: " "))])]
+        if paging.page > 1 { calls.append(ActionCall(ListContacts.Action.page, ["number": .integer(paging.page)])) }
         try OneShot.run(global, options, pageSize: paging.limit, calls)
     }
 }
@@ -107,7 +107,7 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         try OneShot.run(global, options, pageSize: paging.limit,
-                        [ActionCall("list", ["page": .integer(paging.page), "limit": .integer(paging.limit)])])
+                        [ActionCall(ListContacts.Action.list, ["page": .integer(paging.page), "limit": .integer(paging.limit)])])
     }
 }
 
@@ -122,7 +122,7 @@ struct ShowCommand: ParsableCommand {
     var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("show", ["contact": .string(contact.joined(separator: " "))])])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.show, ["contact": .string(contact.joined(separator: " "))])])
     }
 }
 
@@ -159,7 +159,7 @@ struct BirthdaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("birthdays", ["days": .integer(days)])])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.birthdays, ["days": .integer(days)])])
     }
 }
 
@@ -171,6 +171,6 @@ struct DuplicatesCommand: ParsableCommand {
     @OptionGroup var options: OneShotOptions
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("duplicates")])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.duplicates)])
     }
 }
