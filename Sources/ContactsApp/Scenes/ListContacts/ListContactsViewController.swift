@@ -10,6 +10,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel)
     func displayTrash(viewModel: TrashViewModel)
     func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel)
+    func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -110,5 +111,15 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
     public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
+
+    /// The last sync's ViewModel, kept for a front end that shows it its own way and reads it after
+    /// the action (`contactsbook sync`: a line per account on stdout, errors on stderr); sessions
+    /// are sent its message.
+    public private(set) var syncedContacts: ListContacts.SyncContacts.ViewModel?
+
+    public func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {
+        syncedContacts = viewModel
+        output.display(viewModel.message)
+    }
     public func displayMessage(_ message: Message) { output.display(message) }
 }

@@ -177,6 +177,19 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.completions(for: "label", prefix: "an"), [])
     }
 
+    func test_displaySyncedContacts_sendsSessionsItsMessage_andKeepsTheViewModelForTheCommandLine() {
+        // Given
+        let synced = ListContacts.SyncContacts.ViewModel(
+            accounts: [.init(summary: "home: pulled 1, pushed 0, merged 0, conflicts 0", error: nil)],
+            message: .success("home: pulled 1, pushed 0, merged 0, conflicts 0"))
+        // When
+        sut.displaySyncedContacts(viewModel: synced)
+        // Then
+        XCTAssertEqual(output.displayed.count, 1)
+        XCTAssertEqual(output.displayed.first as? Message, .success("home: pulled 1, pushed 0, merged 0, conflicts 0"))
+        XCTAssertEqual(sut.syncedContacts, synced)
+    }
+
     func test_displayedViewModels_goToTheOutput() {
         // Given
         let inserted = ListContacts.ShowInsertedContact.ViewModel(row: Seeds.Rows.ann, position: 1, page: 1, text: "t")
