@@ -220,44 +220,38 @@ public final class ContactsTools {
     // MARK: Everyday tools (the list's duplicates, merge and birthdays)
 
     var duplicates: MCPTool {
-        let spec = ListAction.duplicates.declaration
-        return MCPTool(
-            name: "duplicates", title: "Find duplicate contacts",
-            description: spec.summary + ". Strongest first: the same email, the same phone, or nearly the same name with a "
+        listActionTool(
+            .duplicates, title: "Find duplicate contacts",
+            description: ". Strongest first: the same email, the same phone, or nearly the same name with a "
                 + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema,
-            annotations: .read
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.FindDuplicates.ViewModel.self, orFail: "duplicates showed no groups")
+            outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema, annotations: .read
+        ) { outcome in
+            let model = try Self.last(ListContacts.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
 
     var merge: MCPTool {
-        let spec = ListAction.merge.declaration
-        return MCPTool(
-            name: "merge", title: "Merge contacts",
-            description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
+        listActionTool(
+            .merge, title: "Merge contacts",
+            description: ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
                 + "Emails, phones, addresses, websites and tags are joined; other fields keep the first's value unless empty "
                 + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
-            annotations: MCPToolAnnotations(destructive: true)
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.MergeContacts.ViewModel.self, orFail: "the merge showed no result")
+            outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+        ) { outcome in
+            let model = try Self.last(ListContacts.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
         }
     }
 
     var birthdays: MCPTool {
-        let spec = ListAction.birthdays.declaration
-        return MCPTool(
-            name: "birthdays", title: "Upcoming birthdays",
-            description: spec.summary + " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
+        listActionTool(
+            .birthdays, title: "Upcoming birthdays",
+            description: " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
                 + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema,
-            annotations: .read
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.UpcomingBirthdays.ViewModel.self, orFail: "birthdays showed no list")
+            outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema, annotations: .read
+        ) { outcome in
+            let model = try Self.last(ListContacts.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -265,18 +259,14 @@ public final class ContactsTools {
     // MARK: The journal
 
     var undo: MCPTool {
-        let spec = ListAction.undo.declaration
-        return MCPTool(
-            name: "undo", title: "Undo a change",
-            description: spec.summary + ". Without `change` the most recent change; with it, an older one by its number "
+        listActionTool(
+            .undo, title: "Undo a change",
+            description: ". Without `change` the most recent change; with it, an older one by its number "
                 + "(the list's history shows it). Refused, naming it, when a later change touched the same contact.",
-            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.undone,
+            outputSchema: ContactsToolSchemas.undone,
             // Undoing an add deletes that contact, and undoing again takes back the next change.
             annotations: MCPToolAnnotations(destructive: true)
-        ) { [self] arguments in
-            let call = try MCPArguments.bind(arguments, to: spec, tool: "undo")
-            try toList()
-            let outcome = try run(call, in: List.descriptor)
+        ) { outcome in
             guard let message = outcome.messages(.success).last else { throw MCPToolFailure("the undo said nothing") }
             return MCPToolResult(["message": .string(message)], text: message)
         }
@@ -306,17 +296,30 @@ public final class ContactsTools {
 
     // MARK: Driving the session
 
-    /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
-    /// Binds a tool's arguments to one of the list's actions, runs it on the list, and returns the
-    /// last ViewModel of `type` it displayed (the everyday tools differ only in that type).
-    private func runListAction<Model: ViewModel>(_ spec: ActionSpec, _ arguments: JSONValue, showing type: Model.Type,
-                                                 orFail missing: String) throws -> Model {
-        let call = try MCPArguments.bind(arguments, to: spec, tool: spec.name)
-        try toList()
-        guard let model = try run(call, in: List.descriptor).last(type) else { throw MCPToolFailure(missing) }
+    /// A tool that is one of the list's actions, under its name: its arguments are the action's
+    /// parameters, its description the action's summary and `description`, and `result` makes its
+    /// result from what the action displayed (the tools differ only there).
+    private func listActionTool(_ action: ListAction, title: String, description: String, outputSchema: JSONValue,
+                                annotations: MCPToolAnnotations,
+                                result: @escaping (Outcome) throws -> MCPToolResult) -> MCPTool {
+        let spec = action.declaration
+        return MCPTool(
+            name: spec.name, title: title, description: spec.summary + description,
+            inputSchema: spec.parametersSchema, outputSchema: outputSchema, annotations: annotations
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: spec.name)
+            try toList()
+            return try result(try run(call, in: List.descriptor))
+        }
+    }
+
+    /// The last ViewModel of `type` an action displayed; its absence is the tool's failure.
+    private static func last<Model: ViewModel>(_ type: Model.Type, in outcome: Outcome, orFail missing: String) throws -> Model {
+        guard let model = outcome.last(type) else { throw MCPToolFailure(missing) }
         return model
     }
 
+    /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
     private func toList() throws {
         _ = session.reach(List.descriptor.id)
     }

@@ -25,7 +25,7 @@ extension ListContactsViewController: ListContactsToolsDisplayLogic {
         case .birthdays:
             toolsInteractor?.showUpcomingBirthdays(request: .init(
                 days: call.integer("days") ?? ListContactsInteractor.defaultBirthdayDays))
-        default: break  // the list's own actions, which `perform` dispatches
+        default: break // the list's own actions, which `perform` dispatches
         }
     }
 

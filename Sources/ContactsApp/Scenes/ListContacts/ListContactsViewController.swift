@@ -69,14 +69,10 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         if reason == .returned { interactor?.showInsertedContact(request: .init()) }
     }
 
-    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
-    private var completionCandidates: [String] = []
+    private let contactNames = ContactNameCompletion()
 
     public func completions(for source: String, prefix: String) -> [String] {
-        guard source == "contact" else { return [] }
-        completionCandidates = []
-        interactor?.completeReference(request: .init(prefix: prefix))
-        return completionCandidates
+        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: $0) }
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
@@ -97,9 +93,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
-        completionCandidates = viewModel.candidates
-    }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel) }
     public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
     /// Asks before erasing; on yes the front end runs `purge` naming the contact by its number.
     public func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {

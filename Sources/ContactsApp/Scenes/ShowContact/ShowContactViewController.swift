@@ -67,19 +67,13 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         }
     }
 
-    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
-    private var completionCandidates: [String] = []
+    private let contactNames = ContactNameCompletion()
 
     public func completions(for source: String, prefix: String) -> [String] {
-        guard source == "contact" else { return [] }
-        completionCandidates = []
-        interactor?.completeReference(request: .init(prefix: prefix))
-        return completionCandidates
+        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: $0) }
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
-        completionCandidates = viewModel.candidates
-    }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel) }
 
     public func displayMessage(_ message: Message) { output.display(message) }
 }
