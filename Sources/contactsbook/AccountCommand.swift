@@ -168,9 +168,12 @@ struct SyncCommand: ParsableCommand {
         let outcome = book.session.run(ActionCall(ListContacts.Action.sync, account.map { ["account": .string($0)] } ?? [:]))
         guard let list = book.session.stack.scenes.first as? ListContactsViewController, let synced = list.syncedContacts else {
             // Refused before any account synced: the session's error, an unknown account in this command's words.
-            let error = outcome.error
-            let text = error?.code == .notFound && account != nil ? "\(SyncAccountsWorker.Failure.unknownAccount(account!))"
-                : error?.text ?? outcome.dispatchError.map { "\($0)" } ?? "the sync showed nothing"
+            let text: String
+            if let account, outcome.error?.code == .notFound {
+                text = "\(SyncAccountsWorker.Failure.unknownAccount(account))"
+            } else {
+                text = outcome.error?.text ?? outcome.dispatchError.map { "\($0)" } ?? "the sync showed nothing"
+            }
             FileHandle.standardError.write(Data("error: \(text)\n".utf8))
             throw ExitCode(1)
         }
