@@ -4,7 +4,8 @@
     compare-start.py BEFORE_BIN AFTER_BIN BOOK EMAIL_FRAGMENT [ROUNDS [AFTER_BOOK]] > table.md
 
 Each round runs every command once (no shell in between), so load from other work falls on all
-alike. For each command it prints the median wall time (spawn to exit) and the median CPU time of
+alike. The commands: `query`, a session with one piped command, `--rpc` answering `initialize`
+(newline-delimited, ending at EOF) and `--help`. For each command it prints the median wall time (spawn to exit) and the median CPU time of
 the process (user + sys, from wait4), the after/before ratios, and for `query` its ratio to the
 `sqlite3` shell running the same FTS query (bench.py's "first answer" query) on the same book.
 BOOK must exist (no binary should make one). AFTER_BOOK, when given, is the book the after binary
@@ -30,6 +31,9 @@ def main():
     stack = os.path.join(os.path.dirname(os.path.abspath(book)), "compare-start-stack.txt")
     with open(stack, "w") as f:
         f.write("stack\n")
+    initialize = os.path.join(os.path.dirname(os.path.abspath(book)), "compare-start-initialize.json")
+    with open(initialize, "w") as f:
+        f.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n')
     phrase = re.sub(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])", " ", email.lower())
     sql = ("SELECT emails, given, family, organization FROM contact WHERE id IN "
            "(SELECT rowid FROM contact_text WHERE contact_text MATCH '\"%s\"*') "
@@ -37,6 +41,7 @@ def main():
     shapes = [
         ("`query --db BOOK EMAIL` (mutt)", lambda db: ["query", "--db", db, email], None),
         ("`--db BOOK` with one piped command (`stack`)", lambda db: ["--db", db], stack),
+        ("`--db BOOK --rpc` with `initialize`", lambda db: ["--db", db, "--rpc"], initialize),
         ("`--help` (no book)", lambda db: ["--help"], None),
     ]
     commands = [("sqlite3", ["sqlite3", book, sql], None)]

@@ -11,21 +11,24 @@ public final class ContactsTools {
     private typealias List = ListContactsViewController
     private typealias Form = EditContactViewController
     private typealias Detail = ShowContactViewController
+    private typealias ListAction = ListContacts.Action
+    private typealias DetailAction = ShowContact.Action
+    private typealias FormAction = EditContact.Action
 
     public init(session: Session) { self.session = session }
 
     /// The form's fields, from its declarations: single values, then repeated items.
     static let formFields = MCPFormFields(
-        single: EditContact.Field.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) },
-        repeated: EditContact.ItemKind.allCases.compactMap { ContactsTools.declared($0.rawValue, of: Form.descriptor) })
+        single: EditContact.Field.allCases.map { FormAction.field(.set($0)).declaration },
+        repeated: EditContact.ItemKind.allCases.map { FormAction.field(.add($0)).declaration })
 
     public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, groups, group, undo, sync] }
 
     // MARK: Reading
 
     var search: MCPTool {
-        let spec = Self.action("search", of: List.descriptor)
-        let list = Self.action("list", of: List.descriptor)
+        let spec = ListAction.search.declaration
+        let list = ListAction.list.declaration
         let properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
         return MCPTool(
             name: "search", title: "Search contacts",
@@ -43,12 +46,12 @@ public final class ContactsTools {
             listing["limit"] = paging.arguments["limit"]
             listing["group"] = paging.arguments["group"]
             listing["ungrouped"] = paging.arguments["ungrouped"]
-            var outcome = try run(ActionCall("list", listing), in: List.descriptor)
+            var outcome = try run(ActionCall(ListAction.list, listing), in: List.descriptor)
             if !(search.string("text") ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
                 outcome = try run(search, in: List.descriptor)
             }
             if let page = paging.integer("page"), page > 1 {
-                outcome = try run(ActionCall("page", ["number": .integer(page)]), in: List.descriptor)
+                outcome = try run(ActionCall(ListAction.page, ["number": .integer(page)]), in: List.descriptor)
             }
             guard let model = outcome.last(ListContacts.FetchContacts.ViewModel.self) else {
                 throw MCPToolFailure("the search showed no list")
@@ -58,7 +61,7 @@ public final class ContactsTools {
     }
 
     var get: MCPTool {
-        let spec = Self.action("show", of: List.descriptor)
+        let spec = ListAction.show.declaration
         return MCPTool(
             name: "get", title: "Get a contact",
             description: "Every field of one contact, with its uid and the version to send to update.",
@@ -86,7 +89,7 @@ public final class ContactsTools {
             try Self.refuseUnknown(members, known: Self.formFields.names)
             let calls = try Self.formFields.calls(from: members)
             try toList()
-            let added = try run(ActionCall("add"), in: List.descriptor)
+            let added = try run(ActionCall(ListAction.add), in: List.descriptor)
             guard session.stack.active is Form else { throw MCPToolFailure(added.error?.text ?? "the form did not open") }
             try fill(calls)
             let saved = try save()
@@ -100,7 +103,7 @@ public final class ContactsTools {
     }
 
     var update: MCPTool {
-        let show = Self.action("show", of: List.descriptor)
+        let show = ListAction.show.declaration
         var properties = Self.formFields.properties
         properties["contact"] = show.parameters[0].jsonSchema
         properties["version"] = ["type": "integer", "minimum": 0,
@@ -128,11 +131,11 @@ public final class ContactsTools {
                 try toList()
                 throw Self.stale(current, yourVersion: version)
             }
-            _ = try run(ActionCall("edit"), in: Detail.descriptor)
+            _ = try run(ActionCall(DetailAction.edit), in: Detail.descriptor)
             guard session.stack.active is Form else { throw MCPToolFailure("the form did not open") }
             try fill(Self.replacing(calls, in: members))
             _ = try save()
-            let detail = try run(ActionCall("show"), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
+            let detail = try run(ActionCall(DetailAction.show), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
             try toList()
             guard let detail else { throw MCPToolFailure("the contact was saved but not shown") }
             return MCPToolResult(try JSONValueEncoder.encode(detail), text: "updated " + Self.summary(detail))
@@ -140,7 +143,7 @@ public final class ContactsTools {
     }
 
     var delete: MCPTool {
-        let spec = Self.action("delete", of: List.descriptor)
+        let spec = ListAction.delete.declaration
         var properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, $0.jsonSchema) })
         properties["version"] = ["type": "integer", "minimum": 0,
                                  "description": "the version you read; when given, a contact changed since is not deleted"]
@@ -176,7 +179,7 @@ public final class ContactsTools {
     // MARK: Files
 
     var importFile: MCPTool {
-        let spec = Self.action("import", of: List.descriptor)
+        let spec = ListAction.import.declaration
         return MCPTool(
             name: "import", title: "Import contacts",
             description: spec.summary + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
@@ -193,7 +196,7 @@ public final class ContactsTools {
     }
 
     var exportFile: MCPTool {
-        let spec = Self.action("export", of: List.descriptor)
+        let spec = ListAction.export.declaration
         return MCPTool(
             name: "export", title: "Export contacts",
             description: spec.summary + ". With path '-' the text comes back in the result. Send a progressToken to follow it.",
@@ -219,44 +222,38 @@ public final class ContactsTools {
     // MARK: Everyday tools (the list's duplicates, merge and birthdays)
 
     var duplicates: MCPTool {
-        let spec = Self.action("duplicates", of: List.descriptor)
-        return MCPTool(
-            name: "duplicates", title: "Find duplicate contacts",
-            description: spec.summary + ". Strongest first: the same email, the same phone, or nearly the same name with a "
+        listActionTool(
+            .duplicates, title: "Find duplicate contacts",
+            description: ". Strongest first: the same email, the same phone, or nearly the same name with a "
                 + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema,
-            annotations: .read
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.FindDuplicates.ViewModel.self, orFail: "duplicates showed no groups")
+            outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema, annotations: .read
+        ) { outcome in
+            let model = try Self.last(ListContacts.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
 
     var merge: MCPTool {
-        let spec = Self.action("merge", of: List.descriptor)
-        return MCPTool(
-            name: "merge", title: "Merge contacts",
-            description: spec.summary + ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
+        listActionTool(
+            .merge, title: "Merge contacts",
+            description: ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
                 + "Emails, phones, addresses, websites and tags are joined; other fields keep the first's value unless empty "
                 + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema,
-            annotations: MCPToolAnnotations(destructive: true)
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.MergeContacts.ViewModel.self, orFail: "the merge showed no result")
+            outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+        ) { outcome in
+            let model = try Self.last(ListContacts.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
         }
     }
 
     var birthdays: MCPTool {
-        let spec = Self.action("birthdays", of: List.descriptor)
-        return MCPTool(
-            name: "birthdays", title: "Upcoming birthdays",
-            description: spec.summary + " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
+        listActionTool(
+            .birthdays, title: "Upcoming birthdays",
+            description: " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
                 + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema,
-            annotations: .read
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.UpcomingBirthdays.ViewModel.self, orFail: "birthdays showed no list")
+            outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema, annotations: .read
+        ) { outcome in
+            let model = try Self.last(ListContacts.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -264,7 +261,7 @@ public final class ContactsTools {
     // MARK: Groups
 
     var groups: MCPTool {
-        let spec = Self.action("groups", of: List.descriptor)
+        let spec = ListAction.groups.declaration
         return MCPTool(
             name: "groups", title: "List groups",
             description: spec.summary + ": each group's name, size, members (their UIDs) and convention. The search tool's "
@@ -279,7 +276,7 @@ public final class ContactsTools {
     }
 
     var group: MCPTool {
-        let spec = Self.action("group", of: List.descriptor)
+        let spec = ListAction.group.declaration
         return MCPTool(
             name: "group", title: "Change a group",
             description: spec.summary + ". `action` new, rename, delete, add or remove; `name` the group; `values` the new "
@@ -296,18 +293,14 @@ public final class ContactsTools {
     // MARK: The journal
 
     var undo: MCPTool {
-        let spec = Self.action("undo", of: List.descriptor)
-        return MCPTool(
-            name: "undo", title: "Undo a change",
-            description: spec.summary + ". Without `change` the most recent change; with it, an older one by its number "
+        listActionTool(
+            .undo, title: "Undo a change",
+            description: ". Without `change` the most recent change; with it, an older one by its number "
                 + "(the list's history shows it). Refused, naming it, when a later change touched the same contact.",
-            inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.undone,
+            outputSchema: ContactsToolSchemas.undone,
             // Undoing an add deletes that contact, and undoing again takes back the next change.
             annotations: MCPToolAnnotations(destructive: true)
-        ) { [self] arguments in
-            let call = try MCPArguments.bind(arguments, to: spec, tool: "undo")
-            try toList()
-            let outcome = try run(call, in: List.descriptor)
+        ) { outcome in
             guard let message = outcome.messages(.success).last else { throw MCPToolFailure("the undo said nothing") }
             return MCPToolResult(["message": .string(message)], text: message)
         }
@@ -316,7 +309,7 @@ public final class ContactsTools {
     // MARK: CardDAV
 
     var sync: MCPTool {
-        let spec = Self.action("sync", of: List.descriptor)
+        let spec = ListAction.sync.declaration
         return MCPTool(
             name: "sync", title: "Sync with CardDAV",
             description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
@@ -337,17 +330,30 @@ public final class ContactsTools {
 
     // MARK: Driving the session
 
-    /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
-    /// Binds a tool's arguments to one of the list's actions, runs it on the list, and returns the
-    /// last ViewModel of `type` it displayed (the everyday tools differ only in that type).
-    private func runListAction<Model: ViewModel>(_ spec: ActionSpec, _ arguments: JSONValue, showing type: Model.Type,
-                                                 orFail missing: String) throws -> Model {
-        let call = try MCPArguments.bind(arguments, to: spec, tool: spec.name)
-        try toList()
-        guard let model = try run(call, in: List.descriptor).last(type) else { throw MCPToolFailure(missing) }
+    /// A tool that is one of the list's actions, under its name: its arguments are the action's
+    /// parameters, its description the action's summary and `description`, and `result` makes its
+    /// result from what the action displayed (the tools differ only there).
+    private func listActionTool(_ action: ListAction, title: String, description: String, outputSchema: JSONValue,
+                                annotations: MCPToolAnnotations,
+                                result: @escaping (Outcome) throws -> MCPToolResult) -> MCPTool {
+        let spec = action.declaration
+        return MCPTool(
+            name: spec.name, title: title, description: spec.summary + description,
+            inputSchema: spec.parametersSchema, outputSchema: outputSchema, annotations: annotations
+        ) { [self] arguments in
+            let call = try MCPArguments.bind(arguments, to: spec, tool: spec.name)
+            try toList()
+            return try result(try run(call, in: List.descriptor))
+        }
+    }
+
+    /// The last ViewModel of `type` an action displayed; its absence is the tool's failure.
+    private static func last<Model: ViewModel>(_ type: Model.Type, in outcome: Outcome, orFail missing: String) throws -> Model {
+        guard let model = outcome.last(type) else { throw MCPToolFailure(missing) }
         return model
     }
 
+    /// Back to the list, whatever an earlier call left open (a form is cancelled, not dropped).
     private func toList() throws {
         _ = session.reach(List.descriptor.id)
     }
@@ -363,7 +369,7 @@ public final class ContactsTools {
     /// Opens a contact from the list and returns its detail; a failure names `contact`.
     private func open(_ reference: String) throws -> ShowContact.FetchContact.ViewModel {
         let outcome: Outcome
-        do { outcome = try run(ActionCall("show", ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
+        do { outcome = try run(ActionCall(ListAction.show, ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
             throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? ["contact": failure.message] : failure.details)
         }
         guard let detail = outcome.last(ShowContact.FetchContact.ViewModel.self) else {
@@ -384,7 +390,7 @@ public final class ContactsTools {
 
     /// Saves the form; when the form refuses (per-field errors, a newer version), it is cancelled.
     private func save() throws -> Outcome {
-        do { return try run(ActionCall("save"), in: Form.descriptor) } catch {
+        do { return try run(ActionCall(FormAction.save), in: Form.descriptor) } catch {
             try toList()
             throw error
         }
@@ -394,11 +400,11 @@ public final class ContactsTools {
     private static func replacing(_ calls: [ActionCall], in members: [String: JSONValue]) -> [ActionCall] {
         let clears = formFields.repeated.compactMap { spec -> ActionCall? in
             guard case .array? = members[spec.name] else { return nil }
-            return ActionCall("clear", ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
+            return ActionCall(FormAction.clear, ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
         }
         let sets = calls.map { call -> ActionCall in
             let isField = EditContact.Field(rawValue: call.name) != nil
-            return isField && call.string("value") == "" ? ActionCall("clear", ["field": .string(call.name)]) : call
+            return isField && call.string("value") == "" ? ActionCall(FormAction.clear, ["field": .string(call.name)]) : call
         }
         return clears + sets
     }
@@ -424,16 +430,6 @@ public final class ContactsTools {
     private static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
         ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
          "additionalProperties": false]
-    }
-
-    private static func declared(_ name: String, of scene: SceneDescriptor) -> ActionSpec? {
-        scene.actions.first { $0.name == name }
-    }
-
-    /// An action the tools are built on; its declaration is part of this app, so it is there.
-    private static func action(_ name: String, of scene: SceneDescriptor) -> ActionSpec {
-        guard let spec = declared(name, of: scene) else { preconditionFailure("\(scene.id) declares no \(name)") }
-        return spec
     }
 }
 

@@ -5,9 +5,11 @@ import SceneCore
 
 /// The JSON-RPC 2.0 front end of a session.
 ///
-/// The core is I/O-free and synchronous: `receive(_:)` takes bytes as they were read and
-/// returns whole frames to write, `endOfInput()` handles EOF. `run(input:output:)` drives it
-/// over file descriptors; `handleLine(_:)` answers one JSON line of the plain line session.
+/// Synchronous, and I/O-free when fed: `receive(_:)` takes bytes as they were read and returns
+/// whole frames to write, `endOfInput()` handles EOF; `handleLine(_:)` answers one JSON line of the
+/// plain line session. `run(input:output:)` drives it over file descriptors, and only then does a
+/// request that works long read more: while the app works it polls that input for a cancellation
+/// (`readWaitingInput`, keeping other frames for after) and writes progress as it comes.
 public final class RPCServer {
     private var reader: FrameReader
     private var writer = FrameWriter(framing: .newlineDelimited)

@@ -162,28 +162,29 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let logger = global.bootstrapLogging()
-        let progress = SceneProgressToLog(logger: logger)
-        let worker = try openSyncWorker(global, use: .writing, progress: progress)
-        let results: [Result<SyncSummary, SyncAccountsWorker.Failure>]
-        do { results = try worker.sync(name: account) } catch let failure as SyncAccountsWorker.Failure {
-            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+        // The REPL's and JSON-RPC's use case, `sync` on the list (its Interactor, the sync Worker with
+        // the cancellable transport, its Presenter); only the showing of the ViewModel is this command's.
+        let book = try openSession(global, origin: "line", progress: SceneProgressToLog(logger: logger))
+        let outcome = book.session.run(ActionCall(ListContacts.Action.sync, account.map { ["account": .string($0)] } ?? [:]))
+        guard let list = book.session.stack.scenes.first as? ListContactsViewController, let synced = list.syncedContacts else {
+            // Refused before any account synced: the session's error, an unknown account in this command's words.
+            let text: String
+            if let account, outcome.error?.code == .notFound {
+                text = "\(SyncAccountsWorker.Failure.unknownAccount(account))"
+            } else {
+                text = outcome.error?.text ?? outcome.dispatchError.map { "\($0)" } ?? "the sync showed nothing"
+            }
+            FileHandle.standardError.write(Data("error: \(text)\n".utf8))
             throw ExitCode(1)
         }
-        if results.isEmpty { FileHandle.standardError.write(Data("No accounts to sync.\n".utf8)) }
+        if synced.accounts.isEmpty { FileHandle.standardError.write(Data("No accounts to sync.\n".utf8)) }
         var failed = false
-        let presenter = SyncPresenter()
-        for result in results {
-            switch result {
-            case .success(let summary):
-                print(terminalLines(presenter.summary(summary)))
-                // The other cards synced; the ones that failed make the run fail, for the timer.
-                if let failure = presenter.failedCards(summary) {
-                    failed = true
-                    FileHandle.standardError.write(Data("error: \(terminalLines(failure))\n".utf8))
-                }
-            case .failure(let failure):
+        for account in synced.accounts {
+            if let summary = account.summary { print(terminalLines(summary)) }
+            // The other accounts and cards synced; a failure makes the run fail, for the timer.
+            if let error = account.error {
                 failed = true
-                FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))
+                FileHandle.standardError.write(Data("error: \(terminalLines(error))\n".utf8))
             }
         }
         if failed { throw ExitCode(1) }
@@ -199,11 +200,11 @@ func terminalLines(_ text: String) -> String {
 }
 
 /// Opens the book for the account commands, or exits with status 2 and a clear error.
-func openSyncWorker(_ global: GlobalOptions, use: BookUse, progress: ProgressReporter? = nil) throws -> SyncAccountsWorker {
+func openSyncWorker(_ global: GlobalOptions, use: BookUse) throws -> SyncAccountsWorker {
     let path = try global.bookPath(for: use)
     do {
         let store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
-        return SyncAccountsWorker(store: store, progress: progress)
+        return SyncAccountsWorker(store: store)
     } catch {
         FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
         throw ExitCode(2)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ContactsApp
 import Foundation
 import SceneCore
 
@@ -26,7 +27,7 @@ struct ImportCommand: ParsableCommand {
         let path = file == "-" ? "/dev/stdin" : file
         let lines = LineSession(session: session, streams: StandardStreams(), bail: false,
                                     width: StandardStreams.outputColumns)
-        _ = lines.handle(call: ActionCall("import", ["path": .string(path), "format": .string(format.rawValue)]))
+        _ = lines.handle(call: ActionCall(ListContacts.Action.import, ["path": .string(path), "format": .string(format.rawValue)]))
         if lines.failures > 0 { throw ExitCode(1) }
     }
 }

@@ -93,8 +93,8 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "Words that must all match.") var text: [String]
 
     func run() throws {
-        var calls = [ActionCall("search", ["text": .string(text.joined(separator: " "))])]
-        if paging.page > 1 { calls.append(ActionCall("page", ["number": .integer(paging.page)])) }
+        var calls = [ActionCall(ListContacts.Action.search, ["text": .string(text.joined(separator: " "))])]
+        if paging.page > 1 { calls.append(ActionCall(ListContacts.Action.page, ["number": .integer(paging.page)])) }
         try OneShot.run(global, options, pageSize: paging.limit, calls)
     }
 }
@@ -112,7 +112,7 @@ struct ListCommand: ParsableCommand {
         var arguments: [String: ArgumentValue] = ["page": .integer(paging.page), "limit": .integer(paging.limit)]
         if let group { arguments["group"] = .string(group) }
         if ungrouped { arguments["ungrouped"] = .boolean(true) }
-        try OneShot.run(global, options, pageSize: paging.limit, [ActionCall("list", arguments)])
+        try OneShot.run(global, options, pageSize: paging.limit, [ActionCall(ListContacts.Action.list, arguments)])
     }
 }
 
@@ -127,7 +127,7 @@ struct ShowCommand: ParsableCommand {
     var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("show", ["contact": .string(contact.joined(separator: " "))])])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.show, ["contact": .string(contact.joined(separator: " "))])])
     }
 }
 
@@ -164,7 +164,7 @@ struct BirthdaysCommand: ParsableCommand {
     }
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("birthdays", ["days": .integer(days)])])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.birthdays, ["days": .integer(days)])])
     }
 }
 
@@ -176,6 +176,6 @@ struct DuplicatesCommand: ParsableCommand {
     @OptionGroup var options: OneShotOptions
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall("duplicates")])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.duplicates)])
     }
 }

@@ -19,7 +19,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         var arguments: [String: ArgumentValue] = ["path": .string(path), "overwrite": .boolean(overwrite)]
         if let format { arguments["format"] = .string(format) }
-        try OneShot.run(global, options, [ActionCall("export", arguments)])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.export, arguments)])
     }
 }
 
@@ -33,7 +33,7 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         let arguments: [String: ArgumentValue] = contact.isEmpty ? [:] : ["contact": .string(contact.joined(separator: " "))]
-        try OneShot.run(global, options, [ActionCall("history", arguments)])
+        try OneShot.run(global, options, [ActionCall(ListContacts.Action.history, arguments)])
     }
 }
 
@@ -47,7 +47,7 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         try OneShot.run(global, options, writing: true,
-                        [ActionCall("undo", change.map { ["change": .integer($0)] } ?? [:])])
+                        [ActionCall(ListContacts.Action.undo, change.map { ["change": .integer($0)] } ?? [:])])
     }
 }
 
@@ -57,7 +57,7 @@ struct TrashCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
 
-    func run() throws { try OneShot.run(global, options, [ActionCall("trash")]) }
+    func run() throws { try OneShot.run(global, options, [ActionCall(ListContacts.Action.trash)]) }
 }
 
 /// `contactsbook delete CONTACT [--yes]`: as the session deletes; part of a name needs `--yes`.
@@ -70,7 +70,7 @@ struct DeleteCommand: ParsableCommand {
     @Argument(help: "The contact's number (#), UID or name.") var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, writing: true, [ActionCall("delete", [
+        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.delete, [
             "contact": .string(contact.joined(separator: " ")), "confirm": .boolean(yes)])])
     }
 }
@@ -93,21 +93,22 @@ struct FieldOptions: ParsableArguments {
 
     /// The form's actions these options stand for, in the form's order.
     var calls: [ActionCall] {
-        let fields: [(String, String?)] = [("given", given), ("family", family), ("display", display), ("nickname", nickname),
-                                           ("organization", organization), ("title", title), ("birthday", birthday), ("notes", notes)]
-        var calls = fields.compactMap { name, value in value.map { ActionCall(name, ["value": .string($0)]) } }
-        for (kind, values) in [("phone", phone), ("email", email), ("address", address)] {
+        let fields: [(EditContact.Field, String?)] = [(.given, given), (.family, family), (.display, display), (.nickname, nickname),
+                                                      (.organization, organization), (.title, title), (.birthday, birthday), (.notes, notes)]
+        var calls = fields.compactMap { field, value in value.map { ActionCall(EditContact.Action.field(.set(field)), ["value": .string($0)]) } }
+        for (kind, values) in [(EditContact.ItemKind.phone, phone), (.email, email), (.address, address)] {
             calls += values.map { Self.item(kind, $0) }
         }
-        calls += tag.map { ActionCall("tag", ["value": .string($0)]) }
+        calls += tag.map { ActionCall(EditContact.Action.field(.add(.tag)), ["value": .string($0)]) }
         return calls
     }
 
     /// `[LABEL] VALUE` split as the form's command line splits it: a first word and the rest.
-    static func item(_ kind: String, _ text: String) -> ActionCall {
+    static func item(_ kind: EditContact.ItemKind, _ text: String) -> ActionCall {
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
-        guard words.count == 2 else { return ActionCall(kind, ["value": .string(text)]) }
-        return ActionCall(kind, ["label": .string(words[0]), "value": .string(words[1])])
+        let action = EditContact.Action.field(.add(kind))
+        guard words.count == 2 else { return ActionCall(action, ["value": .string(text)]) }
+        return ActionCall(action, ["label": .string(words[0]), "value": .string(words[1])])
     }
 }
 
@@ -119,7 +120,7 @@ struct AddCommand: ParsableCommand {
     @OptionGroup var fields: FieldOptions
 
     func run() throws {
-        try OneShot.run(global, options, writing: true, [ActionCall("add")] + fields.calls + [ActionCall("save")])
+        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.add)] + fields.calls + [ActionCall(EditContact.Action.save)])
     }
 }
 
@@ -134,7 +135,7 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         try OneShot.run(global, options, writing: true,
-                        [ActionCall("edit", ["contact": .string(contact.joined(separator: " "))])] + fields.calls + [ActionCall("save")])
+                        [ActionCall(ListContacts.Action.edit, ["contact": .string(contact.joined(separator: " "))])] + fields.calls + [ActionCall(EditContact.Action.save)])
     }
 }
 
@@ -144,7 +145,7 @@ struct GroupsCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
 
-    func run() throws { try OneShot.run(global, options, [ActionCall("groups")]) }
+    func run() throws { try OneShot.run(global, options, [ActionCall(ListContacts.Action.groups)]) }
 }
 
 /// `contactsbook group new|rename|delete|add|remove NAME [VALUES...]`: the session's `group`.
@@ -168,7 +169,7 @@ struct GroupCommand: ParsableCommand {
             arguments["values"] = .string(action == "rename" ? values.joined(separator: " ")
                                           : values.map(Self.quoted).joined(separator: " "))
         }
-        try OneShot.run(global, options, writing: true, [ActionCall("group", arguments)])
+        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.group, arguments)])
     }
 
     static func quoted(_ word: String) -> String {

@@ -13,14 +13,7 @@ public final class Session {
     public var canAsk = false
 
     /// The actions every scene has, handled by the session itself.
-    public static let globalActions: [ActionSpec] = [
-        ActionSpec("help", aliases: ["?"], summary: "list the commands here, or explain one",
-                   parameters: [ParameterSpec("action", .string, required: false, help: "the command to explain",
-                                              completion: .named("action"))]),
-        ActionSpec("back", summary: "go back to the previous screen"),
-        ActionSpec("stack", summary: "show where you are: the screens from the first to this one"),
-        ActionSpec("quit", aliases: ["exit"], summary: "leave the program"),
-    ]
+    public static let globalActions: [ActionSpec] = GlobalAction.allCases.map(\.declaration)
 
     /// - Parameters:
     ///   - sceneKinds: declarations of every scene of the app.
@@ -106,7 +99,8 @@ public final class Session {
             while stack.active.descriptor.id != sceneID {
                 let top = stack.active
                 let back = top.descriptor.actions.first { spec in
-                    (spec.name == "back" || spec.aliases.contains("back")) && !spec.parameters.contains(where: \.isRequired)
+                    let word = GlobalAction.back.rawValue
+                    return (spec.name == word || spec.aliases.contains(word)) && !spec.parameters.contains(where: \.isRequired)
                 }
                 if let back { performInActiveScene(ActionCall(back.name)) } else { stack.pop() }
                 if stack.active === top { break }
@@ -149,15 +143,15 @@ public final class Session {
     }
 
     private func runGlobal(_ call: ActionCall) -> Bool {
-        switch call.name {
-        case "help": recorder.display(help(for: call.string("action")))
-        case "back":
+        switch call.action(of: GlobalAction.self) {
+        case .help?: recorder.display(help(for: call.string("action")))
+        case .back?:
             if !stack.pop() {
                 recorder.display(Message.error("you are at the first screen already", code: .invalidState))
             }
-        case "stack": recorder.display(stackViewModel)
-        case "quit": return true
-        default: break
+        case .stack?: recorder.display(stackViewModel)
+        case .quit?: return true
+        case nil: break
         }
         return false
     }

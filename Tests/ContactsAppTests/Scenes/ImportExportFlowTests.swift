@@ -30,7 +30,7 @@ final class ImportExportFlowTests: XCTestCase {
         // Given
         let path = VCardSeeds.fixtures.appendingPathComponent("bad.vcf").path
         // When
-        sut.send(ActionCall("import", ["path": .string(path)]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(path)]))
         // Then
         // Then: 7 cards: 4 added, 3 unreadable; each change named by the line of its value, and
         // the FN (and N) an export adds to a card without by the card's
@@ -56,7 +56,7 @@ final class ImportExportFlowTests: XCTestCase {
         let path = directory.appendingPathComponent("cut.vcf").path
         try Data("hello\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\n".utf8).write(to: URL(fileURLWithPath: path))
         // When
-        sut.send(ActionCall("import", ["path": .string(path)]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(path)]))
         // Then: one card, and it could not be read (not "2 cards")
         sut.receive(Message.error("Nothing imported from \(path): 1 card could not be read; 1 line outside any card skipped",
                                   code: .badInput, details: [
@@ -73,7 +73,7 @@ final class ImportExportFlowTests: XCTestCase {
                   "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nEMAIL:not-an-email\r\nEND:VCARD\r\n").utf8)
             .write(to: URL(fileURLWithPath: path))
         // When
-        sut.send(ActionCall("import", ["path": .string(path)]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(path)]))
         // Then both are added, and the value is named by its own line
         sut.receive(Message(.info, "Imported \(path): 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 1 value kept but not valid",
                             details: ["line 10": "EMAIL \"not-an-email\" is not an email address (kept)"]))
@@ -94,7 +94,7 @@ final class ImportExportFlowTests: XCTestCase {
         try Data("BEGIN:VCARD\r\nVERSION:3.0\r\nUID:c\r\n".utf8).write(to: folder.appendingPathComponent("c.vcf"))
         try Data("not a card".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         // When
-        sut.send(ActionCall("import", ["path": .string(folder.path)]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(folder.path)]))
         // Then the .vcf files are read in name order, each problem named by file and line
         sut.receive(Message(.info, "Imported \(folder.path) (3 .vcf files): 2 added, 0 updated, 0 unchanged; 1 card could not be read; 1 value kept but not valid",
                             details: ["b.VCF line 6": "EMAIL \"bo-at-home\" is not an email address (kept)",
@@ -108,9 +108,9 @@ final class ImportExportFlowTests: XCTestCase {
         let folder = directory.appendingPathComponent("empty")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // When / Then
-        sut.send(ActionCall("import", ["path": .string(folder.path)]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(folder.path)]))
         sut.receive(Message.error("\(folder.path) is a folder with no .vcf files in it", code: .badInput))
-        sut.send(ActionCall("import", ["path": .string(folder.path), "format": .string("csv")]))
+        sut.send(ActionCall(ListContacts.Action.import, ["path": .string(folder.path), "format": .string("csv")]))
         sut.receive(Message.error("\(folder.path) is a folder: its .vcf files are read as vCard, not csv", code: .badInput))
         sut.finish()
     }

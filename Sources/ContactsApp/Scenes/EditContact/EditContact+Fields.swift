@@ -3,7 +3,7 @@ import SceneCore
 /// The form's actions for the contact's fields, from the field table (`ContactField`).
 extension ContactField {
     /// What the form does for the field: set it, or add one item to it.
-    public enum FormAction: Equatable, Sendable {
+    public enum FormAction: Hashable, Sendable {
         case set(EditContact.Field)
         case add(EditContact.ItemKind)
     }
@@ -38,21 +38,17 @@ extension ContactField {
     }
 }
 
-extension EditContact {
-    /// The form's action for each field, in the table's order: the single-valued fields first,
-    /// then the repeated ones (`given VALUE`, `phone [LABEL] VALUE`, `tag VALUE`).
-    static var fieldActions: [ActionSpec] {
-        let fields = ContactField.allCases
-        let setters = fields.compactMap { field -> ActionSpec? in
-            guard case .set(let action) = field.formAction else { return nil }
-            let declaration = field.declaration
+extension ContactField {
+    /// The form's action for the field (`given VALUE`, `phone [LABEL] VALUE`, `tag VALUE`),
+    /// declared from the field table.
+    var formActionDeclaration: ActionSpec {
+        let declaration = self.declaration
+        switch formAction {
+        case .set(let action):
             return ActionSpec(action.rawValue, summary: declaration.formSummary,
                               parameters: [ParameterSpec("value", .text, help: "\(declaration.formValueHelp) (use 'clear \(action.rawValue)' to empty it)")],
                               details: "Example: \(action.rawValue) \(declaration.formExample)")
-        }
-        let adders = fields.compactMap { field -> ActionSpec? in
-            guard case .add(let kind) = field.formAction else { return nil }
-            let declaration = field.declaration
+        case .add(let kind):
             // Plain words (tags) have no label.
             let label = declaration.shape == .words ? []
                 : [ParameterSpec("label", .string, required: false, help: "a label such as work, home, mobile", completion: .named("label"))]
@@ -60,6 +56,5 @@ extension EditContact {
                               parameters: label + [ParameterSpec("value", .text, help: declaration.formValueHelp)],
                               details: "Example: \(kind.rawValue) \(declaration.formExample)")
         }
-        return setters + adders
     }
 }

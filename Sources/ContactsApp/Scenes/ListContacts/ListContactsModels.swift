@@ -145,6 +145,18 @@ public enum ListContacts {
         public struct Response {
             public let results: [Result<SyncSummary, SyncAccountsWorker.Failure>]
         }
+        /// One sync's outcome for every front end: sessions (the REPL, JSON-RPC, MCP) show `message`;
+        /// `contactsbook sync` shows each account's line on stdout and its error on stderr.
+        public struct ViewModel: Equatable {
+            public struct Account: Equatable {
+                /// The account's summary line; nil when the account failed as a whole.
+                public let summary: String?
+                /// Why the account, or some of its cards, did not sync; nil when all did.
+                public let error: String?
+            }
+            public let accounts: [Account]
+            public let message: Message
+        }
     }
 
     /// Contacts out to a vCard or CSV file, or as text for the front end to print (`-`).

@@ -172,26 +172,31 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     /// One line per account; an error when any account failed (the others' lines in its details).
     public func presentSyncedContacts(response: ListContacts.SyncContacts.Response) {
         let words = SyncPresenter()
+        var accounts: [ListContacts.SyncContacts.ViewModel.Account] = []
         var lines: [String] = [], failures: [String] = []
         for result in response.results {
             switch result {
             case .success(let summary):
+                let line = words.summary(summary), failedCards = words.failedCards(summary)
+                accounts.append(.init(summary: line, error: failedCards))
                 // An account whose failed cards are named in its line: the line is the error.
-                if words.failedCards(summary) != nil { failures.append(words.summary(summary)) } else {
-                    lines.append(words.summary(summary))
-                }
-            case .failure(let failure): failures.append("\(failure)")
+                if failedCards != nil { failures.append(line) } else { lines.append(line) }
+            case .failure(let failure):
+                accounts.append(.init(summary: nil, error: "\(failure)"))
+                failures.append("\(failure)")
             }
         }
+        let message: Message
         if response.results.isEmpty {
-            viewController?.displayMessage(.info("No accounts to sync; add one with 'contactsbook account add'."))
+            message = .info("No accounts to sync; add one with 'contactsbook account add'.")
         } else if failures.isEmpty {
-            viewController?.displayMessage(.success(lines.joined(separator: "\n")))
+            message = .success(lines.joined(separator: "\n"))
         } else {
             var details: [String: String] = [:]
             for (index, line) in lines.enumerated() { details["synced \(index + 1)"] = line }
-            viewController?.displayMessage(.error((failures).joined(separator: "\n"), code: .storage, details: details))
+            message = .error((failures).joined(separator: "\n"), code: .storage, details: details)
         }
+        viewController?.displaySyncedContacts(viewModel: .init(accounts: accounts, message: message))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

@@ -10,22 +10,8 @@ public protocol ShowContactDisplayLogic: AnyObject {
 }
 
 public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
-    public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field", actions: [
-        ActionSpec("show", aliases: ["refresh"], summary: "show the contact again, as stored now, or another one", parameters: [
-            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
-                          acceptsNumber: true),
-        ], details: "Example: show   ·   show 3   ·   show ann lee"),
-        ActionSpec("edit", summary: "edit this contact, or another one (opens the form)", parameters: [
-            ParameterSpec("contact", .text, required: false, help: "another contact's number (#) or name", completion: .named("contact"),
-                          acceptsNumber: true),
-        ], details: "Example: edit   ·   edit 3"),
-        ActionSpec("delete", summary: "delete this contact and go back to the list"),
-        ActionSpec("history", summary: "show what changed in this contact, newest first, field by field"),
-        ActionSpec("photo", summary: "save the contact's photo to a new file", parameters: [
-            ParameterSpec("what", .choice(["save"]), help: "save"),
-            ParameterSpec("file", .text, help: "the file to write (an existing file is not replaced)"),
-        ], details: "Example: photo save ~/ann.jpg   ·   set or remove a photo in the form: edit, then photo FILE or clear photo"),
-    ], displays: [ShowContact.FetchContact.ViewModel.self])
+    public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field",
+                                                   actions: ShowContact.Action.self, displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
     public var router: (ShowContactRoutingLogic & ShowContactDataPassing)?
@@ -38,24 +24,24 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     public var descriptor: SceneDescriptor { Self.descriptor }
 
     public func perform(_ call: ActionCall) {
-        switch call.name {
-        case "show":
+        guard let action = call.action(of: ShowContact.Action.self) else { return }
+        switch action {
+        case .show:
             if let reference = call.string("contact") {
                 interactor?.selectContact(request: .init(reference: reference))
             } else {
                 interactor?.fetchContact(request: .init(reload: true))
             }
-        case "edit":
+        case .edit:
             if let reference = call.string("contact") {
                 interactor?.selectContact(request: .init(reference: reference, purpose: .edit))
             } else {
                 // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
                 router?.routeToEditContact()
             }
-        case "delete": interactor?.deleteContact(request: .init())
-        case "history": interactor?.showHistory(request: .init())
-        case "photo": interactor?.savePhoto(request: .init(path: call.string("file") ?? ""))
-        default: break
+        case .delete: interactor?.deleteContact(request: .init())
+        case .history: interactor?.showHistory(request: .init())
+        case .photo: interactor?.savePhoto(request: .init(path: call.string("file") ?? ""))
         }
     }
 
@@ -81,19 +67,13 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         }
     }
 
-    /// The front end asks and waits for the answer, so the cycle's answer is kept here for it.
-    private var completionCandidates: [String] = []
+    private let contactNames = ContactNameCompletion()
 
     public func completions(for source: String, prefix: String) -> [String] {
-        guard source == "contact" else { return [] }
-        completionCandidates = []
-        interactor?.completeReference(request: .init(prefix: prefix))
-        return completionCandidates
+        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: $0) }
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
-        completionCandidates = viewModel.candidates
-    }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel) }
 
     public func displayMessage(_ message: Message) { output.display(message) }
 }

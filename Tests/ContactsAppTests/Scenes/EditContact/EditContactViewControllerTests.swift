@@ -63,7 +63,7 @@ final class EditContactViewControllerTests: XCTestCase {
     func test_everyFieldSetter_becomesAnUpdateFieldRequest() {
         // When
         for field in EditContact.Field.allCases {
-            sut.perform(ActionCall(field.rawValue, ["value": .string("v \(field.rawValue)")]))
+            sut.perform(ActionCall(EditContact.Action.field(.set(field)), ["value": .string("v \(field.rawValue)")]))
         }
         // Then
         XCTAssertEqual(interactorSpy.updateFieldRequests,
@@ -72,10 +72,10 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_itemAdders_becomeAddItemRequests_withOrWithoutALabel() {
         // When
-        sut.perform(ActionCall("phone", ["label": .string("work"), "value": .string("555 1234")]))
-        sut.perform(ActionCall("email", ["value": .string("a@b.org")]))
-        sut.perform(ActionCall("address", ["value": .string("1 Main St")]))
-        sut.perform(ActionCall("tag", ["value": .string("friends")]))
+        sut.perform(ActionCall(EditContact.Action.field(.add(.phone)), ["label": .string("work"), "value": .string("555 1234")]))
+        sut.perform(ActionCall(EditContact.Action.field(.add(.email)), ["value": .string("a@b.org")]))
+        sut.perform(ActionCall(EditContact.Action.field(.add(.address)), ["value": .string("1 Main St")]))
+        sut.perform(ActionCall(EditContact.Action.field(.add(.tag)), ["value": .string("friends")]))
         // Then
         XCTAssertEqual(interactorSpy.addItemRequests, [
             .init(kind: .phone, label: "work", value: "555 1234"), .init(kind: .email, label: nil, value: "a@b.org"),
@@ -85,11 +85,11 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_removeClearReviewSaveCancel_becomeTheirRequests() {
         // When
-        sut.perform(ActionCall("remove", ["kind": .string("email"), "number": .integer(2)]))
-        sut.perform(ActionCall("clear", ["field": .string("tags")]))
-        sut.perform(ActionCall("review"))
-        sut.perform(ActionCall("save"))
-        sut.perform(ActionCall("cancel"))
+        sut.perform(ActionCall(EditContact.Action.remove, ["kind": .string("email"), "number": .integer(2)]))
+        sut.perform(ActionCall(EditContact.Action.clear, ["field": .string("tags")]))
+        sut.perform(ActionCall(EditContact.Action.review))
+        sut.perform(ActionCall(EditContact.Action.save))
+        sut.perform(ActionCall(EditContact.Action.cancel))
         // Then
         XCTAssertEqual(interactorSpy.removeItemRequests, [.init(kind: .email, index: 2)])
         XCTAssertEqual(interactorSpy.clearFieldRequests, [.init(name: "tags")])
@@ -148,7 +148,7 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_cancelConfirmed_becomesAConfirmedRequest() {
         // When
-        sut.perform(ActionCall("cancel", ["confirm": .boolean(true)]))
+        sut.perform(ActionCall(EditContact.Action.cancel, ["confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.cancelRequests, [.init(confirmed: true)])
     }
@@ -159,7 +159,7 @@ final class EditContactViewControllerTests: XCTestCase {
         // Then
         let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
         XCTAssertEqual(request.question, "Drop 1 change to Ann Lee (given)?")
-        XCTAssertEqual(request.confirmed, ActionCall("cancel", ["confirm": .boolean(true)]))
+        XCTAssertEqual(request.confirmed, ActionCall(EditContact.Action.cancel, ["confirm": .boolean(true)]))
         XCTAssertEqual(request.declined, .info("Still editing"))
         XCTAssertEqual(request.otherwise, .proceed)
         XCTAssertFalse(routerSpy.routeAfterCancelCalled)
@@ -180,8 +180,8 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_tidyAndOrder_becomeTheirRequests() {
         // When
-        sut.perform(ActionCall("tidy"))
-        sut.perform(ActionCall("order", ["order": .string("family-first")]))
+        sut.perform(ActionCall(EditContact.Action.tidy))
+        sut.perform(ActionCall(EditContact.Action.order, ["order": .string("family-first")]))
         // Then
         XCTAssertTrue(interactorSpy.tidyNamesCalled)
         XCTAssertEqual(interactorSpy.nameOrderRequests, [.init(order: .familyFirst)])

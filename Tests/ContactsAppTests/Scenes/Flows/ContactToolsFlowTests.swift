@@ -93,7 +93,7 @@ final class ContactToolsFlowTests: XCTestCase {
         // Then
         XCTAssertEqual(sut.receive(Merged.self)?.differenceLines, ["  given: kept \"Robert\", not \"Bob\" from #3"])
         // And the JSON-RPC spelling: one string parameter
-        sut.send(ActionCall("merge", ["contacts": .string("5 '6'")]), inScene: "contacts")
+        sut.send(ActionCall(ListContacts.Action.merge, ["contacts": .string("5 '6'")]), inScene: "contacts")
         XCTAssertEqual(sut.receive(Merged.self)?.removed, [6])
     }
 

@@ -110,7 +110,7 @@ final class SQLiteSceneFlowTests: XCTestCase {
         sut.send("purge ann")
         let asked = sut.receive(ConfirmationRequest.self)
         XCTAssertEqual(asked?.question, "Erase Ann Lee (#\(ann.id!)) for good, with its history?")
-        XCTAssertEqual(asked?.confirmed, ActionCall("purge", ["contact": .string("#\(ann.id!)"), "confirm": .boolean(true)]))
+        XCTAssertEqual(asked?.confirmed, ActionCall(ListContacts.Action.purge, ["contact": .string("#\(ann.id!)"), "confirm": .boolean(true)]))
         sut.send("purge #\(ann.id!) yes")
         sut.receive(Message.success("Purged 1 contact for good, with its history"))
         sut.send("history")

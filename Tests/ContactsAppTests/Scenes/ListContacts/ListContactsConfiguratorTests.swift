@@ -31,7 +31,7 @@ final class ListContactsConfiguratorTests: XCTestCase {
         // Given
         let sut = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
         // When
-        sut.perform(ActionCall("add"))
+        sut.perform(ActionCall(ListContacts.Action.add))
         // Then: the form was pushed where the session will see it
         let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .add)

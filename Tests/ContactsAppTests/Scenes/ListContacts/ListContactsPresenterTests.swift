@@ -49,6 +49,11 @@ final class ListContactsPresenterTests: XCTestCase {
             confirmationViewModels.append(viewModel)
         }
         func displayMessage(_ message: Message) { messages.append(message) }
+        var syncViewModels: [ListContacts.SyncContacts.ViewModel] = []
+        func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {
+            syncViewModels.append(viewModel)
+            messages.append(viewModel.message)
+        }
     }
 
     private static let book = [
@@ -247,6 +252,21 @@ final class ListContactsPresenterTests: XCTestCase {
             "home: pulled 0, pushed 2, merged 0, conflicts 0; 1 card failed, tried again at the next sync "
                 + "(Cy Dee: not sent, the server answered 415 Unsupported Media Type)", code: .storage,
             details: ["synced 1": "work: pulled 0, pushed 0, merged 0, conflicts 0"])])
+    }
+
+    func test_presentSyncedContacts_givesTheCommandLineEachAccountsLineAndError_inOrder() {
+        var home = SyncSummary(account: "home")
+        home.failed = [.init(name: "bad.vcf", direction: .pull, status: nil, reason: "no FN")]
+        sut.presentSyncedContacts(response: .init(results: [
+            .success(home), .failure(.server(account: "work", .network("refused"))), .success(SyncSummary(account: "z")),
+        ]))
+        XCTAssertEqual(viewControllerSpy.syncViewModels.first?.accounts, [
+            .init(summary: "home: pulled 0, pushed 0, merged 0, conflicts 0; 1 card failed, tried again at the next sync "
+                    + "(bad.vcf: not read here: no FN)",
+                  error: "account home: 1 card could not be synced; it is tried again at the next sync"),
+            .init(summary: nil, error: "account work: " + "\(DAVError.network("refused"))"),
+            .init(summary: "z: pulled 0, pushed 0, merged 0, conflicts 0", error: nil),
+        ])
     }
 
     func test_presentSyncedContacts_noAccounts_saysHowToAddOne() {

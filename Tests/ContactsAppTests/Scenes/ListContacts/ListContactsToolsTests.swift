@@ -185,16 +185,16 @@ final class ListContactsToolsViewControllerTests: XCTestCase {
     }
 
     func test_merge_splitsTheContactsAsCommandLineWords() {
-        sut.perform(ActionCall("merge", ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
-        sut.perform(ActionCall("merge", ["contacts": .string(#"3 "ann"#)]))
+        sut.perform(ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
+        sut.perform(ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann"#)]))
         XCTAssertEqual(interactorSpy.mergeRequests, [.init(references: ["3", "ann lee", "o'brien"]),
                                                      .init(references: [#"3 "ann"#])])
     }
 
     func test_birthdays_defaultsTo30Days_andDuplicatesAsksOnce() {
-        sut.perform(ActionCall("birthdays"))
-        sut.perform(ActionCall("birthdays", ["days": .integer(7)]))
-        sut.perform(ActionCall("duplicates"))
+        sut.perform(ActionCall(ListContacts.Action.birthdays))
+        sut.perform(ActionCall(ListContacts.Action.birthdays, ["days": .integer(7)]))
+        sut.perform(ActionCall(ListContacts.Action.duplicates))
         XCTAssertEqual(interactorSpy.birthdaysRequests, [.init(days: 30), .init(days: 7)])
         XCTAssertEqual(interactorSpy.duplicatesRequests.count, 1)
     }

@@ -70,14 +70,14 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_journalActions_becomeTheirRequests_withWhatWasTyped() {
         // When
-        sut.perform(ActionCall("undo"))
-        sut.perform(ActionCall("undo", ["change": .integer(12)]))
-        sut.perform(ActionCall("redo"))
-        sut.perform(ActionCall("history"))
-        sut.perform(ActionCall("history", ["contact": .string("bob stone")]))
-        sut.perform(ActionCall("trash"))
-        sut.perform(ActionCall("restore", ["contact": .string("#9")]))
-        sut.perform(ActionCall("purge", ["contact": .string("#9"), "confirm": .boolean(true)]))
+        sut.perform(ActionCall(ListContacts.Action.undo))
+        sut.perform(ActionCall(ListContacts.Action.undo, ["change": .integer(12)]))
+        sut.perform(ActionCall(ListContacts.Action.redo))
+        sut.perform(ActionCall(ListContacts.Action.history))
+        sut.perform(ActionCall(ListContacts.Action.history, ["contact": .string("bob stone")]))
+        sut.perform(ActionCall(ListContacts.Action.trash))
+        sut.perform(ActionCall(ListContacts.Action.restore, ["contact": .string("#9")]))
+        sut.perform(ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
         XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
@@ -88,8 +88,8 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_import_passesThePathAndFormat_defaultingToAuto() {
         // When
-        sut.perform(ActionCall("import", ["path": .string("/tmp/book.vcf")]))
-        sut.perform(ActionCall("import", ["path": .string("/tmp/book.txt"), "format": .string("csv")]))
+        sut.perform(ActionCall(ListContacts.Action.import, ["path": .string("/tmp/book.vcf")]))
+        sut.perform(ActionCall(ListContacts.Action.import, ["path": .string("/tmp/book.txt"), "format": .string("csv")]))
         // Then
         XCTAssertEqual(interactorSpy.importRequests, [.init(path: "/tmp/book.vcf", format: .auto),
                                                       .init(path: "/tmp/book.txt", format: .csv)])
@@ -97,16 +97,16 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_sync_passesTheAccount_orNoneForEvery() {
         // When
-        sut.perform(ActionCall("sync"))
-        sut.perform(ActionCall("sync", ["account": .string("home")]))
+        sut.perform(ActionCall(ListContacts.Action.sync))
+        sut.perform(ActionCall(ListContacts.Action.sync, ["account": .string("home")]))
         // Then
         XCTAssertEqual(interactorSpy.syncRequests, [.init(account: nil), .init(account: "home")])
     }
 
     func test_export_passesEveryOption_withSafeDefaults() {
         // When
-        sut.perform(ActionCall("export", ["path": .string("-")]))
-        sut.perform(ActionCall("export", ["path": .string("b.vcf"), "format": .string("vcard3"),
+        sut.perform(ActionCall(ListContacts.Action.export, ["path": .string("-")]))
+        sut.perform(ActionCall(ListContacts.Action.export, ["path": .string("b.vcf"), "format": .string("vcard3"),
                                           "contacts": .string("search"), "overwrite": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.exportRequests, [
@@ -117,10 +117,10 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_list_fetchesAPage_andClearsTheSearch_andTheGroup() {
         // When
-        sut.perform(ActionCall("list", ["page": .integer(2), "limit": .integer(5)]))
-        sut.perform(ActionCall("list"))
-        sut.perform(ActionCall("list", ["group": .string("Family")]))
-        sut.perform(ActionCall("list", ["ungrouped": .boolean(true)]))
+        sut.perform(ActionCall(ListContacts.Action.list, ["page": .integer(2), "limit": .integer(5)]))
+        sut.perform(ActionCall(ListContacts.Action.list))
+        sut.perform(ActionCall(ListContacts.Action.list, ["group": .string("Family")]))
+        sut.perform(ActionCall(ListContacts.Action.list, ["ungrouped": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all),
                                                      Fetch(page: .number(1), search: "", filter: .all),
@@ -130,11 +130,11 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_pagingSortAndSearch_becomeFetchRequests() {
         // When
-        sut.perform(ActionCall("next"))
-        sut.perform(ActionCall("previous"))
-        sut.perform(ActionCall("page", ["number": .integer(3)]))
-        sut.perform(ActionCall("sort", ["by": .string("first")]))
-        sut.perform(ActionCall("search", ["text": .string("ann lee")]))
+        sut.perform(ActionCall(ListContacts.Action.next))
+        sut.perform(ActionCall(ListContacts.Action.previous))
+        sut.perform(ActionCall(ListContacts.Action.page, ["number": .integer(3)]))
+        sut.perform(ActionCall(ListContacts.Action.sort, ["by": .string("first")]))
+        sut.perform(ActionCall(ListContacts.Action.search, ["text": .string("ann lee")]))
         // Then
         XCTAssertEqual(interactorSpy.fetchRequests, [
             Fetch(page: .next), Fetch(page: .previous), Fetch(page: .number(3)), Fetch(sort: .first),
@@ -144,13 +144,13 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_showAndDelete_passTheReferenceAsTyped() {
         // When
-        sut.perform(ActionCall("show", ["contact": .string("#2")]))
-        sut.perform(ActionCall("delete", ["contact": .string("ann lee")]))
+        sut.perform(ActionCall(ListContacts.Action.show, ["contact": .string("#2")]))
+        sut.perform(ActionCall(ListContacts.Action.delete, ["contact": .string("ann lee")]))
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "#2")])
         XCTAssertEqual(interactorSpy.deleteRequests, [.init(reference: "ann lee")])
         // When: confirmed
-        sut.perform(ActionCall("delete", ["contact": .string("ann"), "confirm": .boolean(true)]))
+        sut.perform(ActionCall(ListContacts.Action.delete, ["contact": .string("ann"), "confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.deleteRequests.last, .init(reference: "ann", confirmed: true))
         XCTAssertFalse(routerSpy.routeToShowContactCalled)
@@ -158,7 +158,7 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_add_routesToTheForm() {
         // When
-        sut.perform(ActionCall("add"))
+        sut.perform(ActionCall(ListContacts.Action.add))
         // Then
         XCTAssertTrue(routerSpy.routeToAddContactCalled)
         XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
@@ -179,6 +179,19 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.completions(for: "contact", prefix: "an"), ["Ann Lee"])
         XCTAssertEqual(interactorSpy.completeRequests, [.init(prefix: "an")])
         XCTAssertEqual(sut.completions(for: "label", prefix: "an"), [])
+    }
+
+    func test_displaySyncedContacts_sendsSessionsItsMessage_andKeepsTheViewModelForTheCommandLine() {
+        // Given
+        let synced = ListContacts.SyncContacts.ViewModel(
+            accounts: [.init(summary: "home: pulled 1, pushed 0, merged 0, conflicts 0", error: nil)],
+            message: .success("home: pulled 1, pushed 0, merged 0, conflicts 0"))
+        // When
+        sut.displaySyncedContacts(viewModel: synced)
+        // Then
+        XCTAssertEqual(output.displayed.count, 1)
+        XCTAssertEqual(output.displayed.first as? Message, .success("home: pulled 1, pushed 0, merged 0, conflicts 0"))
+        XCTAssertEqual(sut.syncedContacts, synced)
     }
 
     func test_displayedViewModels_goToTheOutput() {
@@ -220,14 +233,14 @@ final class ListContactsViewControllerTests: XCTestCase {
         let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
         XCTAssertEqual(request, ConfirmationRequest(
             question: "Delete José Ñúñez (#2)?",
-            confirmed: ActionCall("delete", ["contact": .string("2"), "confirm": .boolean(true)]),
+            confirmed: ActionCall(ListContacts.Action.delete, ["contact": .string("2"), "confirm": .boolean(true)]),
             declined: .info("Nothing deleted"), otherwise: .refuse,
             refusal: .error("not deleted", code: .confirmationRequired)))
     }
 
     func test_edit_selectsTheContactToEdit_andDisplayingTheSelectionRoutesToTheForm() {
         // When
-        sut.perform(ActionCall("edit", ["contact": .string("ann lee")]))
+        sut.perform(ActionCall(ListContacts.Action.edit, ["contact": .string("ann lee")]))
         sut.displaySelectedContact(viewModel: .init(id: 1, purpose: .edit))
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "ann lee", purpose: .edit)])

@@ -54,9 +54,9 @@ final class ShowContactViewControllerTests: XCTestCase {
 
     func test_actions_becomeRequests() {
         // When
-        sut.perform(ActionCall("show"))
-        sut.perform(ActionCall("edit"))
-        sut.perform(ActionCall("delete"))
+        sut.perform(ActionCall(ShowContact.Action.show))
+        sut.perform(ActionCall(ShowContact.Action.edit))
+        sut.perform(ActionCall(ShowContact.Action.delete))
         // Then
         XCTAssertEqual(interactorSpy.fetchRequests, [.init(reload: true)])
         XCTAssertTrue(interactorSpy.deleteContactCalled)
@@ -90,7 +90,7 @@ final class ShowContactViewControllerTests: XCTestCase {
 
     func test_edit_routesToTheForm_withNothingToDecideOnTheWay() {
         // When
-        sut.perform(ActionCall("edit"))
+        sut.perform(ActionCall(ShowContact.Action.edit))
         // Then
         XCTAssertTrue(routerSpy.routeToEditContactCalled)
         XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
@@ -107,8 +107,8 @@ final class ShowContactViewControllerTests: XCTestCase {
 
     func test_showOrEditAnotherContact_selectsIt_andDisplayingTheSelectionRoutes() {
         // When
-        sut.perform(ActionCall("show", ["contact": .string("2")]))
-        sut.perform(ActionCall("edit", ["contact": .string("jose")]))
+        sut.perform(ActionCall(ShowContact.Action.show, ["contact": .string("2")]))
+        sut.perform(ActionCall(ShowContact.Action.edit, ["contact": .string("jose")]))
         // Then
         XCTAssertEqual(interactorSpy.selectRequests, [.init(reference: "2"), .init(reference: "jose", purpose: .edit)])
         XCTAssertFalse(routerSpy.routeToEditContactCalled)

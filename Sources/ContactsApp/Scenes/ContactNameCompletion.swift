@@ -1,0 +1,22 @@
+import SceneCore
+
+/// Contact names for Tab, as the list and a contact's detail both offer them: the front end asks
+/// and waits (`Scene.completions`), the ViewController starts the normal cycle (Interactor →
+/// Presenter → `displayCompletions`), and this keeps the cycle's answer to return.
+final class ContactNameCompletion {
+    private var candidates: [String] = []
+
+    /// The candidates for a `contact` parameter (none for another source), from `complete`'s cycle.
+    func candidates(for source: String, prefix: String,
+                    complete: (ListContacts.CompleteReference.Request) -> Void) -> [String] {
+        guard source == "contact" else { return [] }
+        candidates = []
+        complete(.init(prefix: prefix))
+        return candidates
+    }
+
+    /// The cycle's answer, from the ViewController's `displayCompletions`.
+    func answer(_ viewModel: ListContacts.CompleteReference.ViewModel) {
+        candidates = viewModel.candidates
+    }
+}
