@@ -546,3 +546,21 @@ def test_a_card_of_endless_short_lines_is_skipped_at_its_line_limit_in_bounded_m
     assert "  line 1: the card has more than 100000 lines, the limit for one card: skipped\n" in out, out
     assert peak < 150, f"peak RSS {peak:.0f} MB"
     assert book.sql("SELECT given FROM contact") == [("Ann",)]
+
+
+def test_a_csv_row_of_millions_of_fields_is_refused_naming_its_line(tmp_path):
+    # Before: three rows of 8 million empty fields (each under the 8 MB row limit) imported at a 330 MB peak
+    path = tmp_path / "fields.csv"
+    with open(path, "w") as out:
+        out.write("given_name,family_name,notes\r\nAnn,Lee,hi\r\n")
+        for _ in range(3):
+            out.write("Bo,Ray" + "," * 8_000_000 + "\r\n")
+    book = Book(tmp_path)
+
+    code, out, err, peak = measured(book, "import", str(path))
+
+    assert code == 1
+    assert err == (f"error: cannot import {path}: the row of line 3 has more than 10000 fields: not a CSV file of "
+                   "contacts; nothing was imported\n")
+    assert peak < 100, f"peak RSS {peak:.0f} MB"
+    assert book.sql("SELECT count(*) FROM contact") == [(0,)]

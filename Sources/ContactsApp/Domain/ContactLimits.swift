@@ -18,6 +18,9 @@ public enum ContactLimits {
     /// line outside any card, a CSV row) the import stops, naming the line: a 100 MB field
     /// peaked at 1 GB, and `/dev/zero` read as vCard grew without end.
     public static let maximumLineBytes = 8 << 20
+    /// Most fields a CSV row may hold: the reader makes a string of each (an 8 MB row of commas,
+    /// 8 million of them, took 330 MB). Google's and Outlook's exports have under a hundred columns.
+    public static let maximumCSVFields = 10_000
     /// Most bytes one card of an import may hold (its lines, unfolded), the sync's cap for one card
     /// too: a card is held whole until its END:VCARD, so `BEGIN:VCARD` and an endless run of lines
     /// grew memory with the file. Past it the card is named and skipped, the rest read.

@@ -242,6 +242,30 @@ final class ImportLimitsTests: XCTestCase {
         }
     }
 
+    func test_csv_aRowOfTooManyFields_stopsTheReadingNamingItsLine_quotedCommasAndLineBreaksNotCounted() throws {
+        // Given: rows of 10 fields, one with commas and a line break inside quotes, then a row of 11
+        let ten = Array(repeating: "x", count: 8).joined(separator: ",")
+        let text = "given_name,family_name," + ten + "\r\nAnn,Lee," + ten + "\r\n\"Bo, \"\"the\"\"\r\nman\",\"Ray,,\"," + ten
+            + "\nCy,Dee," + ten + ",z\r\nDi,Fox\r\n"
+
+        // (The import stops there and keeps nothing: what the reader handed out before does not matter.)
+        for size in [1, 5, 4_096] {
+            XCTAssertThrowsError(try ContactsCSV.read(batchSize: 1, maximumFields: 10, nextChunk: chunks(Array(text.utf8), size: size)) { _ in
+            }) { error in
+                // Then: the row of line 5 (the quoted break made line 4) is named
+                XCTAssertEqual(error as? CSVInputStream.RowTooLong, .init(line: 5, limit: 10, fields: true), "chunks of \(size)")
+                XCTAssertEqual("\(error)", "the row of line 5 has more than 10 fields: not a CSV file of contacts")
+            }
+        }
+    }
+
+    func test_csv_aHeaderOfTooManyFields_stopsAtLineOne() {
+        let text = String(repeating: "given_name,", count: 20_000) + "\r\nAnn\r\n"
+        XCTAssertThrowsError(try ContactsCSV.read(batchSize: 1, nextChunk: chunks(Array(text.utf8), size: 65_536)) { _ in }) { error in
+            XCTAssertEqual(error as? CSVInputStream.RowTooLong, .init(line: 1, limit: 10_000, fields: true))
+        }
+    }
+
     func test_csv_rowsUnderTheLimit_readAsBefore() throws {
         let text = "given_name,family_name,notes\r\nAnn,Lee,\"" + String(repeating: "n", count: 9_000) + "\"\r\nBo,Ray,\r\n"
         var entries: [ParsedContacts.Entry] = []
