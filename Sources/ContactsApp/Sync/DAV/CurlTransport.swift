@@ -26,9 +26,8 @@ public final class CurlTransport: DAVTransport {
     /// elsewhere resets the handle first, so nothing learnt there is sent anywhere else.
     private var authenticatedOrigin: String?
     private let limits: DAVTimeLimits
-    /// When every request of this transport (one sync, one discovery) must be done, on the
-    /// monotonic clock.
-    private let deadline: TimeInterval
+    /// The limit of each request of this transport (one sync, one discovery), within the sync's.
+    private let clock: DAVRequestClock
     /// Asked before each request and while one runs (curl's progress callback, at least once a
     /// second): true stops the sync at once (`DAVError.cancelled`).
     private let isCancelled: () -> Bool
@@ -51,7 +50,7 @@ public final class CurlTransport: DAVTransport {
         self.credentials = credentials
         self.limits = limits
         self.isCancelled = isCancelled
-        deadline = Self.uptime() + limits.sync
+        clock = DAVRequestClock(limits: limits, isCancelled: isCancelled)
         // Only fails when out of memory, which the next allocation would report anyway.
         handle = curl_easy_init()!
     }
@@ -104,12 +103,10 @@ public final class CurlTransport: DAVTransport {
 
     /// One exchange at `url`, without following a redirect.
     private func perform(_ request: DAVRequest, at url: URL, withCredentials: Bool) throws -> DAVResponse {
-        if isCancelled() { throw DAVError.cancelled }
         // The request gets its own limit, or what is left of the sync's if that is less.
+        let budget = try clock.next()
         let started = Self.uptime()
-        let left = deadline - started
-        guard left > 0 else { throw syncTimedOut() }
-        let timeout = min(limits.request, left)
+        let timeout = budget.timeout
         // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
         // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
         // request would go twice. Every option a request needs is set below either way.
@@ -148,7 +145,7 @@ public final class CurlTransport: DAVTransport {
             return result == CURLE_OK ? curl_easy_perform(handle) : result
         } : code
         guard code == CURLE_OK else {
-            throw stopped(code, request.method, url, timeout: timeout, byDeadline: timeout < limits.request,
+            throw stopped(code, request.method, url, timeout: timeout, byDeadline: budget.byDeadline,
                           elapsed: Self.uptime() - started)
         }
         var status = 0
@@ -237,14 +234,7 @@ public final class CurlTransport: DAVTransport {
         }
         // A connection not made in time says so in libcurl's words.
         guard elapsed + 0.05 >= timeout else { return .network(describe(code)) }
-        if byDeadline { return syncTimedOut() }
-        return .timedOut("\(method) \(url.absoluteString) did not finish within \(DAVTimeLimits.seconds(timeout)) "
-            + "(the limit for one request; \(DAVTimeLimits.Variable.request) sets it); stopped")
-    }
-
-    private func syncTimedOut() -> DAVError {
-        .timedOut("the server's answers took longer than \(DAVTimeLimits.seconds(limits.sync)) in all "
-            + "(the limit for one sync; \(DAVTimeLimits.Variable.sync) sets it); stopped, what was saved before is kept")
+        return byDeadline ? limits.syncTimedOut() : limits.requestTimedOut(method: method, url: url, after: timeout)
     }
 
     /// libcurl's words for a failure, with its detail when it gave one.
@@ -435,7 +425,7 @@ public enum DAVTransports {
         #if os(Linux) && !CONTACTSBOOK_NO_LIBCURL
         return CurlTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #else
-        return URLSessionTransport(credentials: credentials)
+        return URLSessionTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #endif
     }
 }
