@@ -67,8 +67,32 @@ public final class CurlTransport: DAVTransport {
     /// Seconds on the monotonic clock (a changed wall clock moves no deadline).
     private static func uptime() -> TimeInterval { ProcessInfo.processInfo.systemUptime }
 
-    /// Asked by the progress callback while a transfer runs.
-    fileprivate func shouldStop() -> Bool { isCancelled() }
+    /// The low-speed floor's window: when it began and the bytes moved by then. It opens at the
+    /// answer's status line, not at the request: a server may think before it answers (Radicale
+    /// took over 30 s to start the listing of 20,000 cards on a loaded host, bench/FINDINGS.md),
+    /// which the request's own limit bounds; once it answers, it may not trickle.
+    private var window: (time: TimeInterval, bytes: Int64)?
+    /// The floor stopped the transfer (not a cancellation).
+    private var tooSlow = false
+
+    /// Asked by the progress callback while a transfer runs (at least once a second), with the
+    /// bytes moved so far: a cancellation, or an answer slower than the floor over its window.
+    fileprivate func shouldStop(moved bytes: Int64) -> Bool {
+        if isCancelled() { return true }
+        // Not before a status line, nor after a 401 libcurl answers with credentials (the server
+        // thinks again before the second answer) or an interim 100.
+        guard let exchange = current, ![0, 100, 401].contains(exchange.status) else { window = nil; return false }
+        let now = Self.uptime()
+        // A new round (Digest's second request) counts from zero again.
+        guard let start = window, bytes >= start.bytes else { window = (now, bytes); return false }
+        guard now - start.time >= limits.lowSpeedTime else { return false }
+        if Double(bytes - start.bytes) < Double(limits.lowSpeedBytes) * (now - start.time) {
+            tooSlow = true
+            return true
+        }
+        window = (now, bytes)
+        return false
+    }
 
     public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
         self.receiver = receiver
@@ -117,6 +141,8 @@ public final class CurlTransport: DAVTransport {
         }
         let received = Received(receiver: receiver, limit: sizeLimits.card)
         current = received
+        window = nil
+        tooSlow = false
         let context = Unmanaged.passUnretained(received).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
@@ -197,13 +223,13 @@ public final class CurlTransport: DAVTransport {
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYHOST, 2) },
             { ccurl_setopt_long(self.handle, CURLOPT_FOLLOWLOCATION, 0) },
-            // The whole exchange within `timeout`, and never slower than the floor for long:
-            // a trickle of bytes does not keep a request alive (`DAVTimeLimits`).
+            // The whole exchange within `timeout`; the low-speed floor is the progress callback's
+            // (`shouldStop`), counted from the answer's first line, not libcurl's, counted from
+            // the request.
             { ccurl_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 30_000)) },
             { ccurl_setopt_long(self.handle, CURLOPT_TIMEOUT_MS, milliseconds) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_LIMIT, self.limits.lowSpeedBytes) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(self.limits.lowSpeedTime.rounded(.up)))) },
-            // Called at least once a second while the transfer waits: a cancellation stops it there.
+            // Called at least once a second while the transfer waits: a cancellation, or a
+            // trickle under the floor, stops it there.
             { ccurl_setopt_long(self.handle, CURLOPT_NOPROGRESS, 0) },
             { ccurl_setopt_progress_function(self.handle, curlTransportProgress) },
             { ccurl_setopt_pointer(self.handle, CURLOPT_XFERINFODATA, transport) },
@@ -225,13 +251,13 @@ public final class CurlTransport: DAVTransport {
     /// Why a transfer stopped, in words naming the limit and what sets it.
     private func stopped(_ code: CURLcode, _ method: String, _ url: URL, timeout: TimeInterval, byDeadline: Bool,
                          elapsed: TimeInterval) -> DAVError {
-        if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
-        guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
-        if String(cString: errorBuffer).contains("too slow") {
+        if code == CURLE_ABORTED_BY_CALLBACK && tooSlow {
             return .timedOut("\(method) \(url.absoluteString) received less than \(limits.lowSpeedBytes) bytes a second for "
                 + "\(DAVTimeLimits.seconds(limits.lowSpeedTime)) (\(DAVTimeLimits.Variable.lowSpeedBytes) and "
                 + "\(DAVTimeLimits.Variable.lowSpeedTime) set that floor); stopped")
         }
+        if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
+        guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
         // A connection not made in time says so in libcurl's words.
         guard elapsed + 0.05 >= timeout else { return .network(describe(code)) }
         return byDeadline ? limits.syncTimedOut() : limits.requestTimedOut(method: method, url: url, after: timeout)
@@ -305,11 +331,11 @@ private func curlTransportWrite(_ data: UnsafeMutablePointer<CChar>, _ size: Int
     return received.take(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
-/// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled.
+/// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled, or the answer trickles.
 private func curlTransportProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
                                    _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
     guard let context else { return 0 }
-    return Unmanaged<CurlTransport>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+    return Unmanaged<CurlTransport>.fromOpaque(context).takeUnretainedValue().shouldStop(moved: Int64(downloaded) + Int64(uploaded)) ? 1 : 0
 }
 
 private func curlTransportHeader(_ data: UnsafeMutablePointer<CChar>, _ size: Int, _ count: Int,
