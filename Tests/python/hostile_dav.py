@@ -61,6 +61,9 @@ class HostileDAV:
         # truncated (507) every time with a fresh token (`truncations` counts the rounds).
         self.trickle_report = False
         self.trickling = threading.Event()
+        # Seconds a sync-collection is thought over before its answer starts (an honest server
+        # computing a large listing under load), then answered whole.
+        self.think_report = 0
         self.truncate_forever = False
         # Multigets answered whole before the next ones trickle (None: none trickles).
         self.trickle_multiget_after = None
@@ -190,6 +193,8 @@ class HostileDAV:
                     return self.answer(307, headers=[("Location", dav.redirect_report)])
                 if self.path != dav.book_path:
                     return self.answer(404)
+                if "sync-collection" in body and dav.think_report:
+                    dav.stopping.wait(dav.think_report)
                 if "sync-collection" in body and dav.trickle_report:
                     return self.trickle(dav.multistatus(dav.members(), token="t1"))
                 if "sync-collection" in body and dav.truncate_forever:

@@ -498,3 +498,69 @@ def test_a_csv_with_a_field_of_40_mb_is_refused_naming_its_line_and_nothing_is_i
                    "contacts; nothing was imported\n")
     assert peak < 200, f"peak RSS {peak:.0f} MB"
     assert book.sql("SELECT count(*) FROM contact") == [(0,)]
+
+
+def generated_into_fifo(tmp_path, shell):
+    """A named pipe and the shell command writing into it: the import reads a generator, never a
+    file on disk, so no size is known ahead and nothing could be mapped whole."""
+    fifo = tmp_path / "cards.vcf"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"({shell}) > '{fifo}'"], stderr=subprocess.DEVNULL)
+    return fifo, writer
+
+
+GOOD_CARD = r"BEGIN:VCARD\r\nVERSION:3.0\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nEND:VCARD\r\n"
+
+
+def test_a_card_of_endless_long_lines_is_skipped_at_its_size_limit_in_bounded_memory_and_the_rest_imported(tmp_path):
+    # Before: the card was held whole until its END:VCARD (200 MB of lines, all held and parsed)
+    book = Book(tmp_path)
+    line = "NOTE:" + "x" * 995
+    fifo, writer = generated_into_fifo(
+        tmp_path, rf"printf 'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big\r\n'; yes '{line}' | head -n 200000 | sed 's/$/\r/';"
+                  rf" printf 'END:VCARD\r\n{GOOD_CARD}'")
+
+    code, out, err, peak = measured(book, "import", "--format", "vcard", str(fifo),
+                                    env={"CONTACTSBOOK_IMPORT_MAX_CARD": "1M"})
+    writer.wait(timeout=60)
+
+    assert (code, err) == (0, ""), err
+    assert out.splitlines() == [
+        f"Imported {fifo}: 1 added, 0 updated, 0 unchanged; 1 card without a UID of its own given a new one; "
+        "1 card could not be read",
+        "  line 1: the card is larger than 1 MiB, the limit for one card (CONTACTSBOOK_IMPORT_MAX_CARD sets it): skipped"]
+    assert peak < 150, f"peak RSS {peak:.0f} MB"
+    assert book.sql("SELECT given FROM contact") == [("Ann",)]
+
+
+def test_a_card_of_endless_short_lines_is_skipped_at_its_line_limit_in_bounded_memory(tmp_path):
+    # 2.3 million lines of `NOTE:x` (16 MB): under the size limit, over the line limit. Before: 270 MB
+    book = Book(tmp_path)
+    fifo, writer = generated_into_fifo(
+        tmp_path, rf"printf 'BEGIN:VCARD\r\nFN:Big\r\n'; yes 'NOTE:x' | head -n 2300000; printf 'END:VCARD\r\n{GOOD_CARD}'")
+
+    code, out, err, peak = measured(book, "import", "--format", "vcard", str(fifo))
+    writer.wait(timeout=60)
+
+    assert (code, err) == (0, ""), err
+    assert "  line 1: the card has more than 100000 lines, the limit for one card: skipped\n" in out, out
+    assert peak < 150, f"peak RSS {peak:.0f} MB"
+    assert book.sql("SELECT given FROM contact") == [("Ann",)]
+
+
+def test_a_csv_row_of_millions_of_fields_is_refused_naming_its_line(tmp_path):
+    # Before: three rows of 8 million empty fields (each under the 8 MB row limit) imported at a 330 MB peak
+    path = tmp_path / "fields.csv"
+    with open(path, "w") as out:
+        out.write("given_name,family_name,notes\r\nAnn,Lee,hi\r\n")
+        for _ in range(3):
+            out.write("Bo,Ray" + "," * 8_000_000 + "\r\n")
+    book = Book(tmp_path)
+
+    code, out, err, peak = measured(book, "import", str(path))
+
+    assert code == 1
+    assert err == (f"error: cannot import {path}: the row of line 3 has more than 10000 fields: not a CSV file of "
+                   "contacts; nothing was imported\n")
+    assert peak < 100, f"peak RSS {peak:.0f} MB"
+    assert book.sql("SELECT count(*) FROM contact") == [(0,)]

@@ -50,6 +50,18 @@ def nothing_pulled(book):
 
 # Deadlines.
 
+def test_a_server_thinking_longer_than_the_low_speed_window_before_it_answers_is_waited_for(here, tmp_path):
+    # Seen in bench/carddav-photos.py: Radicale took over 30 s to start the listing of 20,000 cards
+    # on a loaded host, and libcurl's floor, counted from the request, stopped the sync. The floor
+    # now counts from the answer's status line; the request's own limit bounds the thinking.
+    book = added(here, tmp_path)
+    here.think_report = 2.5
+
+    result = sync(book, CONTACTSBOOK_LOW_SPEED_TIME="1")
+
+    assert (result.returncode, result.stdout) == (0, "home: pulled 1, pushed 0, merged 0, conflicts 0\n"), result.stderr
+
+
 def test_a_trickling_server_is_stopped_at_the_request_deadline_naming_the_account_and_request(here, tmp_path):
     book = added(here, tmp_path)
     here.trickle_report = True

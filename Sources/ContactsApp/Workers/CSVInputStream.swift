@@ -28,16 +28,30 @@ final class CSVInputStream: InputStream {
     private var rowBytes = 0
     private var rowLine = 1
 
-    /// A row longer than `maximumRowBytes` (what the reader reads ahead counted with it).
+    /// Fields one row may hold (`ContactLimits.maximumCSVFields`): each is a String of its own
+    /// in the reader's row, so an 8 MB row of commas held 8 million (330 MB for three rows).
+    let maximumFields: Int
+    /// Where the bytes handed to the reader are in the CSV's syntax, to count the fields of each
+    /// row as they pass (the reader reads ahead, so its own rows cannot be followed).
+    private var fields = FieldCounter()
+
+    /// A row longer than `maximumRowBytes` (what the reader reads ahead counted with it), or of
+    /// more fields than `maximumFields` (`fields`: `limit` counts fields).
     struct RowTooLong: Error, Equatable, CustomStringConvertible {
         var line: Int
         var limit: Int
-        var description: String { "the row of line \(line) is longer than \(limit) bytes: not a CSV file of contacts" }
+        var fields = false
+        var description: String {
+            fields ? "the row of line \(line) has more than \(limit) fields: not a CSV file of contacts"
+                : "the row of line \(line) is longer than \(limit) bytes: not a CSV file of contacts"
+        }
     }
 
-    init(maximumRowBytes: Int = ContactLimits.maximumLineBytes, nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
+    init(maximumRowBytes: Int = ContactLimits.maximumLineBytes, maximumFields: Int = ContactLimits.maximumCSVFields,
+         nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
         self.nextChunk = nextChunk
         self.maximumRowBytes = maximumRowBytes
+        self.maximumFields = maximumFields
         super.init(data: Data())
     }
 
@@ -62,8 +76,13 @@ final class CSVInputStream: InputStream {
         fill()
         let count = min(length, output.count - position)
         rowBytes += count
-        if rowBytes > maximumRowBytes {
-            if readError == nil { readError = RowTooLong(line: rowLine, limit: maximumRowBytes) }
+        let crowded = output.withUnsafeBufferPointer { fields.take(UnsafeBufferPointer(rebasing: $0[position..<position + count]),
+                                                                    maximum: maximumFields) }
+        if rowBytes > maximumRowBytes || crowded != nil {
+            if readError == nil {
+                readError = crowded.map { RowTooLong(line: $0, limit: maximumFields, fields: true) }
+                    ?? RowTooLong(line: rowLine, limit: maximumRowBytes)
+            }
             atEnd = true
             output = []
             position = 0
@@ -141,6 +160,53 @@ final class CSVInputStream: InputStream {
     }
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Follows RFC 4180 as CSV.swift reads it (a quote opens a quoted field only at its start;
+    /// in one, `""` is a quote, and a quote then a comma or line break ends it), counting the
+    /// fields of the row and the physical lines (CR, LF or CRLF each one) before it.
+    struct FieldCounter {
+        private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+        private var state = State.fieldStart
+        private var count = 1, line = 1, rowLine = 1, afterCR = false
+
+        /// The line of the row whose fields passed `maximum` in `bytes`, or nil.
+        mutating func take(_ bytes: UnsafeBufferPointer<UInt8>, maximum: Int) -> Int? {
+            for byte in bytes {
+                let isBreak = byte == 0x0D || byte == 0x0A
+                if isBreak {
+                    if byte == 0x0D || !afterCR { line += 1 }
+                    afterCR = byte == 0x0D
+                } else {
+                    afterCR = false
+                }
+                switch state {
+                case .quoted:
+                    if byte == 0x22 { state = .quoteInQuoted }
+                    continue
+                case .quoteInQuoted:
+                    // `""` is a quote; anything but a comma or line break CSV.swift keeps in the field.
+                    guard byte == 0x2C || isBreak else { state = .quoted; continue }
+                case .fieldStart:
+                    if byte == 0x22 { state = .quoted; continue }
+                case .unquoted:
+                    break
+                }
+                if byte == 0x2C {
+                    count += 1
+                    state = .fieldStart
+                    if count > maximum { return rowLine }
+                } else if isBreak {
+                    // A CRLF's LF starts no row of its own: the row after it begins on the next byte.
+                    count = 1
+                    state = .fieldStart
+                    rowLine = line
+                } else {
+                    state = .unquoted
+                }
+            }
+            return nil
+        }
+    }
 
     /// UTF-8 for the bytes 0x80 to 0xFF read as Windows-1252, as Foundation decodes them.
     private static let windows1252: [[UInt8]] = (0x80...0xFF).map { byte in

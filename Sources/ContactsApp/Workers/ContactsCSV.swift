@@ -173,8 +173,9 @@ enum ContactsCSV {
     /// they were found in; a file with no rows gives one batch). An error from `nextChunk` is
     /// thrown once the rows read before it are handed out.
     static func read(batchSize: Int, maximumRowBytes: Int = ContactLimits.maximumLineBytes,
+                     maximumFields: Int = ContactLimits.maximumCSVFields,
                      nextChunk: @escaping (inout [UInt8]) throws -> Bool, _ body: (ParsedContacts) throws -> Void) throws {
-        let stream = CSVInputStream(maximumRowBytes: maximumRowBytes, nextChunk: nextChunk)
+        let stream = CSVInputStream(maximumRowBytes: maximumRowBytes, maximumFields: maximumFields, nextChunk: nextChunk)
         try read(stream, batchSize: batchSize, body)
         if let error = stream.readError { throw error }
     }

@@ -162,14 +162,25 @@ public final class ImportExportWorker: ContactsTransferLogic {
     let importBatchSize: Int
     /// Bytes read from a file at a time.
     let importChunkSize: Int
+    /// Reads an import's vCards, one card held at most `ContactLimits.maximumCardBytes` (or what
+    /// `CONTACTSBOOK_IMPORT_MAX_CARD` says).
+    let vcardReader: VCardReader
 
     public init(environment: ContactsEnvironment, exportPageSize: Int = 200,
-                importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20) {
+                importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20,
+                maximumCardBytes: Int = ImportExportWorker.configuredMaximumCardBytes()) {
+        vcardReader = VCardReader(maximumCardBytes: maximumCardBytes)
         store = environment.store; now = environment.now; makeUID = environment.makeUID
         changes = environment.changes; progress = environment.progress
         self.exportPageSize = exportPageSize
         self.importBatchSize = max(1, importBatchSize)
         self.importChunkSize = max(1, importChunkSize)
+    }
+
+    /// `CONTACTSBOOK_IMPORT_MAX_CARD` (bytes, or with `K`, `M`, `G`), else the default; a value
+    /// that is not one is ignored, as the sync's limits are.
+    public static func configuredMaximumCardBytes(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        environment[ContactLimits.importCardVariable].flatMap(ContactLimits.bytes) ?? ContactLimits.maximumCardBytes
     }
 
     // MARK: - Import
@@ -195,7 +206,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         func readFailure(_ error: Error) -> ContactsFailure {
             ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
         }
-        let batchSize = importBatchSize, chunkSize = importChunkSize
+        let batchSize = importBatchSize, chunkSize = importChunkSize, reader = vcardReader
         let nextChunk = { (buffer: inout [UInt8]) throws -> Bool in
             do {
                 guard let data = try handle.read(upToCount: chunkSize), !data.isEmpty else { return false }
@@ -211,7 +222,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 if resolved == .csv {
                     try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) { try batch(Self.checkingEmails($0)) }
                 } else {
-                    try VCardReader().read(batchSize: batchSize, nextChunk: nextChunk, batch)
+                    try reader.read(batchSize: batchSize, nextChunk: nextChunk, batch)
                 }
             }
         }
@@ -231,7 +242,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
             throw ContactsFailure.badInput("cannot read \(path): \(Self.reason(error))")
         }
         guard !names.isEmpty else { throw ContactsFailure.badInput("\(path) is a folder with no .vcf files in it") }
-        let batchSize = importBatchSize
+        let batchSize = importBatchSize, reader = vcardReader
         var report = try importBatches { batch in
             for name in names {
                 let data: Data
@@ -243,7 +254,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 }
                 var handed = false
                 do {
-                    try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                    try reader.read(batchSize: batchSize, nextChunk: { buffer in
                         guard !handed else { return false }
                         buffer = [UInt8](data)
                         handed = true
@@ -270,14 +281,14 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// never merged silently. Cards that cannot be read are reported and the rest imported; if
     /// the store fails, nothing is imported.
     public func importContacts(_ data: Data, format: ImportFormat) throws -> ImportReport {
-        let batchSize = importBatchSize, chunkSize = importChunkSize
+        let batchSize = importBatchSize, chunkSize = importChunkSize, reader = vcardReader
         return try importBatches { batch in
             if format == .csv {
                 try ContactsCSV.read(data, batchSize: batchSize) { try batch(Self.checkingEmails($0)) }
             } else {
                 var offset = data.startIndex
                 try Self.stoppingAtOverlongLines(nil) {
-                    try VCardReader().read(batchSize: batchSize, nextChunk: { buffer in
+                    try reader.read(batchSize: batchSize, nextChunk: { buffer in
                         guard offset < data.endIndex else { return false }
                         let end = min(offset + chunkSize, data.endIndex)
                         buffer = [UInt8](data[offset..<end])

@@ -26,9 +26,8 @@ public final class CurlTransport: DAVTransport {
     /// elsewhere resets the handle first, so nothing learnt there is sent anywhere else.
     private var authenticatedOrigin: String?
     private let limits: DAVTimeLimits
-    /// When every request of this transport (one sync, one discovery) must be done, on the
-    /// monotonic clock.
-    private let deadline: TimeInterval
+    /// The limit of each request of this transport (one sync, one discovery), within the sync's.
+    private let clock: DAVRequestClock
     /// Asked before each request and while one runs (curl's progress callback, at least once a
     /// second): true stops the sync at once (`DAVError.cancelled`).
     private let isCancelled: () -> Bool
@@ -51,7 +50,7 @@ public final class CurlTransport: DAVTransport {
         self.credentials = credentials
         self.limits = limits
         self.isCancelled = isCancelled
-        deadline = Self.uptime() + limits.sync
+        clock = DAVRequestClock(limits: limits, isCancelled: isCancelled)
         // Only fails when out of memory, which the next allocation would report anyway.
         handle = curl_easy_init()!
     }
@@ -68,8 +67,32 @@ public final class CurlTransport: DAVTransport {
     /// Seconds on the monotonic clock (a changed wall clock moves no deadline).
     private static func uptime() -> TimeInterval { ProcessInfo.processInfo.systemUptime }
 
-    /// Asked by the progress callback while a transfer runs.
-    fileprivate func shouldStop() -> Bool { isCancelled() }
+    /// The low-speed floor's window: when it began and the bytes moved by then. It opens at the
+    /// answer's status line, not at the request: a server may think before it answers (Radicale
+    /// took over 30 s to start the listing of 20,000 cards on a loaded host, bench/FINDINGS.md),
+    /// which the request's own limit bounds; once it answers, it may not trickle.
+    private var window: (time: TimeInterval, bytes: Int64)?
+    /// The floor stopped the transfer (not a cancellation).
+    private var tooSlow = false
+
+    /// Asked by the progress callback while a transfer runs (at least once a second), with the
+    /// bytes moved so far: a cancellation, or an answer slower than the floor over its window.
+    fileprivate func shouldStop(moved bytes: Int64) -> Bool {
+        if isCancelled() { return true }
+        // Not before a status line, nor after a 401 libcurl answers with credentials (the server
+        // thinks again before the second answer) or an interim 100.
+        guard let exchange = current, ![0, 100, 401].contains(exchange.status) else { window = nil; return false }
+        let now = Self.uptime()
+        // A new round (Digest's second request) counts from zero again.
+        guard let start = window, bytes >= start.bytes else { window = (now, bytes); return false }
+        guard now - start.time >= limits.lowSpeedTime else { return false }
+        if Double(bytes - start.bytes) < Double(limits.lowSpeedBytes) * (now - start.time) {
+            tooSlow = true
+            return true
+        }
+        window = (now, bytes)
+        return false
+    }
 
     public func send(_ request: DAVRequest, receiving receiver: DAVBodyReceiver) throws -> DAVResponse {
         self.receiver = receiver
@@ -104,12 +127,10 @@ public final class CurlTransport: DAVTransport {
 
     /// One exchange at `url`, without following a redirect.
     private func perform(_ request: DAVRequest, at url: URL, withCredentials: Bool) throws -> DAVResponse {
-        if isCancelled() { throw DAVError.cancelled }
         // The request gets its own limit, or what is left of the sync's if that is less.
+        let budget = try clock.next()
         let started = Self.uptime()
-        let left = deadline - started
-        guard left > 0 else { throw syncTimedOut() }
-        let timeout = min(limits.request, left)
+        let timeout = budget.timeout
         // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
         // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
         // request would go twice. Every option a request needs is set below either way.
@@ -120,6 +141,8 @@ public final class CurlTransport: DAVTransport {
         }
         let received = Received(receiver: receiver, limit: sizeLimits.card)
         current = received
+        window = nil
+        tooSlow = false
         let context = Unmanaged.passUnretained(received).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headers) }
@@ -148,7 +171,7 @@ public final class CurlTransport: DAVTransport {
             return result == CURLE_OK ? curl_easy_perform(handle) : result
         } : code
         guard code == CURLE_OK else {
-            throw stopped(code, request.method, url, timeout: timeout, byDeadline: timeout < limits.request,
+            throw stopped(code, request.method, url, timeout: timeout, byDeadline: budget.byDeadline,
                           elapsed: Self.uptime() - started)
         }
         var status = 0
@@ -200,13 +223,13 @@ public final class CurlTransport: DAVTransport {
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
             { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYHOST, 2) },
             { ccurl_setopt_long(self.handle, CURLOPT_FOLLOWLOCATION, 0) },
-            // The whole exchange within `timeout`, and never slower than the floor for long:
-            // a trickle of bytes does not keep a request alive (`DAVTimeLimits`).
+            // The whole exchange within `timeout`; the low-speed floor is the progress callback's
+            // (`shouldStop`), counted from the answer's first line, not libcurl's, counted from
+            // the request.
             { ccurl_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 30_000)) },
             { ccurl_setopt_long(self.handle, CURLOPT_TIMEOUT_MS, milliseconds) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_LIMIT, self.limits.lowSpeedBytes) },
-            { ccurl_setopt_long(self.handle, CURLOPT_LOW_SPEED_TIME, max(1, Int(self.limits.lowSpeedTime.rounded(.up)))) },
-            // Called at least once a second while the transfer waits: a cancellation stops it there.
+            // Called at least once a second while the transfer waits: a cancellation, or a
+            // trickle under the floor, stops it there.
             { ccurl_setopt_long(self.handle, CURLOPT_NOPROGRESS, 0) },
             { ccurl_setopt_progress_function(self.handle, curlTransportProgress) },
             { ccurl_setopt_pointer(self.handle, CURLOPT_XFERINFODATA, transport) },
@@ -228,23 +251,16 @@ public final class CurlTransport: DAVTransport {
     /// Why a transfer stopped, in words naming the limit and what sets it.
     private func stopped(_ code: CURLcode, _ method: String, _ url: URL, timeout: TimeInterval, byDeadline: Bool,
                          elapsed: TimeInterval) -> DAVError {
-        if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
-        guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
-        if String(cString: errorBuffer).contains("too slow") {
+        if code == CURLE_ABORTED_BY_CALLBACK && tooSlow {
             return .timedOut("\(method) \(url.absoluteString) received less than \(limits.lowSpeedBytes) bytes a second for "
                 + "\(DAVTimeLimits.seconds(limits.lowSpeedTime)) (\(DAVTimeLimits.Variable.lowSpeedBytes) and "
                 + "\(DAVTimeLimits.Variable.lowSpeedTime) set that floor); stopped")
         }
+        if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
+        guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
         // A connection not made in time says so in libcurl's words.
         guard elapsed + 0.05 >= timeout else { return .network(describe(code)) }
-        if byDeadline { return syncTimedOut() }
-        return .timedOut("\(method) \(url.absoluteString) did not finish within \(DAVTimeLimits.seconds(timeout)) "
-            + "(the limit for one request; \(DAVTimeLimits.Variable.request) sets it); stopped")
-    }
-
-    private func syncTimedOut() -> DAVError {
-        .timedOut("the server's answers took longer than \(DAVTimeLimits.seconds(limits.sync)) in all "
-            + "(the limit for one sync; \(DAVTimeLimits.Variable.sync) sets it); stopped, what was saved before is kept")
+        return byDeadline ? limits.syncTimedOut() : limits.requestTimedOut(method: method, url: url, after: timeout)
     }
 
     /// libcurl's words for a failure, with its detail when it gave one.
@@ -315,11 +331,11 @@ private func curlTransportWrite(_ data: UnsafeMutablePointer<CChar>, _ size: Int
     return received.take(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
 }
 
-/// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled.
+/// Non-zero stops the transfer (CURLE_ABORTED_BY_CALLBACK): the sync was cancelled, or the answer trickles.
 private func curlTransportProgress(_ context: UnsafeMutableRawPointer?, _ downloadTotal: curl_off_t, _ downloaded: curl_off_t,
                                    _ uploadTotal: curl_off_t, _ uploaded: curl_off_t) -> Int32 {
     guard let context else { return 0 }
-    return Unmanaged<CurlTransport>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+    return Unmanaged<CurlTransport>.fromOpaque(context).takeUnretainedValue().shouldStop(moved: Int64(downloaded) + Int64(uploaded)) ? 1 : 0
 }
 
 private func curlTransportHeader(_ data: UnsafeMutablePointer<CChar>, _ size: Int, _ count: Int,
@@ -435,7 +451,7 @@ public enum DAVTransports {
         #if os(Linux) && !CONTACTSBOOK_NO_LIBCURL
         return CurlTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #else
-        return URLSessionTransport(credentials: credentials)
+        return URLSessionTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #endif
     }
 }

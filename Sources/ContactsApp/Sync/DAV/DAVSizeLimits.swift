@@ -14,7 +14,7 @@ public struct DAVSizeLimits: Equatable, Sendable {
     public var card: Int
 
     public static let defaultAnswer = 1 << 30
-    public static let defaultCard = 16 << 20
+    public static let defaultCard = ContactLimits.maximumCardBytes
 
     public init(answer: Int = DAVSizeLimits.defaultAnswer, card: Int = DAVSizeLimits.defaultCard) {
         self.answer = answer; self.card = card
@@ -34,27 +34,8 @@ public struct DAVSizeLimits: Equatable, Sendable {
     }
 
     /// `1048576`, `1024K`, `1M`, `1G` as bytes; nil for anything else or for zero.
-    static func bytes(_ text: String) -> Int? {
-        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
-        var unit = 1
-        switch digits.last.map({ $0.uppercased() }) {
-        case "K": unit = 1 << 10
-        case "M": unit = 1 << 20
-        case "G": unit = 1 << 30
-        default: break
-        }
-        if unit > 1 { digits = digits.dropLast() }
-        guard let count = Int(digits), count > 0 else { return nil }
-        let (value, overflow) = count.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : value
-    }
+    static func bytes(_ text: String) -> Int? { ContactLimits.bytes(text) }
 
     /// `16 MiB`, `1 GiB`, `1000 bytes`: a limit as people read it.
-    public static func words(_ bytes: Int) -> String {
-        for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] where bytes >= unit && bytes % unit == 0 {
-            return "\(bytes / unit) \(name)"
-        }
-        if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }
-        return "\(bytes) bytes"
-    }
+    public static func words(_ bytes: Int) -> String { ContactLimits.words(bytes: bytes) }
 }

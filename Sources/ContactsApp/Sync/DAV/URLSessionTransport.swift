@@ -6,7 +6,7 @@ import Foundation
 /// The fully static executable (`CONTACTSBOOK_STATIC_EXECUTABLE=1`) cannot link libcurl, so it
 /// has no HTTP client: every request fails with a message saying which build syncs.
 public final class URLSessionTransport: DAVTransport {
-    public init(credentials: DAVCredentials?, timeout: TimeInterval = 30) {}
+    public init(credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(), isCancelled: @escaping () -> Bool = { false }) {}
 
     public func send(_ request: DAVRequest) throws -> DAVResponse {
         throw DAVError.network("this contactsbook is a fully static executable, which cannot link libcurl; "
@@ -25,18 +25,22 @@ import FoundationNetworking
 /// machines), and a sync is a few sequential requests on one kept-alive connection, where an
 /// event loop gains nothing. Certificates are verified (URLSession's default, never turned off);
 /// credentials go in each request's `Authorization` header and are dropped on a redirect to
-/// another host (`RedirectGuard`).
+/// another host (`RedirectGuard`). The time limits are `DAVTimeLimits`' (each request's, the
+/// sync's) and a cancellation stops a request while it waits (`DAVRequestClock`); the low-speed
+/// floor is libcurl's, so here only the request's own limit bounds a trickle.
 public final class URLSessionTransport: DAVTransport {
     private let session: URLSession
     private let credentials: DAVCredentials?
-    private let timeout: TimeInterval
+    private let clock: DAVRequestClock
     private let guardian = RedirectGuard()
 
-    public init(credentials: DAVCredentials?, timeout: TimeInterval = 30) {
+    public init(credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(), isCancelled: @escaping () -> Bool = { false }) {
         self.credentials = credentials
-        self.timeout = timeout
+        clock = DAVRequestClock(limits: limits, isCancelled: isCancelled)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
+        // URLSession's own limits past ours: the error then names ours (`DAVRequestClock.wait`).
+        configuration.timeoutIntervalForRequest = limits.request + 1
+        configuration.timeoutIntervalForResource = limits.request + 1
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         session = URLSession(configuration: configuration, delegate: guardian, delegateQueue: nil)
@@ -45,8 +49,9 @@ public final class URLSessionTransport: DAVTransport {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: DAVRequest) throws -> DAVResponse {
+        let budget = try clock.next()
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
-                                    timeoutInterval: timeout)
+                                    timeoutInterval: budget.timeout + 1)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
@@ -58,7 +63,7 @@ public final class URLSessionTransport: DAVTransport {
             urlRequest.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
         }
         // The session is synchronous (one request at a time, on the thread handling a command):
-        // wait for the task here.
+        // wait for the task here, within the request's limit, cancelling it past that.
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox()
         let task = session.dataTask(with: urlRequest) { data, response, error in
@@ -66,7 +71,7 @@ public final class URLSessionTransport: DAVTransport {
             done.signal()
         }
         task.resume()
-        done.wait()
+        try clock.wait(for: done, budget, method: request.method, url: request.url, stop: task.cancel)
         let (data, response, error) = box.get()
         if guardian.wasRefused(task) { return DAVResponse(status: 401, url: request.url) }
         if let error { throw DAVError.network(error.localizedDescription) }

@@ -15,7 +15,23 @@ public struct VCardReader {
     /// Large enough for a photo, small enough that garbage cannot exhaust memory downstream.
     public var maximumLineBytes: Int
 
-    public init(maximumLineBytes: Int = ContactLimits.maximumLineBytes) { self.maximumLineBytes = maximumLineBytes }
+    /// Most bytes and lines one card may hold (`ContactLimits.maximumCardBytes`, `maximumCardLines`),
+    /// with the cards it suspended and an AGENT's card inside it: a card is held until its
+    /// END:VCARD. A card past them is named and skipped (its lines dropped as they come), the
+    /// rest of the file read.
+    public var maximumCardBytes: Int
+    public var maximumCardLines: Int
+
+    public init(maximumLineBytes: Int = ContactLimits.maximumLineBytes, maximumCardBytes: Int = ContactLimits.maximumCardBytes,
+                maximumCardLines: Int = ContactLimits.maximumCardLines) {
+        self.maximumLineBytes = maximumLineBytes
+        self.maximumCardBytes = maximumCardBytes
+        self.maximumCardLines = maximumCardLines
+    }
+
+    /// Cards begun inside a card that has not ended, past which the outermost is taken for one
+    /// whose END:VCARD is missing (Android's nested test card is two deep).
+    static let maximumNesting = 64
 
     /// A line over `maximumLineBytes` outside any card: no card to skip, and no end to wait
     /// for (`/dev/zero` has no line break): a file read a chunk at a time stops there.
@@ -83,12 +99,17 @@ public struct VCardReader {
         /// card v21_nest.vcf): each goes on after the inner card's END:VCARD, and the cards it
         /// held, read as cards of their own, are named once it ends (if it never does, it was
         /// a card whose END:VCARD is missing, and they were simply the next cards).
-        var outer: [(lines: [VCardContentLine], line: Int, inner: [Int])] = []
+        var outer: [(lines: [VCardContentLine], line: Int, inner: [Int], held: Held, over: String?)] = []
         /// The BEGIN:VCARD lines of the cards read inside the current card.
         var inner: [Int] = []
         /// The card of an AGENT (2.1: `AGENT:` and the card on the lines after it) being
         /// gathered, and how many cards deep in it we are.
         var agent: (lines: [VCardContentLine], depth: Int)?
+        /// What the current card holds (its lines, its AGENT's, the cards read inside it) and,
+        /// apart, what the cards it suspended hold: together under the reader's limits.
+        var held = Held(), suspended = Held()
+        /// Why the current card is skipped, once it passed a limit: its lines are dropped as they come.
+        var over: String?
         /// Lines outside any card: where the run began and how many, named when it ends.
         var outside: (line: Int, count: Int)?
         /// An overlong line met outside any card (its number).
@@ -97,13 +118,50 @@ public struct VCardReader {
 
         init(reader: VCardReader) { self.reader = reader }
 
+        struct Held {
+            var lines = 0, bytes = 0
+            static func + (a: Held, b: Held) -> Held { Held(lines: a.lines + b.lines, bytes: a.bytes + b.bytes) }
+            static func - (a: Held, b: Held) -> Held { Held(lines: a.lines - b.lines, bytes: a.bytes - b.bytes) }
+        }
+
+        /// Counts a line the current card is about to keep; false once the card is over a limit
+        /// (then it keeps nothing). Past a limit, the outermost suspended card goes first, taken
+        /// for one whose END:VCARD is missing; with none left, the current card is over.
+        private mutating func hold(_ bytes: Int, into result: inout ParsedContacts) -> Bool {
+            guard over == nil else { return false }
+            held.lines += 1
+            held.bytes += bytes
+            while held.lines + suspended.lines > reader.maximumCardLines || held.bytes + suspended.bytes > reader.maximumCardBytes {
+                guard outer.isEmpty else { dropOutermost(into: &result); continue }
+                over = held.lines > reader.maximumCardLines
+                    ? "the card has more than \(reader.maximumCardLines) lines, the limit for one card: skipped"
+                    : "the card is larger than \(ContactLimits.words(bytes: reader.maximumCardBytes)), the limit for one card "
+                        + "(\(ContactLimits.importCardVariable) sets it): skipped"
+                card = []
+                inner = []
+                held = Held()
+                if agent != nil { agent!.lines = [] }
+                return false
+            }
+            return true
+        }
+
+        /// The outermost suspended card, named as one without END:VCARD (or over a limit already).
+        private mutating func dropOutermost(into result: inout ParsedContacts) {
+            let bottom = outer.removeFirst()
+            suspended = suspended - bottom.held
+            result.problems.append(.init(line: bottom.line, reason: bottom.over ?? "the card has no END:VCARD within the limit "
+                + "for one card (\(ContactLimits.words(bytes: reader.maximumCardBytes)), \(reader.maximumCardLines) lines and "
+                + "\(VCardReader.maximumNesting) cards inside it)"))
+        }
+
         mutating func take(_ line: VCardContentLine, into result: inout ParsedContacts) {
-            if agent != nil { return gatherAgent(line) }
+            if agent != nil { return gatherAgent(line, into: &result) }
             if line.overlong && card == nil { overlongOutside = line.line; return }
             // A comment (some exports start with one; Android's tests hold them inside cards):
             // no property name starts with `#`.
             if line.bytes.first == UInt8(ascii: "#") {
-                if card != nil {
+                if card != nil && over == nil {
                     result.warnings.append(.init(line: line.line, reason: "a comment line, not a property: skipped", kind: .changed))
                 }
                 return
@@ -114,13 +172,19 @@ public struct VCardReader {
                 if let lines = card {
                     if let last = lines.last, VCardReader.agentValue(last.bytes)?.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true {
                         agent = ([line], 1)
+                        if !hold(line.bytes.count, into: &result) { agent!.lines = [] }
                         return
                     }
-                    outer.append((lines, cardLine, inner))
+                    outer.append((lines, cardLine, inner, held, over))
+                    suspended = suspended + held
                     inner = []
+                    if outer.count > VCardReader.maximumNesting { dropOutermost(into: &result) }
                 }
                 card = []
                 cardLine = line.line
+                held = Held()
+                over = nil
+                _ = hold(line.bytes.count, into: &result)
             case "END:VCARD":
                 guard let lines = card else {
                     endOutside(into: &result)
@@ -128,33 +192,53 @@ public struct VCardReader {
                     result.skippedLines += 1
                     return
                 }
-                reader.readCard(lines, startingAt: cardLine, charsets: charsets, into: &result)
+                if let over {
+                    result.problems.append(.init(line: cardLine, reason: over))
+                } else {
+                    reader.readCard(lines, startingAt: cardLine, charsets: charsets, into: &result)
+                }
                 for begin in inner {
                     result.warnings.append(.init(
                         line: begin, reason: "a card inside the card of line \(cardLine), not an AGENT's: read as a card of its own",
                         kind: .changed))
                 }
                 if let parent = outer.popLast() {
+                    let ended = cardLine
                     card = parent.lines
-                    inner = parent.inner + [cardLine]
+                    inner = parent.inner
                     cardLine = parent.line
+                    suspended = suspended - parent.held
+                    held = parent.held
+                    over = parent.over
+                    // Named once it ends; counted with it, so a card that never does stays bounded.
+                    if hold(0, into: &result) { inner.append(ended) }
                 } else {
                     card = nil
                     inner = []
+                    held = Held()
+                    over = nil
                 }
             case "BEGIN:VADDRESSBOOK", "END:VADDRESSBOOK":
                 return
             default:
                 if card != nil {
+                    let keep = hold(line.bytes.count, into: &result)
                     if let value = VCardReader.agentValue(line.bytes), VCardReader.isBeginVCard(value) {
                         // 3.0 written as 2.1: `AGENT:BEGIN:VCARD` and the card's lines after it.
                         var opening = line
                         opening.bytes.removeLast(value.count)
-                        card!.append(opening)
-                        agent = ([VCardContentLine(bytes: Array("BEGIN:VCARD".utf8), line: line.line)], 1)
+                        if keep { card!.append(opening) }
+                        agent = (keep ? [VCardContentLine(bytes: Array("BEGIN:VCARD".utf8), line: line.line)] : [], 1)
                         return
                     }
-                    card!.append(line)
+                    if keep {
+                        card!.append(line)
+                    } else if VCardReader.agentValue(line.bytes) != nil {
+                        // A card over a limit keeps only an AGENT line, for the card that may follow it to stay its AGENT's.
+                        card = [line]
+                    } else if card?.isEmpty == false {
+                        card = []
+                    }
                 } else if outside != nil {
                     outside!.count += 1
                 } else {
@@ -166,14 +250,16 @@ public struct VCardReader {
         /// A line of an AGENT's card: once its END:VCARD comes, the card becomes the AGENT's
         /// value, as 3.0 writes it (one text value, its lines joined by `\n`), so it stays with
         /// its parent and is written back with it.
-        private mutating func gatherAgent(_ line: VCardContentLine) {
+        private mutating func gatherAgent(_ line: VCardContentLine, into result: inout ParsedContacts) {
             switch VCardReader.marker(line.bytes) {
             case "BEGIN:VCARD": agent!.depth += 1
             case "END:VCARD": agent!.depth -= 1
             default: break
             }
-            agent!.lines.append(line)
+            if hold(line.bytes.count, into: &result) { agent!.lines.append(line) }
             guard agent!.depth == 0 else { return }
+            // Its card over a limit: only where the AGENT's card ends mattered.
+            guard over == nil else { agent = nil; return }
             let text = agent!.lines.map { line in
                 (try? VCardProperty(line, charsets: charsets))?.raw ?? String(decoding: line.bytes, as: UTF8.self)
             }.joined(separator: "\n")
@@ -194,9 +280,11 @@ public struct VCardReader {
 
         mutating func finish(into result: inout ParsedContacts) {
             endOutside(into: &result)
-            let open = outer.map { (line: $0.line, innermost: false) } + (card != nil ? [(line: cardLine, innermost: true)] : [])
+            let open = outer.map { (line: $0.line, innermost: false, over: $0.over) }
+                + (card != nil ? [(line: cardLine, innermost: true, over: over)] : [])
             for card in open {
-                let reason = !card.innermost ? "the card has no END:VCARD"
+                let reason = card.over != nil ? card.over!
+                    : !card.innermost ? "the card has no END:VCARD"
                     : agent != nil ? "the card of its AGENT has no END:VCARD (is the file truncated?)"
                     : "the card has no END:VCARD (is the file truncated?)"
                 result.problems.append(.init(line: card.line, reason: reason))
