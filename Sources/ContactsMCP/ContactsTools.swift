@@ -261,31 +261,27 @@ public final class ContactsTools {
     // MARK: Groups
 
     var groups: MCPTool {
-        let spec = ListAction.groups.declaration
-        return MCPTool(
-            name: "groups", title: "List groups",
-            description: spec.summary + ": each group's name, size, members (their UIDs) and convention. The search tool's "
+        listActionTool(
+            .groups, title: "List groups",
+            description: ": each group's name, size, members (their UIDs) and convention. The search tool's "
                 + "`group` lists a group's members as contacts; `ungrouped` those in no group.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.ListGroups.ViewModel.jsonSchema,
-            annotations: .read
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.ListGroups.ViewModel.self, orFail: "groups showed no list")
+            outputSchema: ListContacts.ListGroups.ViewModel.jsonSchema, annotations: .read
+        ) { outcome in
+            let model = try Self.last(ListContacts.ListGroups.ViewModel.self, in: outcome, orFail: "groups showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.caption]
                 + model.groups.map { "\($0.name): \($0.size)" }).joined(separator: "\n"))
         }
     }
 
     var group: MCPTool {
-        let spec = ListAction.group.declaration
-        return MCPTool(
-            name: "group", title: "Change a group",
-            description: spec.summary + ". `action` new, rename, delete, add or remove; `name` the group; `values` the new "
+        listActionTool(
+            .group, title: "Change a group",
+            description: ". `action` new, rename, delete, add or remove; `name` the group; `values` the new "
                 + "name (rename) or the contacts (add, remove): numbers, UIDs or quoted names. A delete keeps the members; "
                 + "the undo tool takes any of these back.",
-            inputSchema: spec.parametersSchema, outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema,
-            annotations: MCPToolAnnotations(destructive: true)
-        ) { [self] arguments in
-            let model = try runListAction(spec, arguments, showing: ListContacts.ChangeGroup.ViewModel.self, orFail: "the group said nothing")
+            outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+        ) { outcome in
+            let model = try Self.last(ListContacts.ChangeGroup.ViewModel.self, in: outcome, orFail: "the group said nothing")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.notes).joined(separator: "\n"))
         }
     }
