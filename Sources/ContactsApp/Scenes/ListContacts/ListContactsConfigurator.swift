@@ -16,6 +16,7 @@ public enum ListContactsConfigurator {
         interactor.presenter = presenter
         interactor.toolsPresenter = presenter
         interactor.toolsWorker = factory.worker
+        interactor.directoryWorker = factory.directoryWorker
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
         router.dataStore = interactor

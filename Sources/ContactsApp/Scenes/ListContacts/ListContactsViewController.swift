@@ -89,7 +89,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             the rest; says what moved (pulled, pushed, merged, conflicts). Accounts are added with \
             'contactsbook account add'. Example: sync   ·   sync home
             """),
-    ] + toolActions, displays: toolViewModels)
+    ] + toolActions + directoryActions, displays: toolViewModels + directoryViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
@@ -103,6 +103,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
 
     public func perform(_ call: ActionCall) {
         typealias Fetch = ListContacts.FetchContacts.Request
+        if performDirectory(call) { return }
         switch call.name {
         case "list":
             interactor?.fetchContacts(request: Fetch(page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: ""))
