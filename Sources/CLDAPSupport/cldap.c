@@ -1,7 +1,12 @@
 // One LDAP search under one deadline (CLDAPSupport.h). Every step that can wait on the server
 // (connect, TLS, bind, each answer of the search) gets what is left of the time limit, so a
 // slow or silent directory costs at most its limit and never holds the book's own answer.
+#include <fcntl.h>
 #include <math.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -55,11 +60,61 @@ static int is_connection_failure(int code) {
     return code == LDAP_SERVER_DOWN || code == LDAP_CONNECT_ERROR;
 }
 
-/// A connection that failed under TLS: libldap reports a refused certificate as a connection
-/// failure, with GnuTLS's or OpenSSL's words in the diagnostic.
-static int connect_or_tls(const char *message) {
-    return strstr(message, "TLS") || strstr(message, "certificate") || strstr(message, "handshake") ? CLDAP_TLS
-                                                                                                      : CLDAP_CONNECT;
+/// Whether a TCP connection to the URI's host and port opens before the deadline.
+static int reachable(const char *uri, double deadline) {
+    const char *start = strstr(uri, "://");
+    if (!start) return 0;
+    start += 3;
+    char host[256];
+    char port[16] = "389";
+    if (strncmp(uri, "ldaps", 5) == 0) strcpy(port, "636");
+    const char *end = start;
+    if (*start == '[') {
+        end = strchr(start, ']');
+        if (!end || (size_t)(end - start - 1) >= sizeof host) return 0;
+        memcpy(host, start + 1, (size_t)(end - start - 1));
+        host[end - start - 1] = 0;
+        end++;
+    } else {
+        end = start + strcspn(start, ":/");
+        if ((size_t)(end - start) >= sizeof host) return 0;
+        memcpy(host, start, (size_t)(end - start));
+        host[end - start] = 0;
+    }
+    if (*end == ':') snprintf(port, sizeof port, "%.*s", (int)strcspn(end + 1, "/"), end + 1);
+    struct addrinfo hints = {0}, *found = NULL;
+    hints.ai_socktype = SOCK_STREAM;
+    if (getaddrinfo(host, port, &hints, &found) != 0) return 0;
+    int ok = 0;
+    for (struct addrinfo *a = found; a && !ok; a = a->ai_next) {
+        int fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+        if (fd < 0) continue;
+        if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+            ok = 1;
+        } else {
+            struct pollfd pfd = {fd, POLLOUT, 0};
+            double rest = deadline - now();
+            if (rest > 0 && poll(&pfd, 1, (int)(rest * 1000) + 1) == 1) {
+                int error = 0;
+                socklen_t length = sizeof error;
+                ok = getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0;
+            }
+        }
+        close(fd);
+    }
+    freeaddrinfo(found);
+    return ok;
+}
+
+/// A connection that failed under TLS. libldap reports a refused certificate as a connection
+/// failure ("Can't contact LDAP server", often with "(unknown error code)"), so the server's
+/// port is tried once more without TLS: open means the TLS handshake is what failed.
+static int connect_or_tls(const cldap_search_params *p, double deadline, char *message, size_t size) {
+    if (!reachable(p->uri, deadline)) return CLDAP_CONNECT;
+    snprintf(message, size, "the TLS handshake failed: the server's certificate is not trusted or does not name the host "
+             "in the address (--ca-file names the authority that signed it), or the server does not speak %s",
+             p->tls == CLDAP_TLS_LDAPS ? "LDAPS on this port" : "TLS");
+    return CLDAP_TLS;
 }
 
 /// Waits for the answer to `msgid` (one message) until the deadline.
@@ -150,14 +205,14 @@ static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *co
                 return CLDAP_TIMEOUT;
             }
             describe(ld, code, "StartTLS failed", message, size);
-            return is_connection_failure(code) ? connect_or_tls(message) : CLDAP_TLS;
+            return is_connection_failure(code) ? connect_or_tls(p, deadline, message, size) : CLDAP_TLS;
         }
     }
     if (p->bind_dn && *p->bind_dn) {
         if (!arm(ld, deadline, p->time_limit, message, size)) return CLDAP_TIMEOUT;
         int bound = bind_simple(ld, p, deadline, message, size);
         if (bound != CLDAP_OK) {
-            if (bound == CLDAP_CONNECT && p->tls == CLDAP_TLS_LDAPS) return connect_or_tls(message);
+            if (bound == CLDAP_CONNECT && p->tls == CLDAP_TLS_LDAPS) return connect_or_tls(p, deadline, message, size);
             return bound;
         }
     }
@@ -172,7 +227,7 @@ static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *co
                                &server_limit, p->size_limit, &msgid);
     if (code != LDAP_SUCCESS) {
         describe(ld, code, "cannot search", message, size);
-        if (is_connection_failure(code)) return p->tls == CLDAP_TLS_LDAPS ? connect_or_tls(message) : CLDAP_CONNECT;
+        if (is_connection_failure(code)) return p->tls == CLDAP_TLS_LDAPS ? connect_or_tls(p, deadline, message, size) : CLDAP_CONNECT;
         return CLDAP_SEARCH;
     }
     for (;;) {
@@ -187,7 +242,7 @@ static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *co
             int error = LDAP_SERVER_DOWN;
             ldap_get_option(ld, LDAP_OPT_RESULT_CODE, &error);
             describe(ld, error, "cannot search", message, size);
-            if (is_connection_failure(error) && p->tls == CLDAP_TLS_LDAPS) return connect_or_tls(message);
+            if (is_connection_failure(error) && p->tls == CLDAP_TLS_LDAPS) return connect_or_tls(p, deadline, message, size);
             return CLDAP_CONNECT;
         }
         switch (ldap_msgtype(answer)) {
