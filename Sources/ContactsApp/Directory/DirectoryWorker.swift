@@ -36,6 +36,8 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     private let client: DirectoryClient
     /// Where `copy` saves (journalled); nil: a worker that only searches.
     private let journal: ContactJournal?
+    private let makeUID: () -> String
+    private let now: () -> Date
     private let passwords: (DirectorySource) throws -> String?
     private let lock = NSLock()
     private var cachedSources: [DirectorySource]?
@@ -43,8 +45,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     private var knownPasswords: [String: String] = [:]
 
     public init(sources: DirectorySourceStore, journal: ContactJournal? = nil, client: DirectoryClient = OpenLDAPClient(),
-                passwords: @escaping (DirectorySource) throws -> String? = DirectoryPassword.run) {
+                passwords: @escaping (DirectorySource) throws -> String? = DirectoryPassword.run,
+                makeUID: @escaping () -> String = { UUID().uuidString.lowercased() }, now: @escaping () -> Date = Date.init) {
         self.sources = sources; self.journal = journal; self.client = client; self.passwords = passwords
+        self.makeUID = makeUID; self.now = now
     }
 
     // MARK: Sources
@@ -86,7 +90,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
                                      passwordCommand: passwordCommand, filter: filter, security: security, caFile: caPath,
                                      sizeLimit: sizeLimit ?? DirectorySource.defaultSizeLimit,
                                      timeLimit: timeLimit ?? DirectorySource.defaultTimeLimit)
-        do { try sources.addDirectorySource(source) } catch { throw DirectoryFailure.storage("\(ContactsFailure(error))") }
+        do { try sources.addDirectorySource(source) } catch { throw DirectoryFailure.storage(Self.words(error)) }
         lock.withLock { cachedSources = nil }
         return source
     }
@@ -94,7 +98,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     public func list() throws -> [DirectorySource] {
         if let cached = lock.withLock({ cachedSources }) { return cached }
         let list: [DirectorySource]
-        do { list = try sources.directorySources() } catch { throw DirectoryFailure.storage("\(ContactsFailure(error))") }
+        do { list = try sources.directorySources() } catch { throw DirectoryFailure.storage(Self.words(error)) }
         lock.withLock { cachedSources = list }
         return list
     }
@@ -102,7 +106,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     public func remove(name: String) throws {
         let removed: Bool
         do { removed = try sources.removeDirectorySource(named: name) } catch {
-            throw DirectoryFailure.storage("\(ContactsFailure(error))")
+            throw DirectoryFailure.storage(Self.words(error))
         }
         guard removed else { throw DirectoryFailure.unknown(name) }
         lock.withLock { cachedSources = nil }
@@ -168,13 +172,22 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     public func copy(_ entry: DirectoryEntry) throws -> Contact {
         guard let journal else { throw DirectoryFailure.storage("this book cannot keep copies") }
         let server = try? source(named: entry.source).server
-        let contact = DirectoryMapping.contact(from: entry, server: server)
+        var contact = DirectoryMapping.contact(from: entry, server: server)
+        contact.uid = makeUID()
+        contact.createdAt = now()
+        contact.updatedAt = contact.createdAt
         do {
             return try journal.recordChangeSet(kind: .add, summary: "copied \(contact.fullName) from directory \(entry.source)",
                                                origin: nil) { try $0.insert(contact, keepingID: false) }
         } catch {
-            throw DirectoryFailure.storage("\(ContactsFailure(error))")
+            throw DirectoryFailure.storage(Self.words(error))
         }
+    }
+
+    /// A store's error in words ("There is already a directory named corp.").
+    static func words(_ error: Error) -> String {
+        if case .storage(let text)? = error as? ContactStoreError { return text }
+        return "\(error)"
     }
 
     private func ask(_ request: DirectoryRequest) -> DirectoryAnswer {

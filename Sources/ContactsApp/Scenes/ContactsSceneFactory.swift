@@ -28,7 +28,8 @@ public final class ContactsSceneFactory {
             }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }
         directoryWorker = (environment.store as? DirectorySourceStore).map {
-            DirectoryWorker(sources: $0, journal: environment.store as? ContactJournal)
+            DirectoryWorker(sources: $0, journal: environment.store as? ContactJournal, makeUID: environment.makeUID,
+                            now: environment.now)
         }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)

@@ -26,9 +26,10 @@ extension ListContacts {
             public let caption: String
 
             public var layout: DisplayLayout {
-                .table(columns: [.init("Directory"), .init("Name"), .init("Organization"), .init("Email"), .init("Phone")],
-                       rows: rows.map { [$0.reference, $0.name, $0.organization, $0.email, $0.phone] },
-                       caption: ([caption] + notices).joined(separator: "\n"))
+                let table = DisplayLayout.table(
+                    columns: [.init("Directory"), .init("Name"), .init("Organization"), .init("Email"), .init("Phone")],
+                    rows: rows.map { [$0.reference, $0.name, $0.organization, $0.email, $0.phone] }, caption: caption)
+                return notices.isEmpty ? table : .group([table, .lines(notices)])
             }
         }
     }
