@@ -31,24 +31,18 @@ struct QueryCommand: ParsableCommand {
     /// or says on stderr why it cannot search and exits with status 2.
     static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
         var matches: [MailQueryMatch]
-        let directories: DirectoryWorker
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
             matches = try MailQueryWorker(store: store).matches(for: words.joined(separator: " "))
-            // The book's sources are read now, while it is open; the directories are asked after.
-            directories = DirectoryWorker(sources: store)
-            _ = directories.hasSources
+            // The organisation's directories after the book (issue 31), each under its time
+            // limit; one that fails says so once on stderr and the book's answer stands.
+            let found = DirectoryWorker(sources: store).search(words.joined(separator: " "))
+            for notice in found.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
+            matches += DirectoryPresenter().mailMatches(found)
         } catch {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)
-        }
-        // The organisation's directories after the book (issue 31), each under its time limit;
-        // one that fails says so once on stderr and the book's answer stands.
-        if directories.hasSources {
-            let found = directories.search(words.joined(separator: " "))
-            for notice in found.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
-            matches += DirectoryPresenter().mailMatches(found)
         }
         let answer = MailQueryPresenter().present(matches, format: format)
         write(answer.text, to: .standardOutput)

@@ -282,3 +282,62 @@ def test_a_query_without_directories_does_not_map_libldap(tmp_path):
                             timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LD_DEBUG": "files"})
     assert result.returncode == 0
     assert "file=libldap" not in result.stderr and "libldap" not in result.stderr.split("contactsbook: ")[0]
+
+
+def frames(tmp_path, args, messages, framing):
+    from rpc_client import frame, isolated_env, parse_frames
+    data = b"".join(frame(m, framing) for m in messages)
+    result = subprocess.run([BIN, *args, "--db", str(tmp_path / "book.sqlite")], input=data, capture_output=True,
+                            env=isolated_env(tmp_path), timeout=60)
+    return parse_frames(result.stdout, framing), result.stderr.decode()
+
+
+def test_lsp_completion_offers_the_book_then_the_directory_and_says_a_dead_one_once(tmp_path, server):
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    add(tmp_path, "dead", "ldap://127.0.0.1:1/dc=example,dc=org", "--plaintext")
+    uri = "file:///tmp/draft.eml"
+    text = "To: zoë\nSubject: hi\n\nbody\n"
+    complete = lambda id_: {"jsonrpc": "2.0", "id": id_, "method": "textDocument/completion",
+                            "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 7}}}
+    messages, stderr = frames(tmp_path, ["--lsp"], [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
+         "params": {"textDocument": {"uri": uri, "languageId": "mail", "version": 1, "text": text}}},
+        complete(2), complete(3),
+        {"jsonrpc": "2.0", "id": 4, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"},
+    ], "content-length")
+    answers = {m["id"]: m for m in messages if "id" in m}
+    labels = [item["label"] for item in answers[2]["result"]["items"]]
+    assert labels[0] == "Zoë Local <zoe.local@example.org>"
+    assert "Zoë Lee <p2@corp.example.org>" in labels[1:]
+    assert len(labels) == 16
+    details = {item["label"]: item.get("detail") for item in answers[2]["result"]["items"]}
+    assert details["Zoë Lee <p2@corp.example.org>"] == "corp directory · Example Corp"
+    # The second request has the same answer, and the dead directory was said once.
+    assert [item["label"] for item in answers[3]["result"]["items"]] == labels
+    assert stderr.count("directory dead: cannot search: Can't contact LDAP server") == 1
+
+
+def test_mcp_search_returns_the_directory_after_the_book(tmp_path, server):
+    import jsonschema
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    messages, _ = frames(tmp_path, ["--mcp"], [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search", "arguments": {"text": "zoë lee"}}},
+    ], "newline")
+    answers = {m["id"]: m for m in messages if "id" in m}
+    (tool,) = [t for t in answers[2]["result"]["tools"] if t["name"] == "search"]
+    result = answers[3]["result"]
+    assert not result.get("isError"), result
+    structured = result["structuredContent"]
+    jsonschema.validate(structured, tool["outputSchema"])
+    assert structured["total"] == 0
+    assert structured["directories"]["rows"][0]["reference"] == "corp:1"
+    assert structured["directories"]["rows"][0]["email"] == "p2@corp.example.org"
+    assert "1 person in the directories" in result["content"][0]["text"]

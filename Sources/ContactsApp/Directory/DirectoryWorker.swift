@@ -40,7 +40,11 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     private let now: () -> Date
     private let passwords: (DirectorySource) throws -> String?
     private let lock = NSLock()
-    private var cachedSources: [DirectorySource]?
+    /// A directory that could not be reached or timed out, and until when it is not asked
+    /// again: a long session (--lsp, --mcp, the REPL) pays a dead directory's time limit and
+    /// hears of it once, not at every keystroke.
+    private var restingUntil: [String: Date] = [:]
+    public static let restAfterFailure: TimeInterval = 60
     /// A password command runs once per process and directory, not once per search.
     private var knownPasswords: [String: String] = [:]
 
@@ -91,16 +95,12 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
                                      sizeLimit: sizeLimit ?? DirectorySource.defaultSizeLimit,
                                      timeLimit: timeLimit ?? DirectorySource.defaultTimeLimit)
         do { try sources.addDirectorySource(source) } catch { throw DirectoryFailure.storage(Self.words(error)) }
-        lock.withLock { cachedSources = nil }
         return source
     }
 
+    /// Read at each search: another process may have added or removed one.
     public func list() throws -> [DirectorySource] {
-        if let cached = lock.withLock({ cachedSources }) { return cached }
-        let list: [DirectorySource]
-        do { list = try sources.directorySources() } catch { throw DirectoryFailure.storage(Self.words(error)) }
-        lock.withLock { cachedSources = list }
-        return list
+        do { return try sources.directorySources() } catch { throw DirectoryFailure.storage(Self.words(error)) }
     }
 
     public func remove(name: String) throws {
@@ -109,7 +109,6 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
             throw DirectoryFailure.storage(Self.words(error))
         }
         guard removed else { throw DirectoryFailure.unknown(name) }
-        lock.withLock { cachedSources = nil }
     }
 
     public var hasSources: Bool { !((try? list()) ?? []).isEmpty }
@@ -128,7 +127,8 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     }
 
     public func search(_ text: String) -> DirectorySearch {
-        let all = (try? list()) ?? []
+        let moment = now()
+        let all = ((try? list()) ?? []).filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
         guard !all.isEmpty, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return DirectorySearch() }
         var answers = [DirectoryAnswer](repeating: DirectoryAnswer(), count: all.count)
         let results = NSLock()
@@ -139,6 +139,11 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
                 ask(DirectoryRequest(source: source, filter: $0))
             } ?? DirectoryAnswer()
             results.withLock { answers[index] = answer }
+        }
+        for (source, answer) in zip(all, answers) {
+            if case .directory(_, let reason, _)? = answer.failure, [.connect, .timeout, .noLibrary].contains(reason) {
+                lock.withLock { restingUntil[source.name] = moment.addingTimeInterval(Self.restAfterFailure) }
+            }
         }
         return DirectorySearch(answers: answers)
     }
