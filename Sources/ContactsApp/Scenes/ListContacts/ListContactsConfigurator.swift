@@ -17,6 +17,7 @@ public enum ListContactsConfigurator {
         interactor.toolsPresenter = presenter
         interactor.toolsWorker = factory.worker
         interactor.directoryWorker = factory.directoryWorker
+        interactor.directoryPresenter = presenter
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
         router.dataStore = interactor

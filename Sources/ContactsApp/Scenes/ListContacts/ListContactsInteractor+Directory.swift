@@ -21,7 +21,6 @@ final class DirectoryResults {
 }
 
 extension ListContactsInteractor: ListContactsDirectoryBusinessLogic {
-    var directoryPresenter: ListContactsDirectoryPresentationLogic? { presenter as? ListContactsDirectoryPresentationLogic }
 
     /// After the book's own rows of a search: the directories', each asked with a server-side
     /// filter under its time limit. A directory that fails is a notice in the answer, never the

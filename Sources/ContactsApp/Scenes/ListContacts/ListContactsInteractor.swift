@@ -38,6 +38,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     let syncWorker: ContactsSyncLogic?
     /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`).
     public var directoryWorker: ContactsDirectoryLogic?
+    var directoryPresenter: ListContactsDirectoryPresentationLogic?
     let directoryResults = DirectoryResults()
 
     public private(set) var query: ContactQuery

@@ -67,7 +67,6 @@ public struct DirectoryEntryFormatter {
         func add(_ label: String, _ value: String) {
             if !value.isEmpty { fields.append(Field(label: label, value: TerminalText.sanitize(value))) }
         }
-        if !contact.composedName.isEmpty && contact.composedName != contact.fullName { add("Name", contact.composedName) }
         add("Organization", contact.organization)
         add("Title", contact.title)
         for phone in contact.phones { add("Phone (\(phone.label))", formatter.phone(phone.value)) }

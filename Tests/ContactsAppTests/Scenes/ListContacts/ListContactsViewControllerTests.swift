@@ -203,7 +203,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays"])
+                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays", "copy"])
         XCTAssertEqual(sut.title, "contacts")
     }
 
