@@ -5,6 +5,8 @@
 #include <math.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -292,7 +294,17 @@ int cldap_search(const cldap_search_params *p, void *context, cldap_value_fn eac
         snprintf(message, size, "not an LDAP address: %s", ldap_err2string(code));
         return CLDAP_CONNECT;
     }
+    // A server that drops the connection must not kill the process with SIGPIPE (a `query`
+    // ignores no signal): blocked in this thread for the search, and one raised meanwhile dropped.
+    sigset_t pipe_signal, old_mask;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &old_mask);
     int status = run(ld, p, deadline, context, each, message, size);
     ldap_unbind_ext(ld, NULL, NULL);
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_signal, NULL, &zero) > 0) {
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     return status;
 }

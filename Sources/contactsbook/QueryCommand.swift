@@ -31,15 +31,27 @@ struct QueryCommand: ParsableCommand {
     /// or says on stderr why it cannot search and exits with status 2.
     static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
         var matches: [MailQueryMatch]
+        var written = false
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
             matches = try MailQueryWorker(store: store).matches(for: words.joined(separator: " "))
             // The organisation's directories after the book (issue 31), each under its time
-            // limit; one that fails says so once on stderr and the book's answer stands.
-            let found = DirectoryWorker(sources: store).search(words.joined(separator: " "))
+            // limit; one that fails says so once on stderr and the book's answer stands. Lines
+            // without mutt's counting first line go out at once, before any directory is asked.
+            let directories = DirectoryWorker(sources: store)
+            if format != .mutt, !matches.isEmpty, directories.hasSources {
+                write(MailQueryPresenter().present(matches, format: format).text, to: .standardOutput)
+                written = true
+            }
+            let found = directories.search(words.joined(separator: " "))
             for notice in found.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
-            matches += DirectoryPresenter().mailMatches(found)
+            let fromDirectories = DirectoryPresenter().mailMatches(found)
+            if written {
+                write(MailQueryPresenter().present(fromDirectories, format: format).text, to: .standardOutput)
+                return
+            }
+            matches += fromDirectories
         } catch {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)

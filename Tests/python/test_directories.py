@@ -276,12 +276,20 @@ def test_without_libldap_the_error_names_the_package(tmp_path, server):
     assert "install the libldap2 package" in result.stderr
 
 
-def test_a_query_without_directories_does_not_map_libldap(tmp_path):
+def test_libldap_is_loaded_only_when_a_directory_is_asked(tmp_path, server):
     book(tmp_path)
-    result = subprocess.run([BIN, "query", "--db", str(tmp_path / "book.sqlite"), "zoë"], capture_output=True, text=True,
-                            timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LD_DEBUG": "files"})
-    assert result.returncode == 0
-    assert "file=libldap" not in result.stderr and "libldap" not in result.stderr.split("contactsbook: ")[0]
+
+    def opened(*args):
+        result = subprocess.run([BIN, *args, "--db", str(tmp_path / "book.sqlite")], capture_output=True, text=True,
+                                timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LD_DEBUG": "files"})
+        assert "file=" in result.stderr, "LD_DEBUG=files reported nothing"
+        return "file=libldap" in result.stderr
+
+    assert not opened("query", "zoë")
+    assert not opened("search", "zoë")
+    add(tmp_path, "corp", server.url, "--plaintext")
+    assert opened("query", "zoë")
+    assert not opened("list")
 
 
 def frames(tmp_path, args, messages, framing):

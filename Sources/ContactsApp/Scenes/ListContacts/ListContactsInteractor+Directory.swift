@@ -27,8 +27,9 @@ extension ListContactsInteractor: ListContactsDirectoryBusinessLogic {
     /// search's failure.
     public func searchDirectories(request: ListContacts.SearchDirectories.Request) {
         // A search the book refused (too long) is not sent to the directories either.
+        // An empty search lists the book; nothing is asked of a directory.
         guard let directoryWorker, request.search.count <= ContactLimits.maximumSearchLength,
-              directoryWorker.hasSources else { return }
+              !request.search.trimmingCharacters(in: .whitespaces).isEmpty, directoryWorker.hasSources else { return }
         let search = directoryWorker.search(request.search)
         var numbers: [String: Int] = [:]
         directoryResults.entries = [:]

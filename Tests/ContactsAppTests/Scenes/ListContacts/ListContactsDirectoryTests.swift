@@ -85,11 +85,12 @@ final class ListContactsDirectoryTests: XCTestCase {
         XCTAssertFalse(sut.isDirectoryReference("lab:2"))
     }
 
-    func test_searchDirectories_withoutDirectories_orWithATooLongSearch_asksNothing() {
+    func test_searchDirectories_withoutDirectories_orWithATooLongOrEmptySearch_asksNothing() {
         directorySpy.hasSources = false
         sut.searchDirectories(request: .init(search: "lee"))
         directorySpy.hasSources = true
         sut.searchDirectories(request: .init(search: String(repeating: "a", count: ContactLimits.maximumSearchLength + 1)))
+        sut.searchDirectories(request: .init(search: "  "))
         XCTAssertEqual(directorySpy.searched, [])
         XCTAssertTrue(presenterSpy.results.isEmpty)
     }
