@@ -127,8 +127,13 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     }
 
     public func search(_ text: String) -> DirectorySearch {
+        search(text, in: (try? list()) ?? [])
+    }
+
+    /// Asks `sources` (read already: `query` asks them while it searches the book).
+    public func search(_ text: String, in sources: [DirectorySource]) -> DirectorySearch {
         let moment = now()
-        let all = ((try? list()) ?? []).filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
+        let all = sources.filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
         guard !all.isEmpty, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return DirectorySearch() }
         var answers = [DirectoryAnswer](repeating: DirectoryAnswer(), count: all.count)
         let results = NSLock()
