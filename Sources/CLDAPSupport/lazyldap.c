@@ -48,9 +48,14 @@ static int loaded;
 static char failure[512];
 
 /// OpenLDAP 2.6 (Debian 13, Ubuntu 24.04) names its library libldap.so.2; 2.5 (Debian 12,
-/// Ubuntu 22.04) libldap-2.5.so.0. CONTACTSBOOK_TEST_LIBLDAP replaces both, only so that a test
-/// can see what a machine without libldap gets.
+/// Ubuntu 22.04) libldap-2.5.so.0. The one whose headers this was compiled against is tried
+/// first (the other misses and walks the loader's whole path). CONTACTSBOOK_TEST_LIBLDAP
+/// replaces both, only so that a test can see what a machine without libldap gets.
+#if LDAP_VENDOR_VERSION < 20600
+static const char *const sonames[] = {"libldap-2.5.so.0", "libldap.so.2", NULL};
+#else
 static const char *const sonames[] = {"libldap.so.2", "libldap-2.5.so.0", NULL};
+#endif
 
 static void load(void) {
     const char *test = getenv("CONTACTSBOOK_TEST_LIBLDAP");
