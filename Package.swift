@@ -80,6 +80,12 @@ let package = Package(
             .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
             .target(name: "CLibXML2", condition: .when(platforms: [.macOS])),
         ]),
+        // One LDAP search per call (connect, StartTLS or LDAPS, bind, search under a deadline) for
+        // the organisation's directories (issue 31), calling OpenLDAP's libldap (libldap-dev,
+        // scripts/setup) under its own names and loading it on first use, as CCurlSupport does
+        // libcurl: the headers only, nothing asks the linker for libldap, and a `query` without a
+        // directory never maps it.
+        .target(name: "CLDAPSupport"),
         // The interactive front end: a libedit REPL driving a SceneCore session.
         .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
@@ -108,6 +114,9 @@ let package = Package(
                 // The sync's HTTP client on Linux (`Sync/DAV/CurlTransport.swift`).
                 .target(name: "CCurlSupport", condition: .when(platforms: [.linux])),
                 .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
+                // The directories' LDAP client (`Directory/OpenLDAPClient.swift`); a fully static
+                // executable cannot dlopen it, and its directories say which build reaches them.
+                .target(name: "CLDAPSupport", condition: .when(platforms: [.linux])),
             ]),
             // A fully static executable cannot link libcurl (there is no static libcurl with its
             // dependencies): that build leaves libcurl and, in release, URLSession out, and its

@@ -35,6 +35,11 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         worker = MailAddressWorker(environment: environment)
         markdown = ContactMarkdown(environment: environment)
         self.log = log
+        // A directory that cannot answer is said once on stderr (the client's log), not at every keystroke.
+        var said = Set<String>()
+        worker.directoryNotices = { notices in
+            for notice in notices where said.insert(notice).inserted { log(.warning, notice) }
+        }
     }
 
     public var capabilities: [String: JSONValue] {

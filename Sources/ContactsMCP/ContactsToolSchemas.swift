@@ -24,6 +24,7 @@ enum ContactsToolSchemas {
                                "matched": ["type": "string", "description": "where the search found a contact the row does not show"]]]],
             "page": integer, "pageCount": integer, "total": ["type": "integer", "description": "contacts matching"],
             "search": string, "sort": string, "caption": string,
+            "directories": ListContacts.SearchDirectories.ViewModel.jsonSchema,
         ],
     ]
 

@@ -56,7 +56,14 @@ public final class ContactsTools {
             guard let model = outcome.last(ListContacts.FetchContacts.ViewModel.self) else {
                 throw MCPToolFailure("the search showed no list")
             }
-            return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+            // The organisation's directories' answer after the book's (issue 31), when one was asked.
+            guard let directories = outcome.last(ListContacts.SearchDirectories.ViewModel.self),
+                  case .object(var members) = try JSONValueEncoder.encode(model) else {
+                return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
+            }
+            members["directories"] = try JSONValueEncoder.encode(directories)
+            return MCPToolResult(.object(members), text: ([model.caption, directories.caption] + directories.notices)
+                .joined(separator: "\n"))
         }
     }
 

@@ -19,7 +19,7 @@ struct ContactsBookCommand: ParsableCommand {
             """,
         version: version,
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
-                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
+                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self, DirectoryCommand.self,
                       AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
                       AddCommand.self, EditCommand.self, DeleteCommand.self, GroupsCommand.self, GroupCommand.self],
         defaultSubcommand: SessionCommand.self)

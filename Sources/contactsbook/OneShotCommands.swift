@@ -59,7 +59,11 @@ enum OneShot {
     static func matchedNothing(_ outcome: Outcome) -> Bool {
         outcome.displayed.contains { viewModel in
             switch viewModel {
-            case let list as ListContacts.FetchContacts.ViewModel: return list.total == 0
+            // The book found no one, and no directory did either (issue 31).
+            case let list as ListContacts.FetchContacts.ViewModel:
+                return list.total == 0 && !outcome.displayed.contains {
+                    ($0 as? ListContacts.SearchDirectories.ViewModel).map { !$0.rows.isEmpty } ?? false
+                }
             case let birthdays as ListContacts.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
             case let duplicates as ListContacts.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
             case let groups as ListContacts.ListGroups.ViewModel: return groups.groups.isEmpty

@@ -30,11 +30,35 @@ struct QueryCommand: ParsableCommand {
     /// Prints the addresses matching `words` in the book at `path` (exit status 1 without any),
     /// or says on stderr why it cannot search and exits with status 2.
     static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
-        let matches: [MailQueryMatch]
+        var matches: [MailQueryMatch]
+        var written = false
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
-            matches = try MailQueryWorker(store: store, groups: store).matches(for: words.joined(separator: " "))
+            // The organisation's directories (issue 31) are asked while the book is searched, each
+            // under its time limit; one that fails says so once on stderr and the book's answer
+            // stands. Lines without mutt's counting first line go out as soon as the book has them.
+            let text = words.joined(separator: " ")
+            let directories = DirectoryWorker(sources: store)
+            let sources = try store.directorySources()
+            let asking = DispatchGroup()
+            let answer = DirectoryAnswerBox()
+            if !sources.isEmpty {
+                DispatchQueue.global().async(group: asking) { answer.found = directories.search(text, in: sources) }
+            }
+            matches = try MailQueryWorker(store: store, groups: store).matches(for: text)
+            if format != .mutt, !matches.isEmpty, !sources.isEmpty {
+                write(MailQueryPresenter().present(matches, format: format).text, to: .standardOutput)
+                written = true
+            }
+            asking.wait()
+            for notice in answer.found.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
+            let fromDirectories = DirectoryPresenter().mailMatches(answer.found)
+            if written {
+                write(MailQueryPresenter().present(fromDirectories, format: format).text, to: .standardOutput)
+                return
+            }
+            matches += fromDirectories
         } catch {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)
@@ -43,6 +67,11 @@ struct QueryCommand: ParsableCommand {
         write(answer.text, to: .standardOutput)
         if !answer.found { throw ExitCode(1) }
     }
+}
+
+/// The directories' answer, handed from the thread that asks them (read after `wait()`).
+private final class DirectoryAnswerBox: @unchecked Sendable {
+    var found = DirectorySearch()
 }
 
 /// `contactsbook query ...` as a mail client runs it (`ContactsBookCommand.run`): `QueryCommand`'s

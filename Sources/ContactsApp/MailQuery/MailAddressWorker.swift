@@ -25,11 +25,16 @@ public final class MailAddressWorker {
     let makeUID: () -> String
     let changes: ChangeNotifier?
     let environment: ContactsEnvironment
+    /// The organisation's directories, asked after the book (`MailAddressWorker+Directory.swift`).
+    let directories: ContactsDirectoryLogic?
+    /// Hears what a directory could not answer (a front end says it once).
+    public var directoryNotices: (([String]) -> Void)?
 
     public init(environment: ContactsEnvironment) {
         self.environment = environment
         store = environment.store; journal = environment.journal; now = environment.now
         makeUID = environment.makeUID; changes = environment.changes
+        directories = (environment.store as? DirectorySourceStore).map { DirectoryWorker(sources: $0, now: environment.now) }
     }
 
     /// The addresses matching `text`, through the very search and ranking of `contactsbook
@@ -41,6 +46,7 @@ public final class MailAddressWorker {
         var byID: [Int64: Contact] = [:]
         for contact in contacts { if let id = contact.id { byID[id] = contact } }
         return matches.map { AddressCompletion(match: $0, contact: $0.contactID.flatMap { byID[$0] }) }
+            + directoryCompletions(for: text)
     }
 
     /// The emails of `emails` that no contact holds (compared as `MatchKeys.email` does).

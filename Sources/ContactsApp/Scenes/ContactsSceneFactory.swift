@@ -10,6 +10,8 @@ public final class ContactsSceneFactory {
     /// The list's `sync`; nil for a store that keeps no sync state (the in-memory one).
     let syncWorker: ContactsSyncLogic?
     let formatter: ContactFormatter
+    /// The organisation's directories (issue 31); nil for a store that keeps none (the in-memory one).
+    let directoryWorker: DirectoryWorker?
     /// Set once the session exists (the session builds the root scene from it).
     var context: SceneContext!
 
@@ -24,6 +26,10 @@ public final class ContactsSceneFactory {
                 let transport = DAVTransports.standard(credentials: credentials, isCancelled: { progress?.isCancelled ?? false })
                 return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
             }, now: environment.now, progress: environment.progress, changes: environment.changes)
+        }
+        directoryWorker = (environment.store as? DirectorySourceStore).map {
+            DirectoryWorker(sources: $0, journal: environment.store as? ContactJournal, makeUID: environment.makeUID,
+                            now: environment.now)
         }
         formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
                                      defaultCountry: environment.defaultCountry)

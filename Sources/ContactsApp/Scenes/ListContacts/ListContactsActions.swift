@@ -11,6 +11,8 @@ extension ListContacts {
         case duplicates, merge, birthdays
         // Groups (`ListContactsViewController+Groups.swift`).
         case groups, group
+        // The organisation's directories (`ListContactsViewController+Directory.swift`).
+        case copy
 
         public var declaration: ActionSpec {
             switch self {
@@ -141,6 +143,14 @@ extension ListContacts {
                     book) listing its members by UID; it syncs, imports and exports as any card. Tags stay tags. \
                     Example: group new Family   ·   group add Family 3 "ann lee"   ·   group remove Family 3   ·   \
                     group rename Family Kin   ·   group delete Kin
+                    """)
+            case .copy:
+                ActionSpec(self, summary: "copy a directory's search result into the book", parameters: [
+                    ParameterSpec("result", .string, help: "the result as the search labelled it (corp:2)"),
+                ], details: """
+                    Saves the directory's entry as a new contact, journalled like any other change ('undo' takes it \
+                    back); the contact's card keeps where it came from (SOURCE and X-CONTACTSBOOK-DIRECTORY). \
+                    Example: search lee, then copy corp:2
                     """)
             }
         }

@@ -19,6 +19,8 @@ public enum ListContactsConfigurator {
         interactor.toolsWorker = factory.worker
         interactor.groupsWorker = factory.worker
         interactor.groupsPresenter = presenter
+        interactor.directoryWorker = factory.directoryWorker
+        interactor.directoryPresenter = presenter
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
         presenter.groupsViewController = viewController

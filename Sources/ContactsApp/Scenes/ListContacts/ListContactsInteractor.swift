@@ -41,6 +41,10 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
+    /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`).
+    public var directoryWorker: ContactsDirectoryLogic?
+    var directoryPresenter: ListContactsDirectoryPresentationLogic?
+    let directoryResults = DirectoryResults()
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?

@@ -17,7 +17,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
 /// Turns the list's actions into Requests and hands what it displays to the front end.
 public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts",
-                                                   actions: ListContacts.Action.self, displays: toolViewModels + groupViewModels)
+                                                   actions: ListContacts.Action.self, displays: toolViewModels + groupViewModels + directoryViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
@@ -33,6 +33,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public func perform(_ call: ActionCall) {
         typealias Fetch = ListContacts.FetchContacts.Request
         guard let action = call.action(of: ListContacts.Action.self) else { return }
+        if performDirectory(action, call) { return }
         switch action {
         case .list:
             interactor?.fetchContacts(request: Fetch(
@@ -66,6 +67,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case .sync: interactor?.syncContacts(request: .init(account: call.string("account")))
         case .duplicates, .merge, .birthdays: performTool(action, call)
         case .groups, .group: performGroups(action, call)
+        case .copy: break // `performDirectory`
         }
     }
 

@@ -221,7 +221,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
                         "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
-                        "groups", "group"])
+                        "groups", "group", "copy"])
         XCTAssertEqual(sut.title, "contacts")
     }
 

@@ -1,0 +1,158 @@
+// libldap loaded on first use, as libcurl is (CCurlSupport/lazycurl.c): the executable has no
+// NEEDED entry for it, so a `query`, `--help` or a session that asks no directory never maps
+// libldap and what it pulls in (liblber, libsasl2, GnuTLS...). Each function below has
+// libldap's own name and prototype (from its headers), so cldap.c calls OpenLDAP as documented;
+// the first call dlopens the library once and every call goes on to the real function. Hidden:
+// nothing outside this executable (libldap itself included) binds to these names.
+//
+// Without libldap nothing crashes: cldap_search asks cldap_load_failure first and reports what
+// to install as the directory's error; the functions below are then never called.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ldap.h>
+
+#include "CLDAPSupport.h"
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+static struct {
+    int (*initialize)(LDAP **, const char *);
+    int (*set_option)(LDAP *, int, const void *);
+    int (*get_option)(LDAP *, int, void *);
+    int (*start_tls_s)(LDAP *, LDAPControl **, LDAPControl **);
+    int (*sasl_bind)(LDAP *, const char *, const char *, struct berval *, LDAPControl **, LDAPControl **, int *);
+    int (*result)(LDAP *, int, int, struct timeval *, LDAPMessage **);
+    int (*parse_result)(LDAP *, LDAPMessage *, int *, char **, char **, char ***, LDAPControl ***, int);
+    int (*search_ext)(LDAP *, const char *, int, const char *, char **, int, LDAPControl **, LDAPControl **,
+                      struct timeval *, int, int *);
+    int (*msgtype)(LDAPMessage *);
+    char *(*get_dn)(LDAP *, LDAPMessage *);
+    char *(*first_attribute)(LDAP *, LDAPMessage *, BerElement **);
+    char *(*next_attribute)(LDAP *, LDAPMessage *, BerElement *);
+    struct berval **(*get_values_len)(LDAP *, LDAPMessage *, const char *);
+    void (*value_free_len)(struct berval **);
+    void (*memfree)(void *);
+    void (*ber_free)(BerElement *, int);
+    int (*msgfree)(LDAPMessage *);
+    char *(*err2string)(int);
+    int (*unbind_ext)(LDAP *, LDAPControl **, LDAPControl **);
+    int (*abandon_ext)(LDAP *, int, LDAPControl **, LDAPControl **);
+} real;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int loaded;
+static char failure[512];
+
+/// OpenLDAP 2.6 (Debian 13, Ubuntu 24.04) names its library libldap.so.2; 2.5 (Debian 12,
+/// Ubuntu 22.04) libldap-2.5.so.0. The one whose headers this was compiled against is tried
+/// first (the other misses and walks the loader's whole path). CONTACTSBOOK_TEST_LIBLDAP
+/// replaces both, only so that a test can see what a machine without libldap gets.
+#if LDAP_VENDOR_VERSION < 20600
+static const char *const sonames[] = {"libldap-2.5.so.0", "libldap.so.2", NULL};
+#else
+static const char *const sonames[] = {"libldap.so.2", "libldap-2.5.so.0", NULL};
+#endif
+
+static void load(void) {
+    const char *test = getenv("CONTACTSBOOK_TEST_LIBLDAP");
+    void *library = NULL;
+    const char *name = NULL;
+    const char *why = NULL;
+    if (test && *test) {
+        name = test;
+        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (!library) why = dlerror();
+    } else {
+        for (int i = 0; sonames[i] && !library; i++) {
+            name = sonames[i];
+            library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            if (!library) why = dlerror();
+        }
+    }
+    if (!library) {
+        snprintf(failure, sizeof failure,
+                 "directories need OpenLDAP's client library, which could not be loaded (%s); on Debian or "
+                 "Ubuntu install the libldap2 package (libldap-2.5-0 on Debian 12 and Ubuntu 22.04)",
+                 why ? why : name);
+        return;
+    }
+#define FIND(field, symbol)                                                                                  \
+    if (!(*(void **)&real.field = dlsym(library, symbol))) {                                                \
+        snprintf(failure, sizeof failure, "%s has no %s: it is not the OpenLDAP library this contactsbook needs", \
+                 name, symbol);                                                                              \
+        return;                                                                                              \
+    }
+    FIND(initialize, "ldap_initialize")
+    FIND(set_option, "ldap_set_option")
+    FIND(get_option, "ldap_get_option")
+    FIND(start_tls_s, "ldap_start_tls_s")
+    FIND(sasl_bind, "ldap_sasl_bind")
+    FIND(result, "ldap_result")
+    FIND(parse_result, "ldap_parse_result")
+    FIND(search_ext, "ldap_search_ext")
+    FIND(msgtype, "ldap_msgtype")
+    FIND(get_dn, "ldap_get_dn")
+    FIND(first_attribute, "ldap_first_attribute")
+    FIND(next_attribute, "ldap_next_attribute")
+    FIND(get_values_len, "ldap_get_values_len")
+    FIND(value_free_len, "ldap_value_free_len")
+    FIND(memfree, "ldap_memfree")
+    // liblber's, found through libldap's own dependencies.
+    FIND(ber_free, "ber_free")
+    FIND(msgfree, "ldap_msgfree")
+    FIND(err2string, "ldap_err2string")
+    FIND(unbind_ext, "ldap_unbind_ext")
+    FIND(abandon_ext, "ldap_abandon_ext")
+#undef FIND
+    loaded = 1;
+}
+
+const char *cldap_load_failure(void) {
+    pthread_once(&once, load);
+    return loaded ? NULL : failure;
+}
+
+// Called only after cldap_load_failure() said the library is there.
+HIDDEN int ldap_initialize(LDAP **ld, const char *uri) { return real.initialize(ld, uri); }
+HIDDEN int ldap_set_option(LDAP *ld, int option, const void *value) { return real.set_option(ld, option, value); }
+HIDDEN int ldap_get_option(LDAP *ld, int option, void *value) { return real.get_option(ld, option, value); }
+HIDDEN int ldap_start_tls_s(LDAP *ld, LDAPControl **s, LDAPControl **c) { return real.start_tls_s(ld, s, c); }
+HIDDEN int ldap_sasl_bind(LDAP *ld, const char *dn, const char *mechanism, struct berval *cred, LDAPControl **s,
+                          LDAPControl **c, int *msgid) {
+    return real.sasl_bind(ld, dn, mechanism, cred, s, c, msgid);
+}
+HIDDEN int ldap_result(LDAP *ld, int msgid, int all, struct timeval *timeout, LDAPMessage **result) {
+    return real.result(ld, msgid, all, timeout, result);
+}
+HIDDEN int ldap_parse_result(LDAP *ld, LDAPMessage *res, int *code, char **matched, char **diagnostic,
+                             char ***referrals, LDAPControl ***controls, int freeit) {
+    return real.parse_result(ld, res, code, matched, diagnostic, referrals, controls, freeit);
+}
+HIDDEN int ldap_search_ext(LDAP *ld, const char *base, int scope, const char *filter, char **attrs, int attrsonly,
+                           LDAPControl **s, LDAPControl **c, struct timeval *timeout, int sizelimit, int *msgid) {
+    return real.search_ext(ld, base, scope, filter, attrs, attrsonly, s, c, timeout, sizelimit, msgid);
+}
+HIDDEN int ldap_msgtype(LDAPMessage *message) { return real.msgtype(message); }
+HIDDEN char *ldap_get_dn(LDAP *ld, LDAPMessage *entry) { return real.get_dn(ld, entry); }
+HIDDEN char *ldap_first_attribute(LDAP *ld, LDAPMessage *entry, BerElement **ber) {
+    return real.first_attribute(ld, entry, ber);
+}
+HIDDEN char *ldap_next_attribute(LDAP *ld, LDAPMessage *entry, BerElement *ber) {
+    return real.next_attribute(ld, entry, ber);
+}
+HIDDEN struct berval **ldap_get_values_len(LDAP *ld, LDAPMessage *entry, const char *attribute) {
+    return real.get_values_len(ld, entry, attribute);
+}
+HIDDEN void ldap_value_free_len(struct berval **values) { real.value_free_len(values); }
+HIDDEN void ldap_memfree(void *p) { real.memfree(p); }
+HIDDEN void ber_free(BerElement *ber, int freebuf) { real.ber_free(ber, freebuf); }
+HIDDEN int ldap_msgfree(LDAPMessage *message) { return real.msgfree(message); }
+HIDDEN char *ldap_err2string(int code) { return real.err2string(code); }
+HIDDEN int ldap_unbind_ext(LDAP *ld, LDAPControl **s, LDAPControl **c) { return real.unbind_ext(ld, s, c); }
+HIDDEN int ldap_abandon_ext(LDAP *ld, int msgid, LDAPControl **s, LDAPControl **c) {
+    return real.abandon_ext(ld, msgid, s, c);
+}

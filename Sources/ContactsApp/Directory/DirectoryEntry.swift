@@ -1,0 +1,133 @@
+import Foundation
+
+/// One entry a directory returned: its DN and its attributes' values as the server sent them
+/// (bytes: a value may be binary, a photo, or not UTF-8 at all).
+public struct DirectoryEntry: Equatable, Sendable {
+    /// The directory's name (`directory add NAME`).
+    public let source: String
+    public let dn: String
+    /// Attribute names as the server spelled them, in the order it sent them.
+    public var attributes: [(name: String, values: [Data])]
+
+    public init(source: String, dn: String, attributes: [(name: String, values: [Data])] = []) {
+        self.source = source; self.dn = dn; self.attributes = attributes
+    }
+
+    public static func == (a: DirectoryEntry, b: DirectoryEntry) -> Bool {
+        a.source == b.source && a.dn == b.dn && a.attributes.map(\.name) == b.attributes.map(\.name)
+            && a.attributes.map(\.values) == b.attributes.map(\.values)
+    }
+
+    /// The values of `attribute` (any case).
+    public func values(_ attribute: String) -> [Data] {
+        attributes.filter { $0.name.caseInsensitiveCompare(attribute) == .orderedSame }.flatMap(\.values)
+    }
+
+    /// The text values of `attribute`: values that are not UTF-8 are left out (a photo, a SID),
+    /// control characters become spaces and a value is cut at `DirectoryEntry.maximumValueLength`.
+    public func texts(_ attribute: String) -> [String] {
+        values(attribute).compactMap(Self.text)
+    }
+
+    /// Longest text kept from one value: a directory's value could be megabytes.
+    public static let maximumValueLength = 1_000
+
+    static func text(_ data: Data) -> String? {
+        guard let text = String(data: data, encoding: .utf8) else { return nil }
+        var cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar
+        }))
+        if cleaned.count > maximumValueLength { cleaned = String(cleaned.prefix(maximumValueLength)) + "…" }
+        let trimmed = cleaned.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}
+
+/// A directory's entry as a contact (issue 31): its attributes read into the fields through the
+/// one mapping (`ContactField.ldapSources`), the photo as a vCard PHOTO, and where it came from
+/// (SOURCE, RFC 6350's "where to get this card again", and `X-CONTACTSBOOK-DIRECTORY`).
+public enum DirectoryMapping {
+    /// The kept property naming the directory a copied contact came from.
+    public static let sourceProperty = "X-CONTACTSBOOK-DIRECTORY"
+
+    public static func contact(from entry: DirectoryEntry, server: String? = nil) -> Contact {
+        var contact = Contact()
+        for field in ContactField.allCases {
+            let sources = field.ldapSources
+            guard !sources.isEmpty else { continue }
+            switch field {
+            case .given: contact.givenName = first(entry, sources)
+            case .family: contact.familyName = first(entry, sources)
+            case .display: contact.formattedName = first(entry, sources)
+            case .nickname: contact.nickname = first(entry, sources)
+            case .organization:
+                // The organisation, else the unit: a directory of one organisation often names only units.
+                contact.organization = first(entry, sources)
+            case .title: contact.title = first(entry, sources)
+            case .phone: contact.phones = labelled(entry, sources)
+            case .email: contact.emails = labelled(entry, sources).filter { ContactRules.isEmail($0.value) }
+            case .address: contact.addresses = address(entry).map { [$0] } ?? []
+            case .website:
+                contact.websites = labelled(entry, sources).map {
+                    // labeledURI: "https://example.org/~ann Ann's page": the URL is the first word.
+                    LabeledValue(label: $0.label, value: String($0.value.split(separator: " ").first ?? ""))
+                }
+            case .birthday: break
+            case .notes: contact.notes = entry.texts("description").first ?? entry.texts("info").first ?? ""
+            case .tag: break
+            }
+        }
+        // A name the book can show: the display name alone is enough for it, but the parts read better.
+        if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.formattedName.isEmpty {
+            contact.formattedName = entry.dn
+        }
+        if let photo = photo(entry) {
+            contact.extraProperties.append("PHOTO;ENCODING=b;TYPE=JPEG:" + photo.base64EncodedString())
+        }
+        if let server {
+            contact.extraProperties.append("SOURCE:" + sourceURL(server: server, dn: entry.dn))
+        }
+        contact.extraProperties.append(sourceProperty + ":" + escapeVCardText(entry.source))
+        return contact
+    }
+
+    /// The first photo value: JPEG (jpegPhoto, AD's thumbnailPhoto).
+    public static func photo(_ entry: DirectoryEntry) -> Data? {
+        ContactField.ldapPhotoAttributes.lazy.compactMap { entry.values($0).first }.first { !$0.isEmpty }
+    }
+
+    /// An LDAP URL for the entry (RFC 4516): the server, then the DN percent-encoded.
+    public static func sourceURL(server: String, dn: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "=,-._~")
+        return server + "/" + (dn.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+    }
+
+    private static func first(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> String {
+        sources.lazy.compactMap { entry.texts($0.attribute).first }.first ?? ""
+    }
+
+    private static func labelled(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> [LabeledValue] {
+        var seen = Set<String>()
+        return sources.flatMap { source in
+            entry.texts(source.attribute).filter { seen.insert($0).inserted }.map { LabeledValue(label: source.label, value: $0) }
+        }
+    }
+
+    private static func address(_ entry: DirectoryEntry) -> PostalAddress? {
+        let street = entry.texts("street").first ?? entry.texts("streetAddress").first ?? ""
+        let address = PostalAddress(label: "work", street: street, city: entry.texts("l").first ?? "",
+                                    region: entry.texts("st").first ?? "", postalCode: entry.texts("postalCode").first ?? "",
+                                    country: entry.texts("co").first ?? entry.texts("c").first ?? "")
+        if !address.components.isEmpty { return address }
+        // postalAddress: "1 Main St$Springfield$USA", lines separated by `$`.
+        guard let lines = entry.texts("postalAddress").first else { return nil }
+        return PostalAddress(label: "work", street: lines.split(separator: "$").map {
+            $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+    }
+
+    private static func escapeVCardText(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,")
+            .replacingOccurrences(of: ";", with: "\\;")
+    }
+}

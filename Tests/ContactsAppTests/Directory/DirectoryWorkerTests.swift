@@ -1,0 +1,162 @@
+import XCTest
+@testable import ContactsApp
+
+/// The directories' worker with an injected fake directory (no server): what it asks, what it
+/// keeps of the answers, and how a failing directory is said and rested.
+final class DirectoryWorkerTests: XCTestCase {
+    final class SourcesFake: DirectorySourceStore {
+        var sources: [DirectorySource]
+        init(_ sources: [DirectorySource]) { self.sources = sources }
+        func directorySources() throws -> [DirectorySource] { sources }
+        func addDirectorySource(_ source: DirectorySource) throws { sources.append(source) }
+        func removeDirectorySource(named name: String) throws -> Bool {
+            let before = sources.count
+            sources.removeAll { $0.name == name }
+            return sources.count < before
+        }
+    }
+
+    /// A directory in memory: answers per source name, and every request it got.
+    final class DirectoryClientFake: DirectoryClient, @unchecked Sendable {
+        let lock = NSLock()
+        var answers: [String: DirectoryAnswer] = [:]
+        private(set) var requests: [DirectoryRequest] = []
+        func search(_ request: DirectoryRequest) -> DirectoryAnswer {
+            lock.withLock {
+                requests.append(request)
+                return answers[request.source.name] ?? DirectoryAnswer()
+            }
+        }
+    }
+
+    let corp = DirectorySource(name: "corp", server: "ldap://ldap.corp.test", baseDN: "dc=corp", bindDN: "cn=reader",
+                               passwordCommand: "pass show ldap", security: .startTLS)
+    let lab = DirectorySource(name: "lab", server: "ldaps://ldap.lab.test", baseDN: "dc=lab", security: .ldaps, timeLimit: 1)
+    var client: DirectoryClientFake!
+    var clock = Date(timeIntervalSince1970: 1_000)
+    var passwordsAsked = 0
+    var sut: DirectoryWorker!
+
+    override func setUp() {
+        super.setUp()
+        client = DirectoryClientFake()
+        sut = DirectoryWorker(sources: SourcesFake([corp, lab]), client: client,
+                              passwords: { [unowned self] _ in passwordsAsked += 1; return "s3cret" }, now: { [unowned self] in clock })
+    }
+
+    func person(_ source: String, _ uid: String, _ name: String, mail: String) -> DirectoryEntry {
+        DirectoryEntry(source: source, dn: "uid=\(uid),dc=\(source)",
+                       attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)])])
+    }
+
+    func test_search_asksEveryDirectory_withItsFilter_andTheBindPasswordOnlyWhereItBinds() {
+        // Given
+        client.answers = ["corp": DirectoryAnswer(entries: [person("corp", "ann", "Ann Lee", mail: "ann@corp.test")]),
+                          "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")])]
+        // When
+        let found = sut.search("lee")
+        // Then
+        XCTAssertEqual(found.entries.map(\.dn), ["uid=ann,dc=corp", "uid=al,dc=lab"], "in the sources' order")
+        XCTAssertEqual(found.notices, [])
+        let requests = client.requests.sorted { $0.source.name < $1.source.name }
+        XCTAssertEqual(requests.map(\.filter), [LDAPFilter.search("lee"), LDAPFilter.search("lee")])
+        XCTAssertEqual(requests.map(\.password), ["s3cret", nil])
+        XCTAssertEqual(requests.map(\.sizeLimit), [DirectorySource.defaultSizeLimit, DirectorySource.defaultSizeLimit])
+    }
+
+    func test_search_runsThePasswordCommandOncePerDirectory() {
+        _ = sut.search("lee")
+        _ = sut.search("ann")
+        XCTAssertEqual(passwordsAsked, 1)
+    }
+
+    func test_aDirectoryThatFails_isANotice_theOthersAnswer_andItRestsAMinute() {
+        // Given
+        client.answers = ["corp": DirectoryAnswer(failure: .directory(name: "corp", .timeout, "no complete answer within 3 s")),
+                          "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")])]
+        // When
+        let first = sut.search("lee")
+        clock += DirectoryWorker.restAfterFailure - 1
+        let second = sut.search("lee")
+        clock += 1
+        let third = sut.search("lee")
+        // Then
+        XCTAssertEqual(first.notices, ["directory corp: no complete answer within 3 s"])
+        XCTAssertEqual(first.entries.map(\.source), ["lab"])
+        XCTAssertEqual(second.notices, [], "said once: not asked while it rests")
+        XCTAssertEqual(second.entries.map(\.source), ["lab"])
+        XCTAssertEqual(third.notices, ["directory corp: no complete answer within 3 s"], "asked again after its rest")
+        XCTAssertEqual(client.requests.filter { $0.source.name == "corp" }.count, 2)
+    }
+
+    func test_aRefusedBind_isNotRested_soAFixedPasswordWorksAtOnce() {
+        client.answers = ["corp": DirectoryAnswer(failure: .directory(name: "corp", .bind, "refused"))]
+        _ = sut.search("lee")
+        _ = sut.search("lee")
+        XCTAssertEqual(client.requests.filter { $0.source.name == "corp" }.count, 2)
+    }
+
+    func test_aSizeLimitHit_saysMoreExist() {
+        client.answers = ["lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")], more: true)]
+        XCTAssertEqual(sut.search("lee").notices,
+                       ["directory lab: more entries match than the 1 shown; type more of the name"])
+    }
+
+    func test_noWords_askNoDirectory() {
+        XCTAssertEqual(sut.search("   "), DirectorySearch())
+        XCTAssertTrue(client.requests.isEmpty)
+    }
+
+    func test_entry_asksForTheDNAsBase_oneEntry() throws {
+        client.answers = ["lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")])]
+        let entry = try sut.entry(name: "lab", dn: "uid=al,dc=lab")
+        XCTAssertEqual(entry.dn, "uid=al,dc=lab")
+        XCTAssertEqual(client.requests.last?.base, "uid=al,dc=lab")
+        XCTAssertEqual(client.requests.last?.sizeLimit, 1)
+        XCTAssertThrowsError(try sut.entry(name: "nope", dn: "uid=al,dc=lab")) {
+            XCTAssertEqual($0 as? DirectoryFailure, .unknown("nope"))
+        }
+    }
+
+    func test_add_checksWhatItIsGiven() {
+        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: "cn=r", passwordCommand: nil, filter: nil,
+                                         plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: nil)) {
+            XCTAssertEqual("\($0)", "directory x: --bind-dn needs --password-command (the password is never stored)")
+        }
+        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
+                                         plaintext: false, caFile: nil, sizeLimit: 0, timeLimit: nil))
+        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
+                                         plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: 0))
+    }
+
+    func test_copy_savesTheEntryInOneJournalledChangeSet_rememberingItsSource() throws {
+        // Given
+        let store = try SQLiteContactStore(path: ":memory:")
+        try store.addDirectorySource(lab)
+        let worker = DirectoryWorker(sources: store, journal: store, client: client, makeUID: { "uid-1" },
+                                     now: { Date(timeIntervalSince1970: 1_000) })
+        // When
+        let copied = try worker.copy(person("lab", "al", "Al Lee", mail: "al@lab.test"))
+        // Then
+        XCTAssertEqual(copied.uid, "uid-1")
+        XCTAssertEqual(copied.emails, [LabeledValue(label: "work", value: "al@lab.test")])
+        XCTAssertEqual(copied.createdAt, Date(timeIntervalSince1970: 1_000))
+        XCTAssertTrue(copied.extraProperties.contains("SOURCE:ldaps://ldap.lab.test/uid=al,dc=lab"))
+        XCTAssertTrue(copied.extraProperties.contains("X-CONTACTSBOOK-DIRECTORY:lab"))
+        let history = try store.history(contactID: nil, limit: 5)
+        XCTAssertEqual(history.map(\.summary), ["copied Al Lee from directory lab"])
+        XCTAssertEqual(history.first?.kind, .add)
+    }
+
+    func test_sourcesInTheBook_areAddedListedAndRemoved_withoutAnyPassword() throws {
+        let store = try SQLiteContactStore(path: ":memory:")
+        XCTAssertEqual(try store.directorySources(), [], "no table yet: no directories")
+        try store.addDirectorySource(corp)
+        try store.addDirectorySource(lab)
+        XCTAssertEqual(try store.directorySources(), [corp, lab])
+        XCTAssertThrowsError(try store.addDirectorySource(corp))
+        XCTAssertTrue(try store.removeDirectorySource(named: "corp"))
+        XCTAssertFalse(try store.removeDirectorySource(named: "corp"))
+        XCTAssertEqual(try store.directorySources(), [lab])
+    }
+}
