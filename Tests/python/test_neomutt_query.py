@@ -67,10 +67,10 @@ class TmuxScreen:
 def start_neomutt(tmp_path, query_command, extra_rc="", width=160, height=40):
     """neomutt on an empty mailbox with a neomuttrc of its own in a temporary HOME, ready on its
     index; skips only when neomutt or tmux is not there to start. The caller closes it."""
-    for program in ("neomutt", "tmux"):
-        if shutil.which(program) is None:
-            pytest.skip(f"{program} is not installed (scripts/setup installs it)")
     env = isolated_env(tmp_path)
+    for program in ("neomutt", "tmux"):
+        if shutil.which(program, path=env["PATH"]) is None:
+            pytest.skip(f"{program} is not installed (scripts/setup installs it)")
     env["TERM"] = "xterm-256color"
     rc = os.path.join(env["HOME"], ".neomuttrc")
     with open(rc, "w", encoding="utf-8") as file:
