@@ -10,6 +10,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
 
 import pytest
@@ -19,19 +20,22 @@ from rpc_client import TIMEOUT, binary, isolated_env
 
 class TmuxScreen:
     """One program in a detached tmux session of a fixed size, on a tmux server of its own (its own
-    socket name, no tmux.conf), so nothing of the person running the tests gets in."""
+    socket, no tmux.conf), so nothing of the person running the tests gets in."""
 
     def __init__(self, command, env, width=160, height=40):
         self.env = env
-        # Unique per process and object: tests run in parallel must not share a server.
-        self.socket = f"contactsbook-test-{os.getpid()}-{id(self)}"
+        # A short directory of its own (a socket's path is limited to about 100 bytes), removed on
+        # close: tmux leaves its socket file behind when its server is killed.
+        self.directory = tempfile.mkdtemp(prefix="cb-tmux-")
+        self.socket = os.path.join(self.directory, "socket")
         self.width, self.height = width, height
         started = self.tmux("new-session", "-d", "-s", "main", "-x", str(width), "-y", str(height), command)
         if started.returncode != 0:
+            shutil.rmtree(self.directory, ignore_errors=True)
             pytest.skip(f"tmux cannot start a session: {started.stderr.strip()}")
 
     def tmux(self, *args):
-        return subprocess.run(["tmux", "-u", "-f", "/dev/null", "-L", self.socket, *args],
+        return subprocess.run(["tmux", "-u", "-f", "/dev/null", "-S", self.socket, *args],
                               capture_output=True, text=True, env=self.env, timeout=TIMEOUT)
 
     def keys(self, *keys):
@@ -62,6 +66,7 @@ class TmuxScreen:
 
     def close(self):
         self.tmux("kill-server")
+        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def start_neomutt(tmp_path, query_command, extra_rc="", width=160, height=40):
