@@ -36,10 +36,26 @@ public struct MailQueryPresenter {
         // Built once: the getter builds a new set on every call.
         let controls = CharacterSet.controlCharacters
         for match in matches {
-            let fields = format == .aerc ? [match.address, match.name] : [match.address, match.name, match.info]
+            let fields = format == .aerc ? [match.address, match.name] : [Self.address(of: match), match.name, match.info]
             text += fields.map { Self.field($0, controls) }.joined(separator: "\t") + "\n"
         }
         return MailQueryAnswer(text: text, found: !matches.isEmpty)
+    }
+
+    /// mutt and neomutt name a lone address without a name of its own after the line's name field,
+    /// so a group of one member would put "Book club <ann@…>" in the header: its one address
+    /// carries the member's name instead. Two or more addresses are taken as they are.
+    private static func address(of match: MailQueryMatch) -> String {
+        guard let members = match.members, members.count == 1, !members[0].name.isEmpty else { return match.address }
+        return mailbox(name: members[0].name, address: members[0].address)
+    }
+
+    /// `Name <address>`, the name quoted when it holds one of RFC 5322's specials (`Lee, Ann`).
+    static func mailbox(name: String, address: String) -> String {
+        let specials = CharacterSet(charactersIn: "()<>[]:;@\\,.\"")
+        guard name.unicodeScalars.contains(where: specials.contains) else { return "\(name) <\(address)>" }
+        let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\" <\(address)>"
     }
 
     /// One field of a line: tabs, line breaks and other control characters become spaces.

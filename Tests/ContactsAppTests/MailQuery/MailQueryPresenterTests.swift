@@ -26,6 +26,24 @@ final class MailQueryPresenterTests: XCTestCase {
         XCTAssertEqual(answer.text, "contactsbook: 1 address\nbo@example.org\tBo\t\n")
     }
 
+    func test_present_aGroupOfOneMember_namesTheMemberInItsAddress_asMuttWouldOtherwiseNameTheGroup() {
+        // Given: groups of one member (a name with RFC 5322 specials, a plain one) and of two
+        func group(_ name: String, _ members: [MailQueryMatch]) -> MailQueryMatch {
+            var match = MailQueryMatch(address: members.map(\.address).joined(separator: ", "), name: name, info: "group")
+            match.members = members
+            return match
+        }
+        let lee = MailQueryMatch(address: "ann@example.org", name: #"Lee, Ann "A\B""#, info: "")
+        let bo = MailQueryMatch(address: "bo@example.org", name: "Bö Ñ", info: "")
+        // When
+        let answer = sut.present([group("Solo", [lee]), group("Duo", [bo]), group("Both", [lee, bo])], format: .plain)
+        let aerc = sut.present([group("Solo", [lee])], format: .aerc)
+        // Then: the one address is a mailbox of the member's name; two or more are as they are; aerc unchanged
+        XCTAssertEqual(answer.text, #""Lee, Ann \"A\\B\"" <ann@example.org>"# + "\tSolo\tgroup\n"
+                       + "Bö Ñ <bo@example.org>\tDuo\tgroup\nann@example.org, bo@example.org\tBoth\tgroup\n")
+        XCTAssertEqual(aerc.text, "ann@example.org\tSolo\n")
+    }
+
     func test_present_noMatches_saysSoAndIsNotFound() {
         XCTAssertEqual(sut.present([]), MailQueryAnswer(text: "No matches\n", found: false))
     }
