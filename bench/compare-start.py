@@ -12,7 +12,10 @@ load from other work falls on all alike. For each command it prints the median w
 to exit) and the median CPU time of the process (user + sys, from wait4), the after/before
 ratios, and the ratios the goals are stated in: `query` against the `sqlite3` shell running the
 same FTS query (bench.py's "first answer" query) on the same book, `--help` against the C
-program (bench/echo.c with stdin at end of input). BOOK must exist (no binary should make one).
+program (bench/echo.c with stdin at end of input). Beside them, each binary's own floor: the
+binary with bench/nomain.c preloaded, which runs the dynamic loader, the static initialisers and
+exit but not main (the C program with it preloaded says what the preloading itself costs).
+BOOK must exist (no binary should make one).
 AFTER_BOOK, when given, is the book the after binary reads (a copy it has upgraded: an older
 binary cannot read a newer schema); the shell reads BOOK. BEFORE_BIN and AFTER_BIN may be the
 same file (the noise between two copies of one binary)."""
@@ -21,11 +24,11 @@ import os, re, statistics, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(argv, stdin_path):
+def run(argv, stdin_path, env=None):
     """Wall and CPU (user + sys) seconds of one process."""
     with open(stdin_path or os.devnull, "rb") as stdin:
         t = time.perf_counter()
-        child = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         _, _, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t
         child.returncode = 0  # reaped by wait4
@@ -40,6 +43,9 @@ def main():
     work = tempfile.mkdtemp(prefix="compare-start-")
     floor = os.path.join(work, "exit")
     subprocess.run(["cc", "-O2", "-o", floor, os.path.join(HERE, "echo.c")], check=True)
+    nomain = os.path.join(work, "nomain.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", nomain, os.path.join(HERE, "nomain.c"), "-ldl"], check=True)
+    preload = dict(os.environ, LD_PRELOAD=nomain)
     init = os.path.join(work, "initialize.txt")
     with open(init, "w") as f:
         f.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n')
@@ -56,15 +62,17 @@ def main():
         ("`--rpc --db BOOK` up to `initialize` answered", lambda db: ["--rpc", "--db", db], init),
         ("`--db BOOK`, one piped command (`search %s`)" % name, lambda db: ["--db", db], piped),
     ]
-    commands = [("sqlite3", ["sqlite3", book, sql], None), ("C", [floor], None)]
+    commands = [("sqlite3", ["sqlite3", book, sql], None, None), ("C", [floor], None, None),
+                ("C floor", [floor], None, preload), ("before floor", [before], None, preload),
+                ("after floor", [after], None, preload)]
     for label, argv, stdin in shapes:
-        commands.append(("before " + label, [before] + argv(book), stdin))
-        commands.append(("after " + label, [after] + argv(after_book), stdin))
-    walls = {label: [] for label, _, _ in commands}
-    cpus = {label: [] for label, _, _ in commands}
+        commands.append(("before " + label, [before] + argv(book), stdin, None))
+        commands.append(("after " + label, [after] + argv(after_book), stdin, None))
+    walls = {label: [] for label, _, _, _ in commands}
+    cpus = {label: [] for label, _, _, _ in commands}
     for k in range(rounds + 1):
-        for label, argv, stdin in (commands if k % 2 else commands[::-1]):
-            wall, cpu = run(argv, stdin)
+        for label, argv, stdin, env in (commands if k % 2 else commands[::-1]):
+            wall, cpu = run(argv, stdin, env)
             if k:  # the first round warms the page cache
                 walls[label].append(wall)
                 cpus[label].append(cpu)
@@ -78,6 +86,11 @@ def main():
             ms(cpus[b]), ms(cpus[a]), ms(cpus[a]) / ms(cpus[b])))
     print("| `sqlite3` shell, the same FTS query | %.2f ms | | | %.2f ms | | |" % (ms(walls["sqlite3"]), ms(cpus["sqlite3"])))
     print("| a C program that exits | %.2f ms | | | %.2f ms | | |" % (ms(walls["C"]), ms(cpus["C"])))
+    print("| the binary's floor: loader, static initialisers, exit; no `main` (bench/nomain.c) | %.2f ms | %.2f ms | %.2f | %.2f ms | %.2f ms | %.2f |" % (
+        ms(walls["before floor"]), ms(walls["after floor"]), ms(walls["after floor"]) / ms(walls["before floor"]),
+        ms(cpus["before floor"]), ms(cpus["after floor"]), ms(cpus["after floor"]) / ms(cpus["before floor"])))
+    print("| the C program's floor the same way (what preloading costs) | %.2f ms | | | %.2f ms | | |" % (
+        ms(walls["C floor"]), ms(cpus["C floor"])))
     print()
     query, help_ = shapes[0][0], shapes[1][0]
     print("Goals (%d rounds): `query` ÷ `sqlite3` (≤ 1.2): before %.2f wall, %.2f CPU; after %.2f wall, %.2f CPU. "
