@@ -121,7 +121,8 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         // Given a book. `--rpc`, `--mcp`, `--lsp` and a piped session are read without ArgumentParser
         // (CommandLineEntry.swift); `--page-size 20` (the default) is an option that path leaves to
         // the whole tree, so each shape runs both ways. (A subcommand or `--` would give the
-        // appended option another meaning; those shapes are not read by hand.)
+        // appended option another meaning; those shapes are not read by hand. Log lines carry the
+        // time to the second, so the shapes log at `error`, where a session says nothing.)
         let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let missing = home.appendingPathComponent("missing.sqlite").path
@@ -134,7 +135,7 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         let shapes: [([String], String)] = [
             (["--db", database, "--rpc"], rpc), (["--rpc", "--db=" + database], rpc), (["session", "--db", database, "--rpc"], rpc),
             (["--db", database, "--mcp"], mcp), (["--db", database, "--lsp"], lsp), (["--db", database], lines),
-            (["--db", database, "--bail"], "nope\nsearch lee\n"), (["--db", database, "--log-level", "debug"], lines),
+            (["--db", database, "--bail"], "nope\nsearch lee\n"), (["--db", database, "--log-level", "error"], lines),
             (["--db", database, "--create", "--log-level=error"], lines), (["session", "--db", database], lines),
             (["--db", database, "--repl"], lines), (["--db", missing, "--rpc"], rpc),
             (["--db", database, "--rpc", "--mcp"], rpc), (["--db", database, "--rpc", "--rpc"], rpc), (["--db", database, "--lsp", "--repl"], ""),
