@@ -25,6 +25,15 @@ let lazyLibrariesRelease: [LinkerSetting] = [
 let lazyLibrariesRelease: [LinkerSetting] = []
 #endif
 
+/// libedit (and libtinfo, libbsd, libmd behind it) loaded when the REPL starts (CLazyEdit), not
+/// mapped by every `query`, `--rpc` or piped command: stubs for x86_64 Linux, except in the fully
+/// static executable, which links it (bench/STARTUP.md, issue 32).
+#if arch(x86_64)
+let lazyLibEdit = !staticExecutable
+#else
+let lazyLibEdit = false
+#endif
+
 let package = Package(
     name: "ContactsBook",
     platforms: [.macOS(.v13)],
@@ -54,7 +63,11 @@ let package = Package(
         // The one JSON layer: reads and writes JSON bytes for the app's columns and the JSON-RPC front end.
         .target(name: "JSONBytes"),
         // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
-        .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // Its headers only where CLazyEdit loads libedit (pkg-config's `-ledit` would link it).
+        lazyLibEdit ? .systemLibrary(name: "CLibEdit")
+            : .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // libedit's functions under their own names, loading libedit.so.2 when the REPL first calls one.
+        .target(name: "CLazyEdit"),
         // C state the REPL needs: the SIGINT flag and handler, the standard streams, the locale.
         .target(name: "CLibEditSupport"),
         // A helper command run in a process group of its own, under a deadline (the password command).
@@ -87,7 +100,11 @@ let package = Package(
         // directory never maps it.
         .target(name: "CLDAPSupport"),
         // The interactive front end: a libedit REPL driving a SceneCore session.
-        .target(name: "SceneREPL", dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]),
+        .target(name: "SceneREPL",
+                dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]
+                    + (lazyLibEdit ? [.target(name: "CLazyEdit", condition: .when(platforms: [.linux]))] : []),
+                // Where libedit is linked, named here as the module map no longer does (CLazyEdit).
+                linkerSettings: [lazyLibEdit ? .linkedLibrary("edit", .when(platforms: [.macOS])) : .linkedLibrary("edit")]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.

@@ -26,8 +26,12 @@ struct GlobalOptions: ParsableArguments {
     static let logLevelHelp = ArgumentHelp(
         "Log level on stderr: trace, debug, info, notice, warning (the default), error, critical.", valueName: "level")
 
+    /// The parsed values as a plain value: what the commands use, built by hand too on the
+    /// command line's fast path (`FastCommandLine`), which never reflects over this group.
+    var book: BookOptions { BookOptions(db: db, create: create, logLevel: logLevel) }
+
     /// `--log-level`, warning when not given.
-    var level: Logger.Level { logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .warning }
+    var level: Logger.Level { book.level }
 
     func validate() throws {
         try Self.validate(db: db, logLevel: logLevel)
@@ -40,6 +44,19 @@ struct GlobalOptions: ParsableArguments {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
     }
+
+    /// Sends the log to stderr at `--log-level` (stdout carries answers and protocol frames only).
+    func bootstrapLogging() -> Logger { book.bootstrapLogging() }
+}
+
+/// `GlobalOptions`' values (`--db`, `--create`, `--log-level`), already parsed and validated.
+struct BookOptions {
+    var db: String?
+    var create = false
+    var logLevel: String?
+
+    /// `--log-level`, warning when not given.
+    var level: Logger.Level { logLevel.flatMap(Logger.Level.init(rawValue:)) ?? .warning }
 
     /// Sends the log to stderr at `--log-level` (stdout carries answers and protocol frames only).
     func bootstrapLogging() -> Logger {

@@ -149,7 +149,13 @@ struct OpenedBook {
 /// `watching` builds the `ChangeWatch` of other processes' changes.
 func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
                  changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) throws -> OpenedBook {
-    let path = try global.bookPath(for: .writing)
+    try openSession(global.book, origin: origin, watching: watching, pageSize: pageSize, changes: changes, progress: progress)
+}
+
+/// `openSession(_:origin:...)` for options parsed by hand (`FastCommandLine`) or by ArgumentParser.
+func openSession(_ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
+                 changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) throws -> OpenedBook {
+    let path = try GlobalOptions.bookPath(db: options.db, create: options.create, for: .writing)
     let store: SQLiteContactStore
     do {
         store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })

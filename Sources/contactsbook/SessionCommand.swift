@@ -60,24 +60,45 @@ struct SessionCommand: ParsableCommand {
     }
 
     func run() throws {
+        try SessionRun(book: global.book, bail: bail, repl: repl, rpc: rpc, mcp: mcp, lsp: lsp, apiInfo: apiInfo,
+                       limits: FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage,
+                                           maxBatchLength: rpcMaxBatch),
+                       pageSize: pageSize).run()
+    }
+}
+
+/// A session's settings, validated (`SessionCommand.validate()`), as plain values: what
+/// `SessionCommand` parsed, or what `FastCommandLine` read by hand for the common shapes
+/// (`--rpc`, `--mcp`, `--lsp`, a piped session), which never reflects over the command tree.
+struct SessionRun {
+    var book: BookOptions
+    var bail = false
+    var repl = false
+    var rpc = false
+    var mcp = false
+    var lsp = false
+    var apiInfo = false
+    var limits = FrameLimits()
+    var pageSize = 20
+
+    func run() throws {
         let info = ContactsBookCommand.serverInfo
         if apiInfo {
             print(RPCServer.apiInfo(sceneKinds: ContactsSceneFactory.sceneKinds, info: info))
             return
         }
-        let logger = global.bootstrapLogging()
-        logger.debug("opening the book", metadata: ["db": "\(global.db ?? "default")"])
+        let logger = book.bootstrapLogging()
+        logger.debug("opening the book", metadata: ["db": "\(book.db ?? "default")"])
         let changes = ChangeHub()
         let progress = ProgressHub()
         // The front end a change set names in `history`; all but the piped line session hear of
         // other processes' changes.
         let origin = lsp ? "lsp" : mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let book = try openSession(global, origin: origin, watching: origin != "line", pageSize: pageSize,
+        let book = try openSession(self.book, origin: origin, watching: origin != "line", pageSize: pageSize,
                                    changes: changes, progress: progress)
         // The front ends read stdin on this thread and leave no work behind when they return.
         defer { closeBeforeExit(book.store) }
         let session = book.session
-        let limits = FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage, maxBatchLength: rpcMaxBatch)
         if lsp {
             let status = runLSPServer(book: book, limits: limits, changes: changes, progress: progress,
                                       log: { level, text in logger.log(level: level, "\(text)") })

@@ -81,6 +81,14 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
             ["--db", database, "nobody"], ["--db", missing, "lee"], ["--db", database, "--create", "lee"],
             ["--help"], ["-h"], ["--version"], ["--nope", "lee"], [], ["--db"], ["--db", database], ["--db", "", "lee"],
             ["--db", database, "lee", "--log-level", "error"], ["--generate-completion-script", "bash"],
+            // The shapes the hand-read fast path takes or leaves (CommandLineEntry.swift)
+            ["--format", "plain", "--db", database, "lee"], ["--format=aerc", "--db=" + database, "ann", "lee"],
+            ["--db", database, "--format", "pine", "lee"], ["--db", database, "--format"], ["--db", database, "--format=", "lee"],
+            ["--db", database, "--db", database, "lee"], ["--create", "--create", "--db", database, "lee"],
+            ["--db", database, ""], ["--db", database, "--", "-lee"], ["--db", database, "--", "--", "lee"],
+            ["--db", "-", "lee"], ["--db=", "lee"], ["--db", database, "--log-level", "nope", "lee"],
+            ["--db", database, "--log-level=debug", "lee"], ["--db", database, "--create=yes", "lee"], ["--db", database, "-x", "lee"],
+            ["--db", database, "lee", "-h"], ["--db", database, "nobody", "--format", "aerc"],
         ]
         for shape in shapes {
             // When
@@ -107,6 +115,67 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(noBook.status, 2)
         XCTAssertEqual(noBook.stderr, "error: there is no book at \(missing) (check --db)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a query never makes a book")
+    }
+
+    func testSessions_readByHand_answerAsTheWholeCommandTreeDoes() throws {
+        // Given a book. `--rpc`, `--mcp`, `--lsp` and a piped session are read without ArgumentParser
+        // (CommandLineEntry.swift); `--page-size 20` (the default) is an option that path leaves to
+        // the whole tree, so each shape runs both ways. (A subcommand or `--` would give the
+        // appended option another meaning; those shapes are not read by hand. Log lines carry the
+        // time to the second, so the shapes log at `error`, where a session says nothing.)
+        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let missing = home.appendingPathComponent("missing.sqlite").path
+        let rpc = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n"
+            + #"{"jsonrpc":"2.0","id":2,"method":"contacts/search","params":{"text":"lee"}}"# + "\n"
+        let mcp = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"# + "\n"
+        let lspBody = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#
+        let lsp = "Content-Length: \(lspBody.utf8.count)\r\n\r\n" + lspBody
+        let lines = "search lee\nshow 1\nstack\n"
+        let shapes: [([String], String)] = [
+            (["--db", database, "--rpc"], rpc), (["--rpc", "--db=" + database], rpc), (["session", "--db", database, "--rpc"], rpc),
+            (["--db", database, "--mcp"], mcp), (["--db", database, "--lsp"], lsp), (["--db", database], lines),
+            (["--db", database, "--bail"], "nope\nsearch lee\n"), (["--db", database, "--log-level", "error"], lines),
+            (["--db", database, "--create", "--log-level=error"], lines), (["session", "--db", database], lines),
+            (["--db", database, "--repl"], lines), (["--db", missing, "--rpc"], rpc),
+            (["--db", database, "--rpc", "--mcp"], rpc), (["--db", database, "--rpc", "--rpc"], rpc), (["--db", database, "--lsp", "--repl"], ""),
+            (["--db", "", "--rpc"], rpc), (["--db", "-", "--rpc"], rpc), (["--db", database, "--log-level", "loud"], lines),
+            (["--db", database, "--rpc=yes"], rpc), (["--db", database, "-r"], rpc), (["--db"], ""),
+            (["--db", database, "--rpc", "session"], rpc),
+        ]
+        for (shape, input) in shapes {
+            // When
+            let byHand = try ContactsBookProcess.run(shape, stdin: input, home: home)
+            let tree = try ContactsBookProcess.run(shape + ["--page-size", "20"], stdin: input, home: home)
+            // Then stdout, stderr and the exit status are the same
+            XCTAssertEqual(byHand.stdout, tree.stdout, "\(shape)")
+            XCTAssertEqual(byHand.stderr, tree.stderr, "\(shape)")
+            XCTAssertEqual(byHand.status, tree.status, "\(shape)")
+        }
+        // And the sessions answered (the comparison above is not between two failures)
+        let answered = try ContactsBookProcess.run(["--db", database, "--rpc"], stdin: rpc, home: home)
+        XCTAssertEqual(answered.status, 0, answered.stderr)
+        XCTAssertTrue(answered.stdout.contains(#""id":2"#) && answered.stdout.contains("Ann Lee"), answered.stdout)
+        let piped = try ContactsBookProcess.run(["--db", database], stdin: lines, home: home)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertTrue(piped.stdout.contains("ann@example.org"), piped.stdout)
+    }
+
+    func testHelp_printedWithoutParsing_isTheWholeTreesHelp() throws {
+        // `contactsbook --help` and `-h` print the root's help without parsing the command line;
+        // after a global option they go through ArgumentParser's parse, at every width
+        for columns in ["50", "80", "200"] {
+            let tree = try ContactsBookProcess.run(["--log-level", "warning", "--help"], stdin: "", home: home,
+                                                   environment: ["COLUMNS": columns])
+            XCTAssertEqual(tree.status, 0)
+            XCTAssertTrue(tree.stdout.hasPrefix("OVERVIEW: A contacts book"), tree.stdout)
+            for flag in ["--help", "-h"] {
+                let fast = try ContactsBookProcess.run([flag], stdin: "", home: home, environment: ["COLUMNS": columns])
+                XCTAssertEqual(fast.stdout, tree.stdout, "\(flag) at \(columns)")
+                XCTAssertEqual(fast.stderr, tree.stderr, "\(flag) at \(columns)")
+                XCTAssertEqual(fast.status, tree.status, "\(flag) at \(columns)")
+            }
+        }
     }
 
     func testImport_takesTheGlobalOptionsBeforeTheSubcommandToo() throws {

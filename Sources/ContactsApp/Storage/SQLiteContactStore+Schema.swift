@@ -338,6 +338,26 @@ extension SQLiteContactStore {
         return sqlite3_column_int64(raw, 0) == Int64(names.count)
     }
 
+    /// Whether opening the book needs no migration and no renaming: it records every migration
+    /// (as `recordsEveryMigration`) and no legacy identifier (`hasLegacyIdentifiers`), in one
+    /// statement stepped through SQLite's C API. Throws if the book has no `grdb_migrations` table.
+    static func needsNoMigration(_ db: Database) throws -> Bool {
+        let names = migrations.map(\.name)
+        let legacy = migrations.compactMap(\.legacyIdentifier)
+        let marks = { (count: Int) in Array(repeating: "?", count: count).joined(separator: ", ") }
+        let sql = "SELECT (SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (\(marks(names.count)))) = \(names.count)"
+            + " AND NOT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(marks(legacy.count))))"
+        let statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(StatementArguments(names + legacy))
+        let raw = statement.sqliteStatement
+        defer { sqlite3_reset(raw) }
+        let code = sqlite3_step(raw)
+        guard code == SQLITE_ROW else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+        }
+        return sqlite3_column_int64(raw, 0) == 1
+    }
+
     /// Whether the book records a migration by its legacy identifier (`Migration.legacyIdentifier`).
     static func hasLegacyIdentifiers(_ db: Database) throws -> Bool {
         guard try db.tableExists("grdb_migrations") else { return false }

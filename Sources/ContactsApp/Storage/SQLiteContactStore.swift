@@ -66,6 +66,11 @@ public final class SQLiteContactStore: ContactStore {
             // The open's checks read on the writer's connection, which GRDB has just opened and
             // read the schema on: `read` would open a reader connection and parse the schema
             // again, a tenth of a session's start-up that waits or only writes (bench/STARTUP.md).
+            // A book this version made or upgraded (nearly every open) needs none of what follows,
+            // and one statement says so: the migrator reads the table twice through GRDB's generic
+            // fetches and the legacy check builds GRDB's schema cache, 2.4M instructions and a
+            // tenth of an `--rpc` start-up (bench/STARTUP.md, issue 32).
+            if (try? writer.writeWithoutTransaction(Self.needsNoMigration)) == true { return }
             // A book made before migrations had names: they are renamed first (never run again).
             if try writer.writeWithoutTransaction(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
             let migrator = Self.migrator(anchorBucket: self.anchorBucket)
@@ -130,6 +135,10 @@ public final class SQLiteContactStore: ContactStore {
         closing.lock()
         defer { closing.unlock() }
         guard !isClosed else { return }
+        // GRDB closes a pool's writer before its readers, which are read-only connections and
+        // cannot remove the `-wal` and `-shm` files: after a session that had read, both stayed
+        // beside the book. Closing the idle readers first leaves the writer the last connection.
+        (writer as? DatabasePool)?.releaseMemory()
         do { try writer.close() } catch { throw Self.storageError(error) }
         isClosed = true
     }

@@ -845,6 +845,65 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertThrowsError(try DatabaseQueue().read(SQLiteContactStore.recordsEveryMigration))
     }
 
+    func test_needsNoMigration_answersWhatTheFullChecksAtOpenWouldDo() throws {
+        // Given: books recording every migration, one less, a newer one too, legacy identifiers,
+        // every migration and a legacy identifier, none
+        let names = SQLiteContactStore.migrations.map(\.name)
+        let legacy = SQLiteContactStore.migrations.compactMap(\.legacyIdentifier)
+        XCTAssertFalse(legacy.isEmpty)
+        let cases: [(String, String, StatementArguments)] = [
+            ("every migration", "", []),
+            ("one missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names[4]]),
+            ("the last missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names.last!]),
+            ("a newer one too", "INSERT INTO grdb_migrations (identifier) VALUES ('added by a newer version')", []),
+            ("legacy identifiers", "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')", []),
+            ("every migration and a legacy one", "INSERT INTO grdb_migrations (identifier) VALUES (?)", [legacy[0]]),
+            ("none", "DELETE FROM grdb_migrations", []),
+        ]
+        for (name, change, arguments) in cases {
+            let book = try DatabaseQueue()
+            try SQLiteContactStore.migrator().migrate(book)
+            if !change.isEmpty { try book.write { try $0.execute(sql: change, arguments: arguments) } }
+            // When
+            let answer = try book.read(SQLiteContactStore.needsNoMigration)
+            // Then: true exactly when the open would rename nothing and migrate nothing
+            let expected = try book.read { db in
+                try !SQLiteContactStore.hasLegacyIdentifiers(db) && SQLiteContactStore.migrator().hasCompletedMigrations(db)
+            }
+            XCTAssertEqual(answer, expected, name)
+        }
+        // And a book without the table is an error (the open then makes or migrates it)
+        XCTAssertThrowsError(try DatabaseQueue().read(SQLiteContactStore.needsNoMigration))
+    }
+
+    func test_open_ofAnUpToDateBook_changesNothingAndSaysNothing() throws {
+        // Given: a book this version made, with a contact
+        let saved = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
+        let migrations = { try DatabaseQueue(path: self.databasePath).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") } }
+        let recorded = try migrations()
+        // When it is opened again (the short path): the same book, nothing said about upgrading
+        var upgraded = false
+        let again = try SQLiteContactStore(path: databasePath, upgrading: { upgraded = true })
+        XCTAssertEqual(try again.page(ContactQuery()).contacts, [saved])
+        XCTAssertFalse(upgraded)
+        XCTAssertEqual(try migrations(), recorded)
+        // (Books that need migrating take the full path: UpgradeFixtureTests, Tests/python/test_upgrade_books.py.)
+    }
+
+    func test_close_afterASessionRead_removesTheWALFiles() throws {
+        // Given: a session's store (a pool) that has written and read, so a reader connection is open
+        let sut = try SQLiteContactStore(path: databasePath)
+        _ = try sut.insert(StoreSeeds.ann)
+        XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).total, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        // When
+        try sut.close()
+        // Then: nothing is left beside the book (GRDB closes the writer first; a read-only reader
+        // closing last could not remove them)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-wal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databasePath + "-shm"))
+    }
+
     func test_openForReading_aMissingFile_isCreatedPrivateAndEmpty() throws {
         // When
         let sut = try SQLiteContactStore.openForReading(path: databasePath)
