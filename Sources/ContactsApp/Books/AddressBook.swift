@@ -59,8 +59,9 @@ public struct BookMove: Equatable, Sendable {
 /// Where the books are kept (`SQLiteContactStore+Books.swift`). A store without it (the
 /// in-memory one of the unit tests) has the local book alone, writable.
 public protocol AddressBookStore: AnyObject {
-    /// Every book, the local one first, then by name, each with its count.
-    func addressBooks() throws -> [AddressBook]
+    /// Every book, the local one first, then by name; with `counting`, each with its count
+    /// (a pass over every contact).
+    func addressBooks(counting: Bool) throws -> [AddressBook]
     /// The book of each contact of `ids`.
     func bookNames(of ids: [Int64]) throws -> [Int64: String]
     func setBookReadOnly(_ name: String, _ readOnly: Bool) throws

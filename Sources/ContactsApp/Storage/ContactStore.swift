@@ -15,10 +15,13 @@ public struct ContactQuery: Equatable, Sendable {
     /// mail client's query prints none of it, and working it out cost that command a tenth of
     /// its start-up (bench/STARTUP.md).
     public var locatesMatches: Bool
+    /// Only the contacts of this address book (`list --book NAME`); nil: every book.
+    public var book: String?
 
-    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true) {
+    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
+                book: String? = nil) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
-        self.locatesMatches = locatesMatches
+        self.locatesMatches = locatesMatches; self.book = book
     }
 }
 
@@ -28,6 +31,9 @@ public struct ContactPage: Equatable, Sendable {
     public var total: Int
     /// For a search, where it found each contact of the page, by contact id (`SearchMatch`).
     public var matches: [Int64: SearchMatch]
+    /// The book of each contact of the page, when the file has more than one book in use
+    /// (filled by `ContactsWorker`); empty otherwise.
+    public var books: [Int64: String] = [:]
     public init(contacts: [Contact], total: Int, matches: [Int64: SearchMatch] = [:]) {
         self.contacts = contacts; self.total = total; self.matches = matches
     }

@@ -55,12 +55,14 @@ extension SQLiteContactStore: AddressBookStore {
                  (SELECT name FROM address_book WHERE is_default))
         """
 
-    public func addressBooks() throws -> [AddressBook] {
+    public func addressBooks(counting: Bool) throws -> [AddressBook] {
         try guarded {
             try writer.read { db in
                 var counts: [String: Int] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT \(Self.bookOfContact) AS b, COUNT(*) FROM contact GROUP BY b") {
-                    if let name: String = row[0] { counts[name] = row[1] }
+                if counting {
+                    for row in try Row.fetchAll(db, sql: "SELECT \(Self.bookOfContact) AS b, COUNT(*) FROM contact GROUP BY b") {
+                        if let name: String = row[0] { counts[name] = row[1] }
+                    }
                 }
                 return try Self.books(db).map { book in
                     var book = book

@@ -201,7 +201,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         }
         account.bookURL = chosen[0].url.absoluteString
         account.acceptsVCard4 = chosen[0].acceptsVCard4
-        let taken = Set(try (store as? AddressBookStore)?.addressBooks().map(\.name) ?? [])
+        let taken = Set(try (store as? AddressBookStore)?.addressBooks(counting: false).map(\.name) ?? [])
         try store.addAccount(account, books: Self.named(chosen, account: name, taken: taken))
         return try store.accounts().first { $0.name == name } ?? account
     }
@@ -248,7 +248,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         let all = try store.accounts()
         let chosen = name.map { wanted in all.filter { $0.name == wanted } } ?? all
         if let name, chosen.isEmpty { throw Failure.unknownAccount(name) }
-        let allBooks = try (store as? AddressBookStore)?.addressBooks()
+        let allBooks = try (store as? AddressBookStore)?.addressBooks(counting: false)
         return chosen.flatMap { account in
             // A store without books: the account's one book, as before.
             let books = allBooks?.filter { $0.account == account.name }

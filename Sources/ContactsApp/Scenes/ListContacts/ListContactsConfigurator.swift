@@ -12,12 +12,16 @@ public enum ListContactsConfigurator {
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor
         viewController.toolsInteractor = interactor
+        viewController.booksInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
         interactor.toolsPresenter = presenter
         interactor.toolsWorker = factory.worker
+        interactor.booksPresenter = presenter
+        interactor.booksWorker = factory.worker
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
+        presenter.booksViewController = viewController
         router.dataStore = interactor
         return viewController
     }

@@ -33,6 +33,9 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     /// The everyday tools' seam and presenter (`ListContactsInteractor+Tools.swift`).
     var toolsWorker: ListContactsToolsLogic?
     var toolsPresenter: ListContactsToolsPresentationLogic?
+    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`).
+    var booksWorker: ListContactsBooksLogic?
+    var booksPresenter: ListContactsBooksPresentationLogic?
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
@@ -63,6 +66,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             next.page = 1
         }
         if let sort = request.sort { next.sort = sort; next.page = 1 }
+        if let book = request.book { next.book = book; next.page = 1 }
         if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
         switch request.page {
         case .first?: next.page = 1
@@ -89,6 +93,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public func selectContact(request: ListContacts.SelectContact.Request) {
         do {
             let contact = try worker.resolve(request.reference)
+            // A contact of a read-only book: refused before the form opens.
+            if request.purpose == .edit { try worker.checkEditable(contact) }
             selectedContact = contact
             presenter?.presentSelectedContact(response: .init(contact: contact, purpose: request.purpose))
         } catch {

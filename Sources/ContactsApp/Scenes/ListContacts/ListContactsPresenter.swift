@@ -22,6 +22,7 @@ public protocol ListContactsPresentationLogic {
 public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
     weak var toolsViewController: ListContactsToolsDisplayLogic?
+    weak var booksViewController: ListContactsBooksDisplayLogic?
     let formatter: ContactFormatter
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
@@ -31,17 +32,27 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let pageCount = max(1, (total + query.limit - 1) / query.limit)
         var caption: [String] = []
         if total == 0 {
-            caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
+            if let book = query.book {
+                caption.append(query.search.isEmpty ? "No contacts in book \(book)"
+                               : "No contacts in book \(book) match \(Self.quoted(query.search))")
+            } else {
+                caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
+            }
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
             caption.append(total == 1 ? "1 contact" : "\(total) contacts")
             if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
+            if let book = query.book { caption.append("in book \(book)") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0], search: query.search) },
+            rows: response.page.contacts.map { contact in
+                var shown = row(contact, matched: response.page.matches[contact.id ?? 0], search: query.search)
+                shown.book = response.page.books[contact.id ?? 0]
+                return shown
+            },
             page: query.page, pageCount: pageCount, total: total,
-            search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · ")))
+            search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · "), book: query.book))
     }
 
     /// The search in quotes for a caption, its start only when long: a 20 MB command line was

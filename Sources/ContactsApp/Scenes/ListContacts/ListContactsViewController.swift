@@ -19,7 +19,8 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         ActionSpec("list", summary: "show all contacts (clears a search), or one page of them", parameters: [
             ParameterSpec("page", .integer(min: 1, max: nil), required: false, help: "page number, from 1"),
             ParameterSpec("limit", .integer(min: 1, max: ContactLimits.maximumPageSize), required: false, help: "contacts per page"),
-        ], details: "Example: list 2 50"),
+            ParameterSpec("book", .string, required: false, help: "only this address book's contacts (as 'books' names them)"),
+        ], details: "Example: list 2 50   ·   list 1 50 work (the book work's contacts)"),
         ActionSpec("next", summary: "show the next page"),
         ActionSpec("previous", aliases: ["prev"], summary: "show the previous page"),
         ActionSpec("page", summary: "show a page of the current listing", parameters: [
@@ -89,10 +90,11 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             the rest; says what moved (pulled, pushed, merged, conflicts). Accounts are added with \
             'contactsbook account add'. Example: sync   ·   sync home
             """),
-    ] + toolActions, displays: toolViewModels)
+    ] + toolActions + bookActions, displays: toolViewModels + bookViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
+    public var booksInteractor: ListContactsBooksBusinessLogic?
     public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
     let output: DisplaySink
 
@@ -105,7 +107,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         typealias Fetch = ListContacts.FetchContacts.Request
         switch call.name {
         case "list":
-            interactor?.fetchContacts(request: Fetch(page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: ""))
+            var fetch = Fetch(page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: "")
+            fetch.book = .some(call.string("book"))
+            interactor?.fetchContacts(request: fetch)
         case "next": interactor?.fetchContacts(request: Fetch(page: .next))
         case "previous": interactor?.fetchContacts(request: Fetch(page: .previous))
         case "page": interactor?.fetchContacts(request: Fetch(page: call.integer("number").map { .number($0) }))
@@ -132,6 +136,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "purge":
             interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case "sync": interactor?.syncContacts(request: .init(account: call.string("account")))
+        case "books", "move": performBooks(call)
         default: performTool(call)
         }
     }

@@ -14,7 +14,11 @@ public enum ShowContact {
             /// scene was given a newly saved contact.
             public let reload: Bool
         }
-        public struct Response { public let contact: Contact }
+        public struct Response {
+            public let contact: Contact
+            /// Its address book, when the file has more than one in use.
+            public var book: String? = nil
+        }
         public struct ViewModel: SceneCore.ViewModel, Equatable {
             public static let kind = "contactDetail"
             public struct Field: Encodable, Equatable, Sendable {
@@ -65,6 +69,8 @@ public enum ShowContact {
             public let version: Int
             public let fields: [Field]
             public let contact: Record
+            /// The contact's address book, when the file has more than one in use; since protocol 1.6.
+            public var book: String? = nil
             public var layout: DisplayLayout {
                 .record(heading: "#\(id) \(name)", fields: fields.map { .init($0.label, $0.value) })
             }
@@ -72,6 +78,11 @@ public enum ShowContact {
     }
 
     /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
+    /// `edit` on the contact shown: refused before the form opens when its book is read-only.
+    public enum EditContact {
+        public struct Request: Equatable { public init() {} }
+    }
+
     public enum SelectContact {
         public typealias Purpose = ListContacts.SelectContact.Purpose
         public struct Request: Equatable {

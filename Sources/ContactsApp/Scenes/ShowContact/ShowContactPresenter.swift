@@ -36,11 +36,12 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
             if field == .family && contact.nameOrder == .familyFirst { add("Name order", "family name first") }
         }
         add("Photo", ContactPhoto(of: contact)?.summary ?? "")
+        add("Book", response.book ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields, contact: Self.record(contact)))
+            version: contact.version, fields: fields, contact: Self.record(contact), book: response.book))
     }
 
     /// An item's value as the detail shows it: a switch, so a new field is shown on purpose.
