@@ -21,7 +21,8 @@ struct ContactsBookCommand: ParsableCommand {
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
                       ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
                       AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
-                      AddCommand.self, EditCommand.self, DeleteCommand.self],
+                      AddCommand.self, EditCommand.self, DeleteCommand.self, BooksCommand.self, BookCommand.self,
+                      MoveCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

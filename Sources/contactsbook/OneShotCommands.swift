@@ -104,10 +104,12 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @OptionGroup var paging: PagingOptions
+    @Option(name: .long, help: "Only this address book's contacts (as 'contactsbook books' names them).") var book: String?
 
     func run() throws {
-        try OneShot.run(global, options, pageSize: paging.limit,
-                        [ActionCall("list", ["page": .integer(paging.page), "limit": .integer(paging.limit)])])
+        var arguments: [String: ArgumentValue] = ["page": .integer(paging.page), "limit": .integer(paging.limit)]
+        if let book { arguments["book"] = .string(book) }
+        try OneShot.run(global, options, pageSize: paging.limit, [ActionCall("list", arguments)])
     }
 }
 

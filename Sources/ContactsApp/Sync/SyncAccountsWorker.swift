@@ -97,7 +97,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         public var description: String {
             switch self {
             case .chooseBook(let books):
-                return "the server has several address books; choose one with --book NAME:\n"
+                return "the server has several address books; choose with --book NAME (repeatable) or take every one with --all-books:\n"
                     + books.map { "  \(TerminalText.sanitize($0.url.lastPathComponent))  \(TerminalText.sanitize($0.displayName))" }
                     .joined(separator: "\n")
             case .noBook(let name): return "the server has no address book named \(name)"
@@ -226,6 +226,11 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     }
 
     public func accounts() throws -> [SyncAccount] { try store.accounts() }
+
+    /// The books of account `name` (none for a store without books).
+    public func books(of name: String) throws -> [AddressBook] {
+        try (store as? AddressBookStore)?.addressBooks(counting: false).filter { $0.account == name } ?? []
+    }
 
     /// Changes an account's settings (`account set`): who wins conflicts, and whether it becomes
     /// the default account. Returns the account as it now is.
