@@ -47,11 +47,12 @@ extension SQLiteContactStore: SyncStateStore {
                 // default an account had before it had several books.
                 try Row.fetchAll(db, sql: """
                     SELECT a.name, a.server_url, a.user, a.password_command, a.conflicts,
-                           b.url AS book_url, b.vcard4, b.sync_token,
+                           (SELECT url FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS book_url,
+                           (SELECT vcard4 FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS vcard4,
+                           (SELECT sync_token FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1)
+                               AS sync_token,
                            EXISTS (SELECT 1 FROM address_book d WHERE d.account = a.name AND d.is_default) AS is_default
                     FROM sync_account a
-                    LEFT JOIN address_book b ON b.name = (SELECT name FROM address_book WHERE account = a.name
-                                                          ORDER BY name != a.name, name LIMIT 1)
                     ORDER BY a.name
                     """).map(Self.account(from:))
             }
