@@ -282,9 +282,14 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
                 // Every request of the sync goes to the book's origin, and nowhere else.
                 let guarded = OriginGuardTransport(transport, allowed: [origin])
                 var readOnly = book.serverReadOnly
-                // The server may have changed our rights since: asked again (an answer that is no
-                // book's properties keeps what was known).
-                if let found = try? CardDAVDiscovery(transport: guarded).book(at: url) {
+                // The server may have changed our rights since: asked again. An answer that is no
+                // book's properties keeps what was known; another host, a refused password or a
+                // server down stops this book's sync as the sync itself would.
+                var found: RemoteAddressBook?
+                do { found = try CardDAVDiscovery(transport: guarded).book(at: url) } catch DAVError.status, DAVError.malformed {
+                    found = nil
+                }
+                if let found {
                     if found.readOnly != readOnly { try? (store as? AddressBookStore)?.setServerReadOnly(book.name, found.readOnly) }
                     readOnly = found.readOnly
                 }

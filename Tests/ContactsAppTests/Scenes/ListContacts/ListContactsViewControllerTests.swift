@@ -115,13 +115,38 @@ final class ListContactsViewControllerTests: XCTestCase {
         ])
     }
 
-    func test_list_fetchesAPage_andClearsTheSearch() {
+    func test_list_fetchesAPage_andClearsTheSearch_andTheBook() {
         // When
         sut.perform(ActionCall("list", ["page": .integer(2), "limit": .integer(5)]))
         sut.perform(ActionCall("list"))
+        sut.perform(ActionCall("list", ["book": .string("work")]))
+        // Then: `list` sets the book every time, to none when not named
+        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", book: "work")])
+    }
+
+    func test_move_splitsTheContactsFromTheBook_andBooksAsksForTheList() {
+        // Given
+        let booksSpy = ListContactsBooksBusinessLogicSpy()
+        sut.booksInteractor = booksSpy
+        // When
+        sut.perform(try! XCTUnwrap(CommandLineParser.parse(#"move 3 "ann lee" work"#, actions: sut.descriptor.actions)))
+        sut.perform(ActionCall("move", ["contacts": .string("7"), "book": .string("local")]))
+        sut.perform(ActionCall("move", ["contacts": .string("7")]))
+        sut.perform(ActionCall("books"))
         // Then
-        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: ""),
-                                                     Fetch(page: .number(1), search: "")])
+        XCTAssertEqual(booksSpy.moveRequests, [.init(references: ["3", "ann lee"], book: "work"),
+                                               .init(references: ["7"], book: "local"),
+                                               .init(references: ["7"], book: "")])
+        XCTAssertEqual(booksSpy.showBooksRequests, [.init()])
+    }
+
+    final class ListContactsBooksBusinessLogicSpy: ListContactsBooksBusinessLogic {
+        var showBooksRequests: [ListContacts.ShowBooks.Request] = []
+        var moveRequests: [ListContacts.MoveContacts.Request] = []
+        func showBooks(request: ListContacts.ShowBooks.Request) { showBooksRequests.append(request) }
+        func moveContacts(request: ListContacts.MoveContacts.Request) { moveRequests.append(request) }
     }
 
     func test_pagingSortAndSearch_becomeFetchRequests() {
@@ -203,7 +228,8 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.id, "contacts")
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays"])
+                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
+                        "books", "move"])
         XCTAssertEqual(sut.title, "contacts")
     }
 
