@@ -207,7 +207,8 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     }
 
     /// The books' names: the account's for a book alone; else each one's last path component
-    /// as one word, the account's name before it when that is taken.
+    /// as one word, the account's name before it when that is taken (a number after a name
+    /// still taken: `local-2` for an account named as the local book).
     static func named(_ books: [RemoteAddressBook], account: String, taken: Set<String>) -> [AddressBook] {
         var used = taken
         return books.map { book in
