@@ -230,3 +230,43 @@ def test_one_book_accounts_see_no_book_column_and_can_name_several_books(two_boo
     assert "Book" not in listed.stdout and "Ann Lee" in listed.stdout
     assert list_rows(book) == {"Ann Lee": None}
     assert list(books_json(book)) == ["local", "home"]
+
+
+def test_json_rpc_and_mcp_carry_the_book(two_books, tmp_path):
+    import anyio
+    import jsonschema
+    from rpc_client import binary, isolated_env
+    from test_mcp import client
+
+    server = two_books.server
+    two_books.put(server.book, "ann.vcf", vcard("ann", "Ann", "Lee"))
+    two_books.put(two_books.team, "bob.vcf", vcard("bob", "Bob", "Ray"))
+    book = Book(tmp_path)
+    add_all_books(book, server)
+    summary(book.sync())
+
+    # JSON-RPC: the list filtered by book, its rows naming it; the books with their counts.
+    requests = [{"jsonrpc": "2.0", "id": 1, "method": "contacts/list", "params": {"book": "team"}},
+                {"jsonrpc": "2.0", "id": 2, "method": "contacts/books"},
+                {"jsonrpc": "2.0", "id": 3, "method": "contacts/list", "params": {"book": "nope"}}]
+    answered = subprocess.run([binary(), "--rpc", "--db", book.db], input="".join(json.dumps(r) + "\n" for r in requests),
+                              capture_output=True, text=True, timeout=60, env=isolated_env(tmp_path))
+    responses = {m["id"]: m for m in map(json.loads, answered.stdout.splitlines()) if "id" in m}
+    listing = responses[1]["result"]["displayed"][0]["value"]
+    assert [(row["name"], row["book"]) for row in listing["rows"]] == [("Bob Ray", "team")]
+    assert listing["book"] == "team"
+    books = responses[2]["result"]["displayed"][0]["value"]["books"]
+    assert [(b["name"], b["contacts"]) for b in books] == [("local", 0), ("book", 1), ("team", 1)]
+    assert responses[3]["error"]["message"] == "there is no book named nope"
+
+    # MCP: search rows and a contact's record carry the book, within the tools' output schemas.
+    async def body():
+        async with client(tmp_path, "legacy") as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            found = await c.call_tool("search", {"text": "ray"})
+            jsonschema.validate(found.structured_content, tools["search"].output_schema)
+            assert [row["book"] for row in found.structured_content["rows"]] == ["team"]
+            shown = await c.call_tool("get", {"contact": "Bob Ray"})
+            jsonschema.validate(shown.structured_content, tools["get"].output_schema)
+            assert shown.structured_content["book"] == "team"
+    anyio.run(body)
