@@ -134,6 +134,22 @@ extension SQLiteContactStore: AddressBookStore {
                     throw ContactStoreError.storage("There is no book named \(book).")
                 }
                 for id in ids {
+                    // Moved back before the card left: its link there again (the edit, if any, pushed
+                    // over its ETag), and nothing to delete.
+                    if let back = try Row.fetchOne(db, sql: "SELECT href, etag FROM book_move WHERE contact_id = ? AND from_book = ?",
+                                                   arguments: [id, target.name]) {
+                        try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ?", arguments: [id])
+                        try db.execute(sql: """
+                            INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
+                            VALUES (?, ?, ?, ?, '', -1, 1)
+                            """, arguments: [target.name, back["href"] as String, id, back["etag"] as String])
+                        try db.execute(sql: "DELETE FROM book_move WHERE contact_id = ? AND from_book = ?", arguments: [id, target.name])
+                        try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [target.name, id])
+                        try db.execute(sql: "DELETE FROM book_pin WHERE contact_id = ?", arguments: [id])
+                        continue
+                    }
+                    // A move still pending goes on to the new book.
+                    try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [target.name, id])
                     let link = try Row.fetchOne(db, sql: "SELECT account, href, etag, on_server FROM sync_item WHERE contact_id = ?",
                                                 arguments: [id])
                     if let link, (link["account"] as String) == target.name { continue }

@@ -77,6 +77,26 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(try sut.pendingMoves(account: "home"), [])
     }
 
+    func test_move_backBeforeTheSync_linksItAgain_nothingToDelete() throws {
+        // Given
+        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
+                                                    AddressBook(name: "team", url: "http://h/team/")])
+        let ann = try contact("Ann")
+        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1))
+        try sut.move([ann.id!], to: "team")
+
+        // When
+        try sut.move([ann.id!], to: "book")
+
+        // Then: linked to its card again, sent over its ETag at the next sync; no move left
+        XCTAssertEqual(try sut.pendingMoves(account: "home"), [])
+        XCTAssertEqual(try sut.movingHrefs(book: "book"), [])
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "book"])
+        XCTAssertEqual(try sut.changedContacts(account: "book").map(\.id), [ann.id])
+        XCTAssertEqual(try sut.itemsWithoutBase(account: "book").map(\.etag), ["e1"])
+        XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), [])
+    }
+
     func test_removeAccount_dropsItsBooks_theLocalBookTheDefaultAgain() throws {
         // Given
         try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/")])
