@@ -270,3 +270,40 @@ def test_json_rpc_and_mcp_carry_the_book(two_books, tmp_path):
             jsonschema.validate(shown.structured_content, tools["get"].output_schema)
             assert shown.structured_content["book"] == "team"
     anyio.run(body)
+
+
+# alice may read `book` but not write it: a DELETE there is refused (403).
+READ_ONLY_BOOK = READ_ONLY_TEAM.replace("{user}/team(/.*)?", "{user}/book(/.*)?")
+
+
+def test_a_move_whose_delete_is_refused_keeps_the_card_and_deletes_it_at_a_later_sync(two_books, tmp_path):
+    server = two_books.server
+    two_books.put(server.book, "ann.vcf", vcard("ann", "Ann", "Lee"))
+    book = Book(tmp_path)
+    add_all_books(book, server)
+    summary(book.sync())
+    assert book.run("move", "Ann Lee", "team").returncode == 0
+
+    # The old book refuses the DELETE: the card is put in team all the same, and the move is kept.
+    two_books.restart_with_rights(READ_ONLY_BOOK)
+    failed = book.sync()
+    assert failed.returncode == 1
+    lines = failed.stdout.strip().splitlines()
+    assert lines[0].startswith("home (book book): pulled 0, pushed 0, merged 0, conflicts 0; 1 card failed, "
+                               "tried again at the next sync (ann.vcf: not sent, the server answered 403"), lines
+    assert lines[1] == "home (book team): pulled 0, pushed 1, merged 0, conflicts 0"
+    assert two_books.names(server.book) == ["ann.vcf"]
+    assert len(two_books.names(two_books.team)) == 1
+    # The card left behind is not pulled back as another contact.
+    assert list_rows(book) == {"Ann Lee": "team"}
+
+    # Writable again: the next sync sends the DELETE, and nothing is left to do after it.
+    two_books.restart_with_rights(READ_ONLY_BOOK.replace("permissions: r\n", "permissions: rw\n", 1))
+    assert summary(book.sync()).splitlines() == [
+        "home (book book): pulled 0, pushed 1, merged 0, conflicts 0",
+        "home (book team): pulled 0, pushed 0, merged 0, conflicts 0"]
+    assert two_books.names(server.book) == []
+    assert summary(book.sync()).splitlines() == [
+        "home (book book): pulled 0, pushed 0, merged 0, conflicts 0",
+        "home (book team): pulled 0, pushed 0, merged 0, conflicts 0"]
+    assert list_rows(book) == {"Ann Lee": "team"}
