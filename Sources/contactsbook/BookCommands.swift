@@ -34,6 +34,26 @@ struct MoveCommand: ParsableCommand {
     }
 }
 
+/// `contactsbook copy CONTACT... BOOK`: the session's `copy`.
+struct CopyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy", abstract: "Copy contacts into another address book (new contacts; the originals stay).",
+        discussion: "Works from a read-only book too. Example: contactsbook copy 12 local")
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: OneShotOptions
+    @Argument(help: "The contacts (numbers or names, one argument each), then the book.") var words: [String]
+
+    func validate() throws {
+        guard words.count >= 2 else { throw ValidationError("name the contacts, then the book: copy 12 local") }
+    }
+
+    func run() throws {
+        let references = words.dropLast().map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        try OneShot.run(global, options, writing: true, [ActionCall("copy", [
+            "contacts": .string(references.joined(separator: " ")), "book": .string(words[words.count - 1])])])
+    }
+}
+
 /// `contactsbook book readonly NAME on|off` and `book default NAME`: a book's settings.
 struct BookCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

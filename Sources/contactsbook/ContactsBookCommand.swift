@@ -22,7 +22,7 @@ struct ContactsBookCommand: ParsableCommand {
                       ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
                       AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
                       AddCommand.self, EditCommand.self, DeleteCommand.self, BooksCommand.self, BookCommand.self,
-                      MoveCommand.self],
+                      MoveCommand.self, CopyCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

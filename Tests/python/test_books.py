@@ -179,6 +179,13 @@ def test_a_book_the_server_does_not_let_us_write_is_searched_and_refuses_every_e
     assert message in merged.stdout + merged.stderr
     assert sorted(list_rows(book)) == ["Ann Lee", "Bob Ray"]
 
+    # Copied out: a new contact in a writable book, the original still in team.
+    copied = book.run("copy", "Bob Ray", "book")
+    assert copied.returncode == 0, copied.stderr
+    assert "Copied Bob Ray to book" in copied.stdout
+    assert list_rows(book, "--book", "book") == {"Ann Lee": "book", "Bob Ray": "book"}
+    assert list_rows(book, "--book", "team") == {"Bob Ray": "team"}
+
     # Still pulled: a change on the server comes down.
     two_books.restart_with_rights(READ_ONLY_TEAM.replace("permissions: r\n", "permissions: rw\n", 1))
     status, headers, _ = server.request("GET", two_books.team + "bob.vcf")
@@ -190,7 +197,8 @@ def test_a_book_the_server_does_not_let_us_write_is_searched_and_refuses_every_e
     two_books.restart_with_rights(READ_ONLY_TEAM)
     lines = summary(book.sync()).splitlines()
     assert "home (book team): pulled 1, pushed 0, merged 0, conflicts 0" in lines
-    assert "Lead" in book.run("show", "Bob Ray").stdout
+    team = json.loads(book.run("list", "--json", "--book", "team").stdout)["displayed"][0]["value"]["rows"]
+    assert "Lead" in book.run("show", str(team[0]["id"])).stdout
 
 
 def test_a_book_marked_read_only_refuses_edits_until_unmarked(two_books, tmp_path):

@@ -7,6 +7,8 @@ public struct MovedContacts: Equatable, Sendable {
     /// How many of them were in a server's book, whose card there is deleted at the next sync
     /// (after the new book holds them).
     public let leavingServers: Int
+    /// Copies (`copy`): new contacts in the book, the originals left where they were.
+    public var copied = false
 }
 
 /// The address books the list's Interactor delegates (its seam: tests put a spy here).
@@ -15,6 +17,14 @@ public protocol ListContactsBooksLogic {
     func addressBooks() throws -> [AddressBook]
     /// Moves the contacts `references` name to the book named `book`.
     func move(_ references: [String], to book: String) throws -> MovedContacts
+    /// Copies them there: new contacts (new UIDs), the originals untouched (a read-only book's too).
+    func copy(_ references: [String], to book: String) throws -> MovedContacts
+}
+
+extension ListContactsBooksLogic {
+    public func copy(_ references: [String], to book: String) throws -> MovedContacts {
+        throw ContactsFailure.badInput("copy is not available here")
+    }
 }
 
 extension ContactsWorker: ListContactsBooksLogic {
@@ -73,6 +83,47 @@ extension ContactsWorker: ListContactsBooksLogic {
         try translating { try bookStore.move(ids, to: target.name) }
         for id in ids { announce("updated", id) }
         return MovedContacts(contacts: contacts, book: target, leavingServers: leaving)
+    }
+
+    public func copy(_ references: [String], to name: String) throws -> MovedContacts {
+        guard let bookStore else { throw ContactsFailure.badInput("this book file has one address book only") }
+        guard !references.isEmpty else { throw ContactsFailure.badInput("name the contacts, then the book: copy 3 7 work") }
+        let books = try translating { try bookStore.addressBooks(counting: false) }
+        guard let target = books.first(where: { $0.name == name }) else {
+            throw ContactsFailure.badInput("there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
+        }
+        if target.isReadOnly {
+            throw ContactsFailure.readOnly(book: target.name, byServer: target.serverReadOnly, contact: nil)
+        }
+        var originals: [Contact] = []
+        for reference in references {
+            let contact = try resolve(reference)
+            if !originals.contains(where: { $0.id == contact.id }) { originals.append(contact) }
+        }
+        // Reading is all a copy asks of the originals: a read-only book's contacts may be copied.
+        var copies: [Contact] = []
+        for original in originals {
+            var copy = original
+            copy.id = nil; copy.version = 0; copy.uid = ""
+            let saved = try insertCopy(copy)
+            copies.append(saved)
+        }
+        try translating { try bookStore.move(copies.compactMap(\.id), to: target.name) }
+        var moved = MovedContacts(contacts: copies, book: target, leavingServers: 0)
+        moved.copied = true
+        return moved
+    }
+
+    /// A new contact as `insert` makes one (a new UID: the card keeps its other lines), without
+    /// the default book's check: it is put in the copy's own book at once.
+    private func insertCopy(_ contact: Contact) throws -> Contact {
+        var new = contact
+        new.uid = makeUID()
+        new.createdAt = now()
+        new.updatedAt = new.createdAt
+        let inserted = try translating { try store.insert(new) }
+        announce("created", inserted.id)
+        return inserted
     }
 
     /// `book readonly NAME on|off`: the person's own mark. The default book stays writable.

@@ -23,7 +23,9 @@ extension ListContactsInteractor: ListContactsBooksBusinessLogic {
             return
         }
         do {
-            booksPresenter?.presentMovedContacts(response: .init(moved: try booksWorker.move(request.references, to: request.book)))
+            let moved = request.copy ? try booksWorker.copy(request.references, to: request.book)
+                : try booksWorker.move(request.references, to: request.book)
+            booksPresenter?.presentMovedContacts(response: .init(moved: moved))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

@@ -37,6 +37,8 @@ extension ListContacts {
         public struct Request: Equatable {
             public let references: [String]
             public let book: String
+            /// `copy`: new contacts in the book, the originals left where they are.
+            public var copy = false
         }
         public struct Response { public let moved: MovedContacts }
         public struct ViewModel: SceneCore.ViewModel, Equatable {

@@ -22,8 +22,10 @@ extension ListContactsPresenter: ListContactsBooksPresentationLogic {
         let moved = response.moved
         let first = moved.contacts.first.map(formatter.displayName) ?? ""
         let who = moved.contacts.count == 1 ? first : "\(first) and \(moved.contacts.count - 1) more"
-        var text = "Moved \(who) to \(moved.book.name)"
-        if moved.leavingServers > 0 || !moved.book.isLocal {
+        var text = "\(moved.copied ? "Copied" : "Moved") \(who) to \(moved.book.name)"
+        if moved.copied {
+            if !moved.book.isLocal { text += " (on its server at the next sync)" }
+        } else if moved.leavingServers > 0 || !moved.book.isLocal {
             text += " (on the servers at the next sync: the new book gets the card first, then the old one loses it)"
         }
         booksViewController?.displayMovedContacts(viewModel: .init(

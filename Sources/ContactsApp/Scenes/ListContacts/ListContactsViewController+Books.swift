@@ -18,6 +18,10 @@ extension ListContactsViewController: ListContactsBooksDisplayLogic {
             if that second step fails, it is tried again at the following sync (nothing is lost). \
             Contacts of a read-only book cannot be moved out. Example: move 3 7 work   ·   move "ann lee" local
             """),
+        ActionSpec("copy", summary: "copy contacts into another address book (new contacts; the originals stay)", parameters: [
+            ParameterSpec("contacts", .text, help: "numbers (#) or quoted names", completion: .namedWords("contact")),
+            ParameterSpec("book", .string, required: false, help: "the book to copy them to (last word)"),
+        ], details: "Works from a read-only book too. Example: copy 12 local"),
     ]
 
     static let bookViewModels: [any ViewModel.Type] = [
@@ -27,13 +31,13 @@ extension ListContactsViewController: ListContactsBooksDisplayLogic {
     func performBooks(_ call: ActionCall) {
         switch call.name {
         case "books": booksInteractor?.showBooks(request: .init())
-        case "move":
+        case "move", "copy":
             let text = call.string("contacts") ?? ""
             var references = (try? CommandLineParser.splitWords(text)) ?? [text]
             var book = call.string("book")
             // `move work` alone, or JSON-RPC without `book`: the book is the last word.
             if book == nil, references.count > 1 { book = references.removeLast() }
-            booksInteractor?.moveContacts(request: .init(references: references, book: book ?? ""))
+            booksInteractor?.moveContacts(request: .init(references: references, book: book ?? "", copy: call.name == "copy"))
         default: break
         }
     }

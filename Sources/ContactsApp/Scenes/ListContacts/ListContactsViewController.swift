@@ -136,7 +136,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case "purge":
             interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case "sync": interactor?.syncContacts(request: .init(account: call.string("account")))
-        case "books", "move": performBooks(call)
+        case "books", "move", "copy": performBooks(call)
         default: performTool(call)
         }
     }

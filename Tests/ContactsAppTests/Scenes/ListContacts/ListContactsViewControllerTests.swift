@@ -135,10 +135,12 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall("move", ["contacts": .string("7"), "book": .string("local")]))
         sut.perform(ActionCall("move", ["contacts": .string("7")]))
         sut.perform(ActionCall("books"))
+        sut.perform(ActionCall("copy", ["contacts": .string("12 local")]))
         // Then
         XCTAssertEqual(booksSpy.moveRequests, [.init(references: ["3", "ann lee"], book: "work"),
                                                .init(references: ["7"], book: "local"),
-                                               .init(references: ["7"], book: "")])
+                                               .init(references: ["7"], book: ""),
+                                               .init(references: ["12"], book: "local", copy: true)])
         XCTAssertEqual(booksSpy.showBooksRequests, [.init()])
     }
 
@@ -229,7 +231,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
                         "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
-                        "books", "move"])
+                        "books", "move", "copy"])
         XCTAssertEqual(sut.title, "contacts")
     }
 
