@@ -172,6 +172,16 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(try worker.page(ContactQuery(book: "team")).contacts.map(\.id), [bob.id])
         XCTAssertEqual(try worker.page(ContactQuery(book: "team")).books, [bob.id!: "team"])
 
+        // A copy out of it is a new contact in the writable book; the original stays
+        let copied = try worker.copy(["#\(bob.id!)"], to: "book")
+        XCTAssertTrue(copied.copied)
+        XCTAssertNotEqual(copied.contacts.first?.uid, bob.uid)
+        XCTAssertEqual(copied.contacts.first?.fullName, "Bob Lee")
+        XCTAssertEqual(try sut.bookNames(of: [bob.id!, copied.contacts[0].id!]), [bob.id!: "team", copied.contacts[0].id!: "book"])
+        XCTAssertThrowsError(try worker.copy(["#\(ann.id!)"], to: "team")) {
+            XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "team", byServer: true, contact: nil))
+        }
+
         // When the person marks the default book read-only: refused; a new contact then has nowhere to go
         XCTAssertThrowsError(try worker.setReadOnly(book: "book", true))
         try sut.setBookReadOnly("book", true)
