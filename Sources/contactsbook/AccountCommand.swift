@@ -41,7 +41,10 @@ struct AccountCommand: ParsableCommand {
         @Option(name: .long, help: "The user name.") var user: String
         @Option(name: .long, help: ArgumentHelp("A command printing the password (pass show dav).", valueName: "command"))
         var passwordCommand: String?
-        @Option(name: .long, help: "The address book, when the server has several.") var book: String?
+        @Option(name: .long, help: ArgumentHelp("An address book to sync, when the server has several (its last path "
+            + "component or display name). Repeatable.", valueName: "name"))
+        var book: [String] = []
+        @Flag(name: .long, help: "Sync every address book of the account, each a book of its own.") var allBooks = false
         @Flag(name: .long, help: "New local contacts go to this account (the first account added is the default).")
         var `default` = false
         @Option(name: .long, help: AccountCommand.conflictsHelp) var conflicts: String?
@@ -50,16 +53,19 @@ struct AccountCommand: ParsableCommand {
                 + "on a terminal you are asked instead. Repeatable.", valueName: "host[:port]"))
         var allowHost: [String] = []
 
-        func validate() throws { _ = try AccountCommand.conflictWinner(conflicts) }
+        func validate() throws {
+            _ = try AccountCommand.conflictWinner(conflicts)
+            if allBooks && !book.isEmpty { throw ValidationError("--all-books or --book, not both") }
+        }
 
         func run() throws {
             let worker = try openSyncWorker(global, use: .writing)
             do {
                 let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
-                                             book: book, isDefault: `default`,
+                                             books: book, allBooks: allBooks, isDefault: `default`,
                                              conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server,
                                              allowHosts: allowHost, confirm: confirmOtherHost)
-                FileHandle.standardOutput.write(Data(SyncPresenter().added(account).utf8))
+                FileHandle.standardOutput.write(Data(SyncPresenter().added(account, books: try worker.books(of: account.name)).utf8))
             } catch let failure as SyncAccountsWorker.Failure {
                 FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))
                 throw ExitCode(1)

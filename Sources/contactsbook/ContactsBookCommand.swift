@@ -21,7 +21,8 @@ struct ContactsBookCommand: ParsableCommand {
         subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
                       ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self, DirectoryCommand.self,
                       AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
-                      AddCommand.self, EditCommand.self, DeleteCommand.self, GroupsCommand.self, GroupCommand.self],
+                      AddCommand.self, EditCommand.self, DeleteCommand.self, GroupsCommand.self, GroupCommand.self,
+                      BooksCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

@@ -111,11 +111,13 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var paging: PagingOptions
     @Option(name: .long, help: "Only this group's members (its name, or the start of it).") var group: String?
     @Flag(name: .long, help: "Only the contacts in no group.") var ungrouped = false
+    @Option(name: .long, help: "Only this address book's contacts (as 'contactsbook books' names them).") var book: String?
 
     func run() throws {
         var arguments: [String: ArgumentValue] = ["page": .integer(paging.page), "limit": .integer(paging.limit)]
         if let group { arguments["group"] = .string(group) }
         if ungrouped { arguments["ungrouped"] = .boolean(true) }
+        if let book { arguments["book"] = .string(book) }
         try OneShot.run(global, options, pageSize: paging.limit, [ActionCall(ListContacts.Action.list, arguments)])
     }
 }

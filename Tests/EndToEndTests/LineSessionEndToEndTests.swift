@@ -68,7 +68,7 @@ final class LineSessionEndToEndTests: XCTestCase {
         // Then each error is reported and the later commands still run
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, """
-            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, copy, help, back, stack, quit
+            error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, books, move, copy, help, back, stack, quit
             error: no contact matches '#42'
             error: PAGE must be an integer of at least 1, not '0'
             error: not saved: 1 field is not valid

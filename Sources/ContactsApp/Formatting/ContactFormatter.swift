@@ -103,6 +103,10 @@ public struct ContactFormatter {
             return .error(text, code: .invalidState)
         case .journal(let refusal, let action):
             return message(for: refusal, action: action)
+        case .readOnly(let book, let byServer, let contact):
+            let why = byServer ? "the server does not let us write it" : "marked read-only: 'contactsbook book readonly \(book) off' lifts it"
+            let what = contact.map { "\($0) is in book \(book)" } ?? "new contacts go to book \(book)"
+            return .error("\(what), which is read-only (\(why)); nothing was changed", code: .invalidState)
         }
     }
 

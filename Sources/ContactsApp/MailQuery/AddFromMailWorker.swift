@@ -56,6 +56,8 @@ public final class AddFromMailWorker {
     /// returns them as saved, in order.
     public func add(_ mailboxes: [MailMessage.Mailbox]) throws -> [Contact] {
         guard !mailboxes.isEmpty else { return [] }
+        // New contacts go to the default book: not one that is read-only.
+        try BookAccess(store: environment.store).checkNewContacts()
         let now = environment.now()
         let contacts = mailboxes.map { mailbox -> Contact in
             var contact = Self.contact(for: mailbox)

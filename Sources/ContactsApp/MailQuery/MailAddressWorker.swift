@@ -89,6 +89,8 @@ public final class MailAddressWorker {
         let unknown = try self.unknown(wanted.map(\.email))
         let new = wanted.filter { unknown.contains($0.email) }.map(contact(for:))
         guard !new.isEmpty else { return [] }
+        // New contacts go to the default book: not one that is read-only.
+        try BookAccess(store: store).checkNewContacts()
         let summary = new.count == 1 ? "added \(new[0].fullName)" : "added \(new.count) contacts"
         let added: [Contact]
         if let journal {

@@ -17,11 +17,13 @@ public struct ContactQuery: Equatable, Sendable {
     public var locatesMatches: Bool
     /// Only the members of a group, or only the contacts in none (`list --group`, `--ungrouped`).
     public var group: GroupFilter?
+    /// Only the contacts of this address book (`list --book NAME`); nil: every book.
+    public var book: String?
 
     public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
-                group: GroupFilter? = nil) {
+                group: GroupFilter? = nil, book: String? = nil) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
-        self.locatesMatches = locatesMatches; self.group = group
+        self.locatesMatches = locatesMatches; self.group = group; self.book = book
     }
 }
 
@@ -31,6 +33,9 @@ public struct ContactPage: Equatable, Sendable {
     public var total: Int
     /// For a search, where it found each contact of the page, by contact id (`SearchMatch`).
     public var matches: [Int64: SearchMatch]
+    /// The book of each contact of the page, when the file has more than one book in use
+    /// (filled by `ContactsWorker`); empty otherwise.
+    public var books: [Int64: String] = [:]
     public init(contacts: [Contact], total: Int, matches: [Int64: SearchMatch] = [:]) {
         self.contacts = contacts; self.total = total; self.matches = matches
     }

@@ -22,6 +22,7 @@ extension SQLiteContactStore {
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
         orderMatchKeysByKey, keepCardsAndDisplayNames, scopeUIDs, addSeenAddresses, addWebsites, addGroups,
+        addAddressBooks,
     ]
 
     static let createContacts = Migration(

@@ -43,27 +43,46 @@ extension SQLiteContactStore: SyncStateStore {
     public func accounts() throws -> [SyncAccount] {
         try guarded {
             try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM sync_account ORDER BY name").map(Self.account(from:))
+                // The account's own book (named as it), else its first: the URL, token and
+                // default an account had before it had several books.
+                try Row.fetchAll(db, sql: """
+                    SELECT a.name, a.server_url, a.user, a.password_command, a.conflicts,
+                           (SELECT url FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS book_url,
+                           (SELECT vcard4 FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS vcard4,
+                           (SELECT sync_token FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1)
+                               AS sync_token,
+                           EXISTS (SELECT 1 FROM address_book d WHERE d.account = a.name AND d.is_default) AS is_default
+                    FROM sync_account a
+                    ORDER BY a.name
+                    """).map(Self.account(from:))
             }
         }
     }
 
     public func addAccount(_ account: SyncAccount) throws {
+        try addAccount(account, books: [AddressBook(name: account.name, account: account.name, url: account.bookURL,
+                                                    acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken)])
+    }
+
+    public func addAccount(_ account: SyncAccount, books: [AddressBook]) throws {
         try guarded {
             try write { db, _ in
                 if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
                                      arguments: [account.name]) == true {
                     throw ContactStoreError.storage("There is already an account named \(account.name).")
                 }
-                let hasDefault = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE is_default)") ?? false
-                if account.isDefault { try db.execute(sql: "UPDATE sync_account SET is_default = 0") }
+                for book in books where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address_book WHERE name = ?)",
+                                                          arguments: [book.name]) == true {
+                    throw ContactStoreError.storage("There is already a book named \(book.name).")
+                }
                 try db.execute(sql: """
                     INSERT INTO sync_account (name, server_url, book_url, user, password_command, vcard4, sync_token,
                                               is_default, conflicts)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [account.name, account.serverURL, account.bookURL, account.user,
-                                     account.passwordCommand, account.acceptsVCard4, account.syncToken,
-                                     account.isDefault || !hasDefault, account.conflicts.rawValue])
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                    """, arguments: [account.name, account.serverURL, books.first?.url ?? account.bookURL, account.user,
+                                     account.passwordCommand, books.first?.acceptsVCard4 ?? false, nil,
+                                     account.conflicts.rawValue])
+                try insertBooks(books, of: account, db)
             }
         }
     }
@@ -80,7 +99,12 @@ extension SQLiteContactStore: SyncStateStore {
                                    arguments: [conflicts.rawValue, name])
                 }
                 if makeDefault {
-                    try db.execute(sql: "UPDATE sync_account SET is_default = (name = ?)", arguments: [name])
+                    // Its own book (named as it), else its first writable one.
+                    try db.execute(sql: """
+                        UPDATE address_book SET is_default = (name = (SELECT name FROM address_book WHERE account = ?
+                                                                      ORDER BY read_only OR server_read_only, name != ?, name
+                                                                      LIMIT 1))
+                        """, arguments: [name, name])
                 }
             }
         }
@@ -91,11 +115,15 @@ extension SQLiteContactStore: SyncStateStore {
             try write { db, _ in
                 try db.execute(sql: "DELETE FROM sync_account WHERE name = ?", arguments: [name])
                 guard db.changesCount == 1 else { throw ContactStoreError.storage("There is no account named \(name).") }
-                try db.execute(sql: "DELETE FROM sync_item WHERE account = ?", arguments: [name])
-                let unlinked = db.changesCount
-                // Its groups' links too: the groups stay, linked to no account (`GroupSync`).
-                try db.execute(sql: "DELETE FROM group_sync WHERE account = ?", arguments: [name])
-                return unlinked
+                let linked = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM sync_item WHERE account IN (SELECT name FROM address_book WHERE account = ?)
+                    """, arguments: [name]) ?? 0
+                // Its groups' links too (kept by book name, as sync_item): the groups stay, linked to no account.
+                try db.execute(sql: """
+                    DELETE FROM group_sync WHERE account = ? OR account IN (SELECT name FROM address_book WHERE account = ?)
+                    """, arguments: [name, name])
+                try deleteBooks(ofAccount: name, db)
+                return linked
             }
         }
     }
@@ -132,8 +160,28 @@ extension SQLiteContactStore: SyncStateStore {
             """, [account])
     }
 
-    public func unlinkedContacts() throws -> [Contact] {
-        try contacts(where: "id NOT IN (SELECT contact_id FROM sync_item)", [])
+    public func unlinkedContacts(book: String, isDefault: Bool) throws -> [Contact] {
+        // Moved to this book, or in no book of its own while this one is the default.
+        try contacts(where: """
+            id NOT IN (SELECT contact_id FROM sync_item)
+            AND (id IN (SELECT contact_id FROM book_pin WHERE book = ?) OR (? AND id NOT IN (SELECT contact_id FROM book_pin)))
+            """, [book, isDefault])
+    }
+
+    public func syncToken(book: String) throws -> String? {
+        try guarded {
+            try writer.read { db in
+                try String.fetchOne(db, sql: "SELECT sync_token FROM address_book WHERE name = ?", arguments: [book])
+            }
+        }
+    }
+
+    public func movingHrefs(book: String) throws -> Set<String> {
+        try guarded {
+            try writer.read { db in
+                Set(try String.fetchAll(db, sql: "SELECT href FROM book_move WHERE from_book = ?", arguments: [book]))
+            }
+        }
     }
 
     public func holders(uids: [String]) throws -> [UIDHolder] {
@@ -220,7 +268,7 @@ extension SQLiteContactStore: SyncStateStore {
                         }
                     }
                 }
-                try db.execute(sql: "UPDATE sync_account SET sync_token = ? WHERE name = ?",
+                try db.execute(sql: "UPDATE address_book SET sync_token = ? WHERE name = ?",
                                arguments: [token, account])
                 return changes
             }
@@ -265,9 +313,9 @@ extension SQLiteContactStore: SyncStateStore {
     }
 
     private static func account(from row: Row) -> SyncAccount {
-        SyncAccount(name: row["name"], serverURL: row["server_url"], bookURL: row["book_url"], user: row["user"],
-                    passwordCommand: row["password_command"], acceptsVCard4: row["vcard4"],
-                    syncToken: row["sync_token"], isDefault: row["is_default"],
+        SyncAccount(name: row["name"], serverURL: row["server_url"], bookURL: row["book_url"] ?? "", user: row["user"],
+                    passwordCommand: row["password_command"], acceptsVCard4: row["vcard4"] ?? false,
+                    syncToken: row["sync_token"], isDefault: row["is_default"] ?? false,
                     conflicts: ConflictWinner(rawValue: row["conflicts"] ?? "") ?? .server)
     }
 

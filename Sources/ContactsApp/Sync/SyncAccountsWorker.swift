@@ -97,7 +97,7 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         public var description: String {
             switch self {
             case .chooseBook(let books):
-                return "the server has several address books; choose one with --book NAME:\n"
+                return "the server has several address books; choose with --book NAME (repeatable) or take every one with --all-books:\n"
                     + books.map { "  \(TerminalText.sanitize($0.url.lastPathComponent))  \(TerminalText.sanitize($0.displayName))" }
                     .joined(separator: "\n")
             case .noBook(let name): return "the server has no address book named \(name)"
@@ -135,15 +135,26 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         self.now = now; self.progress = progress; self.changes = changes
     }
 
-    /// Finds the address book at `url` and adds the account; with several books, `book` (its
-    /// last path component or display name) chooses.
+    /// Finds the address books at `url` and adds the account with one of them: the only one,
+    /// or the one `book` names (its last path component or display name).
+    public func add(name: String, url: String, user: String, passwordCommand: String?, book: String?,
+                    isDefault: Bool = false, conflicts: ConflictWinner = .server,
+                    allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }) throws -> SyncAccount {
+        try add(name: name, url: url, user: user, passwordCommand: passwordCommand, books: book.map { [$0] } ?? [],
+                allBooks: false, isDefault: isDefault, conflicts: conflicts, allowHosts: allowHosts, confirm: confirm)
+    }
+
+    /// Finds the address books at `url` and adds the account with the ones `books` names (each
+    /// by its last path component or display name), or every one with `allBooks`, or the only
+    /// one. A book taken alone is named as the account; several are named by their last path
+    /// component (the account's name first when another book has that name).
     ///
     /// Requests go only to `url`'s origin. When the server leads elsewhere (a redirect, a
     /// principal, home or book on another host), that origin is used only if `allowHosts` names
     /// it (`--allow-host`) or `confirm` says yes; else `Failure.otherOrigin`. https never goes
     /// down to http.
-    public func add(name: String, url: String, user: String, passwordCommand: String?, book: String?,
-                    isDefault: Bool = false, conflicts: ConflictWinner = .server,
+    public func add(name: String, url: String, user: String, passwordCommand: String?, books wanted: [String],
+                    allBooks: Bool, isDefault: Bool = false, conflicts: ConflictWinner = .server,
                     allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }) throws -> SyncAccount {
         guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
             throw Failure.invalid("an account name is one word")
@@ -167,27 +178,60 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         } catch let error as DAVError {
             throw Failure.server(account: name, error)
         }
-        let chosen: RemoteAddressBook
-        if let book {
-            guard let found = books.first(where: { $0.url.lastPathComponent == book || $0.displayName == book }) else {
-                throw books.isEmpty ? Failure.noBook(book) : Failure.chooseBook(books)
+        var chosen: [RemoteAddressBook] = []
+        if allBooks {
+            guard !books.isEmpty else { throw Failure.invalid("account \(name): the server lists no address book") }
+            chosen = books
+        } else if !wanted.isEmpty {
+            for book in wanted {
+                guard let found = books.first(where: { $0.url.lastPathComponent == book || $0.displayName == book }) else {
+                    throw books.isEmpty ? Failure.noBook(book) : Failure.chooseBook(books)
+                }
+                if !chosen.contains(found) { chosen.append(found) }
             }
-            chosen = found
         } else {
             guard books.count == 1, let only = books.first else {
                 throw books.isEmpty ? Failure.invalid("account \(name): the server lists no address book") : Failure.chooseBook(books)
             }
-            chosen = only
+            chosen = [only]
         }
         // A book listed on another host: every sync would send the password there.
-        guard transport.allows(chosen.url) else { throw Failure.otherOrigin(account: name, given: given, found: chosen.url) }
-        account.bookURL = chosen.url.absoluteString
-        account.acceptsVCard4 = chosen.acceptsVCard4
-        try store.addAccount(account)
+        for book in chosen where !transport.allows(book.url) {
+            throw Failure.otherOrigin(account: name, given: given, found: book.url)
+        }
+        account.bookURL = chosen[0].url.absoluteString
+        account.acceptsVCard4 = chosen[0].acceptsVCard4
+        let taken = Set(try (store as? AddressBookStore)?.addressBooks(counting: false).map(\.name) ?? [])
+        try store.addAccount(account, books: Self.named(chosen, account: name, taken: taken))
         return try store.accounts().first { $0.name == name } ?? account
     }
 
+    /// The books' names: the account's for a book alone; else each one's last path component
+    /// as one word, the account's name before it when that is taken (a number after a name
+    /// still taken: `local-2` for an account named as the local book).
+    static func named(_ books: [RemoteAddressBook], account: String, taken: Set<String>) -> [AddressBook] {
+        var used = taken
+        return books.map { book in
+            var name = account
+            if books.count > 1 {
+                let last = book.url.lastPathComponent.removingPercentEncoding ?? book.url.lastPathComponent
+                let word = String(TerminalText.sanitize(last).map { $0.isWhitespace || $0 == "/" ? "-" : $0 })
+                name = word.isEmpty || used.contains(word) ? "\(account)-\(word.isEmpty ? "book" : word)" : word
+            }
+            var unique = name, number = 2
+            while used.contains(unique) { unique = "\(name)-\(number)"; number += 1 }
+            used.insert(unique)
+            return AddressBook(name: unique, account: account, url: book.url.absoluteString, displayName: book.displayName,
+                               acceptsVCard4: book.acceptsVCard4, serverReadOnly: book.readOnly)
+        }
+    }
+
     public func accounts() throws -> [SyncAccount] { try store.accounts() }
+
+    /// The books of account `name` (none for a store without books).
+    public func books(of name: String) throws -> [AddressBook] {
+        try (store as? AddressBookStore)?.addressBooks(counting: false).filter { $0.account == name } ?? []
+    }
 
     /// Changes an account's settings (`account set`): who wins conflicts, and whether it becomes
     /// the default account. Returns the account as it now is.
@@ -205,28 +249,96 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         return try store.removeAccount(named: name)
     }
 
-    /// Syncs `name`, or every account when nil; one result per account, in name order.
+    /// Syncs `name`, or every account when nil; one result per book, accounts in name order.
     public func sync(name: String?) throws -> [Result<SyncSummary, Failure>] {
         let all = try store.accounts()
         let chosen = name.map { wanted in all.filter { $0.name == wanted } } ?? all
         if let name, chosen.isEmpty { throw Failure.unknownAccount(name) }
-        return chosen.map { account in
+        let allBooks = try (store as? AddressBookStore)?.addressBooks(counting: false)
+        return chosen.flatMap { account in
+            // A store without books: the account's one book, as before.
+            let books = allBooks?.filter { $0.account == account.name }
+                ?? [AddressBook(name: account.name, account: account.name, url: account.bookURL,
+                                acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken, isDefault: account.isDefault)]
+            return sync(account, books)
+        }
+    }
+
+    /// Each book of one account, then the DELETEs of the moves out of them that are due.
+    private func sync(_ account: SyncAccount, _ books: [AddressBook]) -> [Result<SyncSummary, Failure>] {
+        let transport: DAVTransport
+        do { transport = try self.transport(for: account) } catch let failure as Failure {
+            return [.failure(failure)]
+        } catch {
+            return [.failure(.storage("account \(account.name): \(error)"))]
+        }
+        var clients: [String: CardDAVClient] = [:]
+        var results: [String: Result<SyncSummary, Failure>] = [:]
+        for book in books {
+            let label = book.name == account.name ? account.name : "\(account.name) (book \(book.name))"
             do {
-                guard let url = URL(string: account.bookURL), let origin = DAVOrigin(url) else {
-                    throw Failure.invalid("bad book URL \(account.bookURL)")
+                guard let text = book.url, let url = URL(string: text), let origin = DAVOrigin(url) else {
+                    throw Failure.invalid("bad book URL \(book.url ?? "")")
                 }
                 // Every request of the sync goes to the book's origin, and nowhere else.
-                let transport = OriginGuardTransport(try self.transport(for: account), allowed: [origin])
-                let client = CardDAVClient(book: url, transport: transport, vcardVersion: account.acceptsVCard4 ? "4.0" : "3.0")
-                return .success(try SyncWorker(store: store, now: now, progress: progress, changes: changes)
-                    .sync(account, book: client))
+                let guarded = OriginGuardTransport(transport, allowed: [origin])
+                var readOnly = book.serverReadOnly
+                // The server may have changed our rights since: asked again. An answer that is no
+                // book's properties keeps what was known; another host, a refused password or a
+                // server down stops this book's sync as the sync itself would.
+                var found: RemoteAddressBook?
+                do { found = try CardDAVDiscovery(transport: guarded).book(at: url) } catch DAVError.status, DAVError.malformed {
+                    found = nil
+                }
+                if let found {
+                    if found.readOnly != readOnly { try? (store as? AddressBookStore)?.setServerReadOnly(book.name, found.readOnly) }
+                    readOnly = found.readOnly
+                }
+                let client = CardDAVClient(book: url, transport: guarded, vcardVersion: book.acceptsVCard4 ? "4.0" : "3.0")
+                clients[book.name] = client
+                var target = account
+                target.name = book.name; target.bookURL = text; target.acceptsVCard4 = book.acceptsVCard4
+                target.syncToken = book.syncToken; target.isDefault = book.isDefault
+                target.readOnly = readOnly || book.markedReadOnly
+                var summary = try SyncWorker(store: store, now: now, progress: progress, changes: changes)
+                    .sync(target, book: client)
+                summary.account = label
+                results[book.name] = .success(summary)
             } catch let failure as Failure {
-                return .failure(failure)
+                results[book.name] = .failure(failure)
             } catch let error as DAVError {
-                return .failure(.server(account: account.name, error))
+                results[book.name] = .failure(.server(account: label, error))
             } catch {
-                return .failure(.storage("account \(account.name): \(error)"))
+                results[book.name] = .failure(.storage("account \(label): \(error)"))
             }
+        }
+        finishMoves(account, clients, &results)
+        return books.compactMap { results[$0.name] }
+    }
+
+    /// The second step of each `move` out of this account's books: the card deleted from its
+    /// old book once the contact is safe in its new one. A DELETE that fails leaves the move
+    /// for the next sync; a card changed there since is left there (nothing lost).
+    private func finishMoves(_ account: SyncAccount, _ clients: [String: CardDAVClient],
+                             _ results: inout [String: Result<SyncSummary, Failure>]) {
+        guard let books = store as? AddressBookStore, let moves = try? books.pendingMoves(account: account.name) else { return }
+        for move in moves {
+            guard let client = clients[move.fromBook], case .success(var summary)? = results[move.fromBook],
+                  (try? books.moveIsReady(move)) == true else { continue }
+            do {
+                try client.delete(href: move.href, etag: move.etag)
+                try books.finishMove(move)
+                summary.pushed += 1
+            } catch DAVError.preconditionFailed, DAVError.outsideBook {
+                // Changed on the server since the move: kept there; the next sync brings it back.
+                try? books.finishMove(move)
+            } catch let error as DAVError {
+                summary.failed.append(SyncWorker.failed(SyncWorker.resourceName(move.href), error))
+            } catch {
+                summary.failed.append(.init(name: SyncWorker.resourceName(move.href), direction: .push,
+                                            reason: TerminalText.sanitize("\(error)")))
+            }
+            results[move.fromBook] = .success(summary)
         }
     }
 

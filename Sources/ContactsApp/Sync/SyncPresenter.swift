@@ -87,6 +87,19 @@ public struct SyncPresenter {
         "Added account \(account.name): \(account.bookURL)" + (account.isDefault ? " (default)" : "") + "\n"
     }
 
+    /// With several books, or one the server does not let us write, a line for each:
+    /// `  book work: https://dav.example.org/ann/work/ (read-only: the server does not let us write it)`.
+    public func added(_ account: SyncAccount, books: [AddressBook]) -> String {
+        var text = added(account)
+        guard books.count > 1 || books.contains(where: \.serverReadOnly) else { return text }
+        for book in books {
+            // Names and URLs come from the server: sanitised, as the summaries are.
+            text += TerminalText.sanitize("  book \(book.name): \(book.url ?? "")" + (book.isDefault ? " (default)" : "")
+                + (book.serverReadOnly ? " (read-only: the server does not let us write it)" : "")) + "\n"
+        }
+        return text
+    }
+
     /// `Account home: conflicts: local (default).`
     public func updated(_ account: SyncAccount) -> String {
         "Account \(account.name): conflicts: \(account.conflicts.rawValue)" + (account.isDefault ? " (default)" : "") + ".\n"

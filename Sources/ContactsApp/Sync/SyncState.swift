@@ -27,6 +27,9 @@ public struct SyncAccount: Equatable, Sendable {
     public var isDefault: Bool
     /// Who wins a field changed differently on both sides.
     public var conflicts: ConflictWinner
+    /// When syncing one book: the server does not let us write it, or the person marked it
+    /// read-only. Nothing is pushed to it.
+    public var readOnly = false
 
     public init(name: String, serverURL: String, bookURL: String, user: String, passwordCommand: String? = nil,
                 acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false,
@@ -129,8 +132,16 @@ public protocol SyncStateStore: AnyObject {
     func base(account: String, href: String) throws -> String?
     /// The contacts linked to `account` with an edit not yet sent (or not on the server).
     func changedContacts(account: String) throws -> [Contact]
-    /// The contacts linked to no account.
-    func unlinkedContacts() throws -> [Contact]
+    /// The contacts linked to no book that go to `book`: moved there, or in no book of their
+    /// own when it is the default book.
+    func unlinkedContacts(book: String, isDefault: Bool) throws -> [Contact]
+    /// The token of `book`'s last sync.
+    func syncToken(book: String) throws -> String?
+    /// The hrefs of `book` whose contacts were moved to another book and whose DELETE is still
+    /// to send: not pulled back in as new contacts.
+    func movingHrefs(book: String) throws -> Set<String>
+    /// Adds an account with the books chosen (`addAccount` adds one, named as the account).
+    func addAccount(_ account: SyncAccount, books: [AddressBook]) throws
     /// The contacts whose UID is one of `uids`, each with its link, oldest first.
     func holders(uids: [String]) throws -> [UIDHolder]
     /// The links of `account` whose contact was deleted here.
@@ -170,4 +181,10 @@ extension SyncStateStore {
     public func prepareForInsert(_ contact: Contact) -> PreparedContact? { nil }
 
     public var readsDuringWrites: Bool { false }
+
+    public func syncToken(book: String) throws -> String? { try accounts().first { $0.name == book }?.syncToken }
+
+    public func movingHrefs(book: String) throws -> Set<String> { [] }
+
+    public func addAccount(_ account: SyncAccount, books: [AddressBook]) throws { try addAccount(account) }
 }

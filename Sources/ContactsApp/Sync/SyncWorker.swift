@@ -118,9 +118,13 @@ public final class SyncWorker {
         pulledGroups.take()
         let removed = try pull(account, book, &summary)
         try groups?.pulled(pulledGroups.take(), removed: removed, &summary)
-        try pushDeletions(account, book, writer, &summary)
-        try pushChanges(account, book, writer, &summary)
-        try groups?.push(&summary)
+        // A read-only book is only pulled: the server would refuse what we sent (edits of its
+        // contacts are refused here before they start, `BooksWorker`).
+        if !account.readOnly {
+            try pushDeletions(account, book, writer, &summary)
+            try pushChanges(account, book, writer, &summary)
+            try groups?.push(&summary)
+        }
         summary.refused = book.refused
         return summary
     }
@@ -140,6 +144,12 @@ public final class SyncWorker {
         } catch DAVError.status(let code, "REPORT", _) where account.syncToken == nil && [400, 403, 405, 501].contains(code) {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
+        }
+        // Cards whose contacts were moved to another book, still to delete here: not new cards.
+        let moving = try store.movingHrefs(book: account.name)
+        if !moving.isEmpty {
+            changes.changed = changes.changed.filter { !moving.contains($0.key) }
+            changes.removed.subtract(moving)
         }
         // Nothing changed there (the usual sync): no links to read (5,000 of them were most of
         // such a sync's instructions), only a new token to keep if the server gave one.
@@ -357,7 +367,7 @@ public final class SyncWorker {
     private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
                              _ summary: inout SyncSummary) throws {
         var pending = try store.changedContacts(account: account.name)
-        if account.isDefault { pending += try store.unlinkedContacts() }
+        pending += try store.unlinkedContacts(book: account.name, isDefault: account.isDefault)
         // Nothing edited here: the links are not read at all.
         let items = pending.isEmpty ? [:] : Dictionary(
             try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
@@ -459,7 +469,7 @@ public final class SyncWorker {
     }
 
     private func currentToken(_ account: SyncAccount) throws -> String? {
-        try store.accounts().first { $0.name == account.name }?.syncToken
+        try store.syncToken(book: account.name)
     }
 
     private func count(_ result: SyncMerge.Result, _ local: Contact, _ summary: inout SyncSummary) {

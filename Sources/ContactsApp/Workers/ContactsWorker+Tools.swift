@@ -84,6 +84,8 @@ extension ContactsWorker: ListContactsToolsLogic {
         for contact in contacts where !seen.insert(contact.id ?? 0).inserted {
             throw ContactsFailure.badInput("\(contact.fullName) (#\(contact.id ?? 0)) is named twice; merge needs different contacts")
         }
+        // Merging changes the first and deletes the others: none may be in a read-only book.
+        try access.check(contacts)
         let result = ContactMerger(defaultCountry: defaultCountry).merge(contacts)
         var merged = result.merged
         merged.updatedAt = now()

@@ -16,6 +16,8 @@ public enum ContactsFailure: Error, Equatable {
     case cancelled(String)
     /// The journal refused `action` (undo, redo, restore, purge); nothing was changed.
     case journal(JournalRefusal, action: String)
+    /// `contact` (nil: a new contact) is in `book`, which is read-only: nothing was changed.
+    case readOnly(book: String, byServer: Bool, contact: String?)
 }
 
 extension ContactsFailure {
@@ -49,6 +51,19 @@ public protocol ShowContactStorageLogic {
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
     func names(startingWith prefix: String, sort: SortOrder) -> [String]
+    /// As the list's: `edit` refused before the form opens for a contact of a read-only book.
+    func checkEditable(_ contact: Contact) throws
+    /// The name of the contact's book when the file has more than one in use; else nil.
+    func bookName(of contact: Contact) -> String?
+}
+
+extension ListContactsStorageLogic {
+    public func checkEditable(_ contact: Contact) throws {}
+}
+
+extension ShowContactStorageLogic {
+    public func checkEditable(_ contact: Contact) throws {}
+    public func bookName(of contact: Contact) -> String? { nil }
 }
 
 /// The storage work the form's Interactor delegates.
@@ -74,7 +89,13 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
-        try translating { try store.page(query) }
+        if let book = query.book, let bookStore,
+           try !translating({ try bookStore.addressBooks(counting: false) }).contains(where: { $0.name == book }) {
+            throw ContactsFailure.badInput("there is no book named \(book)")
+        }
+        var page = try translating { try store.page(query) }
+        page.books = bookNames(of: page.contacts)
+        return page
     }
 
     /// The names that complete `typed` (`NameCompletion`): contacts a search for it finds
@@ -122,6 +143,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
 
     /// Stores a new contact, stamping its UID and times.
     public func insert(_ contact: Contact) throws -> Contact {
+        try access.checkNewContacts()
         var new = contact
         new.uid = new.uid.isEmpty ? makeUID() : new.uid
         new.createdAt = now()
@@ -133,6 +155,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
 
     /// Saves an edit made from `contact.version`; refused if someone saved in between.
     public func update(_ contact: Contact) throws -> Contact {
+        try access.check([contact])
         var changed = contact
         changed.updatedAt = now()
         let updated = try translating({ try store.update(changed) }, editing: contact)
@@ -142,6 +165,7 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
 
     public func delete(_ contact: Contact) throws {
         guard let id = contact.id else { return }
+        try access.check([contact])
         try translating({ try store.delete(id: id, expectedVersion: contact.version) }, editing: contact)
         announce("deleted", id)
     }

@@ -189,6 +189,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// `importContacts(_:format:)`. A file, vCard or CSV, is read a chunk at a time and saved in
     /// batches, all in one transaction.
     public func importFile(at path: String, format: ImportFormat) throws -> ImportReport {
+        // New contacts go to the default book: not one that is read-only.
+        try BookAccess(store: store).checkNewContacts()
         let expanded = Self.expand(path)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: expanded, isDirectory: &isFolder), isFolder.boolValue {

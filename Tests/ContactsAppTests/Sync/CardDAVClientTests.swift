@@ -239,6 +239,33 @@ final class CardDAVDiscoveryTests: XCTestCase {
         XCTAssertEqual(transport.requests.map { $0.headers["Depth"] }, ["0", "0", "1"])
     }
 
+    func test_addressBooks_aBookWithoutWriteInItsPrivileges_isReadOnly() throws {
+        // Given: Radicale's answer for alice's home, its rights file letting her only read `team`
+        let transport = DAVTransportSpy()
+        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-privileges-propfind"))]
+
+        // When
+        let books = try CardDAVDiscovery(transport: transport).books(in: URL(string: "http://127.0.0.1:5232/alice/")!)
+
+        // Then
+        XCTAssertEqual(books, [
+            RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/book/")!, displayName: "alice/book"),
+            RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/team/")!, displayName: "alice/team", readOnly: true),
+        ])
+        XCTAssertTrue(String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self)
+            .contains("<D:current-user-privilege-set/>"))
+    }
+
+    func test_writable_needsWriteOrAll_orBothBindAndWriteContent_andNoListIsWritable() {
+        XCTAssertTrue(RemoteAddressBook.writable(nil))
+        XCTAssertTrue(RemoteAddressBook.writable(["read", "write"]))
+        XCTAssertTrue(RemoteAddressBook.writable(["all"]))
+        XCTAssertTrue(RemoteAddressBook.writable(["read", "bind", "write-content"]))
+        XCTAssertFalse(RemoteAddressBook.writable(["read", "write-content"]))
+        XCTAssertFalse(RemoteAddressBook.writable(["read"]))
+        XCTAssertFalse(RemoteAddressBook.writable([]))
+    }
+
     func test_addressBooks_aBookSayingItTakesVCard4_isMarkedSo() throws {
         // Given: the URL is the address book itself, listing 3.0 and 4.0 in supported-address-data
         let transport = DAVTransportSpy()

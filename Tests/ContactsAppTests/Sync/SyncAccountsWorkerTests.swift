@@ -165,6 +165,60 @@ final class SyncAccountsWorkerOriginTests: XCTestCase {
         XCTAssertEqual(try sut.accounts(), [])
     }
 
+    /// A home listing `book` on the account's host and `stolen` on another one.
+    func homeWithABookElsewhere() -> [DAVResponse] {
+        [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
+            <response><href>/</href><propstat><prop><C:addressbook-home-set><href>/home/</href>\
+            </C:addressbook-home-set></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            """)),
+         DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
+            <response><href>/home/book/</href><propstat><prop><resourcetype><collection/><C:addressbook/></resourcetype>\
+            </prop><status>HTTP/1.1 200 OK</status></propstat></response>\
+            <response><href>http://other.example/stolen/</href><propstat><prop><resourcetype><collection/><C:addressbook/>\
+            </resourcetype></prop><status>HTTP/1.1 200 OK</status></propstat></response>
+            """))]
+    }
+
+    func test_add_everyBook_oneOnAnotherHost_isRefused_nothingStored() throws {
+        // Given
+        transport.responses = homeWithABookElsewhere()
+
+        // When
+        XCTAssertThrowsError(try sut.add(name: "home", url: "http://dav.example/", user: "ann", passwordCommand: nil,
+                                         books: [], allBooks: true)) { error in
+            // Then
+            XCTAssertEqual(error as? SyncAccountsWorker.Failure,
+                           .otherOrigin(account: "home", given: DAVOrigin(URL(string: "http://dav.example/")!)!,
+                                        found: URL(string: "http://other.example/stolen/")!))
+        }
+        XCTAssertEqual(try sut.accounts(), [])
+        XCTAssertEqual(transport.requests.map(\.url.host), ["dav.example", "dav.example"])
+    }
+
+    func test_add_theBooksNamed_eachABookOfItsOwn_theFirstTheDefault() throws {
+        // Given
+        transport.responses = homeWithABookElsewhere()
+
+        // When: only the book on the account's host is named
+        let account = try sut.add(name: "home", url: "http://dav.example/", user: "ann", passwordCommand: nil,
+                                  books: ["book"], allBooks: false)
+
+        // Then: one book alone is named as the account
+        XCTAssertEqual(account.bookURL, "http://dav.example/home/book/")
+        XCTAssertEqual(try sut.books(of: "home").map(\.name), ["home"])
+        XCTAssertEqual(try sut.books(of: "home").map(\.isDefault), [true])
+    }
+
+    func test_named_severalBooks_byTheirLastPathComponent_theAccountFirstWhenTaken() {
+        let books = [RemoteAddressBook(url: URL(string: "http://h/a/contacts/")!, displayName: "Contacts"),
+                     RemoteAddressBook(url: URL(string: "http://h/a/team%20book/")!, displayName: "Team", readOnly: true),
+                     RemoteAddressBook(url: URL(string: "http://h/a/local/")!, displayName: "L")]
+        let named = SyncAccountsWorker.named(books, account: "work", taken: ["local", "contacts"])
+        XCTAssertEqual(named.map(\.name), ["work-contacts", "team-book", "work-local"])
+        XCTAssertEqual(named.map(\.serverReadOnly), [false, true, false])
+        XCTAssertEqual(SyncAccountsWorker.named([books[0]], account: "work", taken: []).map(\.name), ["work"])
+    }
+
     func test_sync_anAccountsRequestsGoOnlyToItsBooksOrigin() throws {
         // Given: an account whose server answers with a redirect elsewhere
         try store.addAccount(SyncAccount(name: "home", serverURL: "http://dav.example/", bookURL: "http://dav.example/book/",

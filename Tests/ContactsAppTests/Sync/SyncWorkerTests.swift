@@ -492,7 +492,9 @@ final class SyncStateStoreSpy: ForwardingContactStore, SyncStateStore {
     func removeAccount(named name: String) throws -> Int { try sync.removeAccount(named: name) }
     func base(account: String, href: String) throws -> String? { try sync.base(account: account, href: href) }
     func changedContacts(account: String) throws -> [Contact] { try sync.changedContacts(account: account) }
-    func unlinkedContacts() throws -> [Contact] { try sync.unlinkedContacts() }
+    func unlinkedContacts(book: String, isDefault: Bool) throws -> [Contact] {
+        try sync.unlinkedContacts(book: book, isDefault: isDefault)
+    }
     func holders(uids: [String]) throws -> [UIDHolder] { try sync.holders(uids: uids) }
     func orphanedItems(account: String) throws -> [SyncItem] { try sync.orphanedItems(account: account) }
     func apply(_ pull: SyncPull) throws -> SyncedChanges { try sync.apply(pull) }

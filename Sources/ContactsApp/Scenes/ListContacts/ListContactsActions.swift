@@ -11,7 +11,9 @@ extension ListContacts {
         case duplicates, merge, birthdays
         // Groups (`ListContactsViewController+Groups.swift`).
         case groups, group
-        // The organisation's directories (`ListContactsViewController+Directory.swift`).
+        // Several address books (`ListContactsViewController+Books.swift`).
+        case books, move
+        // Into another book, or from the organisation's directory (`ListContactsViewController+Directory.swift`).
         case copy
 
         public var declaration: ActionSpec {
@@ -23,7 +25,8 @@ extension ListContacts {
                     ParameterSpec("group", .string, help: "only this group's members (its name, or the start of it)",
                                   completion: .named("group"), flag: true),
                     ParameterSpec("ungrouped", .boolean, help: "only the contacts in no group", flag: true),
-                ], details: "A search and the pages that follow keep the group. Example: list 2 50   ·   list --group Family   ·   list --ungrouped")
+                    ParameterSpec("book", .string, help: "only this address book's contacts (as 'books' names them)", flag: true),
+                ], details: "A search and the pages that follow keep the group. Example: list 2 50   ·   list --group Family   ·   list --ungrouped   ·   list --book work")
             case .next: ActionSpec(self, summary: "show the next page")
             case .previous: ActionSpec(self, aliases: ["prev"], summary: "show the previous page")
             case .page:
@@ -145,12 +148,28 @@ extension ListContacts {
                     group rename Family Kin   ·   group delete Kin
                     """)
             case .copy:
-                ActionSpec(self, summary: "copy a directory's search result into the book", parameters: [
-                    ParameterSpec("result", .string, help: "the result as the search labelled it (corp:2)"),
+                ActionSpec(self, summary: "copy contacts into another address book, or a directory's search result into the book",
+                           parameters: [
+                    ParameterSpec("contacts", .text, help: "numbers (#) or quoted names; or one directory result as the search labelled it (corp:2)",
+                                  completion: .namedWords("contact")),
+                    ParameterSpec("book", .string, required: false, help: "the book to copy contacts to (last word)"),
                 ], details: """
-                    Saves the directory's entry as a new contact, journalled like any other change ('undo' takes it \
-                    back); the contact's card keeps where it came from (SOURCE and X-CONTACTSBOOK-DIRECTORY). \
-                    Example: search lee, then copy corp:2
+                    Contacts become new contacts in the book (the originals stay; works from a read-only book too). \
+                    A directory's entry becomes a new contact in the default book, journalled like any other change \
+                    ('undo' takes it back); its card keeps where it came from (SOURCE and X-CONTACTSBOOK-DIRECTORY). \
+                    Example: copy 12 local   ·   search lee, then copy corp:2
+                    """)
+            case .books:
+                ActionSpec(self, summary: "show the address books: this file's and each account's, with their contacts",
+                           details: "A contact is in one book; new ones go to the default book. Filter the list with 'list --book BOOK'.")
+            case .move:
+                ActionSpec(self, summary: "move contacts to another address book", parameters: [
+                    ParameterSpec("contacts", .text, help: "numbers (#) or quoted names", completion: .namedWords("contact")),
+                    ParameterSpec("book", .string, required: false, help: "the book to move them to (last word)"),
+                ], details: """
+                    On servers the card is put in the new book at the next sync, then deleted from the old one; \
+                    if that second step fails, it is tried again at the following sync (nothing is lost). \
+                    Contacts of a read-only book cannot be moved out. Example: move 3 7 work   ·   move "ann lee" local
                     """)
             }
         }

@@ -13,6 +13,7 @@ public enum ListContactsConfigurator {
         viewController.interactor = interactor
         viewController.toolsInteractor = interactor
         viewController.groupsInteractor = interactor
+        viewController.booksInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
         interactor.toolsPresenter = presenter
@@ -21,9 +22,12 @@ public enum ListContactsConfigurator {
         interactor.groupsPresenter = presenter
         interactor.directoryWorker = factory.directoryWorker
         interactor.directoryPresenter = presenter
+        interactor.booksPresenter = presenter
+        interactor.booksWorker = factory.worker
         presenter.viewController = viewController
         presenter.toolsViewController = viewController
         presenter.groupsViewController = viewController
+        presenter.booksViewController = viewController
         router.dataStore = interactor
         return viewController
     }

@@ -38,6 +38,9 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     var groupsPresenter: ListContactsGroupsPresentationLogic?
     /// The name of the group the listing shows, for its caption.
     private(set) var groupName: String?
+    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`).
+    var booksWorker: ListContactsBooksLogic?
+    var booksPresenter: ListContactsBooksPresentationLogic?
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
@@ -82,6 +85,13 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             }
             next.page = 1
         }
+        if let book = request.book { next.book = book; next.page = 1 }
+        // A group's pages are read from its member index, which knows no books yet: say so rather
+        // than list the group's members of every book under a book's name.
+        if next.group != nil, let book = next.book {
+            presenter?.presentFailure(.badInput("list filters by a group or by a book, not both: --book \(book) with a group"))
+            return
+        }
         if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
         switch request.page {
         case .first?: next.page = 1
@@ -109,6 +119,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public func selectContact(request: ListContacts.SelectContact.Request) {
         do {
             let contact = try worker.resolve(request.reference)
+            // A contact of a read-only book: refused before the form opens.
+            if request.purpose == .edit { try worker.checkEditable(contact) }
             selectedContact = contact
             presenter?.presentSelectedContact(response: .init(contact: contact, purpose: request.purpose))
         } catch {

@@ -16,6 +16,8 @@ public enum ListContacts {
         /// Where a search found the contact when the row does not show it already, briefly:
         /// "tag: friends", "note: Met at the Lisbon…".
         public var matched: String? = nil
+        /// The contact's address book, when the file has more than one in use (issue 30).
+        public var book: String? = nil
 
         public init(id: Int64, name: String, organization: String, emails: [LabeledValue], phones: [LabeledValue]) {
             self.id = id; self.name = name; self.organization = organization
@@ -35,6 +37,8 @@ public enum ListContacts {
             public var sort: SortOrder?
             /// All contacts, a group's or those in none; nil keeps the listing's.
             public var filter: ListFilter?
+            /// `list`'s book: `.some(nil)` every book, `.some(NAME)` one; nil keeps it.
+            public var book: String?? = nil
         }
         public struct Response {
             public let page: ContactPage
@@ -56,14 +60,27 @@ public enum ListContacts {
             public var group: String? = nil
             /// Whether only contacts in no group are listed (`list --ungrouped`).
             public var ungrouped = false
+            /// The book the listing is filtered by (`list --book NAME`); absent for every book.
+            public var book: String? = nil
+
+            public init(rows: [Row], page: Int, pageCount: Int, total: Int, search: String, sort: String, caption: String,
+                        group: String? = nil, ungrouped: Bool = false, book: String? = nil) {
+                self.rows = rows; self.page = page; self.pageCount = pageCount; self.total = total
+                self.search = search; self.sort = sort; self.caption = caption
+                self.group = group; self.ungrouped = ungrouped; self.book = book
+            }
 
             public var layout: DisplayLayout {
-                // A "Matched" column only when a search found someone by another field.
+                // A "Matched" column only when a search found someone by another field; a
+                // "Book" column only when the file has more than one book in use.
                 let matched = rows.contains { $0.matched != nil }
+                let books = rows.contains { $0.book != nil }
                 return .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
-                                        .init("Email"), .init("Phone")] + (matched ? [.init("Matched")] : []),
+                                        .init("Email"), .init("Phone")] + (books ? [.init("Book")] : [])
+                                  + (matched ? [.init("Matched")] : []),
                               rows: rows.map { row in
                                   ["\(row.id)", row.name, row.organization, row.email, row.phone]
+                                      + (books ? [row.book ?? ""] : [])
                                       + (matched ? [row.matched ?? ""] : [])
                               },
                               caption: caption)

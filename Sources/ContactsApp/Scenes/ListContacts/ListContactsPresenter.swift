@@ -23,6 +23,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
     weak var toolsViewController: ListContactsToolsDisplayLogic?
     weak var groupsViewController: ListContactsGroupsDisplayLogic?
+    weak var booksViewController: ListContactsBooksDisplayLogic?
     let formatter: ContactFormatter
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
@@ -33,10 +34,11 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         var caption: [String] = []
         let within = response.groupName.map { "in group \($0)" } ?? (query.group == .ungrouped ? "in no group" : nil)
         if total == 0 {
-            if query.group == .ungrouped && query.search.isEmpty {
+            let empty = [within, query.book.map { "in book \($0)" }].compactMap { $0 }.joined(separator: " ")
+            if query.group == .ungrouped && query.search.isEmpty && query.book == nil {
                 caption.append("Every contact is in a group")
-            } else if let within {
-                caption.append(query.search.isEmpty ? "No contacts \(within)" : "No contacts \(within) match \(Self.quoted(query.search))")
+            } else if !empty.isEmpty {
+                caption.append(query.search.isEmpty ? "No contacts \(empty)" : "No contacts \(empty) match \(Self.quoted(query.search))")
             } else {
                 caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
             }
@@ -44,13 +46,18 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             caption.append("Page \(query.page) of \(pageCount)")
             caption.append((total == 1 ? "1 contact" : "\(total) contacts") + (within.map { " " + $0 } ?? ""))
             if !query.search.isEmpty { caption.append("matching \(Self.quoted(query.search))") }
+            if let book = query.book { caption.append("in book \(book)") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
         viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map { row($0, matched: response.page.matches[$0.id ?? 0], search: query.search) },
+            rows: response.page.contacts.map { contact in
+                var shown = row(contact, matched: response.page.matches[contact.id ?? 0], search: query.search)
+                shown.book = response.page.books[contact.id ?? 0]
+                return shown
+            },
             page: query.page, pageCount: pageCount, total: total,
             search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · "),
-            group: response.groupName, ungrouped: query.group == .ungrouped))
+            group: response.groupName, ungrouped: query.group == .ungrouped, book: query.book))
     }
 
     /// The search in quotes for a caption, its start only when long: a 20 MB command line was

@@ -22,6 +22,7 @@ private enum ToolsSchema {
                                                  description: "a list row, as in contactList"),
               case .object(var properties) = members["properties"] else { return [:] }
         properties["matched"] = ["type": "string", "description": "absent here: rows of a search only"]
+        properties["book"] = ["type": "string", "description": "the contact's address book, when more than one is in use"]
         members["properties"] = .object(properties)
         return .object(members)
     }()
@@ -72,5 +73,29 @@ extension ListContacts.UpcomingBirthdays.ViewModel: JSONSchemaDescribed {
         }
         return ToolsSchema.object(["today": date, "days": ToolsSchema.integer, "entries": ToolsSchema.array(entry),
                                    "caption": ToolsSchema.string])
+    }
+}
+
+extension ListContacts.ShowBooks.ViewModel: JSONSchemaDescribed {
+    public static var jsonSchema: JSONValue {
+        let string: JSONValue = ["type": "string"]
+        let book: JSONValue = [
+            "type": "object", "required": ["name", "contacts", "isDefault"],
+            "properties": ["name": string, "account": ["type": "string", "description": "absent for the local book"],
+                           "url": ["type": "string", "description": "the collection; absent for the local book"],
+                           "contacts": ["type": "integer"],
+                           "readOnly": ["type": "string", "enum": ["server", "marked"],
+                                        "description": "absent when writable"],
+                           "isDefault": ["type": "boolean", "description": "new contacts go here"]]]
+        return ["type": "object", "required": ["books", "caption"],
+                "properties": ["books": ["type": "array", "items": book], "caption": string]]
+    }
+}
+
+extension ListContacts.MoveContacts.ViewModel: JSONSchemaDescribed {
+    public static var jsonSchema: JSONValue {
+        ["type": "object", "required": ["ids", "book", "text"],
+         "properties": ["ids": ["type": "array", "items": ["type": "integer"]], "book": ["type": "string"],
+                        "text": ["type": "string"]]]
     }
 }

@@ -14,7 +14,15 @@ extension ListContactsViewController: ListContactsDirectoryDisplayLogic {
     func performDirectory(_ action: ListContacts.Action, _ call: ActionCall) -> Bool {
         switch action {
         case .copy:
-            directoryInteractor?.copyDirectoryEntry(request: .init(reference: call.string("result") ?? ""))
+            // `copy corp:2`: one directory result, into the default book; contacts go to `performBooks`.
+            let text = (call.string("contacts") ?? "").trimmingSpaces
+            guard let directoryInteractor, directoryInteractor.isDirectoryReference(text) else { return false }
+            if let book = call.string("book") {
+                displayMessage(.error("a directory's result is copied into the default book, not '\(book)': copy \(text), then move it",
+                                      code: .badInput))
+                return true
+            }
+            directoryInteractor.copyDirectoryEntry(request: .init(reference: text))
             return true
         case .show:
             let reference = call.string("contact") ?? ""

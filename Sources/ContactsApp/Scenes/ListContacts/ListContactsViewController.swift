@@ -17,11 +17,12 @@ public protocol ListContactsDisplayLogic: AnyObject {
 /// Turns the list's actions into Requests and hands what it displays to the front end.
 public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts",
-                                                   actions: ListContacts.Action.self, displays: toolViewModels + groupViewModels + directoryViewModels)
+                                                   actions: ListContacts.Action.self, displays: toolViewModels + groupViewModels + directoryViewModels + bookViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var toolsInteractor: ListContactsToolsBusinessLogic?
     public var groupsInteractor: ListContactsGroupsBusinessLogic?
+    public var booksInteractor: ListContactsBooksBusinessLogic?
     public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
     let output: DisplaySink
 
@@ -36,9 +37,11 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         if performDirectory(action, call) { return }
         switch action {
         case .list:
-            interactor?.fetchContacts(request: Fetch(
+            var fetch = Fetch(
                 page: .number(call.integer("page") ?? 1), limit: call.integer("limit"), search: "",
-                filter: .init(group: call.string("group"), ungrouped: call.boolean("ungrouped") ?? false)))
+                filter: .init(group: call.string("group"), ungrouped: call.boolean("ungrouped") ?? false))
+            fetch.book = .some(call.string("book"))
+            interactor?.fetchContacts(request: fetch)
         case .next: interactor?.fetchContacts(request: Fetch(page: .next))
         case .previous: interactor?.fetchContacts(request: Fetch(page: .previous))
         case .page: interactor?.fetchContacts(request: Fetch(page: call.integer("number").map { .number($0) }))
@@ -67,7 +70,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case .sync: interactor?.syncContacts(request: .init(account: call.string("account")))
         case .duplicates, .merge, .birthdays: performTool(action, call)
         case .groups, .group: performGroups(action, call)
-        case .copy: break // `performDirectory`
+        case .books, .move, .copy: performBooks(action, call) // a directory's result: `performDirectory`
         }
     }
 

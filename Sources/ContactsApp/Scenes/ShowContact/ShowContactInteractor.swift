@@ -3,6 +3,7 @@ public protocol ShowContactBusinessLogic {
     func deleteContact(request: ShowContact.DeleteContact.Request)
     func showHistory(request: ShowContact.ShowHistory.Request)
     func selectContact(request: ShowContact.SelectContact.Request)
+    func editContact(request: ShowContact.EditContact.Request)
     func completeReference(request: ListContacts.CompleteReference.Request)
     func savePhoto(request: ShowContact.SavePhoto.Request)
 }
@@ -72,7 +73,7 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             let fresh = try worker.contact(id: id)
             contact = fresh
             let groups = try groupsWorker?.groups(of: fresh).map(\.name) ?? []
-            presenter?.presentContact(response: .init(contact: fresh, groups: groups))
+            presenter?.presentContact(response: .init(contact: fresh, groups: groups, book: worker.bookName(of: fresh)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -81,8 +82,24 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     public func selectContact(request: ShowContact.SelectContact.Request) {
         do {
             let found = try worker.resolve(request.reference)
+            // A contact of a read-only book: refused before the form opens.
+            if request.purpose == .edit { try worker.checkEditable(found) }
             selectedContact = found
             presenter?.presentSelectedContact(response: .init(contact: found, purpose: request.purpose))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func editContact(request: ShowContact.EditContact.Request) {
+        guard let current = contact else {
+            presenter?.presentFailure(.notFound(reference: "(none)"))
+            return
+        }
+        do {
+            try worker.checkEditable(current)
+            selectedContact = current
+            presenter?.presentSelectedContact(response: .init(contact: current, purpose: .edit))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

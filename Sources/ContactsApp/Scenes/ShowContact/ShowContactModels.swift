@@ -18,6 +18,8 @@ public enum ShowContact {
             public let contact: Contact
             /// The names of the groups it is a member of, by name.
             public var groups: [String] = []
+            /// Its address book, when the file has more than one in use.
+            public var book: String? = nil
         }
         public struct ViewModel: SceneCore.ViewModel, Equatable {
             public static let kind = "contactDetail"
@@ -71,6 +73,8 @@ public enum ShowContact {
             public let version: Int
             public let fields: [Field]
             public let contact: Record
+            /// The contact's address book, when the file has more than one in use; since protocol 1.6.
+            public var book: String? = nil
             public var layout: DisplayLayout {
                 .record(heading: "#\(id) \(name)", fields: fields.map { .init($0.label, $0.value) })
             }
@@ -78,6 +82,11 @@ public enum ShowContact {
     }
 
     /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
+    /// `edit` on the contact shown: refused before the form opens when its book is read-only.
+    public enum EditContact {
+        public struct Request: Equatable { public init() {} }
+    }
+
     public enum SelectContact {
         public typealias Purpose = ListContacts.SelectContact.Purpose
         public struct Request: Equatable {

@@ -37,11 +37,12 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         }
         add("Photo", ContactPhoto(of: contact)?.summary ?? "")
         add("Groups", response.groups.joined(separator: ", "))
+        add("Book", response.book ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
         viewController?.displayContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups)))
+            version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups), book: response.book))
     }
 
     /// An item's value as the detail shows it: a switch, so a new field is shown on purpose.

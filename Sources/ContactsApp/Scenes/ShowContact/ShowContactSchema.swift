@@ -60,6 +60,7 @@ extension ShowContact.FetchContact.ViewModel: JSONSchemaDescribed {
                                "items": ["type": "object", "required": ["label", "value"],
                                          "properties": ["label": string, "value": string]]],
                     "contact": record,
+                    "book": ["type": "string", "description": "the contact's address book, when more than one is in use; since protocol 1.6"],
                 ]]
     }
 }

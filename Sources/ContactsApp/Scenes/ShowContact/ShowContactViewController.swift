@@ -36,8 +36,8 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
             if let reference = call.string("contact") {
                 interactor?.selectContact(request: .init(reference: reference, purpose: .edit))
             } else {
-                // Nothing to decide: the contact shown is in the DataStore the Router reads (ARCHITECTURE.md).
-                router?.routeToEditContact()
+                // Whether its book may be written is decided first (issue 30: read-only books).
+                interactor?.editContact(request: .init())
             }
         case .delete: interactor?.deleteContact(request: .init())
         case .history: interactor?.showHistory(request: .init())

@@ -8,6 +8,7 @@ extension SQLiteContactStore {
         if let filter = query.group { return try groupPage(query, filter) }
         let parsed = ContactSearch(query.search)
         let (limit, offset) = query.window
+        if let book = query.book { return try bookPage(query, book: book, parsed, limit: limit, offset: offset) }
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
@@ -34,6 +35,30 @@ extension SQLiteContactStore {
                     // A page made of ranked contacts alone reads no ordinary rows: count them still.
                     total = offset + limit <= ranked.count ? try ordinary(limit: 0, offset: 0).total : count
                 }
+                return ContactPage(contacts: contacts, total: total,
+                                   matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
+            }
+        }
+    }
+
+    /// A page of one book's contacts (`list --book NAME`), searched or not: a plain SQL page in
+    /// sort order, without the planner's anchors (a filter people use on books of their size).
+    private func bookPage(_ query: ContactQuery, book: String, _ parsed: ContactSearch, limit: Int,
+                          offset: Int) throws -> ContactPage {
+        try guarded {
+            try writer.read { db in
+                var filter = "\(Self.bookOfContact) = ?"
+                var arguments: StatementArguments = [book]
+                if !parsed.isEmpty {
+                    let (sql, searchArguments) = Self.matchingIDs(try ResolvedSearch(parsed, db))
+                    filter += " AND id IN (\(sql))"
+                    arguments += searchArguments
+                }
+                let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact WHERE \(filter)", arguments: arguments) ?? 0
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(Self.sortColumn(query.sort)), id LIMIT ? OFFSET ?
+                    """, arguments: arguments + [limit, offset])
+                let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
             }

@@ -6,9 +6,19 @@ public struct RemoteAddressBook: Equatable, Sendable {
     public var displayName: String
     /// The server says it takes vCard 4.0 (`supported-address-data`); else we send 3.0.
     public var acceptsVCard4: Bool
+    /// The server's `current-user-privilege-set` for it lacks `write` (RFC 3744): we may only read it.
+    public var readOnly: Bool
 
-    public init(url: URL, displayName: String, acceptsVCard4: Bool = false) {
-        self.url = url; self.displayName = displayName; self.acceptsVCard4 = acceptsVCard4
+    public init(url: URL, displayName: String, acceptsVCard4: Bool = false, readOnly: Bool = false) {
+        self.url = url; self.displayName = displayName; self.acceptsVCard4 = acceptsVCard4; self.readOnly = readOnly
+    }
+
+    /// Whether privileges a server listed let us write: `write` or `all`, or both `bind` (new
+    /// cards) and `write-content` (changed ones), its parts. No list at all: writable, as before.
+    public static func writable(_ privileges: Set<String>?) -> Bool {
+        guard let privileges else { return true }
+        return privileges.contains("write") || privileges.contains("all")
+            || (privileges.contains("bind") && privileges.contains("write-content"))
     }
 }
 

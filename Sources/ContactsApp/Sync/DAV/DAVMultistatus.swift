@@ -28,6 +28,9 @@ public struct DAVMultistatus: Equatable, Sendable {
         public var addressDataVersions: [String] = []
         /// A collection's `sync-token` property (PROPFIND).
         public var syncToken: String?
+        /// The privileges of `current-user-privilege-set` (RFC 3744 §5.4), by local name
+        /// (`read`, `write`, `all`, ...); nil when the server did not send the property.
+        public var privileges: Set<String>?
 
         public init(href: String, status: Int? = nil, etag: String? = nil, addressData: String? = nil) {
             self.href = href; self.status = status; self.etag = etag; self.addressData = addressData

@@ -142,8 +142,12 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
             if path.dropLast().last == "supported-address-data", let version = attribute("version", attributeCount, attributes) {
                 propstat?.addressDataVersions.append(version)
             }
+        case "current-user-privilege-set": if propstat?.privileges == nil { propstat?.privileges = [] }
         default:
             if parent == "resourcetype" { propstat?.resourceTypes.insert(name) }
+            if parent == "privilege", path.dropLast(2).last == "current-user-privilege-set" {
+                propstat?.privileges?.insert(name)
+            }
         }
         if path.count == 1 && !sawMultistatus { stop(DAVError.malformed("no multistatus element")) }
     }
@@ -247,6 +251,7 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         current.currentUserPrincipal = found.currentUserPrincipal ?? current.currentUserPrincipal
         current.addressbookHomeSet = found.addressbookHomeSet ?? current.addressbookHomeSet
         current.addressDataVersions += found.addressDataVersions
+        if let privileges = found.privileges { current.privileges = (current.privileges ?? []).union(privileges) }
         if let token = found.syncToken, syncToken == nil { syncToken = token }
         entry = current
     }

@@ -418,7 +418,7 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         sut.receive(Message.error(
             "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
-                + "undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, copy, "
+                + "undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, books, move, copy, "
                 + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }

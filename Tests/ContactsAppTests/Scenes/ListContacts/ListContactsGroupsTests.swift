@@ -234,6 +234,7 @@ final class ListContactsGroupsFlowTests: XCTestCase {
         XCTAssertEqual(try CommandLineParser.parse("list 2 10 --ungrouped", actions: [spec]),
                        ActionCall("list", ["page": .integer(2), "limit": .integer(10), "ungrouped": .boolean(true)]))
         XCTAssertThrowsError(try CommandLineParser.parse("list --group", actions: [spec]))
-        XCTAssertEqual(spec.usage, "list [PAGE] [LIMIT] [--group GROUP] [--ungrouped]")
+        XCTAssertEqual(try CommandLineParser.parse("list --book work", actions: [spec]), ActionCall("list", ["book": .string("work")]))
+        XCTAssertEqual(spec.usage, "list [PAGE] [LIMIT] [--group GROUP] [--ungrouped] [--book BOOK]")
     }
 }

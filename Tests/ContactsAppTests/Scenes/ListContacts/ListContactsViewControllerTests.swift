@@ -122,10 +122,46 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall(ListContacts.Action.list, ["group": .string("Family")]))
         sut.perform(ActionCall(ListContacts.Action.list, ["ungrouped": .boolean(true)]))
         // Then
-        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all),
-                                                     Fetch(page: .number(1), search: "", filter: .all),
-                                                     Fetch(page: .number(1), search: "", filter: .init(group: "Family")),
-                                                     Fetch(page: .number(1), search: "", filter: .init(ungrouped: true))])
+        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", filter: .init(group: "Family"), book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", filter: .init(ungrouped: true), book: .some(nil))])
+    }
+
+    func test_list_fetchesAPage_andClearsTheSearch_andTheBook() {
+        // When
+        sut.perform(ActionCall("list", ["page": .integer(2), "limit": .integer(5)]))
+        sut.perform(ActionCall("list"))
+        sut.perform(ActionCall("list", ["book": .string("work")]))
+        // Then: `list` sets the book every time, to none when not named
+        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
+                                                     Fetch(page: .number(1), search: "", filter: .all, book: "work")])
+    }
+
+    func test_move_splitsTheContactsFromTheBook_andBooksAsksForTheList() {
+        // Given
+        let booksSpy = ListContactsBooksBusinessLogicSpy()
+        sut.booksInteractor = booksSpy
+        // When
+        sut.perform(try! XCTUnwrap(CommandLineParser.parse(#"move 3 "ann lee" work"#, actions: sut.descriptor.actions)))
+        sut.perform(ActionCall("move", ["contacts": .string("7"), "book": .string("local")]))
+        sut.perform(ActionCall("move", ["contacts": .string("7")]))
+        sut.perform(ActionCall("books"))
+        sut.perform(ActionCall("copy", ["contacts": .string("12 local")]))
+        // Then
+        XCTAssertEqual(booksSpy.moveRequests, [.init(references: ["3", "ann lee"], book: "work"),
+                                               .init(references: ["7"], book: "local"),
+                                               .init(references: ["7"], book: ""),
+                                               .init(references: ["12"], book: "local", copy: true)])
+        XCTAssertEqual(booksSpy.showBooksRequests, [.init()])
+    }
+
+    final class ListContactsBooksBusinessLogicSpy: ListContactsBooksBusinessLogic {
+        var showBooksRequests: [ListContacts.ShowBooks.Request] = []
+        var moveRequests: [ListContacts.MoveContacts.Request] = []
+        func showBooks(request: ListContacts.ShowBooks.Request) { showBooksRequests.append(request) }
+        func moveContacts(request: ListContacts.MoveContacts.Request) { moveRequests.append(request) }
     }
 
     func test_pagingSortAndSearch_becomeFetchRequests() {
@@ -221,7 +257,7 @@ final class ListContactsViewControllerTests: XCTestCase {
         XCTAssertEqual(sut.descriptor.actions.map(\.name),
                        ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
                         "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
-                        "groups", "group", "copy"])
+                        "groups", "group", "books", "move", "copy"])
         XCTAssertEqual(sut.title, "contacts")
     }
 

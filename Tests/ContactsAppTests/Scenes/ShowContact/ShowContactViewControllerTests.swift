@@ -31,6 +31,8 @@ final class ShowContactViewControllerTests: XCTestCase {
         func deleteContact(request: ShowContact.DeleteContact.Request) { deleteContactCalled = true }
         var selectRequests: [ShowContact.SelectContact.Request] = []
         func selectContact(request: ShowContact.SelectContact.Request) { selectRequests.append(request) }
+        var editRequests: [ShowContact.EditContact.Request] = []
+        func editContact(request: ShowContact.EditContact.Request) { editRequests.append(request) }
         weak var viewController: ShowContactDisplayLogic?
         var completeRequests: [ListContacts.CompleteReference.Request] = []
         func completeReference(request: ListContacts.CompleteReference.Request) {
@@ -88,11 +90,12 @@ final class ShowContactViewControllerTests: XCTestCase {
         XCTAssertTrue(routerSpy.routeToListCalled)
     }
 
-    func test_edit_routesToTheForm_withNothingToDecideOnTheWay() {
+    func test_edit_asksTheInteractorFirst_whetherTheBookMayBeWritten() {
         // When
         sut.perform(ActionCall(ShowContact.Action.edit))
-        // Then
-        XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        // Then: the move waits for the Interactor's answer (a read-only book refuses it)
+        XCTAssertEqual(interactorSpy.editRequests, [.init()])
+        XCTAssertFalse(routerSpy.routeToEditContactCalled)
         XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
         XCTAssertTrue(output.displayed.isEmpty)
     }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The address books (issue 30): `books` lists them, `move` takes contacts to another.
+public protocol ListContactsBooksBusinessLogic {
+    func showBooks(request: ListContacts.ShowBooks.Request)
+    func moveContacts(request: ListContacts.MoveContacts.Request)
+}
+
+extension ListContactsInteractor: ListContactsBooksBusinessLogic {
+    public func showBooks(request: ListContacts.ShowBooks.Request) {
+        guard let booksWorker else { return }
+        do {
+            booksPresenter?.presentBooks(response: .init(books: try booksWorker.addressBooks()))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+
+    public func moveContacts(request: ListContacts.MoveContacts.Request) {
+        guard let booksWorker else { return }
+        guard !request.book.isEmpty else {
+            presenter?.presentFailure(.badInput("name the contacts, then the book: move 3 7 work"))
+            return
+        }
+        do {
+            let moved = request.copy ? try booksWorker.copy(request.references, to: request.book)
+                : try booksWorker.move(request.references, to: request.book)
+            booksPresenter?.presentMovedContacts(response: .init(moved: moved))
+        } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+        }
+    }
+}
