@@ -40,16 +40,11 @@ struct DirectoryCommand: ParsableCommand {
         var timeLimit: Double?
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .writing)
-            defer { closeBeforeExit(store) }
-            do {
+            try withDirectories(global, use: .writing) { worker in
                 let source = try worker.add(name: name, url: url, bindDN: bindDN, passwordCommand: passwordCommand,
                                             filter: filter, plaintext: plaintext, caFile: caFile, sizeLimit: sizeLimit,
                                             timeLimit: timeLimit)
                 write(DirectoryPresenter().added(source), to: .standardOutput)
-            } catch let failure as DirectoryFailure {
-                write("error: \(terminalLines(failure.description))\n", to: .standardError)
-                throw ExitCode(1)
             }
         }
     }
@@ -59,9 +54,9 @@ struct DirectoryCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .reading)
-            defer { closeBeforeExit(store) }
-            write(DirectoryPresenter().sources(try worker.list()), to: .standardOutput)
+            try withDirectories(global, use: .reading) { worker in
+                write(DirectoryPresenter().sources(try worker.list()), to: .standardOutput)
+            }
         }
     }
 
@@ -72,14 +67,9 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "The directory's name.") var name: String
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .reading)
-            defer { closeBeforeExit(store) }
-            do {
+            try withDirectories(global, use: .reading) { worker in
                 try worker.remove(name: name)
                 write(DirectoryPresenter().removed(name), to: .standardOutput)
-            } catch let failure as DirectoryFailure {
-                write("error: \(terminalLines(failure.description))\n", to: .standardError)
-                throw ExitCode(1)
             }
         }
     }
@@ -91,17 +81,12 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "The directory's name.") var name: String
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .reading)
-            defer { closeBeforeExit(store) }
-            do {
+            try withDirectories(global, use: .reading) { worker in
                 let source = try worker.source(named: name)
                 let answer = try worker.test(name: name)
                 let (text, ok) = DirectoryPresenter().tested(source, answer)
                 write("\(ok ? "" : "error: ")\(text)", to: ok ? .standardOutput : .standardError)
                 if !ok { throw ExitCode(1) }
-            } catch let failure as DirectoryFailure {
-                write("error: \(terminalLines(failure.description))\n", to: .standardError)
-                throw ExitCode(1)
             }
         }
     }
@@ -115,9 +100,7 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "The entry's DN.") var dn: String
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .reading)
-            defer { closeBeforeExit(store) }
-            do {
+            try withDirectories(global, use: .reading) { worker in
                 let entry = try worker.entry(name: name, dn: dn)
                 let model = DirectoryEntryFormatter(formatter: ContactFormatter(locale: .current, timeZone: .current,
                                                                                 defaultCountry: nil))
@@ -129,9 +112,6 @@ struct DirectoryCommand: ParsableCommand {
                 } else {
                     write(DirectoryPresenter().entry(model), to: .standardOutput)
                 }
-            } catch let failure as DirectoryFailure {
-                write("error: \(terminalLines(failure.description))\n", to: .standardError)
-                throw ExitCode(1)
             }
         }
     }
@@ -144,20 +124,29 @@ struct DirectoryCommand: ParsableCommand {
         @Argument(help: "The entry's DN.") var dn: String
 
         func run() throws {
-            let (worker, store) = try openDirectories(global, use: .writing, origin: "line")
-            defer { closeBeforeExit(store) }
-            do {
+            try withDirectories(global, use: .writing, origin: "line") { worker in
                 let contact = try worker.copy(worker.entry(name: name, dn: dn))
                 write(DirectoryPresenter().copied(contact, from: name), to: .standardOutput)
-            } catch let failure as DirectoryFailure {
-                write("error: \(terminalLines(failure.description))\n", to: .standardError)
-                throw ExitCode(1)
             }
         }
     }
 }
 
 /// Opens the book for the directory commands, or exits with status 2 and a clear error.
+/// Opens the book's directories for `body`, closes the book after it, and says a directory's
+/// failure the one way every `directory` subcommand does (an error line, exit status 1).
+func withDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = nil,
+                     _ body: (DirectoryWorker) throws -> Void) throws {
+    let (worker, store) = try openDirectories(global, use: use, origin: origin)
+    defer { closeBeforeExit(store) }
+    do {
+        try body(worker)
+    } catch let failure as DirectoryFailure {
+        write("error: \(terminalLines(failure.description))\n", to: .standardError)
+        throw ExitCode(1)
+    }
+}
+
 func openDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = nil) throws -> (DirectoryWorker, SQLiteContactStore) {
     let path = try global.bookPath(for: use)
     do {
