@@ -50,6 +50,22 @@ final class ListContactsBooksInteractorTests: XCTestCase {
         XCTAssertEqual(booksPresenterSpy.books.map(\.books), [workerSpy.books])
     }
 
+    func test_fetchContacts_aBookWithAGroupFilter_isRefused_andTheListingKept() {
+        // Given a listing of contacts in no group
+        sut.fetchContacts(request: .init(page: .number(1), search: "", filter: .init(ungrouped: true)))
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query.group, .ungrouped)
+        presenterSpy.fetchedResponse = nil
+        // When a book is asked beside it (group pages read the member index, which knows no books)
+        var request = ListContacts.FetchContacts.Request(page: .number(1))
+        request.book = .some("work")
+        sut.fetchContacts(request: request)
+        // Then
+        XCTAssertEqual(presenterSpy.failures, [.badInput("list filters by a group or by a book, not both: --book work with a group")])
+        XCTAssertNil(presenterSpy.fetchedResponse)
+        XCTAssertNil(sut.query.book)
+        XCTAssertEqual(sut.query.group, .ungrouped)
+    }
+
     func test_moveContacts_withoutABook_isRefusedBeforeTheWorker() {
         // When
         sut.moveContacts(request: .init(references: ["3"], book: ""))
