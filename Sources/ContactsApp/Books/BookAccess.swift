@@ -26,6 +26,17 @@ public struct BookAccess {
         }
     }
 
+    /// Throws `ContactsFailure.readOnly` when `group`'s card is linked to a read-only book: a change
+    /// made here would never be pushed (a read-only book is only pulled) and would part from the server's.
+    public func check(group: ContactGroup) throws {
+        guard let books, let links = store as? GroupSyncStore else { return }
+        let readOnly = try Self.translating { try books.addressBooks(counting: false) }.filter(\.isReadOnly)
+        guard !readOnly.isEmpty else { return }
+        let linked = try Self.translating { try links.groupBooks(uid: group.uid) }
+        guard let book = readOnly.first(where: { linked.contains($0.name) }) else { return }
+        throw ContactsFailure.readOnly(book: book.name, byServer: book.serverReadOnly, contact: "group \(group.name)")
+    }
+
     /// Throws `ContactsFailure.readOnly` when the default book, where new contacts go, is read-only.
     public func checkNewContacts() throws {
         guard let books else { return }

@@ -49,4 +49,6 @@ public protocol GroupSyncStore: AnyObject {
     func forgetGroup(account: String, href: String) throws
     /// The UIDs of the groups linked to any account.
     func allGroupUIDs() throws -> [String]
+    /// The books (sync links' account names) a group's card is linked to.
+    func groupBooks(uid: String) throws -> [String]
 }

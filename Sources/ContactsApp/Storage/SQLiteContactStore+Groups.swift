@@ -327,6 +327,14 @@ extension SQLiteContactStore: GroupSyncStore {
         try guarded { try writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM group_sync") } }
     }
 
+    public func groupBooks(uid: String) throws -> [String] {
+        try guarded {
+            try writer.read { db in
+                try String.fetchAll(db, sql: "SELECT DISTINCT account FROM group_sync WHERE uid = ? ORDER BY account", arguments: [uid])
+            }
+        }
+    }
+
     public func forgetGroup(account: String, href: String) throws {
         try guarded {
             try write { db, _ in

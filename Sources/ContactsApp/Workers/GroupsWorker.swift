@@ -77,6 +77,7 @@ extension ContactsWorker: ListContactsGroupsLogic {
 
     public func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup) {
         let group = try group(named: name)
+        try BookAccess(store: store).check(group: group)
         let newName = try checkedName(newName)
         if let taken = try groups().first(where: { $0.group.id != group.id && ContactKeys.fold($0.group.name) == ContactKeys.fold(newName) }) {
             throw ContactsFailure.badInput("a group named \"\(taken.group.name)\" exists already")
@@ -93,6 +94,7 @@ extension ContactsWorker: ListContactsGroupsLogic {
 
     public func deleteGroup(named name: String) throws -> ContactGroup {
         let group = try group(named: name)
+        try BookAccess(store: store).check(group: group)
         try translating { try groupKeeper().deleteGroup(group, summary: "deleted group \(group.name)") }
         announceGroup()
         return group
@@ -116,6 +118,7 @@ extension ContactsWorker: ListContactsGroupsLogic {
             throw ContactsFailure.badInput("name the contacts: group \(adding ? "add" : "remove") GROUP 3 \"ann lee\"")
         }
         let group = try group(named: name)
+        try BookAccess(store: store).check(group: group)
         var members = group.members
         var changed: [Contact] = [], unchanged: [Contact] = []
         var seen = Set<String>()

@@ -204,4 +204,27 @@ final class AddressBookStoreTests: XCTestCase {
         try sut.move([ann.id!], to: "local")
         XCTAssertEqual(worker.bookNames(of: [ann]), [ann.id!: "local"])
     }
+
+    func test_aGroupLinkedToAReadOnlyBook_isNotChanged_oneInAWritableBookIs() throws {
+        // Given: a group on the read-only team book, another on the writable one
+        try sut.addAccount(account("home"), books: [
+            AddressBook(name: "team", url: "http://h/team/", serverReadOnly: true),
+            AddressBook(name: "book", url: "http://h/book/")])
+        let ann = try contact("Ann")
+        let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+        let staff = try worker.newGroup(named: "Staff"), friends = try worker.newGroup(named: "Friends")
+        try sut.linkGroup(GroupLink(account: "team", href: "/team/staff.vcf", uid: staff.uid, etag: "e", base: "", card: ""))
+        try sut.linkGroup(GroupLink(account: "book", href: "/book/friends.vcf", uid: friends.uid, etag: "e", base: "", card: ""))
+        let refusal = ContactsFailure.readOnly(book: "team", byServer: true, contact: "group Staff")
+
+        // When / Then: every change of Staff is refused before it is written, naming the book
+        XCTAssertThrowsError(try worker.addMembers(["Ann"], to: "Staff")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
+        XCTAssertThrowsError(try worker.renameGroup("Staff", to: "Crew")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
+        XCTAssertThrowsError(try worker.deleteGroup(named: "Staff")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
+        let kept = try worker.group(named: "Staff")
+        XCTAssertEqual([kept.name, kept.card.text], [staff.name, staff.card.text])
+        XCTAssertEqual(kept.version, staff.version)
+        // and Friends changes as before
+        XCTAssertEqual(try worker.addMembers(["Ann"], to: "Friends").group.members, [ann.uid])
+    }
 }
