@@ -196,6 +196,16 @@ def test_search_labels_rows_and_show_and_copy_take_them(tmp_path, server):
     assert 'No contacts match "p2@corp"' in undone and "corp:1     Zoë Lee" in undone
 
 
+def test_copy_of_a_result_into_a_named_book_is_refused_and_copies_nothing(tmp_path, server):
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    # `copy` also copies contacts into a book; a directory's result goes to the default book only.
+    session = run(tmp_path, commands=["search zoë lee", "copy corp:1 local", "history"])
+    assert session.returncode == 1
+    assert "a directory's result is copied into the default book, not 'local': copy corp:1, then move it" in session.stderr
+    assert "Copied" not in session.stdout and "copied Zoë Lee" not in session.stdout
+
+
 def test_copy_by_dn_is_journalled_and_remembers_its_source(tmp_path, server):
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
