@@ -92,7 +92,13 @@ class Server:
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                # Radicale can sit in its shutdown waiting on a worker thread on a loaded machine (seen
+                # once in CI); the test is over, so the server need not leave politely.
+                self.process.kill()
+                self.process.wait()
         self.log.close()
 
     @property
