@@ -284,8 +284,10 @@ def import_cards(tmp_path, count):
     cards = "".join(f"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:local-{i}\r\nFN:P{i} Ann\r\nN:P{i};Ann;;;\r\nEND:VCARD\r\n"
                     for i in range(count))
     (tmp_path / "local.vcf").write_text(cards)
+    # Only a guard against a hang: a debug build importing 40,000 cards on a loaded CI host has
+    # taken more than TIMEOUT, and speed is the benchmark's business, not this test's.
     done = subprocess.run([binary(), "import", str(tmp_path / "local.vcf"), "--db", str(tmp_path / "book.sqlite"), "--create"],
-                          capture_output=True, text=True, env=isolated_env(tmp_path), timeout=TIMEOUT)
+                          capture_output=True, text=True, env=isolated_env(tmp_path), timeout=max(TIMEOUT, count / 100))
     assert done.returncode == 0, done.stderr
 
 
