@@ -1,6 +1,7 @@
 import SceneCore
 
 public protocol ShowContactRoutingLogic {
+    /// The form for the contact shown.
     func routeToEditContact()
     func routeToList()
     /// The contact selected, in place of this one (`back` still goes to the list).
@@ -23,30 +24,53 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
     }
 
     public func routeToEditContact() {
-        guard let contact = dataStore?.contact else { return }
-        navigator?.push(factory.makeEditContact(mode: .edit(contact)))
+        guard let source = dataStore, source.contact != nil else { return }
+        pushEditContact(over: source)
     }
 
     public func routeToSelectedContact() {
-        guard let navigator, let source = dataStore else { return }
-        let destination = factory.makeShowContact()
-        var destinationDS = destination.router?.dataStore
-        passDataToShowContact(source: source, destination: &destinationDS)
-        navigator.replace(with: destination)
+        _ = replaceWithSelectedContact()
     }
 
     public func routeToEditSelectedContact() {
-        guard let navigator, let selected = dataStore?.selectedContact else { return }
-        let factory = factory
-        if selected.id != dataStore?.contact?.id { routeToSelectedContact() }
-        navigator.push(factory.makeEditContact(mode: .edit(selected)))
-    }
-
-    func passDataToShowContact(source: ShowContactDataStore, destination: inout ShowContactDataStore?) {
-        destination?.contact = source.selectedContact
+        guard let source = dataStore, let selected = source.selectedContact else { return }
+        if selected.id == source.contact?.id {
+            pushEditContact(over: source)
+        } else if let detail = replaceWithSelectedContact() {
+            pushEditContact(over: detail)
+        }
     }
 
     public func routeToList() {
         navigator?.pop(to: ListContactsViewController.descriptor.id)
+    }
+
+    /// The detail of the contact selected, in place of this one; its DataStore, for a form over it.
+    private func replaceWithSelectedContact() -> ShowContactDataStore? {
+        guard let navigator, let source = dataStore else { return nil }
+        let destination = factory.makeShowContact()
+        guard var destinationDS = destination.router?.dataStore else { return nil }
+        passDataToShowContact(source: source, destination: &destinationDS)
+        navigator.replace(with: destination)
+        return destinationDS
+    }
+
+    /// The form, over the detail whose DataStore is `detail`: a save comes back to it.
+    private func pushEditContact(over detail: ShowContactDataStore) {
+        guard let navigator else { return }
+        let destination = factory.makeEditContact()
+        guard var destinationDS = destination.router?.dataStore else { return }
+        passDataToEditContact(source: detail, destination: &destinationDS)
+        destination.router?.origin = .contact(detail)
+        navigator.push(destination)
+    }
+
+    func passDataToShowContact(source: ShowContactDataStore, destination: inout ShowContactDataStore) {
+        destination.contact = source.selectedContact
+    }
+
+    /// The contact selected for editing (as just read), else the one shown.
+    func passDataToEditContact(source: ShowContactDataStore, destination: inout EditContactDataStore) {
+        if let contact = source.selectedContact ?? source.contact { destination.mode = .edit(contact) }
     }
 }
