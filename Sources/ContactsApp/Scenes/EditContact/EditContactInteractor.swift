@@ -213,11 +213,13 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             case .edit(let original): saved = try contactsWorker.update(try worker.contact(from: draft, base: original))
             }
         } catch {
-            return presenter?.presentFailure(ContactsFailure(error)) ?? ()
+            presenter?.presentFailure(ContactsFailure(error))
+            return
         }
         savedContact = saved
         guard case .add = mode, let listOrder, let id = saved.id else {
-            return presenter?.presentSavedContact(response: .init(contact: saved, mode: mode)) ?? ()
+            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
+            return
         }
         do {
             let place = try contactsWorker.place(of: id, sort: listOrder)

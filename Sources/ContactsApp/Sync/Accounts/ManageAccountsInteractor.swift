@@ -64,7 +64,10 @@ public final class ManageAccountsInteractor: ManageAccountsBusinessLogic {
     }
 
     public func removeAccount(request: ManageAccounts.RemoveAccount.Request) {
-        guard request.confirmed else { return presenter?.presentRemoveConfirmation(request: request) ?? () }
+        guard request.confirmed else {
+            presenter?.presentRemoveConfirmation(response: .init(name: request.name))
+            return
+        }
         do {
             presenter?.presentRemovedAccount(response: .init(name: request.name, contacts: try worker.remove(name: request.name)))
         } catch {

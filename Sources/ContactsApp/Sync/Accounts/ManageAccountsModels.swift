@@ -66,6 +66,8 @@ public enum ManageAccounts {
         }
         public struct Response { public let name: String; public let contacts: Int }
         public struct ViewModel: Equatable { public let text: String }
+        /// Not confirmed yet: the question to put.
+        public struct ConfirmationResponse { public let name: String }
     }
 
     /// A question to put before going on. Where nobody can be asked, `refusal` is the error.

@@ -5,7 +5,7 @@ public protocol ManageAccountsPresentationLogic {
     func presentOtherHostConfirmation(response: ManageAccounts.AddAccount.OtherHostResponse)
     func presentChangedAccount(response: ManageAccounts.ChangeAccount.Response)
     func presentAccounts(response: ManageAccounts.ListAccounts.Response)
-    func presentRemoveConfirmation(request: ManageAccounts.RemoveAccount.Request)
+    func presentRemoveConfirmation(response: ManageAccounts.RemoveAccount.ConfirmationResponse)
     func presentRemovedAccount(response: ManageAccounts.RemoveAccount.Response)
     func presentFailure(_ error: Error)
 }
@@ -39,11 +39,11 @@ public final class ManageAccountsPresenter: ManageAccountsPresentationLogic {
         viewController?.displayAccounts(viewModel: .init(text: words.accounts(response.accounts)))
     }
 
-    public func presentRemoveConfirmation(request: ManageAccounts.RemoveAccount.Request) {
+    public func presentRemoveConfirmation(response: ManageAccounts.RemoveAccount.ConfirmationResponse) {
         viewController?.displayConfirmation(viewModel: .init(
-            question: "Remove account \(request.name)? Its contacts stay in the book, local-only.",
-            declined: .info("Kept account \(request.name)."),
-            refusal: "removing account \(request.name) needs --yes (stdin is not a terminal)"))
+            question: "Remove account \(response.name)? Its contacts stay in the book, local-only.",
+            declined: .info("Kept account \(response.name)."),
+            refusal: "removing account \(response.name) needs --yes (stdin is not a terminal)"))
     }
 
     public func presentRemovedAccount(response: ManageAccounts.RemoveAccount.Response) {
