@@ -25,7 +25,7 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
 
     public func routeToEditContact() {
         guard let source = dataStore, source.contact != nil else { return }
-        pushEditContact(over: source)
+        pushEditContact(over: source) { passDataToEditContact(source: source, destination: &$0) }
     }
 
     public func routeToSelectedContact() {
@@ -34,11 +34,8 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
 
     public func routeToEditSelectedContact() {
         guard let source = dataStore, let selected = source.selectedContact else { return }
-        if selected.id == source.contact?.id {
-            pushEditContact(over: source)
-        } else if let detail = replaceWithSelectedContact() {
-            pushEditContact(over: detail)
-        }
+        guard let detail = selected.id == source.contact?.id ? source : replaceWithSelectedContact() else { return }
+        pushEditContact(over: detail) { passDataToEditSelectedContact(source: source, destination: &$0) }
     }
 
     public func routeToList() {
@@ -56,11 +53,11 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
     }
 
     /// The form, over the detail whose DataStore is `detail`: a save comes back to it.
-    private func pushEditContact(over detail: ShowContactDataStore) {
+    private func pushEditContact(over detail: ShowContactDataStore, passData: (inout EditContactDataStore) -> Void) {
         guard let navigator else { return }
         let destination = factory.makeEditContact()
         guard var destinationDS = destination.router?.dataStore else { return }
-        passDataToEditContact(source: detail, destination: &destinationDS)
+        passData(&destinationDS)
         destination.router?.origin = .contact(detail)
         navigator.push(destination)
     }
@@ -69,8 +66,13 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
         destination.contact = source.selectedContact
     }
 
-    /// The contact selected for editing (as just read), else the one shown.
+    /// The contact shown, as last read.
     func passDataToEditContact(source: ShowContactDataStore, destination: inout EditContactDataStore) {
-        if let contact = source.selectedContact ?? source.contact { destination.mode = .edit(contact) }
+        if let contact = source.contact { destination.mode = .edit(contact) }
+    }
+
+    /// The contact `edit CONTACT` named, as just read.
+    func passDataToEditSelectedContact(source: ShowContactDataStore, destination: inout EditContactDataStore) {
+        if let contact = source.selectedContact { destination.mode = .edit(contact) }
     }
 }
