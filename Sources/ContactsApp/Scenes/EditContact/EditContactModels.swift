@@ -116,7 +116,8 @@ public enum EditContact {
         public typealias ViewModel = ChangeViewModel
     }
 
-    /// A change to the draft, shown as one line: the ViewModel of every use case that changes it ("phone 1 (mobile): +1 (555) 123-4567").
+    /// A change to the draft, shown as one line ("phone 1 (mobile): +1 (555) 123-4567"): the
+    /// ViewModel of every use case that changes it.
     public struct ChangeViewModel: SceneCore.ViewModel, Equatable {
         public static let kind = "formChange"
         public let field: String
