@@ -30,8 +30,9 @@ extension RPCServer {
             dup2(STDERR_FILENO, STDOUT_FILENO)
         }
         let buffer = FrameBuffer(descriptor: frames, log: log)
-        pollingInput = input
-        defer { pollingInput = nil }
+        var waiting = [UInt8](repeating: 0, count: 64 * 1024)
+        waitingInput = { Self.readWithoutWaiting(input, into: &waiting) }
+        defer { waitingInput = nil }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
         while !isFinished {
@@ -65,6 +66,17 @@ extension RPCServer {
             if buffer.failed { return 1 }
         }
         return exitStatus
+    }
+
+    /// What `input` holds now: one read of what is there, without waiting (`poll` with no timeout).
+    static func readWithoutWaiting(_ input: Int32, into chunk: inout [UInt8]) -> WaitingInput {
+        while true {
+            var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) > 0 else { return .nothing }
+            let count = read(input, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            return count > 0 ? .bytes(chunk[0..<count]) : .ended
+        }
     }
 
     /// Writes every byte, retrying short writes and interrupts. False when the peer is gone.

@@ -5,11 +5,11 @@ import SceneCore
 
 /// The JSON-RPC 2.0 front end of a session.
 ///
-/// Synchronous, and I/O-free when fed: `receive(_:)` takes bytes as they were read and returns
-/// whole frames to write, `endOfInput()` handles EOF; `handleLine(_:)` answers one JSON line of the
-/// plain line session. `run(input:output:)` drives it over file descriptors, and only then does a
-/// request that works long read more: while the app works it polls that input for a cancellation
-/// (`readWaitingInput`, keeping other frames for after) and writes progress as it comes.
+/// Synchronous, and I/O-free: `receive(_:)` takes bytes as they were read and returns whole
+/// frames to write, `endOfInput()` handles EOF; `handleLine(_:)` answers one JSON line of the plain
+/// line session. A request that works long looks for its cancellation between two steps in what
+/// its driver says is waiting (`waitingInput`), keeping other frames for after; the descriptors
+/// are read and written only by the driver, `run(input:output:)` (`RPCServer+FileDescriptors.swift`).
 public final class RPCServer {
     private var reader: FrameReader
     private var writer = FrameWriter(framing: .newlineDelimited)
@@ -19,8 +19,9 @@ public final class RPCServer {
     private var framingLost = false
     /// Where frames go while input is processed; set only inside `process`.
     private var output: FrameOutput?
-    /// The input descriptor while `run` reads it, looked at for cancellations while a request works.
-    var pollingInput: Int32?
+    /// What the input holds now, without waiting: asked while a request works, for its
+    /// cancellation. `run` sets it to a poll of its descriptor; fed by hand, nothing is waiting.
+    var waitingInput: (() -> WaitingInput)?
     /// Messages read while a request was running (looking for its cancellation), answered after it.
     private var readDuringRequest: [FrameEvent] = []
     /// Set when the input ended while a request was running.
@@ -289,21 +290,18 @@ public final class RPCServer {
         return runningCancelRequested
     }
 
-    /// The frames in what `run`'s input holds now (nothing when it holds nothing, or outside `run`).
+    /// The frames in what the driver's input holds now (nothing when it holds nothing, or when fed by hand).
     private func readWaitingInput() -> [FrameEvent] {
-        guard let input = pollingInput, !inputEndedDuringRequest else { return [] }
+        guard let waitingInput, !inputEndedDuringRequest else { return [] }
         var events: [FrameEvent] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            var waiting = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            guard poll(&waiting, 1, 0) > 0 else { return events }
-            let count = read(input, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
+            switch waitingInput() {
+            case .nothing: return events
+            case .ended:
                 inputEndedDuringRequest = true
                 return events
+            case .bytes(let bytes): events += reader.push(bytes)
             }
-            events += reader.push(chunk[0..<count])
         }
     }
 
@@ -320,6 +318,14 @@ public final class RPCServer {
         }
         return cancelled
     }
+}
+
+/// What a driver's input holds at a moment, asked without waiting (`RPCServer.waitingInput`).
+enum WaitingInput {
+    case bytes(ArraySlice<UInt8>)
+    /// Nothing yet; more may come.
+    case nothing
+    case ended
 }
 
 /// Where `process` writes frames: handed out one by one, or appended to a buffer that the

@@ -4,7 +4,9 @@ import Foundation
 import Logging
 import SceneCore
 
-/// `contactsbook account add|set|list|remove`: the CardDAV accounts the book syncs with.
+/// `contactsbook account add|set|list|remove`: the CardDAV accounts the book syncs with. Each runs
+/// its use case through the accounts' VIP cycle (`ManageAccountsConfigurator`); this front end only
+/// shows what the cycle displayed (`AccountsFrontEnd`).
 struct AccountCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account", abstract: "Add, change, list or remove CardDAV accounts.",
@@ -59,28 +61,17 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
-            let worker = try openSyncWorker(global, use: .writing)
-            do {
-                let account = try worker.add(name: name, url: url, user: user, passwordCommand: passwordCommand,
-                                             books: book, allBooks: allBooks, isDefault: `default`,
-                                             conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server,
-                                             allowHosts: allowHost, confirm: confirmOtherHost)
-                FileHandle.standardOutput.write(Data(SyncPresenter().added(account, books: try worker.books(of: account.name)).utf8))
-            } catch let failure as SyncAccountsWorker.Failure {
-                FileHandle.standardError.write(Data("error: \(terminalLines("\(failure)"))\n".utf8))
-                throw ExitCode(1)
+            let accounts = try AccountsFrontEnd.open(global, use: .writing)
+            var request = ManageAccounts.AddAccount.Request(
+                name: name, url: url, user: user, passwordCommand: passwordCommand, books: book, allBooks: allBooks,
+                isDefault: `default`, conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server, allowHosts: allowHost)
+            // The server leading the account to another host is asked about on a terminal, never
+            // elsewhere (`--allow-host` is the way for scripts); a yes tries again allowing that host.
+            try AccountsFrontEnd.show(accounts.addAccount(request: request)) { question in
+                guard let host = question.allowHost else { return nil }
+                request.allowHosts.append(host)
+                return accounts.addAccount(request: request)
             }
-        }
-
-        /// The server leads the account to another host: asked on a terminal, never elsewhere
-        /// (`--allow-host` is the way for scripts).
-        func confirmOtherHost(_ found: URL) -> Bool {
-            guard isatty(0) == 1, let given = URL(string: url).flatMap(DAVOrigin.init) else { return false }
-            FileHandle.standardError.write(Data(terminalLines(
-                "The server sends account \(name) to \(found.absoluteString), another host than \(given.hostAndPort). "
-                    + "Send the password there? [y/N] ").utf8))
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return false }
-            return true
         }
     }
 
@@ -100,15 +91,9 @@ struct AccountCommand: ParsableCommand {
         }
 
         func run() throws {
-            let worker = try openSyncWorker(global, use: .reading)
-            do {
-                let account = try worker.update(name: name, conflicts: try AccountCommand.conflictWinner(conflicts),
-                                                makeDefault: `default`)
-                FileHandle.standardOutput.write(Data(SyncPresenter().updated(account).utf8))
-            } catch let failure as SyncAccountsWorker.Failure {
-                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
-                throw ExitCode(1)
-            }
+            let accounts = try AccountsFrontEnd.open(global, use: .reading)
+            try AccountsFrontEnd.show(accounts.changeAccount(request: .init(
+                name: name, conflicts: try AccountCommand.conflictWinner(conflicts), makeDefault: `default`)))
         }
     }
 
@@ -117,8 +102,8 @@ struct AccountCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let worker = try openSyncWorker(global, use: .reading)
-            FileHandle.standardOutput.write(Data(SyncPresenter().accounts(try worker.accounts()).utf8))
+            let accounts = try AccountsFrontEnd.open(global, use: .reading)
+            try AccountsFrontEnd.show(accounts.listAccounts(request: .init()))
         }
     }
 
@@ -132,27 +117,50 @@ struct AccountCommand: ParsableCommand {
         @Flag(name: .long, help: "Remove without asking.") var yes = false
 
         func run() throws {
-            let worker = try openSyncWorker(global, use: .reading)
-            if !yes {
-                guard isatty(0) == 1 else {
-                    FileHandle.standardError.write(Data("error: removing account \(name) needs --yes (stdin is not a terminal)\n".utf8))
-                    throw ExitCode(1)
-                }
-                FileHandle.standardError.write(Data(
-                    "Remove account \(name)? Its contacts stay in the book, local-only. [y/N] ".utf8))
-                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                    FileHandle.standardError.write(Data("Kept account \(name).\n".utf8))
-                    throw ExitCode(1)
-                }
-            }
-            do {
-                let count = try worker.remove(name: name)
-                FileHandle.standardOutput.write(Data(SyncPresenter().removed(name, contacts: count).utf8))
-            } catch let failure as SyncAccountsWorker.Failure {
-                FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
-                throw ExitCode(1)
+            let accounts = try AccountsFrontEnd.open(global, use: .reading)
+            try AccountsFrontEnd.show(accounts.removeAccount(request: .init(name: name, confirmed: yes))) { _ in
+                accounts.removeAccount(request: .init(name: name, confirmed: true))
             }
         }
+    }
+}
+
+/// The account commands' front end: what the accounts' cycle displayed, shown on a terminal or a
+/// pipe. The text on stdout; a failure on stderr, exit status 1; a question put on a terminal
+/// (y/N on stderr), and where stdin is not one, its refusal as the error.
+enum AccountsFrontEnd {
+    static func open(_ global: GlobalOptions, use: BookUse) throws -> ManageAccountsViewController {
+        ManageAccountsConfigurator.configure(worker: try openSyncWorker(global, use: use))
+    }
+
+    /// - Parameter confirmed: runs the use case again as the question's yes asks, and returns what it displayed.
+    static func show(_ displayed: ManageAccounts.Displayed?,
+                     confirmed: (ManageAccounts.ConfirmationViewModel) -> ManageAccounts.Displayed? = { _ in nil }) throws {
+        var shown = displayed
+        while true {
+            switch shown {
+            case .added(let viewModel)?: return write(viewModel.text, to: .standardOutput)
+            case .changed(let viewModel)?: return write(viewModel.text, to: .standardOutput)
+            case .accounts(let viewModel)?: return write(viewModel.text, to: .standardOutput)
+            case .removed(let viewModel)?: return write(viewModel.text, to: .standardOutput)
+            case .failure(let text)?: try fail(text)
+            case nil: try fail("the account command showed nothing")
+            case .confirmation(let question)?:
+                guard isatty(0) == 1 else { try fail(question.refusal) }
+                write(terminalLines(question.question) + " [y/N] ", to: .standardError)
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    if question.declined.kind == .error { try fail(question.declined.text) }
+                    write(terminalLines(question.declined.text) + "\n", to: .standardError)
+                    throw ExitCode(1)
+                }
+                shown = confirmed(question)
+            }
+        }
+    }
+
+    private static func fail(_ text: String) throws -> Never {
+        write("error: \(terminalLines(text))\n", to: .standardError)
+        throw ExitCode(1)
     }
 }
 

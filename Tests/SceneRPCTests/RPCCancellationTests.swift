@@ -166,4 +166,32 @@ final class RPCCancellationTests: XCTestCase {
         XCTAssertEqual(responses[0]["error"]?["code"], .integer(RPCError.requestCancelledCode))
         XCTAssertNotNil(responses[1]["result"])
     }
+
+    func test_fedByHand_theServerReadsNothingItself_andSeesACancellationOnlyInWhatItsDriverHandsIt() {
+        // Given: no descriptor at all; a driver whose input holds a cancellation once step 1 runs
+        var waiting: [WaitingInput] = []
+        var asked = 0
+        sut.waitingInput = {
+            asked += 1
+            return waiting.isEmpty ? .nothing : waiting.removeFirst()
+        }
+        scene.duringWork = { step in
+            guard step == 1 else { return }
+            waiting = [.bytes(ArraySlice(RPCSeeds.line(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":4}}"#)))]
+        }
+        // When
+        let out = RPCSeeds.messages(sut.receive(RPCSeeds.line(RPCSeeds.request(4, "jobs/import", #"{"count":3}"#))))
+        // Then: asked between steps, stopped before step 1 counted, answered cancelled
+        XCTAssertGreaterThan(asked, 0)
+        XCTAssertEqual(scene.stepsDone, 0)
+        XCTAssertEqual(out.filter { $0["method"] == nil }.map { $0["error"]?["code"] }, [.integer(RPCError.requestCancelledCode)])
+    }
+
+    func test_fedByHand_withoutADriver_theWorkRunsToItsEnd() {
+        // When: nothing can be waiting, so nothing is read
+        let out = RPCSeeds.messages(sut.receive(RPCSeeds.line(RPCSeeds.request(5, "jobs/import", #"{"count":2}"#))))
+        // Then
+        XCTAssertEqual(scene.stepsDone, 2)
+        XCTAssertNotNil(out.first { $0["method"] == nil }?["result"])
+    }
 }

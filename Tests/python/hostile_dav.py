@@ -177,9 +177,10 @@ class HostileDAV:
                 if self.challenged():
                     return
                 self.record()
+                # Every PROPFIND while it is set, as a server that moved the account answers: a discovery
+                # asked again (after a yes to going there) meets it again.
                 if dav.redirect_propfind:
-                    location, dav.redirect_propfind = dav.redirect_propfind, None
-                    return self.answer(307, headers=[("Location", location)])
+                    return self.answer(307, headers=[("Location", dav.redirect_propfind)])
                 entries = dav.propfind(self.path, self.headers.get("Depth", "0"))
                 if entries is None:
                     return self.answer(404)

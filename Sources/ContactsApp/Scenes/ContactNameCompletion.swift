@@ -7,16 +7,16 @@ final class ContactNameCompletion {
     private var candidates: [String] = []
 
     /// The candidates for a `contact` parameter (none for another source), from `complete`'s cycle.
-    func candidates(for source: String, prefix: String,
-                    complete: (ListContacts.CompleteReference.Request) -> Void) -> [String] {
+    /// `complete` starts the scene's cycle for the prefix typed.
+    func candidates(for source: String, prefix: String, complete: (String) -> Void) -> [String] {
         guard source == "contact" else { return [] }
         candidates = []
-        complete(.init(prefix: prefix))
+        complete(prefix)
         return candidates
     }
 
-    /// The cycle's answer, from the ViewController's `displayCompletions`.
-    func answer(_ viewModel: ListContacts.CompleteReference.ViewModel) {
-        candidates = viewModel.candidates
+    /// The cycle's answer, from the ViewController's display of its completions.
+    func answer(_ candidates: [String]) {
+        self.candidates = candidates
     }
 }

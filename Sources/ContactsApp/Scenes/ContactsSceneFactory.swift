@@ -53,7 +53,7 @@ public final class ContactsSceneFactory {
         ShowContactConfigurator.configure(context: context, factory: self)
     }
 
-    func makeEditContact(mode: EditContact.Mode) -> EditContactViewController {
-        EditContactConfigurator.configure(context: context, factory: self, mode: mode)
+    func makeEditContact() -> EditContactViewController {
+        EditContactConfigurator.configure(context: context, factory: self)
     }
 }

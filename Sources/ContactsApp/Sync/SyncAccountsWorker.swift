@@ -118,6 +118,14 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
 
             }
         }
+
+        /// For `otherOrigin`: the host a person may allow (`--allow-host`, or yes on a terminal);
+        /// nil for any other failure, and for https sent down to plain http, which is never allowed.
+        public var allowableHost: String? {
+            guard case .otherOrigin(_, let given, let found) = self, let origin = DAVOrigin(found),
+                  !(given.scheme == "https" && origin.scheme == "http") else { return nil }
+            return origin.hostAndPort
+        }
     }
 
     private let store: SyncStateStore & ContactStore

@@ -41,7 +41,6 @@ public protocol ListContactsStorageLogic {
     func contact(id: Int64) throws -> Contact
     func resolve(_ reference: String) throws -> Contact
     func delete(_ contact: Contact) throws
-    func position(of id: Int64, sort: SortOrder) throws -> Int
     func names(startingWith prefix: String, sort: SortOrder) -> [String]
 }
 
@@ -70,6 +69,8 @@ extension ShowContactStorageLogic {
 public protocol EditContactStorageLogic {
     func insert(_ contact: Contact) throws -> Contact
     func update(_ contact: Contact) throws -> Contact
+    /// Where a contact stands in the whole list in this order (0-based), and how many the list holds.
+    func place(of id: Int64, sort: SortOrder) throws -> (position: Int, total: Int)
 }
 
 /// Storage work the Interactors delegate: reading pages, finding a contact the user named,
@@ -178,6 +179,10 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     /// 0-based place of a contact in the whole list in this order.
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
         try translating { try store.position(of: id, sort: sort) }
+    }
+
+    public func place(of id: Int64, sort: SortOrder) throws -> (position: Int, total: Int) {
+        (try position(of: id, sort: sort), try page(ContactQuery(search: "", sort: sort, page: 1, limit: 1)).total)
     }
 
     func translating<T>(_ work: () throws -> T, editing contact: Contact? = nil) throws -> T {

@@ -18,10 +18,9 @@ public enum Route: Equatable, Sendable, Encodable {
     private enum Keys: String, CodingKey { case route, scene, replaced }
 }
 
-/// What app Routers use to move between scenes.
+/// What app Routers use to move between scenes. It does not show them the stack: data goes back
+/// to the scene below through the DataStore its Router was handed when it opened the scene above.
 public protocol SceneNavigating: AnyObject {
-    /// The stack, root first: a Router finds the scene it returns to here, to pass data back.
-    var scenes: [Scene] { get }
     func push(_ scene: Scene)
     /// Pops the active scene; false at the root.
     @discardableResult func pop() -> Bool

@@ -245,7 +245,7 @@ final class ContactFieldTests: XCTestCase {
         let spy = DetailSpy()
         presenter.viewController = spy
         // When
-        presenter.presentContact(response: .init(contact: contact))
+        presenter.presentFetchedContact(response: .init(contact: contact))
         // Then
         let fields = try XCTUnwrap(spy.viewModel).fields.map { "\($0.label): \($0.value)" }
         XCTAssertEqual(fields.prefix(8), [
@@ -256,12 +256,14 @@ final class ContactFieldTests: XCTestCase {
 
     final class DetailSpy: ShowContactDisplayLogic {
         var viewModel: ShowContact.FetchContact.ViewModel?
-        func displayContact(viewModel: ShowContact.FetchContact.ViewModel) { self.viewModel = viewModel }
-        func displayDeletedContact(message: Message) {}
+        func displayFetchedContact(viewModel: ShowContact.FetchContact.ViewModel) { self.viewModel = viewModel }
+        func displayDeletedContact(viewModel: ShowContact.DeleteContact.ViewModel) {}
         func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) {}
-        func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {}
+        func displayContactToEdit(viewModel: ShowContact.EditContact.ViewModel) {}
+        func displayCompletedReference(viewModel: ShowContact.CompleteReference.ViewModel) {}
+        func displaySavedPhoto(viewModel: ShowContact.SavePhoto.ViewModel) {}
         func displayMessage(_ message: Message) {}
-        func displayHistory(viewModel: HistoryViewModel) {}
+        func displayHistory(viewModel: ShowContact.ShowHistory.ViewModel) {}
     }
 
     // MARK: - CSV

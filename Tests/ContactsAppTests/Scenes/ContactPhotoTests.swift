@@ -43,7 +43,7 @@ final class ContactPhotoTests: XCTestCase {
         var contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
         contact.extraProperties = ["PHOTO;ENCODING=b;TYPE=JPEG:" + Self.jpeg.base64EncodedString()]
         // When
-        sut.presentContact(response: .init(contact: contact))
+        sut.presentFetchedContact(response: .init(contact: contact))
         // Then
         XCTAssertEqual(spy.contactViewModel?.fields.first { $0.label == "Photo" }?.value, "JPEG, 2 KB")
     }
@@ -102,7 +102,8 @@ final class ContactPhotoTests: XCTestCase {
     private func form(editing contact: Contact, files: ContactFilesSpy, store: InMemoryContactStore)
         -> (EditContactInteractor, EditContactInteractorTests.EditContactPresentationLogicSpy) {
         let presenter = EditContactInteractorTests.EditContactPresentationLogicSpy()
-        let sut = EditContactInteractor(mode: .edit(contact), contactsWorker: Seeds.worker(store), files: files)
+        let sut = EditContactInteractor(contactsWorker: Seeds.worker(store), files: files)
+        sut.mode = .edit(contact)
         sut.presenter = presenter
         return (sut, presenter)
     }

@@ -1,16 +1,11 @@
 import SceneCore
 
-/// Builds and wires the form's VIP cycle, for adding or for editing.
+/// Builds and wires the form's VIP cycle. What it is for (add, or edit a contact) is passed into
+/// its DataStore by the Router that opens it (`EditContactDataStore.mode`).
 public enum EditContactConfigurator {
-    public static func configure(context: SceneContext, factory: ContactsSceneFactory,
-                                 mode: EditContact.Mode) -> EditContactViewController {
-        let title: String
-        switch mode {
-        case .add: title = "new contact"
-        case .edit: title = "edit"
-        }
-        let viewController = EditContactViewController(output: context.display, title: title)
-        let interactor = EditContactInteractor(mode: mode, contactsWorker: factory.worker, locale: factory.environment.locale)
+    public static func configure(context: SceneContext, factory: ContactsSceneFactory) -> EditContactViewController {
+        let viewController = EditContactViewController(output: context.display)
+        let interactor = EditContactInteractor(contactsWorker: factory.worker, locale: factory.environment.locale)
         let presenter = EditContactPresenter(formatter: factory.formatter)
         let router = EditContactRouter(navigator: context.navigator)
         viewController.interactor = interactor

@@ -14,11 +14,18 @@ public protocol EditContactBusinessLogic {
     func reviewUnsavedChanges(request: EditContact.ReviewUnsavedChanges.Request)
 }
 
+/// The form's data, read and written by Routers passing data between scenes.
 public protocol EditContactDataStore: AnyObject {
-    var mode: EditContact.Mode { get }
+    /// Add, or edit this contact: passed in by the Router that opens the form (the draft starts from it).
+    var mode: EditContact.Mode { get set }
+    /// The order of the list a new contact is added from, passed in by its Router, so the save
+    /// can say where the contact landed; nil: not asked.
+    var listOrder: SortOrder? { get set }
     var draft: EditContact.Draft { get }
     /// The contact as saved, for the scene the form returns to.
     var savedContact: Contact? { get }
+    /// A new contact as saved and its place in the list, for the list the form returns to.
+    var addedContact: EditContact.AddedContact? { get }
     /// The fields changed since the form opened, one entry per edit that changed the draft.
     var changes: [String] { get }
 }
@@ -28,11 +35,19 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     let contactsWorker: EditContactStorageLogic
     let worker: EditContactWorker
     let files: ContactFilesLogic
-    public let mode: EditContact.Mode
+    public var mode: EditContact.Mode = .add {
+        // A form opened on a contact starts from it, unchanged.
+        didSet {
+            if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
+            changes = []
+        }
+    }
+    public var listOrder: SortOrder?
     /// For capitalising names the person asks to tidy (Turkish dotted i and the like).
     let locale: Locale
-    public private(set) var draft: EditContact.Draft
+    public private(set) var draft = EditContact.Draft()
     public private(set) var savedContact: Contact?
+    public private(set) var addedContact: EditContact.AddedContact?
     public private(set) var changes: [String] = []
 
     /// Labels used when the user gives none.
@@ -42,10 +57,9 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     /// every sync and export carries it.
     static let photoLimit = 1 << 20
 
-    public init(mode: EditContact.Mode, contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
+    public init(contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
                 locale: Locale = Locale(identifier: "en_US_POSIX"), files: ContactFilesLogic = ContactFilesWorker()) {
-        self.mode = mode; self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale; self.files = files
-        if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
+        self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale; self.files = files
     }
 
     public func updateField(request: EditContact.UpdateField.Request) {
@@ -189,16 +203,31 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         presenter?.presentDraft(response: .init(draft: draft, mode: mode))
     }
 
+    /// Checks and stores the draft, and says what came of it: for a new contact added from the
+    /// list, where it landed in the list's order (the list shows it when the form closes).
     public func saveContact(request: EditContact.SaveContact.Request) {
+        let saved: Contact
         do {
-            let saved: Contact
             switch mode {
             case .add: saved = try contactsWorker.insert(try worker.contact(from: draft, base: Contact()))
             case .edit(let original): saved = try contactsWorker.update(try worker.contact(from: draft, base: original))
             }
-            savedContact = saved
-            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
         } catch {
+            presenter?.presentFailure(ContactsFailure(error))
+            return
+        }
+        savedContact = saved
+        guard case .add = mode, let listOrder, let id = saved.id else {
+            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
+            return
+        }
+        do {
+            let place = try contactsWorker.place(of: id, sort: listOrder)
+            addedContact = EditContact.AddedContact(contact: saved, position: place.position, total: place.total)
+            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode, added: addedContact))
+        } catch {
+            // Saved all the same: the form closes as after any save, then says what could not be read.
+            presenter?.presentSavedContact(response: .init(contact: saved, mode: mode))
             presenter?.presentFailure(ContactsFailure(error))
         }
     }

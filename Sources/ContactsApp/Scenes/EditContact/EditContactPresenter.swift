@@ -28,18 +28,20 @@ public final class EditContactPresenter: EditContactPresentationLogic {
     }
 
     public func presentUpdatedField(response: EditContact.UpdateField.Response) {
+        viewController?.displayUpdatedField(viewModel: updatedField(response))
+    }
+
+    private func updatedField(_ response: EditContact.UpdateField.Response) -> EditContact.ChangeViewModel {
         let label = Self.label(response.field)
         let value = format(response.field, response.value)
-        viewController?.displayChange(viewModel: .init(field: response.field.rawValue, value: value,
-                                                        text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)"))
+        return .init(field: response.field.rawValue, value: value, text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)")
     }
 
     public func presentTidiedNames(response: EditContact.TidyNames.Response) {
-        guard !response.tidied.isEmpty else {
-            viewController?.displayMessage(.info("Nothing to tidy: only names typed all in lower or upper case are capitalised"))
-            return
-        }
-        response.tidied.forEach(presentUpdatedField)
+        viewController?.displayTidiedNames(viewModel: .init(
+            changes: response.tidied.map(updatedField),
+            nothingTidied: response.tidied.isEmpty
+                ? .info("Nothing to tidy: only names typed all in lower or upper case are capitalised") : nil))
     }
 
     /// "name order: family name first (山田 太郎)"
@@ -47,29 +49,29 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         let preview = Contact(givenName: response.draft[.given], familyName: response.draft[.family],
                               organization: response.draft[.organization], nameOrder: response.order).fullName
         let order = response.order == .familyFirst ? "family name first" : "given name first"
-        viewController?.displayChange(viewModel: .init(field: "order", value: response.order.rawValue,
+        viewController?.displayNameOrder(viewModel: .init(field: "order", value: response.order.rawValue,
                                                         text: "name order: \(order)" + (preview.isEmpty ? "" : " (\(preview))")))
     }
 
     public func presentAddedItem(response: EditContact.AddItem.Response) {
         let (field, value) = describe(response.kind, response.index, response.item)
         let was = response.replaced.map { " (was \(describe(response.kind, response.index, $0).1))" } ?? ""
-        viewController?.displayChange(viewModel: .init(field: field, value: value, text: "\(field): \(value)\(was)"))
+        viewController?.displayAddedItem(viewModel: .init(field: field, value: value, text: "\(field): \(value)\(was)"))
     }
 
     public func presentRemovedItem(response: EditContact.RemoveItem.Response) {
         let (field, value) = describe(response.kind, response.index, response.item)
-        viewController?.displayChange(viewModel: .init(field: field, value: "", text: "removed \(field): \(value)"))
+        viewController?.displayRemovedItem(viewModel: .init(field: field, value: "", text: "removed \(field): \(value)"))
     }
 
     public func presentClearedField(response: EditContact.ClearField.Response) {
         let label = EditContact.Field(rawValue: response.name).map(Self.label) ?? response.name
-        viewController?.displayChange(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
+        viewController?.displayClearedField(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
     }
 
     public func presentPhoto(response: EditContact.SetPhoto.Response) {
         let value = response.photo.summary
-        viewController?.displayChange(viewModel: .init(field: "photo", value: value, text: "photo: \(value)"))
+        viewController?.displayPhoto(viewModel: .init(field: "photo", value: value, text: "photo: \(value)"))
     }
 
     public func presentDraft(response: EditContact.ReviewDraft.Response) {
@@ -105,7 +107,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         case .add: text = "Added \(name) as #\(response.contact.id ?? 0)"
         case .edit: text = "Saved \(name)"
         }
-        viewController?.displaySavedContact(message: .success(text))
+        viewController?.displaySavedContact(viewModel: .init(message: .success(text)))
     }
 
     /// "Cancelled: Ann Lee is unchanged", or with edits made "Cancelled: 3 changes to Ann Lee dropped".
@@ -118,7 +120,7 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         case (.edit(let contact), true): text = "Cancelled: \(formatter.displayName(contact)) is unchanged"
         case (.edit(let contact), false): text = "Cancelled: \(dropped) to \(formatter.displayName(contact)) dropped"
         }
-        viewController?.displayCancelled(message: .info(text))
+        viewController?.displayCancelled(viewModel: .init(message: .info(text)))
     }
 
     /// "Drop 3 changes to Ann Lee (given, phone 1, email 1)?"

@@ -1,28 +1,30 @@
 import SceneCore
 
 public protocol EditContactRoutingLogic {
-    /// Back to where the form was opened, passing the saved contact along.
+    /// Back to the scene that opened the form, passing what the save did to its DataStore.
     func routeAfterSave()
     func routeAfterCancel()
 }
 
 public protocol EditContactDataPassing {
     var dataStore: EditContactDataStore? { get }
+    /// Set by the Router that opens the form: where a save returns, and whose DataStore it passes to.
+    var origin: EditContact.Origin? { get set }
 }
 
 public final class EditContactRouter: EditContactRoutingLogic, EditContactDataPassing {
     public var dataStore: EditContactDataStore?
+    public var origin: EditContact.Origin?
     weak var navigator: SceneNavigating?
 
     init(navigator: SceneNavigating) { self.navigator = navigator }
 
     public func routeAfterSave() {
         guard let navigator, let source = dataStore else { return }
-        let below = navigator.scenes.dropLast().last
-        if let list = below as? ListContactsViewController, var destination = list.router?.dataStore {
-            passDataToList(source: source, destination: &destination)
-        } else if let detail = below as? ShowContactViewController, var destination = detail.router?.dataStore {
-            passDataToShowContact(source: source, destination: &destination)
+        switch origin {
+        case .list(var destination)?: passDataToListContacts(source: source, destination: &destination)
+        case .contact(var destination)?: passDataToShowContact(source: source, destination: &destination)
+        case nil: break
         }
         navigator.pop()
     }
@@ -31,8 +33,8 @@ public final class EditContactRouter: EditContactRoutingLogic, EditContactDataPa
         navigator?.pop()
     }
 
-    func passDataToList(source: EditContactDataStore, destination: inout ListContactsDataStore) {
-        destination.insertedContactID = source.savedContact?.id
+    func passDataToListContacts(source: EditContactDataStore, destination: inout ListContactsDataStore) {
+        destination.insertedContact = source.addedContact
     }
 
     func passDataToShowContact(source: EditContactDataStore, destination: inout ShowContactDataStore) {

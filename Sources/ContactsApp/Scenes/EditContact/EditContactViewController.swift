@@ -1,10 +1,18 @@
 import SceneCore
 
+/// One display per use case (`updateField` → `presentUpdatedField` → `displayUpdatedField`), and
+/// `displayMessage` for a failure of any of them.
 public protocol EditContactDisplayLogic: AnyObject {
-    func displayChange(viewModel: EditContact.ChangeViewModel)
+    func displayUpdatedField(viewModel: EditContact.UpdateField.ViewModel)
+    func displayTidiedNames(viewModel: EditContact.TidyNames.ViewModel)
+    func displayNameOrder(viewModel: EditContact.SetNameOrder.ViewModel)
+    func displayAddedItem(viewModel: EditContact.AddItem.ViewModel)
+    func displayRemovedItem(viewModel: EditContact.RemoveItem.ViewModel)
+    func displayClearedField(viewModel: EditContact.ClearField.ViewModel)
+    func displayPhoto(viewModel: EditContact.SetPhoto.ViewModel)
     func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel)
-    func displaySavedContact(message: Message)
-    func displayCancelled(message: Message)
+    func displaySavedContact(viewModel: EditContact.SaveContact.ViewModel)
+    func displayCancelled(viewModel: EditContact.Cancel.ViewModel)
     func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel)
     func displayUnsavedChanges(viewModel: EditContact.Cancel.ConfirmationViewModel?)
     func displayMessage(_ message: Message)
@@ -16,9 +24,14 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
     public var interactor: EditContactBusinessLogic?
     public var router: (EditContactRoutingLogic & EditContactDataPassing)?
     let output: DisplaySink
-    public let title: String
 
-    public init(output: DisplaySink, title: String) { self.output = output; self.title = title }
+    public init(output: DisplaySink) { self.output = output }
+
+    /// "new contact", or "edit" for a form opened on a contact (what its Router was passed).
+    public var title: String {
+        if case .edit? = router?.dataStore?.mode { return "edit" }
+        return "new contact"
+    }
 
     public var descriptor: SceneDescriptor { Self.descriptor }
 
@@ -51,12 +64,22 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
         source == "label" ? ["home", "work", "mobile", "other", "main", "school"].filter { $0.hasPrefix(prefix) } : []
     }
 
-    public func displayChange(viewModel: EditContact.ChangeViewModel) { output.display(viewModel) }
+    public func displayUpdatedField(viewModel: EditContact.UpdateField.ViewModel) { output.display(viewModel) }
+    public func displayTidiedNames(viewModel: EditContact.TidyNames.ViewModel) {
+        viewModel.changes.forEach(output.display)
+        viewModel.nothingTidied.map(output.display)
+    }
+    public func displayNameOrder(viewModel: EditContact.SetNameOrder.ViewModel) { output.display(viewModel) }
+    public func displayAddedItem(viewModel: EditContact.AddItem.ViewModel) { output.display(viewModel) }
+    public func displayRemovedItem(viewModel: EditContact.RemoveItem.ViewModel) { output.display(viewModel) }
+    public func displayClearedField(viewModel: EditContact.ClearField.ViewModel) { output.display(viewModel) }
+    public func displayPhoto(viewModel: EditContact.SetPhoto.ViewModel) { output.display(viewModel) }
     public func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel) { output.display(viewModel) }
     public func displayMessage(_ message: Message) { output.display(message) }
 
-    public func displaySavedContact(message: Message) {
-        output.display(message)
+    /// Says what was saved, then closes the form: its Router passes the outcome back.
+    public func displaySavedContact(viewModel: EditContact.SaveContact.ViewModel) {
+        output.display(viewModel.message)
         router?.routeAfterSave()
     }
 
@@ -84,8 +107,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
                             otherwise: .proceed, refusal: .error(viewModel.question, code: .confirmationRequired))
     }
 
-    public func displayCancelled(message: Message) {
-        output.display(message)
+    public func displayCancelled(viewModel: EditContact.Cancel.ViewModel) {
+        output.display(viewModel.message)
         router?.routeAfterCancel()
     }
 }

@@ -22,8 +22,9 @@ public protocol ListContactsDataStore: AnyObject {
     var query: ContactQuery { get }
     /// The contact chosen with `show`, for the detail scene.
     var selectedContact: Contact? { get }
-    /// Set by the form's Router after adding a contact, so the list can show where it landed.
-    var insertedContactID: Int64? { get set }
+    /// A contact the form added, and where it landed: passed back by the form's Router, shown
+    /// when the list is active again.
+    var insertedContact: EditContact.AddedContact? { get set }
 }
 
 public final class ListContactsInteractor: ListContactsBusinessLogic, ListContactsDataStore {
@@ -51,7 +52,7 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
 
     public private(set) var query: ContactQuery
     public private(set) var selectedContact: Contact?
-    public var insertedContactID: Int64?
+    public var insertedContact: EditContact.AddedContact?
 
     public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
                 journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil, pageSize: Int) {
@@ -144,21 +145,15 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     }
 
     public func showInsertedContact(request: ListContacts.ShowInsertedContact.Request) {
-        guard let id = insertedContactID else { return }
-        insertedContactID = nil
-        do {
-            let contact = try worker.contact(id: id)
-            let position = try worker.position(of: id, sort: query.sort)
-            // The list now shows all contacts around the new one: clear the search and the group, go to its page.
-            query.search = ""
-            query.group = nil
-            groupName = nil
-            query.page = position / query.limit + 1
-            let total = try worker.page(ContactQuery(search: "", sort: query.sort, page: 1, limit: 1)).total
-            presenter?.presentInsertedContact(response: .init(contact: contact, position: position, total: total, query: query))
-        } catch {
-            presenter?.presentFailure(ContactsFailure(error))
-        }
+        guard let inserted = insertedContact else { return }
+        insertedContact = nil
+        // The list now shows all contacts around the new one: clear the search and the group, go to its page.
+        query.search = ""
+        query.group = nil
+        groupName = nil
+        query.page = inserted.position / query.limit + 1
+        presenter?.presentInsertedContact(response: .init(
+            contact: inserted.contact, position: inserted.position, total: inserted.total, query: query))
     }
 
     public func importContacts(request: ListContacts.ImportContacts.Request) {

@@ -23,27 +23,47 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
     public func routeToShowContact() {
         guard let source = dataStore else { return }
         let destination = factory.makeShowContact()
-        var destinationDS = destination.router?.dataStore
+        guard var destinationDS = destination.router?.dataStore else { return }
         passDataToShowContact(source: source, destination: &destinationDS)
         navigator?.push(destination)
     }
 
+    /// An empty form; a save comes back here with where the new contact landed.
     public func routeToAddContact() {
-        navigator?.push(factory.makeEditContact(mode: .add))
+        guard let navigator, let source = dataStore else { return }
+        let destination = factory.makeEditContact()
+        guard var destinationDS = destination.router?.dataStore else { return }
+        passDataToAddContact(source: source, destination: &destinationDS)
+        destination.router?.origin = .list(source)
+        navigator.push(destination)
     }
 
     public func routeToEditContact() {
-        guard let navigator, let source = dataStore, let contact = source.selectedContact else { return }
+        guard let navigator, let source = dataStore, source.selectedContact != nil else { return }
         // Over the contact's detail, as `show 3` then `edit` opens it: the prompt names whom the
         // form edits (`contacts › Ann Lee › edit`), and a save comes back to the contact as saved.
         let detail = factory.makeShowContact()
-        var destinationDS = detail.router?.dataStore
-        passDataToShowContact(source: source, destination: &destinationDS)
+        guard var detailDS = detail.router?.dataStore else { return }
+        passDataToShowContact(source: source, destination: &detailDS)
+        let form = factory.makeEditContact()
+        guard var formDS = form.router?.dataStore else { return }
+        passDataToEditContact(source: source, destination: &formDS)
+        form.router?.origin = .contact(detailDS)
         navigator.push(detail)
-        navigator.push(factory.makeEditContact(mode: .edit(contact)))
+        navigator.push(form)
     }
 
-    func passDataToShowContact(source: ListContactsDataStore, destination: inout ShowContactDataStore?) {
-        destination?.contact = source.selectedContact
+    func passDataToShowContact(source: ListContactsDataStore, destination: inout ShowContactDataStore) {
+        destination.contact = source.selectedContact
+    }
+
+    /// The list's order, so the save can say where the new contact lands in it.
+    func passDataToAddContact(source: ListContactsDataStore, destination: inout EditContactDataStore) {
+        destination.mode = .add
+        destination.listOrder = source.query.sort
+    }
+
+    func passDataToEditContact(source: ListContactsDataStore, destination: inout EditContactDataStore) {
+        if let contact = source.selectedContact { destination.mode = .edit(contact) }
     }
 }

@@ -86,7 +86,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
 
     public func completions(for source: String, prefix: String) -> [String] {
         if source == "group" { return groupCompletions(prefix) }
-        return contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: $0) }
+        return contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: .init(prefix: $0)) }
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
@@ -107,7 +107,7 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
             refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel) }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel.candidates) }
     public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
     /// Asks before erasing; on yes the front end runs `purge` naming the contact by its number.
     public func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {

@@ -4,7 +4,7 @@ public protocol ShowContactBusinessLogic {
     func showHistory(request: ShowContact.ShowHistory.Request)
     func selectContact(request: ShowContact.SelectContact.Request)
     func editContact(request: ShowContact.EditContact.Request)
-    func completeReference(request: ListContacts.CompleteReference.Request)
+    func completeReference(request: ShowContact.CompleteReference.Request)
     func savePhoto(request: ShowContact.SavePhoto.Request)
 }
 
@@ -73,7 +73,7 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             let fresh = try worker.contact(id: id)
             contact = fresh
             let groups = try groupsWorker?.groups(of: fresh).map(\.name) ?? []
-            presenter?.presentContact(response: .init(contact: fresh, groups: groups, book: worker.bookName(of: fresh)))
+            presenter?.presentFetchedContact(response: .init(contact: fresh, groups: groups, book: worker.bookName(of: fresh)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -98,15 +98,14 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         }
         do {
             try worker.checkEditable(current)
-            selectedContact = current
-            presenter?.presentSelectedContact(response: .init(contact: current, purpose: .edit))
+            presenter?.presentContactToEdit(response: .init(contact: current))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
-    public func completeReference(request: ListContacts.CompleteReference.Request) {
-        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
+    public func completeReference(request: ShowContact.CompleteReference.Request) {
+        presenter?.presentCompletedReference(response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
     }
 
     public func deleteContact(request: ShowContact.DeleteContact.Request) {

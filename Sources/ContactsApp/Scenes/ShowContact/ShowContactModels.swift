@@ -6,6 +6,7 @@ public enum ShowContact {
     public enum SavePhoto {
         public struct Request: Equatable { public let path: String }
         public struct Response { public let contact: Contact; public let photo: ContactPhoto; public let path: String }
+        public struct ViewModel: Equatable { public let message: Message }
     }
 
     public enum FetchContact {
@@ -81,14 +82,17 @@ public enum ShowContact {
         }
     }
 
-    /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
     /// `edit` on the contact shown: refused before the form opens when its book is read-only.
     public enum EditContact {
         public struct Request: Equatable { public init() {} }
+        public struct Response { public let contact: Contact }
+        public struct ViewModel: Equatable { public let id: Int64 }
     }
 
+    /// `show CONTACT` and `edit CONTACT` on a contact: another contact, or this one again.
     public enum SelectContact {
-        public typealias Purpose = ListContacts.SelectContact.Purpose
+        /// What the contact named is selected for.
+        public enum Purpose: Equatable, Sendable { case show, edit }
         public struct Request: Equatable {
             public let reference: String
             public var purpose: Purpose = .show
@@ -100,11 +104,21 @@ public enum ShowContact {
     public enum DeleteContact {
         public struct Request: Equatable {}
         public struct Response { public let contact: Contact }
+        public struct ViewModel: Equatable { public let message: Message }
     }
 
     /// `history`: what changed in this contact, newest first.
     public enum ShowHistory {
         public struct Request: Equatable { public init() {} }
         public struct Response { public let changes: [ChangeSetRecord]; public let contact: Contact }
+        /// The journal's listing, as the list's `history` shows it (`ContactFormatter.history`).
+        public typealias ViewModel = HistoryViewModel
+    }
+
+    /// Contact names for Tab after `show` and `edit`.
+    public enum CompleteReference {
+        public struct Request: Equatable { public let prefix: String }
+        public struct Response: Equatable { public let names: [String] }
+        public struct ViewModel: Equatable { public let candidates: [String] }
     }
 }

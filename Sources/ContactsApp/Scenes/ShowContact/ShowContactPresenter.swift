@@ -2,13 +2,14 @@ import Foundation
 import SceneCore
 
 public protocol ShowContactPresentationLogic {
-    func presentContact(response: ShowContact.FetchContact.Response)
+    func presentFetchedContact(response: ShowContact.FetchContact.Response)
     func presentDeletedContact(response: ShowContact.DeleteContact.Response)
     func presentSelectedContact(response: ShowContact.SelectContact.Response)
-    func presentCompletions(response: ListContacts.CompleteReference.Response)
-    func presentFailure(_ failure: ContactsFailure)
+    func presentContactToEdit(response: ShowContact.EditContact.Response)
+    func presentCompletedReference(response: ShowContact.CompleteReference.Response)
     func presentHistory(response: ShowContact.ShowHistory.Response)
     func presentSavedPhoto(response: ShowContact.SavePhoto.Response)
+    func presentFailure(_ failure: ContactsFailure)
 }
 
 public final class ShowContactPresenter: ShowContactPresentationLogic {
@@ -17,7 +18,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
 
     public init(formatter: ContactFormatter) { self.formatter = formatter }
 
-    public func presentContact(response: ShowContact.FetchContact.Response) {
+    public func presentFetchedContact(response: ShowContact.FetchContact.Response) {
         let contact = response.contact
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var fields: [Field] = []
@@ -40,7 +41,7 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Book", response.book ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
-        viewController?.displayContact(viewModel: .init(
+        viewController?.displayFetchedContact(viewModel: .init(
             id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
             version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups), book: response.book))
     }
@@ -70,20 +71,24 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
     }
 
     public func presentSavedPhoto(response: ShowContact.SavePhoto.Response) {
-        viewController?.displayMessage(.success(
-            "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)"))
+        viewController?.displaySavedPhoto(viewModel: .init(message: .success(
+            "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)")))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
-        viewController?.displayDeletedContact(message: .success("Deleted \(formatter.displayName(response.contact))"))
+        viewController?.displayDeletedContact(viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
     }
 
     public func presentSelectedContact(response: ShowContact.SelectContact.Response) {
         viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
-    public func presentCompletions(response: ListContacts.CompleteReference.Response) {
-        viewController?.displayCompletions(viewModel: .init(candidates: response.names))
+    public func presentContactToEdit(response: ShowContact.EditContact.Response) {
+        viewController?.displayContactToEdit(viewModel: .init(id: response.contact.id ?? 0))
+    }
+
+    public func presentCompletedReference(response: ShowContact.CompleteReference.Response) {
+        viewController?.displayCompletedReference(viewModel: .init(candidates: response.names))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

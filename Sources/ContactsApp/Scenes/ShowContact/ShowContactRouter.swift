@@ -1,6 +1,7 @@
 import SceneCore
 
 public protocol ShowContactRoutingLogic {
+    /// The form for the contact shown.
     func routeToEditContact()
     func routeToList()
     /// The contact selected, in place of this one (`back` still goes to the list).
@@ -23,30 +24,55 @@ public final class ShowContactRouter: ShowContactRoutingLogic, ShowContactDataPa
     }
 
     public func routeToEditContact() {
-        guard let contact = dataStore?.contact else { return }
-        navigator?.push(factory.makeEditContact(mode: .edit(contact)))
+        guard let source = dataStore, source.contact != nil else { return }
+        pushEditContact(over: source) { passDataToEditContact(source: source, destination: &$0) }
     }
 
     public func routeToSelectedContact() {
-        guard let navigator, let source = dataStore else { return }
-        let destination = factory.makeShowContact()
-        var destinationDS = destination.router?.dataStore
-        passDataToShowContact(source: source, destination: &destinationDS)
-        navigator.replace(with: destination)
+        _ = replaceWithSelectedContact()
     }
 
     public func routeToEditSelectedContact() {
-        guard let navigator, let selected = dataStore?.selectedContact else { return }
-        let factory = factory
-        if selected.id != dataStore?.contact?.id { routeToSelectedContact() }
-        navigator.push(factory.makeEditContact(mode: .edit(selected)))
-    }
-
-    func passDataToShowContact(source: ShowContactDataStore, destination: inout ShowContactDataStore?) {
-        destination?.contact = source.selectedContact
+        guard let source = dataStore, let selected = source.selectedContact else { return }
+        guard let detail = selected.id == source.contact?.id ? source : replaceWithSelectedContact() else { return }
+        pushEditContact(over: detail) { passDataToEditSelectedContact(source: source, destination: &$0) }
     }
 
     public func routeToList() {
         navigator?.pop(to: ListContactsViewController.descriptor.id)
+    }
+
+    /// The detail of the contact selected, in place of this one; its DataStore, for a form over it.
+    private func replaceWithSelectedContact() -> ShowContactDataStore? {
+        guard let navigator, let source = dataStore else { return nil }
+        let destination = factory.makeShowContact()
+        guard var destinationDS = destination.router?.dataStore else { return nil }
+        passDataToShowContact(source: source, destination: &destinationDS)
+        navigator.replace(with: destination)
+        return destinationDS
+    }
+
+    /// The form, over the detail whose DataStore is `detail`: a save comes back to it.
+    private func pushEditContact(over detail: ShowContactDataStore, passData: (inout EditContactDataStore) -> Void) {
+        guard let navigator else { return }
+        let destination = factory.makeEditContact()
+        guard var destinationDS = destination.router?.dataStore else { return }
+        passData(&destinationDS)
+        destination.router?.origin = .contact(detail)
+        navigator.push(destination)
+    }
+
+    func passDataToShowContact(source: ShowContactDataStore, destination: inout ShowContactDataStore) {
+        destination.contact = source.selectedContact
+    }
+
+    /// The contact shown, as last read.
+    func passDataToEditContact(source: ShowContactDataStore, destination: inout EditContactDataStore) {
+        if let contact = source.contact { destination.mode = .edit(contact) }
+    }
+
+    /// The contact `edit CONTACT` named, as just read.
+    func passDataToEditSelectedContact(source: ShowContactDataStore, destination: inout EditContactDataStore) {
+        if let contact = source.selectedContact { destination.mode = .edit(contact) }
     }
 }

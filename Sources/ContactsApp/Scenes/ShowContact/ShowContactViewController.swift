@@ -1,11 +1,15 @@
 import SceneCore
 
+/// One display per use case (`fetchContact` → `presentFetchedContact` → `displayFetchedContact`),
+/// and `displayMessage` for a failure of any of them.
 public protocol ShowContactDisplayLogic: AnyObject {
-    func displayContact(viewModel: ShowContact.FetchContact.ViewModel)
-    func displayDeletedContact(message: Message)
-    func displayHistory(viewModel: HistoryViewModel)
+    func displayFetchedContact(viewModel: ShowContact.FetchContact.ViewModel)
+    func displayDeletedContact(viewModel: ShowContact.DeleteContact.ViewModel)
+    func displayHistory(viewModel: ShowContact.ShowHistory.ViewModel)
     func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel)
-    func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
+    func displayContactToEdit(viewModel: ShowContact.EditContact.ViewModel)
+    func displayCompletedReference(viewModel: ShowContact.CompleteReference.ViewModel)
+    func displaySavedPhoto(viewModel: ShowContact.SavePhoto.ViewModel)
     func displayMessage(_ message: Message)
 }
 
@@ -49,17 +53,20 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
         interactor?.fetchContact(request: .init(reload: reason == .pushed))
     }
 
-    public func displayContact(viewModel: ShowContact.FetchContact.ViewModel) {
+    public func displayFetchedContact(viewModel: ShowContact.FetchContact.ViewModel) {
         title = viewModel.name
         output.display(viewModel)
     }
 
-    public func displayDeletedContact(message: Message) {
-        output.display(message)
+    public func displayDeletedContact(viewModel: ShowContact.DeleteContact.ViewModel) {
+        output.display(viewModel.message)
         router?.routeToList()
     }
 
-    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
+    public func displayHistory(viewModel: ShowContact.ShowHistory.ViewModel) { output.display(viewModel) }
+    public func displaySavedPhoto(viewModel: ShowContact.SavePhoto.ViewModel) { output.display(viewModel.message) }
+    /// The contact shown may be edited: the form opens over it.
+    public func displayContactToEdit(viewModel: ShowContact.EditContact.ViewModel) { router?.routeToEditContact() }
     public func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) {
         switch viewModel.purpose {
         case .show: router?.routeToSelectedContact()
@@ -70,10 +77,12 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     private let contactNames = ContactNameCompletion()
 
     public func completions(for source: String, prefix: String) -> [String] {
-        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: $0) }
+        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: .init(prefix: $0)) }
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel) }
+    public func displayCompletedReference(viewModel: ShowContact.CompleteReference.ViewModel) {
+        contactNames.answer(viewModel.candidates)
+    }
 
     public func displayMessage(_ message: Message) { output.display(message) }
 }

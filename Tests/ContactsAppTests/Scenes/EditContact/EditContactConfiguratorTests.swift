@@ -12,7 +12,7 @@ final class EditContactConfiguratorTests: XCTestCase {
 
     func test_configure_wiresEveryLink() throws {
         // When
-        let sut = EditContactConfigurator.configure(context: fixture.context, factory: fixture.factory, mode: .add)
+        let sut = EditContactConfigurator.configure(context: fixture.context, factory: fixture.factory)
         // Then
         let interactor = try XCTUnwrap(sut.interactor as? EditContactInteractor)
         let presenter = try XCTUnwrap(interactor.presenter as? EditContactPresenter)
@@ -26,11 +26,12 @@ final class EditContactConfiguratorTests: XCTestCase {
         XCTAssertEqual(sut.title, "new contact")
     }
 
-    func test_configure_forEditing_startsFromTheContact() throws {
+    func test_configure_forEditing_startsFromTheContactPassedIn() throws {
         // Given
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1)
-        // When
-        let sut = EditContactConfigurator.configure(context: fixture.context, factory: fixture.factory, mode: .edit(ann))
+        let sut = EditContactConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        // When: a Router passes the contact to edit into its DataStore
+        sut.router?.dataStore?.mode = .edit(ann)
         // Then
         let interactor = try XCTUnwrap(sut.interactor as? EditContactInteractor)
         XCTAssertEqual(interactor.mode, .edit(ann))
@@ -41,7 +42,7 @@ final class EditContactConfiguratorTests: XCTestCase {
     func test_backReferences_areWeak() throws {
         // Given
         var sut: EditContactViewController? = EditContactConfigurator.configure(
-            context: fixture.context, factory: fixture.factory, mode: .add)
+            context: fixture.context, factory: fixture.factory)
         weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? EditContactInteractor)?.presenter as? EditContactPresenter)
         // When

@@ -14,7 +14,8 @@ final class EditContactInteractorTests: XCTestCase {
     }
 
     private func makeSUT(mode: EditContact.Mode) {
-        sut = EditContactInteractor(mode: mode, contactsWorker: Seeds.worker(store))
+        sut = EditContactInteractor(contactsWorker: Seeds.worker(store))
+        sut.mode = mode
         sut.presenter = presenterSpy
     }
 
@@ -200,6 +201,43 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertEqual(try store.contact(id: 5), expected)
     }
 
+    func test_saveContact_add_fromTheList_saysWhereTheContactLandedInTheListsOrder() throws {
+        // Given: the list sorts by first name; Aaron Zulu is first of 5 that way (4th by last name)
+        sut.listOrder = .first
+        sut.updateField(request: .init(field: .given, value: "Aaron"))
+        sut.updateField(request: .init(field: .family, value: "Zulu"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        let saved = try XCTUnwrap(store.contact(id: 5))
+        let added = EditContact.AddedContact(contact: saved, position: 0, total: 5)
+        XCTAssertEqual(presenterSpy.savedResponse?.added, added)
+        XCTAssertEqual(sut.addedContact, added)
+        XCTAssertTrue(presenterSpy.failures.isEmpty)
+    }
+
+    func test_saveContact_edit_saysNoPlace_evenWithAListOrder() throws {
+        // Given
+        makeSUT(mode: .edit(Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        sut.listOrder = .last
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.presentSavedContactCalled)
+        XCTAssertNil(presenterSpy.savedResponse?.added)
+        XCTAssertNil(sut.addedContact)
+    }
+
+    func test_modeSet_startsTheDraftFromTheContact_andForgetsEarlierChanges() {
+        // Given
+        sut.updateField(request: .init(field: .given, value: "typed"))
+        // When
+        sut.mode = .edit(Seeds.stored(Seeds.Contacts.jose, id: 2))
+        // Then
+        XCTAssertEqual(sut.draft, EditContactWorker().draft(from: Seeds.Contacts.jose))
+        XCTAssertEqual(sut.changes, [])
+    }
+
     func test_saveContact_invalid_presentsEveryFieldError_andStoresNothing() throws {
         // Given
         sut.addItem(request: .init(kind: .email, label: nil, value: "nope"))
@@ -245,7 +283,7 @@ final class EditContactInteractorTests: XCTestCase {
 
     func test_saveContact_storageFailure_isPresented() {
         // Given
-        sut = EditContactInteractor(mode: .add, contactsWorker: Seeds.worker(FailingContactStore()))
+        sut = EditContactInteractor(contactsWorker: Seeds.worker(FailingContactStore()))
         sut.presenter = presenterSpy
         sut.updateField(request: .init(field: .given, value: "Ann"))
         // When
@@ -283,12 +321,19 @@ final class EditContactInteractorTests: XCTestCase {
             updated.append(contact)
             return contact
         }
+        var placeFailure: ContactsFailure?
+        var placesAsked: [ContactsApp.SortOrder] = []
+        func place(of id: Int64, sort: ContactsApp.SortOrder) throws -> (position: Int, total: Int) {
+            if let placeFailure { throw placeFailure }
+            placesAsked.append(sort)
+            return (7, 12)
+        }
     }
 
     func test_saveContact_add_insertsTheValidatedDraftThroughTheWorker() {
         // Given
         let workerSpy = EditContactStorageLogicSpy()
-        sut = EditContactInteractor(mode: .add, contactsWorker: workerSpy)
+        sut = EditContactInteractor(contactsWorker: workerSpy)
         sut.presenter = presenterSpy
         sut.updateField(request: .init(field: .given, value: " Ann "))
         // When
@@ -299,12 +344,46 @@ final class EditContactInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.savedResponse?.contact.id, 9)
     }
 
+    func test_saveContact_add_asksTheWorkerForThePlaceInTheListsOrder() {
+        // Given
+        let workerSpy = EditContactStorageLogicSpy()
+        sut = EditContactInteractor(contactsWorker: workerSpy)
+        sut.presenter = presenterSpy
+        sut.listOrder = .first
+        sut.updateField(request: .init(field: .given, value: "Ann"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(workerSpy.placesAsked, [.first])
+        XCTAssertEqual(presenterSpy.savedResponse?.added?.position, 7)
+        XCTAssertEqual(presenterSpy.savedResponse?.added?.total, 12)
+    }
+
+    func test_saveContact_add_placeUnreadable_stillReportsTheSave_thenWhyNoPlace() {
+        // Given: the contact is stored, but where it landed cannot be read
+        let workerSpy = EditContactStorageLogicSpy()
+        workerSpy.placeFailure = .storage("disk on fire")
+        sut = EditContactInteractor(contactsWorker: workerSpy)
+        sut.presenter = presenterSpy
+        sut.listOrder = .last
+        sut.updateField(request: .init(field: .given, value: "Ann"))
+        // When
+        sut.saveContact(request: .init())
+        // Then
+        XCTAssertEqual(sut.savedContact?.id, 9)
+        XCTAssertTrue(presenterSpy.presentSavedContactCalled)
+        XCTAssertNil(presenterSpy.savedResponse?.added)
+        XCTAssertNil(sut.addedContact)
+        XCTAssertEqual(presenterSpy.failures, [.storage("disk on fire")])
+    }
+
     func test_saveContact_edit_whenTheWorkerRefuses_keepsTheFormAndPresentsWhy() {
         // Given
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1)
         let workerSpy = EditContactStorageLogicSpy()
         workerSpy.updateFailure = .stale(current: ann, yourVersion: 0)
-        sut = EditContactInteractor(mode: .edit(ann), contactsWorker: workerSpy)
+        sut = EditContactInteractor(contactsWorker: workerSpy)
+        sut.mode = .edit(ann)
         sut.presenter = presenterSpy
         // When
         sut.saveContact(request: .init())

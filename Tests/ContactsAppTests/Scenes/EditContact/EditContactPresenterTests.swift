@@ -22,10 +22,17 @@ final class EditContactPresenterTests: XCTestCase {
         var cancelledMessage: Message?
         var messages: [Message] = []
 
-        func displayChange(viewModel: EditContact.ChangeViewModel) { changes.append(viewModel) }
+        func displayUpdatedField(viewModel: EditContact.UpdateField.ViewModel) { changes.append(viewModel) }
+        var tidied: [EditContact.TidyNames.ViewModel] = []
+        func displayTidiedNames(viewModel: EditContact.TidyNames.ViewModel) { tidied.append(viewModel) }
+        func displayNameOrder(viewModel: EditContact.SetNameOrder.ViewModel) { changes.append(viewModel) }
+        func displayAddedItem(viewModel: EditContact.AddItem.ViewModel) { changes.append(viewModel) }
+        func displayRemovedItem(viewModel: EditContact.RemoveItem.ViewModel) { changes.append(viewModel) }
+        func displayClearedField(viewModel: EditContact.ClearField.ViewModel) { changes.append(viewModel) }
+        func displayPhoto(viewModel: EditContact.SetPhoto.ViewModel) { changes.append(viewModel) }
         func displayDraft(viewModel: EditContact.ReviewDraft.ViewModel) { displayDraftCalled = true; draftViewModel = viewModel }
-        func displaySavedContact(message: Message) { savedMessage = message }
-        func displayCancelled(message: Message) { cancelledMessage = message }
+        func displaySavedContact(viewModel: EditContact.SaveContact.ViewModel) { savedMessage = viewModel.message }
+        func displayCancelled(viewModel: EditContact.Cancel.ViewModel) { cancelledMessage = viewModel.message }
         var cancelConfirmations: [EditContact.Cancel.ConfirmationViewModel] = []
         func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel) { cancelConfirmations.append(viewModel) }
         var unsavedChanges: [EditContact.Cancel.ConfirmationViewModel?] = []
@@ -107,6 +114,18 @@ final class EditContactPresenterTests: XCTestCase {
         // Then
         XCTAssertTrue(viewControllerSpy.displayDraftCalled)
         XCTAssertEqual(viewControllerSpy.draftViewModel, .init(heading: "New contact", fields: []))
+    }
+
+    func test_presentTidiedNames_aLinePerName_orWhyNoneWas() {
+        // When
+        sut.presentTidiedNames(response: .init(tidied: [.init(field: .given, value: "Zoë"), .init(field: .family, value: "Adams")]))
+        sut.presentTidiedNames(response: .init(tidied: []))
+        // Then
+        XCTAssertEqual(viewControllerSpy.tidied, [
+            .init(changes: [Change(field: "given", value: "Zoë", text: "given name: Zoë"),
+                            Change(field: "family", value: "Adams", text: "family name: Adams")], nothingTidied: nil),
+            .init(changes: [], nothingTidied: .info("Nothing to tidy: only names typed all in lower or upper case are capitalised")),
+        ])
     }
 
     func test_presentSavedContact_saysAddedOrSaved() {

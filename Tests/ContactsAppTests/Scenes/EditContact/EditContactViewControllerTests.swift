@@ -13,7 +13,7 @@ final class EditContactViewControllerTests: XCTestCase {
         output = DisplaySinkSpy()
         interactorSpy = EditContactBusinessLogicSpy()
         routerSpy = EditContactRoutingLogicSpy()
-        sut = EditContactViewController(output: output, title: "new contact")
+        sut = EditContactViewController(output: output)
         sut.interactor = interactorSpy
         sut.router = routerSpy
     }
@@ -55,6 +55,7 @@ final class EditContactViewControllerTests: XCTestCase {
         var routeAfterSaveCalled = false
         var routeAfterCancelCalled = false
         var dataStore: EditContactDataStore?
+        var origin: EditContact.Origin?
 
         func routeAfterSave() { routeAfterSaveCalled = true }
         func routeAfterCancel() { routeAfterCancelCalled = true }
@@ -108,7 +109,7 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_displaySavedContact_showsTheMessage_thenRoutes() {
         // When
-        sut.displaySavedContact(message: .success("Saved Ann Lee"))
+        sut.displaySavedContact(viewModel: .init(message: .success("Saved Ann Lee")))
         // Then
         XCTAssertEqual(output.displayed.first as? Message, .success("Saved Ann Lee"))
         XCTAssertTrue(routerSpy.routeAfterSaveCalled)
@@ -117,7 +118,7 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_displayCancelled_showsTheMessage_thenRoutes() {
         // When
-        sut.displayCancelled(message: .info("Cancelled"))
+        sut.displayCancelled(viewModel: .init(message: .info("Cancelled")))
         // Then
         XCTAssertEqual(output.displayed.first as? Message, .info("Cancelled"))
         XCTAssertTrue(routerSpy.routeAfterCancelCalled)
@@ -128,7 +129,7 @@ final class EditContactViewControllerTests: XCTestCase {
         let change = EditContact.ChangeViewModel(field: "given", value: "Ann", text: "given name: Ann")
         let draft = EditContact.ReviewDraft.ViewModel(heading: "New contact", fields: [])
         // When
-        sut.displayChange(viewModel: change)
+        sut.displayUpdatedField(viewModel: change)
         sut.displayDraft(viewModel: draft)
         sut.displayMessage(.error("x", code: .badInput))
         // Then
@@ -185,5 +186,30 @@ final class EditContactViewControllerTests: XCTestCase {
         // Then
         XCTAssertTrue(interactorSpy.tidyNamesCalled)
         XCTAssertEqual(interactorSpy.nameOrderRequests, [.init(order: .familyFirst)])
+    }
+
+    func test_displayTidiedNames_showsEachNameTidied_orWhyNone() {
+        // Given
+        let given = EditContact.ChangeViewModel(field: "given", value: "Zoë", text: "given name: Zoë")
+        let nothing = Message.info("Nothing to tidy")
+        // When
+        sut.displayTidiedNames(viewModel: .init(changes: [given], nothingTidied: nil))
+        sut.displayTidiedNames(viewModel: .init(changes: [], nothingTidied: nothing))
+        // Then
+        XCTAssertEqual(output.displayed.count, 2)
+        XCTAssertEqual(output.displayed[0] as? EditContact.ChangeViewModel, given)
+        XCTAssertEqual(output.displayed[1] as? Message, nothing)
+    }
+
+    func test_title_namesWhatTheFormWasOpenedFor() {
+        // Given
+        let dataStore = EditContactInteractor(contactsWorker: Seeds.worker(Seeds.book()))
+        routerSpy.dataStore = dataStore
+        // Then
+        XCTAssertEqual(sut.title, "new contact")
+        // When
+        dataStore.mode = .edit(Seeds.stored(Seeds.Contacts.ann, id: 1))
+        // Then
+        XCTAssertEqual(sut.title, "edit")
     }
 }

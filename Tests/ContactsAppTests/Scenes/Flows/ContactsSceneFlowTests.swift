@@ -558,6 +558,37 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.error("no contact matches 'nobody'", code: .notFound))
         XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
     }
+
+    func test_editTheContactShownByName_save_thenEditAgain_startsFromTheSavedVersion() throws {
+        // Given: on Ann's detail, `edit ann` (her own name) opens the form; the save comes back
+        sut.send("show 1")
+        sut.receiveRoute(.push("contact"))
+        sut.receive(Seeds.annDetail())
+        sut.send("edit ann")
+        sut.receiveRoute(.push("form"))
+        sut.receive(Self.annForm)
+        sut.send("organization Acme")
+        sut.receive(Change(field: "organization", value: "Acme", text: "organization: Acme"))
+        sut.send("save")
+        sut.receive(Message.success("Saved Ann Lee"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.version, 2)
+
+        // When: edited again from the detail
+        sut.send("edit")
+        sut.receiveRoute(.push("form"))
+        sut.receive(EditContact.ReviewDraft.ViewModel.self)
+        sut.send("title Chief")
+        sut.receive(Change(field: "title", value: "Chief", text: "title: Chief"))
+        sut.send("save")
+
+        // Then: from version 2, not the version `edit ann` read (no conflict with our own save)
+        sut.receive(Message.success("Saved Ann Lee"))
+        sut.receiveRoute(.pop("form"))
+        XCTAssertEqual(sut.receive(ShowContact.FetchContact.ViewModel.self)?.version, 3)
+        let saved = try XCTUnwrap(store.contact(id: 1))
+        XCTAssertEqual([saved.organization, saved.title], ["Acme", "Chief"])
+    }
 }
 
 extension ShowContact.FetchContact.ViewModel {

@@ -251,10 +251,10 @@ final class ListContactsInteractorTests: XCTestCase {
     // MARK: showInsertedContact
 
     func test_showInsertedContact_presentsItsPlaceAndPage_thenForgetsIt() throws {
-        // Given: a search was active, and the form added Zed Zulu, who lands on page 2
+        // Given: a search was active, and the form added Zed Zulu, who landed 4th of 5 (on page 2)
         sut.fetchContacts(request: Fetch(search: "lee"))
         let added = try store.insert(Contact(uid: "u", givenName: "Zed", familyName: "Zulu"))
-        sut.insertedContactID = added.id
+        sut.insertedContact = .init(contact: added, position: 3, total: 5)
         // When
         sut.showInsertedContact(request: .init())
         // Then
@@ -263,7 +263,7 @@ final class ListContactsInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.insertedResponse?.position, 3)
         XCTAssertEqual(presenterSpy.insertedResponse?.total, 5)
         XCTAssertEqual(presenterSpy.insertedResponse?.query, ContactQuery(search: "", sort: .last, page: 2, limit: 2))
-        XCTAssertNil(sut.insertedContactID)
+        XCTAssertNil(sut.insertedContact)
     }
 
     func test_showInsertedContact_withNothingInserted_presentsNothing() {

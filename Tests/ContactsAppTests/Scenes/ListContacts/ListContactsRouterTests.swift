@@ -18,7 +18,7 @@ final class ListContactsRouterTests: XCTestCase {
     final class ListContactsDataStoreSpy: ListContactsDataStore {
         var query = ContactQuery()
         var selectedContact: Contact? = Seeds.stored(Seeds.Contacts.jose, id: 2)
-        var insertedContactID: Int64?
+        var insertedContact: EditContact.AddedContact?
     }
 
     func test_routeToShowContact_pushesTheDetail_withTheSelectedContact() throws {
@@ -40,13 +40,25 @@ final class ListContactsRouterTests: XCTestCase {
         XCTAssertEqual(form.title, "new contact")
     }
 
+    func test_routeToAddContact_passesTheListsOrder_andReturnsToTheList() throws {
+        // Given
+        dataStoreSpy.query.sort = .first
+        // When
+        sut.routeToAddContact()
+        // Then: the save can say where the contact lands, and says it to this list
+        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(form.router?.dataStore?.listOrder, .first)
+        guard case .list(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the list") }
+        XCTAssertTrue(origin === dataStoreSpy)
+    }
+
     func test_passDataToShowContact_copiesTheSelection() {
         // Given
-        var destination: ShowContactDataStore? = ShowContactInteractor(worker: Seeds.worker(fixture.store))
+        var destination: ShowContactDataStore = ShowContactInteractor(worker: Seeds.worker(fixture.store))
         // When
         sut.passDataToShowContact(source: dataStoreSpy, destination: &destination)
         // Then
-        XCTAssertEqual(destination?.contact?.id, 2)
+        XCTAssertEqual(destination.contact?.id, 2)
     }
 
     func test_routeToEditContact_pushesTheSelectedContactsDetail_thenItsForm() throws {
@@ -58,6 +70,9 @@ final class ListContactsRouterTests: XCTestCase {
         XCTAssertEqual(detail.router?.dataStore?.contact, Seeds.stored(Seeds.Contacts.jose, id: 2))
         let form = try XCTUnwrap(fixture.navigator.pushed.last as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
+        // and a save goes back to that detail
+        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        XCTAssertTrue(origin === detail.router?.dataStore)
     }
 
     func test_routeToEditContact_withoutASelection_pushesNothing() {

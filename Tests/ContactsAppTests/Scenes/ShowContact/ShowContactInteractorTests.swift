@@ -27,15 +27,17 @@ final class ShowContactInteractorTests: XCTestCase {
         var deletedResponse: ShowContact.DeleteContact.Response?
         var failures: [ContactsFailure] = []
 
-        func presentContact(response: ShowContact.FetchContact.Response) { presentContactCalled = true; contactResponse = response }
+        func presentFetchedContact(response: ShowContact.FetchContact.Response) { presentContactCalled = true; contactResponse = response }
         func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
             presentDeletedContactCalled = true; deletedResponse = response
         }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
         var selectedResponses: [ShowContact.SelectContact.Response] = []
         func presentSelectedContact(response: ShowContact.SelectContact.Response) { selectedResponses.append(response) }
-        var completionResponses: [ListContacts.CompleteReference.Response] = []
-        func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
+        var contactToEditResponses: [ShowContact.EditContact.Response] = []
+        func presentContactToEdit(response: ShowContact.EditContact.Response) { contactToEditResponses.append(response) }
+        var completionResponses: [ShowContact.CompleteReference.Response] = []
+        func presentCompletedReference(response: ShowContact.CompleteReference.Response) { completionResponses.append(response) }
     }
 
     func test_history_asksForThisContactsChanges() {
@@ -161,6 +163,25 @@ final class ShowContactInteractorTests: XCTestCase {
         XCTAssertEqual(presenterSpy.selectedResponses.map(\.purpose), [.edit])
         XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "nobody")])
         XCTAssertEqual(sut.contact?.id, 1)
+    }
+
+    func test_editContact_presentsTheContactShown_toEdit() {
+        // When
+        sut.editContact(request: .init())
+        // Then
+        XCTAssertEqual(presenterSpy.contactToEditResponses.map(\.contact), [Seeds.stored(Seeds.Contacts.ann, id: 1)])
+        XCTAssertTrue(presenterSpy.selectedResponses.isEmpty)
+        XCTAssertTrue(presenterSpy.failures.isEmpty)
+    }
+
+    func test_editContact_withNoContact_isNotFound() {
+        // Given
+        sut.contact = nil
+        // When
+        sut.editContact(request: .init())
+        // Then
+        XCTAssertTrue(presenterSpy.contactToEditResponses.isEmpty)
+        XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "(none)")])
     }
 
     func test_completeReference_presentsTheWorkersNames() {

@@ -15,19 +15,23 @@ final class ShowContactPresenterTests: XCTestCase {
 
     final class ShowContactDisplayLogicSpy: ShowContactDisplayLogic {
         var historyViewModels: [HistoryViewModel] = []
-        func displayHistory(viewModel: HistoryViewModel) { historyViewModels.append(viewModel) }
+        func displayHistory(viewModel: ShowContact.ShowHistory.ViewModel) { historyViewModels.append(viewModel) }
 
         var displayContactCalled = false
         var contactViewModel: ShowContact.FetchContact.ViewModel?
         var deletedMessage: Message?
         var messages: [Message] = []
 
-        func displayContact(viewModel: ShowContact.FetchContact.ViewModel) { displayContactCalled = true; contactViewModel = viewModel }
-        func displayDeletedContact(message: Message) { deletedMessage = message }
+        func displayFetchedContact(viewModel: ShowContact.FetchContact.ViewModel) { displayContactCalled = true; contactViewModel = viewModel }
+        func displayDeletedContact(viewModel: ShowContact.DeleteContact.ViewModel) { deletedMessage = viewModel.message }
+        var savedPhotoMessages: [Message] = []
+        func displaySavedPhoto(viewModel: ShowContact.SavePhoto.ViewModel) { savedPhotoMessages.append(viewModel.message) }
+        var contactToEditViewModels: [ShowContact.EditContact.ViewModel] = []
+        func displayContactToEdit(viewModel: ShowContact.EditContact.ViewModel) { contactToEditViewModels.append(viewModel) }
         var selectedViewModels: [ShowContact.SelectContact.ViewModel] = []
         func displaySelectedContact(viewModel: ShowContact.SelectContact.ViewModel) { selectedViewModels.append(viewModel) }
-        var completionViewModels: [ListContacts.CompleteReference.ViewModel] = []
-        func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
+        var completionViewModels: [ShowContact.CompleteReference.ViewModel] = []
+        func displayCompletedReference(viewModel: ShowContact.CompleteReference.ViewModel) { completionViewModels.append(viewModel) }
         func displayMessage(_ message: Message) { messages.append(message) }
     }
 
@@ -42,7 +46,7 @@ final class ShowContactPresenterTests: XCTestCase {
             createdAt: Seeds.created, updatedAt: Seeds.now, version: 3,
             websites: [LabeledValue(label: "work", value: "https://acme.example/ann")])
         // When
-        sut.presentContact(response: .init(contact: contact))
+        sut.presentFetchedContact(response: .init(contact: contact))
         // Then
         XCTAssertTrue(viewControllerSpy.displayContactCalled)
         XCTAssertEqual(viewControllerSpy.contactViewModel, .init(id: 9, uid: "urn:uuid:9", name: "ann-marie o'neil", version: 3, fields: [
@@ -77,7 +81,7 @@ final class ShowContactPresenterTests: XCTestCase {
         var contact = Seeds.stored(Seeds.Contacts.taro, id: 3)
         contact.birthday = nil
         // When
-        sut.presentContact(response: .init(contact: contact))
+        sut.presentFetchedContact(response: .init(contact: contact))
         // Then
         let record = try XCTUnwrap(viewControllerSpy.contactViewModel?.contact)
         XCTAssertEqual(record.givenName, contact.givenName)
@@ -89,14 +93,14 @@ final class ShowContactPresenterTests: XCTestCase {
 
     func test_presentContact_leavesOutEmptyFields() {
         // When
-        sut.presentContact(response: .init(contact: Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        sut.presentFetchedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.ann, id: 1)))
         // Then
         XCTAssertEqual(viewControllerSpy.contactViewModel, Seeds.annDetail())
     }
 
     func test_presentContact_organisationOnly_isNamedByIt() {
         // When
-        sut.presentContact(response: .init(contact: Seeds.stored(Seeds.Contacts.acme, id: 4)))
+        sut.presentFetchedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.acme, id: 4)))
         // Then
         XCTAssertEqual(viewControllerSpy.contactViewModel?.name, "Acme Inc.")
         XCTAssertEqual(viewControllerSpy.contactViewModel?.fields.first, .init(label: "Organization", value: "Acme Inc."))
@@ -121,5 +125,31 @@ final class ShowContactPresenterTests: XCTestCase {
         sut.presentSelectedContact(response: .init(contact: Seeds.stored(Seeds.Contacts.jose, id: 2), purpose: .edit))
         // Then
         XCTAssertEqual(viewControllerSpy.selectedViewModels, [.init(id: 2, purpose: .edit)])
+    }
+
+    func test_presentContactToEdit_passesItsNumber() {
+        // When
+        sut.presentContactToEdit(response: .init(contact: Seeds.stored(Seeds.Contacts.ann, id: 1)))
+        // Then
+        XCTAssertEqual(viewControllerSpy.contactToEditViewModels, [.init(id: 1)])
+        XCTAssertTrue(viewControllerSpy.selectedViewModels.isEmpty)
+    }
+
+    func test_presentSavedPhoto_saysWhoseAndWhere() throws {
+        // Given
+        let photo = try XCTUnwrap(ContactPhoto(line: "PHOTO;MEDIATYPE=image/png:https://example.org/ann.png"))
+        // When
+        sut.presentSavedPhoto(response: .init(contact: Seeds.stored(Seeds.Contacts.ann, id: 1), photo: photo, path: "ann.png"))
+        // Then
+        XCTAssertEqual(viewControllerSpy.savedPhotoMessages,
+                       [.success("Saved the photo of Ann Lee (link: https://example.org/ann.png) to ann.png")])
+        XCTAssertTrue(viewControllerSpy.messages.isEmpty)
+    }
+
+    func test_presentCompletedReference_offersTheNames() {
+        // When
+        sut.presentCompletedReference(response: .init(names: ["Ann Lee"]))
+        // Then
+        XCTAssertEqual(viewControllerSpy.completionViewModels, [.init(candidates: ["Ann Lee"])])
     }
 }

@@ -31,6 +31,23 @@ final class ShowContactRouterTests: XCTestCase {
         XCTAssertEqual(form.title, "edit")
     }
 
+    func test_routeToEditContact_editsTheContactAsShown_notAnEarlierSelection() throws {
+        // Given: `edit ann` selected version 1; the form saved version 2, which the detail now shows
+        var earlier = Seeds.stored(Seeds.Contacts.ann, id: 1)
+        earlier.version = 1
+        var shown = earlier
+        shown.version = 2
+        dataStoreSpy.selectedContact = earlier
+        dataStoreSpy.contact = shown
+        // When
+        sut.routeToEditContact()
+        // Then
+        let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
+        XCTAssertEqual(form.router?.dataStore?.mode, .edit(shown))
+        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        XCTAssertTrue(origin === dataStoreSpy)
+    }
+
     func test_routeToEditContact_withoutAContact_staysPut() {
         // Given
         dataStoreSpy.contact = nil
@@ -68,6 +85,9 @@ final class ShowContactRouterTests: XCTestCase {
         XCTAssertEqual(detail.router?.dataStore?.contact?.id, 2)
         let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
+        // and a save goes back to the new detail, not this one
+        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        XCTAssertTrue(origin === detail.router?.dataStore)
     }
 
     func test_routeToEditSelectedContact_ofTheContactShown_onlyOpensTheForm() {

@@ -34,10 +34,10 @@ final class ShowContactViewControllerTests: XCTestCase {
         var editRequests: [ShowContact.EditContact.Request] = []
         func editContact(request: ShowContact.EditContact.Request) { editRequests.append(request) }
         weak var viewController: ShowContactDisplayLogic?
-        var completeRequests: [ListContacts.CompleteReference.Request] = []
-        func completeReference(request: ListContacts.CompleteReference.Request) {
+        var completeRequests: [ShowContact.CompleteReference.Request] = []
+        func completeReference(request: ShowContact.CompleteReference.Request) {
             completeRequests.append(request)
-            viewController?.displayCompletions(viewModel: .init(candidates: ["José Ñúñez"]))
+            viewController?.displayCompletedReference(viewModel: .init(candidates: ["José Ñúñez"]))
         }
     }
 
@@ -76,7 +76,7 @@ final class ShowContactViewControllerTests: XCTestCase {
         // Given
         XCTAssertEqual(sut.title, "contact")
         // When
-        sut.displayContact(viewModel: Seeds.annDetail())
+        sut.displayFetchedContact(viewModel: Seeds.annDetail())
         // Then
         XCTAssertEqual(output.displayed.first as? ShowContact.FetchContact.ViewModel, Seeds.annDetail())
         XCTAssertEqual(sut.title, "Ann Lee")
@@ -84,7 +84,7 @@ final class ShowContactViewControllerTests: XCTestCase {
 
     func test_displayDeletedContact_showsTheMessage_thenRoutesToTheList() {
         // When
-        sut.displayDeletedContact(message: .success("Deleted Ann Lee"))
+        sut.displayDeletedContact(viewModel: .init(message: .success("Deleted Ann Lee")))
         // Then
         XCTAssertEqual(output.displayed.first as? Message, .success("Deleted Ann Lee"))
         XCTAssertTrue(routerSpy.routeToListCalled)
@@ -98,6 +98,23 @@ final class ShowContactViewControllerTests: XCTestCase {
         XCTAssertFalse(routerSpy.routeToEditContactCalled)
         XCTAssertTrue(interactorSpy.fetchRequests.isEmpty)
         XCTAssertTrue(output.displayed.isEmpty)
+    }
+
+    func test_displayContactToEdit_opensTheFormForTheContactShown() {
+        // When
+        sut.displayContactToEdit(viewModel: .init(id: 1))
+        // Then
+        XCTAssertTrue(routerSpy.routeToEditContactCalled)
+        XCTAssertFalse(routerSpy.routeToEditSelectedContactCalled)
+        XCTAssertTrue(output.displayed.isEmpty)
+    }
+
+    func test_displaySavedPhoto_showsTheMessage_withoutRouting() {
+        // When
+        sut.displaySavedPhoto(viewModel: .init(message: .success("Saved the photo")))
+        // Then
+        XCTAssertEqual(output.displayed.first as? Message, .success("Saved the photo"))
+        XCTAssertFalse(routerSpy.routeToListCalled)
     }
 
     func test_displayMessage_goesToTheOutput() {
