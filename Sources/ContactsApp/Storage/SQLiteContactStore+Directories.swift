@@ -39,20 +39,25 @@ extension SQLiteContactStore: DirectorySourceStore {
                 // cursor types on first use, which `query` paid at every keystroke (bench/DIRECTORY.md).
                 let sql = "SELECT name, server, base_dn, bind_dn, password_command, filter, security, ca_file, size_limit, "
                     + "time_limit FROM directory_source ORDER BY name"
-                let raw = try db.makeStatement(sql: sql).sqliteStatement
-                defer { sqlite3_reset(raw) }
-                func text(_ column: Int32) -> String? { sqlite3_column_text(raw, column).map { String(cString: $0) } }
-                var sources: [DirectorySource] = []
-                while true {
-                    let code = sqlite3_step(raw)
-                    if code == SQLITE_DONE { return sources }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+                let statement = try db.makeStatement(sql: sql)
+                // The statement object finalizes its SQLite statement when released: kept until the last row.
+                return try withExtendedLifetime(statement) {
+                    let raw = statement.sqliteStatement
+                    defer { sqlite3_reset(raw) }
+                    func text(_ column: Int32) -> String? { sqlite3_column_text(raw, column).map { String(cString: $0) } }
+                    var sources: [DirectorySource] = []
+                    while true {
+                        let code = sqlite3_step(raw)
+                        if code == SQLITE_DONE { return sources }
+                        guard code == SQLITE_ROW else {
+                            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+                        }
+                        sources.append(DirectorySource(
+                            name: text(0) ?? "", server: text(1) ?? "", baseDN: text(2) ?? "", bindDN: text(3),
+                            passwordCommand: text(4), filter: text(5),
+                            security: DirectorySource.Security(rawValue: text(6) ?? "") ?? .startTLS,
+                            caFile: text(7), sizeLimit: Int(sqlite3_column_int64(raw, 8)), timeLimit: sqlite3_column_double(raw, 9)))
                     }
-                    sources.append(DirectorySource(
-                        name: text(0) ?? "", server: text(1) ?? "", baseDN: text(2) ?? "", bindDN: text(3),
-                        passwordCommand: text(4), filter: text(5), security: DirectorySource.Security(rawValue: text(6) ?? "") ?? .startTLS,
-                        caFile: text(7), sizeLimit: Int(sqlite3_column_int64(raw, 8)), timeLimit: sqlite3_column_double(raw, 9)))
                 }
             }
         }
