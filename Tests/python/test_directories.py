@@ -316,6 +316,19 @@ def test_libldap_is_loaded_only_when_a_directory_is_asked(tmp_path, server):
     assert not opened("list")
 
 
+def test_sasl_plugins_are_not_loaded_for_a_simple_or_anonymous_bind(tmp_path, server):
+    # libldap starts Cyrus SASL, which would load every mechanism plugin it finds (libcrypto and
+    # Berkeley DB among them): a third of an ldapsearch's CPU, for binds that never use SASL.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    result = subprocess.run([BIN, "query", "--db", str(tmp_path / "book.sqlite"), "zoë", "p2@"], capture_output=True,
+                            text=True, timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LD_DEBUG": "files"})
+    assert "p2@corp.example.org" in result.stdout, result.stderr[-2000:]
+    loaded = [line for line in result.stderr.splitlines() if "file=" in line and "dynamically loaded" in line]
+    assert any("libldap" in line for line in loaded), loaded
+    assert not [line for line in loaded if "/sasl2/" in line or "libcrypto" in line or "libdb-" in line], loaded
+
+
 def frames(tmp_path, args, messages, framing):
     from rpc_client import frame, isolated_env, parse_frames
     data = b"".join(frame(m, framing) for m in messages)
