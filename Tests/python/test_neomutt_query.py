@@ -196,7 +196,7 @@ def test_query_lists_the_book_and_the_organisations_directory(tmp_path, book, ld
         screen.keys("Enter")
         shown = screen.wait_for(lambda s: len(entries(s)) == 26, "the query menu's 26 entries")
         listed = entries(shown)
-        # neomutt sorts the menu by name ($sort_alias), so the book's line (first in `query`'s
+        # neomutt shows the menu sorted by name, so the book's line (first in `query`'s
         # answer) is among the others: Ødegaard sorts before Ørsted.
         (own,) = [line for line in listed if "chloe@example.org" in line]
         assert "Chloé Ørsted" in own and "(home)" in own, shown
