@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """`contactsbook query` with one LDAP directory against `ldapsearch` for the same filter (issue 31).
 
-    CONTACTSBOOK_BIN=.build/release/contactsbook python3 bench/directory.py [10000 100000]
+    CONTACTSBOOK_BIN=.build/release/contactsbook python3 bench/directory.py [--previous BIN] [10000 100000]
 
 For each size: a slapd (Tests/python/ldap_server.py) loaded with that many generated people, a book
-of 2,000 contacts; then, for a few queries, the median and p90 wall time over RUNS runs of
-  - `contactsbook query TEXT` with the directory (book first, then the directory),
-  - `ldapsearch` asking the same server the same filter, size limit and attributes (the floor of
-    asking that server: a whole process, a connection, a search),
-  - `contactsbook query TEXT` on the same book without a directory.
-Prints a Markdown table. Wall times are of whole processes, as a mail client waits for them."""
+of 2,000 contacts; then, for a few queries, RUNS rounds in which each command runs once, in turn
+(interleaved, so that a machine's load moves them alike):
+  - `contactsbook query TEXT` with the directory (book and directory at once),
+  - `ldapsearch` asking the same server the same filter, size limit and attributes as `query`
+    does (DirectoryMapping.mailAttributes): the floor of asking that server, a whole process, a
+    connection, a search,
+  - `contactsbook query TEXT` on the same book without a directory,
+  - with --previous, the same `query` with the directory by another build (before a change).
+Prints a Markdown table of medians of the wall time (and p90) and of the CPU time (user + sys,
+from wait4) of whole processes, as a mail client waits for them; ratios are of medians."""
 import os
 import pathlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -24,10 +29,8 @@ import ldap_server  # noqa: E402
 BIN = os.environ.get("CONTACTSBOOK_BIN", ".build/release/contactsbook")
 RUNS = int(os.environ.get("RUNS", "21"))
 QUERIES = ["zoë", "ann lee", "p12345@corp", "xyzzy"]
-ATTRIBUTES = ["givenName", "sn", "displayName", "cn", "o", "company", "ou", "department", "title", "telephoneNumber",
-              "mobile", "homePhone", "ipPhone", "pager", "facsimileTelephoneNumber", "mail", "street", "streetAddress",
-              "l", "st", "postalCode", "co", "c", "postalAddress", "labeledURI", "wWWHomePage", "description", "info",
-              "jpegPhoto", "thumbnailPhoto", "objectClass"]
+# What `query` asks of each entry (DirectoryMapping.mailAttributes: the name, organisation and mail fields').
+ATTRIBUTES = ["givenName", "sn", "displayName", "cn", "o", "company", "ou", "department", "mail"]
 SEARCHED = ["cn", "displayName", "givenName", "sn", "mail", "telephoneNumber", "mobile", "o", "ou", "title"]
 
 
@@ -42,16 +45,36 @@ def ldap_filter(text):
     return "(&(|(objectClass=inetOrgPerson)(objectClass=person))" + clauses + ")"
 
 
-def timed(command, env=None):
-    times = []
+def once(command, env):
+    """Wall seconds of one whole process, its output and status."""
+    start = time.perf_counter()
+    process = subprocess.run(command, capture_output=True, env=env, timeout=60)
+    return time.perf_counter() - start, process.stdout, process.stderr, process.returncode
+
+
+def measured(commands, env):
+    """Each command RUNS times, interleaved; per command: wall and CPU lists (s) and last output.
+    CPU from the children's rusage, which grows by each finished process's user and sys time."""
+    results = {name: {"wall": [], "cpu": [], "out": b""} for name in commands}
     for _ in range(RUNS):
-        start = time.perf_counter()
-        result = subprocess.run(command, capture_output=True, env=env, timeout=60)
-        times.append(time.perf_counter() - start)
-        # 4: ldapsearch stopped at the size limit, as query does.
-        assert result.returncode in (0, 1, 4), (command, result.stderr)
-    times.sort()
-    return statistics.median(times) * 1000, times[int(len(times) * 0.9)] * 1000, result.stdout
+        for name, command in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            wall, out, err, code = once(command, env)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            # 1: query found nothing; 4: ldapsearch stopped at the size limit, as query does.
+            assert code in (0, 1, 4), (command, err)
+            results[name]["wall"].append(wall)
+            results[name]["cpu"].append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+            results[name]["out"] = out
+    return results
+
+
+def median_ms(values):
+    return statistics.median(values) * 1000
+
+
+def p90_ms(values):
+    return sorted(values)[int(len(values) * 0.9)] * 1000
 
 
 def book(path, count=2000):
@@ -62,11 +85,15 @@ def book(path, count=2000):
     subprocess.run([BIN, "import", str(cards), "--db", str(path), "--create"], check=True, capture_output=True)
 
 
-def main(sizes):
+def main(sizes, previous):
     env = {"HOME": "/tmp", "PATH": os.environ["PATH"]}
-    print(f"binary: {BIN}; {RUNS} runs each; wall time of the whole process, ms (median / p90)\n")
-    print("| directory | query | contactsbook query + directory | ldapsearch, same filter | ratio | query, book only |")
-    print("|---|---|---|---|---|---|")
+    print(f"binary: {BIN}" + (f"; previous: {previous}" if previous else "")
+          + f"; {RUNS} interleaved rounds; whole processes, ms, median (p90 of wall)\n")
+    header = "| directory | query | query + directory, wall | ldapsearch, wall | ratio | query + directory, CPU | ldapsearch, CPU | query, book only, wall / CPU |"
+    if previous:
+        header += " previous build + directory, wall / CPU |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             tmp = pathlib.Path(tmp)
@@ -77,17 +104,40 @@ def main(sizes):
                 book(with_directory)
                 subprocess.run([BIN, "directory", "add", "corp", server.url, "--plaintext", "--db", str(with_directory)],
                                check=True, capture_output=True)
+                if previous:
+                    # The previous build reads the book as it is (a newer schema is only read); a copy of its own.
+                    older = tmp / "previous.sqlite"
+                    book(older)
+                    subprocess.run([previous, "directory", "add", "corp", server.url, "--plaintext", "--db", str(older)],
+                                   check=True, capture_output=True)
                 for text in QUERIES:
-                    ours = timed([BIN, "query", "--db", str(with_directory), *text.split()], env)
-                    floor = timed(["ldapsearch", "-x", "-LLL", "-H", f"ldap://127.0.0.1:{server.port}", "-b",
-                                   ldap_server.PEOPLE, "-z", "50", "-l", "3", ldap_filter(text), *ATTRIBUTES], env)
-                    alone = timed([BIN, "query", "--db", str(plain), *text.split()], env)
-                    found = ours[2].decode().count("corp directory")
-                    print(f"| {size:,} | `{text}` ({found} from the directory) | {ours[0]:.1f} / {ours[1]:.1f} | "
-                          f"{floor[0]:.1f} / {floor[1]:.1f} | {ours[0] / floor[0]:.2f}× | {alone[0]:.1f} / {alone[1]:.1f} |")
+                    commands = {
+                        "ours": [BIN, "query", "--db", str(with_directory), *text.split()],
+                        "floor": ["ldapsearch", "-x", "-LLL", "-H", f"ldap://127.0.0.1:{server.port}", "-b",
+                                  ldap_server.PEOPLE, "-z", "50", "-l", "3", ldap_filter(text), *ATTRIBUTES],
+                        "alone": [BIN, "query", "--db", str(plain), *text.split()],
+                    }
+                    if previous:
+                        commands["previous"] = [previous, "query", "--db", str(older), *text.split()]
+                    r = measured(commands, env)
+                    found = r["ours"]["out"].decode().count("corp directory")
+                    ours, floor = median_ms(r["ours"]["wall"]), median_ms(r["floor"]["wall"])
+                    row = (f"| {size:,} | `{text}` ({found} from the directory) | {ours:.1f} ({p90_ms(r['ours']['wall']):.1f}) | "
+                           f"{floor:.1f} ({p90_ms(r['floor']['wall']):.1f}) | {ours / floor:.2f}× | "
+                           f"{median_ms(r['ours']['cpu']):.1f} | {median_ms(r['floor']['cpu']):.1f} | "
+                           f"{median_ms(r['alone']['wall']):.1f} / {median_ms(r['alone']['cpu']):.1f} |")
+                    if previous:
+                        row += f" {median_ms(r['previous']['wall']):.1f} / {median_ms(r['previous']['cpu']):.1f} |"
+                    print(row, flush=True)
             finally:
                 server.stop()
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [10_000, 100_000])
+    arguments = sys.argv[1:]
+    previous = None
+    if "--previous" in arguments:
+        at = arguments.index("--previous")
+        previous = arguments[at + 1]
+        del arguments[at:at + 2]
+    main([int(a) for a in arguments] or [10_000, 100_000], previous)

@@ -57,6 +57,21 @@ static const char *const sonames[] = {"libldap-2.5.so.0", "libldap.so.2", NULL};
 static const char *const sonames[] = {"libldap.so.2", "libldap-2.5.so.0", NULL};
 #endif
 
+/// libldap starts Cyrus SASL on its first use, and SASL then loads every mechanism plugin it
+/// finds (Debian: eight, DIGEST-MD5's pulling in libcrypto and sasldb's Berkeley DB), a third of
+/// an `ldapsearch`'s CPU (bench/DIRECTORY.md). A directory binds simply or anonymously, never
+/// through SASL, so SASL's plugin path is set, before libldap starts it, to one where no plugin can
+/// be. Nothing happens where libldap has no SASL (no libsasl2 among its libraries).
+static void skip_sasl_plugins(void) {
+    void *sasl = dlopen("libsasl2.so.2", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!sasl) return;
+    // sasl.h's sasl_set_path(SASL_PATH_TYPE_PLUGIN, path); its header is not needed for one call.
+    int (*set_path)(int, char *) = NULL;
+    *(void **)&set_path = dlsym(sasl, "sasl_set_path");
+    if (set_path) set_path(0, "/dev/null");
+    dlclose(sasl);  // drops the reference RTLD_NOLOAD took; libldap keeps the library loaded
+}
+
 static void load(void) {
     const char *test = getenv("CONTACTSBOOK_TEST_LIBLDAP");
     void *library = NULL;
@@ -80,6 +95,7 @@ static void load(void) {
                  why ? why : name);
         return;
     }
+    skip_sasl_plugins();
 #define FIND(field, symbol)                                                                                  \
     if (!(*(void **)&real.field = dlsym(library, symbol))) {                                                \
         snprintf(failure, sizeof failure, "%s has no %s: it is not the OpenLDAP library this contactsbook needs", \

@@ -44,7 +44,9 @@ struct QueryCommand: ParsableCommand {
             let asking = DispatchGroup()
             let answer = DirectoryAnswerBox()
             if !sources.isEmpty {
-                DispatchQueue.global().async(group: asking) { answer.found = directories.search(text, in: sources) }
+                DispatchQueue.global().async(group: asking) {
+                    answer.found = directories.search(text, in: sources, attributes: DirectoryMapping.mailAttributes)
+                }
             }
             matches = try MailQueryWorker(store: store, groups: store).matches(for: text)
             if format != .mutt, !matches.isEmpty, !sources.isEmpty {

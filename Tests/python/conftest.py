@@ -1,5 +1,6 @@
 import pytest
 
+import ldap_server
 from carddav_servers import Server, sabredav_missing
 from rpc_client import RpcProcess
 
@@ -44,5 +45,23 @@ def sabredav(request, tmp_path):
     if sabredav_missing():
         pytest.skip(sabredav_missing())
     server = Server(request.param, tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def people_directory(tmp_path_factory):
+    """The organisation's directory of the issue (31): 10,000 generated people with Unicode names
+    and one hostile entry, generated and loaded once per session (`ldap_server.Directory`)."""
+    if ldap_server.missing():
+        pytest.skip(ldap_server.missing())
+    return ldap_server.Directory(tmp_path_factory.mktemp("ldap-data"), count=10_000, extra=ldap_server.HOSTILE)
+
+
+@pytest.fixture(scope="session")
+def ldap_directory(people_directory, tmp_path_factory):
+    """slapd serving `people_directory`, one for the session: tests only read from it, and one that
+    stops a server starts its own (`ldap_server.LDAPServer(tmp_path, directory=people_directory)`)."""
+    server = ldap_server.LDAPServer(tmp_path_factory.mktemp("ldap"), directory=people_directory)
     yield server
     server.stop()

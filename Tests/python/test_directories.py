@@ -1,5 +1,6 @@
-"""The organisation's directories (issue 31), against a real OpenLDAP server (Debian's slapd)
-started for each test on 127.0.0.1 with a generated directory of people with Unicode names:
+"""The organisation's directories (issue 31), against a real OpenLDAP server (Debian's slapd) on
+127.0.0.1 with a generated directory of 10,000 people with Unicode names (made and served once per
+session, `conftest.people_directory`; a test that stops its server has its own copy):
 anonymous and bound searches, a wrong password, LDAPS and StartTLS with a self-signed
 certificate (refused by default, accepted with --ca-file), a stopped server, a server that never
 answers (the time limit holds and the book's answer stands), a size limit, hostile values, and
@@ -11,25 +12,24 @@ import subprocess
 import pytest
 
 import ldap_server
-from ldap_server import BASE, PEOPLE, READER_DN, READER_PASSWORD, LDAPServer, SilentProxy, ldif_value
+from ldap_server import PEOPLE, READER_DN, READER_PASSWORD, LDAPServer, SilentProxy
 
 BIN = os.environ["CONTACTSBOOK_BIN"]
 
 pytestmark = pytest.mark.skipif(ldap_server.missing() is not None, reason=str(ldap_server.missing()))
 
-ESCAPE = "\x1b]0;pwned\x07\x1b[31mRed"
-HOSTILE = [
-    "\n".join([f"dn: uid=hostile,{PEOPLE}", "objectClass: inetOrgPerson", "uid: hostile",
-               ldif_value("cn", f"Xavier {ESCAPE}"), "givenName: Xavier", ldif_value("sn", ESCAPE),
-               "mail: xavier@corp.example.org", ldif_value("description", "x" * 200_000),
-               ldif_value("jpegPhoto", ldap_server.TINY_JPEG),
-               ldif_value("title", "Chief\u202eTrouble\u2028Maker")]) + "\n",
-]
+
+@pytest.fixture
+def server(ldap_directory):
+    """The session's directory (`ldap_server.people`: person p{i} is GIVEN[i % 20] FAMILY[i // 20 % 20],
+    the family name numbered from the second round of 400 on: 500 Zoës, 25 Zoë Lees)."""
+    return ldap_directory
 
 
 @pytest.fixture
-def server(tmp_path):
-    s = LDAPServer(tmp_path, count=300, extra=HOSTILE)
+def own_server(people_directory, tmp_path):
+    """A server of the test's own, on a copy of the session's directory, for a test that stops it."""
+    s = LDAPServer(tmp_path, directory=people_directory)
     yield s
     s.stop()
 
@@ -58,7 +58,7 @@ def add(tmp_path, name, url, *options):
 def test_anonymous_query_lists_the_book_first_then_the_directory(tmp_path, server):
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
-    result = run(tmp_path, "query", "zoë")
+    result = run(tmp_path, "query", "zoë", "l")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     # mutt's first line, the book's address, then the directory's, each labelled with its source.
@@ -66,18 +66,24 @@ def test_anonymous_query_lists_the_book_first_then_the_directory(tmp_path, serve
     directory = lines[2:]
     assert directory and all(line.endswith("\tcorp directory · Example Corp") for line in directory)
     assert "p2@corp.example.org\tZoë Lee\tcorp directory · Example Corp" in directory
-    # Every generated Zoë (one per family name and round), found by the server's filter.
-    assert len(directory) == 15
-    assert lines[0] == f"contactsbook: {len(lines) - 1} addresses"
+    # Every generated Zoë Lee (one per round: Lee, Lee1 ... Lee24) of the 10,000, found by the server's filter.
+    assert sorted(directory) == sorted(f"p{2 + 400 * r}@corp.example.org\tZoë Lee{r or ''}\tcorp directory · Example Corp"
+                                       for r in range(25))
+    assert lines[0] == "contactsbook: 26 addresses"
     assert result.stderr == ""
 
 
 def test_words_are_prefixes_of_any_attribute_and_all_must_match(tmp_path, server):
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
-    result = run(tmp_path, "query", "--format", "aerc", "zo", "ngu")
+    # Given name, family name and address: three attributes, one word each.
+    result = run(tmp_path, "query", "--format", "aerc", "zo", "ngu", "p102@")
     assert result.returncode == 0, result.stderr
     assert result.stdout == "p102@corp.example.org\tZoë Nguyễn\n"
+    # A prefix of a Unicode family name, in another case: the server folds it (25 rounds of Chloé Ødegaard).
+    result = run(tmp_path, "query", "--format", "aerc", "chloé", "ø")
+    assert sorted(result.stdout.splitlines()) == sorted(f"p{86 + 400 * r}@corp.example.org\tChloé Ødegaard{r or ''}"
+                                                        for r in range(25))
     # A word that is filter syntax is a value: nothing matches, no error.
     result = run(tmp_path, "query", "--format", "aerc", "*)(uid=*")
     assert result.returncode == 1, result.stdout
@@ -102,7 +108,7 @@ def test_bound_access_and_a_wrong_password(tmp_path, server):
     listed = run(tmp_path, "directory", "list")
     assert READER_PASSWORD not in listed.stdout and "not-it" not in listed.stdout
     # The good directory answers; the bad one says so once, and the book's answer stands.
-    result = run(tmp_path, "query", "--format", "plain", "zoë")
+    result = run(tmp_path, "query", "--format", "plain", "zoë", "l")
     assert result.returncode == 0
     assert result.stdout.splitlines()[0] == "zoe.local@example.org\tZoë Local\twork"
     assert "p2@corp.example.org\tZoë Lee\tcorp directory · Example Corp" in result.stdout
@@ -129,15 +135,15 @@ def test_a_self_signed_certificate_is_refused_by_default_and_accepted_with_its_c
     accepted = run(tmp_path, "directory", "test", "trusted")
     assert accepted.returncode == 0, accepted.stderr
     assert ("LDAPS" if kind == "ldaps" else "StartTLS") in accepted.stdout
-    result = run(tmp_path, "query", "--format", "aerc", "zoë", "lee")
+    result = run(tmp_path, "query", "--format", "aerc", "zoë", "p2@")
     assert result.stdout == "p2@corp.example.org\tZoë Lee\n"
     assert result.stderr.startswith("contactsbook: directory strict: the TLS handshake failed")
 
 
-def test_a_stopped_server_costs_a_notice_not_the_answer(tmp_path, server):
+def test_a_stopped_server_costs_a_notice_not_the_answer(tmp_path, own_server):
     book(tmp_path)
-    add(tmp_path, "corp", server.url, "--plaintext")
-    server.stop()
+    add(tmp_path, "corp", own_server.url, "--plaintext")
+    own_server.stop()
     result = run(tmp_path, "query", "zoë")
     assert result.returncode == 0
     assert result.stdout == "contactsbook: 1 address\nzoe.local@example.org\tZoë Local\twork\n"
@@ -171,12 +177,20 @@ def test_the_size_limit_says_more_exist(tmp_path, server):
     assert result.returncode == 0
     assert len(result.stdout.splitlines()) == 5
     assert result.stderr == ("contactsbook: directory corp: more entries match than the 5 shown; type more of the name\n")
+    # The default limit, 50, on the 500 Zoës of the directory: the book's one, then 50.
+    add(tmp_path, "big", server.url, "--plaintext")
+    run(tmp_path, "directory", "remove", "corp")
+    result = run(tmp_path, "query", "--format", "plain", "zoë")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "zoe.local@example.org\tZoë Local\twork"
+    assert len(lines) == 51 and all(line.startswith("p") and "\tZoë " in line for line in lines[1:])
+    assert result.stderr == ("contactsbook: directory big: more entries match than the 50 shown; type more of the name\n")
 
 
 def test_search_labels_rows_and_show_and_copy_take_them(tmp_path, server):
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
-    result = run(tmp_path, "search", "zoë", "lee", "--json")
+    result = run(tmp_path, "search", "zoë", "lee", "p2@", "--json")
     assert result.returncode == 0, result.stderr
     displayed = json.loads(result.stdout)["displayed"]
     assert [d["kind"] for d in displayed] == ["contactList", "directoryResults"]
@@ -184,7 +198,7 @@ def test_search_labels_rows_and_show_and_copy_take_them(tmp_path, server):
     assert rows == [{"reference": "corp:1", "directory": "corp", "dn": f"uid=p2,{PEOPLE}", "name": "Zoë Lee",
                      "organization": "Example Corp", "email": "p2@corp.example.org", "phone": "+1 (555) 000-0002"}]
     # In a session: search, show the result, copy it; then the book has it, and undo takes it back.
-    session = run(tmp_path, commands=["search zoë lee", "show corp:1", "copy corp:1", "search p2@corp", "undo",
+    session = run(tmp_path, commands=["search zoë lee p2@", "show corp:1", "copy corp:1", "search p2@corp", "undo",
                                       "search p2@corp"])
     assert session.returncode == 0, session.stderr
     out = session.stdout
@@ -200,7 +214,7 @@ def test_copy_of_a_result_into_a_named_book_is_refused_and_copies_nothing(tmp_pa
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
     # `copy` also copies contacts into a book; a directory's result goes to the default book only.
-    session = run(tmp_path, commands=["search zoë lee", "copy corp:1 local", "history"])
+    session = run(tmp_path, commands=["search zoë lee p2@", "copy corp:1 local", "history"])
     assert session.returncode == 1
     assert "a directory's result is copied into the default book, not 'local': copy corp:1, then move it" in session.stderr
     assert "Copied" not in session.stdout and "copied Zoë Lee" not in session.stdout
@@ -302,6 +316,19 @@ def test_libldap_is_loaded_only_when_a_directory_is_asked(tmp_path, server):
     assert not opened("list")
 
 
+def test_sasl_plugins_are_not_loaded_for_a_simple_or_anonymous_bind(tmp_path, server):
+    # libldap starts Cyrus SASL, which would load every mechanism plugin it finds (libcrypto and
+    # Berkeley DB among them): a third of an ldapsearch's CPU, for binds that never use SASL.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    result = subprocess.run([BIN, "query", "--db", str(tmp_path / "book.sqlite"), "zoë", "p2@"], capture_output=True,
+                            text=True, timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LD_DEBUG": "files"})
+    assert "p2@corp.example.org" in result.stdout, result.stderr[-2000:]
+    loaded = [line for line in result.stderr.splitlines() if "file=" in line and "dynamically loaded" in line]
+    assert any("libldap" in line for line in loaded), loaded
+    assert not [line for line in loaded if "/sasl2/" in line or "libcrypto" in line or "libdb-" in line], loaded
+
+
 def frames(tmp_path, args, messages, framing):
     from rpc_client import frame, isolated_env, parse_frames
     data = b"".join(frame(m, framing) for m in messages)
@@ -312,7 +339,7 @@ def frames(tmp_path, args, messages, framing):
 
 def test_lsp_completion_offers_the_book_then_the_directory_and_says_a_dead_one_once(tmp_path, server):
     book(tmp_path)
-    add(tmp_path, "corp", server.url, "--plaintext")
+    add(tmp_path, "corp", server.url, "--plaintext", "--size-limit", "20")
     add(tmp_path, "dead", "ldap://127.0.0.1:1/dc=example,dc=org", "--plaintext")
     uri = "file:///tmp/draft.eml"
     text = "To: zoë\nSubject: hi\n\nbody\n"
@@ -330,7 +357,7 @@ def test_lsp_completion_offers_the_book_then_the_directory_and_says_a_dead_one_o
     labels = [item["label"] for item in answers[2]["result"]["items"]]
     assert labels[0] == "Zoë Local <zoe.local@example.org>"
     assert "Zoë Lee <p2@corp.example.org>" in labels[1:]
-    assert len(labels) == 16
+    assert len(labels) == 21  # the book's Zoë and 20 of the directory's 500
     details = {item["label"]: item.get("detail") for item in answers[2]["result"]["items"]}
     assert details["Zoë Lee <p2@corp.example.org>"] == "corp directory · Example Corp"
     # The second request has the same answer, and the dead directory was said once.
@@ -347,7 +374,7 @@ def test_mcp_search_returns_the_directory_after_the_book(tmp_path, server):
          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search", "arguments": {"text": "zoë lee"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "search", "arguments": {"text": "zoë lee p2@"}}},
     ], "newline")
     answers = {m["id"]: m for m in messages if "id" in m}
     (tool,) = [t for t in answers[2]["result"]["tools"] if t["name"] == "search"]

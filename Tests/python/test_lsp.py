@@ -476,3 +476,28 @@ def test_bad_params_get_errors_and_the_server_goes_on(tmp_path, book):
         assert responses[10 + index]["error"]["code"] == code, (method, params, responses[10 + index])
     assert responses[99]["result"]["items"][0]["label"] == "José Ñúñez <jose@example.org>"
     assert status == 0
+
+
+def test_completion_offers_the_book_then_the_organisations_directory(tmp_path, book, ldap_directory):
+    # The session's directory of 10,000 people (conftest.people_directory) holds 25 Ann Lees
+    # (Lee, Lee1 ... Lee24); the book two.
+    contactsbook(tmp_path, book, "directory", "add", "corp", ldap_directory.url, "--plaintext")
+
+    async def body():
+        client, _ = await start(tmp_path, book)
+        line = "To: Ann Lee <ann@acme.test>, ann lee"
+        await open_draft(client, line + "\nSubject: hi\n\nbody\n")
+        result = await complete(client, 0, len(line))
+        labels = [item.label for item in result.items]
+        assert labels[:2] == ["Ann Lee <ann@acme.test>", '"Ann B. Lee" <annb@lee.example>'], labels
+        directory = result.items[2:]
+        assert sorted(item.label for item in directory) == sorted(
+            f"Ann Lee{r or ''} <p{400 * r}@corp.example.org>" for r in range(25))
+        assert {item.detail for item in directory} == {"corp directory · Example Corp"}
+        # Taking one replaces what was typed, as a book's address would.
+        (chosen,) = [item for item in directory if item.label == "Ann Lee <p0@corp.example.org>"]
+        edit = chosen.text_edit
+        assert edit.new_text == "Ann Lee <p0@corp.example.org>"
+        assert (edit.range.start.character, edit.range.end.character) == (line.index("ann lee"), len(line))
+        await stop(client)
+    run(body)

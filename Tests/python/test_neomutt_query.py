@@ -182,3 +182,32 @@ def test_complete_query_names_the_one_member_of_a_group_of_one_by_its_own_name(t
     neomutt.keys("C-t")
     screen = neomutt.wait_for(lambda s: re.search(r"^To: \S", s, re.M) and "tand" not in s, "completed To:")
     assert re.search(r"^To: Chloé Ørsted <chloe@example.org> *$", screen, re.M), screen
+
+
+def test_query_lists_the_book_and_the_organisations_directory(tmp_path, book, ldap_directory):
+    # The session's directory of 10,000 people (conftest.people_directory) holds 25 Chloé Ødegaards;
+    # the book one Chloé Ørsted. Both answer `chloé ø`.
+    contactsbook(tmp_path, book, "directory", "add", "corp", ldap_directory.url, "--plaintext")
+    screen = start_neomutt(tmp_path, f"{shlex.quote(binary())} query --db {shlex.quote(book)} '%s'")
+    try:
+        screen.keys("Q")
+        screen.wait_for(lambda s: "Query:" in s, "Query: prompt")
+        screen.type("chloé ø")
+        screen.keys("Enter")
+        shown = screen.wait_for(lambda s: len(entries(s)) == 26, "the query menu's 26 entries")
+        listed = entries(shown)
+        # neomutt shows the menu sorted by name, so the book's line (first in `query`'s
+        # answer) is among the others: Ødegaard sorts before Ørsted.
+        (own,) = [line for line in listed if "chloe@example.org" in line]
+        assert "Chloé Ørsted" in own and "(home)" in own, shown
+        directory = [line for line in listed if line != own]
+        assert all("Chloé Ødegaard" in line and "(corp directory · Example Corp)" in line for line in directory), shown
+        found = sorted(re.search(r"p\d+@corp\.example\.org", line).group(0) for line in directory)
+        assert found == sorted(f"p{86 + 400 * r}@corp.example.org" for r in range(25)), shown
+        # Mail to the entry under the cursor, the first: neomutt's To: prompt holds its name and address.
+        first = re.search(r"<([\w.+-]+@[\w.-]+)>", listed[0]).group(1)
+        screen.keys("m")
+        prompt = screen.wait_for(lambda s: re.search(r"^To: \S", s, re.M), "To: prompt")
+        assert re.search(rf"^To: Chloé \S+ <{re.escape(first)}> *$", prompt, re.M), prompt
+    finally:
+        screen.close()

@@ -13,7 +13,7 @@ from rpc_client import TIMEOUT, binary, isolated_env
 
 BOOKS = os.path.join(os.path.dirname(__file__), "..", "ContactsAppTests", "Fixtures", "books")
 OLDER = ["v5-71b6665", "named-b0fa603"]          # before the change journal
-JOURNALLED = ["journal-292235c", "sync-51f85f7"]
+JOURNALLED = ["journal-292235c", "sync-51f85f7", "directory-3220305"]
 NAMES = ["Olga Brown", "Acme", "Ann Lee", "José Núñez", "Beethoven", "山田", "Mary Kowalczyk"]
 
 
@@ -111,3 +111,22 @@ def test_the_sync_account_of_an_earlier_version_is_kept(tmp_path):
         linked = book.execute("SELECT COUNT(*) FROM sync_item JOIN contact ON contact.id = sync_item.contact_id").fetchone()
         assert linked == (7,)
         assert book.execute("SELECT COUNT(*) FROM sync_item").fetchone() == (8,)
+
+
+def test_the_directories_of_an_earlier_version_are_kept(tmp_path):
+    # Its first `directory add` made the table before a migration did (Fixtures/books/README.md).
+    db = copy(tmp_path, "directory-3220305")
+    result = run(tmp_path, db, "", "directory", "list")
+    assert result.returncode == 0, result.stderr
+    assert "upgrading " + db in result.stderr
+    assert result.stdout == (
+        "ad\tldap://dc1.example.org/dc=example,dc=org · StartTLS · bind cn=reader,ou=service,dc=example,dc=org"
+        " · at most 20 entries in 1.5 s\n"
+        "corp\tldaps://ldap.example.org/ou=people,dc=example,dc=org · LDAPS · anonymous · at most 50 entries in 3 s\n")
+    # A book of a version before directories gets the table with the upgrade, and takes one.
+    older = copy(tmp_path, "sync-51f85f7")
+    added = run(tmp_path, older, "", "directory", "add", "corp", "ldaps://ldap.example.org/ou=people,dc=example,dc=org")
+    assert added.returncode == 0, added.stderr
+    with sqlite3.connect(older) as book:
+        assert book.execute("SELECT name, security FROM directory_source").fetchall() == [("corp", "ldaps")]
+        assert book.execute("SELECT COUNT(*) FROM grdb_migrations WHERE identifier = 'add directory sources'").fetchone() == (1,)

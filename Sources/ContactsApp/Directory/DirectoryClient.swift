@@ -11,10 +11,17 @@ public struct DirectoryRequest: Equatable, Sendable {
     public var base: String?
     public var password: String?
     public var sizeLimit: Int
-    public init(source: DirectorySource, filter: String, base: String? = nil, password: String? = nil, sizeLimit: Int? = nil) {
+    /// What the server is asked to send of each entry.
+    public var attributes: [String]
+    public init(source: DirectorySource, filter: String, base: String? = nil, password: String? = nil, sizeLimit: Int? = nil,
+                attributes: [String] = DirectoryRequest.everyAttribute) {
         self.source = source; self.filter = filter; self.base = base; self.password = password
         self.sizeLimit = sizeLimit ?? source.sizeLimit
+        self.attributes = attributes
     }
+
+    /// Every attribute a field or the photo is read from, and the entry's classes.
+    public static let everyAttribute = ContactField.ldapAttributes + ["objectClass"]
 }
 
 /// What a directory answered: its entries, whether the size limit cut them short, or why it
@@ -48,8 +55,7 @@ public struct OpenLDAPClient: DirectoryClient {
         }
         let collector = Collector(source: source.name)
         var message = [CChar](repeating: 0, count: 1024)
-        let attributes = ContactField.ldapAttributes + ["objectClass"]
-        var cAttributes: [UnsafeMutablePointer<CChar>?] = attributes.map { strdup($0) } + [nil]
+        var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
         defer { cAttributes.forEach { free($0) } }
         let status: Int32 = source.server.withCString { uri in
             (request.base ?? source.baseDN).withCString { base in

@@ -42,7 +42,7 @@ public struct DirectoryPresenter {
     /// info naming the directory ("corp directory · Acme").
     public func mailMatches(_ search: DirectorySearch) -> [MailQueryMatch] {
         search.entries.flatMap { entry -> [MailQueryMatch] in
-            let contact = DirectoryMapping.contact(from: entry)
+            let contact = DirectoryMapping.mailContact(from: entry)
             let info = ["\(entry.source) directory", contact.organization].filter { !$0.isEmpty }.joined(separator: " · ")
             return contact.emails.map { MailQueryMatch(address: $0.value, name: contact.fullName, info: info) }
         }

@@ -130,8 +130,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         search(text, in: (try? list()) ?? [])
     }
 
-    /// Asks `sources` (read already: `query` asks them while it searches the book).
-    public func search(_ text: String, in sources: [DirectorySource]) -> DirectorySearch {
+    /// Asks `sources` (read already: `query` asks them while it searches the book) for
+    /// `attributes` of each entry (`DirectoryMapping.mailAttributes` for addresses alone).
+    public func search(_ text: String, in sources: [DirectorySource],
+                       attributes: [String] = DirectoryRequest.everyAttribute) -> DirectorySearch {
         let moment = now()
         let all = sources.filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
         guard !all.isEmpty, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return DirectorySearch() }
@@ -141,7 +143,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         DispatchQueue.concurrentPerform(iterations: all.count) { index in
             let source = all[index]
             let answer = LDAPFilter.search(text, people: source.peopleFilter).map {
-                ask(DirectoryRequest(source: source, filter: $0))
+                ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
             } ?? DirectoryAnswer()
             results.withLock { answers[index] = answer }
         }

@@ -70,6 +70,40 @@ final class DirectoryMappingTests: XCTestCase {
         XCTAssertEqual(DirectoryMapping.contact(from: entry([("mail", ["a@b.test"])])).fullName, "uid=ann,ou=people,dc=example,dc=org")
     }
 
+    func test_attributeNames_matchInAnyCase_asciiOnly() {
+        let contact = DirectoryMapping.contact(from: entry([("GIVENNAME", ["Ann"]), ("Sn", ["Lee"]), ("MAIL", ["ann@acme.test"])]))
+        XCTAssertEqual(contact.fullName, "Ann Lee")
+        XCTAssertEqual(contact.emails.map(\.value), ["ann@acme.test"])
+        XCTAssertTrue(DirectoryEntry.sameAttribute("telephoneNumber", "TELEPHONENUMBER"))
+        XCTAssertFalse(DirectoryEntry.sameAttribute("sn", "sN2"))
+        // Bytes that differ only by 0x20 outside the letters are different names ("[" is "{" with it).
+        XCTAssertFalse(DirectoryEntry.sameAttribute("a[", "a{"))
+        XCTAssertFalse(DirectoryEntry.sameAttribute("a-1", "a\r1"))
+    }
+
+    func test_theMailContact_isTheWholeContactsNameOrganisationAndAddresses_askingOnlyTheirAttributes() {
+        let entries = [
+            entry([("cn", ["Ann Lee"]), ("displayName", ["Dr. Ann Lee"]), ("givenName", ["Ann"]), ("sn", ["Lee"]),
+                   ("o", ["Acme"]), ("mail", ["ann@acme.test", "not an address", " ann2@acme.test "]),
+                   ("telephoneNumber", ["+1 555 0100"])], binary: [("jpegPhoto", Data([0xFF, 0xD8]))]),
+            entry([("department", ["Sales"]), ("mail", ["sales@acme.test"])]),                  // no name: the DN
+            entry([("cn", ["Zoë \u{1B}[31mØdegaard"]), ("ou", ["Ingeniørar"]), ("mail", ["zoe@acme.test"])]),
+        ]
+        for entry in entries {
+            let whole = DirectoryMapping.contact(from: entry)
+            let mail = DirectoryMapping.mailContact(from: entry)
+            XCTAssertEqual(mail.fullName, whole.fullName)
+            XCTAssertEqual(mail.organization, whole.organization)
+            XCTAssertEqual(mail.emails, whole.emails)
+            XCTAssertEqual(mail.phones, [])
+            XCTAssertEqual(mail.extraProperties, [], "no photo, no source: nothing a mail client's line shows")
+        }
+        XCTAssertEqual(DirectoryMapping.mailContact(from: entries[0]).emails.map(\.value), ["ann@acme.test", "ann2@acme.test"])
+        XCTAssertEqual(DirectoryMapping.mailContact(from: entries[2]).fullName, "Zoë  [31mØdegaard")
+        XCTAssertEqual(DirectoryMapping.mailAttributes,
+                       ["givenName", "sn", "displayName", "cn", "o", "company", "ou", "department", "mail"])
+    }
+
     func test_everyMappedAttribute_isAskedFor_once() {
         let asked = ContactField.ldapAttributes.map { $0.lowercased() }
         XCTAssertEqual(Set(asked).count, asked.count)

@@ -62,6 +62,14 @@ final class DirectoryWorkerTests: XCTestCase {
         XCTAssertEqual(requests.map(\.filter), [LDAPFilter.search("lee"), LDAPFilter.search("lee")])
         XCTAssertEqual(requests.map(\.password), ["s3cret", nil])
         XCTAssertEqual(requests.map(\.sizeLimit), [DirectorySource.defaultSizeLimit, DirectorySource.defaultSizeLimit])
+        XCTAssertEqual(requests.map(\.attributes), [DirectoryRequest.everyAttribute, DirectoryRequest.everyAttribute])
+    }
+
+    func test_search_forAddresses_asksOnlyTheirAttributes() {
+        // When: what `query` asks
+        _ = sut.search("lee", in: [corp], attributes: DirectoryMapping.mailAttributes)
+        // Then
+        XCTAssertEqual(client.requests.map(\.attributes), [DirectoryMapping.mailAttributes])
     }
 
     func test_search_runsThePasswordCommandOncePerDirectory() {
@@ -150,7 +158,7 @@ final class DirectoryWorkerTests: XCTestCase {
 
     func test_sourcesInTheBook_areAddedListedAndRemoved_withoutAnyPassword() throws {
         let store = try SQLiteContactStore(path: ":memory:")
-        XCTAssertEqual(try store.directorySources(), [], "no table yet: no directories")
+        XCTAssertEqual(try store.directorySources(), [], "a new book has none")
         try store.addDirectorySource(corp)
         try store.addDirectorySource(lab)
         XCTAssertEqual(try store.directorySources(), [corp, lab])

@@ -10,7 +10,7 @@ final class UpgradeFixtureTests: XCTestCase {
     private var directory: URL!
 
     /// The fixture books, oldest first.
-    static let books = ["v5-71b6665", "named-b0fa603", "journal-292235c", "sync-51f85f7"]
+    static let books = ["v5-71b6665", "named-b0fa603", "journal-292235c", "sync-51f85f7", "directory-3220305"]
 
     override func setUp() {
         super.setUp()
@@ -189,6 +189,38 @@ final class UpgradeFixtureTests: XCTestCase {
             }
         }
         try assertHoldsTheMadeContacts(store, "sync-51f85f7")
+    }
+
+    func test_directoriesTheFirstDirectoryAddKept_stayThroughTheMigration_andABookWithoutGetsTheTable() throws {
+        // Given: a book of a version before `add directory sources` whose first `directory add`
+        // made the table (two directories), and one of a version before directories
+        let made = try copy("directory-3220305")
+        let without = try copy("sync-51f85f7")
+        XCTAssertTrue(try DatabaseQueue(path: made).read { try $0.tableExists("directory_source") })
+        XCTAssertFalse(try DatabaseQueue(path: without).read { try $0.tableExists("directory_source") })
+        // When: opened as `query` opens a book, for reading (the upgrade is its one write)
+        let kept = try SQLiteContactStore.openForReading(path: made)
+        let fresh = try SQLiteContactStore.openForReading(path: without)
+        // Then: the directories as they were added, and none in the other book, which now has the table
+        XCTAssertEqual(try kept.directorySources(), [
+            DirectorySource(name: "ad", server: "ldap://dc1.example.org", baseDN: "dc=example,dc=org",
+                            bindDN: "cn=reader,ou=service,dc=example,dc=org", passwordCommand: "pass show ldap/reader",
+                            security: .startTLS, sizeLimit: 20, timeLimit: 1.5),
+            DirectorySource(name: "corp", server: "ldaps://ldap.example.org", baseDN: "ou=people,dc=example,dc=org",
+                            security: .ldaps, sizeLimit: 50, timeLimit: 3),
+        ])
+        XCTAssertEqual(try fresh.directorySources(), [])
+        for path in [made, without] {
+            XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration), path)
+            XCTAssertTrue(try DatabaseQueue(path: path).read { try $0.tableExists("directory_source") }, path)
+        }
+        try assertHoldsTheMadeContacts(kept, "directory-3220305")
+        // And the book without takes new directories as any book
+        let store = try SQLiteContactStore(path: without)
+        let lab = DirectorySource(name: "lab", server: "ldap://127.0.0.1:3890", baseDN: "dc=lab", security: .plaintext,
+                                  sizeLimit: 5, timeLimit: 1)
+        try store.addDirectorySource(lab)
+        XCTAssertEqual(try store.directorySources(), [lab])
     }
 
     func test_aMigrationReadsOnlyTheColumnsOfItsTime_notTodays() throws {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes a small book with the contactsbook executable BIN, as a person would: an import, contacts
 # added and edited through the form, one deleted. Each step is a run of its own (so a journal, in
-# versions that keep one, holds one change set per step). Usage: [SYNC_URL=URL] make-book.sh BIN BOOK
+# versions that keep one, holds one change set per step). Usage: [SYNC_URL=URL] [DIRECTORIES=1] make-book.sh BIN BOOK
 set -eu
 BIN=$1 BOOK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +21,13 @@ step 'add\ngiven Bob\nfamily Stone\nemail bob@stone.example\nphone mobile +1 555
 if [ -n "${SYNC_URL:-}" ]; then
     "$BIN" account add home "$SYNC_URL" --user user --db "$BOOK" >>"$BOOK.log" 2>&1
     "$BIN" sync --db "$BOOK" >>"$BOOK.log" 2>&1
+fi
+# Two directories (versions with them, DIRECTORIES=1): before the migration `add directory sources`,
+# the first `directory add` made their table.
+if [ -n "${DIRECTORIES:-}" ]; then
+    "$BIN" directory add corp ldaps://ldap.example.org/ou=people,dc=example,dc=org --db "$BOOK" >>"$BOOK.log" 2>&1
+    "$BIN" directory add ad ldap://dc1.example.org/dc=example,dc=org --bind-dn 'cn=reader,ou=service,dc=example,dc=org' \
+        --password-command 'pass show ldap/reader' --size-limit 20 --time-limit 1.5 --db "$BOOK" >>"$BOOK.log" 2>&1
 fi
 step 'show ann lee\nedit\norganization Acme Corp\ntag vip\nsave\n'
 step 'show mary kowalczyk\nedit\nphone work 555-000-2222\nsave\n'
