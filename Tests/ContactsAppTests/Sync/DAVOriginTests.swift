@@ -33,6 +33,34 @@ final class DAVCollectionScopeTests: XCTestCase {
         }
     }
 
+    func test_containsAndNamesCollection_answerAsTheFullURLReadingDoes_forEveryShape() {
+        let books = ["http://127.0.0.1:5232/alice/book/", "http://127.0.0.1:5232/alice/book", "https://h.example/dav/a%20b/",
+                     "http://h.example/dav/%41nn/", "http://h.example/"]
+        let hrefs = [
+            "/alice/book/a.vcf", "/alice/book/", "/alice/book", "/alice/book/sub/x.vcf", "/alice/bookx/y.vcf", "/alice/",
+            "/", "/alice/book/a@b.vcf", "/alice/book/a:b;c=d,e+f!$&'()*~.vcf", "/alice/book//x.vcf", "//alice/book/x.vcf",
+            "/alice/book/./x.vcf", "/alice/book/../book/x.vcf", "/alice/book/.", "/alice/book/x.vcf?a=1", "/alice/book/x.vcf#f",
+            "/alice/book/c%20d.vcf", "/alice/book/é x.vcf", "/alice/book/a\\b", "/alice/book/a\u{1B}b", "a.vcf", "",
+            "http://127.0.0.1:5232/alice/book/b.vcf", "/dav/a b/x.vcf", "/dav/a%20b/x.vcf", "/dav/a%20b", "/dav/Ann/x.vcf",
+            "/dav/%41nn/x.vcf", "/dav/Ann", "/x.vcf",
+        ]
+        for book in books {
+            let scope = DAVCollectionScope(book: URL(string: book)!)
+            let bookURL = URL(string: book)!
+            for href in hrefs {
+                XCTAssertEqual(scope.contains(href), scope.url(of: href) != nil, "\(book) \(href)")
+                let path = scope.url(of: href)?.path
+                XCTAssertEqual(scope.namesCollection(href), path == bookURL.path || path.map { $0 + "/" } == bookURL.path,
+                               "\(book) \(href)")
+            }
+        }
+        XCTAssertTrue(sut.contains("/alice/book/a.vcf"))
+        XCTAssertFalse(sut.contains("/alice/bookx/a.vcf"))
+        XCTAssertTrue(sut.namesCollection("/alice/book/"))
+        XCTAssertTrue(sut.namesCollection("/alice/book"))
+        XCTAssertFalse(sut.namesCollection("/alice/book/a.vcf"))
+    }
+
     func test_origin_defaultPortsAndCaseAreTheSameOrigin_schemeIsNot() {
         let origin = DAVOrigin(URL(string: "https://DAV.example.org/x/")!)
         XCTAssertEqual(origin, DAVOrigin(URL(string: "https://dav.example.org:443/")!))

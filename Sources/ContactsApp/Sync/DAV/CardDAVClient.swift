@@ -295,8 +295,7 @@ public final class CardDAVClient: CardDAVBookLogic {
 
     private func isCollection(_ entry: DAVMultistatus.Entry) -> Bool {
         guard !entry.resourceTypes.contains("collection") else { return true }
-        let path = scope.url(of: entry.href)?.path
-        return path == book.path || path.map { $0 + "/" } == book.path
+        return scope.namesCollection(entry.href)
     }
 
     private func send(_ method: String, _ url: URL, depth: String, body: String,
