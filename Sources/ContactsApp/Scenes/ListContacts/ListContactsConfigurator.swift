@@ -11,13 +11,10 @@ public enum ListContactsConfigurator {
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor
-        viewController.toolsInteractor = interactor
         viewController.groupsInteractor = interactor
         viewController.booksInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
-        interactor.toolsPresenter = presenter
-        interactor.toolsWorker = factory.worker
         interactor.groupsWorker = factory.worker
         interactor.groupsPresenter = presenter
         interactor.directoryWorker = factory.directoryWorker
@@ -25,7 +22,6 @@ public enum ListContactsConfigurator {
         interactor.booksPresenter = presenter
         interactor.booksWorker = factory.worker
         presenter.viewController = viewController
-        presenter.toolsViewController = viewController
         presenter.groupsViewController = viewController
         presenter.booksViewController = viewController
         router.dataStore = interactor

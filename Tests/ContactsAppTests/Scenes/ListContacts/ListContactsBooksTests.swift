@@ -166,11 +166,11 @@ extension ListContactsInteractorTests {
         func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {}
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) {}
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {}
-        func displayHistory(viewModel: HistoryViewModel) {}
-        func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {}
-        func displayTrash(viewModel: TrashViewModel) {}
         func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {}
         func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {}
+        func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {}
+        func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {}
+        func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
         func displayMessage(_ message: Message) {}
     }
 }

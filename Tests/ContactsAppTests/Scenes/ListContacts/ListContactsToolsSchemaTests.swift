@@ -28,23 +28,23 @@ final class ListContactsToolsSchemaTests: XCTestCase {
 
     func test_duplicateGroups_matchesItsSchema() throws {
         let value = try JSONValueEncoder.encode(ContactToolsFlowTests.duplicates)
-        assertMatches(value, ListContacts.FindDuplicates.ViewModel.jsonSchema)
+        assertMatches(value, Duplicates.FindDuplicates.ViewModel.jsonSchema)
     }
 
     func test_contactsMerged_matchesItsSchema() throws {
-        let model = ListContacts.MergeContacts.ViewModel(
+        let model = Duplicates.MergeContacts.ViewModel(
             id: 1, name: "Ann Lee", removed: [2], differences: [.init(field: "given", kept: "Ann", dropped: "Anne", from: 2)],
             text: "Merged", differenceLines: ["  given"])
-        assertMatches(try JSONValueEncoder.encode(model), ListContacts.MergeContacts.ViewModel.jsonSchema)
+        assertMatches(try JSONValueEncoder.encode(model), Duplicates.MergeContacts.ViewModel.jsonSchema)
     }
 
     func test_upcomingBirthdays_matchesItsSchema_withAndWithoutAnAge() throws {
-        let model = ListContacts.UpcomingBirthdays.ViewModel(today: "2023-11-15", days: 30, entries: [
+        let model = Birthdays.UpcomingBirthdays.ViewModel(today: "2023-11-15", days: 30, entries: [
             .init(id: 1, name: "Ann Lee", date: "2023-11-15", age: nil, daysAway: 0, when: "today"),
             .init(id: 2, name: "Bo Lee", date: "2023-11-16", age: 40, daysAway: 1, when: "tomorrow"),
         ], caption: "2 birthdays in the next 30 days")
         let value = try JSONValueEncoder.encode(model)
-        assertMatches(value, ListContacts.UpcomingBirthdays.ViewModel.jsonSchema)
+        assertMatches(value, Birthdays.UpcomingBirthdays.ViewModel.jsonSchema)
         XCTAssertNil(value["entries"].flatMap { if case .array(let items) = $0 { return items.first?["age"] } else { return nil } })
     }
 }
