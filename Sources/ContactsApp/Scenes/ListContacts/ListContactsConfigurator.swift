@@ -6,7 +6,8 @@ public enum ListContactsConfigurator {
         let viewController = ListContactsViewController(output: context.display)
         let interactor = ListContactsInteractor(
             worker: factory.worker, transferWorker: factory.transferWorker, journalWorker: factory.journalWorker,
-            syncWorker: factory.syncWorker,
+            syncWorker: factory.syncWorker, groupsWorker: factory.worker, booksWorker: factory.worker,
+            directoryWorker: factory.directoryWorker,
             pageSize: factory.environment.pageSize)
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
@@ -15,12 +16,9 @@ public enum ListContactsConfigurator {
         viewController.booksInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
-        interactor.groupsWorker = factory.worker
         interactor.groupsPresenter = presenter
-        interactor.directoryWorker = factory.directoryWorker
         interactor.directoryPresenter = presenter
         interactor.booksPresenter = presenter
-        interactor.booksWorker = factory.worker
         presenter.viewController = viewController
         presenter.groupsViewController = viewController
         presenter.booksViewController = viewController

@@ -27,18 +27,19 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     let worker: ListContactsStorageLogic
     let transferWorker: ContactsTransferLogic
     /// The groups' seam and presenter (`ListContactsInteractor+Groups.swift`); nil: no groups.
-    var groupsWorker: ListContactsGroupsLogic?
+    let groupsWorker: ListContactsGroupsLogic?
     var groupsPresenter: ListContactsGroupsPresentationLogic?
     /// The name of the group the listing shows, for its caption.
     private(set) var groupName: String?
-    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`).
-    var booksWorker: ListContactsBooksLogic?
+    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`); nil: no books.
+    let booksWorker: ListContactsBooksLogic?
     var booksPresenter: ListContactsBooksPresentationLogic?
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
-    /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`).
-    public var directoryWorker: ContactsDirectoryLogic?
+    /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`);
+    /// nil for a store that keeps none (the in-memory one): a search is the book's alone.
+    public let directoryWorker: ContactsDirectoryLogic?
     var directoryPresenter: ListContactsDirectoryPresentationLogic?
     let directoryResults = DirectoryResults()
 
@@ -46,12 +47,18 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public private(set) var selectedContact: Contact?
     public var insertedContactID: Int64?
 
+    /// Every worker is given here, once (a unit test leaves out those it does not use).
     public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
-                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil, pageSize: Int) {
+                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil,
+                groupsWorker: ListContactsGroupsLogic? = nil, booksWorker: ListContactsBooksLogic? = nil,
+                directoryWorker: ContactsDirectoryLogic? = nil, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
         self.journalWorker = journalWorker
         self.syncWorker = syncWorker
+        self.groupsWorker = groupsWorker
+        self.booksWorker = booksWorker
+        self.directoryWorker = directoryWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 

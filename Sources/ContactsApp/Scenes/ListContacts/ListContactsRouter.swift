@@ -29,8 +29,8 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
     weak var navigator: SceneNavigating?
     let factory: ContactsSceneFactory
     /// The tools' scenes once built: one VIP cycle each for the list's lifetime.
-    private var history: ListContactsToolScene?, trash: ListContactsToolScene?
-    private var duplicates: ListContactsToolScene?, birthdays: ListContactsToolScene?
+    private(set) var history: ListContactsToolScene?, trash: ListContactsToolScene?
+    private(set) var duplicates: ListContactsToolScene?, birthdays: ListContactsToolScene?
 
     init(navigator: SceneNavigating, factory: ContactsSceneFactory) {
         self.navigator = navigator; self.factory = factory

@@ -62,11 +62,11 @@ final class ListContactsDirectoryTests: XCTestCase {
     override func setUp() {
         super.setUp()
         let store = Seeds.book()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 20)
         directorySpy = ContactsDirectoryLogicSpy()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     directoryWorker: directorySpy, pageSize: 20)
         presenterSpy = PresenterSpy()
         sut.directoryPresenter = presenterSpy
-        sut.directoryWorker = directorySpy
     }
 
     func test_searchDirectories_asksTheWorker_andNumbersResultsPerDirectory() {
