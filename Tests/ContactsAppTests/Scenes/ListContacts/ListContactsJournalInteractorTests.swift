@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ContactsApp
 
-/// The list's journal use cases: undo, redo (history and trash are scenes of their own: `HistoryAndTrashTests.swift`).
+/// The list's journal use cases: undo, redo (history and trash are scenes of their own: `Tools/HistoryAndTrashSceneTests.swift`).
 final class ListContactsJournalInteractorTests: XCTestCase {
     var sut: ListContactsInteractor!
     var presenterSpy: ListContactsInteractorTests.ListContactsPresentationLogicSpy!

@@ -2,9 +2,9 @@ import JSONBytes
 import XCTest
 @testable import ContactsApp
 
-/// The tools' ViewModels as JSON hold exactly what their schemas say: every required member,
-/// and no member the schema does not name.
-final class ListContactsToolsSchemaTests: XCTestCase {
+/// The tool scenes' ViewModels (duplicates, merge, birthdays) as JSON hold exactly what their
+/// schemas say: every required member, and no member the schema does not name.
+final class ToolScenesSchemaTests: XCTestCase {
     private func assertMatches(_ value: JSONValue, _ schema: JSONValue, _ path: String = "$", file: StaticString = #filePath,
                                line: UInt = #line) {
         guard case .object(let members)? = Optional(value), case .object(let properties)? = schema["properties"] else {
