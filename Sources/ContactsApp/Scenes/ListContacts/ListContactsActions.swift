@@ -7,7 +7,7 @@ extension ListContacts {
     /// `ListContactsViewController.perform` (ARCHITECTURE.md, "How an action is added").
     public enum Action: String, SceneActions {
         case list, next, previous, page, sort, search, show, edit, add, delete, `import`, export, undo, redo, history, trash, restore, purge, sync
-        // The everyday tools (`ListContactsViewController+Tools.swift`).
+        // The everyday tools: scenes of their own shown in the list's place (`Scenes/Duplicates/`, `Scenes/Birthdays/`).
         case duplicates, merge, birthdays
         // Groups (`ListContactsViewController+Groups.swift`).
         case groups, group
