@@ -233,9 +233,9 @@ public final class ContactsTools {
             .duplicates, title: "Find duplicate contacts",
             description: ". Strongest first: the same email, the same phone, or nearly the same name with a "
                 + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
-            outputSchema: ListContacts.FindDuplicates.ViewModel.jsonSchema, annotations: .read
+            outputSchema: Duplicates.FindDuplicates.ViewModel.jsonSchema, annotations: .read
         ) { outcome in
-            let model = try Self.last(ListContacts.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
+            let model = try Self.last(Duplicates.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -246,9 +246,9 @@ public final class ContactsTools {
             description: ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
                 + "Emails, phones, addresses, websites and tags are joined; other fields keep the first's value unless empty "
                 + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
-            outputSchema: ListContacts.MergeContacts.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+            outputSchema: Duplicates.MergeContacts.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
         ) { outcome in
-            let model = try Self.last(ListContacts.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
+            let model = try Self.last(Duplicates.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
         }
     }
@@ -256,11 +256,11 @@ public final class ContactsTools {
     var birthdays: MCPTool {
         listActionTool(
             .birthdays, title: "Upcoming birthdays",
-            description: " (default \(ListContactsInteractor.defaultBirthdayDays)). Each entry has the contact's "
+            description: " (default \(BirthdaysInteractor.defaultDays)). Each entry has the contact's "
                 + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
-            outputSchema: ListContacts.UpcomingBirthdays.ViewModel.jsonSchema, annotations: .read
+            outputSchema: Birthdays.UpcomingBirthdays.ViewModel.jsonSchema, annotations: .read
         ) { outcome in
-            let model = try Self.last(ListContacts.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
+            let model = try Self.last(Birthdays.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }

@@ -64,8 +64,8 @@ enum OneShot {
                 return list.total == 0 && !outcome.displayed.contains {
                     ($0 as? ListContacts.SearchDirectories.ViewModel).map { !$0.rows.isEmpty } ?? false
                 }
-            case let birthdays as ListContacts.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
-            case let duplicates as ListContacts.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
+            case let birthdays as Birthdays.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
+            case let duplicates as Duplicates.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
             case let groups as ListContacts.ListGroups.ViewModel: return groups.groups.isEmpty
             default: return false
             }
@@ -163,7 +163,7 @@ struct BirthdaysCommand: ParsableCommand {
         commandName: "birthdays", abstract: "Print birthdays from today through the next DAYS days, soonest first.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
-    @Argument(help: "How many days ahead (0-366).") var days = ListContactsInteractor.defaultBirthdayDays
+    @Argument(help: "How many days ahead (0-366).") var days = BirthdaysInteractor.defaultDays
 
     func validate() throws {
         guard (0...366).contains(days) else { throw ValidationError("DAYS must be from 0 to 366") }

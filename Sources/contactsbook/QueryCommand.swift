@@ -28,39 +28,29 @@ struct QueryCommand: ParsableCommand {
     }
 
     /// Prints the addresses matching `words` in the book at `path` (exit status 1 without any),
-    /// or says on stderr why it cannot search and exits with status 2.
+    /// or says on stderr why it cannot search and exits with status 2. `MailQueryWorker.answer`
+    /// searches the book and the organisation's directories (issue 31); this shows its answer.
     static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
         var matches: [MailQueryMatch]
-        var written = false
         do {
             let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
             defer { closeBeforeExit(store) }
-            // The organisation's directories (issue 31) are asked while the book is searched, each
-            // under its time limit; one that fails says so once on stderr and the book's answer
-            // stands. Lines without mutt's counting first line go out as soon as the book has them.
-            let text = words.joined(separator: " ")
-            let directories = DirectoryWorker(sources: store)
-            let sources = try store.directorySources()
-            let asking = DispatchGroup()
-            let answer = DirectoryAnswerBox()
-            if !sources.isEmpty {
-                DispatchQueue.global().async(group: asking) {
-                    answer.found = directories.search(text, in: sources, attributes: DirectoryMapping.mailAttributes)
-                }
-            }
-            matches = try MailQueryWorker(store: store, groups: store).matches(for: text)
-            if format != .mutt, !matches.isEmpty, !sources.isEmpty {
-                write(MailQueryPresenter().present(matches, format: format).text, to: .standardOutput)
+            // Lines without mutt's counting first line go out as soon as the book has them.
+            var written = false
+            let found = try MailQueryWorker(store: store, groups: store).answer(for: words.joined(separator: " "),
+                                                                               directories: store) { book in
+                guard format != .mutt, !book.isEmpty else { return }
+                write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
                 written = true
             }
-            asking.wait()
-            for notice in answer.found.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
-            let fromDirectories = DirectoryPresenter().mailMatches(answer.found)
+            // A directory that failed says so once on stderr; the book's answer stands.
+            for notice in found.directories.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
+            let fromDirectories = DirectoryPresenter().mailMatches(found.directories)
             if written {
                 write(MailQueryPresenter().present(fromDirectories, format: format).text, to: .standardOutput)
                 return
             }
-            matches += fromDirectories
+            matches = found.book + fromDirectories
         } catch {
             write("error: cannot search \(path): \(error)\n", to: .standardError)
             throw ExitCode(2)
@@ -69,11 +59,6 @@ struct QueryCommand: ParsableCommand {
         write(answer.text, to: .standardOutput)
         if !answer.found { throw ExitCode(1) }
     }
-}
-
-/// The directories' answer, handed from the thread that asks them (read after `wait()`).
-private final class DirectoryAnswerBox: @unchecked Sendable {
-    var found = DirectorySearch()
 }
 
 /// `contactsbook query ...` as a mail client runs it (`ContactsBookCommand.run`): `QueryCommand`'s

@@ -56,4 +56,15 @@ public final class ContactsSceneFactory {
     func makeEditContact() -> EditContactViewController {
         EditContactConfigurator.configure(context: context, factory: self)
     }
+
+    // The list's tools, shown in its place (`ListContactsRouter`): not kinds of scene of their
+    // own in `sceneKinds`, since their actions are the list's.
+
+    func makeHistory() -> ListContactsToolScene { HistoryConfigurator.configure(context: context, factory: self) }
+
+    func makeTrash() -> ListContactsToolScene { TrashConfigurator.configure(context: context, factory: self) }
+
+    func makeDuplicates() -> ListContactsToolScene { DuplicatesConfigurator.configure(context: context, factory: self) }
+
+    func makeBirthdays() -> ListContactsToolScene { BirthdaysConfigurator.configure(context: context, factory: self) }
 }

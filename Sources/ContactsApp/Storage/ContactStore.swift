@@ -19,12 +19,21 @@ public struct ContactQuery: Equatable, Sendable {
     public var group: GroupFilter?
     /// Only the contacts of this address book (`list --book NAME`); nil: every book.
     public var book: String?
+    /// Whether a page past the end answers the last page (the list's `next` on its last page, or
+    /// rows deleted meanwhile) rather than none: the store decides it from the total it counts
+    /// in the same read, so the list reads one page, not an empty one and then the last.
+    /// The page served is then `lastPage(total:)`.
+    public var lastPageWhenPastTheEnd: Bool
 
     public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
-                group: GroupFilter? = nil, book: String? = nil) {
+                group: GroupFilter? = nil, book: String? = nil, lastPageWhenPastTheEnd: Bool = false) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
         self.locatesMatches = locatesMatches; self.group = group; self.book = book
+        self.lastPageWhenPastTheEnd = lastPageWhenPastTheEnd
     }
+
+    /// The number of the last page of `total` contacts (1 when there are none).
+    public func lastPage(total: Int) -> Int { max(1, (total + max(limit, 1) - 1) / max(limit, 1)) }
 }
 
 /// One page of a query's results and the total number of matches.

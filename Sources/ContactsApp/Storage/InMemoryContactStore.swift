@@ -34,7 +34,7 @@ public final class InMemoryContactStore: ContactStore {
         }
         // Matches at word starts first, then those found only inside words, each in sort order.
         let matches = atWordStarts + insideOnly
-        let (limit, offset) = query.window
+        let (limit, offset) = query.window(total: matches.count)
         func ordinary(_ offset: Int, _ limit: Int) -> [Contact] {
             let start = min(offset, matches.count)
             return Array(matches[start..<start + min(limit, matches.count - start)])
@@ -162,7 +162,7 @@ extension InMemoryContactStore: ContactGroupStore {
             return search.isEmpty || search.matches(words: ContactSearch.words(ContactKeys.searchText(contact)),
                                                     phoneDigits: contact.phoneDigits)
         }
-        let (limit, offset) = query.window
+        let (limit, offset) = query.window(total: wanted.count)
         let start = min(offset, wanted.count)
         let page = Array(wanted[start..<start + min(limit, wanted.count - start)])
         return ContactPage(contacts: page, total: wanted.count, matches: query.locatesMatches ? search.matches(on: page) : [:])

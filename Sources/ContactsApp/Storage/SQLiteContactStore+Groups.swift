@@ -268,7 +268,6 @@ extension SQLiteContactStore {
     /// (10k members: 10k look-ups and one sort), never by walking the book.
     func groupPage(_ query: ContactQuery, _ filter: GroupFilter) throws -> ContactPage {
         let parsed = ContactSearch(query.search)
-        let (limit, offset) = query.window
         let column = Self.sortColumn(query.sort)
         return try guarded {
             try writer.read { db in
@@ -289,6 +288,7 @@ extension SQLiteContactStore {
                     from += " AND contact.id IN (\(ResolvedSearch.list(ids)))"
                 }
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
+                let (limit, offset) = query.window(total: total)
                 let columns = Self.readColumnList.map { "contact." + $0.name }.joined(separator: ", ")
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?

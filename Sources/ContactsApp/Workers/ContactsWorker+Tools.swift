@@ -26,19 +26,9 @@ public struct UpcomingBirthday: Equatable, Sendable {
     public let daysAway: Int
 }
 
-/// The everyday tools the list's Interactor delegates: duplicates, merge, birthdays (its seam:
-/// tests put a spy here).
-public protocol ListContactsToolsLogic {
-    /// Groups strongest first: by their strongest reason, then the number of kinds of reason,
-    /// then the lowest id.
-    func duplicates() throws -> [DuplicateGroup]
-    /// Merges the contacts the references name into the first, in one store transaction.
-    func merge(_ references: [String]) throws -> MergedContacts
-    /// Birthdays from today through `days` days from now, soonest first; and today.
-    func upcomingBirthdays(days: Int) throws -> (today: CalendarDay, birthdays: [UpcomingBirthday])
-}
-
-extension ContactsWorker: ListContactsToolsLogic {
+/// The duplicates scene's storage work (`duplicates`, `merge`), the birthdays scene's, and
+/// how the history scene finds a contact.
+extension ContactsWorker: DuplicatesStorageLogic, BirthdaysStorageLogic, HistoryStorageLogic {
     public func duplicates() throws -> [DuplicateGroup] {
         let shared = try translating { try store.sharedMatchKeys(defaultCountry: defaultCountry) }
         let ids = Array(Set(shared.flatMap(\.ids))).sorted()

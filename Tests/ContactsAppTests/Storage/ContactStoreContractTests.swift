@@ -288,6 +288,31 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_page_pastTheEnd_whenAsked_isTheLastPage_inTheSameRead() {
+        forEachStore {
+            // Given
+            try seed(StoreSeeds.numbered(7) + [StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"]),
+                                               StoreSeeds.contact("Ann", "Brown", emails: ["marykowalczyk@example.com"])])
+            func last(_ query: ContactQuery) throws -> ContactPage {
+                var query = query
+                query.lastPageWhenPastTheEnd = true
+                return try sut.page(query)
+            }
+            // Then: the whole book (9), a page past its end and an absurd one are its last page
+            XCTAssertEqual(try last(ContactQuery(page: 4, limit: 4)).contacts.map(\.familyName), ["P07"])
+            XCTAssertEqual(try last(ContactQuery(page: .max, limit: 4)).contacts.map(\.familyName), ["P07"])
+            // A page within the book is itself
+            XCTAssertEqual(try last(ContactQuery(page: 2, limit: 4)).contacts.map(\.familyName), ["P03", "P04", "P05", "P06"])
+            // A search: at word starts, and found inside words too (Brown's handle)
+            XCTAssertEqual(try last(ContactQuery(search: "x", page: 5, limit: 2)).contacts.map(\.familyName), ["P07"])
+            XCTAssertEqual(try last(ContactQuery(search: "kowal", page: 3, limit: 1)).contacts.map(\.familyName), ["Brown"])
+            // Nothing matches: no page at all
+            XCTAssertEqual(try last(ContactQuery(search: "zed", page: 3, limit: 2)), ContactPage(contacts: [], total: 0))
+            // Without asking, past the end stays empty
+            XCTAssertEqual(try sut.page(ContactQuery(page: 4, limit: 4)).contacts, [])
+        }
+    }
+
     func test_page_outOfRangeNumbers_areClamped() {
         forEachStore {
             // Given

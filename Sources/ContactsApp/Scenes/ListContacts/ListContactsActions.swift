@@ -7,7 +7,7 @@ extension ListContacts {
     /// `ListContactsViewController.perform` (ARCHITECTURE.md, "How an action is added").
     public enum Action: String, SceneActions {
         case list, next, previous, page, sort, search, show, edit, add, delete, `import`, export, undo, redo, history, trash, restore, purge, sync
-        // The everyday tools (`ListContactsViewController+Tools.swift`).
+        // The everyday tools: scenes of their own shown in the list's place (`Scenes/Duplicates/`, `Scenes/Birthdays/`).
         case duplicates, merge, birthdays
         // Groups (`ListContactsViewController+Groups.swift`).
         case groups, group
@@ -128,7 +128,7 @@ extension ListContacts {
             case .birthdays:
                 ActionSpec(self, summary: "show birthdays from today through the next DAYS days, soonest first", parameters: [
                     ParameterSpec("days", .integer(min: 0, max: 366), required: false,
-                                  help: "how many days ahead (default \(ListContactsInteractor.defaultBirthdayDays))"),
+                                  help: "how many days ahead (default \(BirthdaysInteractor.defaultDays))"),
                 ], details: "29 February birthdays fall on 28 February in other years. Example: birthdays 7")
             // Groups: the REPL, the line session and JSON-RPC (`contacts/groups`, `contacts/group`).
             case .groups: ActionSpec(self, summary: "show the groups with their sizes")

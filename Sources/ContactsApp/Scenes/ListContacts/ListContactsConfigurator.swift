@@ -6,26 +6,20 @@ public enum ListContactsConfigurator {
         let viewController = ListContactsViewController(output: context.display)
         let interactor = ListContactsInteractor(
             worker: factory.worker, transferWorker: factory.transferWorker, journalWorker: factory.journalWorker,
-            syncWorker: factory.syncWorker,
+            syncWorker: factory.syncWorker, groupsWorker: factory.worker, booksWorker: factory.worker,
+            directoryWorker: factory.directoryWorker,
             pageSize: factory.environment.pageSize)
         let presenter = ListContactsPresenter(formatter: factory.formatter)
         let router = ListContactsRouter(navigator: context.navigator, factory: factory)
         viewController.interactor = interactor
-        viewController.toolsInteractor = interactor
         viewController.groupsInteractor = interactor
         viewController.booksInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
-        interactor.toolsPresenter = presenter
-        interactor.toolsWorker = factory.worker
-        interactor.groupsWorker = factory.worker
         interactor.groupsPresenter = presenter
-        interactor.directoryWorker = factory.directoryWorker
         interactor.directoryPresenter = presenter
         interactor.booksPresenter = presenter
-        interactor.booksWorker = factory.worker
         presenter.viewController = viewController
-        presenter.toolsViewController = viewController
         presenter.groupsViewController = viewController
         presenter.booksViewController = viewController
         router.dataStore = interactor

@@ -8,26 +8,30 @@ public protocol ListContactsBooksBusinessLogic {
 
 extension ListContactsInteractor: ListContactsBooksBusinessLogic {
     public func showBooks(request: ListContacts.ShowBooks.Request) {
-        guard let booksWorker else { return }
         do {
-            booksPresenter?.presentBooks(response: .init(books: try booksWorker.addressBooks()))
+            booksPresenter?.presentBooks(response: .init(books: try booksLogic().addressBooks()))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
     }
 
     public func moveContacts(request: ListContacts.MoveContacts.Request) {
-        guard let booksWorker else { return }
         guard !request.book.isEmpty else {
             presenter?.presentFailure(.badInput("name the contacts, then the book: move 3 7 work"))
             return
         }
         do {
-            let moved = request.copy ? try booksWorker.copy(request.references, to: request.book)
-                : try booksWorker.move(request.references, to: request.book)
+            let moved = request.copy ? try booksLogic().copy(request.references, to: request.book)
+                : try booksLogic().move(request.references, to: request.book)
             booksPresenter?.presentMovedContacts(response: .init(moved: moved))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
+    }
+
+    /// Said rather than nothing done when the Interactor was built without books.
+    private func booksLogic() throws -> ListContactsBooksLogic {
+        guard let booksWorker else { throw ContactsFailure.badInput("this book keeps no address books") }
+        return booksWorker
     }
 }

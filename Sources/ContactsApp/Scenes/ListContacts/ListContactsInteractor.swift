@@ -11,10 +11,6 @@ public protocol ListContactsBusinessLogic {
     /// Contact names starting with a prefix, for completion.
     func completeReference(request: ListContacts.CompleteReference.Request)
     func undoChange(request: ListContacts.UndoChange.Request)
-    func showHistory(request: ListContacts.ShowHistory.Request)
-    func showTrash(request: ListContacts.ShowTrash.Request)
-    func restoreContact(request: ListContacts.RestoreContact.Request)
-    func purgeContacts(request: ListContacts.PurgeContacts.Request)
 }
 
 /// The list's data, read and written by Routers passing data between scenes.
@@ -31,22 +27,20 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     var presenter: ListContactsPresentationLogic?
     let worker: ListContactsStorageLogic
     let transferWorker: ContactsTransferLogic
-    /// The everyday tools' seam and presenter (`ListContactsInteractor+Tools.swift`).
-    var toolsWorker: ListContactsToolsLogic?
-    var toolsPresenter: ListContactsToolsPresentationLogic?
     /// The groups' seam and presenter (`ListContactsInteractor+Groups.swift`); nil: no groups.
-    var groupsWorker: ListContactsGroupsLogic?
+    let groupsWorker: ListContactsGroupsLogic?
     var groupsPresenter: ListContactsGroupsPresentationLogic?
     /// The name of the group the listing shows, for its caption.
     private(set) var groupName: String?
-    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`).
-    var booksWorker: ListContactsBooksLogic?
+    /// The books' seam and presenter (`ListContactsInteractor+Books.swift`); nil: no books.
+    let booksWorker: ListContactsBooksLogic?
     var booksPresenter: ListContactsBooksPresentationLogic?
     let journalWorker: ContactsJournalLogic?
     /// Nil for a book that cannot sync (the in-memory store of unit tests).
     let syncWorker: ContactsSyncLogic?
-    /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`).
-    public var directoryWorker: ContactsDirectoryLogic?
+    /// The organisation's directories, searched after the book (`ListContactsInteractor+Directory.swift`);
+    /// nil for a store that keeps none (the in-memory one): a search is the book's alone.
+    public let directoryWorker: ContactsDirectoryLogic?
     var directoryPresenter: ListContactsDirectoryPresentationLogic?
     let directoryResults = DirectoryResults()
 
@@ -54,12 +48,18 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public private(set) var selectedContact: Contact?
     public var insertedContact: EditContact.AddedContact?
 
+    /// Every worker is given here, once (a unit test leaves out those it does not use).
     public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
-                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil, pageSize: Int) {
+                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil,
+                groupsWorker: ListContactsGroupsLogic? = nil, booksWorker: ListContactsBooksLogic? = nil,
+                directoryWorker: ContactsDirectoryLogic? = nil, pageSize: Int) {
         self.worker = worker
         self.transferWorker = transferWorker
         self.journalWorker = journalWorker
         self.syncWorker = syncWorker
+        self.groupsWorker = groupsWorker
+        self.booksWorker = booksWorker
+        self.directoryWorker = directoryWorker
         query = ContactQuery(search: "", sort: .last, page: 1, limit: pageSize)
     }
 
@@ -102,13 +102,12 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         case nil: break
         }
         do {
-            var page = try worker.page(next)
-            // Past the end (e.g. `next` on the last page, or rows deleted meanwhile): show the last page.
-            let lastPage = max(1, (page.total + next.limit - 1) / next.limit)
-            if next.page > lastPage {
-                next.page = lastPage
-                page = try worker.page(next)
-            }
+            // Past the end (e.g. `next` on the last page, or rows deleted meanwhile): the last page,
+            // which the store finds in the same read as the total.
+            var asked = next
+            asked.lastPageWhenPastTheEnd = true
+            let page = try worker.page(asked)
+            next.page = min(next.page, next.lastPage(total: page.total))
             query = next
             groupName = name
             presenter?.presentFetchedContacts(response: .init(page: page, query: next, groupName: name))
@@ -206,64 +205,6 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         do {
             let change = request.redo ? try journal().redo() : try journal().undo(request.changeSet)
             presenter?.presentUndoneChange(response: .init(change: change, redo: request.redo))
-        } catch {
-            presenter?.presentFailure(ContactsFailure(error))
-        }
-    }
-
-    /// A contact named is looked for in the book, then in the trash (a deleted contact has history too).
-    public func showHistory(request: ListContacts.ShowHistory.Request) {
-        do {
-            let reference = request.reference.trimmingCharacters(in: .whitespaces)
-            var contact: Contact?
-            if !reference.isEmpty {
-                do {
-                    contact = try worker.resolve(reference)
-                } catch ContactsFailure.notFound {
-                    contact = try journal().resolveTrashed(reference).contact
-                }
-            }
-            let changes = try journal().history(of: contact)
-            presenter?.presentHistory(response: .init(changes: changes, contact: contact))
-        } catch {
-            presenter?.presentFailure(ContactsFailure(error))
-        }
-    }
-
-    public func showTrash(request: ListContacts.ShowTrash.Request) {
-        do {
-            presenter?.presentTrash(response: .init(items: try journal().trash()))
-        } catch {
-            presenter?.presentFailure(ContactsFailure(error))
-        }
-    }
-
-    public func restoreContact(request: ListContacts.RestoreContact.Request) {
-        do {
-            let journal = try journal()
-            let restored = try journal.restore(try journal.resolveTrashed(request.reference))
-            presenter?.presentRestoredContact(response: .init(contact: restored))
-        } catch {
-            presenter?.presentFailure(ContactsFailure(error))
-        }
-    }
-
-    /// Nothing is erased without a yes: asked (or refused where nobody can be asked) unless
-    /// confirmed. `purge yes` is the whole trash, confirmed.
-    public func purgeContacts(request: ListContacts.PurgeContacts.Request) {
-        var reference = request.reference.trimmingCharacters(in: .whitespaces)
-        var confirmed = request.confirmed
-        if reference.lowercased() == "yes" { reference = ""; confirmed = true }
-        do {
-            let journal = try journal()
-            let trashed = reference.isEmpty ? nil : try journal.resolveTrashed(reference)
-            let count = try journal.trash().count
-            guard count > 0 else { throw ContactsFailure.badInput("The trash is empty.") }
-            guard confirmed else {
-                presenter?.presentPurgeConfirmation(response: .init(contact: trashed?.contact, trashCount: count))
-                return
-            }
-            presenter?.presentPurgedContacts(response: .init(purged: try journal.purge(trashed)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

@@ -106,6 +106,8 @@ public enum ListContacts {
             public var confirmed = false
         }
         public struct Response { public let contact: Contact }
+        /// "Deleted Ann Lee", a message in every front end.
+        public struct ViewModel: Equatable { public let message: Message }
         /// Deleting a contact named by part of its name ("bo" for Bob Smith) waits for a yes.
         public struct ConfirmationResponse {
             public let contact: Contact
@@ -151,6 +153,8 @@ public enum ListContacts {
             public let path: String
             public let report: ImportReport
         }
+        /// "Imported book.vcf: …", its problems by line in the message's details.
+        public struct ViewModel: Equatable { public let message: Message }
     }
 
     /// The book synced with every CardDAV account, or one (`account`).
@@ -227,55 +231,7 @@ public enum ListContacts {
             public init(redo: Bool, changeSet: Int64? = nil) { self.redo = redo; self.changeSet = changeSet }
         }
         public struct Response { public let change: ChangeSetRecord; public let redo: Bool }
-    }
-
-    /// `history [CONTACT]`: the book's change sets, or one contact's (also of a deleted one).
-    public enum ShowHistory {
-        public struct Request: Equatable {
-            public let reference: String
-            public init(reference: String) { self.reference = reference }
-        }
-        public struct Response { public let changes: [ChangeSetRecord]; public let contact: Contact? }
-    }
-
-    /// `trash`: the deleted contacts.
-    public enum ShowTrash {
-        public struct Request: Equatable { public init() {} }
-        public struct Response { public let items: [TrashedContact] }
-    }
-
-    /// `restore CONTACT`: a deleted contact back, whole.
-    public enum RestoreContact {
-        public struct Request: Equatable {
-            public let reference: String
-            public init(reference: String) { self.reference = reference }
-        }
-        public struct Response { public let contact: Contact }
-    }
-
-    /// `purge [CONTACT]`: erased for good once confirmed (asked in the REPL; `purge yes`,
-    /// `purge CONTACT yes` elsewhere).
-    public enum PurgeContacts {
-        public struct Request: Equatable {
-            /// A trashed contact; empty (or "yes", as `purge yes` reads) for the whole trash.
-            public let reference: String
-            public let confirmed: Bool
-            public init(reference: String, confirmed: Bool = false) { self.reference = reference; self.confirmed = confirmed }
-        }
-        public struct Response {
-            public let purged: Int
-        }
-        /// Nothing erased yet: what would be, one contact or the whole trash (nil).
-        public struct ConfirmationResponse {
-            public let contact: Contact?
-            public let trashCount: Int
-        }
-        /// What the ViewController asks, with the contact's number to name it exactly on yes.
-        public struct ConfirmationViewModel: Equatable {
-            public let id: Int64?
-            public let question: String
-            public let declined: String
-            public let refusal: String
-        }
+        /// "Undid: deleted Bob Stone".
+        public struct ViewModel: Equatable { public let message: Message }
     }
 }

@@ -12,16 +12,10 @@ public protocol ListContactsPresentationLogic {
     func presentCompletions(response: ListContacts.CompleteReference.Response)
     func presentFailure(_ failure: ContactsFailure)
     func presentUndoneChange(response: ListContacts.UndoChange.Response)
-    func presentHistory(response: ListContacts.ShowHistory.Response)
-    func presentTrash(response: ListContacts.ShowTrash.Response)
-    func presentRestoredContact(response: ListContacts.RestoreContact.Response)
-    func presentPurgedContacts(response: ListContacts.PurgeContacts.Response)
-    func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse)
 }
 
 public final class ListContactsPresenter: ListContactsPresentationLogic {
     weak var viewController: ListContactsDisplayLogic?
-    weak var toolsViewController: ListContactsToolsDisplayLogic?
     weak var groupsViewController: ListContactsGroupsDisplayLogic?
     weak var booksViewController: ListContactsBooksDisplayLogic?
     let formatter: ContactFormatter
@@ -73,7 +67,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
-        viewController?.displayMessage(.success("Deleted \(formatter.displayName(response.contact))"))
+        viewController?.displayDeletedContact(viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
     }
 
     public func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
@@ -116,7 +110,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
                 + parts.map { "; " + $0 }.joined()
         guard report.problemCount > 0 || report.warningCount > 0 else {
-            viewController?.displayMessage(.success(text))
+            viewController?.displayImportedContacts(viewModel: .init(message: .success(text)))
             return
         }
         let all = report.problems + report.warnings
@@ -134,11 +128,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if total > shown.count {
             details["more"] = "\(total - shown.count) more problems not shown"
         }
-        if report.readNothing {
-            viewController?.displayMessage(.error(text, code: .badInput, details: details))
-        } else {
-            viewController?.displayMessage(Message(.info, text, details: details))
-        }
+        viewController?.displayImportedContacts(viewModel: .init(
+            message: report.readNothing ? .error(text, code: .badInput, details: details) : Message(.info, text, details: details)))
     }
 
     /// Enough to find the trouble without flooding a terminal.
@@ -211,9 +202,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     func row(_ contact: Contact, matched: SearchMatch? = nil, search: String = "") -> ListContacts.Row {
-        var row = ListContacts.Row(id: contact.id ?? 0, name: formatter.displayName(contact),
-                                   organization: contact.organization, emails: contact.emails,
-                                   phones: contact.phones.map { LabeledValue(label: $0.label, value: formatter.phone($0.value)) })
+        var row = formatter.row(contact)
         row.matched = matched.flatMap { describe($0, shownIn: row, search: search) }
         return row
     }
@@ -222,36 +211,7 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
 
     /// "Undid: deleted Bob Stone", "Redid: deleted Bob Stone".
     public func presentUndoneChange(response: ListContacts.UndoChange.Response) {
-        viewController?.displayMessage(.success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)"))
-    }
-
-    public func presentHistory(response: ListContacts.ShowHistory.Response) {
-        let empty = response.contact.map { "No history for \(formatter.displayName($0))" } ?? "No history yet"
-        viewController?.displayHistory(viewModel: formatter.history(response.changes, contactID: response.contact?.id,
-                                                                   emptyCaption: empty))
-    }
-
-    public func presentTrash(response: ListContacts.ShowTrash.Response) {
-        viewController?.displayTrash(viewModel: formatter.trash(response.items))
-    }
-
-    public func presentRestoredContact(response: ListContacts.RestoreContact.Response) {
-        viewController?.displayMessage(.success("Restored \(formatter.displayName(response.contact)) (#\(response.contact.id ?? 0))"))
-    }
-
-    public func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse) {
-        let what = response.contact.map { "\(formatter.displayName($0)) (#\($0.id ?? 0))" }
-            ?? count(response.trashCount, "deleted contact")
-        let its = response.contact == nil && response.trashCount != 1 ? "their" : "its"
-        let confirm = response.contact.map { "purge #\($0.id ?? 0) yes" } ?? "purge yes"
-        viewController?.displayPurgeConfirmation(viewModel: .init(
-            id: response.contact?.id, question: "Erase \(what) for good, with \(its) history?", declined: "Nothing purged",
-            refusal: "not purged: this erases \(what) for good, with \(its) history; confirm with '\(confirm)'"))
-    }
-
-    public func presentPurgedContacts(response: ListContacts.PurgeContacts.Response) {
-        viewController?.displayMessage(.success(
-            "Purged \(count(response.purged, "contact")) for good, with \(response.purged == 1 ? "its" : "their") history"))
+        viewController?.displayUndoneChange(viewModel: .init(message: .success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)")))
     }
 
     /// What a search matched, briefly, unless the row shows it already (the name, the
@@ -309,5 +269,14 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if start > 0 { excerpt = "…" + excerpt }
         if end < line.count { excerpt += "…" }
         return excerpt
+    }
+}
+
+extension ContactFormatter {
+    /// A contact as a row of the list (and of the duplicates scene's groups): the name to show,
+    /// the phones formatted.
+    func row(_ contact: Contact) -> ListContacts.Row {
+        ListContacts.Row(id: contact.id ?? 0, name: displayName(contact), organization: contact.organization, emails: contact.emails,
+                         phones: contact.phones.map { LabeledValue(label: $0.label, value: phone($0.value)) })
     }
 }

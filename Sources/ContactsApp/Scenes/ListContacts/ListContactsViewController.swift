@@ -3,12 +3,12 @@ import SceneCore
 public protocol ListContactsDisplayLogic: AnyObject {
     func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel)
     func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel)
+    func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel)
+    func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel)
+    func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel)
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
     func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel)
     func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel)
-    func displayHistory(viewModel: HistoryViewModel)
-    func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel)
-    func displayTrash(viewModel: TrashViewModel)
     func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel)
     func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel)
     func displayMessage(_ message: Message)
@@ -17,10 +17,11 @@ public protocol ListContactsDisplayLogic: AnyObject {
 /// Turns the list's actions into Requests and hands what it displays to the front end.
 public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts",
-                                                   actions: ListContacts.Action.self, displays: toolViewModels + groupViewModels + directoryViewModels + bookViewModels)
+                                                   actions: ListContacts.Action.self,
+                                                   displays: DuplicatesViewController.viewModels + BirthdaysViewController.viewModels
+                                                       + groupViewModels + directoryViewModels + bookViewModels)
 
     public var interactor: ListContactsBusinessLogic?
-    public var toolsInteractor: ListContactsToolsBusinessLogic?
     public var groupsInteractor: ListContactsGroupsBusinessLogic?
     public var booksInteractor: ListContactsBooksBusinessLogic?
     public var router: (ListContactsRoutingLogic & ListContactsDataPassing)?
@@ -62,13 +63,12 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
                 overwrite: call.boolean("overwrite") ?? false))
         case .undo: interactor?.undoChange(request: .init(redo: false, changeSet: call.integer("change").map(Int64.init)))
         case .redo: interactor?.undoChange(request: .init(redo: true))
-        case .history: interactor?.showHistory(request: .init(reference: call.string("contact") ?? ""))
-        case .trash: interactor?.showTrash(request: .init())
-        case .restore: interactor?.restoreContact(request: .init(reference: call.string("contact") ?? ""))
-        case .purge:
-            interactor?.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case .sync: interactor?.syncContacts(request: .init(account: call.string("account")))
-        case .duplicates, .merge, .birthdays: performTool(action, call)
+        // The tools are scenes of their own, shown in the list's place: nothing to decide here.
+        case .history: router?.routeToHistory(action, call)
+        case .trash, .restore, .purge: router?.routeToTrash(action, call)
+        case .duplicates, .merge: router?.routeToDuplicates(action, call)
+        case .birthdays: router?.routeToBirthdays(action, call)
         case .groups, .group: performGroups(action, call)
         case .books, .move, .copy: performBooks(action, call) // a directory's result: `performDirectory`
         }
@@ -96,6 +96,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case .edit: router?.routeToEditContact()
         }
     }
+    public func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) { output.display(viewModel.message) }
+    public func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) { output.display(viewModel.message) }
+    public func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) { output.display(viewModel.message) }
     public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
     /// Asks before deleting; on yes the front end runs `delete` naming the contact by its number.
@@ -108,18 +111,6 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
     }
 
     public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel.candidates) }
-    public func displayHistory(viewModel: HistoryViewModel) { output.display(viewModel) }
-    /// Asks before erasing; on yes the front end runs `purge` naming the contact by its number.
-    public func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {
-        var confirmed: [String: ArgumentValue] = ["confirm": .boolean(true)]
-        if let id = viewModel.id { confirmed["contact"] = .string("#\(id)") }
-        output.display(ConfirmationRequest(
-            question: viewModel.question, confirmed: ActionCall(ListContacts.Action.purge, confirmed),
-            declined: .info(viewModel.declined), otherwise: .refuse,
-            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
-    }
-    public func displayTrash(viewModel: TrashViewModel) { output.display(viewModel) }
-
     /// The last sync's ViewModel, kept for a front end that shows it its own way and reads it after
     /// the action (`contactsbook sync`: a line per account on stdout, errors on stderr); sessions
     /// are sent its message.

@@ -7,13 +7,15 @@ extension SQLiteContactStore {
     public func page(_ query: ContactQuery) throws -> ContactPage {
         if let filter = query.group { return try groupPage(query, filter) }
         let parsed = ContactSearch(query.search)
+        if let book = query.book { return try bookPage(query, book: book, parsed) }
         let (limit, offset) = query.window
-        if let book = query.book { return try bookPage(query, book: book, parsed, limit: limit, offset: offset) }
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
             try writer.read { db in
                 let search = try ResolvedSearch(parsed, db)
-                func ordinary(limit: Int, offset: Int) throws -> (rows: [Row], total: Int) {
+                // `offset` is handed the total once counted: a page past the end may be the last
+                // one (`ContactQuery.lastPageWhenPastTheEnd`), found in the same read.
+                func ordinary(limit: Int, offset: (Int) -> Int) throws -> (rows: [Row], total: Int) {
                     search.hasInsideWords
                         ? try insideWordsPage(search, sort: query.sort, limit: limit, offset: offset, db)
                         : try plannedPage(search, sort: query.sort, limit: limit, offset: offset, db)
@@ -22,18 +24,23 @@ extension SQLiteContactStore {
                 let ranked = parsed.isEmpty ? [] : try Self.rankedMatches(search, sort: query.sort, db)
                 let contacts: [Contact], total: Int
                 if ranked.isEmpty {
-                    let (rows, count) = try ordinary(limit: limit, offset: offset)
+                    let (rows, count) = try ordinary(limit: limit) { query.window(total: $0).offset }
                     contacts = try rows.map(Self.contact(from:))
                     total = count
                 } else {
+                    var offset = offset
+                    // A page after the ranked contacts may lie past the end: counted first, then.
+                    if query.lastPageWhenPastTheEnd, offset >= ranked.count {
+                        offset = query.window(total: try ordinary(limit: 0) { _ in 0 }.total).offset
+                    }
                     var count = 0
                     contacts = try Frecency.page(ranked: ranked, offset: offset, limit: limit) { offset, limit in
-                        let (rows, matches) = try ordinary(limit: limit, offset: offset)
+                        let (rows, matches) = try ordinary(limit: limit) { _ in offset }
                         count = matches
                         return try rows.map(Self.contact(from:))
                     }
                     // A page made of ranked contacts alone reads no ordinary rows: count them still.
-                    total = offset + limit <= ranked.count ? try ordinary(limit: 0, offset: 0).total : count
+                    total = offset + limit <= ranked.count ? try ordinary(limit: 0) { _ in 0 }.total : count
                 }
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
@@ -43,8 +50,7 @@ extension SQLiteContactStore {
 
     /// A page of one book's contacts (`list --book NAME`), searched or not: a plain SQL page in
     /// sort order, without the planner's anchors (a filter people use on books of their size).
-    private func bookPage(_ query: ContactQuery, book: String, _ parsed: ContactSearch, limit: Int,
-                          offset: Int) throws -> ContactPage {
+    private func bookPage(_ query: ContactQuery, book: String, _ parsed: ContactSearch) throws -> ContactPage {
         try guarded {
             try writer.read { db in
                 var filter = "\(Self.bookOfContact) = ?"
@@ -55,6 +61,7 @@ extension SQLiteContactStore {
                     arguments += searchArguments
                 }
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact WHERE \(filter)", arguments: arguments) ?? 0
+                let (limit, offset) = query.window(total: total)
                 let rows = try Row.fetchAll(db, sql: """
                     SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(Self.sortColumn(query.sort)), id LIMIT ? OFFSET ?
                     """, arguments: arguments + [limit, offset])
@@ -68,12 +75,15 @@ extension SQLiteContactStore {
     /// A page of a search some of whose terms are found inside words: the matches at word
     /// starts first (paged by their plans), then those found only inside words, sorted by id
     /// lists (`insideOnlyIDs`).
-    private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
+    private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
                                  _ db: Database) throws -> (rows: [Row], total: Int) {
         let book = try Self.largestID(db)
         let insideOnly = try Self.insideOnlyIDs(search, book: book, db)
-        let (starts, first) = try plannedPage(search.atWordStarts, sort: sort, limit: limit, offset: offset,
-                                              largestID: book, db)
+        var pageOffset = 0
+        let (starts, first) = try plannedPage(search.atWordStarts, sort: sort, limit: limit, offset: { first in
+            pageOffset = offset(first + insideOnly.count)
+            return pageOffset
+        }, largestID: book, db)
         var rows = starts
         let wanted = limit - rows.count
         if wanted > 0, !insideOnly.isEmpty {
@@ -81,7 +91,7 @@ extension SQLiteContactStore {
             rows += try Self.rows(ids: """
                 SELECT id FROM contact INDEXED BY contact_id_sorts WHERE id IN (\(ResolvedSearch.list(insideOnly)))
                 ORDER BY \(column), id LIMIT ? OFFSET ?
-                """, [wanted, max(0, offset - first)], sort: sort, db)
+                """, [wanted, max(0, pageOffset - first)], sort: sort, db)
         }
         return (rows, first + insideOnly.count)
     }
@@ -119,11 +129,12 @@ extension SQLiteContactStore {
     }
 
     /// A page found by the plans `PagePlanner` chooses, with the number of matches.
+    /// `offset` is asked once the matches are counted, with their number.
     /// `largestID` is the largest id when the caller looked it up already (once per page).
-    private func plannedPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: Int,
+    private func plannedPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
                              largestID: Int? = nil, _ db: Database) throws -> (rows: [Row], total: Int) {
         let tuning = self.tuning
-        var numbers = PageNumbers(searching: !search.parsed.isEmpty, total: 0, offset: offset, limit: limit,
+        var numbers = PageNumbers(searching: !search.parsed.isEmpty, total: 0, offset: 0, limit: limit,
                                   anchorBucket: anchorBucket)
         var matches = Matches()
         var book = largestID
@@ -140,13 +151,14 @@ extension SQLiteContactStore {
             numbers.total = matches.count
             numbers.matchesAreRun = run?.length == matches.count
         }
+        numbers.offset = offset(numbers.total)
         var cluster: Cluster?
         if numbers.needsLayout {
             numbers.book = try book ?? Self.largestID(db)
             cluster = try PageReader.clusterRange(search, sort: sort, total: numbers.total, db)
             numbers.cluster = cluster?.ids.count
         }
-        let reader = PageReader(search: search, sort: sort, limit: limit, offset: offset, total: numbers.total,
+        let reader = PageReader(search: search, sort: sort, limit: limit, offset: numbers.offset, total: numbers.total,
                                 book: numbers.book ?? 0, matches: matches, run: run, cluster: cluster, db: db)
         for plan in PagePlanner.plans(numbers) {
             if let rows = try reader.rows(plan) { return (rows, numbers.total) }

@@ -250,4 +250,12 @@ extension ContactQuery {
         let (offset, overflow) = (max(page, 1) - 1).multipliedReportingOverflow(by: limit)
         return (limit, overflow ? Int.max : offset)
     }
+
+    /// The window once the total is counted: the last page's when the query asks for it and its
+    /// page lies past the end (`lastPageWhenPastTheEnd`), else `window`.
+    func window(total: Int) -> (limit: Int, offset: Int) {
+        let (limit, offset) = window
+        guard lastPageWhenPastTheEnd, offset >= total, total > 0, limit > 0 else { return (limit, offset) }
+        return (limit, (lastPage(total: total) - 1) * limit)
+    }
 }

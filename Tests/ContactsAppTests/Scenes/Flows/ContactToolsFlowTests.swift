@@ -6,9 +6,9 @@ import XCTest
 /// `duplicates`, `merge` and `birthdays` on the list, through the session as a person or a
 /// program drives them: every ViewModel displayed is asserted.
 final class ContactToolsFlowTests: XCTestCase {
-    typealias Duplicates = ListContacts.FindDuplicates.ViewModel
-    typealias Merged = ListContacts.MergeContacts.ViewModel
-    typealias Birthdays = ListContacts.UpcomingBirthdays.ViewModel
+    typealias DuplicateGroups = Duplicates.FindDuplicates.ViewModel
+    typealias Merged = Duplicates.MergeContacts.ViewModel
+    typealias UpcomingBirthdays = Birthdays.UpcomingBirthdays.ViewModel
 
     var store: ContactStore!
     var sut: SceneHarness!
@@ -33,7 +33,7 @@ final class ContactToolsFlowTests: XCTestCase {
               phones: phones.map { LabeledValue(label: "mobile", value: $0) })
     }
 
-    static let duplicates = Duplicates(groups: [
+    static let duplicates = DuplicateGroups(groups: [
         .init(number: 1, reasons: [
             .init(kind: "email", value: "ann@example.org", text: "same email ann@example.org"),
             .init(kind: "phone", value: "+15550001111", text: "same phone +1 (555) 000-1111"),
@@ -84,7 +84,7 @@ final class ContactToolsFlowTests: XCTestCase {
         XCTAssertNil(try store.contact(id: 2))
         XCTAssertEqual(try store.contact(id: 1)?.emails.map(\.value), ["ann@example.org", "anne.lee@home.example"])
         sut.send("duplicates")
-        XCTAssertEqual(sut.receive(Duplicates.self)?.groups.map(\.merge), ["merge 3 4", "merge 5 6"])
+        XCTAssertEqual(sut.receive(DuplicateGroups.self)?.groups.map(\.merge), ["merge 3 4", "merge 5 6"])
     }
 
     func test_merge_byQuotedNames_andOverJSONRPC() {
@@ -122,13 +122,13 @@ final class ContactToolsFlowTests: XCTestCase {
         // When
         sut.send("birthdays")
         // Then: Anne's 17 May is not within 30 days
-        sut.receive(Birthdays(today: "2023-11-15", days: 30, entries: [
+        sut.receive(UpcomingBirthdays(today: "2023-11-15", days: 30, entries: [
             .init(id: 10, name: "Today Day", date: "2023-11-15", age: nil, daysAway: 0, when: "today"),
             .init(id: 11, name: "Soon Day", date: "2023-11-16", age: 40, daysAway: 1, when: "tomorrow"),
         ], caption: "2 birthdays in the next 30 days"))
         // And: a year ahead, 29 February is there (2024 is a leap year); past 366 days is refused
         sut.send("birthdays 366")
-        let entries = sut.receive(Birthdays.self)?.entries.map { "\($0.name) \($0.date) \($0.when)" }
+        let entries = sut.receive(UpcomingBirthdays.self)?.entries.map { "\($0.name) \($0.date) \($0.when)" }
         XCTAssertEqual(entries, ["Today Day 2023-11-15 today", "Soon Day 2023-11-16 tomorrow",
                                  "Leap Day 2024-02-29 in 106 days", "Anne Lee 2024-05-17 in 184 days"])
         sut.send("birthdays 400")

@@ -12,11 +12,11 @@ final class ListContactsBooksInteractorTests: XCTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         let store = InMemoryContactStore()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
         workerSpy = ListContactsBooksLogicSpy()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     booksWorker: workerSpy, pageSize: 2)
         booksPresenterSpy = ListContactsBooksPresentationLogicSpy()
         presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
-        sut.booksWorker = workerSpy
         sut.booksPresenter = booksPresenterSpy
         sut.presenter = presenterSpy
     }
@@ -83,6 +83,19 @@ final class ListContactsBooksInteractorTests: XCTestCase {
         XCTAssertEqual(workerSpy.moves.map(\.book), ["work"])
         XCTAssertEqual(presenterSpy.failures, [.readOnly(book: "team", byServer: true, contact: "#1 Ann Lee")])
         XCTAssertTrue(booksPresenterSpy.moved.isEmpty)
+    }
+
+    func test_withoutBooks_booksAndMoveSaySo_ratherThanDoNothing() {
+        // Given: an Interactor built without the books' worker
+        let store = InMemoryContactStore()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut.booksPresenter = booksPresenterSpy
+        sut.presenter = presenterSpy
+        // When
+        sut.showBooks(request: .init())
+        sut.moveContacts(request: .init(references: ["1"], book: "work"))
+        // Then
+        XCTAssertEqual(presenterSpy.failures, Array(repeating: .badInput("this book keeps no address books"), count: 2))
     }
 }
 
@@ -166,11 +179,11 @@ extension ListContactsInteractorTests {
         func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {}
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) {}
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {}
-        func displayHistory(viewModel: HistoryViewModel) {}
-        func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {}
-        func displayTrash(viewModel: TrashViewModel) {}
         func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {}
         func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {}
+        func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {}
+        func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {}
+        func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
         func displayMessage(_ message: Message) {}
     }
 }

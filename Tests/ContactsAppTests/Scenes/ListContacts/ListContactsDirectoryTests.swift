@@ -42,11 +42,11 @@ final class ListContactsDirectoryTests: XCTestCase {
         func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {}
         func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) {}
         func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {}
-        func displayHistory(viewModel: HistoryViewModel) {}
-        func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {}
-        func displayTrash(viewModel: TrashViewModel) {}
         func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {}
         func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {}
+        func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {}
+        func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {}
+        func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
     }
 
     static func person(_ source: String, _ uid: String, _ name: String, mail: String, phone: String? = nil) -> DirectoryEntry {
@@ -62,11 +62,11 @@ final class ListContactsDirectoryTests: XCTestCase {
     override func setUp() {
         super.setUp()
         let store = Seeds.book()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 20)
         directorySpy = ContactsDirectoryLogicSpy()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     directoryWorker: directorySpy, pageSize: 20)
         presenterSpy = PresenterSpy()
         sut.directoryPresenter = presenterSpy
-        sut.directoryWorker = directorySpy
     }
 
     func test_searchDirectories_asksTheWorker_andNumbersResultsPerDirectory() {

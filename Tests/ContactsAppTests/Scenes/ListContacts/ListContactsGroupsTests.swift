@@ -12,11 +12,11 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
     override func setUp() {
         super.setUp()
         let store = Seeds.book()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
         workerSpy = ListContactsGroupsLogicSpy()
+        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+                                     groupsWorker: workerSpy, pageSize: 2)
         groupsPresenterSpy = ListContactsGroupsPresentationLogicSpy()
         presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
-        sut.groupsWorker = workerSpy
         sut.groupsPresenter = groupsPresenterSpy
         sut.presenter = presenterSpy
     }

@@ -16,19 +16,7 @@ final class ListContactsInteractorTests: XCTestCase {
 
     final class ListContactsPresentationLogicSpy: ListContactsPresentationLogic {
         var undoneResponses: [ListContacts.UndoChange.Response] = []
-        var historyResponses: [ListContacts.ShowHistory.Response] = []
-        var trashResponses: [ListContacts.ShowTrash.Response] = []
-        var restoredResponses: [ListContacts.RestoreContact.Response] = []
-        var purgedResponses: [ListContacts.PurgeContacts.Response] = []
         func presentUndoneChange(response: ListContacts.UndoChange.Response) { undoneResponses.append(response) }
-        func presentHistory(response: ListContacts.ShowHistory.Response) { historyResponses.append(response) }
-        func presentTrash(response: ListContacts.ShowTrash.Response) { trashResponses.append(response) }
-        func presentRestoredContact(response: ListContacts.RestoreContact.Response) { restoredResponses.append(response) }
-        func presentPurgedContacts(response: ListContacts.PurgeContacts.Response) { purgedResponses.append(response) }
-        var purgeConfirmations: [ListContacts.PurgeContacts.ConfirmationResponse] = []
-        func presentPurgeConfirmation(response: ListContacts.PurgeContacts.ConfirmationResponse) {
-            purgeConfirmations.append(response)
-        }
 
         var presentFetchedContactsCalled = false
         var fetchedResponse: ListContacts.FetchContacts.Response?
@@ -119,6 +107,37 @@ final class ListContactsInteractorTests: XCTestCase {
         sut.fetchContacts(request: Fetch(page: .number(99)))
         // Then
         XCTAssertEqual(presenterSpy.fetchedResponse?.query.page, 2)
+    }
+
+    /// The real worker, counting the pages read from the store.
+    final class PageCountingWorker: ListContactsStorageLogic {
+        let worker: ContactsWorker
+        var pagesRead: [ContactQuery] = []
+        init(_ worker: ContactsWorker) { self.worker = worker }
+        func page(_ query: ContactQuery) throws -> ContactPage { pagesRead.append(query); return try worker.page(query) }
+        func contact(id: Int64) throws -> Contact { try worker.contact(id: id) }
+        func resolve(_ reference: String) throws -> Contact { try worker.resolve(reference) }
+        func delete(_ contact: Contact) throws { try worker.delete(contact) }
+        func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try worker.position(of: id, sort: sort) }
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { worker.names(startingWith: prefix, sort: sort) }
+    }
+
+    func test_fetchContacts_pastTheEnd_readsOnePage_theLast() {
+        // Given: 4 contacts, 2 a page, on the last page
+        let counting = PageCountingWorker(Seeds.worker(store))
+        sut = ListContactsInteractor(worker: counting, transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut.presenter = presenterSpy
+        sut.fetchContacts(request: Fetch(page: .number(2)))
+        counting.pagesRead = []
+        // When: next on the last page, then a page number past the end
+        sut.fetchContacts(request: Fetch(page: .next))
+        sut.fetchContacts(request: Fetch(page: .number(99)))
+        // Then: one read each, and each shows the last page
+        XCTAssertEqual(counting.pagesRead.map(\.page), [3, 99])
+        XCTAssertEqual(counting.pagesRead.map(\.lastPageWhenPastTheEnd), [true, true])
+        XCTAssertEqual(presenterSpy.fetchedResponse?.page.contacts.map(\.id), [2, 3])
+        XCTAssertEqual(presenterSpy.fetchedResponse?.query.page, 2)
+        XCTAssertEqual(sut.query.page, 2)
     }
 
     func test_fetchContacts_searchSortOrLimit_restartAtPageOne() {

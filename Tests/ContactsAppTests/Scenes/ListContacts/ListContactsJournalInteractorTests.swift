@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import ContactsApp
 
-/// The list's journal use cases: undo, redo, history, trash, restore, purge.
+/// The list's journal use cases: undo, redo (history and trash are scenes of their own: `Tools/HistoryAndTrashSceneTests.swift`).
 final class ListContactsJournalInteractorTests: XCTestCase {
     var sut: ListContactsInteractor!
     var presenterSpy: ListContactsInteractorTests.ListContactsPresentationLogicSpy!
@@ -83,76 +83,19 @@ final class ListContactsJournalInteractorTests: XCTestCase {
         XCTAssertTrue(presenterSpy.undoneResponses.isEmpty)
     }
 
-    func test_history_ofTheBook_andOfAContactNamed() {
-        // When
-        sut.showHistory(request: .init(reference: ""))
-        sut.showHistory(request: .init(reference: "ann"))
-        // Then
-        XCTAssertEqual(journalSpy.historyContacts.map { $0?.givenName }, [nil, "Ann"])
-        XCTAssertEqual(presenterSpy.historyResponses.count, 2)
-    }
-
-    func test_history_ofADeletedContact_findsItInTheTrash() {
-        // Given
-        journalSpy.items = [bob]
-        // When
-        sut.showHistory(request: .init(reference: "bob"))
-        // Then
-        XCTAssertEqual(journalSpy.resolvedReferences, ["bob"])
-        XCTAssertEqual(journalSpy.historyContacts, [bob.contact])
-    }
-
-    func test_restore_resolvesInTheTrash_andPresentsTheContact() {
-        // Given
-        journalSpy.items = [bob]
-        // When
-        sut.restoreContact(request: .init(reference: "#9"))
-        // Then
-        XCTAssertEqual(journalSpy.restored, [bob])
-        XCTAssertEqual(presenterSpy.restoredResponses.map(\.contact), [bob.contact])
-    }
-
-    func test_purge_unconfirmed_erasesNothing_andAsks() {
-        // Given
-        journalSpy.items = [bob]
-        // When
-        sut.purgeContacts(request: .init(reference: "bob"))
-        sut.purgeContacts(request: .init(reference: ""))
-        // Then
-        XCTAssertTrue(journalSpy.purged.isEmpty)
-        XCTAssertEqual(presenterSpy.purgeConfirmations.map(\.contact), [bob.contact, nil])
-        XCTAssertEqual(presenterSpy.purgeConfirmations.map(\.trashCount), [1, 1])
-        XCTAssertTrue(presenterSpy.purgedResponses.isEmpty)
-    }
-
-    func test_purge_confirmed_erasesOneOrTheWholeTrash_andPurgeYesIsTheWholeTrash() {
-        // Given
-        journalSpy.items = [bob]
-        // When
-        sut.purgeContacts(request: .init(reference: "bob", confirmed: true))
-        sut.purgeContacts(request: .init(reference: "", confirmed: true))
-        sut.purgeContacts(request: .init(reference: "yes"))
-        // Then
-        XCTAssertEqual(journalSpy.purged, [bob, nil, nil])
-        XCTAssertEqual(presenterSpy.purgedResponses.map(\.purged), [1, 1, 1])
-        XCTAssertTrue(presenterSpy.purgeConfirmations.isEmpty)
-    }
-
-    func test_purge_ofAnEmptyTrash_isAClearError() {
-        sut.purgeContacts(request: .init(reference: "", confirmed: true))
-        XCTAssertEqual(presenterSpy.failures, [.badInput("The trash is empty.")])
-        XCTAssertTrue(journalSpy.purged.isEmpty)
-    }
-
     func test_withoutAJournal_everyJournalActionSaysSo() {
         // Given
         sut = ListContactsInteractor(worker: Seeds.worker(Seeds.book()), transferWorker: Seeds.transferWorker(Seeds.book()),
                                      pageSize: 2)
         sut.presenter = presenterSpy
+        let trashPresenter = TrashJournalTests.PresenterSpy()
+        let trash = TrashInteractor(journalWorker: JournalWorker(environment: Seeds.environment(store: Seeds.book())),
+                                    presenter: trashPresenter)
         // When
         sut.undoChange(request: .init(redo: false))
-        sut.showTrash(request: .init())
+        trash.showTrash(request: .init())
         // Then
-        XCTAssertEqual(presenterSpy.failures, Array(repeating: .badInput("This book keeps no history."), count: 2))
+        XCTAssertEqual(presenterSpy.failures + trashPresenter.failures,
+                       Array(repeating: .badInput("This book keeps no history."), count: 2))
     }
 }

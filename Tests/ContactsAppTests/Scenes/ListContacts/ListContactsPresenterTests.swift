@@ -14,14 +14,6 @@ final class ListContactsPresenterTests: XCTestCase {
     }
 
     final class ListContactsDisplayLogicSpy: ListContactsDisplayLogic {
-        var historyViewModels: [HistoryViewModel] = []
-        var trashViewModels: [TrashViewModel] = []
-        func displayHistory(viewModel: HistoryViewModel) { historyViewModels.append(viewModel) }
-        func displayTrash(viewModel: TrashViewModel) { trashViewModels.append(viewModel) }
-        var purgeConfirmations: [ListContacts.PurgeContacts.ConfirmationViewModel] = []
-        func displayPurgeConfirmation(viewModel: ListContacts.PurgeContacts.ConfirmationViewModel) {
-            purgeConfirmations.append(viewModel)
-        }
 
         var displayFetchedContactsCalled = false
         var fetchedViewModel: ListContacts.FetchContacts.ViewModel?
@@ -49,6 +41,10 @@ final class ListContactsPresenterTests: XCTestCase {
             confirmationViewModels.append(viewModel)
         }
         func displayMessage(_ message: Message) { messages.append(message) }
+        // The use cases that end in a message: kept in `messages` with the rest, in order.
+        func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) { messages.append(viewModel.message) }
+        func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) { messages.append(viewModel.message) }
+        func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) { messages.append(viewModel.message) }
         var syncViewModels: [ListContacts.SyncContacts.ViewModel] = []
         func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {
             syncViewModels.append(viewModel)
@@ -307,54 +303,6 @@ final class ListContactsJournalPresenterTests: XCTestCase {
         sut.presentUndoneChange(response: .init(change: change(3, "deleted Bob Stone", before: nil, after: nil), redo: true))
         // Then
         XCTAssertEqual(viewControllerSpy.messages, [.success("Undid: deleted Bob Stone"), .success("Redid: deleted Bob Stone")])
-    }
-
-    func test_history_showsWhenWhereAndEachFieldChanged_newestFirst() {
-        // Given
-        let bob = Contact(id: 9, uid: "u", givenName: "Bob", familyName: "Stone")
-        var acme = bob
-        acme.organization = "Acme"
-        acme.phones = [LabeledValue(label: "work", value: "555 0100")]
-        // When
-        sut.presentHistory(response: .init(changes: [change(2, "edited bob stone", before: bob, after: acme, undone: true)],
-                                           contact: nil))
-        // Then
-        XCTAssertEqual(viewControllerSpy.historyViewModels, [HistoryViewModel(changes: [
-            .init(id: 2, when: Seeds.nowText, origin: "rpc", summary: "edited bob stone", undone: true,
-                  details: ["organization: (empty) → Acme", "phones: (empty) → work: 555 0100"]),
-        ], caption: "")])
-        XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines([
-            "#2  \(Seeds.nowText)  rpc  edited bob stone  (undone)",
-            "    organization: (empty) → Acme",
-            "    phones: (empty) → work: 555 0100",
-        ]))
-    }
-
-    func test_history_ofAContactWithoutAny_saysSo() {
-        sut.presentHistory(response: .init(changes: [], contact: Contact(id: 9, givenName: "Bob", familyName: "Stone")))
-        XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines(["No history for Bob Stone"]))
-    }
-
-    func test_trash_isATable_withHowToRestore() {
-        sut.presentTrash(response: .init(items: [TrashedContact(contact: Contact(id: 9, givenName: "Bob", familyName: "Stone"),
-                                                                deletedAt: Seeds.now)]))
-        XCTAssertEqual(viewControllerSpy.trashViewModels, [TrashViewModel(
-            rows: [.init(id: 9, name: "Bob Stone", deleted: Seeds.nowText)],
-            caption: "1 deleted contact · restore CONTACT · purge [CONTACT]")])
-    }
-
-    func test_purge_unconfirmed_asksWhatWouldBeErased_confirmed_saysItIsGone() {
-        let bob = Contact(id: 9, givenName: "Bob", familyName: "Stone")
-        sut.presentPurgeConfirmation(response: .init(contact: bob, trashCount: 2))
-        sut.presentPurgeConfirmation(response: .init(contact: nil, trashCount: 2))
-        sut.presentPurgedContacts(response: .init(purged: 2))
-        XCTAssertEqual(viewControllerSpy.purgeConfirmations, [
-            .init(id: 9, question: "Erase Bob Stone (#9) for good, with its history?", declined: "Nothing purged",
-                  refusal: "not purged: this erases Bob Stone (#9) for good, with its history; confirm with 'purge #9 yes'"),
-            .init(id: nil, question: "Erase 2 deleted contacts for good, with their history?", declined: "Nothing purged",
-                  refusal: "not purged: this erases 2 deleted contacts for good, with their history; confirm with 'purge yes'"),
-        ])
-        XCTAssertEqual(viewControllerSpy.messages, [.success("Purged 2 contacts for good, with their history")])
     }
 
     func test_refusals_nameTheLaterChange() {

@@ -83,4 +83,26 @@ final class ListContactsRouterTests: XCTestCase {
         // Then
         XCTAssertTrue(fixture.navigator.pushed.isEmpty)
     }
+
+    func test_routeToTheTools_showsEachSceneInTheListsPlace_builtOnce() throws {
+        // When: each tool twice, in the in-memory book (Ann Lee and 3 others; no journal)
+        sut.routeToDuplicates(.duplicates, ActionCall(ListContacts.Action.duplicates))
+        let duplicates = try XCTUnwrap(sut.duplicates)
+        sut.routeToDuplicates(.duplicates, ActionCall(ListContacts.Action.duplicates))
+        sut.routeToBirthdays(.birthdays, ActionCall(ListContacts.Action.birthdays, ["days": .integer(366)]))
+        sut.routeToHistory(.history, ActionCall(ListContacts.Action.history))
+        sut.routeToTrash(.trash, ActionCall(ListContacts.Action.trash))
+        let trash = try XCTUnwrap(sut.trash)
+        sut.routeToTrash(.restore, ActionCall(ListContacts.Action.restore, ["contact": .string("#9")]))
+        // Then: nothing pushed; each scene kept and displaying through the list's output
+        XCTAssertTrue(fixture.navigator.pushed.isEmpty)
+        XCTAssertTrue(sut.duplicates === duplicates)
+        XCTAssertTrue(sut.trash === trash)
+        XCTAssertTrue(sut.birthdays is BirthdaysViewController)
+        XCTAssertTrue(sut.history is HistoryViewController)
+        let kinds = fixture.display.displayed.map { type(of: $0).kind }
+        XCTAssertEqual(kinds, ["duplicateGroups", "duplicateGroups", "upcomingBirthdays", "message", "message", "message"])
+        XCTAssertEqual(fixture.display.displayed.compactMap { ($0 as? Message)?.text },
+                       Array(repeating: "This book keeps no history.", count: 3))
+    }
 }

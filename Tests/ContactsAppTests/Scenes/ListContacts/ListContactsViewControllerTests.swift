@@ -21,15 +21,7 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     final class ListContactsBusinessLogicSpy: ListContactsBusinessLogic {
         var undoRequests: [ListContacts.UndoChange.Request] = []
-        var historyRequests: [ListContacts.ShowHistory.Request] = []
-        var trashRequests: [ListContacts.ShowTrash.Request] = []
-        var restoreRequests: [ListContacts.RestoreContact.Request] = []
-        var purgeRequests: [ListContacts.PurgeContacts.Request] = []
         func undoChange(request: ListContacts.UndoChange.Request) { undoRequests.append(request) }
-        func showHistory(request: ListContacts.ShowHistory.Request) { historyRequests.append(request) }
-        func showTrash(request: ListContacts.ShowTrash.Request) { trashRequests.append(request) }
-        func restoreContact(request: ListContacts.RestoreContact.Request) { restoreRequests.append(request) }
-        func purgeContacts(request: ListContacts.PurgeContacts.Request) { purgeRequests.append(request) }
 
         var fetchRequests: [ListContacts.FetchContacts.Request] = []
         var selectRequests: [ListContacts.SelectContact.Request] = []
@@ -64,6 +56,12 @@ final class ListContactsViewControllerTests: XCTestCase {
         func routeToAddContact() { routeToAddContactCalled = true }
         var routeToEditContactCalled = false
         func routeToEditContact() { routeToEditContactCalled = true }
+        /// The tools' scenes routed to, with the action each was handed.
+        var routed: [String] = []
+        func routeToHistory(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("history: \(action)") }
+        func routeToTrash(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("trash: \(action)") }
+        func routeToDuplicates(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("duplicates: \(action)") }
+        func routeToBirthdays(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("birthdays: \(action)") }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -73,17 +71,22 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall(ListContacts.Action.undo))
         sut.perform(ActionCall(ListContacts.Action.undo, ["change": .integer(12)]))
         sut.perform(ActionCall(ListContacts.Action.redo))
-        sut.perform(ActionCall(ListContacts.Action.history))
-        sut.perform(ActionCall(ListContacts.Action.history, ["contact": .string("bob stone")]))
-        sut.perform(ActionCall(ListContacts.Action.trash))
-        sut.perform(ActionCall(ListContacts.Action.restore, ["contact": .string("#9")]))
-        sut.perform(ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
-        XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
-        XCTAssertEqual(interactorSpy.trashRequests, [.init()])
-        XCTAssertEqual(interactorSpy.restoreRequests, [.init(reference: "#9")])
-        XCTAssertEqual(interactorSpy.purgeRequests, [.init(reference: "#9", confirmed: true)])
+    }
+
+    /// History, trash, duplicates and birthdays are scenes of their own: the list routes their
+    /// actions there at once (their Requests: `ToolScenesViewControllerTests`, `JournalScenesViewControllerTests`).
+    func test_toolActions_routeToTheirScenes() {
+        // When
+        for action in [ListContacts.Action.history, .trash, .restore, .purge, .duplicates, .merge, .birthdays] {
+            sut.perform(ActionCall(action))
+        }
+        // Then
+        XCTAssertEqual(routerSpy.routed, ["history: history", "trash: trash", "trash: restore", "trash: purge",
+                                          "duplicates: duplicates", "duplicates: merge", "birthdays: birthdays"])
+        XCTAssertEqual(interactorSpy.fetchRequests, [])
+        XCTAssertTrue(output.displayed.isEmpty)
     }
 
     func test_import_passesThePathAndFormat_defaultingToAuto() {

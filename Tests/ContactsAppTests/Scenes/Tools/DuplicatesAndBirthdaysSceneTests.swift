@@ -2,26 +2,25 @@ import SceneCore
 import XCTest
 @testable import ContactsApp
 
-/// The list's tools (duplicates, merge, birthdays) through each part of the VIP cycle alone.
-final class ListContactsToolsInteractorTests: XCTestCase {
-    var sut: ListContactsInteractor!
-    var workerSpy: ListContactsToolsLogicSpy!
-    var toolsPresenterSpy: ListContactsToolsPresentationLogicSpy!
-    var presenterSpy: ListContactsInteractorTests.ListContactsPresentationLogicSpy!
+/// The list's tools, scenes of their own (duplicates and merge; birthdays), through each part of
+/// their VIP cycles alone.
+final class ToolScenesInteractorTests: XCTestCase {
+    var sut: DuplicatesInteractor!
+    var birthdays: BirthdaysInteractor!
+    var workerSpy: ToolsStorageLogicSpy!
+    var toolsPresenterSpy: ToolsPresentationLogicSpy!
+    /// Where each scene's Presenter gets its failures (`toolsPresenterSpy.failures`).
+    var presenterSpy: ToolsPresentationLogicSpy { toolsPresenterSpy }
 
     override func setUp() {
         super.setUp()
-        let store = Seeds.book()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
-        workerSpy = ListContactsToolsLogicSpy()
-        toolsPresenterSpy = ListContactsToolsPresentationLogicSpy()
-        presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
-        sut.toolsWorker = workerSpy
-        sut.toolsPresenter = toolsPresenterSpy
-        sut.presenter = presenterSpy
+        workerSpy = ToolsStorageLogicSpy()
+        toolsPresenterSpy = ToolsPresentationLogicSpy()
+        sut = DuplicatesInteractor(worker: workerSpy, presenter: toolsPresenterSpy)
+        birthdays = BirthdaysInteractor(worker: workerSpy, presenter: toolsPresenterSpy)
     }
 
-    final class ListContactsToolsLogicSpy: ListContactsToolsLogic {
+    final class ToolsStorageLogicSpy: DuplicatesStorageLogic, BirthdaysStorageLogic {
         var failure: ContactsFailure?
         var groups: [DuplicateGroup] = []
         private(set) var mergedReferences: [[String]] = []
@@ -43,13 +42,15 @@ final class ListContactsToolsInteractorTests: XCTestCase {
         }
     }
 
-    final class ListContactsToolsPresentationLogicSpy: ListContactsToolsPresentationLogic {
-        private(set) var duplicatesResponses: [ListContacts.FindDuplicates.Response] = []
-        private(set) var mergedResponses: [ListContacts.MergeContacts.Response] = []
-        private(set) var birthdaysResponses: [ListContacts.UpcomingBirthdays.Response] = []
-        func presentDuplicates(response: ListContacts.FindDuplicates.Response) { duplicatesResponses.append(response) }
-        func presentMergedContacts(response: ListContacts.MergeContacts.Response) { mergedResponses.append(response) }
-        func presentUpcomingBirthdays(response: ListContacts.UpcomingBirthdays.Response) { birthdaysResponses.append(response) }
+    final class ToolsPresentationLogicSpy: DuplicatesPresentationLogic, BirthdaysPresentationLogic {
+        private(set) var failures: [ContactsFailure] = []
+        func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
+        private(set) var duplicatesResponses: [Duplicates.FindDuplicates.Response] = []
+        private(set) var mergedResponses: [Duplicates.MergeContacts.Response] = []
+        private(set) var birthdaysResponses: [Birthdays.UpcomingBirthdays.Response] = []
+        func presentDuplicates(response: Duplicates.FindDuplicates.Response) { duplicatesResponses.append(response) }
+        func presentMergedContacts(response: Duplicates.MergeContacts.Response) { mergedResponses.append(response) }
+        func presentUpcomingBirthdays(response: Birthdays.UpcomingBirthdays.Response) { birthdaysResponses.append(response) }
     }
 
     func test_findDuplicates_presentsTheWorkersGroups() {
@@ -76,7 +77,7 @@ final class ListContactsToolsInteractorTests: XCTestCase {
 
     func test_showUpcomingBirthdays_asksForTheDays_andPresentsThemWithToday() {
         // When
-        sut.showUpcomingBirthdays(request: .init(days: 7))
+        birthdays.showUpcomingBirthdays(request: .init(days: 7))
         // Then
         XCTAssertEqual(workerSpy.birthdayDays, [7])
         XCTAssertEqual(toolsPresenterSpy.birthdaysResponses.first?.days, 7)
@@ -84,24 +85,29 @@ final class ListContactsToolsInteractorTests: XCTestCase {
     }
 }
 
-final class ListContactsToolsPresenterTests: XCTestCase {
-    var sut: ListContactsPresenter!
-    var viewControllerSpy: ListContactsToolsDisplayLogicSpy!
+final class ToolScenesPresenterTests: XCTestCase {
+    var sut: DuplicatesPresenter!
+    var birthdays: BirthdaysPresenter!
+    var viewControllerSpy: ToolsDisplayLogicSpy!
 
     override func setUp() {
         super.setUp()
-        viewControllerSpy = ListContactsToolsDisplayLogicSpy()
-        sut = ListContactsPresenter(formatter: Seeds.formatter)
-        sut.toolsViewController = viewControllerSpy
+        viewControllerSpy = ToolsDisplayLogicSpy()
+        sut = DuplicatesPresenter(formatter: Seeds.formatter)
+        sut.viewController = viewControllerSpy
+        birthdays = BirthdaysPresenter(formatter: Seeds.formatter)
+        birthdays.viewController = viewControllerSpy
     }
 
-    final class ListContactsToolsDisplayLogicSpy: ListContactsToolsDisplayLogic {
-        private(set) var duplicates: [ListContacts.FindDuplicates.ViewModel] = []
-        private(set) var merged: [ListContacts.MergeContacts.ViewModel] = []
-        private(set) var birthdays: [ListContacts.UpcomingBirthdays.ViewModel] = []
-        func displayDuplicates(viewModel: ListContacts.FindDuplicates.ViewModel) { duplicates.append(viewModel) }
-        func displayMergedContacts(viewModel: ListContacts.MergeContacts.ViewModel) { merged.append(viewModel) }
-        func displayUpcomingBirthdays(viewModel: ListContacts.UpcomingBirthdays.ViewModel) { birthdays.append(viewModel) }
+    final class ToolsDisplayLogicSpy: DuplicatesDisplayLogic, BirthdaysDisplayLogic {
+        private(set) var messages: [Message] = []
+        func displayMessage(_ message: Message) { messages.append(message) }
+        private(set) var duplicates: [Duplicates.FindDuplicates.ViewModel] = []
+        private(set) var merged: [Duplicates.MergeContacts.ViewModel] = []
+        private(set) var birthdays: [Birthdays.UpcomingBirthdays.ViewModel] = []
+        func displayDuplicates(viewModel: Duplicates.FindDuplicates.ViewModel) { duplicates.append(viewModel) }
+        func displayMergedContacts(viewModel: Duplicates.MergeContacts.ViewModel) { merged.append(viewModel) }
+        func displayUpcomingBirthdays(viewModel: Birthdays.UpcomingBirthdays.ViewModel) { birthdays.append(viewModel) }
     }
 
     func test_presentDuplicates_none_saysSo() {
@@ -141,8 +147,8 @@ final class ListContactsToolsPresenterTests: XCTestCase {
             UpcomingBirthday(contact: ann, date: CalendarDay(year: 2023, month: 11, day: 15 + $0), age: $0 == 0 ? nil : 33, daysAway: $0)
         }
         // When
-        sut.presentUpcomingBirthdays(response: .init(today: today, days: 30, birthdays: entries))
-        sut.presentUpcomingBirthdays(response: .init(today: today, days: 1, birthdays: []))
+        birthdays.presentUpcomingBirthdays(response: .init(today: today, days: 30, birthdays: entries))
+        birthdays.presentUpcomingBirthdays(response: .init(today: today, days: 1, birthdays: []))
         // Then
         let shown = viewControllerSpy.birthdays
         XCTAssertEqual(shown.first?.entries.map(\.when), ["today", "tomorrow", "in 12 days"])
@@ -159,15 +165,16 @@ final class ListContactsToolsPresenterTests: XCTestCase {
     }
 }
 
-final class ListContactsToolsViewControllerTests: XCTestCase {
-    var sut: ListContactsViewController!
-    var interactorSpy: ListContactsToolsBusinessLogicSpy!
+final class ToolScenesViewControllerTests: XCTestCase {
+    var sut: DuplicatesViewController!
+    var birthdays: BirthdaysViewController!
+    var interactorSpy: ToolsBusinessLogicSpy!
 
     override func setUp() {
         super.setUp()
-        sut = ListContactsViewController(output: DisplaySinkSpy())
-        interactorSpy = ListContactsToolsBusinessLogicSpy()
-        sut.toolsInteractor = interactorSpy
+        interactorSpy = ToolsBusinessLogicSpy()
+        sut = DuplicatesViewController(interactor: interactorSpy, output: DisplaySinkSpy())
+        birthdays = BirthdaysViewController(interactor: interactorSpy, output: DisplaySinkSpy())
     }
 
     final class DisplaySinkSpy: DisplaySink {
@@ -175,43 +182,48 @@ final class ListContactsToolsViewControllerTests: XCTestCase {
         func display(_ viewModel: any ViewModel) { displayed.append(viewModel) }
     }
 
-    final class ListContactsToolsBusinessLogicSpy: ListContactsToolsBusinessLogic {
-        private(set) var duplicatesRequests: [ListContacts.FindDuplicates.Request] = []
-        private(set) var mergeRequests: [ListContacts.MergeContacts.Request] = []
-        private(set) var birthdaysRequests: [ListContacts.UpcomingBirthdays.Request] = []
-        func findDuplicates(request: ListContacts.FindDuplicates.Request) { duplicatesRequests.append(request) }
-        func mergeContacts(request: ListContacts.MergeContacts.Request) { mergeRequests.append(request) }
-        func showUpcomingBirthdays(request: ListContacts.UpcomingBirthdays.Request) { birthdaysRequests.append(request) }
+    final class ToolsBusinessLogicSpy: DuplicatesBusinessLogic, BirthdaysBusinessLogic {
+        private(set) var duplicatesRequests: [Duplicates.FindDuplicates.Request] = []
+        private(set) var mergeRequests: [Duplicates.MergeContacts.Request] = []
+        private(set) var birthdaysRequests: [Birthdays.UpcomingBirthdays.Request] = []
+        func findDuplicates(request: Duplicates.FindDuplicates.Request) { duplicatesRequests.append(request) }
+        func mergeContacts(request: Duplicates.MergeContacts.Request) { mergeRequests.append(request) }
+        func showUpcomingBirthdays(request: Birthdays.UpcomingBirthdays.Request) { birthdaysRequests.append(request) }
     }
 
     func test_merge_splitsTheContactsAsCommandLineWords() {
-        sut.perform(ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
-        sut.perform(ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann"#)]))
+        sut.perform(.merge, ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
+        sut.perform(.merge, ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann"#)]))
         XCTAssertEqual(interactorSpy.mergeRequests, [.init(references: ["3", "ann lee", "o'brien"]),
                                                      .init(references: [#"3 "ann"#])])
     }
 
     func test_birthdays_defaultsTo30Days_andDuplicatesAsksOnce() {
-        sut.perform(ActionCall(ListContacts.Action.birthdays))
-        sut.perform(ActionCall(ListContacts.Action.birthdays, ["days": .integer(7)]))
-        sut.perform(ActionCall(ListContacts.Action.duplicates))
+        birthdays.perform(.birthdays, ActionCall(ListContacts.Action.birthdays))
+        birthdays.perform(.birthdays, ActionCall(ListContacts.Action.birthdays, ["days": .integer(7)]))
+        sut.perform(.duplicates, ActionCall(ListContacts.Action.duplicates))
         XCTAssertEqual(interactorSpy.birthdaysRequests, [.init(days: 30), .init(days: 7)])
         XCTAssertEqual(interactorSpy.duplicatesRequests.count, 1)
     }
 }
 
-final class ListContactsToolsConfiguratorTests: XCTestCase {
+final class ToolScenesConfiguratorTests: XCTestCase {
     func test_configure_wiresTheToolsLinks() throws {
         // Given
         let fixture = SceneFactoryFixture()
         // When
-        let sut = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
-        // Then
-        let interactor = try XCTUnwrap(sut.toolsInteractor as? ListContactsInteractor)
-        XCTAssertTrue(interactor === sut.interactor as? ListContactsInteractor)
-        let presenter = try XCTUnwrap(interactor.toolsPresenter as? ListContactsPresenter)
-        XCTAssertTrue(presenter === interactor.presenter as? ListContactsPresenter)
-        XCTAssertTrue(presenter.toolsViewController === sut)
-        XCTAssertTrue(interactor.toolsWorker as AnyObject === fixture.factory.worker)
+        let sut = DuplicatesConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        let birthdays = BirthdaysConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        // Then: each Interactor built whole, with the factory's worker and its own Presenter
+        let interactor = try XCTUnwrap(sut.interactor as? DuplicatesInteractor)
+        let presenter = try XCTUnwrap(interactor.presenter as? DuplicatesPresenter)
+        XCTAssertTrue(presenter.viewController === sut)
+        XCTAssertTrue(interactor.worker as AnyObject === fixture.factory.worker)
+        XCTAssertTrue(sut.output === fixture.display)
+        let birthdaysInteractor = try XCTUnwrap(birthdays.interactor as? BirthdaysInteractor)
+        let birthdaysPresenter = try XCTUnwrap(birthdaysInteractor.presenter as? BirthdaysPresenter)
+        XCTAssertTrue(birthdaysPresenter.viewController === birthdays)
+        XCTAssertTrue(birthdaysInteractor.worker as AnyObject === fixture.factory.worker)
+        XCTAssertTrue(birthdays.output === fixture.display)
     }
 }
