@@ -147,3 +147,23 @@ def test_one_shot_import_exits_1_only_when_a_file_with_text_gave_no_contact(tmp_
     again = import_file(tmp_path, db, card, "one.vcf")
     assert again.returncode == 0, again.stderr
     assert again.stdout == f"Imported {tmp_path / 'one.vcf'}: 0 added, 0 updated, 1 unchanged\n"
+
+
+def test_a_website_set_in_the_form_is_shown_searched_and_written_to_vcard_and_csv(tmp_path):
+    # Issue 25's example of a field added by one table entry, end to end as a person meets it
+    db = str(tmp_path / "book.sqlite")
+    csv = tmp_path / "book.csv"
+    added = run(tmp_path, ["add", "given Ann", "family Lee", "website work https://ann.example/blog", "save"],
+                "--db", db, "--create")
+    assert added.returncode == 0, added.stderr
+    assert "website 1 (work): https://ann.example/blog" in added.stdout
+
+    found = run(tmp_path, ["search ann.example", "show 1"], "--db", db)
+    assert "website: https://ann.example/blog" in found.stdout  # the list's Matched column
+    assert "Website (work)  https://ann.example/blog" in found.stdout
+
+    exported = run(tmp_path, ["export - vcard3", "export - vcard4", f"export {csv} csv"], "--db", db)
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.count("URL;TYPE=work:https://ann.example/blog\n") == 2  # 3.0 and 4.0
+    header, row = csv.read_text(encoding="utf-8").splitlines()[:2]
+    assert row.split(",")[header.split(",").index("websites")] == "work:https://ann.example/blog"

@@ -33,7 +33,7 @@ final class VCardClientQuirksTests: XCTestCase {
 
     func test_bareCREndings_readWithFoldingAndQuotedPrintableSoftBreaks() throws {
         // When
-        let result = read("BEGIN:VCARD\rVERSION:2.1\rN:Lee;Ann\rNOTE;ENCODING=QUOTED-PRINTABLE:one=0D=0Atw=\ro\rTITLE:Chief\r  Scientist\rEND:VCARD\r")
+        let result = read("BEGIN:VCARD\rVERSION:2.1\rN:Lee;Ann\rNOTE;ENCODING=QUOTED-PRINTABLE:one=0D=0Atw=\ro\rTITLE:Chief\r Scientist\rEND:VCARD\r")
         // Then
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.warnings.withoutAddedNames, [])
@@ -180,8 +180,61 @@ final class VCardClientQuirksTests: XCTestCase {
         let result = read(card)
         // Then
         let contact = try XCTUnwrap(result.entries.first?.contact)
-        XCTAssertEqual(contact.emails.map(\.value), ["\"Omega\" <omega@example.com>"])
+        // 2.1 unfolds as RFC 822 does: the line break goes, both spaces after it stay
+        XCTAssertEqual(contact.emails.map(\.value), ["\"Omega\"  <omega@example.com>"])
         XCTAssertEqual(contact.extraProperties, ["KEY;X509;ENCODING=BASE64:MIIDITCCAoqgAwIB"])
+    }
+
+    func test_aFoldKeepsItsWhiteSpaceIn21Only_cardByCard_andInANestedCardByItsOwnVersion() throws {
+        // Given: the same folded note in a 2.1 card, a 3.0 card and a 4.0 card of one file, and a
+        // 2.1 card whose AGENT is a 3.0 card, folded after it as well
+        let note = "NOTE:two\r\n  spaces\r\n"
+        let file = "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:A\r\n\(note)END:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:B\r\n\(note)END:VCARD\r\n"
+            + "BEGIN:VCARD\r\nversion: 4.0\r\nFN:C\r\n\(note)END:VCARD\r\n"
+            + "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:D\r\nAGENT:\r\nBEGIN:VCARD\r\nVERSION:3.0\r\nFN:E\r\n\(note)END:VCARD\r\n"
+            + "\(note)END:VCARD\r\n"
+        // When
+        let result = read(file)
+        // Then
+        XCTAssertEqual(result.problems, [])
+        XCTAssertEqual(result.entries.map(\.contact.fullName), ["A", "B", "C", "D"])
+        XCTAssertEqual(result.entries.map(\.contact.notes), ["two  spaces", "two spaces", "two spaces", "two  spaces"])
+        let agent = try XCTUnwrap(result.entries[3].contact.card?.lines.first { $0.hasPrefix("AGENT:") })
+        XCTAssertTrue(agent.contains("NOTE:two spaces"), agent)
+    }
+
+    // MARK: - What every export will change, named at the import
+
+    func test_aControlCharacterInAValue_isNamedByItsLine_asTheExportRemovesIt() throws {
+        // Given: Outlook 2003's FBURL, a form feed at its end (=0C), and a raw one in a NOTE
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Doe;John\r\nFBURL;ENCODING=QUOTED-PRINTABLE:http://example.com/fb=0C\r\n"
+            + "NOTE:a\u{0C}b\u{07}c\tok\r\nEND:VCARD\r\n"
+        // When
+        let result = read(card)
+        let exported = VCardWriter(version: .v3).card(for: try XCTUnwrap(result.entries.first?.contact))
+        // Then
+        XCTAssertEqual(result.warnings.withoutAddedNames, [
+            .init(line: 4, reason: "FBURL: control character U+000C removed: an export leaves it out (a vCard may not hold one)", kind: .changed),
+            .init(line: 5, reason: "NOTE: control characters U+000C, U+0007 removed: an export leaves them out (a vCard may not hold them)", kind: .changed),
+        ])
+        XCTAssertTrue(exported.contains("FBURL:http://example.com/fb\r\n"), exported)
+        XCTAssertTrue(exported.contains("NOTE:abc\tok\r\n"), exported)
+    }
+
+    func test_a21KeyThatIsALink_isNamedByItsLine_asTheExportAs30WritesItAsText() throws {
+        // Given: ical4j's vcard-antoni-outlook2003-valueurl.vcf's KEY, and an inline key beside it
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Mylka;Antoni\r\nKEY;VALUE=URL:https://example.org/gunnar.key\r\n"
+            + "KEY;X509;ENCODING=BASE64:MIIDITCC\r\nEND:VCARD\r\n"
+        // When
+        let result = read(card)
+        let exported = VCardWriter(version: .v3).card(for: try XCTUnwrap(result.entries.first?.contact))
+        // Then: only the link is named
+        XCTAssertEqual(result.warnings.withoutAddedNames, [
+            .init(line: 4, reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, as binary or text): "
+                  + "an export as 3.0 writes the link as text", kind: .changed),
+        ])
+        XCTAssertTrue(exported.contains("KEY;VALUE=text:https://example.org/gunnar.key\r\n"), exported)
     }
 
     // MARK: - Nested cards

@@ -205,7 +205,9 @@ enum VCardContentLines {
                     return
                 }
                 if let first = physical.first, first == space || first == tab {
-                    continuePending(with: physical.dropFirst())
+                    // vCard 2.1 folds as RFC 822 does: the line break goes, the white space after
+                    // it stays (`"Omega"` + ` <omega@...>`); 3.0 and 4.0 drop one space or tab.
+                    continuePending(with: foldsKeepSpace.last == true ? physical[...] : physical.dropFirst())
                     if overlong { pending!.overlong = true }
                     pendingEnd = lineNumber
                     return
@@ -227,6 +229,42 @@ enum VCardContentLines {
             if let last = pending { try emit(last) }
             pending = VCardContentLine(bytes: Array(physical), line: lineNumber, overlong: overlong)
             pendingEnd = lineNumber
+            noteVersion(physical)
+        }
+
+        /// For each card open (a 2.1 AGENT's card nests in its card), whether it said VERSION:2.1,
+        /// whose folds keep their white space. A card folds as 3.0 until its VERSION is read.
+        private var foldsKeepSpace: [Bool] = []
+
+        /// Follows BEGIN:VCARD, END:VCARD and VERSION by their first bytes (every line comes here).
+        private mutating func noteVersion(_ line: UnsafeBufferPointer<UInt8>) {
+            guard let first = line.first else { return }
+            switch first | 0x20 {
+            case UInt8(ascii: "b"):
+                if Self.isLine(line, "BEGIN:VCARD") { foldsKeepSpace.append(false) }
+            case UInt8(ascii: "e"):
+                if Self.isLine(line, "END:VCARD"), !foldsKeepSpace.isEmpty { foldsKeepSpace.removeLast() }
+            case UInt8(ascii: "v"):
+                guard line.count >= 8, Self.isLine(UnsafeBufferPointer(rebasing: line[..<8]), "VERSION:"),
+                      !foldsKeepSpace.isEmpty else { return }
+                let value = line[8...].drop { $0 == space || $0 == tab }
+                foldsKeepSpace[foldsKeepSpace.count - 1] = value.starts(with: "2.1".utf8)
+                    && value.dropFirst(3).allSatisfy { $0 == space || $0 == tab }
+            default: return
+            }
+        }
+
+        /// The bytes spell `text` (upper-case ASCII letters and punctuation) in any case, spaces around allowed.
+        private static func isLine(_ line: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+            var bytes = line[...]
+            while let last = bytes.last, last == space || last == tab { bytes = bytes.dropLast() }
+            guard bytes.count == text.utf8CodeUnitCount else { return false }
+            let expected = text.utf8Start
+            for (offset, byte) in bytes.enumerated() {
+                let want = expected[offset]
+                guard want >= 0x41 && want <= 0x5A ? byte & 0xDF == want : byte == want else { return false }
+            }
+            return true
         }
 
         /// `END:VCARD`, which a quoted-printable value ending in `=` must not swallow.

@@ -28,6 +28,26 @@ struct VCardProperty {
 
     var keptByteCount: Int { decodedRaw?.utf8.count ?? line.count }
 
+    /// The control characters of the kept line (not a tab, a line break or a CR, which an export
+    /// writes as `\n`) that every export removes (`VCardVersionConverter.ControlCharacters`), each once,
+    /// for the import's report. Empty for nearly every line, found by one pass over its bytes.
+    var controlCharactersKept: [Unicode.Scalar] {
+        let text: String
+        if let decodedRaw {
+            guard VCardVersionConverter.ControlCharacters.contains(decodedRaw) else { return [] }
+            text = decodedRaw
+        } else {
+            guard line.withUnsafeBufferPointer(VCardVersionConverter.ControlCharacters.contains) else { return [] }
+            text = String(decoding: line, as: UTF8.self)
+        }
+        var found: [Unicode.Scalar] = []
+        for scalar in text.unicodeScalars where VCardVersionConverter.ControlCharacters.isControl(scalar)
+            && scalar != "\r" && scalar != "\n" && !found.contains(scalar) {
+            found.append(scalar)
+        }
+        return found
+    }
+
     func values(of parameter: String) -> [String] {
         parameters.filter { $0.name == parameter }.flatMap(\.values)
     }

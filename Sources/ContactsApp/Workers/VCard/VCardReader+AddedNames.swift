@@ -33,11 +33,18 @@ extension VCardReader {
     /// because that version has no place for them (`VCardVersionConverter`): named in the import's
     /// report by their lines, so what changes is known before the card is ever written.
     static func propertiesAnExportRewrites(_ properties: [VCardProperty], lines: [Int]) -> [ParsedContacts.Problem] {
-        guard let versionProperty = properties.first(where: { $0.name == "VERSION" }) else { return [] }
-        let version = VCardVersion(versionValue: versionProperty.value)
+        let version = properties.first(where: { $0.name == "VERSION" }).flatMap { VCardVersion(versionValue: $0.value) }
         var found: [ParsedContacts.Problem] = []
         for (property, line) in zip(properties, lines) {
             let name = property.name
+            // Every export removes them (`VCardVersionConverter.ControlCharacters`), whatever its version.
+            let controls = property.controlCharactersKept
+            if !controls.isEmpty {
+                let listed = controls.map { String(format: "U+%04X", $0.value) }.joined(separator: ", ")
+                let noun = controls.count == 1 ? "control character" : "control characters"
+                found.append(.init(line: line, reason: "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
+                                   + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
+            }
             if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
                !VCardVersionConverter.Binary.looksLikeURI(property.value) {
                 found.append(.init(line: line, reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
@@ -52,6 +59,10 @@ extension VCardReader {
                             && !VCardVersionConverter.Binary.looksLikeURI(property.value) {
                     found.append(.init(line: line, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
                                        + "an export as 3.0 writes it as X-AGENT", kind: .changed))
+                } else if version == .v21 && name == "KEY" && Self.isKeyLink(property) {
+                    // What `VCardVersionConverter.Binary.to3` does with it (RFC 2426 §3.7.2).
+                    found.append(.init(line: line, reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, "
+                                       + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
                 }
             case .v4?:
                 if VCardVersionConverter.Names.removedIn4.contains(name) {
@@ -59,9 +70,18 @@ extension VCardReader {
                                        kind: .changed))
                 }
             case nil:
-                return []
+                continue
             }
         }
         return found
+    }
+
+    /// A 2.1 KEY that is a link (`KEY;VALUE=URL:https://...`, or a bare URI), not inline data or text.
+    private static func isKeyLink(_ key: VCardProperty) -> Bool {
+        let encoding = key.values(of: "ENCODING").first?.lowercased()
+        guard encoding != "b" && encoding != "base64", !key.value.lowercased().hasPrefix("data:") else { return false }
+        let valueType = key.values(of: "VALUE").first?.lowercased()
+        if valueType == "text" { return false }
+        return valueType == "uri" || valueType == "url" || VCardVersionConverter.Binary.looksLikeURI(key.value)
     }
 }

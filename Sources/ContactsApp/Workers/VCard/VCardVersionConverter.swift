@@ -117,7 +117,7 @@ struct VCardVersionConverter {
     /// A REV that is no date and time (Evolution's `REV:0`, `REV:2017-05-10T14:36:01Z(2)`): no
     /// reader can use it and validators refuse it, so it is left out, with a note. REV only says
     /// when the card last changed; a card without one is valid.
-    private static func isUnreadableRevision(_ line: String, notes: inout Notes) -> Bool {
+    static func isUnreadableRevision(_ line: String, notes: inout Notes) -> Bool {
         guard isUnreadableRevision(line), let value = line.splitAtFirst(":")?.rest else { return false }
         notes.add("REV dropped: \(Property.excerpt(value)) is not a date and time")
         return true
@@ -197,37 +197,39 @@ struct VCardVersionConverter {
         /// among its types, and the offset of the colon before its value. Nil for any other line.
         /// Such a line is valid as it is in 3.0 and 4.0 but for 4.0's `PREF=1` (`prefAs4`).
         static func plainTypes(_ line: String) -> (hasPref: Bool, colon: Int)? {
-            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (hasPref: Bool, colon: Int)? {
-                func isPlain(_ byte: UInt8) -> Bool {
-                    let letter = byte | 0x20
-                    return (letter >= 0x61 && letter <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
-                }
-                var index = 0
-                while index < bytes.count, isPlain(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
-                guard index > 0, index < bytes.count, bytes[index] == UInt8(ascii: ";") else { return nil }
-                var hasPref = false
-                while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
-                    // `TYPE=` in any case, then values separated by commas, none empty.
-                    guard bytes.count - index > 6 else { return nil }
-                    for (offset, letter) in "TYPE".utf8.enumerated() where bytes[index + 1 + offset] & 0xDF != letter { return nil }
-                    guard bytes[index + 5] == UInt8(ascii: "=") else { return nil }
-                    index += 6
-                    while true {
-                        let start = index
-                        while index < bytes.count, isPlain(bytes[index]) { index += 1 }
-                        guard index > start, index < bytes.count else { return nil }
-                        if index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
-                            && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f") {
-                            hasPref = true
-                        }
-                        guard bytes[index] == UInt8(ascii: ",") else { break }
-                        index += 1
-                    }
-                }
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                return (hasPref, index)
+            line.utf8.withContiguousStorageIfAvailable(plainTypes) ?? Array(line.utf8).withUnsafeBufferPointer(plainTypes)
+        }
+
+        /// `plainTypes(_:)` of a line's bytes.
+        static func plainTypes(_ bytes: UnsafeBufferPointer<UInt8>) -> (hasPref: Bool, colon: Int)? {
+            func isPlain(_ byte: UInt8) -> Bool {
+                let letter = byte | 0x20
+                return (letter >= 0x61 && letter <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
             }
-            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+            var index = 0
+            while index < bytes.count, isPlain(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
+            guard index > 0, index < bytes.count, bytes[index] == UInt8(ascii: ";") else { return nil }
+            var hasPref = false
+            while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
+                // `TYPE=` in any case, then values separated by commas, none empty.
+                guard bytes.count - index > 6 else { return nil }
+                for (offset, letter) in "TYPE".utf8.enumerated() where bytes[index + 1 + offset] & 0xDF != letter { return nil }
+                guard bytes[index + 5] == UInt8(ascii: "=") else { return nil }
+                index += 6
+                while true {
+                    let start = index
+                    while index < bytes.count, isPlain(bytes[index]) { index += 1 }
+                    guard index > start, index < bytes.count else { return nil }
+                    if index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                        && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f") {
+                        hasPref = true
+                    }
+                    guard bytes[index] == UInt8(ascii: ",") else { break }
+                    index += 1
+                }
+            }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+            return (hasPref, index)
         }
 
         /// A `plainTypes` line with `pref` as `PREF=1`, as parsing and writing it anew would give:
@@ -239,33 +241,38 @@ struct VCardVersionConverter {
                 out.reserveCapacity(bytes.count + 4)
                 if let group { out.append(contentsOf: group.utf8); out.append(UInt8(ascii: ".")) }
                 out.append(contentsOf: name.utf8)
-                var index = 0
-                while bytes[index] != UInt8(ascii: ";") { index += 1 }
-                var first = true
-                while index < plain.colon { // at a `;TYPE=`
-                    index += 6
-                    while true {
-                        let start = index
-                        while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: ";") && bytes[index] != UInt8(ascii: ":") {
-                            index += 1
-                        }
-                        let isPref = index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
-                            && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f")
-                        if !isPref {
-                            out.append(contentsOf: first ? ";TYPE=".utf8 : ",".utf8)
-                            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                            first = false
-                        }
-                        guard bytes[index] == UInt8(ascii: ",") else { break }
-                        index += 1
-                    }
-                }
-                out.append(contentsOf: ";PREF=1".utf8)
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain.colon...]))
+                appendPrefAs4Parameters(bytes, plain, to: &out)
                 return String(decoding: out, as: UTF8.self)
             }
             var line = line
             return line.withUTF8(build)
+        }
+
+        /// `prefAs4` from the parameters on: the other types in one `TYPE=a,b`, `;PREF=1`, the colon and the value.
+        static func appendPrefAs4Parameters(_ bytes: UnsafeBufferPointer<UInt8>, _ plain: (hasPref: Bool, colon: Int), to out: inout [UInt8]) {
+            var index = 0
+            while bytes[index] != UInt8(ascii: ";") { index += 1 }
+            var first = true
+            while index < plain.colon { // at a `;TYPE=`
+                index += 6
+                while true {
+                    let start = index
+                    while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: ";") && bytes[index] != UInt8(ascii: ":") {
+                        index += 1
+                    }
+                    let isPref = index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                        && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f")
+                    if !isPref {
+                        out.append(contentsOf: first ? ";TYPE=".utf8 : ",".utf8)
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                        first = false
+                    }
+                    guard bytes[index] == UInt8(ascii: ",") else { break }
+                    index += 1
+                }
+            }
+            out.append(contentsOf: ";PREF=1".utf8)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain.colon...]))
         }
 
         /// Whether the bytes spell an upper-case ASCII name, in any case.
@@ -311,19 +318,20 @@ struct VCardVersionConverter {
         /// stepping through `utf8`'s iterator was a third of a same-version export's time).
         /// C1 controls are U+0080-U+009F, encoded 0xC2 0x80-0x9F.
         static func contains(_ line: String) -> Bool {
-            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-                // A first pass without branches (vectorised), for the bytes that may start a control.
-                var suspect: UInt8 = 0
-                for byte in bytes { suspect |= (byte < 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0) | (byte == 0xC2 ? 1 : 0) }
-                guard suspect != 0 else { return false }
-                var previous: UInt8 = 0
-                for byte in bytes {
-                    if byte < 0x20 && byte != 0x09 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
-                    previous = byte
-                }
-                return false
+            line.utf8.withContiguousStorageIfAvailable(contains) ?? Array(line.utf8).withUnsafeBufferPointer(contains)
+        }
+
+        static func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            // A first pass without branches (vectorised), for the bytes that may start a control.
+            var suspect: UInt8 = 0
+            for byte in bytes { suspect |= (byte < 0x20 ? 1 : 0) | (byte == 0x7F ? 1 : 0) | (byte == 0xC2 ? 1 : 0) }
+            guard suspect != 0 else { return false }
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 && byte != 0x09 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
+                previous = byte
             }
-            return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+            return false
         }
 
         static func removed(from line: String, notes: inout Notes) -> String {

@@ -91,6 +91,7 @@ public struct VCardWriter {
         let uid = contact.uid
         var hasUID = false
         let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
+        if source == .v3 && version == .v4 && appendCard3As4(card, of: contact, to: &lines, notes: &notes) { return }
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
@@ -106,6 +107,57 @@ public struct VCardWriter {
             lines.line(line)
         }
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
+    }
+
+    /// `appendCard` of a 3.0 card in 4.0 from the record's bytes (`VCardVersionConverter.plan3To4`):
+    /// the same bytes and notes, with no String per line. False, having written nothing, for a
+    /// card the plan does not read.
+    private func appendCard3As4(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String]) -> Bool {
+        var text = card.text
+        return text.withUTF8 { bytes in
+            var converterNotes = VCardVersionConverter.Notes()
+            guard let plan = VCardVersionConverter.plan3To4(bytes, notes: &converterNotes) else { return false }
+            notes += converterNotes.sentences
+            var hasFN = false, hasN = false
+            func see(_ name: NameProperty) {
+                if name == .fn { hasFN = true } else if name == .n { hasN = true }
+            }
+            for line in plan {
+                switch line {
+                case .kept(let range), .preferred(let range, _, _): see(Self.nameProperty(UnsafeBufferPointer(rebasing: bytes[range])))
+                case .converted(let converted): for text in converted { see(Self.nameProperty(text)) }
+                }
+            }
+            for line in requiredLines(contact, hasFN: hasFN, hasN: hasN, notes: &notes) { lines.line(line) }
+            var hasUID = false
+            // The contact's UID in place of the card's first (`appendCard`), the card's others left out.
+            func keepsUID(_ line: String) -> Bool {
+                guard Self.isUIDLine(line) else { return true }
+                guard !hasUID else { return false }
+                hasUID = true
+                let value = line.splitAtFirst(":").map { VCardText.unescape($0.rest).trimmingSpaces }
+                if !contact.uid.isEmpty && value != contact.uid { lines.start("UID:"); lines.escaped(contact.uid); lines.end(); return false }
+                return true
+            }
+            for line in plan {
+                switch line {
+                case .kept(let range):
+                    let line = UnsafeBufferPointer(rebasing: bytes[range])
+                    if Self.isUIDLine(line) && !keepsUID(String(decoding: line, as: UTF8.self)) { continue }
+                    lines.line(line)
+                case .preferred(let range, let colon, let name):
+                    lines.startLine()
+                    lines.out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<name.lowerBound]))
+                    for byte in UnsafeBufferPointer(rebasing: bytes[name]) { lines.out.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
+                    VCardVersionConverter.Syntax.appendPrefAs4Parameters(UnsafeBufferPointer(rebasing: bytes[range]), (true, colon), to: &lines.out)
+                    lines.end()
+                case .converted(let converted):
+                    for line in converted where keepsUID(line) { lines.line(line) }
+                }
+            }
+            if !hasUID && !contact.uid.isEmpty { lines.start("UID:"); lines.escaped(contact.uid); lines.end() }
+            return true
+        }
     }
 
     /// FN is required in 3.0 and 4.0, N in 3.0: the lines a card that came without them (a phone's
@@ -127,6 +179,10 @@ public struct VCardWriter {
             case .other: break
             }
         }
+        return requiredLines(contact, hasFN: hasFN, hasN: hasN, notes: &notes)
+    }
+
+    private func requiredLines(_ contact: Contact, hasFN: Bool, hasN: Bool, notes: inout [String]) -> [String] {
         var required: [String] = []
         if !hasFN { required.append("FN:" + VCardText.escape(contact.fullName)) }
         if !hasN && (version == .v3 || !hasFN) {
@@ -156,17 +212,19 @@ public struct VCardWriter {
 
     static func nameProperty(_ line: String) -> NameProperty {
         var line = line
-        return line.withUTF8 { bytes in
-            var start = 0, end = 0
-            while end < bytes.count, bytes[end] != UInt8(ascii: ":"), bytes[end] != UInt8(ascii: ";") {
-                if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
-                end += 1
-            }
-            switch end - start {
-            case 1 where bytes[start] | 0x20 == UInt8(ascii: "n"): return .n
-            case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"): return .fn
-            default: return .other
-            }
+        return line.withUTF8(nameProperty)
+    }
+
+    static func nameProperty(_ bytes: UnsafeBufferPointer<UInt8>) -> NameProperty {
+        var start = 0, end = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: ":"), bytes[end] != UInt8(ascii: ";") {
+            if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+            end += 1
+        }
+        switch end - start {
+        case 1 where bytes[start] | 0x20 == UInt8(ascii: "n"): return .n
+        case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"): return .fn
+        default: return .other
         }
     }
 
@@ -188,6 +246,11 @@ public struct VCardWriter {
         return bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ";")
     }
 
+    private static func isUIDLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= 4 && bytes[0] & 0xDF == UInt8(ascii: "U") && bytes[1] & 0xDF == UInt8(ascii: "I") && bytes[2] & 0xDF == UInt8(ascii: "D")
+            && (bytes[3] == UInt8(ascii: ":") || bytes[3] == UInt8(ascii: ";"))
+    }
+
     /// Lines appended to a byte buffer, each folded and ended with CRLF as it is closed.
     private struct Lines {
         var out: [UInt8]
@@ -205,6 +268,11 @@ public struct VCardWriter {
         }
 
         mutating func line(_ text: String) { start(text); end() }
+
+        mutating func line(_ bytes: UnsafeBufferPointer<UInt8>) { startLine(); out.append(contentsOf: bytes); end() }
+
+        /// Starts a line whose bytes the caller appends to `out`.
+        mutating func startLine() { lineStart = out.count }
 
         /// `VCardText.escape`, by bytes (every character it escapes is ASCII): the runs between
         /// escaped bytes are appended whole, as most values have none (byte by byte, this was
