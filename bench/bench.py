@@ -472,7 +472,7 @@ class Bench:
     def khard(self):
         kh = self.args.khard
         if not kh:
-            self.note("khard could not be installed from PyPI: no peer comparison in this run.")
+            self.note("No khard given (bench/run gives none when PyPI could not install it): no peer comparison in this run.")
             return
         for n in self.peer_sizes:
             vcf, q = self.dataset(n, vdir=True)
