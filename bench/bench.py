@@ -125,14 +125,31 @@ class Bench:
         vcf, _ = self.dataset(n, vdir=n in self.peer_sizes)
         db = os.path.join(self.dbs, "book-%d.sqlite" % n)
         self.remove_db(db)
-        elapsed, rss = self.timed([self.bin, "import", "--db", db] + self.create + [vcf], "importing %d" % n)
+        elapsed, rss, cpu = self.timed([self.bin, "import", "--db", db] + self.create + [vcf], "importing %d" % n, cpu=True)
         # Cross-check: every card is a row, and both search indexes have one entry per row.
         counts = self.count(db)
         if counts != (n, n, n):
             raise SystemExit("import of %d cards gave (rows, text index, phone index) = %s" % (n, counts))
         self.row("load", "import (product, whole process)", n, n / elapsed, unit="cards/s",
-                 extra={"seconds": elapsed, "maxrss_kb": rss})
+                 extra={"seconds": elapsed, "maxrss_kb": rss, "cpu": cpu})
+        if n == (self.sizes[1] if len(self.sizes) > 1 else self.sizes[-1]):
+            self.import_floor(n, db)
         return db
+
+    def import_floor(self, n, db):
+        """Issue 32's floor for the import: SQLite alone writing the rows the import wrote, with
+        the product's schema, in one `INSERT … SELECT` per table (`bench/import-floor.sh`, one
+        run, its `floor` line): wall and CPU, beside the import's own."""
+        script = os.path.join(HERE, "import-floor.sh")
+        r = subprocess.run([script, self.bin, db, "1"], capture_output=True, text=True,
+                           env=dict(os.environ, TMPDIR=os.path.join(self.out, "tmp")))
+        line = next((l for l in r.stdout.splitlines() if l.startswith("floor ")), None)
+        if r.returncode != 0 or line is None:
+            self.note("bench/import-floor.sh failed at %d: %s" % (n, (r.stderr or r.stdout)[-500:]))
+            return
+        m = re.search(r"([0-9.]+) s wall \(([0-9.]+) user, ([0-9.]+) sys\)", line)
+        self.row("load", "floor: SQLite alone writing the same rows (bench/import-floor.sh)", n, float(m.group(1)),
+                 extra={"cpu": float(m.group(2)) + float(m.group(3)), "line": line})
 
     def count(self, db):
         sql = ("SELECT (SELECT COUNT(*) FROM contact), (SELECT COUNT(*) FROM contact_text), "
@@ -140,16 +157,17 @@ class Bench:
         r = subprocess.run(["sqlite3", db, sql], capture_output=True, text=True, check=True)
         return tuple(int(x) for x in r.stdout.strip().split("|"))
 
-    def timed(self, argv, what, stdin=None):
-        """Runs the product under /usr/bin/time; its wall time and peak RSS (KiB). Stops the run
-        with the product's stderr if it fails."""
+    def timed(self, argv, what, stdin=None, cpu=False):
+        """Runs the product under /usr/bin/time; its wall time and peak RSS (KiB), and with `cpu`
+        its CPU time (user + sys, s). Stops the run with the product's stderr if it fails."""
         t = time.perf_counter()
-        r = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, input=stdin,
+        r = subprocess.run(["/usr/bin/time", "-f", "%M %U %S"] + argv, input=stdin,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         elapsed = time.perf_counter() - t
         if r.returncode != 0:
             raise SystemExit("%s failed: %s" % (what, r.stderr.decode()[-2000:]))
-        return elapsed, int(r.stderr.decode().strip().splitlines()[-1])
+        rss, user, system = r.stderr.decode().strip().splitlines()[-1].split()
+        return (elapsed, int(rss), float(user) + float(system)) if cpu else (elapsed, int(rss))
 
     @staticmethod
     def remove_db(db):
@@ -454,7 +472,7 @@ class Bench:
     def khard(self):
         kh = self.args.khard
         if not kh:
-            self.note("khard could not be installed from PyPI: no peer comparison in this run.")
+            self.note("No khard given (bench/run gives none when PyPI could not install it): no peer comparison in this run.")
             return
         for n in self.peer_sizes:
             vcf, q = self.dataset(n, vdir=True)

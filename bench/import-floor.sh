@@ -12,7 +12,11 @@
 # from the phone digits (`ContactSearch.digitGramText`: runs of 6 digits at every second digit).
 #
 # Each run prints the whole copy's time, then each part's share (sqlite3's `.timer`):
-#   floor      the product's schema, as an import writes it;
+#   floor      the product's schema, as an import writes it: the contacts, their three FTS5
+#              entries, and (since issue 32) the duplicate keys (`contact_key`, its two indexes
+#              built after the rows, as an import into an empty book builds them) and the word
+#              list (`contact_word` and its trigram index): every row the import writes but the
+#              200 page anchors and the change set's one row;
 #   cheapest   the same rows into the cheapest form of each index the searches need: all three
 #              FTS5 tables contentless (`content=''`) without their size tables (`columnsize=0`),
 #              so SQLite keeps no second copy of any text, and the three sort indexes built once
@@ -81,13 +85,21 @@ INSERT INTO contact_text(rowid, text) SELECT rowid, text FROM src.contact_text;
 INSERT INTO contact_phone(rowid, digits) SELECT rowid, digits FROM src.contact_phone;
 .print grams
 INSERT INTO contact_phone_gram(rowid, grams) SELECT id, grams FROM src.gram_text;
+.print keys
+DROP INDEX contact_key_by_key; DROP INDEX contact_key_id;
+INSERT INTO contact_key(kind, key, id) SELECT kind, key, id FROM src.contact_key ORDER BY rowid;
+CREATE INDEX contact_key_by_key ON contact_key(key, kind, id);
+CREATE INDEX contact_key_id ON contact_key(id);
+.print wordlist
+INSERT INTO contact_word(word, starts) SELECT word, starts FROM src.contact_word;
+INSERT INTO contact_word_gram(word) SELECT word FROM src.contact_word;
 .print commit
 COMMIT;
 SQL
     } 2>&1)
     # sqlite3 prints "Run Time: real R user U sys S" after each statement: sum them per label.
     echo "$out" | awk -v label="$1" -v n="$n" -v run="$run" '
-        /^(contact|sorts|words|trigrams|grams|commit)$/ { part = $1; order[++k] = part; next }
+        /^(contact|sorts|words|trigrams|grams|keys|wordlist|commit)$/ { part = $1; order[++k] = part; next }
         /^Run Time:/ { real[part] += $4; cpu[part] += $6 + $8; next }
         /^TOTAL/ { total = sprintf("%s s wall (%s user, %s sys)", $2, $3, $4) }
         END {

@@ -186,7 +186,7 @@ def write(results, args, path):
                 fr, verdict(t["value"] >= 300000)))
     for w in ("search: name prefix", "search: email fragment", "search: phone digits"):
         a, b = get("latency", w, small), get("latency", w, big)
-        if a and b:
+        if a and b and small != big:  # one size compares nothing
             ratio = b["value"] / a["value"]
             L.append("| %s: %s ≤ 3× %s | %s vs %s = %.1f× | %s |" % (
                 w, human(big), human(small), fmt_s(b["value"]), fmt_s(a["value"]), ratio, verdict(ratio <= 3)))
@@ -198,6 +198,14 @@ def write(results, args, path):
             max(1, big // 200), human(big), fmt_s(b["value"]), fmt_s(a["value"]), ratio, verdict(ratio <= 2)))
     mid = sizes[1] if len(sizes) > 1 else big
     # Issue 32: export ≥ 100,000 cards/s; the import's goal is bench/import-floor.sh's floor.
+    imp, floor = get("load", "import", mid), get("load", "floor: SQLite alone", mid)
+    if imp and floor and floor["value"] > 0:
+        ratio = imp["seconds"] / floor["value"]
+        cpu = ""
+        if imp.get("cpu") and floor.get("cpu"):
+            cpu = "; CPU %.1f s vs %.1f s = %.2f×" % (imp["cpu"], floor["cpu"], imp["cpu"] / floor["cpu"])
+        L.append("| import ≤ 1.3× SQLite alone writing the same rows (`bench/import-floor.sh`) at %s | %.1f s vs %.1f s = %.2f× (wall)%s | %s |" % (
+            human(mid), imp["seconds"], floor["value"], ratio, cpu, verdict(ratio <= 1.3)))
     for group, what, goal in (("load", "import", 50000), ("export", "export", 100000)):
         r = get(group, what, mid)
         if r:
@@ -206,13 +214,22 @@ def write(results, args, path):
     for what, label in (("session", "peak memory (peak RSS)"),
                         ("the same session's heap", "our own stricter check: heap (RssAnon)")):
         a, b = get("memory", what, small), get("memory", what, big)
-        if a and b:
+        if a and b and small != big:
             ratio = b["value"] / a["value"]
             L.append("| %s at %s ≤ 1.5× at %s | %.1f MiB vs %.1f MiB = %.2f× | %s |" % (
                 label, human(big), human(small), b["value"] / 1024, a["value"] / 1024, ratio, verdict(ratio <= 1.5)))
     peer_big = results["peer_sizes"][-1]
     for r in [r for r in rows if r["group"] == "khard" and r["size"] == peer_big]:
-        L.append("| ≥ 100× faster than khard at %s: %s | %.0f× | %s |" % (human(peer_big), r["what"], r["value"], verdict(r["value"] >= 100)))
+        # Issue 32 raised the goal for `query` (what mutt runs) to 1,000×; the others stay at 100×.
+        goal = 1000 if "query" in r["what"] else 100
+        L.append("| ≥ {:,}× faster than khard at %s: %s | %.0f× | %s |".format(goal) % (
+            human(peer_big), r["what"], r["value"], verdict(r["value"] >= goal)))
+    # Issue 32's sync goals are measured against a local Radicale by bench/carddav.py, not here.
+    for label in ("CardDAV first download of 5,000 cards ≤ 1.2× Radicale's floor",
+                  "CardDAV sync with nothing to do ≤ 1.2× one sync-collection",
+                  "CardDAV first download of 50,000 cards ≤ 1.2× the floor, peak memory flat 5k → 50k",
+                  "CardDAV push of 100 edits ≤ 1.1× a plain PUT loop"):
+        L.append("| %s | not measured by `bench/run`: `bench/carddav.py` (see bench/FINDINGS.md) | — |" % label)
     L.append("")
     extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), "FINDINGS.md")
     if os.path.exists(extra):

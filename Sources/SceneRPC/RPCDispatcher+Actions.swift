@@ -13,14 +13,29 @@ extension RPCDispatcher {
         case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
         }
         announce(outcome)
-        return try Self.result(of: outcome, stack: stackJSON())
+        let stack = stackJSON()
+        return try Self.result(of: outcome, stack: stack, stackModel: stackCache?.model)
     }
 
     /// `{displayed, routes, stack}` for an outcome, or the application error it ends in.
-    static func result(of outcome: Outcome, stack: StackJSON) throws(RPCError) -> ActionResult {
-        let result = ActionResult(displayed: outcome.displayed.map(Self.displayed),
+    /// A displayed stack equal to `stackModel` (the one `stack` was made from) takes its JSON
+    /// from `stack`: `session/stack`, asked by clients in a loop, then builds no JSON of its own
+    /// (building it again was a fifth of a pipelined request; bench/FINDINGS.md, issue 32).
+    static func result(of outcome: Outcome, stack: StackJSON, stackModel: StackViewModel? = nil) throws(RPCError) -> ActionResult {
+        var stackShownAt: [Int] = []
+        var displayed: [JSONValue] = []
+        displayed.reserveCapacity(outcome.displayed.count)
+        for viewModel in outcome.displayed {
+            if let stackModel, let shown = viewModel as? StackViewModel, shown == stackModel {
+                stackShownAt.append(displayed.count)
+                displayed.append(stack.shown)
+            } else {
+                displayed.append(Self.displayed(viewModel))
+            }
+        }
+        let result = ActionResult(displayed: displayed,
                                   routes: outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null },
-                                  stack: stack)
+                                  stack: stack, stackShownAt: stackShownAt)
         guard let failure = outcome.error else { return result }
         guard case .object(var body) = result.json else { preconditionFailure("a result is an object") }
         body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
@@ -70,8 +85,13 @@ extension RPCDispatcher {
 struct StackJSON: Equatable {
     let value: JSONValue
     let text: [UInt8]
+    /// The stack as `displayed` shows it, `{"kind":"stack","value":{"scenes":value}}`.
+    let shown: JSONValue
 
-    init(_ value: JSONValue) { self.value = value; text = value.serialized() }
+    init(_ value: JSONValue) {
+        self.value = value; text = value.serialized()
+        shown = ["kind": .string(StackViewModel.kind), "value": .object(["scenes": value])]
+    }
 }
 
 /// The result of a scene or router method, `{displayed, routes, stack}`, kept apart from its JSON
@@ -81,13 +101,31 @@ struct ActionResult: Equatable {
     let displayed: [JSONValue]
     let routes: [JSONValue]
     let stack: StackJSON
+    /// The positions in `displayed` that are the stack (`StackJSON.shown`), written from its text.
+    var stackShownAt: [Int] = []
 
     var json: JSONValue { ["displayed": .array(displayed), "routes": .array(routes), "stack": stack.value] }
 
     /// Appends the same bytes as `json.serialized()`.
     func appendCompact(to out: inout [UInt8]) {
         JSONWriter.appendRaw(#"{"displayed":"#, to: &out)
-        JSONValue.array(displayed).appendCompact(to: &out)
+        if stackShownAt.isEmpty {
+            JSONValue.array(displayed).appendCompact(to: &out)
+        } else {
+            // Members in key order, as the writer puts them: "kind", then "value".
+            out.append(UInt8(ascii: "["))
+            for (index, value) in displayed.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                if stackShownAt.contains(index) {
+                    JSONWriter.appendRaw(#"{"kind":"stack","value":{"scenes":"#, to: &out)
+                    out.append(contentsOf: stack.text)
+                    JSONWriter.appendRaw("}}", to: &out)
+                } else {
+                    value.appendCompact(to: &out)
+                }
+            }
+            out.append(UInt8(ascii: "]"))
+        }
         JSONWriter.appendRaw(#","routes":"#, to: &out)
         JSONValue.array(routes).appendCompact(to: &out)
         JSONWriter.appendRaw(#","stack":"#, to: &out)

@@ -20,7 +20,7 @@ final class OutgoingMessageTests: XCTestCase {
     func test_appendCompact_everyKindOfMessage_writesTheObjectsBytes() {
         let result: JSONValue = ["displayed": [["kind": "stack", "value": ["scenes": []]]], "routes": [], "stack": ["é\n\"x\""]]
         let error = RPCError(code: -32010, message: "not \"saved\"", data: ["details": ["a": "b"], "code": "x"])
-        let cases: [OutgoingMessage] = [
+        var cases: [OutgoingMessage] = [
             .result(id: 1, result), .result(id: "s-1", nil), .result(id: nil, []), .result(id: -7, ["a": true]),
             .error(id: 2, error), .error(id: nil, RPCError(code: -32700, message: "parse error")),
             .error(id: "ü", .requestCancelled),
@@ -35,6 +35,12 @@ final class OutgoingMessageTests: XCTestCase {
             .actionResult(id: 6, ActionResult(displayed: [["n": .double(0.25)]], routes: [], stack: StackJSON([]))),
             .batch([.actionResult(id: 7, ActionResult(displayed: [], routes: [], stack: StackJSON(["s"]))), .result(id: 8, 1)]),
         ]
+        // The stack displayed, written from the stack's own text, alone and among other view models.
+        let stack = StackJSON([["scene": "list", "title": "Zoë \"x\"\n"], ["scene": "item", "title": "<Ann>"]])
+        cases.append(.actionResult(id: 9, ActionResult(displayed: [stack.shown], routes: [], stack: stack, stackShownAt: [0])))
+        cases.append(.actionResult(id: 10, ActionResult(displayed: [["kind": "message", "value": ["text": "é"]], stack.shown, ["n": 1]],
+                                                        routes: [["route": "pop", "scene": "item"]], stack: stack,
+                                                        stackShownAt: [1])))
         for message in cases { assertSameBytesAsTheObject(message) }
     }
 }

@@ -116,6 +116,23 @@ final class RPCDispatchTests: XCTestCase {
         XCTAssertEqual(out.last?["result"]?["displayed"]?.arrayFirst?["kind"], "help")
     }
 
+    func test_sessionStack_asTheStackMoves_displaysTheStackOfThatMoment() {
+        // Given: the stack's JSON is kept between requests while the stack is unchanged
+        let before = fixture.sendFramed(RPCSeeds.request(1, "session/stack"), RPCSeeds.request(2, "session/stack"))
+        // When
+        _ = fixture.sendFramed(RPCSeeds.request(3, "list/open", "{\"name\":\"Ann\"}"))
+        let pushed = fixture.sendFramed(RPCSeeds.request(4, "session/stack"))
+        _ = fixture.sendFramed(RPCSeeds.request(5, "session/back"))
+        let back = fixture.sendFramed(RPCSeeds.request(6, "session/stack"))
+        // Then: each displays the stack it was asked in, the same as the result's `stack`
+        let list: JSONValue = [["scene": "list", "title": "All items"]]
+        XCTAssertEqual(before.map { $0["result"]?["displayed"] }, [[["kind": "stack", "value": ["scenes": list]]],
+                                                                  [["kind": "stack", "value": ["scenes": list]]]])
+        XCTAssertEqual(pushed.last?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": listAndItem]]])
+        XCTAssertEqual(pushed.last?["result"]?["stack"], listAndItem)
+        XCTAssertEqual(back.last?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": list]]])
+    }
+
     func test_quit_isNotAMethod() {
         XCTAssertEqual(fixture.sendFramed(RPCSeeds.request(1, "session/quit")).last?["error"]?["code"], -32601)
     }

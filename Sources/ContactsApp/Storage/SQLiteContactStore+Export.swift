@@ -25,14 +25,16 @@ extension SQLiteContactStore {
 
     private static let cardAt = readColumnList.firstIndex { $0.name == "card" }!
 
+    /// The columns of `readColumnList` read for a carded contact, with their positions, found
+    /// once: asking the set for each column's name hashed 11 names a row.
+    private static let columnsReadForCards = readColumnList.enumerated().filter { columnsWrittenFromCards.contains($0.element.name) }
+
     /// A row selected with `exportSelect`: a contact without a card whole, one with a card with
     /// the columns the writer reads, its other fields empty.
     static func exportContact(from row: Row) throws -> Contact {
         guard !row.hasNull(atIndex: cardAt) else { return try contact(from: row) }
         var contact = Contact()
-        for (at, column) in readColumnList.enumerated() where columnsWrittenFromCards.contains(column.name) {
-            try column.read?(row, at, &contact)
-        }
+        for (at, column) in columnsReadForCards { try column.read?(row, at, &contact) }
         return contact
     }
 

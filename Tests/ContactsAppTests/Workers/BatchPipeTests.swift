@@ -71,3 +71,41 @@ final class BatchPipeConsumingElsewhereTests: XCTestCase {
         func mutate(_ change: (inout Value) -> Void) { lock.lock(); change(&stored); lock.unlock() }
     }
 }
+
+/// `BatchPipe.run`: a thread of its own produces, this thread consumes.
+final class BatchPipeRunTests: XCTestCase {
+    /// A batch that tells which thread freed it.
+    final class Batch: @unchecked Sendable {
+        let number: Int
+        let freed: BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>
+        let producer: BatchPipeConsumingElsewhereTests.Locked<Thread?>
+        init(_ number: Int, freed: BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>,
+             producer: BatchPipeConsumingElsewhereTests.Locked<Thread?>) {
+            self.number = number; self.freed = freed; self.producer = producer
+        }
+        deinit {
+            let onProducer = producer.value.map { $0 == Thread.current } ?? false
+            freed.mutate { $0.append((number, onProducer)) }
+        }
+    }
+
+    func test_everyBatchIsConsumedInOrder_andFreedByTheProducerOnceConsumed() throws {
+        // Given
+        let freed = BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>([])
+        let producer = BatchPipeConsumingElsewhereTests.Locked<Thread?>(nil)
+        var consumed: [Int] = []
+
+        // When
+        try BatchPipe.run(capacity: 2, produce: { send in
+            producer.mutate { $0 = Thread.current }
+            for number in 1...20 { try send(Batch(number, freed: freed, producer: producer)) }
+        }, consume: { (batch: Batch) in consumed.append(batch.number) })
+
+        // Then: all consumed in order and all freed; every batch consumed while the producer still
+        // had at least capacity + 2 batches to send was freed on its thread (the saving thread of
+        // an import frees none of those)
+        XCTAssertEqual(consumed, Array(1...20))
+        XCTAssertEqual(freed.value.map(\.number).sorted(), Array(1...20))
+        XCTAssertEqual(freed.value.filter { $0.number <= 16 }.filter { !$0.onProducer }.map(\.number), [])
+    }
+}

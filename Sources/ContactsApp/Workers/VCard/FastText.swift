@@ -112,6 +112,13 @@ extension StringProtocol {
     /// Characters misses a `:` followed by a combining mark (`N:ؘ…` is one grapheme `:ؘ`), and
     /// the vCard grammar's separators are octets (RFC 6350 §3.3).
     func splitAtFirst(_ separator: Unicode.Scalar) -> (head: String, rest: String)? {
+        // An ASCII separator's byte is that scalar and nothing else in UTF-8, so both sides are
+        // sliced at scalar boundaries from the bytes: appending scalar by scalar was 14 % of an
+        // export (the UID line of every card; bench/FINDINGS.md, issue 32).
+        if separator.isASCII {
+            guard let index = utf8.firstIndex(of: UInt8(truncatingIfNeeded: separator.value)) else { return nil }
+            return (String(self[..<index]), String(self[utf8.index(after: index)...]))
+        }
         let scalars = unicodeScalars
         guard let index = scalars.firstIndex(of: separator) else { return nil }
         var head = String.UnicodeScalarView(), rest = String.UnicodeScalarView()
