@@ -335,6 +335,22 @@ extension SQLiteContactStore: GroupSyncStore {
         }
     }
 
+    public func setGroupBook(uid: String, book: String) throws {
+        try guarded {
+            try write { db, _ in
+                try db.execute(sql: "INSERT OR REPLACE INTO group_book (uid, book) VALUES (?, ?)", arguments: [uid, book])
+            }
+        }
+    }
+
+    public func chosenGroupBooks() throws -> [String: String] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT uid, book FROM group_book").reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
+            }
+        }
+    }
+
     public func forgetGroup(account: String, href: String) throws {
         try guarded {
             try write { db, _ in

@@ -18,7 +18,8 @@ public protocol ListContactsGroupsLogic {
     func groups() throws -> [GroupSummary]
     /// The group a person names: its name in any case, or a unique start of one.
     func group(named name: String) throws -> ContactGroup
-    func newGroup(named name: String) throws -> ContactGroup
+    /// A new group, in the book named (nil: the default book); refused when that book is read-only.
+    func newGroup(named name: String, book: String?) throws -> ContactGroup
     func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup)
     func deleteGroup(named name: String) throws -> ContactGroup
     /// Adds the contacts the references name (numbers, UIDs, names or searches matching one).
@@ -62,8 +63,11 @@ extension ContactsWorker: ListContactsGroupsLogic {
         throw ContactsFailure.badInput("\"\(name)\" starts \(starting.map { "\"\($0.name)\"" }.joined(separator: ", ")); name one group")
     }
 
-    public func newGroup(named name: String) throws -> ContactGroup {
+    public func newGroup(named name: String, book: String?) throws -> ContactGroup {
         let name = try checkedName(name)
+        // Where it goes, refused before anything is made when that book is read-only: a group
+        // there would never be pushed (a read-only book is only pulled) and would stay here alone.
+        let target = try groupsBook(book)
         let summaries = try groups()
         if let taken = summaries.first(where: { ContactKeys.fold($0.group.name) == ContactKeys.fold(name) }) {
             throw ContactsFailure.badInput("a group named \"\(taken.group.name)\" exists already")
@@ -71,8 +75,35 @@ extension ContactsWorker: ListContactsGroupsLogic {
         var group = GroupCard.new(uid: makeUID(), name: name, convention: try convention(summaries))
         group.createdAt = now(); group.updatedAt = group.createdAt
         let saved = try translating { try groupKeeper().saveGroup(group, kind: .add, summary: "made group \(name)") }
+        if let target, !target.isDefault, let links = store as? GroupSyncStore {
+            try translating { try links.setGroupBook(uid: saved.uid, book: target.name) }
+        }
         announceGroup()
         return saved
+    }
+
+    /// The book a new group goes to: the one named, else the default one; nil in a file of one book.
+    private func groupsBook(_ name: String?) throws -> AddressBook? {
+        guard let bookStore else {
+            if let name, name != AddressBook.localName { throw ContactsFailure.badInput("this book file has one address book only") }
+            return nil
+        }
+        let books = try translating { try bookStore.addressBooks(counting: false) }
+        let book: AddressBook
+        if let name {
+            guard let named = books.first(where: { $0.name == name }) else {
+                throw ContactsFailure.badInput("there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
+            }
+            book = named
+        } else {
+            guard let found = books.first(where: \.isDefault) else { return nil }
+            book = found
+        }
+        guard book.isReadOnly else { return book }
+        // A server's writable book first: a group in the local book stays here.
+        let writable = books.first { !$0.isReadOnly && !$0.isLocal } ?? books.first { !$0.isReadOnly }
+        throw ContactsFailure.readOnlyForGroups(book: book.name, byServer: book.serverReadOnly, named: name != nil,
+                                                writable: writable?.name)
     }
 
     public func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup) {
