@@ -290,8 +290,12 @@ extension SQLiteContactStore {
                 }
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
                 let columns = Self.readColumnList.map { "contact." + $0.name }.joined(separator: ", ")
+                // The page's ids first, sorted by the sort key alone, then their rows: sorting the
+                // members' whole rows (cards and all) to keep 50 read every member's row in full.
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
+                    SELECT \(columns) FROM contact WHERE contact.id IN (
+                        SELECT contact.id FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?)
+                    ORDER BY contact.\(column), contact.id
                     """, arguments: arguments + [limit, offset])
                 let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(contacts: contacts, total: total,
