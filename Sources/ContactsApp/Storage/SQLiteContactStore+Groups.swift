@@ -50,7 +50,7 @@ extension SQLiteContactStore: ContactGroupStore {
             try writer.read { db in
                 let counts = try Row.fetchAll(db, sql: """
                     SELECT m.group_id, COUNT(*) FROM group_member m
-                    WHERE EXISTS (SELECT 1 FROM contact c WHERE c.uid = m.member) GROUP BY m.group_id
+                    WHERE EXISTS (SELECT 1 FROM contact c WHERE c.uid IN (m.member, 'urn:uuid:' || m.member)) GROUP BY m.group_id
                     """).reduce(into: [Int64: Int]()) { $0[$1[0]] = $1[1] }
                 return try Self.groupRows(where: "1", [], db).map { GroupSummary(group: $0, inBook: counts[$0.id ?? 0] ?? 0) }
             }
@@ -68,7 +68,7 @@ extension SQLiteContactStore: ContactGroupStore {
     public func groups(containing uid: String) throws -> [ContactGroup] {
         try guarded {
             try writer.read { db in
-                try Self.groupRows(where: "id IN (SELECT group_id FROM group_member WHERE member = ?)", [uid], db)
+                try Self.groupRows(where: "id IN (SELECT group_id FROM group_member WHERE member = ?)", [GroupCard.memberUID(uid)], db)
             }
         }
     }
@@ -275,10 +275,14 @@ extension SQLiteContactStore {
                 var from: String, arguments: StatementArguments
                 switch filter {
                 case .members(let id):
-                    from = "group_member m CROSS JOIN contact ON contact.uid = m.member WHERE m.group_id = ?"
+                    // A member is kept without `urn:uuid:` (GroupCard.memberUID); a contact's UID may have it.
+                    from = "group_member m CROSS JOIN contact ON contact.uid IN (m.member, 'urn:uuid:' || m.member) WHERE m.group_id = ?"
                     arguments = [id]
                 case .ungrouped:
-                    from = "contact WHERE NOT EXISTS (SELECT 1 FROM group_member m WHERE m.member = contact.uid)"
+                    from = """
+                        contact WHERE NOT EXISTS (SELECT 1 FROM group_member m WHERE m.member =
+                            CASE WHEN contact.uid LIKE 'urn:uuid:%' THEN substr(contact.uid, 10) ELSE contact.uid END)
+                        """
                     arguments = []
                 }
                 if !parsed.isEmpty {

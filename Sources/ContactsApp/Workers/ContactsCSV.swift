@@ -31,7 +31,7 @@ enum ContactsCSV {
     /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
     static func append(_ contacts: [Contact], groups: [String: [String]] = [:], to bytes: inout [UInt8]) {
         for contact in contacts {
-            let names = (groups[contact.uid] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
+            let names = (groups[GroupCard.memberUID(contact.uid)] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
             append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) } + [names], to: &bytes)
         }
     }

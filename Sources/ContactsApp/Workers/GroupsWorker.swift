@@ -154,11 +154,13 @@ extension ContactsWorker: ListContactsGroupsLogic {
         var changed: [Contact] = [], unchanged: [Contact] = []
         var seen = Set<String>()
         for contact in try references.map(resolve) where seen.insert(contact.uid).inserted {
-            let isMember = members.contains(contact.uid)
+            // Members are compared without `urn:uuid:`, which a card's MEMBER has and a UID may not.
+            let key = GroupCard.memberUID(contact.uid)
+            let isMember = members.contains { GroupCard.memberUID($0) == key }
             if adding && !isMember {
                 members.append(contact.uid); changed.append(contact)
             } else if !adding && isMember {
-                members.removeAll { $0 == contact.uid }; changed.append(contact)
+                members.removeAll { GroupCard.memberUID($0) == key }; changed.append(contact)
             } else {
                 unchanged.append(contact)
             }
