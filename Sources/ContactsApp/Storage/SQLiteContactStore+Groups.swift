@@ -292,15 +292,26 @@ extension SQLiteContactStore {
                     try Self.steppingIDs(db, sql: sql, arguments: searchArguments) { ids.append($0); return true }
                     from += " AND contact.id IN (\(ResolvedSearch.list(ids)))"
                 }
-                let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
                 let columns = Self.readColumnList.map { "contact." + $0.name }.joined(separator: ", ")
-                // The page's ids first, sorted by the sort key alone, then their rows: sorting the
-                // members' whole rows (cards and all) to keep 50 read every member's row in full.
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(columns) FROM contact WHERE contact.id IN (
-                        SELECT contact.id FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?)
-                    ORDER BY contact.\(column), contact.id
-                    """, arguments: arguments + [limit, offset])
+                let total: Int, rows: [Row]
+                if case .members = filter {
+                    // One pass over the members: their ids sorted by the sort key alone (the count is
+                    // their number), then the page's rows. Sorting whole rows (cards and all) to keep
+                    // 50, and counting in a second pass, read every member twice (bench/groups.py).
+                    let ids = try Int64.fetchAll(db, sql: "SELECT contact.id FROM \(from) ORDER BY contact.\(column), contact.id",
+                                                 arguments: arguments)
+                    total = ids.count
+                    let page = ids.dropFirst(min(offset, ids.count)).prefix(limit)
+                    rows = page.isEmpty ? [] : try Row.fetchAll(db, sql: """
+                        SELECT \(columns) FROM contact WHERE contact.id IN (\(page.map(String.init).joined(separator: ",")))
+                        ORDER BY contact.\(column), contact.id
+                        """)
+                } else {
+                    total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
+                    rows = try Row.fetchAll(db, sql: """
+                        SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
+                        """, arguments: arguments + [limit, offset])
+                }
                 let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])

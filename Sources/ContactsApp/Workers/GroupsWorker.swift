@@ -18,6 +18,8 @@ public protocol ListContactsGroupsLogic {
     func groups() throws -> [GroupSummary]
     /// The group a person names: its name in any case, or a unique start of one.
     func group(named name: String) throws -> ContactGroup
+    /// The same group's id and name alone (`list --group`): no card read, no sizes counted.
+    func groupID(named name: String) throws -> (id: Int64, name: String)
     /// A new group, in the book named (nil: the default book); refused when that book is read-only.
     func newGroup(named name: String, book: String?) throws -> ContactGroup
     func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup)
@@ -27,6 +29,13 @@ public protocol ListContactsGroupsLogic {
     func removeMembers(_ references: [String], from name: String) throws -> GroupMembersChange
     /// The groups a contact is a member of, by name.
     func groups(of contact: Contact) throws -> [ContactGroup]
+}
+
+extension ListContactsGroupsLogic {
+    public func groupID(named name: String) throws -> (id: Int64, name: String) {
+        let group = try group(named: name)
+        return (group.id ?? 0, group.name)
+    }
 }
 
 extension ContactsWorker: ListContactsGroupsLogic {
@@ -46,9 +55,19 @@ extension ContactsWorker: ListContactsGroupsLogic {
     }
 
     public func group(named name: String) throws -> ContactGroup {
+        let named = try groupID(named: name)
+        guard let group = try groups().map(\.group).first(where: { $0.id == named.id }) else {
+            throw ContactsFailure.badInput("no group is named \"\(name)\"; groups lists them")
+        }
+        return group
+    }
+
+    /// Matched on the groups' names alone: a group of 10k members has a card of 10k lines, which
+    /// `groups()` reads and counts (bench/groups.py).
+    public func groupID(named name: String) throws -> (id: Int64, name: String) {
         let wanted = ContactKeys.fold(name.trimmingCharacters(in: .whitespaces))
         guard !wanted.isEmpty else { throw ContactsFailure.badInput("name a group: groups lists them") }
-        let all = try groups().map(\.group)
+        let all = try translating { try groupKeeper().groupNames() }.map { (id: $0.id, name: $0.name) }
         let exact = all.filter { ContactKeys.fold($0.name) == wanted }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {

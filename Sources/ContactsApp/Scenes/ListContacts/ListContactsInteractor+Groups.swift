@@ -59,7 +59,7 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
             return (.ungrouped, nil)
         }
         guard let name = filter.group else { return (nil, nil) }
-        let group = try groupsLogic().group(named: name)
-        return (group.id.map { .members(of: $0) }, group.name)
+        let group = try groupsLogic().groupID(named: name)
+        return (.members(of: group.id), group.name)
     }
 }
