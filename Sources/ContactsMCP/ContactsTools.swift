@@ -284,7 +284,8 @@ public final class ContactsTools {
         listActionTool(
             .group, title: "Change a group",
             description: ". `action` new, rename, delete, add or remove; `name` the group; `values` the new "
-                + "name (rename) or the contacts (add, remove): numbers, UIDs or quoted names. A delete keeps the members; "
+                + "name (rename) or the contacts (add, remove): numbers, UIDs or quoted names; `book` (new) the address "
+                + "book it goes to, else the default one. A delete keeps the members; "
                 + "the undo tool takes any of these back.",
             outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
         ) { outcome in

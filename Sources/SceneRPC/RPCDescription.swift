@@ -10,7 +10,7 @@ public struct RPCServerInfo: Equatable, Sendable {
 
     /// The version of this protocol (Protocol.md, "Versioning"): the major changes only when a
     /// method, field or code is removed or changes meaning; additions raise the minor.
-    public static let protocolVersion = "1.6"
+    public static let protocolVersion = "1.7"
 }
 
 /// The introspection document: every method and notification with JSON Schema for its params

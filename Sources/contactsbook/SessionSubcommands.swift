@@ -153,7 +153,7 @@ struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Make, rename or delete a group, or add and remove its members.",
         discussion: """
-            group new NAME · group rename OLD NEW · group delete NAME · group add NAME CONTACT... · \
+            group new NAME [--book BOOK] · group rename OLD NEW · group delete NAME · group add NAME CONTACT... · \
             group remove NAME CONTACT... (contacts by number, UID or name; a name of several words is one argument)
             """)
     @OptionGroup var global: GlobalOptions
@@ -161,9 +161,11 @@ struct GroupCommand: ParsableCommand {
     @Argument(help: "new, rename, delete, add or remove.") var action: String
     @Argument(help: "The group's name (or the start of it).") var name: String
     @Argument(help: "rename: the new name; add, remove: the contacts.") var values: [String] = []
+    @Option(help: "new: the address book the group goes to (else the default book).") var book: String?
 
     func run() throws {
         var arguments: [String: ArgumentValue] = ["action": .string(action), "name": .string(name)]
+        if let book { arguments["book"] = .string(book) }
         // Each argument stays one value, as quoted words do on a session's line.
         if !values.isEmpty {
             arguments["values"] = .string(action == "rename" ? values.joined(separator: " ")

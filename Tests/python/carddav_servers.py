@@ -50,9 +50,10 @@ def wait_for_port(port, process, timeout=30):
 
 
 class Server:
-    """One running server: its base URL, its address book's URL and raw requests to it."""
+    """One running server: its base URL, its address book's URL and raw requests to it. `books`
+    names more address books of alice's beside the first (`book`), made at start."""
 
-    def __init__(self, kind, tmp_path):
+    def __init__(self, kind, tmp_path, books=()):
         self.kind = kind
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/"
@@ -71,8 +72,10 @@ class Server:
         elif kind.startswith("sabredav"):
             # One request a line in requests.log: method, path, Authorization scheme, status.
             self.requests_log = root / "requests.log"
+            self.read_only_file = root / "readonly"
             env = dict(os.environ, SABRE_DB=str(root / "db.sqlite"), SABRE_LOG=str(self.requests_log),
-                       SABRE_AUTH="digest" if kind == "sabredav-digest" else "basic")
+                       SABRE_AUTH="digest" if kind == "sabredav-digest" else "basic", SABRE_BOOKS=",".join(books),
+                       SABRE_READONLY=str(self.read_only_file))
             command = ["php", "-S", f"127.0.0.1:{self.port}", SABREDAV_SCRIPT]
             self.auth = (USER, PASSWORD)
             self.book = f"{self.base}addressbooks/{USER}/default/"
@@ -88,6 +91,30 @@ class Server:
         if kind == "radicale":
             status, _, _ = self.request("MKCOL", self.book, MKCOL)
             assert status == 201, status
+        if not kind.startswith("sabredav"):
+            for name in books:
+                status, _, _ = self.request("MKCOL", self.book_url(name), MKCOL)
+                assert status == 201, status
+
+    @property
+    def first_book(self):
+        """The name our account gives the first book (its URL's last segment)."""
+        return self.book.rstrip("/").rsplit("/", 1)[1]
+
+    def book_url(self, name):
+        return self.book.rstrip("/").rsplit("/", 1)[0] + f"/{name}/"
+
+    def set_read_only(self, *names):
+        """SabreDAV: the books whose ACL grants alice read alone (RFC 3744), from the next request on."""
+        self.read_only_file.write_text("".join(name + "\n" for name in names))
+
+    def in_book(self, name, method="names"):
+        """`names()` or `cards()` of another of alice's books."""
+        saved, self.book = self.book, self.book_url(name)
+        try:
+            return getattr(self, method)()
+        finally:
+            self.book = saved
 
     def stop(self):
         if self.process.poll() is None:

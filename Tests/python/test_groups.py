@@ -117,6 +117,21 @@ def test_csv_groups_column_written_and_read(tmp_path):
     assert "Climbing | club        1" in groups and "Family                 2" in groups
 
 
+def test_googles_csv_labels_import_as_groups_without_its_system_groups(tmp_path):
+    # Google Contacts' older export: labels in `Group Membership`, joined by " ::: "
+    db = str(tmp_path / "google.sqlite")
+    imported = run(tmp_path, db, "--create", "import", os.path.join(FIXTURES, "google-legacy.csv"))
+    assert imported.returncode == 0, imported.stderr
+    assert "4 added" in imported.stdout and "2 groups (2 added, 0 updated)" in imported.stdout
+    groups = json.loads(run(tmp_path, db, "groups", "--json").stdout)
+    listing = next(v["value"] for v in groups["displayed"] if v["kind"] == "contactGroups")
+    assert {g["name"]: g["size"] for g in listing["groups"]} == {"Book club": 1, "Family": 3}
+    family = run(tmp_path, db, "list", "--group", "Family").stdout
+    assert "3 contacts in group Family" in family and "Di Evans" not in family
+    # Labels are not tags any more: no contact has one
+    assert "Tags" not in run(tmp_path, db, "show", "Cy Young").stdout
+
+
 def test_query_offers_a_group_as_one_item_of_its_members_addresses(tmp_path):
     db = book(tmp_path)
     run(tmp_path, db, "group", "new", "Book club")

@@ -54,7 +54,7 @@ def run_recipe(tmp_path, command, **variables):
 
 def check_transcript(lines):
     assert lines[0].startswith("server: contactsbook "), lines
-    assert lines[0].endswith(", protocol 1.6"), lines
+    assert lines[0].endswith(", protocol 1.7"), lines
     body = lines[1:]
     assert len(body) == len(EXPECTED), lines
     for got, expected in zip(body, EXPECTED):

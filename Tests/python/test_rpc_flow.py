@@ -28,7 +28,7 @@ def test_a_whole_flow_search_show_edit_save_back(spawn_rpc, framing):
     assert notes == []
     result = response["result"]
     assert result["serverInfo"]["name"] == "contactsbook"
-    assert result["protocolVersion"] == "1.6"
+    assert result["protocolVersion"] == "1.7"
     assert result["capabilities"]["framing"] == ("contentLength" if framing == "content-length" else "newlineDelimited")
     assert result["capabilities"]["progress"] is True
     assert [scene["id"] for scene in result["scenes"]] == ["contacts", "contact", "form"]

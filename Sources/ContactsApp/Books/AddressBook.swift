@@ -68,7 +68,9 @@ public protocol AddressBookStore: AnyObject {
     func setDefaultBook(_ name: String) throws
     /// Puts the contacts in `book`, in one transaction: a contact linked to another server book
     /// leaves its link for a `BookMove`; one not yet on a server is pinned to `book`.
-    func move(_ ids: [Int64], to book: String) throws
+    /// With a `summary`, one change set of the journal (`undo` moves them back); without, not
+    /// journalled (a copy's new contacts, whose insert is).
+    func move(_ ids: [Int64], to book: String, summary: String?) throws
     /// The moves whose DELETE is still to send, from the books of `account`.
     func pendingMoves(account: String) throws -> [BookMove]
     /// The move's card was deleted (or is gone): forgotten.
@@ -77,4 +79,8 @@ public protocol AddressBookStore: AnyObject {
     func moveIsReady(_ move: BookMove) throws -> Bool
     /// Records what the server says of a book's rights, found again at each sync.
     func setServerReadOnly(_ name: String, _ readOnly: Bool) throws
+}
+
+extension AddressBookStore {
+    public func move(_ ids: [Int64], to book: String) throws { try move(ids, to: book, summary: nil) }
 }

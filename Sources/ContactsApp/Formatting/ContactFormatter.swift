@@ -107,6 +107,12 @@ public struct ContactFormatter {
             let why = byServer ? "the server does not let us write it" : "marked read-only: 'contactsbook book readonly \(book) off' lifts it"
             let what = contact.map { "\($0) is in book \(book)" } ?? "new contacts go to book \(book)"
             return .error("\(what), which is read-only (\(why)); nothing was changed", code: .invalidState)
+        case .readOnlyForGroups(let book, let byServer, let named, let writable):
+            let why = byServer ? "the server does not let us write it" : "marked read-only"
+            let what = named ? "book \(book)" : "new groups go to book \(book), which"
+            let instead = writable.map { "; name a writable book: group new NAME --book \($0)" } ?? ""
+            return .error("\(what) is read-only (\(why)): a group there would never reach the server\(instead). "
+                          + "Nothing was made.", code: .invalidState, details: ["book": book])
         }
     }
 
@@ -126,6 +132,10 @@ public struct ContactFormatter {
             return .error("There is no change #\(id) to \(action); see 'history'.", code: .notFound)
         case .notInTrash(let reference):
             return .error("No contact in the trash is \(reference); see 'trash'.", code: .notFound)
+        case .bookUnavailable(let change, let book, let readOnly):
+            return .error("Cannot \(action) \"\(change.summary)\": book \(book) "
+                          + (readOnly ? "is read-only now" : "is no longer in this file") + ". Nothing was changed.",
+                          code: readOnly ? .invalidState : .conflict, details: ["change": String(change.id), "book": book])
         }
     }
 }

@@ -65,6 +65,13 @@ extension ContactFormatter {
             if entries.count > Self.historyDetailLimit {
                 details.append("… and \(entries.count - Self.historyDetailLimit) more contacts")
             }
+            let moves = change.moves.filter { contactID == nil || $0.contactID == contactID }
+            for move in moves.prefix(Self.historyDetailLimit) {
+                details.append("#\(move.contactID): book \(move.from) → \(move.to)")
+            }
+            if moves.count > Self.historyDetailLimit {
+                details.append("… and \(moves.count - Self.historyDetailLimit) more contacts")
+            }
             if let range = change.addedIDs, contactID == nil,
                !change.entries.contains(where: { range.contains($0.contactID) }) {
                 details.append("added #\(range.lowerBound) to #\(range.upperBound)")

@@ -51,4 +51,8 @@ public protocol GroupSyncStore: AnyObject {
     func allGroupUIDs() throws -> [String]
     /// The books (sync links' account names) a group's card is linked to.
     func groupBooks(uid: String) throws -> [String]
+    /// `group new NAME --book B`: the group goes to book `B` at its first push, not to the default book.
+    func setGroupBook(uid: String, book: String) throws
+    /// Each group's book chosen so (by UID).
+    func chosenGroupBooks() throws -> [String: String]
 }

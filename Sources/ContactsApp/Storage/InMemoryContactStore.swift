@@ -154,11 +154,11 @@ extension InMemoryContactStore: ContactGroupStore {
         let groups = lock.withLock { groupsByID }
         let members: Set<String>
         switch filter {
-        case .members(let id): members = Set(groups[id]?.members ?? [])
-        case .ungrouped: members = Set(groups.values.flatMap(\.members))
+        case .members(let id): members = Set((groups[id]?.members ?? []).map(GroupCard.memberUID))
+        case .ungrouped: members = Set(groups.values.flatMap(\.members).map(GroupCard.memberUID))
         }
         let wanted = sorted(query.sort).filter { contact in
-            guard members.contains(contact.uid) == (filter != .ungrouped) else { return false }
+            guard members.contains(GroupCard.memberUID(contact.uid)) == (filter != .ungrouped) else { return false }
             return search.isEmpty || search.matches(words: ContactSearch.words(ContactKeys.searchText(contact)),
                                                     phoneDigits: contact.phoneDigits)
         }
@@ -169,9 +169,9 @@ extension InMemoryContactStore: ContactGroupStore {
     }
 
     public func groups() throws -> [GroupSummary] {
-        let uids = lock.withLock { Set(contacts.values.map(\.uid)) }
+        let uids = lock.withLock { Set(contacts.values.map { GroupCard.memberUID($0.uid) }) }
         return lock.withLock { Array(groupsByID.values) }.sorted(by: Self.byName).map { group in
-            GroupSummary(group: group, inBook: group.members.filter(uids.contains).count)
+            GroupSummary(group: group, inBook: group.members.map(GroupCard.memberUID).filter(uids.contains).count)
         }
     }
 
@@ -180,7 +180,8 @@ extension InMemoryContactStore: ContactGroupStore {
     }
 
     public func groups(containing uid: String) throws -> [ContactGroup] {
-        lock.withLock { groupsByID.values.filter { $0.members.contains(uid) } }.sorted(by: Self.byName)
+        let key = GroupCard.memberUID(uid)
+        return lock.withLock { groupsByID.values.filter { $0.members.map(GroupCard.memberUID).contains(key) } }.sorted(by: Self.byName)
     }
 
     public func saveGroup(_ group: ContactGroup, kind: ChangeKind, summary: String) throws -> ContactGroup {

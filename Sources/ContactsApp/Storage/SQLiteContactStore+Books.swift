@@ -127,46 +127,73 @@ extension SQLiteContactStore: AddressBookStore {
         }
     }
 
-    public func move(_ ids: [Int64], to book: String) throws {
+    public func move(_ ids: [Int64], to book: String, summary: String?) throws {
         try guarded {
-            try write { db, _ in
-                guard let target = try Self.books(db).first(where: { $0.name == book }) else {
+            try write { db, anchors in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address_book WHERE name = ?)",
+                                        arguments: [book]) == true else {
                     throw ContactStoreError.storage("There is no book named \(book).")
                 }
-                for id in ids {
-                    // Moved back before the card left: its link there again (the edit, if any, pushed
-                    // over its ETag), and nothing to delete.
-                    if let back = try Row.fetchOne(db, sql: "SELECT href, etag FROM book_move WHERE contact_id = ? AND from_book = ?",
-                                                   arguments: [id, target.name]) {
-                        try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ?", arguments: [id])
-                        try db.execute(sql: """
-                            INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
-                            VALUES (?, ?, ?, ?, '', -1, 1)
-                            """, arguments: [target.name, back["href"] as String, id, back["etag"] as String])
-                        try db.execute(sql: "DELETE FROM book_move WHERE contact_id = ? AND from_book = ?", arguments: [id, target.name])
-                        try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [target.name, id])
-                        try db.execute(sql: "DELETE FROM book_pin WHERE contact_id = ?", arguments: [id])
-                        continue
+                guard let summary else { return try Self.moveRows(ids, to: book, db) }
+                // Journalled: each contact's book before and after, so `undo` moves it back.
+                try journalled(.move, origin: nil, db, anchors: anchors) { recorder in
+                    recorder.summary = summary
+                    for id in ids {
+                        guard let from = try Self.placement(of: id, db), from.book != book else { continue }
+                        try Self.moveRows([id], to: book, db)
+                        try recorder.recordMove(BookChange(contactID: id, from: from.book, to: book, fromPinned: from.pinned))
                     }
-                    // A move still pending goes on to the new book.
-                    try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [target.name, id])
-                    let link = try Row.fetchOne(db, sql: "SELECT account, href, etag, on_server FROM sync_item WHERE contact_id = ?",
-                                                arguments: [id])
-                    if let link, (link["account"] as String) == target.name { continue }
-                    if let link {
-                        // The card stays on the old server until the new book holds the contact.
-                        if link["on_server"] as Bool {
-                            try db.execute(sql: """
-                                INSERT OR REPLACE INTO book_move (contact_id, from_book, href, etag, to_book) VALUES (?, ?, ?, ?, ?)
-                                """, arguments: [id, link["account"] as String, link["href"] as String,
-                                                 link["etag"] as String, target.name])
-                        }
-                        try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ?", arguments: [id])
-                    }
-                    try db.execute(sql: "INSERT OR REPLACE INTO book_pin (contact_id, book) VALUES (?, ?)",
-                                   arguments: [id, target.name])
                 }
             }
+        }
+    }
+
+    /// The book a contact is in and whether a pin put it there (nil: no such contact).
+    static func placement(of id: Int64, _ db: Database) throws -> (book: String, pinned: Bool)? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT \(bookOfContact), EXISTS (SELECT 1 FROM book_pin WHERE contact_id = contact.id)
+                AND NOT EXISTS (SELECT 1 FROM sync_item WHERE contact_id = contact.id) FROM contact WHERE id = ?
+            """, arguments: [id]), let book: String = row[0] else { return nil }
+        return (book, row[1])
+    }
+
+    /// Puts the contacts in `book` (which exists): see `AddressBookStore.move`.
+    static func moveRows(_ ids: [Int64], to book: String, _ db: Database) throws {
+        for id in ids {
+            let link = try Row.fetchOne(db, sql: """
+                SELECT account, href, etag, on_server, base, synced_version FROM sync_item WHERE contact_id = ?
+                """, arguments: [id])
+            if let link, (link["account"] as String) == book {
+                try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [book, id])
+                continue
+            }
+            // The card it has on the server of the book it leaves stays there until the new book holds the contact.
+            if let link, link["on_server"] as Bool {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO book_move (contact_id, from_book, href, etag, to_book, base, synced_version)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [id, link["account"] as String, link["href"] as String, link["etag"] as String, book,
+                                     link["base"] as String, link["synced_version"] as Int64])
+            }
+            if link != nil { try db.execute(sql: "DELETE FROM sync_item WHERE contact_id = ?", arguments: [id]) }
+            // Moved back before its card left: its link there again (the edit, if any, pushed over
+            // its ETag), and nothing to delete there.
+            if let back = try Row.fetchOne(db, sql: """
+                SELECT href, etag, base, synced_version FROM book_move WHERE contact_id = ? AND from_book = ?
+                """, arguments: [id, book]) {
+                try db.execute(sql: """
+                    INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
+                    VALUES (?, ?, ?, ?, ?, ?, 1)
+                    """, arguments: [book, back["href"] as String, id, back["etag"] as String, back["base"] as String,
+                                     back["synced_version"] as Int64])
+                try db.execute(sql: "DELETE FROM book_move WHERE contact_id = ? AND from_book = ?", arguments: [id, book])
+                try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [book, id])
+                try db.execute(sql: "DELETE FROM book_pin WHERE contact_id = ?", arguments: [id])
+                continue
+            }
+            // A move still pending goes on to the new book.
+            try db.execute(sql: "UPDATE book_move SET to_book = ? WHERE contact_id = ?", arguments: [book, id])
+            try db.execute(sql: "INSERT OR REPLACE INTO book_pin (contact_id, book) VALUES (?, ?)", arguments: [id, book])
         }
     }
 
@@ -229,6 +256,7 @@ extension SQLiteContactStore: AddressBookStore {
         let books = try String.fetchAll(db, sql: "SELECT name FROM address_book WHERE account = ?", arguments: [name])
         for book in books {
             try db.execute(sql: "DELETE FROM book_pin WHERE book = ?", arguments: [book])
+            try db.execute(sql: "DELETE FROM group_book WHERE book = ?", arguments: [book])
             try db.execute(sql: "DELETE FROM book_move WHERE from_book = ? OR to_book = ?", arguments: [book, book])
             try db.execute(sql: "DELETE FROM sync_item WHERE account = ?", arguments: [book])
         }
@@ -236,5 +264,96 @@ extension SQLiteContactStore: AddressBookStore {
         if try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM address_book WHERE is_default)") == true {
             try db.execute(sql: "UPDATE address_book SET is_default = 1 WHERE account IS NULL")
         }
+    }
+}
+
+// MARK: - The journal's part (issue 30): moves undone and redone
+
+extension SQLiteContactStore {
+    /// Moves journalled (`book_change_entry`: each contact's book before and after) and the book
+    /// a new group is made for (`group_book`, until its first push links it there).
+    static let addBookJournalAndGroupBooks = Migration(name: "add moves to the journal and books of new groups",
+                                                       legacyIdentifier: nil) { db, _ in
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS book_change_entry (
+                change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
+                contact_id INTEGER NOT NULL,
+                from_book TEXT NOT NULL,
+                from_pinned INTEGER NOT NULL,         -- a pin had put it there (else its link, or the default book)
+                to_book TEXT NOT NULL,
+                PRIMARY KEY (change_set, contact_id)
+            );
+            CREATE INDEX IF NOT EXISTS book_change_entry_contact ON book_change_entry(contact_id, change_set);
+            CREATE TABLE IF NOT EXISTS group_book (
+                uid TEXT PRIMARY KEY,                 -- a group's UID
+                book TEXT NOT NULL                    -- where its first push sends it (else the default book)
+            );
+            """)
+        // The link's base and synced version, kept with a move so a move taken back (undo) before
+        // the sync links the card again as it was: nothing to push when nothing else changed.
+        let columns = Set(try db.columns(in: "book_move").map(\.name))
+        if !columns.contains("base") { try db.execute(sql: "ALTER TABLE book_move ADD COLUMN base TEXT NOT NULL DEFAULT ''") }
+        if !columns.contains("synced_version") {
+            try db.execute(sql: "ALTER TABLE book_move ADD COLUMN synced_version INTEGER NOT NULL DEFAULT -1")
+        }
+    }
+
+    static func bookChanges(of changeSet: Int64, _ db: Database) throws -> [BookChange] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT contact_id, from_book, to_book, from_pinned FROM book_change_entry WHERE change_set = ? ORDER BY contact_id
+            """), arguments: [changeSet]).map { BookChange(contactID: $0[0], from: $0[1], to: $0[2], fromPinned: $0[3]) }
+    }
+
+    /// Takes the contacts a move moved back (undo) or again (redo) through the move's own rows
+    /// (`moveRows`), so what waits for the server stays coherent: a move not yet synced is
+    /// simply taken back (its link again, no DELETE, no PUT); one synced is a move of its own
+    /// (a PUT to the book it goes to, then a DELETE from the one it leaves).
+    static func transitionBooks(of change: ChangeSetRecord, undoing: Bool, _ db: Database) throws {
+        guard !change.moves.isEmpty else { return }
+        let books = try Self.books(db)
+        for move in undoing ? Array(change.moves.reversed()) : change.moves {
+            let (from, to) = undoing ? (move.to, move.from) : (move.from, move.to)
+            guard let now = try placement(of: move.contactID, db), now.book == from else {
+                throw JournalRefusal.changedSince(change: change, contactID: move.contactID)
+            }
+            // Into or out of a book that is read-only now, or gone: nothing moves.
+            for name in [from, to] {
+                guard let book = books.first(where: { $0.name == name }) else {
+                    throw JournalRefusal.bookUnavailable(change: change, book: name, readOnly: false)
+                }
+                if book.isReadOnly { throw JournalRefusal.bookUnavailable(change: change, book: name, readOnly: true) }
+            }
+            try moveRows([move.contactID], to: to, db)
+            // It was in the default book by no pin of its own: so again, if that is still the default.
+            if undoing && !move.fromPinned, books.first(where: \.isDefault)?.name == to {
+                try db.execute(sql: """
+                    DELETE FROM book_pin WHERE contact_id = ? AND NOT EXISTS (SELECT 1 FROM sync_item WHERE contact_id = ?)
+                    """, arguments: [move.contactID, move.contactID])
+            }
+        }
+    }
+
+    /// A later change set still in force that moved one of this one's contacts again, or
+    /// deleted one it moved.
+    static func laterBookChange(after change: ChangeSetRecord, _ db: Database) throws -> ChangeSetRecord? {
+        try changeSets(where: """
+            undone = 0 AND id > ? AND (
+                EXISTS (SELECT 1 FROM book_change_entry e WHERE e.change_set = change_set.id
+                    AND e.contact_id IN (SELECT contact_id FROM book_change_entry WHERE change_set = ?))
+                OR EXISTS (SELECT 1 FROM change_entry e WHERE e.change_set = change_set.id AND e.after IS NULL
+                    AND e.contact_id IN (SELECT contact_id FROM book_change_entry WHERE change_set = ?)))
+            ORDER BY id LIMIT 1
+            """, [change.id, change.id, change.id], db).first
+    }
+}
+
+extension JournalRecorder {
+    func recordMove(_ move: BookChange) throws {
+        guard let db else { throw ContactStoreError.storage("The change set has ended.") }
+        try db.cachedStatement(sql: """
+            INSERT INTO book_change_entry (change_set, contact_id, from_book, from_pinned, to_book) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (change_set, contact_id) DO UPDATE SET to_book = excluded.to_book
+            """).execute(arguments: [setID, move.contactID, move.from, move.fromPinned, move.to])
+        entryCount += 1
     }
 }

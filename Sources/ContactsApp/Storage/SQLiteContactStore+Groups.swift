@@ -50,7 +50,7 @@ extension SQLiteContactStore: ContactGroupStore {
             try writer.read { db in
                 let counts = try Row.fetchAll(db, sql: """
                     SELECT m.group_id, COUNT(*) FROM group_member m
-                    WHERE EXISTS (SELECT 1 FROM contact c WHERE c.uid = m.member) GROUP BY m.group_id
+                    WHERE EXISTS (SELECT 1 FROM contact c WHERE c.uid IN (m.member, 'urn:uuid:' || m.member)) GROUP BY m.group_id
                     """).reduce(into: [Int64: Int]()) { $0[$1[0]] = $1[1] }
                 return try Self.groupRows(where: "1", [], db).map { GroupSummary(group: $0, inBook: counts[$0.id ?? 0] ?? 0) }
             }
@@ -68,7 +68,7 @@ extension SQLiteContactStore: ContactGroupStore {
     public func groups(containing uid: String) throws -> [ContactGroup] {
         try guarded {
             try writer.read { db in
-                try Self.groupRows(where: "id IN (SELECT group_id FROM group_member WHERE member = ?)", [uid], db)
+                try Self.groupRows(where: "id IN (SELECT group_id FROM group_member WHERE member = ?)", [GroupCard.memberUID(uid)], db)
             }
         }
     }
@@ -274,10 +274,14 @@ extension SQLiteContactStore {
                 var from: String, arguments: StatementArguments
                 switch filter {
                 case .members(let id):
-                    from = "group_member m CROSS JOIN contact ON contact.uid = m.member WHERE m.group_id = ?"
+                    // A member is kept without `urn:uuid:` (GroupCard.memberUID); a contact's UID may have it.
+                    from = "group_member m CROSS JOIN contact ON contact.uid IN (m.member, 'urn:uuid:' || m.member) WHERE m.group_id = ?"
                     arguments = [id]
                 case .ungrouped:
-                    from = "contact WHERE NOT EXISTS (SELECT 1 FROM group_member m WHERE m.member = contact.uid)"
+                    from = """
+                        contact WHERE NOT EXISTS (SELECT 1 FROM group_member m WHERE m.member =
+                            CASE WHEN contact.uid LIKE 'urn:uuid:%' THEN substr(contact.uid, 10) ELSE contact.uid END)
+                        """
                     arguments = []
                 }
                 if !parsed.isEmpty {
@@ -287,12 +291,28 @@ extension SQLiteContactStore {
                     try Self.steppingIDs(db, sql: sql, arguments: searchArguments) { ids.append($0); return true }
                     from += " AND contact.id IN (\(ResolvedSearch.list(ids)))"
                 }
-                let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
-                let (limit, offset) = query.window(total: total)
                 let columns = Self.readColumnList.map { "contact." + $0.name }.joined(separator: ", ")
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
-                    """, arguments: arguments + [limit, offset])
+                let total: Int, rows: [Row]
+                if case .members = filter {
+                    // One pass over the members: their ids sorted by the sort key alone (the count is
+                    // their number), then the page's rows. Sorting whole rows (cards and all) to keep
+                    // 50, and counting in a second pass, read every member twice (bench/groups.py).
+                    let ids = try Int64.fetchAll(db, sql: "SELECT contact.id FROM \(from) ORDER BY contact.\(column), contact.id",
+                                                 arguments: arguments)
+                    total = ids.count
+                    let (limit, offset) = query.window(total: total)
+                    let page = ids.dropFirst(min(offset, ids.count)).prefix(limit)
+                    rows = page.isEmpty ? [] : try Row.fetchAll(db, sql: """
+                        SELECT \(columns) FROM contact WHERE contact.id IN (\(page.map(String.init).joined(separator: ",")))
+                        ORDER BY contact.\(column), contact.id
+                        """)
+                } else {
+                    total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
+                    let (limit, offset) = query.window(total: total)
+                    rows = try Row.fetchAll(db, sql: """
+                        SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
+                        """, arguments: arguments + [limit, offset])
+                }
                 let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(contacts: contacts, total: total,
                                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
@@ -331,6 +351,22 @@ extension SQLiteContactStore: GroupSyncStore {
         try guarded {
             try writer.read { db in
                 try String.fetchAll(db, sql: "SELECT DISTINCT account FROM group_sync WHERE uid = ? ORDER BY account", arguments: [uid])
+            }
+        }
+    }
+
+    public func setGroupBook(uid: String, book: String) throws {
+        try guarded {
+            try write { db, _ in
+                try db.execute(sql: "INSERT OR REPLACE INTO group_book (uid, book) VALUES (?, ?)", arguments: [uid, book])
+            }
+        }
+    }
+
+    public func chosenGroupBooks() throws -> [String: String] {
+        try guarded {
+            try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT uid, book FROM group_book").reduce(into: [String: String]()) { $0[$1[0]] = $1[1] }
             }
         }
     }

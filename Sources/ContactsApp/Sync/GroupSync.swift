@@ -93,10 +93,12 @@ struct GroupSync {
                 summary.failed.append(SyncWorker.failed(group.name, error))
             }
         }
-        // A group linked nowhere goes to the default account, as a contact does.
-        guard account.isDefault else { return }
+        // A group linked nowhere goes to the book chosen when it was made (`group new --book`),
+        // else to the default book, as a contact does.
+        let chosen = try links.chosenGroupBooks()
         let linkedElsewhere = try Set(links.allGroupUIDs())
-        for group in all where !linkedUIDs.contains(group.uid) && !linkedElsewhere.contains(group.uid) {
+        for group in all where !linkedUIDs.contains(group.uid) && !linkedElsewhere.contains(group.uid)
+            && (chosen[group.uid].map { $0 == account.name } ?? account.isDefault) {
             let text = card(group)
             do {
                 let created = try book.create(uid: group.uid, vcard: text)

@@ -31,7 +31,7 @@ enum ContactsCSV {
     /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
     static func append(_ contacts: [Contact], groups: [String: [String]] = [:], to bytes: inout [UInt8]) {
         for contact in contacts {
-            let names = (groups[contact.uid] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
+            let names = (groups[GroupCard.memberUID(contact.uid)] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
             append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) } + [names], to: &bytes)
         }
     }
@@ -258,9 +258,18 @@ enum ContactsCSV {
             return ""
         }
 
-        /// Our `groups` column: the names of the groups the row's contact is a member of.
+        /// Our `groups` column: the names of the groups the row's contact is a member of; or
+        /// Google's labels (`Labels`, the older `Group Membership`: `* myContacts ::: Family`),
+        /// which are Google's contact groups. Its system groups (`* myContacts`, every contact it
+        /// keeps; `* starred`, a favourite mark) are left out: no one made them, and as groups
+        /// here they would hold the whole book or stand for a flag.
         func groups(from row: [String]) -> [String] {
-            value(row, "groups").splitting(onASCII: itemSeparator).map { unescaped($0).trimmingWhitespaces }.filter { !$0.isEmpty }
+            let ours = value(row, "groups").splitting(onASCII: itemSeparator).map { unescaped($0) }
+            let google = value(row, "labels", "group membership").splitting(onASCII: ":::").filter {
+                !$0.trimmingWhitespaces.hasPrefix("* ")
+            }
+            var seen = Set<String>()
+            return (ours + google).map(\.trimmingWhitespaces).filter { !$0.isEmpty && seen.insert(ContactKeys.fold($0)).inserted }
         }
 
         func contact(from row: [String]) -> Contact {
@@ -292,9 +301,8 @@ enum ContactsCSV {
             case .notes: contact.notes = value(row, column).normalizingLineBreaks
             case .birthday: contact.birthday = ContactsCSV.birthday(value(row, column))
             case .tag:
+                // Outlook's categories are tags; Google's labels are its groups (`groups(from:)`).
                 contact.tags = (value(row, column).splitting(onASCII: itemSeparator).map { unescaped($0) }
-                    + value(row, "labels", "group membership").splitting(onASCII: " ::: ")
-                        .filter { !$0.hasPrefix("* ") }
                     + value(row, "categories").splitting(onASCII: ";"))
                     .map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
             case .email:

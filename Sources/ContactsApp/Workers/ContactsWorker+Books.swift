@@ -80,7 +80,8 @@ extension ContactsWorker: ListContactsBooksLogic {
         let ids = contacts.compactMap(\.id)
         let before = try translating { try bookStore.bookNames(of: ids) }
         let leaving = ids.filter { id in books.contains { $0.name == before[id] && !$0.isLocal && $0.name != target.name } }.count
-        try translating { try bookStore.move(ids, to: target.name) }
+        let names = contacts.count <= 3 ? contacts.map(\.fullName).joined(separator: ", ") : "\(contacts.count) contacts"
+        try translating { try bookStore.move(ids, to: target.name, summary: "moved \(names) to \(target.name)") }
         for id in ids { announce("updated", id) }
         return MovedContacts(contacts: contacts, book: target, leavingServers: leaving)
     }

@@ -18,6 +18,9 @@ public enum ContactsFailure: Error, Equatable {
     case journal(JournalRefusal, action: String)
     /// `contact` (nil: a new contact) is in `book`, which is read-only: nothing was changed.
     case readOnly(book: String, byServer: Bool, contact: String?)
+    /// A new group would go to `book` (`named`: the person named it; else the default book),
+    /// which is read-only; `writable` is a book that is not. Nothing was made.
+    case readOnlyForGroups(book: String, byServer: Bool, named: Bool, writable: String?)
 }
 
 extension ContactsFailure {

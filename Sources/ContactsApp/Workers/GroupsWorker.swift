@@ -18,7 +18,10 @@ public protocol ListContactsGroupsLogic {
     func groups() throws -> [GroupSummary]
     /// The group a person names: its name in any case, or a unique start of one.
     func group(named name: String) throws -> ContactGroup
-    func newGroup(named name: String) throws -> ContactGroup
+    /// The same group's id and name alone (`list --group`): no card read, no sizes counted.
+    func groupID(named name: String) throws -> (id: Int64, name: String)
+    /// A new group, in the book named (nil: the default book); refused when that book is read-only.
+    func newGroup(named name: String, book: String?) throws -> ContactGroup
     func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup)
     func deleteGroup(named name: String) throws -> ContactGroup
     /// Adds the contacts the references name (numbers, UIDs, names or searches matching one).
@@ -26,6 +29,13 @@ public protocol ListContactsGroupsLogic {
     func removeMembers(_ references: [String], from name: String) throws -> GroupMembersChange
     /// The groups a contact is a member of, by name.
     func groups(of contact: Contact) throws -> [ContactGroup]
+}
+
+extension ListContactsGroupsLogic {
+    public func groupID(named name: String) throws -> (id: Int64, name: String) {
+        let group = try group(named: name)
+        return (group.id ?? 0, group.name)
+    }
 }
 
 extension ContactsWorker: ListContactsGroupsLogic {
@@ -45,9 +55,19 @@ extension ContactsWorker: ListContactsGroupsLogic {
     }
 
     public func group(named name: String) throws -> ContactGroup {
+        let named = try groupID(named: name)
+        guard let group = try groups().map(\.group).first(where: { $0.id == named.id }) else {
+            throw ContactsFailure.badInput("no group is named \"\(name)\"; groups lists them")
+        }
+        return group
+    }
+
+    /// Matched on the groups' names alone: a group of 10k members has a card of 10k lines, which
+    /// `groups()` reads and counts (bench/groups.py).
+    public func groupID(named name: String) throws -> (id: Int64, name: String) {
         let wanted = ContactKeys.fold(name.trimmingCharacters(in: .whitespaces))
         guard !wanted.isEmpty else { throw ContactsFailure.badInput("name a group: groups lists them") }
-        let all = try groups().map(\.group)
+        let all = try translating { try groupKeeper().groupNames() }.map { (id: $0.id, name: $0.name) }
         let exact = all.filter { ContactKeys.fold($0.name) == wanted }
         if exact.count == 1 { return exact[0] }
         if exact.count > 1 {
@@ -62,8 +82,11 @@ extension ContactsWorker: ListContactsGroupsLogic {
         throw ContactsFailure.badInput("\"\(name)\" starts \(starting.map { "\"\($0.name)\"" }.joined(separator: ", ")); name one group")
     }
 
-    public func newGroup(named name: String) throws -> ContactGroup {
+    public func newGroup(named name: String, book: String?) throws -> ContactGroup {
         let name = try checkedName(name)
+        // Where it goes, refused before anything is made when that book is read-only: a group
+        // there would never be pushed (a read-only book is only pulled) and would stay here alone.
+        let target = try groupsBook(book)
         let summaries = try groups()
         if let taken = summaries.first(where: { ContactKeys.fold($0.group.name) == ContactKeys.fold(name) }) {
             throw ContactsFailure.badInput("a group named \"\(taken.group.name)\" exists already")
@@ -71,8 +94,35 @@ extension ContactsWorker: ListContactsGroupsLogic {
         var group = GroupCard.new(uid: makeUID(), name: name, convention: try convention(summaries))
         group.createdAt = now(); group.updatedAt = group.createdAt
         let saved = try translating { try groupKeeper().saveGroup(group, kind: .add, summary: "made group \(name)") }
+        if let target, !target.isDefault, let links = store as? GroupSyncStore {
+            try translating { try links.setGroupBook(uid: saved.uid, book: target.name) }
+        }
         announceGroup()
         return saved
+    }
+
+    /// The book a new group goes to: the one named, else the default one; nil in a file of one book.
+    private func groupsBook(_ name: String?) throws -> AddressBook? {
+        guard let bookStore else {
+            if let name, name != AddressBook.localName { throw ContactsFailure.badInput("this book file has one address book only") }
+            return nil
+        }
+        let books = try translating { try bookStore.addressBooks(counting: false) }
+        let book: AddressBook
+        if let name {
+            guard let named = books.first(where: { $0.name == name }) else {
+                throw ContactsFailure.badInput("there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
+            }
+            book = named
+        } else {
+            guard let found = books.first(where: \.isDefault) else { return nil }
+            book = found
+        }
+        guard book.isReadOnly else { return book }
+        // A server's writable book first: a group in the local book stays here.
+        let writable = books.first { !$0.isReadOnly && !$0.isLocal } ?? books.first { !$0.isReadOnly }
+        throw ContactsFailure.readOnlyForGroups(book: book.name, byServer: book.serverReadOnly, named: name != nil,
+                                                writable: writable?.name)
     }
 
     public func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup) {
@@ -123,11 +173,13 @@ extension ContactsWorker: ListContactsGroupsLogic {
         var changed: [Contact] = [], unchanged: [Contact] = []
         var seen = Set<String>()
         for contact in try references.map(resolve) where seen.insert(contact.uid).inserted {
-            let isMember = members.contains(contact.uid)
+            // Members are compared without `urn:uuid:`, which a card's MEMBER has and a UID may not.
+            let key = GroupCard.memberUID(contact.uid)
+            let isMember = members.contains { GroupCard.memberUID($0) == key }
             if adding && !isMember {
                 members.append(contact.uid); changed.append(contact)
             } else if !adding && isMember {
-                members.removeAll { $0 == contact.uid }; changed.append(contact)
+                members.removeAll { GroupCard.memberUID($0) == key }; changed.append(contact)
             } else {
                 unchanged.append(contact)
             }

@@ -436,7 +436,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 let key = ContactKeys.fold(name)
                 var group = byName[key] ?? GroupCard.new(uid: makeUID(), name: name, convention: .kind)
                 if !order.contains(key) { order.append(key) }
-                if !group.members.contains(uid) { group.members.append(uid) }
+                if !group.members.contains(where: { GroupCard.memberUID($0) == GroupCard.memberUID(uid) }) { group.members.append(uid) }
                 byName[key] = group
             }
         }
@@ -575,7 +575,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // The groups, for the CSV's groups column and, after the contacts, as cards of their own.
         let groups = try translating { try (store as? ContactGroupStore)?.groups().map(\.group) ?? [] }
         let groupNames = groups.reduce(into: [String: [String]]()) { names, group in
-            for member in group.members { names[member, default: []].append(group.name) }
+            for member in group.members { names[GroupCard.memberUID(member), default: []].append(group.name) }
         }
         if format == .csv { try body(Array(ContactsCSV.header.utf8)) }
         let writer = VCardWriter(version: format == .vcard3 ? .v3 : .v4)

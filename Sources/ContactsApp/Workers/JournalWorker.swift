@@ -92,8 +92,10 @@ public final class JournalWorker: ContactsJournalLogic {
             let kind = from == nil ? "created" : to == nil ? "deleted" : "updated"
             byKind[kind, default: []].append(String(entry.contactID))
         }
+        // A contact moved back or again: updated (its book is shown).
+        byKind["updated", default: []] += change.moves.map { String($0.contactID) }
         for kind in ["created", "updated", "deleted"] {
-            if let ids = byKind[kind] { changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids)) }
+            if let ids = byKind[kind], !ids.isEmpty { changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids)) }
         }
     }
 

@@ -88,11 +88,11 @@ final class AddressBookStoreTests: XCTestCase {
         // When
         try sut.move([ann.id!], to: "book")
 
-        // Then: linked to its card again, sent over its ETag at the next sync; no move left
+        // Then: linked to its card again as it was (base and synced version): nothing to push, no move left
         XCTAssertEqual(try sut.pendingMoves(account: "home"), [])
         XCTAssertEqual(try sut.movingHrefs(book: "book"), [])
         XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "book"])
-        XCTAssertEqual(try sut.changedContacts(account: "book").map(\.id), [ann.id])
+        XCTAssertEqual(try sut.changedContacts(account: "book").map(\.id), [])
         XCTAssertEqual(try sut.itemsWithoutBase(account: "book").map(\.etag), ["e1"])
         XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), [])
     }
@@ -212,7 +212,7 @@ final class AddressBookStoreTests: XCTestCase {
             AddressBook(name: "book", url: "http://h/book/")])
         let ann = try contact("Ann")
         let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
-        let staff = try worker.newGroup(named: "Staff"), friends = try worker.newGroup(named: "Friends")
+        let staff = try worker.newGroup(named: "Staff", book: nil), friends = try worker.newGroup(named: "Friends", book: nil)
         try sut.linkGroup(GroupLink(account: "team", href: "/team/staff.vcf", uid: staff.uid, etag: "e", base: "", card: ""))
         try sut.linkGroup(GroupLink(account: "book", href: "/book/friends.vcf", uid: friends.uid, etag: "e", base: "", card: ""))
         let refusal = ContactsFailure.readOnly(book: "team", byServer: true, contact: "group Staff")
@@ -226,5 +226,155 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(kept.version, staff.version)
         // and Friends changes as before
         XCTAssertEqual(try worker.addMembers(["Ann"], to: "Friends").group.members, [ann.uid])
+    }
+
+    // MARK: - Moves in the journal
+
+    /// Two books of one account; Ann's card on the server in `book`, Bob not yet pushed (in
+    /// `book`, the default, by no pin of his own).
+    private func twoBooksAnnSyncedBobNot() throws -> (ann: Contact, bob: Contact, worker: ContactsWorker) {
+        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
+                                                    AddressBook(name: "team", url: "http://h/team/")])
+        let ann = try contact("Ann"), bob = try contact("Bob")
+        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1))
+        return (ann, bob, ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil)))
+    }
+
+    func test_move_isOneChangeSet_undoPutsThemBackBeforeTheSync_redoMovesThemAgain() throws {
+        // Given
+        let (ann, bob, worker) = try twoBooksAnnSyncedBobNot()
+        let ids = [ann.id!, bob.id!]
+        _ = try worker.move(["#\(ann.id!)", "#\(bob.id!)"], to: "team")
+
+        // Then: history shows it, for the book and for each contact
+        let moved = try XCTUnwrap(sut.history(contactID: nil, limit: 5).first)
+        XCTAssertEqual(moved.kind, .move)
+        XCTAssertEqual(moved.summary, "moved Ann Lee, Bob Lee to team")
+        XCTAssertEqual(moved.moves, [BookChange(contactID: ann.id!, from: "book", to: "team", fromPinned: false),
+                                     BookChange(contactID: bob.id!, from: "book", to: "team", fromPinned: false)])
+        XCTAssertEqual(try sut.history(contactID: bob.id!, limit: 5).first?.id, moved.id)
+
+        // When: undone before any sync
+        let undone = try sut.undo(changeSet: nil)
+
+        // Then: both in book again; Ann linked to her card as before (nothing to PUT to team, nothing to
+        // DELETE from book); Bob in the default book by no pin, as he was
+        XCTAssertEqual(undone.id, moved.id)
+        XCTAssertEqual(try sut.bookNames(of: ids), [ann.id!: "book", bob.id!: "book"])
+        XCTAssertEqual(try sut.pendingMoves(account: "home"), [])
+        XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), [])
+        XCTAssertEqual(try sut.unlinkedContacts(book: "book", isDefault: true).map(\.id), [bob.id])
+        XCTAssertEqual(try sut.itemsWithoutBase(account: "book").map(\.href), ["/book/ann.vcf"])
+        XCTAssertEqual(try sut.changedContacts(account: "book").map(\.id), [])
+        XCTAssertTrue(try XCTUnwrap(sut.history(contactID: ann.id!, limit: 5).first).undone)
+
+        // When: redone
+        _ = try sut.redo()
+        // Then: moved again, Ann's card waiting for its DELETE once team holds her
+        XCTAssertEqual(try sut.bookNames(of: ids), [ann.id!: "team", bob.id!: "team"])
+        XCTAssertEqual(try sut.pendingMoves(account: "home"),
+                       [BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team")])
+        XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), ids)
+    }
+
+    func test_undoOfASyncedMove_isAMoveBack_aPUTThenADELETE_nothingLostNorDoubled() throws {
+        // Given: the move went through a sync: PUT to team taken, then book's card deleted
+        let (ann, _, worker) = try twoBooksAnnSyncedBobNot()
+        _ = try worker.move(["#\(ann.id!)"], to: "team")
+        try sut.link(SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1))
+        try sut.finishMove(BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team"))
+
+        // When
+        _ = try sut.undo(changeSet: nil)
+
+        // Then: in book again, to be PUT there; team's card deleted only once book holds her
+        let back = BookMove(contactID: ann.id!, fromBook: "team", href: "/team/ann.vcf", etag: "e2", toBook: "book")
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "book"])
+        XCTAssertTrue(try sut.unlinkedContacts(book: "book", isDefault: true).map(\.id).contains(ann.id))
+        XCTAssertEqual(try sut.pendingMoves(account: "home"), [back])
+        XCTAssertEqual(try sut.movingHrefs(book: "team"), ["/team/ann.vcf"])
+        XCTAssertFalse(try sut.moveIsReady(back))
+        try sut.link(SyncItem(account: "book", href: "/book/ann-2.vcf", contactID: ann.id!, etag: "e3", base: "", syncedVersion: 1))
+        XCTAssertTrue(try sut.moveIsReady(back))
+    }
+
+    func test_undoOfAMoveWhoseDeleteFailed_linksTheOldCardAgain_andDeletesTheNewOne() throws {
+        // Given: PUT to team taken, DELETE from book not (yet) done
+        let (ann, _, worker) = try twoBooksAnnSyncedBobNot()
+        _ = try worker.move(["#\(ann.id!)"], to: "team")
+        try sut.link(SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1))
+
+        // When
+        _ = try sut.undo(changeSet: nil)
+
+        // Then: book's card, still there, is hers again; team's copy goes at the next sync (no duplicate)
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "book"])
+        XCTAssertEqual(try sut.itemsWithoutBase(account: "book").map(\.href), ["/book/ann.vcf"])
+        let drop = BookMove(contactID: ann.id!, fromBook: "team", href: "/team/ann.vcf", etag: "e2", toBook: "book")
+        XCTAssertEqual(try sut.pendingMoves(account: "home"), [drop])
+        XCTAssertTrue(try sut.moveIsReady(drop))
+        XCTAssertFalse(try sut.unlinkedContacts(book: "book", isDefault: true).map(\.id).contains(ann.id))
+    }
+
+    func test_undoOfAMove_isRefused_behindALaterMove_andIntoABookReadOnlyNow() throws {
+        // Given
+        let (ann, _, worker) = try twoBooksAnnSyncedBobNot()
+        _ = try worker.move(["#\(ann.id!)"], to: "team")
+        let first = try XCTUnwrap(sut.history(contactID: nil, limit: 1).first)
+        _ = try worker.move(["#\(ann.id!)"], to: "local")
+
+        // Then: not under the later move
+        XCTAssertThrowsError(try sut.undo(changeSet: first.id)) { error in
+            guard case .changedLater(let change, _)? = error as? JournalRefusal else { return XCTFail("\(error)") }
+            XCTAssertEqual(change.id, first.id)
+        }
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "local"])
+
+        // When: the later one undone, and book made read-only by the server meanwhile
+        _ = try sut.undo(changeSet: nil)
+        try sut.setServerReadOnly("book", true)
+        // Then
+        XCTAssertThrowsError(try sut.undo(changeSet: nil)) { error in
+            XCTAssertEqual(error as? JournalRefusal, .bookUnavailable(change: first, book: "book", readOnly: true))
+        }
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "team"])
+        XCTAssertEqual(ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            .message(for: .journal(.bookUnavailable(change: first, book: "book", readOnly: true), action: "undo")).text,
+            "Cannot undo \"moved Ann Lee to team\": book book is read-only now. Nothing was changed.")
+    }
+
+    // MARK: - A new group's book
+
+    func test_newGroup_isRefusedWhenTheDefaultBookIsReadOnly_namingIt_andGoesToTheBookNamed() throws {
+        // Given: the default book became read-only on the server
+        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
+                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.setServerReadOnly("book", true)
+        let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+
+        // When / Then: refused before anything is made
+        XCTAssertThrowsError(try worker.newGroup(named: "Family", book: nil)) {
+            XCTAssertEqual($0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team"))
+        }
+        XCTAssertThrowsError(try worker.newGroup(named: "Family", book: "book")) {
+            XCTAssertEqual($0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: true, writable: "team"))
+        }
+        XCTAssertThrowsError(try worker.newGroup(named: "Family", book: "nowhere")) {
+            XCTAssertEqual($0 as? ContactsFailure, .badInput("there is no book named nowhere; the books: local, book, team"))
+        }
+        XCTAssertEqual(try sut.groups(), [])
+        XCTAssertEqual(ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            .message(for: .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team")).text,
+            "new groups go to book book, which is read-only (the server does not let us write it): a group there would "
+            + "never reach the server; name a writable book: group new NAME --book team. Nothing was made.")
+
+        // When: a writable book named
+        let family = try worker.newGroup(named: "Family", book: "team")
+        // Then: it goes there at its first push
+        XCTAssertEqual(try sut.chosenGroupBooks(), [family.uid: "team"])
+        XCTAssertEqual(try sut.groups().map(\.group.name), ["Family"])
+        // and the account's removal forgets the choice with its books
+        _ = try sut.removeAccount(named: "home")
+        XCTAssertEqual(try sut.chosenGroupBooks(), [:])
     }
 }

@@ -42,6 +42,24 @@ final class GroupStoreTests: XCTestCase {
         }
     }
 
+    func test_aMemberWhoseUIDIsAURN_isFoundByItsGroup_asACardsMemberNamesIt() throws {
+        for (name, store) in try stores() {
+            // Given: UIDs as an import makes them (`urn:uuid:`), a card's MEMBER naming one as RFC 6350 writes it
+            _ = try store.insert(person("Ann", "Lee", uid: "urn:uuid:0a"))
+            _ = try store.insert(person("Bob", "Stone", uid: "urn:uuid:0b"))
+            let family = try store.saveGroup(GroupCard.new(uid: "g", name: "Family", members: ["urn:uuid:0a"], convention: .kind),
+                                             kind: .add, summary: "made group Family")
+            let id = try XCTUnwrap(family.id)
+            // Then: Ann is listed in the group, Bob in none; her detail names it; she counts in the book
+            XCTAssertEqual(try store.page(ContactQuery(sort: .last, limit: 10, group: .members(of: id))).contacts.map(\.uid),
+                           ["urn:uuid:0a"], name)
+            XCTAssertEqual(try store.page(ContactQuery(sort: .last, limit: 10, group: .ungrouped)).contacts.map(\.uid),
+                           ["urn:uuid:0b"], name)
+            XCTAssertEqual(try store.groups(containing: "urn:uuid:0a").map(\.name), ["Family"], name)
+            XCTAssertEqual(try store.groups().map(\.inBook), [1], name)
+        }
+    }
+
     func test_page_filteredByAGroup_orByNone_inSortOrder_withASearch() throws {
         for (name, store) in try stores() {
             // Given

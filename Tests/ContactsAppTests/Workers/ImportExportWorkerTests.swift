@@ -400,8 +400,40 @@ final class ImportExportWorkerTests: XCTestCase {
         // Then
         XCTAssertEqual(google.problems, [])
         XCTAssertEqual(google.entries.map(\.contact), [VCardSeeds.googleAnn])
+        XCTAssertEqual(google.entries.map(\.groups), [["Friends"]])
         XCTAssertEqual(outlook.problems, [])
         XCTAssertEqual(outlook.entries.map(\.contact), [VCardSeeds.outlookBob])
+    }
+}
+
+extension ImportExportWorkerTests {
+    func test_csv_googlesLabels_areGroups_withoutItsSystemGroups_andOutlooksCategoriesTags() throws {
+        // Given: Google's older export, its `Group Membership` as Google writes it
+        let parsed = ContactsCSV.read(VCardSeeds.fixture("groups/google-legacy.csv"))
+        // Then: its own labels are groups; `* myContacts` and `* starred` are nobody's group; no tags
+        XCTAssertEqual(parsed.problems, [])
+        XCTAssertEqual(parsed.entries.map(\.contact.fullName), ["Ann Lee", "Bob Stone", "Cy Young", "Di Evans"])
+        XCTAssertEqual(parsed.entries.map(\.groups), [["Family"], ["Family"], ["Book club", "Family"], []])
+        XCTAssertEqual(parsed.entries.flatMap(\.contact.tags), [])
+        XCTAssertEqual(parsed.entries.first?.contact.emails, [LabeledValue(label: "home", value: "ann@example.org")])
+        XCTAssertEqual(ContactsCSV.read(VCardSeeds.fixture("outlook.csv")).entries.map(\.groups), [[]])
+    }
+
+    func test_importOfGooglesCSV_makesItsLabelGroups_withTheirMembers() throws {
+        // When
+        let report = try sut.importContacts(VCardSeeds.fixture("groups/google-legacy.csv"), format: .csv)
+        // Then
+        XCTAssertEqual(report.added, 4)
+        XCTAssertEqual(report.groupsAdded, 2)
+        let groups = try store.groups()
+        XCTAssertEqual(groups.map(\.group.name).sorted(), ["Book club", "Family"])
+        // Members are kept by UID, `urn:uuid:` taken off
+        let uids = try everyone().reduce(into: [String: String]()) {
+            $0[$1.givenName] = $1.uid.replacingOccurrences(of: "urn:uuid:", with: "")
+        }
+        let family = try XCTUnwrap(groups.first { $0.group.name == "Family" }).group
+        XCTAssertEqual(Set(family.members), Set(["Ann", "Bob", "Cy"].compactMap { uids[$0] }))
+        XCTAssertEqual(try XCTUnwrap(groups.first { $0.group.name == "Book club" }).group.members, [uids["Cy"]].compactMap { $0 })
     }
 }
 

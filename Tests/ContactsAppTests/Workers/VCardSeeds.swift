@@ -79,14 +79,15 @@ extension Contact {
 }
 
 extension VCardSeeds {
-    /// The one contact of `google.csv` (Google Contacts' current CSV headers).
+    /// The one contact of `google.csv` (Google Contacts' current CSV headers); its label `Friends`
+    /// is a group (`ParsedContacts.Entry.groups`), not a tag.
     static let googleAnn = Contact(
         givenName: "Ann Marie", familyName: "Lee", nickname: "Nan", organization: "Acme", title: "Engineer",
         phones: [LabeledValue(label: "mobile", value: "+1 555 0100")],
         emails: [LabeledValue(label: "work", value: "ann@acme.example"), LabeledValue(label: "work", value: "ann.lee@acme.example"),
                  LabeledValue(label: "home", value: "ann@home.example")],
         addresses: [PostalAddress(label: "home", street: "1 Main St", city: "Springfield", region: "IL", postalCode: "62701", country: "USA")],
-        birthday: Birthday(year: nil, month: 5, day: 17), notes: "Likes tea,\nand cake", tags: ["Friends"])
+        birthday: Birthday(year: nil, month: 5, day: 17), notes: "Likes tea,\nand cake")
 
     /// The one contact of `outlook.csv` (Outlook's headers, Windows-1252 text).
     static let outlookBob = Contact(

@@ -7,6 +7,10 @@
 // It validates every card it is sent with its vCard parser and answers 415 to one it cannot read.
 
 //   SABRE_LOG   a file each request is logged to: method, path, the Authorization scheme, status
+//   SABRE_BOOKS more books of alice's beside "default", by URI, comma-separated (made with the file)
+//   SABRE_READONLY a file naming, one a line, the books alice may only read: their ACL (RFC 3744)
+//               grants her {DAV:}read alone, so current-user-privilege-set has no write and the ACL
+//               plugin refuses writes (403). Read at each request, so a test can change it.
 date_default_timezone_set('UTC');
 if (getenv('SABRE_LOG')) {
     register_shutdown_function(function () {
@@ -42,6 +46,10 @@ if (!$pdo->query("SELECT name FROM sqlite_master WHERE name = 'cards'")->fetch()
         ->execute([$user, md5("$user:$realm:$password")]);
     $pdo->prepare('INSERT INTO addressbooks (principaluri, displayname, uri, description, ctag) VALUES (?, ?, ?, ?, 1)')
         ->execute(["principals/$user", 'Contacts', 'default', '']);
+    foreach (array_filter(explode(',', getenv('SABRE_BOOKS') ?: '')) as $uri) {
+        $pdo->prepare('INSERT INTO addressbooks (principaluri, displayname, uri, description, ctag) VALUES (?, ?, ?, ?, 1)')
+            ->execute(["principals/$user", ucfirst($uri), $uri, '']);
+    }
     $pdo->exec('COMMIT');
 }
 
@@ -59,13 +67,41 @@ class TestBasicAuth extends Sabre\DAV\Auth\Backend\AbstractBasic {
     }
 }
 
+/// A book alice may read and not write: its ACL grants read alone (its cards' own ACL is not
+/// consulted for a new card, whose bind the ACL plugin checks on the book).
+class ReadOnlyAddressBook extends Sabre\CardDAV\AddressBook {
+    public function getACL() {
+        return array(array('privilege' => '{DAV:}read', 'principal' => $this->addressBookInfo['principaluri'],
+                           'protected' => true));
+    }
+}
+
+class TestUserAddressBooks extends Sabre\CardDAV\UserAddressBooks {
+    public function getChildren() {
+        $file = getenv('SABRE_READONLY');
+        $readOnly = $file && file_exists($file) ? array_filter(array_map('trim', file($file))) : array();
+        $books = array();
+        foreach ($this->carddavBackend->getAddressbooksForUser($this->principalUri) as $info) {
+            $books[] = in_array($info['uri'], $readOnly, true) ? new ReadOnlyAddressBook($this->carddavBackend, $info)
+                : new Sabre\CardDAV\AddressBook($this->carddavBackend, $info);
+        }
+        return $books;
+    }
+}
+
+class TestAddressBookRoot extends Sabre\CardDAV\AddressBookRoot {
+    public function getChildForPrincipal(array $principal) {
+        return new TestUserAddressBooks($this->carddavBackend, $principal['uri']);
+    }
+}
+
 $authBackend = getenv('SABRE_AUTH') === 'digest' ? new Sabre\DAV\Auth\Backend\PDO($pdo) : new TestBasicAuth();
 $principalBackend = new Sabre\DAVACL\PrincipalBackend\PDO($pdo);
 $carddavBackend = new Sabre\CardDAV\Backend\PDO($pdo);
 
 $server = new Sabre\DAV\Server([
     new Sabre\DAVACL\PrincipalCollection($principalBackend),
-    new Sabre\CardDAV\AddressBookRoot($principalBackend, $carddavBackend),
+    new TestAddressBookRoot($principalBackend, $carddavBackend),
 ]);
 $server->setBaseUri('/');
 $server->addPlugin(new Sabre\DAV\Auth\Plugin($authBackend, $realm));

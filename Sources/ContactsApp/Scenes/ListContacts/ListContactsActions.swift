@@ -141,11 +141,13 @@ extension ListContacts {
                     ParameterSpec("values", .text, required: false,
                                   help: "rename: the new name; add, remove: the contacts, by number (#), UID or quoted name",
                                   completion: .namedWords("contact"), acceptsNumber: true),
+                    ParameterSpec("book", .string, help: "new: the address book the group goes to (else the default book)",
+                                  flag: true),
                 ], details: """
                     A group is a card of its own (vCard 4.0 KIND:group, or Apple's X-ADDRESSBOOKSERVER form in a 3.0 \
                     book) listing its members by UID; it syncs, imports and exports as any card. Tags stay tags. \
                     Example: group new Family   ·   group add Family 3 "ann lee"   ·   group remove Family 3   ·   \
-                    group rename Family Kin   ·   group delete Kin
+                    group rename Family Kin   ·   group delete Kin   ·   group new Team --book work
                     """)
             case .copy:
                 ActionSpec(self, summary: "copy contacts into another address book, or a directory's search result into the book",

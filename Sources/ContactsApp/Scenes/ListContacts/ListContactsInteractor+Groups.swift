@@ -22,9 +22,12 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
             let response: ListContacts.ChangeGroup.Response
             // A name of several words may come unquoted: `group new Book club`.
             let wholeName = ([request.name] + request.values).joined(separator: " ")
+            if request.book != nil && request.action != .new {
+                throw ContactsFailure.badInput("--book goes with group new: a group's book is where it was made or found")
+            }
             switch request.action {
             case .new:
-                response = .init(action: .new, group: try worker.newGroup(named: wholeName))
+                response = .init(action: .new, group: try worker.newGroup(named: wholeName, book: request.book))
             case .delete:
                 response = .init(action: .delete, group: try worker.deleteGroup(named: wholeName))
             case .rename:
@@ -56,7 +59,7 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
             return (.ungrouped, nil)
         }
         guard let name = filter.group else { return (nil, nil) }
-        let group = try groupsLogic().group(named: name)
-        return (group.id.map { .members(of: $0) }, group.name)
+        let group = try groupsLogic().groupID(named: name)
+        return (.members(of: group.id), group.name)
     }
 }

@@ -52,8 +52,10 @@ extension ListContacts {
             public let name: String
             /// The new name (rename), or the contacts (add, remove): numbers, UIDs or names.
             public let values: [String]
-            public init(action: Action, name: String, values: [String] = []) {
-                self.action = action; self.name = name; self.values = values
+            /// new: the book the group goes to (nil: the default book).
+            public let book: String?
+            public init(action: Action, name: String, values: [String] = [], book: String? = nil) {
+                self.action = action; self.name = name; self.values = values; self.book = book
             }
         }
         public struct Response {

@@ -14,7 +14,7 @@ extension ListContactsViewController: ListContactsGroupsDisplayLogic {
             let values = text.isEmpty ? [] : (try? CommandLineParser.splitWords(text)) ?? [text]
             groupsInteractor?.changeGroup(request: .init(
                 action: call.string("action").flatMap(ListContacts.ChangeGroup.Action.init(rawValue:)) ?? .new,
-                name: call.string("name") ?? "", values: values))
+                name: call.string("name") ?? "", values: values, book: call.string("book")))
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one change set did, as a kind: the command it records.
 public enum ChangeKind: String, Sendable, Codable, CaseIterable {
-    case add, edit, delete, `import`, restore, merge, sync
+    case add, edit, delete, `import`, restore, merge, sync, move
 }
 
 /// One contact's part in a change set: how it was before and after (nil: it did not exist,
@@ -14,6 +14,18 @@ public struct ChangeEntry: Equatable, Sendable {
     public let after: Contact?
     public init(contactID: Int64, uid: String, before: Contact?, after: Contact?) {
         self.contactID = contactID; self.uid = uid; self.before = before; self.after = after
+    }
+}
+
+/// One contact's move between address books (`move`): the book it left, whether a pin had put
+/// it there (else its link, or the default book), and the book it went to.
+public struct BookChange: Equatable, Sendable {
+    public let contactID: Int64
+    public let from: String
+    public let to: String
+    public let fromPinned: Bool
+    public init(contactID: Int64, from: String, to: String, fromPinned: Bool) {
+        self.contactID = contactID; self.from = from; self.to = to; self.fromPinned = fromPinned
     }
 }
 
@@ -31,10 +43,12 @@ public struct ChangeSetRecord: Equatable, Sendable {
     public let entries: [ChangeEntry]
     /// An import into an empty book records only the range of ids it added.
     public let addedIDs: ClosedRange<Int64>?
+    /// The contacts a `move` took from one book to another.
+    public let moves: [BookChange]
     public init(id: Int64, at: Date, origin: String, kind: ChangeKind, summary: String, undone: Bool,
-                entries: [ChangeEntry] = [], addedIDs: ClosedRange<Int64>? = nil) {
+                entries: [ChangeEntry] = [], addedIDs: ClosedRange<Int64>? = nil, moves: [BookChange] = []) {
         self.id = id; self.at = at; self.origin = origin; self.kind = kind; self.summary = summary
-        self.undone = undone; self.entries = entries; self.addedIDs = addedIDs
+        self.undone = undone; self.entries = entries; self.addedIDs = addedIDs; self.moves = moves
     }
 }
 
@@ -57,6 +71,8 @@ public enum JournalRefusal: Error, Equatable {
     case notInTrash(String)
     /// No change set of that number (pruned, purged or never made), or it is undone already.
     case noSuchChange(Int64)
+    /// A move's book is read-only now (`readOnly`), or no longer exists: its contacts stay put.
+    case bookUnavailable(change: ChangeSetRecord, book: String, readOnly: Bool)
 }
 
 /// How long the journal keeps change sets: both bounds apply, whichever drops more.

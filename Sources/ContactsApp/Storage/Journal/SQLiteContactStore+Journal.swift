@@ -79,6 +79,7 @@ extension SQLiteContactStore: ContactJournal {
                                         anchors: anchors, db)
                 }
                 try Self.transitionGroups(of: target, undoing: true, db)
+                try Self.transitionBooks(of: target, undoing: true, db)
                 // The undoing session's now: the others (the one that made it too) are told.
                 try db.execute(sql: "UPDATE change_set SET undone = 1, seq = ?, session = ? WHERE id = ?",
                                arguments: [try Self.tick(db), journalSession, target.id])
@@ -99,6 +100,7 @@ extension SQLiteContactStore: ContactJournal {
                                         anchors: anchors, db)
                 }
                 try Self.transitionGroups(of: target, undoing: false, db)
+                try Self.transitionBooks(of: target, undoing: false, db)
                 try db.execute(sql: "UPDATE change_set SET undone = 0, seq = ?, session = ? WHERE id = ?",
                                arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: target.entries, undone: false)
@@ -120,6 +122,9 @@ extension SQLiteContactStore: ContactJournal {
             throw JournalRefusal.changedLater(change: target, later: later)
         }
         if let later = try laterGroupChange(after: target, db) {
+            throw JournalRefusal.changedLater(change: target, later: later)
+        }
+        if let later = try laterBookChange(after: target, db) {
             throw JournalRefusal.changedLater(change: target, later: later)
         }
     }
@@ -194,8 +199,9 @@ extension SQLiteContactStore: ContactJournal {
                 }
                 return try Self.changeSets(where: """
                     (id IN (SELECT change_set FROM change_entry WHERE contact_id = ?)
+                     OR id IN (SELECT change_set FROM book_change_entry WHERE contact_id = ?)
                      OR (? BETWEEN added_first AND added_last)) ORDER BY id DESC LIMIT ?
-                    """, [id, id, limit], db)
+                    """, [id, id, id, limit], db)
             }
         }
     }
@@ -234,12 +240,17 @@ extension SQLiteContactStore: ContactJournal {
                     // Its images leave the journal too, and the change sets that were only about it.
                     let sets = try Int64.fetchAll(db, sql: "SELECT change_set FROM change_entry WHERE contact_id = ?",
                                                   arguments: [purged])
+                    let moveSets = try Int64.fetchAll(db, sql: "SELECT change_set FROM book_change_entry WHERE contact_id = ?",
+                                                      arguments: [purged])
                     try db.execute(sql: "DELETE FROM change_entry WHERE contact_id = ?", arguments: [purged])
-                    for set in sets {
+                    try db.execute(sql: "DELETE FROM book_change_entry WHERE contact_id = ?", arguments: [purged])
+                    for set in sets + moveSets {
                         try db.execute(sql: """
                             DELETE FROM change_set WHERE id = ? AND added_first IS NULL
                                 AND NOT EXISTS (SELECT 1 FROM change_entry WHERE change_set = ?)
-                            """, arguments: [set, set])
+                                AND NOT EXISTS (SELECT 1 FROM book_change_entry WHERE change_set = ?)
+                                AND NOT EXISTS (SELECT 1 FROM group_change_entry WHERE change_set = ?)
+                            """, arguments: [set, set, set, set])
                     }
                 }
                 return ids.count
@@ -284,6 +295,11 @@ extension SQLiteContactStore: ContactJournal {
                         if rows.isEmpty { continue }
                     }
                     var byKind: [String: [Int64]] = [:]
+                    // A contact moved to another book: updated (its book is shown).
+                    let moved = try Int64.fetchAll(db, sql: """
+                        SELECT contact_id FROM book_change_entry WHERE change_set = ? LIMIT ?
+                        """, arguments: [setID, Self.noticeIDLimit])
+                    if !moved.isEmpty { byKind["updated"] = moved }
                     for row in rows {
                         var (noBefore, noAfter): (Bool, Bool) = (row[1], row[2])
                         if undone { swap(&noBefore, &noAfter) }
@@ -315,7 +331,7 @@ extension SQLiteContactStore: ContactJournal {
             return ChangeSetRecord(
                 id: id, at: Date(timeIntervalSince1970: row[1]), origin: row[2],
                 kind: ChangeKind(rawValue: row[3]) ?? .edit, summary: row[4], undone: row[5], entries: entries,
-                addedIDs: first.flatMap { first in last.map { first...$0 } })
+                addedIDs: first.flatMap { first in last.map { first...$0 } }, moves: try bookChanges(of: id, db))
         }
     }
 
@@ -332,7 +348,7 @@ extension SQLiteContactStore: ContactJournal {
 extension ChangeSetRecord {
     func with(entries: [ChangeEntry], undone: Bool) -> ChangeSetRecord {
         ChangeSetRecord(id: id, at: at, origin: origin, kind: kind, summary: summary, undone: undone,
-                        entries: entries, addedIDs: addedIDs)
+                        entries: entries, addedIDs: addedIDs, moves: moves)
     }
 }
 

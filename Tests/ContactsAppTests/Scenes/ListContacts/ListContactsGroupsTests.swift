@@ -38,8 +38,8 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
             if let failure { throw failure }
             return ListContactsGroupsInteractorTests.family
         }
-        func newGroup(named name: String) throws -> ContactGroup {
-            calls.append("new \(name)")
+        func newGroup(named name: String, book: String?) throws -> ContactGroup {
+            calls.append("new \(name)" + (book.map { " --book \($0)" } ?? ""))
             if let failure { throw failure }
             return ListContactsGroupsInteractorTests.family
         }
@@ -86,6 +86,16 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
         // Then
         XCTAssertEqual(workerSpy.calls, ["new Book club"])
         XCTAssertEqual(groupsPresenterSpy.changedResponses.map(\.action), [.new])
+    }
+
+    func test_changeGroup_new_passesTheBook_andABookWithAnotherActionIsRefused() {
+        // When
+        sut.changeGroup(request: .init(action: .new, name: "Team", book: "work"))
+        sut.changeGroup(request: .init(action: .add, name: "Team", values: ["1"], book: "work"))
+        // Then
+        XCTAssertEqual(workerSpy.calls, ["new Team --book work"])
+        XCTAssertEqual(presenterSpy.failures,
+                       [.badInput("--book goes with group new: a group's book is where it was made or found")])
     }
 
     func test_changeGroup_rename_needsTheNewName() {
