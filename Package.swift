@@ -12,26 +12,29 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
 /// instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in debug builds), FoundationXML
 /// is the toolchain's shared library, which links libxml2 itself.
 #if arch(x86_64)
-let lazyLibrariesRelease: [LinkerSetting] = [
-    // The modules are compiled against the toolchain's shared Foundation (compiling with
-    // `-static-stdlib` would have FoundationXML ask for `-lxml2`), so the static archives those
-    // modules need are named here, dependants first.
-    .unsafeFlags(["-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
-                  "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
-                  "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization"],
-                 .when(platforms: [.linux], configuration: .release)),
-]
+    let lazyLibrariesRelease: [LinkerSetting] = [
+        // The modules are compiled against the toolchain's shared Foundation (compiling with
+        // `-static-stdlib` would have FoundationXML ask for `-lxml2`), so the static archives those
+        // modules need are named here, dependants first.
+        .unsafeFlags(
+            [
+                "-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
+                "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
+                "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization",
+            ],
+            .when(platforms: [.linux], configuration: .release))
+    ]
 #else
-let lazyLibrariesRelease: [LinkerSetting] = []
+    let lazyLibrariesRelease: [LinkerSetting] = []
 #endif
 
 /// libedit (and libtinfo, libbsd, libmd behind it) loaded when the REPL starts (CLazyEdit), not
 /// mapped by every `query`, `--rpc` or piped command: stubs for x86_64 Linux, except in the fully
 /// static executable, which links it (bench/STARTUP.md, issue 32).
 #if arch(x86_64)
-let lazyLibEdit = !staticExecutable
+    let lazyLibEdit = !staticExecutable
 #else
-let lazyLibEdit = false
+    let lazyLibEdit = false
 #endif
 
 let package = Package(
@@ -64,7 +67,8 @@ let package = Package(
         .target(name: "JSONBytes"),
         // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
         // Its headers only where CLazyEdit loads libedit (pkg-config's `-ledit` would link it).
-        lazyLibEdit ? .systemLibrary(name: "CLibEdit")
+        lazyLibEdit
+            ? .systemLibrary(name: "CLibEdit")
             : .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // libedit's functions under their own names, loading libedit.so.2 when the REPL first calls one.
         .target(name: "CLazyEdit"),
@@ -89,10 +93,14 @@ let package = Package(
         // libxml2's push parser behind plain C functions (CardDAV answers read as they arrive): its
         // headers (and ICU's, which they include) stay out of Swift. On Linux it calls CLazyXML2's
         // stubs, so libxml2 is loaded only when a sync reads an answer.
-        .target(name: "CLibXML2Support", dependencies: staticExecutable ? ["CLibXML2"] : [
-            .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
-            .target(name: "CLibXML2", condition: .when(platforms: [.macOS])),
-        ]),
+        .target(
+            name: "CLibXML2Support",
+            dependencies: staticExecutable
+                ? ["CLibXML2"]
+                : [
+                    .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
+                    .target(name: "CLibXML2", condition: .when(platforms: [.macOS])),
+                ]),
         // One LDAP search per call (connect, StartTLS or LDAPS, bind, search under a deadline) for
         // the organisation's directories (issue 31), calling OpenLDAP's libldap (libldap-dev,
         // scripts/setup) under its own names and loading it on first use, as CCurlSupport does
@@ -100,15 +108,17 @@ let package = Package(
         // directory never maps it.
         .target(name: "CLDAPSupport"),
         // The interactive front end: a libedit REPL driving a SceneCore session.
-        .target(name: "SceneREPL",
-                dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]
-                    + (lazyLibEdit ? [.target(name: "CLazyEdit", condition: .when(platforms: [.linux]))] : []),
-                // Where libedit is linked, named here as the module map no longer does (CLazyEdit).
-                linkerSettings: [lazyLibEdit ? .linkedLibrary("edit", .when(platforms: [.macOS])) : .linkedLibrary("edit")]),
+        .target(
+            name: "SceneREPL",
+            dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]
+                + (lazyLibEdit ? [.target(name: "CLazyEdit", condition: .when(platforms: [.linux]))] : []),
+            // Where libedit is linked, named here as the module map no longer does (CLazyEdit).
+            linkerSettings: [lazyLibEdit ? .linkedLibrary("edit", .when(platforms: [.macOS])) : .linkedLibrary("edit")]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
-        .target(name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         // The Model Context Protocol over SceneRPC's JSON-RPC layer: tools, resources, both
         // protocol generations. Core only: the app hands it its tools.
         .target(name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
@@ -127,21 +137,25 @@ let package = Package(
                 // SQLite's C API, for the one loop that steps a statement itself (`countingRows`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "CSV", package: "CSV.swift"),
-            ] + (staticExecutable ? [] : [
-                // The sync's HTTP client on Linux (`Sync/DAV/CurlTransport.swift`).
-                .target(name: "CCurlSupport", condition: .when(platforms: [.linux])),
-                .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
-                // The directories' LDAP client (`Directory/OpenLDAPClient.swift`); a fully static
-                // executable cannot dlopen it, and its directories say which build reaches them.
-                .target(name: "CLDAPSupport", condition: .when(platforms: [.linux])),
-            ]),
+            ]
+                + (staticExecutable
+                    ? []
+                    : [
+                        // The sync's HTTP client on Linux (`Sync/DAV/CurlTransport.swift`).
+                        .target(name: "CCurlSupport", condition: .when(platforms: [.linux])),
+                        .target(name: "CLazyXML2", condition: .when(platforms: [.linux])),
+                        // The directories' LDAP client (`Directory/OpenLDAPClient.swift`); a fully static
+                        // executable cannot dlopen it, and its directories say which build reaches them.
+                        .target(name: "CLDAPSupport", condition: .when(platforms: [.linux])),
+                    ]),
             // A fully static executable cannot link libcurl (there is no static libcurl with its
             // dependencies): that build leaves libcurl and, in release, URLSession out, and its
             // `sync` says which build syncs (`Sync/DAV/URLSessionTransport.swift`).
-            swiftSettings: staticExecutable ? [
-                .define("CONTACTSBOOK_NO_LIBCURL"),
-                .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
-            ] : []
+            swiftSettings: staticExecutable
+                ? [
+                    .define("CONTACTSBOOK_NO_LIBCURL"),
+                    .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
+                ] : []
         ),
         // The book's MCP tools and resources, declared from the app's scenes and actions.
         .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
@@ -169,34 +183,43 @@ let package = Package(
             // the time (bench/STARTUP.md). The cost: the executable is not position-independent.
             // Not forced on every release build: without `--static-swift-stdlib` it cannot link
             // (Foundation's static ICU), so the ecosystem's plain command would fail.
-            linkerSettings: staticExecutable ? [
-                .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
-                // FoundationXML's libxml2 (libxml2-dev, scripts/setup) and what it needs.
-                .linkedLibrary("z", .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("lzma", .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("icuuc", .when(platforms: [.linux], configuration: .release)),
-                .linkedLibrary("icudata", .when(platforms: [.linux], configuration: .release)),
-            ] : lazyLibrariesRelease
+            linkerSettings: staticExecutable
+                ? [
+                    .unsafeFlags(["-static-executable"], .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("tinfo", .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("bsd", .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("md", .when(platforms: [.linux], configuration: .release)),
+                    // FoundationXML's libxml2 (libxml2-dev, scripts/setup) and what it needs.
+                    .linkedLibrary("z", .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("lzma", .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("icuuc", .when(platforms: [.linux], configuration: .release)),
+                    .linkedLibrary("icudata", .when(platforms: [.linux], configuration: .release)),
+                ] : lazyLibrariesRelease
         ),
         .testTarget(name: "SceneCoreTests", dependencies: ["SceneCore", "SceneCoreTesting"]),
         .testTarget(
             name: "ContactsAppTests",
-            dependencies: ["ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
-                           // The CSV writer our hand-written one is held to (ContactsCSVTests).
-                           .product(name: "CSV", package: "CSV.swift")],
+            dependencies: [
+                "ContactsApp", "SceneCore", "SceneCoreTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                // The CSV writer our hand-written one is held to (ContactsCSVTests).
+                .product(name: "CSV", package: "CSV.swift"),
+            ],
             // Sample files from other programs (vCard, CSV), read through Bundle.module.
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SceneREPLTests", dependencies: ["SceneREPL", "SceneCore"]),
         .testTarget(name: "JSONBytesTests", dependencies: ["JSONBytes"]),
-        .testTarget(name: "SceneRPCTests", dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "SceneRPCTests",
+            dependencies: ["SceneRPC", "SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SceneMCPTests", dependencies: ["SceneMCP", "SceneRPC", "SceneCore", "JSONBytes"]),
-        .testTarget(name: "ContactsMCPTests", dependencies: ["ContactsMCP", "SceneMCP", "ContactsApp", "SceneCore", "JSONBytes"]),
+        .testTarget(
+            name: "ContactsMCPTests",
+            dependencies: ["ContactsMCP", "SceneMCP", "ContactsApp", "SceneCore", "JSONBytes"]),
         .testTarget(name: "SceneLSPTests", dependencies: ["SceneLSP", "SceneRPC", "SceneCore", "JSONBytes"]),
-        .testTarget(name: "ContactsLSPTests", dependencies: ["ContactsLSP", "SceneLSP", "ContactsApp", "SceneRPC", "SceneCore", "JSONBytes"]),
+        .testTarget(
+            name: "ContactsLSPTests",
+            dependencies: ["ContactsLSP", "SceneLSP", "ContactsApp", "SceneRPC", "SceneCore", "JSONBytes"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
     swiftLanguageModes: [.v5]

@@ -7,7 +7,8 @@ public enum MailAddressText {
     static let atomSpecials = Set("!#$%&'*+-/=?^_`{|}~".unicodeScalars)
 
     public static func address(name: String, email: String) -> String {
-        let name = isTidy(name) ? name : name.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        let name =
+            isTidy(name) ? name : name.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         guard !name.isEmpty else { return email }
         return phrase(name) + " <" + email + ">"
     }
@@ -25,7 +26,10 @@ public enum MailAddressText {
             }
             // Controls, and Unicode's other white space (U+0085, U+00A0, U+2000-U+200A, U+3000...).
             if value < 0x20 || (0x7F...0xA0).contains(value) || value == 0x1680 || (0x2000...0x200A).contains(value)
-                || (0x2028...0x2029).contains(value) || value == 0x202F || value == 0x205F || value == 0x3000 { return false }
+                || (0x2028...0x2029).contains(value) || value == 0x202F || value == 0x205F || value == 0x3000
+            {
+                return false
+            }
             previousSpace = false
         }
         return !previousSpace || name.isEmpty
@@ -53,8 +57,9 @@ public struct ContactMarkdown {
     let formatter: ContactFormatter
 
     public init(environment: ContactsEnvironment) {
-        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
-                                     defaultCountry: environment.defaultCountry)
+        formatter = ContactFormatter(
+            locale: environment.locale, timeZone: environment.timeZone,
+            defaultCountry: environment.defaultCountry)
     }
 
     /// Name, organisation and title, emails, phones, birthday.
@@ -64,7 +69,9 @@ public struct ContactMarkdown {
         if !work.isEmpty { lines.append(work.joined(separator: " · ")) }
         var items: [String] = []
         for email in contact.emails { items.append("- " + Self.code(email.value) + Self.label(email.label)) }
-        for phone in contact.phones { items.append("- " + Self.escaped(formatter.phone(phone.value)) + Self.label(phone.label)) }
+        for phone in contact.phones {
+            items.append("- " + Self.escaped(formatter.phone(phone.value)) + Self.label(phone.label))
+        }
         if let birthday = contact.birthday { items.append("- Birthday: " + Self.escaped(formatter.birthday(birthday))) }
         if !items.isEmpty { lines.append(""); lines += items }
         return lines.joined(separator: "\n")
@@ -97,7 +104,8 @@ public struct ContactMarkdown {
 
     /// Inline code: no markup inside; a backtick in the text gets a longer fence.
     static func code(_ text: String) -> String {
-        let clean = text.unicodeScalars.contains(where: isControl)
+        let clean =
+            text.unicodeScalars.contains(where: isControl)
             ? String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 })) : text
         let fence = clean.contains("`") ? "``" : "`"
         return fence + (clean.hasPrefix("`") || clean.hasSuffix("`") ? " \(clean) " : clean) + fence
@@ -106,7 +114,9 @@ public struct ContactMarkdown {
     /// Markdown's punctuation backslash-escaped, control characters made spaces.
     static func escaped(_ text: String) -> String {
         // Most names and organisations hold none of these: returned as they are.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || markup.contains($0) }) else { return text }
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || markup.contains($0) }) else {
+            return text
+        }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) { out.append(" "); continue }

@@ -43,10 +43,14 @@ public final class ContactsLanguageFeatures: LSPFeatures {
     }
 
     public var capabilities: [String: JSONValue] {
-        ["completionProvider": ["resolveProvider": false, "triggerCharacters": [], "completionItem": ["labelDetailsSupport": false]],
-         "hoverProvider": true,
-         "codeActionProvider": ["codeActionKinds": ["quickfix"], "resolveProvider": false],
-         "executeCommandProvider": ["commands": .array(Command.all.map { .string($0) })]]
+        [
+            "completionProvider": [
+                "resolveProvider": false, "triggerCharacters": [], "completionItem": ["labelDetailsSupport": false],
+            ],
+            "hoverProvider": true,
+            "codeActionProvider": ["codeActionKinds": ["quickfix"], "resolveProvider": false],
+            "executeCommandProvider": ["commands": .array(Command.all.map { .string($0) })],
+        ]
     }
 
     public func answer(method: String, params: JSONValue?, server: LSPServer) throws -> JSONValue {
@@ -57,8 +61,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             case "textDocument/codeAction": return try codeActions(params, server)
             case "workspace/executeCommand": return try execute(params, server)
             default:
-                throw RPCError(code: RPCError.methodNotFoundCode, message: "method not found: \(method)",
-                               data: ["method": .string(method)])
+                throw RPCError(
+                    code: RPCError.methodNotFoundCode, message: "method not found: \(method)",
+                    data: ["method": .string(method)])
             }
         } catch let failure as ContactsFailure {
             throw RPCError(code: Self.requestFailedCode, message: "\(failure)")
@@ -106,19 +111,22 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             return ["isIncomplete": false, "items": []]
         }
         guard !site.search.isEmpty else { return ["isIncomplete": true, "items": []] }
-        let range = LSPRange(start: document.position(line: site.line, utf8Column: site.startColumn, encoding: server.encoding),
-                             end: document.position(line: site.line, utf8Column: site.endColumn, encoding: server.encoding))
+        let range = LSPRange(
+            start: document.position(line: site.line, utf8Column: site.startColumn, encoding: server.encoding),
+            end: document.position(line: site.line, utf8Column: site.endColumn, encoding: server.encoding))
         // What the client compares items with (the text from the edit's start to the cursor):
         // the book already chose them, accent-blind and inside words, so every client keeps them.
         let line = document.lineBytes(site.line)
-        let typed = String(decoding: line.dropFirst(site.startColumn).prefix(max(0, column - site.startColumn)), as: UTF8.self)
+        let typed = String(
+            decoding: line.dropFirst(site.startColumn).prefix(max(0, column - site.startColumn)), as: UTF8.self)
         let completions = try worker.completions(for: site.search, limit: Self.completionContacts)
         let width = String(completions.count).count
         let items: [JSONValue] = completions.enumerated().map { rank, completion in
             // A group is one item whose text is its members' addresses.
-            let text = completion.match.members.map { members in
-                members.map { MailAddressText.address(name: $0.name, email: $0.address) }.joined(separator: ", ")
-            } ?? MailAddressText.address(name: completion.match.name, email: completion.match.address)
+            let text =
+                completion.match.members.map { members in
+                    members.map { MailAddressText.address(name: $0.name, email: $0.address) }.joined(separator: ", ")
+                } ?? MailAddressText.address(name: completion.match.name, email: completion.match.address)
             let label = completion.match.members == nil ? text : "\(completion.match.name) (\(completion.match.info))"
             var item: [String: JSONValue] = [
                 "label": .string(label), "kind": 18, "filterText": .string(typed),
@@ -126,7 +134,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
                 "textEdit": ["range": range.json, "newText": .string(text)],
             ]
             if !completion.match.info.isEmpty { item["detail"] = .string(completion.match.info) }
-            if let documentation = markdown.completionDocumentation(completion.contact, completing: completion.match.address) {
+            if let documentation = markdown.completionDocumentation(
+                completion.contact, completing: completion.match.address)
+            {
                 item["documentation"] = ["kind": "markdown", "value": .string(documentation)]
             }
             return .object(item)
@@ -141,16 +151,22 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         let (uri, position) = try LSPParams.documentPosition(params)
         let document = try server.openDocument(uri)
         let draft = Self.draft(document)
-        let location = MailDraft.Location(line: position.line, column: document.utf8Column(of: position, encoding: server.encoding))
+        let location = MailDraft.Location(
+            line: position.line, column: document.utf8Column(of: position, encoding: server.encoding))
         guard location.line < draft.headerLineCount, let address = draft.address(at: location) else { return .null }
         let value: String
         if let problem = address.problem {
             value = markdown.invalid(text(of: address, in: document), problem: problem)
         } else {
             let contacts = try worker.contacts(withEmail: address.email)
-            value = contacts.isEmpty ? markdown.unknown(address.email) : contacts.map(markdown.card).joined(separator: "\n\n---\n\n")
+            value =
+                contacts.isEmpty
+                ? markdown.unknown(address.email) : contacts.map(markdown.card).joined(separator: "\n\n---\n\n")
         }
-        return ["contents": ["kind": "markdown", "value": .string(value)], "range": range(of: address, in: document, server).json]
+        return [
+            "contents": ["kind": "markdown", "value": .string(value)],
+            "range": range(of: address, in: document, server).json,
+        ]
     }
 
     // MARK: Code actions
@@ -166,8 +182,10 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         // LSP: a kind asked for covers its sub-kinds ("quickfix" is under "", itself and no other).
         if let only, !only.contains(where: { kind in kind.isEmpty || kind == "quickfix" }) { return [] }
         let draft = Self.draft(document)
-        let from = MailDraft.Location(line: requested.start.line, column: document.utf8Column(of: requested.start, encoding: server.encoding))
-        let to = MailDraft.Location(line: requested.end.line, column: document.utf8Column(of: requested.end, encoding: server.encoding))
+        let from = MailDraft.Location(
+            line: requested.start.line, column: document.utf8Column(of: requested.start, encoding: server.encoding))
+        let to = MailDraft.Location(
+            line: requested.end.line, column: document.utf8Column(of: requested.end, encoding: server.encoding))
         let unknown = try unknownRecipients(draft)
         let published = diagnostics(for: draft, unknown: unknown, in: document, server)
         var actions: [JSONValue] = []
@@ -175,16 +193,28 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             guard address.problem == nil, unknown.contains(address.email) else { continue }
             let text = MailAddressText.address(name: address.displayName, email: address.email)
             let title = "Add \(text) to contacts"
-            actions.append(["title": .string(title), "kind": "quickfix",
-                            "diagnostics": .array(published.filter { $0["data"]?["email"] == .string(address.email) && $0["range"] == range(of: address, in: document, server).json }),
-                            "command": ["title": .string(title), "command": .string(Command.addAddress),
-                                        "arguments": [["name": .string(address.displayName), "email": .string(address.email)]]]])
+            actions.append([
+                "title": .string(title), "kind": "quickfix",
+                "diagnostics": .array(
+                    published.filter {
+                        $0["data"]?["email"] == .string(address.email)
+                            && $0["range"] == range(of: address, in: document, server).json
+                    }),
+                "command": [
+                    "title": .string(title), "command": .string(Command.addAddress),
+                    "arguments": [["name": .string(address.displayName), "email": .string(address.email)]],
+                ],
+            ])
         }
         if !unknown.isEmpty {
             let title = "Add every unknown recipient"
-            actions.append(["title": .string(title), "kind": "quickfix",
-                            "command": ["title": .string(title), "command": .string(Command.addUnknown),
-                                        "arguments": [.string(uri)]]])
+            actions.append([
+                "title": .string(title), "kind": "quickfix",
+                "command": [
+                    "title": .string(title), "command": .string(Command.addUnknown),
+                    "arguments": [.string(uri)],
+                ],
+            ])
         }
         return .array(actions)
     }
@@ -213,7 +243,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
                 throw LSPParams.invalid("arguments[0]", "must be the URI of an open document")
             }
             let draft = Self.draft(try server.openDocument(uri))
-            let recipients = draft.addresses.filter { $0.problem == nil }.map { MailRecipient(name: $0.displayName, email: $0.email) }
+            let recipients = draft.addresses.filter { $0.problem == nil }.map {
+                MailRecipient(name: $0.displayName, email: $0.email)
+            }
             return try added(try worker.add(recipients), asked: recipients, server)
         case Command.search:
             let text = try LSPParams.optionalString(arguments.first, "arguments[0]") ?? ""
@@ -240,8 +272,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             }
             return result
         default:
-            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: unknown command \(command)",
-                           data: ["parameter": "command", "commands": .array(Command.all.map { .string($0) })])
+            throw RPCError(
+                code: RPCError.invalidParamsCode, message: "invalid params: unknown command \(command)",
+                data: ["parameter": "command", "commands": .array(Command.all.map { .string($0) })])
         }
     }
 
@@ -250,13 +283,18 @@ public final class ContactsLanguageFeatures: LSPFeatures {
     private func added(_ contacts: [Contact], asked: [MailRecipient], _ server: LSPServer) throws -> JSONValue {
         let new = Set(contacts.flatMap { $0.emails.map(\.value) })
         let known = asked.map(\.email).filter { !new.contains($0) && !$0.isEmpty }
-        let message = contacts.isEmpty ? "Nothing to add: \(known.isEmpty ? "no valid address" : "already in your contacts")"
-            : "Added " + contacts.map { MailAddressText.address(name: $0.fullName, email: $0.emails.first?.value ?? "") }
+        let message =
+            contacts.isEmpty
+            ? "Nothing to add: \(known.isEmpty ? "no valid address" : "already in your contacts")"
+            : "Added "
+                + contacts.map { MailAddressText.address(name: $0.fullName, email: $0.emails.first?.value ?? "") }
                 .joined(separator: ", ") + " to contacts"
         server.send("window/showMessage", ["type": 3, "message": .string(message)])
         for document in server.openDocuments { publish(document, server, always: false) }
-        return ["added": .array(contacts.map(Self.json)), "known": .array(known.map { .string($0) }),
-                "message": .string(message)]
+        return [
+            "added": .array(contacts.map(Self.json)), "known": .array(known.map { .string($0) }),
+            "message": .string(message),
+        ]
     }
 
     /// An address to add: `{"email": ..., "name": ...}` or the text `Name <email>`.
@@ -274,7 +312,9 @@ public final class ContactsLanguageFeatures: LSPFeatures {
                 throw LSPParams.invalid("arguments[0].email", "is required (a string)")
             }
             let name = try LSPParams.optionalString(members["name"], "arguments[0].name") ?? ""
-            if let problem = ParsedAddress.addrSpecProblem(email) { throw LSPParams.invalid("arguments[0].email", problem) }
+            if let problem = ParsedAddress.addrSpecProblem(email) {
+                throw LSPParams.invalid("arguments[0].email", problem)
+            }
             return MailRecipient(name: name, email: email)
         default:
             throw LSPParams.invalid("arguments[0]", "must be an address: {\"email\", \"name\"} or \"Name <email>\"")
@@ -288,7 +328,8 @@ public final class ContactsLanguageFeatures: LSPFeatures {
             "organization": .string(contact.organization), "title": .string(contact.title),
             "emails": .array(contact.emails.map { ["label": .string($0.label), "value": .string($0.value)] }),
             "phones": .array(contact.phones.map { ["label": .string($0.label), "value": .string($0.value)] }),
-            "addresses": .array(contact.emails.map { .string(MailAddressText.address(name: contact.fullName, email: $0.value)) }),
+            "addresses": .array(
+                contact.emails.map { .string(MailAddressText.address(name: contact.fullName, email: $0.value)) }),
         ]
         if let birthday = contact.birthday { members["birthday"] = .string(birthday.isoString) }
         return .object(members)
@@ -307,27 +348,36 @@ public final class ContactsLanguageFeatures: LSPFeatures {
         let diagnostics = JSONValue.array(diagnostics(for: draft, unknown: unknown, in: document, server))
         guard always || published[document.uri] != diagnostics else { return }
         published[document.uri] = diagnostics
-        server.send("textDocument/publishDiagnostics",
-                    ["uri": .string(document.uri), "version": .integer(document.version), "diagnostics": diagnostics])
+        server.send(
+            "textDocument/publishDiagnostics",
+            ["uri": .string(document.uri), "version": .integer(document.version), "diagnostics": diagnostics])
     }
 
-    private func diagnostics(for draft: MailDraft, unknown: Set<String>, in document: LSPDocument, _ server: LSPServer) -> [JSONValue] {
+    private func diagnostics(for draft: MailDraft, unknown: Set<String>, in document: LSPDocument, _ server: LSPServer)
+        -> [JSONValue]
+    {
         draft.addresses.compactMap { address in
             let range = range(of: address, in: document, server).json
             if let problem = address.problem {
-                return ["range": range, "severity": 2, "source": "contactsbook", "code": "invalid-address",
-                        "message": .string("\(text(of: address, in: document)) is not a valid address: it \(problem)")]
+                return [
+                    "range": range, "severity": 2, "source": "contactsbook", "code": "invalid-address",
+                    "message": .string("\(text(of: address, in: document)) is not a valid address: it \(problem)"),
+                ]
             }
             guard unknown.contains(address.email) else { return nil }
-            return ["range": range, "severity": 4, "source": "contactsbook", "code": "unknown-address",
-                    "message": .string("\(address.email) is not in your contacts"),
-                    "data": ["name": .string(address.displayName), "email": .string(address.email)]]
+            return [
+                "range": range, "severity": 4, "source": "contactsbook", "code": "unknown-address",
+                "message": .string("\(address.email) is not in your contacts"),
+                "data": ["name": .string(address.displayName), "email": .string(address.email)],
+            ]
         }
     }
 
     private func range(of address: MailDraft.Address, in document: LSPDocument, _ server: LSPServer) -> LSPRange {
-        LSPRange(start: document.position(line: address.start.line, utf8Column: address.start.column, encoding: server.encoding),
-                 end: document.position(line: address.end.line, utf8Column: address.end.column, encoding: server.encoding))
+        LSPRange(
+            start: document.position(
+                line: address.start.line, utf8Column: address.start.column, encoding: server.encoding),
+            end: document.position(line: address.end.line, utf8Column: address.end.column, encoding: server.encoding))
     }
 
     /// The address as written (its lines joined by a space when folded).

@@ -70,7 +70,9 @@ public struct MailDraft: Equatable, Sendable {
                 current = ""
                 if scalar == "\n" { continue }
             }
-            if scalar == "\r" { pendingCR = true } else if scalar == "\n" {
+            if scalar == "\r" {
+                pendingCR = true
+            } else if scalar == "\n" {
                 lines.append(current)
                 current = ""
             } else {
@@ -89,8 +91,9 @@ public struct MailDraft: Equatable, Sendable {
         var open: (name: String, first: Int, colon: Int, last: Int)?
         func close() {
             guard let field = open else { return }
-            let item = Field(name: field.name, lines: field.first...field.last,
-                             valueStart: Location(line: field.first, column: field.colon + 1))
+            let item = Field(
+                name: field.name, lines: field.first...field.last,
+                valueStart: Location(line: field.first, column: field.colon + 1))
             fields.append(item)
             if item.isAddressList {
                 values.append(FieldValue(field: item, lines: bytes))
@@ -130,8 +133,8 @@ public struct MailDraft: Equatable, Sendable {
     /// another field, the body).
     public func completionSite(at location: Location) -> CompletionSite? {
         guard location.line < headerLineCount,
-              let value = values.first(where: { $0.field.lines.contains(location.line) }),
-              location.line > value.field.lines.lowerBound || location.column >= value.field.valueStart.column
+            let value = values.first(where: { $0.field.lines.contains(location.line) }),
+            location.line > value.field.lines.lowerBound || location.column >= value.field.valueStart.column
         else { return nil }
         return value.completionSite(at: location)
     }
@@ -213,16 +216,19 @@ struct FieldValue: Equatable, Sendable {
             let trimmed = Self.trimmed(segment, in: bytes)
             guard !trimmed.isEmpty else { return nil }
             let parsed = ParsedAddress(bytes[trimmed])
-            return MailDraft.Address(field: field.name, displayName: parsed.displayName, email: parsed.email,
-                                     problem: parsed.problem,
-                                     start: location(trimmed.lowerBound, preferEnd: false),
-                                     end: location(trimmed.upperBound, preferEnd: true))
+            return MailDraft.Address(
+                field: field.name, displayName: parsed.displayName, email: parsed.email,
+                problem: parsed.problem,
+                start: location(trimmed.lowerBound, preferEnd: false),
+                end: location(trimmed.upperBound, preferEnd: true))
         }
     }
 
     func completionSite(at location: MailDraft.Location) -> MailDraft.CompletionSite? {
         let cursor = offset(location)
-        guard let segment = segments().first(where: { $0.lowerBound <= cursor && cursor <= $0.upperBound }) else { return nil }
+        guard let segment = segments().first(where: { $0.lowerBound <= cursor && cursor <= $0.upperBound }) else {
+            return nil
+        }
         let trimmed = Self.trimmed(segment, in: bytes)
         var start = min(trimmed.isEmpty ? cursor : trimmed.lowerBound, cursor)
         var end = max(trimmed.isEmpty ? cursor : trimmed.upperBound, cursor)
@@ -241,14 +247,16 @@ struct FieldValue: Equatable, Sendable {
         let typed = bytes[start..<cursor].map { byte -> UInt8 in
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "("), UInt8(ascii: ")"),
-                 UInt8(ascii: "\\"), 0x09: return 0x20
+                UInt8(ascii: "\\"), 0x09:
+                return 0x20
             default: return byte
             }
         }
         let search = String(decoding: typed, as: UTF8.self).split(separator: " ").joined(separator: " ")
         let first = self.location(start, preferEnd: false), last = self.location(end, preferEnd: true)
-        return MailDraft.CompletionSite(search: search, line: location.line, startColumn: first.column,
-                                        endColumn: last.line == location.line ? last.column : first.column)
+        return MailDraft.CompletionSite(
+            search: search, line: location.line, startColumn: first.column,
+            endColumn: last.line == location.line ? last.column : first.column)
     }
 
     static func trimmed(_ range: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
@@ -386,10 +394,15 @@ struct ParsedAddress {
         if bytes.count > 254 { return "is longer than 254 characters" }
         let quoted = local.count >= 2 && local.first == UInt8(ascii: "\"") && local.last == UInt8(ascii: "\"")
         if !quoted, !isDotAtom(local) { return "has a character not allowed before the @" }
-        if domain.first == UInt8(ascii: "[") { return domain.last == UInt8(ascii: "]") ? nil : "has an unclosed [ in its domain" }
+        if domain.first == UInt8(ascii: "[") {
+            return domain.last == UInt8(ascii: "]") ? nil : "has an unclosed [ in its domain"
+        }
         let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        if labels.count < 2 || labels.contains(where: \.isEmpty) { return "has a domain that is not a full name (like example.org)" }
-        for label in labels where label.contains(where: { !(isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 >= 0x80) }) {
+        if labels.count < 2 || labels.contains(where: \.isEmpty) {
+            return "has a domain that is not a full name (like example.org)"
+        }
+        for label in labels
+        where label.contains(where: { !(isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 >= 0x80) }) {
             return "has a character not allowed in its domain"
         }
         return nil

@@ -18,9 +18,12 @@ public final class ContactResources: MCPResourceProvider {
     }
 
     public var templates: [MCPResourceTemplate] {
-        [MCPResourceTemplate(uriTemplate: Self.scheme + "{uid}", name: "contact",
-                             description: "one contact as a vCard 4.0 card, by its uid (get and search give it)",
-                             mimeType: Self.mimeType)]
+        [
+            MCPResourceTemplate(
+                uriTemplate: Self.scheme + "{uid}", name: "contact",
+                description: "one contact as a vCard 4.0 card, by its uid (get and search give it)",
+                mimeType: Self.mimeType)
+        ]
     }
 
     public func list(cursor: String?) throws -> (resources: [MCPResource], nextCursor: String?) {
@@ -30,8 +33,9 @@ public final class ContactResources: MCPResourceProvider {
         let holders = Dictionary(grouping: try store.contacts(uids: result.contacts.map(\.uid)), by: \.uid)
             .compactMapValues { $0.count > 1 ? $0.compactMap(\.id) : nil }
         let resources = result.contacts.map {
-            MCPResource(uri: Self.scheme + ImportExportWorker.exported($0, shared: holders).uid, name: $0.fullName,
-                        mimeType: Self.mimeType)
+            MCPResource(
+                uri: Self.scheme + ImportExportWorker.exported($0, shared: holders).uid, name: $0.fullName,
+                mimeType: Self.mimeType)
         }
         return (resources, page * Self.pageSize < result.total ? String(page + 1) : nil)
     }
@@ -40,8 +44,9 @@ public final class ContactResources: MCPResourceProvider {
         guard let contact = try contact(at: uri) else { return nil }
         let holders = try store.contacts(uids: [contact.uid]).compactMap(\.id)
         let shared = holders.count > 1 ? [contact.uid: holders] : [:]
-        return MCPResourceContents(uri: uri, mimeType: Self.mimeType,
-                                   text: VCardWriter(version: .v4).card(for: ImportExportWorker.exported(contact, shared: shared)))
+        return MCPResourceContents(
+            uri: uri, mimeType: Self.mimeType,
+            text: VCardWriter(version: .v4).card(for: ImportExportWorker.exported(contact, shared: shared)))
     }
 
     public func changeID(of uri: String) throws -> String? {
@@ -55,7 +60,9 @@ public final class ContactResources: MCPResourceProvider {
         if let oldest = try store.contacts(uids: [uid]).first { return oldest }
         // Not a stored UID: perhaps one a contact sharing its UID is named by.
         for (shared, ids) in try store.sharedUIDs() {
-            for id in ids.dropFirst() where ImportExportWorker.exportedUID(shared, id: id) == uid { return try store.contact(id: id) }
+            for id in ids.dropFirst() where ImportExportWorker.exportedUID(shared, id: id) == uid {
+                return try store.contact(id: id)
+            }
         }
         return nil
     }

@@ -22,17 +22,24 @@ public final class ContactsTools {
         single: EditContact.Field.allCases.map { FormAction.field(.set($0)).declaration },
         repeated: EditContact.ItemKind.allCases.map { FormAction.field(.add($0)).declaration })
 
-    public var all: [MCPTool] { [search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, groups, group, undo, sync] }
+    public var all: [MCPTool] {
+        [
+            search, get, add, update, delete, importFile, exportFile, duplicates, merge, birthdays, groups, group, undo,
+            sync,
+        ]
+    }
 
     // MARK: Reading
 
     var search: MCPTool {
         let spec = ListAction.search.declaration
         let list = ListAction.list.declaration
-        let properties = Dictionary(uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
+        let properties = Dictionary(
+            uniqueKeysWithValues: (spec.parameters + list.parameters).map { ($0.name, $0.jsonSchema) })
         return MCPTool(
             name: "search", title: "Search contacts",
-            description: spec.summary + "; empty text lists every contact. One page of rows (number, name, organization, "
+            description: spec.summary
+                + "; empty text lists every contact. One page of rows (number, name, organization, "
                 + "email, phone); get a row's number for every field.",
             inputSchema: Self.object(properties, required: ["text"]), outputSchema: ContactsToolSchemas.contactList,
             annotations: .read
@@ -58,12 +65,15 @@ public final class ContactsTools {
             }
             // The organisation's directories' answer after the book's (issue 31), when one was asked.
             guard let directories = outcome.last(ListContacts.SearchDirectories.ViewModel.self),
-                  case .object(var members) = try JSONValueEncoder.encode(model) else {
+                case .object(var members) = try JSONValueEncoder.encode(model)
+            else {
                 return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
             }
             members["directories"] = try JSONValueEncoder.encode(directories)
-            return MCPToolResult(.object(members), text: ([model.caption, directories.caption] + directories.notices)
-                .joined(separator: "\n"))
+            return MCPToolResult(
+                .object(members),
+                text: ([model.caption, directories.caption] + directories.notices)
+                    .joined(separator: "\n"))
         }
     }
 
@@ -87,9 +97,11 @@ public final class ContactsTools {
     var add: MCPTool {
         MCPTool(
             name: "add", title: "Add a contact",
-            description: "Add a contact with all its fields at once. It needs a given name, a family name or an organization. "
+            description:
+                "Add a contact with all its fields at once. It needs a given name, a family name or an organization. "
                 + "Repeated fields take arrays; an address value is 'street; city; region; postal code; country'.",
-            inputSchema: Self.object(Self.formFields.properties), outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
+            inputSchema: Self.object(Self.formFields.properties),
+            outputSchema: ShowContact.FetchContact.ViewModel.jsonSchema,
             annotations: MCPToolAnnotations()
         ) { [self] arguments in
             let members = try MCPArguments.members(arguments)
@@ -97,7 +109,9 @@ public final class ContactsTools {
             let calls = try Self.formFields.calls(from: members)
             try toList()
             let added = try run(ActionCall(ListAction.add), in: List.descriptor)
-            guard session.stack.active is Form else { throw MCPToolFailure(added.error?.text ?? "the form did not open") }
+            guard session.stack.active is Form else {
+                throw MCPToolFailure(added.error?.text ?? "the form did not open")
+            }
             try fill(calls)
             let saved = try save()
             guard let inserted = saved.last(ListContacts.ShowInsertedContact.ViewModel.self) else {
@@ -113,8 +127,10 @@ public final class ContactsTools {
         let show = ListAction.show.declaration
         var properties = Self.formFields.properties
         properties["contact"] = show.parameters[0].jsonSchema
-        properties["version"] = ["type": "integer", "minimum": 0,
-                                 "description": "the version you read (get gives it); a contact changed since is refused"]
+        properties["version"] = [
+            "type": "integer", "minimum": 0,
+            "description": "the version you read (get gives it); a contact changed since is refused",
+        ]
         return MCPTool(
             name: "update", title: "Update a contact",
             description: "Change fields of a contact, given the version you read. A field set to \"\" is cleared; "
@@ -126,10 +142,12 @@ public final class ContactsTools {
         ) { [self] arguments in
             let members = try MCPArguments.members(arguments)
             try Self.refuseUnknown(members, known: Self.formFields.names + ["contact", "version"])
-            let reference = try MCPArguments.bind(.object(members.filter { $0.key == "contact" }), to: show, tool: "update")
+            let reference = try MCPArguments.bind(
+                .object(members.filter { $0.key == "contact" }), to: show, tool: "update")
             guard case .integer(let version)? = members["version"] else {
-                throw MCPToolFailure("'version' is required: the integer version you read with get",
-                                     details: ["version": "required, an integer"])
+                throw MCPToolFailure(
+                    "'version' is required: the integer version you read with get",
+                    details: ["version": "required, an integer"])
             }
             let calls = try Self.formFields.calls(from: members)
             try toList()
@@ -142,7 +160,8 @@ public final class ContactsTools {
             guard session.stack.active is Form else { throw MCPToolFailure("the form did not open") }
             try fill(Self.replacing(calls, in: members))
             _ = try save()
-            let detail = try run(ActionCall(DetailAction.show), in: Detail.descriptor).last(ShowContact.FetchContact.ViewModel.self)
+            let detail = try run(ActionCall(DetailAction.show), in: Detail.descriptor).last(
+                ShowContact.FetchContact.ViewModel.self)
             try toList()
             guard let detail else { throw MCPToolFailure("the contact was saved but not shown") }
             return MCPToolResult(try JSONValueEncoder.encode(detail), text: "updated " + Self.summary(detail))
@@ -152,8 +171,10 @@ public final class ContactsTools {
     var delete: MCPTool {
         let spec = ListAction.delete.declaration
         var properties = Dictionary(uniqueKeysWithValues: spec.parameters.map { ($0.name, $0.jsonSchema) })
-        properties["version"] = ["type": "integer", "minimum": 0,
-                                 "description": "the version you read; when given, a contact changed since is not deleted"]
+        properties["version"] = [
+            "type": "integer", "minimum": 0,
+            "description": "the version you read; when given, a contact changed since is not deleted",
+        ]
         return MCPTool(
             name: "delete", title: "Delete a contact",
             description: "Delete one contact for good. Name it by number or UID (or its full name); a contact named by "
@@ -167,7 +188,9 @@ public final class ContactsTools {
             switch members["version"] {
             case nil, .null?: break
             case .integer(let number)?: version = number
-            case let other?: throw MCPToolFailure("'version' must be an integer, not \(other.typeName)", details: ["version": "must be an integer"])
+            case let other?:
+                throw MCPToolFailure(
+                    "'version' must be an integer, not \(other.typeName)", details: ["version": "must be an integer"])
             }
             try toList()
             let current = try open(call.string("contact") ?? "")
@@ -177,9 +200,14 @@ public final class ContactsTools {
             // only part of its name is deleted only with `confirm`.
             let outcome = try run(call, in: List.descriptor)
             let message = outcome.messages(.success).last ?? "deleted"
-            return MCPToolResult(["deleted": ["id": .integer(Int(current.id)), "uid": .string(current.uid),
-                                              "name": .string(current.name)],
-                                  "message": .string(message)], text: message)
+            return MCPToolResult(
+                [
+                    "deleted": [
+                        "id": .integer(Int(current.id)), "uid": .string(current.uid),
+                        "name": .string(current.name),
+                    ],
+                    "message": .string(message),
+                ], text: message)
         }
     }
 
@@ -189,7 +217,8 @@ public final class ContactsTools {
         let spec = ListAction.import.declaration
         return MCPTool(
             name: "import", title: "Import contacts",
-            description: spec.summary + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
+            description: spec.summary
+                + ". A card whose UID is in the book updates that contact. Send a progressToken to follow it.",
             inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.transfer,
             // A card whose UID is in the book overwrites that contact.
             annotations: MCPToolAnnotations(destructive: true, openWorld: true)
@@ -206,7 +235,8 @@ public final class ContactsTools {
         let spec = ListAction.export.declaration
         return MCPTool(
             name: "export", title: "Export contacts",
-            description: spec.summary + ". With path '-' the text comes back in the result. Send a progressToken to follow it.",
+            description: spec.summary
+                + ". With path '-' the text comes back in the result. Send a progressToken to follow it.",
             inputSchema: spec.parametersSchema, outputSchema: ContactsToolSchemas.transfer,
             annotations: MCPToolAnnotations(destructive: true, openWorld: true)
         ) { [self] arguments in
@@ -215,10 +245,13 @@ public final class ContactsTools {
             let outcome = try run(call, in: List.descriptor)
             if let text = outcome.last(ListContacts.ExportContacts.ViewModel.self) {
                 let message = "exported \(text.count) contacts as \(text.format)"
-                return MCPToolResult(["message": .string(message), "format": .string(text.format),
-                                      "mediaType": .string(text.mediaType), "count": .integer(text.count),
-                                      "text": .string(text.text), "changes": .array(text.changes.map { .string($0) })],
-                                     text: message)
+                return MCPToolResult(
+                    [
+                        "message": .string(message), "format": .string(text.format),
+                        "mediaType": .string(text.mediaType), "count": .integer(text.count),
+                        "text": .string(text.text), "changes": .array(text.changes.map { .string($0) }),
+                    ],
+                    text: message)
             }
             // An export that changed cards to make them valid is an info message, as an import's notes.
             let message = (outcome.messages(.success) + outcome.messages(.info)).joined(separator: "\n")
@@ -235,7 +268,8 @@ public final class ContactsTools {
                 + "shared organization or email domain. Each group's `merge` names its contacts for the merge tool.",
             outputSchema: Duplicates.FindDuplicates.ViewModel.jsonSchema, annotations: .read
         ) { outcome in
-            let model = try Self.last(Duplicates.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
+            let model = try Self.last(
+                Duplicates.FindDuplicates.ViewModel.self, in: outcome, orFail: "duplicates showed no groups")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -246,10 +280,14 @@ public final class ContactsTools {
             description: ": `contacts` is two or more numbers, UIDs or quoted names, the first kept. "
                 + "Emails, phones, addresses, websites and tags are joined; other fields keep the first's value unless empty "
                 + "(the values dropped are listed). The others go to the trash; the undo tool brings every contact back.",
-            outputSchema: Duplicates.MergeContacts.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+            outputSchema: Duplicates.MergeContacts.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(destructive: true)
         ) { outcome in
-            let model = try Self.last(Duplicates.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
-            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n"))
+            let model = try Self.last(
+                Duplicates.MergeContacts.ViewModel.self, in: outcome, orFail: "the merge showed no result")
+            return MCPToolResult(
+                try JSONValueEncoder.encode(model), text: ([model.text] + model.differenceLines).joined(separator: "\n")
+            )
         }
     }
 
@@ -260,7 +298,8 @@ public final class ContactsTools {
                 + "number, the date this year, the age turned when the year of birth is known, and how many days away.",
             outputSchema: Birthdays.UpcomingBirthdays.ViewModel.jsonSchema, annotations: .read
         ) { outcome in
-            let model = try Self.last(Birthdays.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
+            let model = try Self.last(
+                Birthdays.UpcomingBirthdays.ViewModel.self, in: outcome, orFail: "birthdays showed no list")
             return MCPToolResult(try JSONValueEncoder.encode(model), text: model.caption)
         }
     }
@@ -274,9 +313,12 @@ public final class ContactsTools {
                 + "`group` lists a group's members as contacts; `ungrouped` those in no group.",
             outputSchema: ListContacts.ListGroups.ViewModel.jsonSchema, annotations: .read
         ) { outcome in
-            let model = try Self.last(ListContacts.ListGroups.ViewModel.self, in: outcome, orFail: "groups showed no list")
-            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.caption]
-                + model.groups.map { "\($0.name): \($0.size)" }).joined(separator: "\n"))
+            let model = try Self.last(
+                ListContacts.ListGroups.ViewModel.self, in: outcome, orFail: "groups showed no list")
+            return MCPToolResult(
+                try JSONValueEncoder.encode(model),
+                text: ([model.caption]
+                    + model.groups.map { "\($0.name): \($0.size)" }).joined(separator: "\n"))
         }
     }
 
@@ -287,10 +329,13 @@ public final class ContactsTools {
                 + "name (rename) or the contacts (add, remove): numbers, UIDs or quoted names; `book` (new) the address "
                 + "book it goes to, else the default one. A delete keeps the members; "
                 + "the undo tool takes any of these back.",
-            outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema, annotations: MCPToolAnnotations(destructive: true)
+            outputSchema: ListContacts.ChangeGroup.ViewModel.jsonSchema,
+            annotations: MCPToolAnnotations(destructive: true)
         ) { outcome in
-            let model = try Self.last(ListContacts.ChangeGroup.ViewModel.self, in: outcome, orFail: "the group said nothing")
-            return MCPToolResult(try JSONValueEncoder.encode(model), text: ([model.text] + model.notes).joined(separator: "\n"))
+            let model = try Self.last(
+                ListContacts.ChangeGroup.ViewModel.self, in: outcome, orFail: "the group said nothing")
+            return MCPToolResult(
+                try JSONValueEncoder.encode(model), text: ([model.text] + model.notes).joined(separator: "\n"))
         }
     }
 
@@ -316,7 +361,8 @@ public final class ContactsTools {
         let spec = ListAction.sync.declaration
         return MCPTool(
             name: "sync", title: "Sync with CardDAV",
-            description: spec.summary + ". Pulls what changed on each server, merges it with what changed here field by "
+            description: spec.summary
+                + ". Pulls what changed on each server, merges it with what changed here field by "
                 + "field and pushes the rest; one line per account: pulled, pushed, merged, conflicts. Accounts are added "
                 + "with 'contactsbook account add'. Send a progressToken to follow it; cancelling stops it before its next "
                 + "request to the server (what it pushed stays pushed; the next sync goes on).",
@@ -337,9 +383,11 @@ public final class ContactsTools {
     /// A tool that is one of the list's actions, under its name: its arguments are the action's
     /// parameters, its description the action's summary and `description`, and `result` makes its
     /// result from what the action displayed (the tools differ only there).
-    private func listActionTool(_ action: ListAction, title: String, description: String, outputSchema: JSONValue,
-                                annotations: MCPToolAnnotations,
-                                result: @escaping (Outcome) throws -> MCPToolResult) -> MCPTool {
+    private func listActionTool(
+        _ action: ListAction, title: String, description: String, outputSchema: JSONValue,
+        annotations: MCPToolAnnotations,
+        result: @escaping (Outcome) throws -> MCPToolResult
+    ) -> MCPTool {
         let spec = action.declaration
         return MCPTool(
             name: spec.name, title: title, description: spec.summary + description,
@@ -352,7 +400,9 @@ public final class ContactsTools {
     }
 
     /// The last ViewModel of `type` an action displayed; its absence is the tool's failure.
-    private static func last<Model: ViewModel>(_ type: Model.Type, in outcome: Outcome, orFail missing: String) throws -> Model {
+    private static func last<Model: ViewModel>(_ type: Model.Type, in outcome: Outcome, orFail missing: String) throws
+        -> Model
+    {
         guard let model = outcome.last(type) else { throw MCPToolFailure(missing) }
         return model
     }
@@ -373,8 +423,11 @@ public final class ContactsTools {
     /// Opens a contact from the list and returns its detail; a failure names `contact`.
     private func open(_ reference: String) throws -> ShowContact.FetchContact.ViewModel {
         let outcome: Outcome
-        do { outcome = try run(ActionCall(ListAction.show, ["contact": .string(reference)]), in: List.descriptor) } catch let failure as MCPToolFailure {
-            throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? ["contact": failure.message] : failure.details)
+        do {
+            outcome = try run(ActionCall(ListAction.show, ["contact": .string(reference)]), in: List.descriptor)
+        } catch let failure as MCPToolFailure {
+            throw MCPToolFailure(
+                failure.message, details: failure.details.isEmpty ? ["contact": failure.message] : failure.details)
         }
         guard let detail = outcome.last(ShowContact.FetchContact.ViewModel.self) else {
             throw MCPToolFailure("no contact was shown for '\(reference)'", details: ["contact": "not found"])
@@ -387,7 +440,8 @@ public final class ContactsTools {
         for call in calls {
             do { try run(call, in: Form.descriptor) } catch let failure as MCPToolFailure {
                 try toList()
-                throw MCPToolFailure(failure.message, details: failure.details.isEmpty ? [call.name: failure.message] : failure.details)
+                throw MCPToolFailure(
+                    failure.message, details: failure.details.isEmpty ? [call.name: failure.message] : failure.details)
             }
         }
     }
@@ -404,26 +458,32 @@ public final class ContactsTools {
     private static func replacing(_ calls: [ActionCall], in members: [String: JSONValue]) -> [ActionCall] {
         let clears = formFields.repeated.compactMap { spec -> ActionCall? in
             guard case .array? = members[spec.name] else { return nil }
-            return ActionCall(FormAction.clear, ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
+            return ActionCall(
+                FormAction.clear, ["field": .string(EditContact.ItemKind(rawValue: spec.name)?.plural ?? spec.name)])
         }
         let sets = calls.map { call -> ActionCall in
             let isField = EditContact.Field(rawValue: call.name) != nil
-            return isField && call.string("value") == "" ? ActionCall(FormAction.clear, ["field": .string(call.name)]) : call
+            return isField && call.string("value") == ""
+                ? ActionCall(FormAction.clear, ["field": .string(call.name)]) : call
         }
         return clears + sets
     }
 
     private static func stale(_ current: ShowContact.FetchContact.ViewModel, yourVersion: Int) -> MCPToolFailure {
-        MCPToolFailure("#\(current.id) \(current.name) was changed since you read it: it is at version \(current.version), "
-                       + "you sent version \(yourVersion). Get it again, then send your changes with version \(current.version).",
-                       details: ["version": "stale: the contact is at version \(current.version)",
-                                 "currentVersion": String(current.version)])
+        MCPToolFailure(
+            "#\(current.id) \(current.name) was changed since you read it: it is at version \(current.version), "
+                + "you sent version \(yourVersion). Get it again, then send your changes with version \(current.version).",
+            details: [
+                "version": "stale: the contact is at version \(current.version)",
+                "currentVersion": String(current.version),
+            ])
     }
 
     private static func refuseUnknown(_ members: [String: JSONValue], known: [String]) throws {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-            throw MCPToolFailure("unexpected argument '\(unknown)'; expected: \(known.joined(separator: ", "))",
-                                 details: [unknown: "unexpected"])
+            throw MCPToolFailure(
+                "unexpected argument '\(unknown)'; expected: \(known.joined(separator: ", "))",
+                details: [unknown: "unexpected"])
         }
     }
 
@@ -432,8 +492,10 @@ public final class ContactsTools {
     }
 
     private static func object(_ properties: [String: JSONValue], required: [String] = []) -> JSONValue {
-        ["type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
-         "additionalProperties": false]
+        [
+            "type": "object", "properties": .object(properties), "required": .array(required.map { .string($0) }),
+            "additionalProperties": false,
+        ]
     }
 }
 

@@ -159,8 +159,9 @@ public struct JSONReader {
     private mutating func literal(_ word: StaticString, _ value: JSONValue) throws(Failure) -> JSONValue {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual(
-                UnsafeBufferPointer(start: word.utf8Start, count: count)) else {
+            UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual(
+                UnsafeBufferPointer(start: word.utf8Start, count: count))
+        else {
             throw failure("unexpected \(describe(bytes[index]))")
         }
         index += count
@@ -180,7 +181,8 @@ public struct JSONReader {
         while index < bytes.count, isDigit(bytes[index]) {
             let digit = Int(bytes[index] &- UInt8(ascii: "0"))
             let (times10, overflow1) = integer.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            let (sum, overflow2) =
+                negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
             if overflow1 || overflow2 { fits = false } else { integer = sum }
             index += 1
         }
@@ -197,7 +199,9 @@ public struct JSONReader {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             try digits()
         }
         if isInteger && fits { return .integer(integer) }
@@ -261,7 +265,9 @@ public struct JSONReader {
                 else { throw failure("a high surrogate is not followed by a low one") }
                 index += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("a high surrogate is not followed by a low one") }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    throw failure("a high surrogate is not followed by a low one")
+                }
                 unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             }
             guard let scalar = Unicode.Scalar(unit) else { throw failure("a lone low surrogate") }

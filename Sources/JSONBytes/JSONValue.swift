@@ -33,7 +33,9 @@ public enum JSONValue: Hashable, Sendable {
     /// `arrayLimit` elements gives nil and its length: each of its elements is still read (so a
     /// text that is not JSON is refused the same way) but dropped, so memory stays bounded by
     /// the limit however long the array. For the other values, `arrayLength` is 0.
-    public static func parse(_ bytes: [UInt8], arrayLimit: Int) throws(ParseError) -> (value: JSONValue?, arrayLength: Int) {
+    public static func parse(_ bytes: [UInt8], arrayLimit: Int) throws(ParseError) -> (
+        value: JSONValue?, arrayLength: Int
+    ) {
         guard isValidUTF8(bytes) else { throw .invalidUTF8 }
         return try bytes.withUnsafeBufferPointer { buffer throws(ParseError) -> (value: JSONValue?, arrayLength: Int) in
             var reader = JSONReader(buffer)
@@ -120,7 +122,8 @@ extension JSONValue: Encodable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral {
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }

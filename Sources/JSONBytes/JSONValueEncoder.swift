@@ -29,8 +29,11 @@ public enum JSONValueEncoder {
         let encoder = ValueEncoder(parent: nil, key: nil)
         try value.encode(to: encoder)
         guard let result = encoder.take() else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [],
-                                                          debugDescription: "Top-level \(T.self) did not encode any values."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription: "Top-level \(T.self) did not encode any values."))
         }
         return result
     }
@@ -48,17 +51,25 @@ public enum JSONValueEncoder {
         let type = T.self
         if type == Double.self { return try number(unsafeBitCast(value, to: Double.self), value) }
         if type == Float.self { return try number(unsafeBitCast(value, to: Float.self), value) }
-        guard type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
-            || type == Int128.self || type == UInt128.self else { return nil }
+        guard
+            type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
+                || type == Int128.self || type == UInt128.self
+        else { return nil }
         return try referenceValue(value)
     }
 
     /// A finite number as `JSONEncoder` writes it, read back: its shortest text, without a
     /// trailing `.0` (so `1.0` is the integer 1, and `Float(0.1)` the double 0.1).
-    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ number: F, _ value: Any) throws -> JSONValue {
+    static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ number: F, _ value: Any) throws
+        -> JSONValue
+    {
         guard number.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription:
-                "Unable to encode \(F.self).\(number) directly in JSON."))
+            throw EncodingError.invalidValue(
+                value,
+                .init(
+                    codingPath: [],
+                    debugDescription:
+                        "Unable to encode \(F.self).\(number) directly in JSON."))
         }
         var text = number.description
         if text.hasSuffix(".0") { text.removeLast(2) }
@@ -174,7 +185,7 @@ private struct SuperKey: CodingKey {
     var stringValue: String { "super" }
     var intValue: Int? { nil }
     init() {}
-    init?(stringValue: String) { }
+    init?(stringValue: String) {}
     init?(intValue: Int) { return nil }
 }
 
@@ -188,7 +199,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(try JSONValueEncoder.number(value, value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        set(try JSONValueEncoder.number(value, value), key)
+    }
     mutating func encode(_ value: Float, forKey key: Key) throws { set(try JSONValueEncoder.number(value, value), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.integer(value), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.integer(Int(value)), key) }
@@ -204,8 +217,10 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         set(try encoder.encoded(value, key: key), key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
-                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type,
+        forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBox()
         box.members.append((key.stringValue, .object(nested)))
         let child = ValueEncoder(parent: encoder, key: key)
@@ -258,7 +273,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         append(try encoder.encoded(value, key: IndexKey(box.elements.count)))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+        NestedKey
+    > {
         let nested = ObjectBox()
         let child = ValueEncoder(parent: encoder, key: IndexKey(box.elements.count))
         box.elements.append(.object(nested))

@@ -28,8 +28,10 @@ public enum JSONWriter {
                 case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
                 default:
                     let hex: StaticString = "0123456789abcdef"
-                    out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                            hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)]])
+                    out.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 0xF)],
+                    ])
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
@@ -110,8 +112,10 @@ public enum JSONWriter {
 
     /// Calls `body` with each member in key order. A small object (most have a handful of keys)
     /// is sorted by insertion into a buffer on the stack: `sorted()` allocated an array for each.
-    private static func forEachSorted(_ members: [String: JSONValue],
-                                      _ body: (String, JSONValue, _ first: Bool) -> Void) {
+    private static func forEachSorted(
+        _ members: [String: JSONValue],
+        _ body: (String, JSONValue, _ first: Bool) -> Void
+    ) {
         guard members.count <= 16 else {
             for (position, (key, value)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 body(key, value, position == 0)

@@ -16,8 +16,10 @@ public final class SceneHarness {
     private let fail: (String, StaticString, UInt) -> Void
 
     /// - Parameter fail: reports a failure with its message, file and line; XCTFail unless replaced.
-    public init(session: Session,
-                fail: @escaping (String, StaticString, UInt) -> Void = { XCTFail($0, file: $1, line: $2) }) {
+    public init(
+        session: Session,
+        fail: @escaping (String, StaticString, UInt) -> Void = { XCTFail($0, file: $1, line: $2) }
+    ) {
         self.session = session
         self.fail = fail
     }
@@ -29,8 +31,10 @@ public final class SceneHarness {
     }
 
     /// Sends a checked action, as the JSON-RPC front does.
-    public func send(_ call: ActionCall, inScene sceneID: String? = nil,
-                     file: StaticString = #filePath, line number: UInt = #line) {
+    public func send(
+        _ call: ActionCall, inScene sceneID: String? = nil,
+        file: StaticString = #filePath, line number: UInt = #line
+    ) {
         checkNothingPending(file: file, line: number)
         record(session.run(call, inScene: sceneID), input: call.name)
     }
@@ -45,8 +49,9 @@ public final class SceneHarness {
             return fail("'\(lastInput)' displayed \(describe(actual)); expected \(describe(expected))", file, line)
         }
         if typed != expected {
-            fail("'\(lastInput)' displayed a different \(V.kind):\n  actual:   \(describe(typed))\n  expected: \(describe(expected))",
-                 file, line)
+            fail(
+                "'\(lastInput)' displayed a different \(V.kind):\n  actual:   \(describe(typed))\n  expected: \(describe(expected))",
+                file, line)
         }
     }
 

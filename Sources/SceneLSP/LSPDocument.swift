@@ -29,8 +29,9 @@ public struct LSPPosition: Equatable, Hashable, Sendable {
     /// A position from a request, or an invalid-params error naming `name`.
     public init(json: JSONValue?, name: String) throws {
         guard case .object(let members)? = json,
-              case .integer(let line)? = members["line"], case .integer(let character)? = members["character"],
-              line >= 0, character >= 0 else {
+            case .integer(let line)? = members["line"], case .integer(let character)? = members["character"],
+            line >= 0, character >= 0
+        else {
             throw LSPParams.invalid(name, "must be a position: {line, character}, both non-negative integers")
         }
         self.init(line: line, character: character)

@@ -5,8 +5,9 @@ import SceneRPC
 /// member and says what it must be: a client's bad request gets an answer, never a crash.
 public enum LSPParams {
     public static func invalid(_ name: String, _ reason: String) -> RPCError {
-        RPCError(code: RPCError.invalidParamsCode, message: "invalid params: '\(name)' \(reason)",
-                 data: ["parameter": .string(name), "reason": .string(reason)])
+        RPCError(
+            code: RPCError.invalidParamsCode, message: "invalid params: '\(name)' \(reason)",
+            data: ["parameter": .string(name), "reason": .string(reason)])
     }
 
     /// The params object, or an error when they are not one.

@@ -38,8 +38,10 @@ public final class LSPServer: RPCProtocolHandler {
     private var documents: [String: LSPDocument] = [:]
     private var notify: ((String, JSONValue) -> Void)?
 
-    public init(name: String, version: String, features: LSPFeatures,
-                log: @escaping RPCServer.Log = RPCServer.logToStandardError) {
+    public init(
+        name: String, version: String, features: LSPFeatures,
+        log: @escaping RPCServer.Log = RPCServer.logToStandardError
+    ) {
         self.name = name; self.version = version; self.features = features; self.log = log
     }
 
@@ -145,7 +147,9 @@ public final class LSPServer: RPCProtocolHandler {
         capabilities["positionEncoding"] = .string(encoding.rawValue)
         // Incremental: a keystroke sends the few characters typed, not the whole draft.
         capabilities["textDocumentSync"] = ["openClose": true, "change": 2]
-        return ["capabilities": .object(capabilities), "serverInfo": ["name": .string(name), "version": .string(version)]]
+        return [
+            "capabilities": .object(capabilities), "serverInfo": ["name": .string(name), "version": .string(version)],
+        ]
     }
 
     private func open(_ params: JSONValue?) throws {

@@ -63,8 +63,10 @@ public struct MCPFormFields {
             properties[spec.name] = schema
         }
         for spec in repeated {
-            properties[spec.name] = ["type": "array", "description": .string(spec.summary + " (one per item)"),
-                                     "items": Self.itemSchema(spec)]
+            properties[spec.name] = [
+                "type": "array", "description": .string(spec.summary + " (one per item)"),
+                "items": Self.itemSchema(spec),
+            ]
         }
         return properties
     }
@@ -79,25 +81,31 @@ public struct MCPFormFields {
     public func calls(from arguments: [String: JSONValue]) throws -> [ActionCall] {
         var calls: [ActionCall] = []
         for spec in single {
-            guard let value = arguments[spec.name], value != .null, let parameter = spec.parameters.last else { continue }
+            guard let value = arguments[spec.name], value != .null, let parameter = spec.parameters.last else {
+                continue
+            }
             guard case .string(let text) = value else {
-                throw MCPToolFailure("'\(spec.name)' must be a string, not \(value.typeName)",
-                                     details: [spec.name: "must be a string"])
+                throw MCPToolFailure(
+                    "'\(spec.name)' must be a string, not \(value.typeName)",
+                    details: [spec.name: "must be a string"])
             }
             calls.append(ActionCall(spec.name, [parameter.name: .string(text)]))
         }
         for spec in repeated {
             guard let value = arguments[spec.name], value != .null else { continue }
             guard case .array(let items) = value else {
-                throw MCPToolFailure("'\(spec.name)' must be an array, not \(value.typeName)",
-                                     details: [spec.name: "must be an array"])
+                throw MCPToolFailure(
+                    "'\(spec.name)' must be an array, not \(value.typeName)",
+                    details: [spec.name: "must be an array"])
             }
             for (index, item) in items.enumerated() {
                 let field = "\(spec.name)[\(index)]"
                 if spec.parameters.count > 1 && item.isScalar {
-                    let members = spec.parameters.map { $0.isRequired ? $0.name : $0.name + "?" }.joined(separator: ", ")
-                    throw MCPToolFailure("'\(field)' must be an object {\(members)}, not \(item.typeName)",
-                                         details: [field: "must be an object {\(members)}"])
+                    let members = spec.parameters.map { $0.isRequired ? $0.name : $0.name + "?" }.joined(
+                        separator: ", ")
+                    throw MCPToolFailure(
+                        "'\(field)' must be an object {\(members)}, not \(item.typeName)",
+                        details: [field: "must be an object {\(members)}"])
                 }
                 let params: JSONValue = item.isScalar ? [item] : item
                 do {

@@ -6,7 +6,9 @@ public struct MCPResource: Equatable, Sendable {
     public let name: String
     public let mimeType: String
 
-    public init(uri: String, name: String, mimeType: String) { self.uri = uri; self.name = name; self.mimeType = mimeType }
+    public init(uri: String, name: String, mimeType: String) {
+        self.uri = uri; self.name = name; self.mimeType = mimeType
+    }
 
     var json: JSONValue { ["uri": .string(uri), "name": .string(name), "mimeType": .string(mimeType)] }
 }
@@ -23,8 +25,10 @@ public struct MCPResourceTemplate: Equatable, Sendable {
     }
 
     var json: JSONValue {
-        ["uriTemplate": .string(uriTemplate), "name": .string(name), "description": .string(description),
-         "mimeType": .string(mimeType)]
+        [
+            "uriTemplate": .string(uriTemplate), "name": .string(name), "description": .string(description),
+            "mimeType": .string(mimeType),
+        ]
     }
 }
 
@@ -34,7 +38,9 @@ public struct MCPResourceContents: Equatable, Sendable {
     public let mimeType: String
     public let text: String
 
-    public init(uri: String, mimeType: String, text: String) { self.uri = uri; self.mimeType = mimeType; self.text = text }
+    public init(uri: String, mimeType: String, text: String) {
+        self.uri = uri; self.mimeType = mimeType; self.text = text
+    }
 
     var json: JSONValue { ["uri": .string(uri), "mimeType": .string(mimeType), "text": .string(text)] }
 }

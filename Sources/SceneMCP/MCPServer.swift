@@ -41,7 +41,8 @@ public final class MCPServer: RPCProtocolHandler {
     /// Sends a server notification (the RPC server's `notify`), set by `attach(to:)`.
     private var notify: ((String, JSONValue) -> Void)?
 
-    public init(name: String, version: String, instructions: String, tools: [MCPTool], resources: MCPResourceProvider?) {
+    public init(name: String, version: String, instructions: String, tools: [MCPTool], resources: MCPResourceProvider?)
+    {
         self.name = name; self.version = version; self.instructions = instructions
         self.tools = tools; self.resources = resources
         toolsByName = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -69,9 +70,11 @@ public final class MCPServer: RPCProtocolHandler {
         case "server/discover": result = discover()
         default:
             guard modern != nil || handshakeVersion != nil else {
-                throw RPCError(code: RPCError.invalidRequestCode,
-                               message: "not initialized: send initialize first (2025-11-25), or name the version in each request's _meta.\(Self.protocolVersionKey) (2026-07-28)",
-                               data: ["supported": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) })])
+                throw RPCError(
+                    code: RPCError.invalidRequestCode,
+                    message:
+                        "not initialized: send initialize first (2025-11-25), or name the version in each request's _meta.\(Self.protocolVersionKey) (2026-07-28)",
+                    data: ["supported": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) })])
             }
             result = try answerInSession(method, params)
         }
@@ -94,21 +97,28 @@ public final class MCPServer: RPCProtocolHandler {
     public func holdsOpen(request id: JSONValue, method: String, params: JSONValue?) throws -> Bool {
         guard method == "subscriptions/listen" else { return false }
         guard try modernVersion(params) != nil else {
-            throw RPCError(code: RPCError.methodNotFoundCode,
-                           message: "subscriptions/listen is 2026-07-28's; on \(handshakeVersion ?? "2025-11-25") use resources/subscribe",
-                           data: ["method": "subscriptions/listen"])
+            throw RPCError(
+                code: RPCError.methodNotFoundCode,
+                message:
+                    "subscriptions/listen is 2026-07-28's; on \(handshakeVersion ?? "2025-11-25") use resources/subscribe",
+                data: ["method": "subscriptions/listen"])
         }
         guard subscriptions.streams.count < Self.maximumListenStreams else {
-            throw RPCError(code: RPCError.internalErrorCode,
-                           message: "subscription limit reached: \(Self.maximumListenStreams) listen streams are open; cancel one first",
-                           data: ["limit": .integer(Self.maximumListenStreams)])
+            throw RPCError(
+                code: RPCError.internalErrorCode,
+                message:
+                    "subscription limit reached: \(Self.maximumListenStreams) listen streams are open; cancel one first",
+                data: ["limit": .integer(Self.maximumListenStreams)])
         }
         let stream = MCPSubscriptions.Stream(id: id, resources: try honouredResources(params?["notifications"]))
         subscriptions.open(stream)
         var honoured: [String: JSONValue] = [:]
-        if !stream.resources.isEmpty { honoured["resourceSubscriptions"] = .array(stream.resources.map { .string($0.uri) }) }
-        notify?("notifications/subscriptions/acknowledged",
-                ["notifications": .object(honoured), "_meta": [MCPSubscriptions.subscriptionIDKey: id]])
+        if !stream.resources.isEmpty {
+            honoured["resourceSubscriptions"] = .array(stream.resources.map { .string($0.uri) })
+        }
+        notify?(
+            "notifications/subscriptions/acknowledged",
+            ["notifications": .object(honoured), "_meta": [MCPSubscriptions.subscriptionIDKey: id]])
         return true
     }
 
@@ -117,8 +127,9 @@ public final class MCPServer: RPCProtocolHandler {
     /// kinds are never honoured: tools never change, and the resource list is not announced.
     private func honouredResources(_ filter: JSONValue?) throws -> [(uri: String, changeID: String)] {
         guard case .object(let members)? = filter else {
-            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: 'notifications' is required (an object)",
-                           data: ["parameter": "notifications", "reason": filter == nil ? "missing" : "invalid"])
+            throw RPCError(
+                code: RPCError.invalidParamsCode, message: "invalid params: 'notifications' is required (an object)",
+                data: ["parameter": "notifications", "reason": filter == nil ? "missing" : "invalid"])
         }
         var uris: [String] = []
         switch members["resourceSubscriptions"] {
@@ -126,9 +137,10 @@ public final class MCPServer: RPCProtocolHandler {
         case .array(let items)? where items.allSatisfy({ if case .string = $0 { return true } else { return false } }):
             for case .string(let uri) in items where !uris.contains(uri) { uris.append(uri) }
         default:
-            throw RPCError(code: RPCError.invalidParamsCode,
-                           message: "invalid params: 'notifications.resourceSubscriptions' must be an array of URI strings",
-                           data: ["parameter": "notifications.resourceSubscriptions", "reason": "invalid"])
+            throw RPCError(
+                code: RPCError.invalidParamsCode,
+                message: "invalid params: 'notifications.resourceSubscriptions' must be an array of URI strings",
+                data: ["parameter": "notifications.resourceSubscriptions", "reason": "invalid"])
         }
         guard let resources else { return [] }
         return try uris.compactMap { uri in try resources.changeID(of: uri).map { (uri, $0) } }
@@ -140,10 +152,14 @@ public final class MCPServer: RPCProtocolHandler {
     private func modernVersion(_ params: JSONValue?) throws -> String? {
         guard let value = params?["_meta"]?[Self.protocolVersionKey] else { return nil }
         guard case .string(let version) = value, Self.modernVersions.contains(version) else {
-            throw RPCError(code: Self.unsupportedProtocolVersionCode,
-                           message: "unsupported protocol version \(value.text); this server speaks \((Self.modernVersions + Self.handshakeVersions).joined(separator: ", "))",
-                           data: ["supported": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) }),
-                                  "requested": value])
+            throw RPCError(
+                code: Self.unsupportedProtocolVersionCode,
+                message:
+                    "unsupported protocol version \(value.text); this server speaks \((Self.modernVersions + Self.handshakeVersions).joined(separator: ", "))",
+                data: [
+                    "supported": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) }),
+                    "requested": value,
+                ])
         }
         return version
     }
@@ -151,18 +167,23 @@ public final class MCPServer: RPCProtocolHandler {
     private func initialize(_ params: JSONValue?) throws -> JSONValue {
         guard handshakeVersion == nil else { throw RPCError.invalidRequest("initialize may be sent only once") }
         guard case .string(let requested)? = params?["protocolVersion"] else {
-            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: 'protocolVersion' is required (a string)",
-                           data: ["parameter": "protocolVersion", "reason": "missing"])
+            throw RPCError(
+                code: RPCError.invalidParamsCode, message: "invalid params: 'protocolVersion' is required (a string)",
+                data: ["parameter": "protocolVersion", "reason": "missing"])
         }
         let agreed = Self.handshakeVersions.contains(requested) ? requested : Self.handshakeVersions[0]
         handshakeVersion = agreed
-        return ["protocolVersion": .string(agreed), "capabilities": capabilities,
-                "serverInfo": serverInfo, "instructions": .string(instructions)]
+        return [
+            "protocolVersion": .string(agreed), "capabilities": capabilities,
+            "serverInfo": serverInfo, "instructions": .string(instructions),
+        ]
     }
 
     private func discover() -> JSONValue {
-        ["supportedVersions": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) }),
-         "capabilities": capabilities, "instructions": .string(instructions)]
+        [
+            "supportedVersions": .array((Self.modernVersions + Self.handshakeVersions).map { .string($0) }),
+            "capabilities": capabilities, "instructions": .string(instructions),
+        ]
     }
 
     private var serverInfo: JSONValue { ["name": .string(name), "version": .string(version)] }
@@ -224,8 +245,9 @@ public final class MCPServer: RPCProtocolHandler {
     private func callTool(_ params: JSONValue?) throws -> JSONValue {
         let name = try requiredString(params, "name")
         guard let tool = toolsByName[name] else {
-            throw RPCError(code: RPCError.invalidParamsCode, message: "unknown tool: \(name)",
-                           data: ["tool": .string(name), "tools": .array(tools.map { .string($0.name) })])
+            throw RPCError(
+                code: RPCError.invalidParamsCode, message: "unknown tool: \(name)",
+                data: ["tool": .string(name), "tools": .array(tools.map { .string($0.name) })])
         }
         let arguments = params?["arguments"] ?? [:]
         let result: MCPToolResult
@@ -251,8 +273,9 @@ public final class MCPServer: RPCProtocolHandler {
 
     private func requiredString(_ params: JSONValue?, _ key: String) throws -> String {
         guard let value = try optionalString(params, key) else {
-            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: '\(key)' is required (a string)",
-                           data: ["parameter": .string(key), "reason": "missing"])
+            throw RPCError(
+                code: RPCError.invalidParamsCode, message: "invalid params: '\(key)' is required (a string)",
+                data: ["parameter": .string(key), "reason": "missing"])
         }
         return value
     }
@@ -262,8 +285,10 @@ public final class MCPServer: RPCProtocolHandler {
         case nil, .null?: return nil
         case .string(let value)?: return value
         case let other?:
-            throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: '\(key)' must be a string, not \(other.typeName)",
-                           data: ["parameter": .string(key), "reason": "invalid"])
+            throw RPCError(
+                code: RPCError.invalidParamsCode,
+                message: "invalid params: '\(key)' must be a string, not \(other.typeName)",
+                data: ["parameter": .string(key), "reason": "invalid"])
         }
     }
 }

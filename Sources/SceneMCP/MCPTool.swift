@@ -17,8 +17,10 @@ public struct MCPTool {
     /// becomes a failed result with its description.
     public let run: (_ arguments: JSONValue) throws -> MCPToolResult
 
-    public init(name: String, title: String, description: String, inputSchema: JSONValue, outputSchema: JSONValue,
-                annotations: MCPToolAnnotations, run: @escaping (_ arguments: JSONValue) throws -> MCPToolResult) {
+    public init(
+        name: String, title: String, description: String, inputSchema: JSONValue, outputSchema: JSONValue,
+        annotations: MCPToolAnnotations, run: @escaping (_ arguments: JSONValue) throws -> MCPToolResult
+    ) {
         self.name = name; self.title = title; self.description = description
         self.inputSchema = inputSchema; self.outputSchema = outputSchema
         self.annotations = annotations; self.run = run
@@ -26,8 +28,10 @@ public struct MCPTool {
 
     /// The tool as `tools/list` lists it.
     var listing: JSONValue {
-        ["name": .string(name), "title": .string(title), "description": .string(description),
-         "inputSchema": inputSchema, "outputSchema": outputSchema, "annotations": annotations.json]
+        [
+            "name": .string(name), "title": .string(title), "description": .string(description),
+            "inputSchema": inputSchema, "outputSchema": outputSchema, "annotations": annotations.json,
+        ]
     }
 }
 
@@ -43,14 +47,17 @@ public struct MCPToolAnnotations: Equatable, Sendable {
     public var openWorld: Bool
 
     public init(readOnly: Bool = false, destructive: Bool = false, idempotent: Bool = false, openWorld: Bool = false) {
-        self.readOnly = readOnly; self.destructive = destructive; self.idempotent = idempotent; self.openWorld = openWorld
+        self.readOnly = readOnly; self.destructive = destructive; self.idempotent = idempotent;
+        self.openWorld = openWorld
     }
 
     public static let read = MCPToolAnnotations(readOnly: true, idempotent: true)
 
     var json: JSONValue {
-        ["readOnlyHint": .bool(readOnly), "destructiveHint": .bool(!readOnly && destructive),
-         "idempotentHint": .bool(idempotent), "openWorldHint": .bool(openWorld)]
+        [
+            "readOnlyHint": .bool(readOnly), "destructiveHint": .bool(!readOnly && destructive),
+            "idempotentHint": .bool(idempotent), "openWorldHint": .bool(openWorld),
+        ]
     }
 }
 
@@ -73,14 +80,20 @@ public struct MCPToolResult: Equatable, Sendable {
     private init(failure message: String, details: [String: String]) {
         // The text names each field and why too: many agents read only the text.
         let reasons = details.sorted { $0.key < $1.key }.filter { !message.contains($0.value) }
-        text = reasons.isEmpty ? message : message + "\n" + reasons.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
+        text =
+            reasons.isEmpty
+            ? message : message + "\n" + reasons.map { "\($0.key): \($0.value)" }.joined(separator: "\n")
         isError = true
-        structuredContent = details.isEmpty ? nil
+        structuredContent =
+            details.isEmpty
+            ? nil
             : ["error": .string(message), "details": .object(details.mapValues { .string($0) })]
     }
 
     var json: JSONValue {
-        var members: [String: JSONValue] = ["content": [["type": "text", "text": .string(text)]], "isError": .bool(isError)]
+        var members: [String: JSONValue] = [
+            "content": [["type": "text", "text": .string(text)]], "isError": .bool(isError),
+        ]
         if let structuredContent { members["structuredContent"] = structuredContent }
         return .object(members)
     }

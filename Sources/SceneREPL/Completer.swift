@@ -31,7 +31,9 @@ public struct Completer: Sendable {
     let listFolder: @Sendable (String) -> [String]?
 
     /// A completer; it holds no state, the session and scene are passed to each call.
-    public init(home: String? = nil, listFolder: @escaping @Sendable (String) -> [String]? = { Completer.entriesOnDisk($0) }) {
+    public init(
+        home: String? = nil, listFolder: @escaping @Sendable (String) -> [String]? = { Completer.entriesOnDisk($0) }
+    ) {
         self.home = home; self.listFolder = listFolder
     }
 
@@ -41,7 +43,8 @@ public struct Completer: Sendable {
         return names.map { name in
             var isFolder: ObjCBool = false
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue ? name + "/" : name
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+                ? name + "/" : name
         }
     }
 
@@ -98,7 +101,8 @@ public struct Completer: Sendable {
         return names.isEmpty ? actions.flatMap(\.aliases).filter { Self.matches($0, prefix) } : names
     }
 
-    private func values(_ parameter: ParameterSpec, prefix: String, _ actions: [ActionSpec], _ scene: Scene) -> [String] {
+    private func values(_ parameter: ParameterSpec, prefix: String, _ actions: [ActionSpec], _ scene: Scene) -> [String]
+    {
         var values: [String] = []
         switch parameter.type {
         case .choice(let choices): values += choices.filter { Self.matches($0, prefix) }
@@ -108,7 +112,9 @@ public struct Completer: Sendable {
         switch parameter.completion {
         case .named(let source), .namedWords(let source):
             // The scene filters its own values: it may match "jose" to "José".
-            values += source == "action" ? actionNames(actions, prefix: prefix)
+            values +=
+                source == "action"
+                ? actionNames(actions, prefix: prefix)
                 : scene.completions(for: source, prefix: prefix)
         case .files: values += paths(prefix)
         case .none: break
@@ -139,14 +145,16 @@ public struct Completer: Sendable {
         guard let first = candidates.first else { return nil }
         if candidates.count == 1 {
             // A folder goes on: Tab again lists what is in it.
-            let insertion = first.hasSuffix("/") ? Quoting.open(first, rest: rest) : Quoting.quote(first, rest: rest) + " "
+            let insertion =
+                first.hasSuffix("/") ? Quoting.open(first, rest: rest) : Quoting.quote(first, rest: rest) + " "
             return Completion(replacing: fragment.length, insertion: insertion, candidates: candidates)
         }
         let common = Quoting.commonPrefix(candidates)
         guard common.count >= fragment.text.count, common != fragment.text else {
             return Completion(replacing: 0, insertion: "", candidates: candidates)
         }
-        return Completion(replacing: fragment.length, insertion: Quoting.open(common, rest: rest), candidates: candidates)
+        return Completion(
+            replacing: fragment.length, insertion: Quoting.open(common, rest: rest), candidates: candidates)
     }
 
     static func matches(_ value: String, _ prefix: String) -> Bool {

@@ -1,7 +1,8 @@
 import CLibEdit
 import CLibEditSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// libedit behind a small Swift face: prompt, line reading, history, Tab.
@@ -47,9 +48,11 @@ final class LineEditor {
 
     private func configure() {
         clibedit_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
-        clibedit_set_prompt_esc(editLine, { editLine in
-            LineEditor.from(editLine)?.promptText
-        }, CChar(PromptBuilder.ignoreMarker.asciiValue ?? 1))
+        clibedit_set_prompt_esc(
+            editLine,
+            { editLine in
+                LineEditor.from(editLine)?.promptText
+            }, CChar(PromptBuilder.ignoreMarker.asciiValue ?? 1))
         clibedit_set_editor(editLine, "emacs")
         // libedit restores the terminal on signals and passes them on to our SIGINT handler.
         clibedit_set_signal(editLine, 1)

@@ -16,8 +16,10 @@ public struct OutcomePrinter {
     let errorWidth: () -> Int?
 
     /// A printer with a renderer per stream, each coloured only if its stream may be.
-    public init(output: TextRenderer, errors: TextRenderer,
-                outputWidth: @escaping () -> Int? = { nil }, errorWidth: @escaping () -> Int? = { nil }) {
+    public init(
+        output: TextRenderer, errors: TextRenderer,
+        outputWidth: @escaping () -> Int? = { nil }, errorWidth: @escaping () -> Int? = { nil }
+    ) {
         self.output = output; self.errors = errors; self.outputWidth = outputWidth; self.errorWidth = errorWidth
     }
 

@@ -1,7 +1,8 @@
 import CLibEditSupport
 import SceneCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The interactive front end: a libedit prompt driving a `Session`.
@@ -31,8 +32,10 @@ public final class REPL {
     ///   - greeting: a line shown on every start (the app says what it opened); on a first start
     ///     (history kept but no history file yet) a hint on `help` and Tab follows it.
     ///   - watch: what other processes change in the app's data, shown before the next prompt.
-    public init(session: Session, environment: [String: String], program: String = "contactsbook",
-                progress: ProgressHub? = nil, greeting: String? = nil, watch: ChangeWatch? = nil) {
+    public init(
+        session: Session, environment: [String: String], program: String = "contactsbook",
+        progress: ProgressHub? = nil, greeting: String? = nil, watch: ChangeWatch? = nil
+    ) {
         self.session = session; self.environment = environment; self.program = program
         self.progress = progress; self.greeting = greeting; self.watch = watch
         completer = Completer(home: environment["HOME"])
@@ -41,7 +44,10 @@ public final class REPL {
     /// The lines shown before the first prompt: the greeting (control characters, as a path
     /// may hold, shown as spaces), and the hint on a first start.
     static func welcome(greeting: String?, historyPath: String?, fileExists: (String) -> Bool) -> [String] {
-        var lines = greeting.map { [String($0.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })] } ?? []
+        var lines =
+            greeting.map {
+                [String($0.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })]
+            } ?? []
         if let historyPath, !fileExists(historyPath) { lines.append(firstStartHint) }
         return lines
     }
@@ -83,7 +89,8 @@ public final class REPL {
             outputWidth: { [editor] in outputIsTerminal ? editor.columns : nil },
             errorWidth: { [editor] in errorsAreTerminal ? editor.columns : nil })
         editor.complete = { [session, completer] line, cursor in
-            completer.complete(line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
+            completer.complete(
+                line: line, cursor: cursor, actions: session.availableActions, scene: session.stack.active)
         }
 
         if Self.isTerminal(fd: STDERR_FILENO) {

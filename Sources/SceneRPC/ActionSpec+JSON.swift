@@ -7,8 +7,9 @@ extension ActionSpec {
     /// JSON Schema of the parameters, as `session/describe` gives it, without the progress-token
     /// members every JSON-RPC method also takes.
     public var parametersSchema: JSONValue {
-        RPCSchema.object(Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.jsonSchema) }),
-                         required: parameters.filter(\.isRequired).map(\.name), closed: true)
+        RPCSchema.object(
+            Dictionary(uniqueKeysWithValues: parameters.map { ($0.name, $0.jsonSchema) }),
+            required: parameters.filter(\.isRequired).map(\.name), closed: true)
     }
 
     /// Checks JSON params (an object by name, or an array by position) into a call, or throws

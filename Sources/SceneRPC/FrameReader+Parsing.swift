@@ -71,7 +71,10 @@ extension FrameReader {
         guard let value else { return .event(lose("missing Content-Length header")) }
         guard !conflicting else { return .event(lose("conflicting Content-Length headers")) }
         guard let length = Self.parseLength(value) else {
-            return .event(lose("Content-Length '\(String(decoding: value, as: UTF8.self))' is not a byte count that fits in \(Int.max)"))
+            return .event(
+                lose(
+                    "Content-Length '\(String(decoding: value, as: UTF8.self))' is not a byte count that fits in \(Int.max)"
+                ))
         }
         if length > limits.maxBodyBytes {
             state = .skipping(remaining: length)

@@ -1,4 +1,5 @@
 import JSONBytes
+
 /// Where whole frames go. The server's file-descriptor sink writes each with one `write(2)` loop
 /// under no interleaving, so two frames can never mix on the wire.
 public protocol FrameSink: AnyObject {

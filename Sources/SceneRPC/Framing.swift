@@ -79,7 +79,7 @@ public struct FrameReader {
         var events = drain(atEnd: true)
         switch state {
         case .headers where framing == .contentLength && pending.contains(where: { !isWhitespace($0) }),
-             .body, .skipping(remaining: .some):
+            .body, .skipping(remaining: .some):
             events.append(lose("input ended inside a message"))
         default: break
         }

@@ -12,8 +12,10 @@ extension StackViewModel: JSONValueConvertible {
 
 extension Message: JSONValueConvertible {
     public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["kind": .string(kind.rawValue), "text": .string(text),
-                                            "details": .object(details.mapValues(JSONValue.string))]
+        var members: [String: JSONValue] = [
+            "kind": .string(kind.rawValue), "text": .string(text),
+            "details": .object(details.mapValues(JSONValue.string)),
+        ]
         if let code { members["code"] = .string(code.rawValue) }
         return .object(members)
     }
@@ -21,9 +23,11 @@ extension Message: JSONValueConvertible {
 
 extension HelpViewModel: JSONValueConvertible {
     public var jsonValue: JSONValue {
-        .object(["scene": .string(scene),
-                 "entries": .array(entries.map { .object(["usage": .string($0.usage), "summary": .string($0.summary)]) }),
-                 "details": .array(details.map(JSONValue.string))])
+        .object([
+            "scene": .string(scene),
+            "entries": .array(entries.map { .object(["usage": .string($0.usage), "summary": .string($0.summary)]) }),
+            "details": .array(details.map(JSONValue.string)),
+        ])
     }
 }
 
@@ -32,14 +36,17 @@ extension Route: JSONValueConvertible {
         switch self {
         case .push(let scene): return .object(["route": "push", "scene": .string(scene)])
         case .pop(let scene): return .object(["route": "pop", "scene": .string(scene)])
-        case .replace(let old, let new): return .object(["route": "replace", "scene": .string(new), "replaced": .string(old)])
+        case .replace(let old, let new):
+            return .object(["route": "replace", "scene": .string(new), "replaced": .string(old)])
         }
     }
 }
 
 extension DataChange: JSONValueConvertible {
     public var jsonValue: JSONValue {
-        .object(["topic": .string(topic), "kind": .string(kind), "ids": .array(ids.map(JSONValue.string)),
-                 "external": .bool(external)])
+        .object([
+            "topic": .string(topic), "kind": .string(kind), "ids": .array(ids.map(JSONValue.string)),
+            "external": .bool(external),
+        ])
     }
 }

@@ -24,10 +24,12 @@ struct MethodCatalog {
 
     /// The router's methods: the session's global actions (minus `quit`: clients use
     /// `shutdown`/`exit`) and `popTo`.
-    static let sessionActions: [ActionSpec] = Session.globalActions.filter { $0.name != "quit" } + [
-        ActionSpec("popTo", summary: "go back to a screen on the stack, closing the ones above it",
-                   parameters: [ParameterSpec("scene", .string, help: "the id of a scene on the stack")]),
-    ]
+    static let sessionActions: [ActionSpec] =
+        Session.globalActions.filter { $0.name != "quit" } + [
+            ActionSpec(
+                "popTo", summary: "go back to a screen on the stack, closing the ones above it",
+                parameters: [ParameterSpec("scene", .string, help: "the id of a scene on the stack")])
+        ]
 
     let entries: [Entry]
     private let byName: [String: Entry]
@@ -37,8 +39,9 @@ struct MethodCatalog {
             kind.actions.map { Entry(name: "\(kind.id)/\($0.name)", spec: $0, target: .sceneAction(scene: kind.id)) }
         }
         let session = Self.sessionActions.map { spec in
-            Entry(name: "\(Self.sessionPrefix)/\(spec.name)", spec: spec,
-                  target: spec.name == "popTo" ? .popTo : .globalAction)
+            Entry(
+                name: "\(Self.sessionPrefix)/\(spec.name)", spec: spec,
+                target: spec.name == "popTo" ? .popTo : .globalAction)
         }
         entries = session + scenes
         // A scene named "session" would shadow router methods; the first declaration wins.

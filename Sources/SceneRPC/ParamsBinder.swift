@@ -30,17 +30,23 @@ enum ParamsBinder {
         case .object(let members)?:
             let known = Set(spec.parameters.map(\.name))
             if let unexpected = members.keys.sorted().first(where: { !known.contains($0) }) {
-                throw RPCError(code: RPCError.invalidParamsCode, message: "invalid params: unexpected parameter '\(unexpected)'",
-                               data: ["method": .string(method), "parameter": .string(unexpected), "reason": "unexpected",
-                                      "expected": .string(expectedNames(spec))])
+                throw RPCError(
+                    code: RPCError.invalidParamsCode, message: "invalid params: unexpected parameter '\(unexpected)'",
+                    data: [
+                        "method": .string(method), "parameter": .string(unexpected), "reason": "unexpected",
+                        "expected": .string(expectedNames(spec)),
+                    ])
             }
             return members
         case .array(let values)?:
             guard values.count <= spec.parameters.count else {
-                throw RPCError(code: RPCError.invalidParamsCode,
-                               message: "invalid params: \(values.count) positional params, at most \(spec.parameters.count)",
-                               data: ["method": .string(method), "reason": "unexpected",
-                                      "expected": .string(expectedNames(spec))])
+                throw RPCError(
+                    code: RPCError.invalidParamsCode,
+                    message: "invalid params: \(values.count) positional params, at most \(spec.parameters.count)",
+                    data: [
+                        "method": .string(method), "reason": "unexpected",
+                        "expected": .string(expectedNames(spec)),
+                    ])
             }
             return Dictionary(uniqueKeysWithValues: zip(spec.parameters.map(\.name), values))
         case let other?:
@@ -54,11 +60,13 @@ enum ParamsBinder {
         switch (parameter.type, value) {
         case (.string, .string(let text)), (.text, .string(let text)):
             return .string(text)
-        case (.string, .integer(let number)) where parameter.acceptsNumber, (.text, .integer(let number)) where parameter.acceptsNumber:
+        case (.string, .integer(let number)) where parameter.acceptsNumber,
+            (.text, .integer(let number)) where parameter.acceptsNumber:
             return .string(String(number))
         case (.integer, .integer(let number)):
-            do { return try ArgumentChecker.checkRange(number, spec: parameter, action: method) }
-            catch { throw wrongType() }
+            do { return try ArgumentChecker.checkRange(number, spec: parameter, action: method) } catch {
+                throw wrongType()
+            }
         case (.choice(let choices), .string(let text)) where choices.contains(text):
             return .string(text)
         case (.boolean, .bool(let flag)):
@@ -81,13 +89,19 @@ enum ParamsBinder {
         spec.parameters.isEmpty ? "no params" : "params: " + spec.parameters.map(\.name).joined(separator: ", ")
     }
 
-    private static func invalid(_ method: String, _ parameter: ParameterSpec, reason: String, got: JSONValue?) -> RPCError {
+    private static func invalid(_ method: String, _ parameter: ParameterSpec, reason: String, got: JSONValue?)
+        -> RPCError
+    {
         let expected = expected(parameter)
-        var data: JSONValue = ["method": .string(method), "parameter": .string(parameter.name),
-                               "reason": .string(reason), "expected": .string(expected)]
+        var data: JSONValue = [
+            "method": .string(method), "parameter": .string(parameter.name),
+            "reason": .string(reason), "expected": .string(expected),
+        ]
         if case .object(var members) = data, let got { members["got"] = got; data = .object(members) }
-        let message = reason == "missing" ? "invalid params: '\(parameter.name)' is required (\(expected))"
-                                          : "invalid params: '\(parameter.name)' must be \(expected)"
+        let message =
+            reason == "missing"
+            ? "invalid params: '\(parameter.name)' is required (\(expected))"
+            : "invalid params: '\(parameter.name)' must be \(expected)"
         return RPCError(code: RPCError.invalidParamsCode, message: message, data: data)
     }
 }

@@ -21,7 +21,9 @@ extension RPCDispatcher {
     /// A displayed stack equal to `stackModel` (the one `stack` was made from) takes its JSON
     /// from `stack`: `session/stack`, asked by clients in a loop, then builds no JSON of its own
     /// (building it again was a fifth of a pipelined request; bench/FINDINGS.md, issue 32).
-    static func result(of outcome: Outcome, stack: StackJSON, stackModel: StackViewModel? = nil) throws(RPCError) -> ActionResult {
+    static func result(of outcome: Outcome, stack: StackJSON, stackModel: StackViewModel? = nil) throws(RPCError)
+        -> ActionResult
+    {
         var stackShownAt: [Int] = []
         var displayed: [JSONValue] = []
         displayed.reserveCapacity(outcome.displayed.count)
@@ -33,15 +35,17 @@ extension RPCDispatcher {
                 displayed.append(Self.displayed(viewModel))
             }
         }
-        let result = ActionResult(displayed: displayed,
-                                  routes: outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null },
-                                  stack: stack, stackShownAt: stackShownAt)
+        let result = ActionResult(
+            displayed: displayed,
+            routes: outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null },
+            stack: stack, stackShownAt: stackShownAt)
         guard let failure = outcome.error else { return result }
         guard case .object(var body) = result.json else { preconditionFailure("a result is an object") }
         body["code"] = failure.code.map { .string($0.rawValue) } ?? .null
         body["details"] = .object(failure.details.mapValues { .string($0) })
-        throw RPCError(code: failure.code?.rpcCode ?? RPCError.applicationErrorCode, message: failure.text,
-                       data: .object(body))
+        throw RPCError(
+            code: failure.code?.rpcCode ?? RPCError.applicationErrorCode, message: failure.text,
+            data: .object(body))
     }
 
     /// The stack as JSON-RPC shows it.
@@ -55,8 +59,12 @@ extension RPCDispatcher {
             notify("session/message", Self.value(of: message))
         }
         if !outcome.routes.isEmpty {
-            notify("session/stackChanged", ["routes": .array(outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null }),
-                                            "stack": stackJSON().value])
+            notify(
+                "session/stackChanged",
+                [
+                    "routes": .array(outcome.routes.map { (try? JSONValueEncoder.encode($0)) ?? .null }),
+                    "stack": stackJSON().value,
+                ])
         }
     }
 

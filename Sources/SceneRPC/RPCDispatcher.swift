@@ -125,14 +125,20 @@ final class RPCDispatcher {
         initializeCalled = true
         if lifecycle == .awaitingInitialize { lifecycle = .running }
         if let client = params?["clientInfo"] { log(.info, "client: \(client.text)") }
-        return ["serverInfo": RPCDescription.serverInfo(info),
-                "protocolVersion": .string(RPCServerInfo.protocolVersion),
-                "capabilities": ["framing": .string(framing.rawValue), "batches": true, "cancelRequest": true,
-                                 "describe": "session/describe", "progress": true,
-                                 "notifications": ["session/stackChanged", "session/message", "session/dataChanged",
-                                                   "$/progress", "notifications/progress"]],
-                "scenes": RPCDescription.scenes(session.sceneKinds),
-                "stack": stackJSON().value]
+        return [
+            "serverInfo": RPCDescription.serverInfo(info),
+            "protocolVersion": .string(RPCServerInfo.protocolVersion),
+            "capabilities": [
+                "framing": .string(framing.rawValue), "batches": true, "cancelRequest": true,
+                "describe": "session/describe", "progress": true,
+                "notifications": [
+                    "session/stackChanged", "session/message", "session/dataChanged",
+                    "$/progress", "notifications/progress",
+                ],
+            ],
+            "scenes": RPCDescription.scenes(session.sceneKinds),
+            "stack": stackJSON().value,
+        ]
     }
 
     private func receiveNotification(_ method: String, _ params: JSONValue?) {
@@ -146,8 +152,9 @@ final class RPCDispatcher {
             guard let entry = catalog[method] else { return log(.notice, "ignored notification \(method)") }
             if lifecycle == .awaitingInitialize && !requiresInitialize { lifecycle = .running }
             guard lifecycle == .running else { return log(.notice, "ignored notification \(method) (\(lifecycle))") }
-            do { _ = try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target) }
-            catch { log(.warning, "notification \(method) failed: \((error as? RPCError)?.message ?? "\(error)")") }
+            do { _ = try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target) } catch {
+                log(.warning, "notification \(method) failed: \((error as? RPCError)?.message ?? "\(error)")")
+            }
         }
     }
 }

@@ -39,8 +39,9 @@ public struct RPCError: Error, Equatable, Sendable {
     }
 
     public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(code: methodNotFoundCode, message: "method not found: \(method)",
-                 data: ["method": .string(method), "hint": "session/describe lists every method"])
+        RPCError(
+            code: methodNotFoundCode, message: "method not found: \(method)",
+            data: ["method": .string(method), "hint": "session/describe lists every method"])
     }
 
     public static let serverNotInitialized = RPCError(
@@ -52,8 +53,11 @@ public struct RPCError: Error, Equatable, Sendable {
     public static let busyCode = -32018
 
     public static func busy(running: JSONValue) -> RPCError {
-        RPCError(code: busyCode, message: "busy: request \(String(decoding: running.serialized(), as: UTF8.self)) is still running; send this again "
-                     + "once it is answered, or cancel that one first", data: ["running": running])
+        RPCError(
+            code: busyCode,
+            message:
+                "busy: request \(String(decoding: running.serialized(), as: UTF8.self)) is still running; send this again "
+                + "once it is answered, or cancel that one first", data: ["running": running])
     }
 }
 

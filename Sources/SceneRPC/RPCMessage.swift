@@ -1,4 +1,5 @@
 import JSONBytes
+
 /// One incoming JSON-RPC message, checked against the 2.0 spec.
 enum IncomingMessage: Equatable {
     /// Has an id: must be answered.
@@ -37,7 +38,8 @@ enum IncomingMessage: Equatable {
             switch raw {
             case .string, .integer, .double, .null: id = raw
             default:
-                self = .invalid(id: .null, .invalidRequest("id must be a string, a number or null, not \(raw.typeName)"))
+                self = .invalid(
+                    id: .null, .invalidRequest("id must be a string, a number or null, not \(raw.typeName)"))
                 return
             }
         }
@@ -65,8 +67,10 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: id, .invalidRequest("\"params\" must be an object or an array, not \(other.typeName)"))
             return
         }
-        self = members("id") == nil ? .notification(method: method, params: params)
-                                    : .request(id: id, method: method, params: params)
+        self =
+            members("id") == nil
+            ? .notification(method: method, params: params)
+            : .request(id: id, method: method, params: params)
     }
 
     /// The id a `$/cancelRequest` (LSP) or `notifications/cancelled` (MCP) notification names.
@@ -97,7 +101,8 @@ enum OutgoingMessage: Equatable {
         case .result(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result]
         case .actionResult(let id, let result): return ["jsonrpc": "2.0", "id": id, "result": result.json]
         case .error(let id, let error): return ["jsonrpc": "2.0", "id": id, "error": error.json]
-        case .notification(let method, let params): return ["jsonrpc": "2.0", "method": .string(method), "params": params]
+        case .notification(let method, let params):
+            return ["jsonrpc": "2.0", "method": .string(method), "params": params]
         case .batch(let messages): return .array(messages.map(\.json))
         }
     }

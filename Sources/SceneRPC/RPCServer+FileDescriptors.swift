@@ -37,8 +37,10 @@ extension RPCServer {
         defer { chunk.deallocate() }
         while !isFinished {
             if let watch {
-                var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)]
+                var fds = [
+                    pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0),
+                ]
                 if poll(&fds, 2, -1) < 0 {
                     if errno == EINTR { continue }
                     log(.error, "poll failed: \(String(cString: strerror(errno)))")

@@ -42,9 +42,11 @@ public final class RPCServer {
     ///   - log: where diagnostics go (stderr by default; never stdout).
     ///   - protocolHandler: another protocol (MCP) answering every request and notification in
     ///     place of the session's methods, over this server's framing, limits and errors.
-    public init(session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
-                changes: ChangeHub? = nil, progress: ProgressHub? = nil,
-                log: @escaping Log = RPCServer.logToStandardError, protocolHandler: RPCProtocolHandler? = nil) {
+    public init(
+        session: Session, info: RPCServerInfo, limits: FrameLimits = FrameLimits(),
+        changes: ChangeHub? = nil, progress: ProgressHub? = nil,
+        log: @escaping Log = RPCServer.logToStandardError, protocolHandler: RPCProtocolHandler? = nil
+    ) {
         reader = FrameReader(limits: limits)
         dispatcher = RPCDispatcher(session: session, info: info, log: log)
         dispatcher.protocolHandler = protocolHandler
@@ -131,8 +133,9 @@ public final class RPCServer {
 
     /// One frame read as messages, a batch held to this reader's limit.
     private func incoming(_ event: FrameEvent) -> Incoming {
-        Incoming(event, maxBatchLength: reader.limits.maxBatchLength,
-                 nullParamsAbsent: dispatcher.protocolHandler?.readsNullParamsAsAbsent ?? false)
+        Incoming(
+            event, maxBatchLength: reader.limits.maxBatchLength,
+            nullParamsAbsent: dispatcher.protocolHandler?.readsNullParamsAsAbsent ?? false)
     }
 
     /// Handles end of input (a last unterminated line counts) and finishes the session.
@@ -166,8 +169,9 @@ public final class RPCServer {
 
     /// The introspection document `session/describe` returns, pretty-printed, for `--api-info`.
     public static func apiInfo(sceneKinds: [SceneDescriptor], info: RPCServerInfo) -> String {
-        let document = RPCDescription.document(catalog: MethodCatalog(sceneKinds: sceneKinds),
-                                               sceneKinds: sceneKinds, info: info)
+        let document = RPCDescription.document(
+            catalog: MethodCatalog(sceneKinds: sceneKinds),
+            sceneKinds: sceneKinds, info: info)
         return String(decoding: document.serialized(pretty: true), as: UTF8.self)
     }
 
@@ -353,9 +357,12 @@ private enum Incoming {
                 // A batch past the limit is counted, not kept: memory stays bounded by the limit.
                 switch try JSONValue.parse(bytes, arrayLimit: maxBatchLength) {
                 case (nil, let length):
-                    self = .single(.invalid(id: .null, .invalidRequest(
-                        "a batch of \(length) messages exceeds the limit of \(maxBatchLength)",
-                        data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
+                    self = .single(
+                        .invalid(
+                            id: .null,
+                            .invalidRequest(
+                                "a batch of \(length) messages exceeds the limit of \(maxBatchLength)",
+                                data: ["length": .integer(length), "limit": .integer(maxBatchLength)])))
                 case (.array(let elements)?, _) where elements.isEmpty:
                     self = .single(.invalid(id: .null, .invalidRequest("an empty batch")))
                 case (.array(let elements)?, _):
@@ -369,8 +376,12 @@ private enum Incoming {
                 }
             }
         case .oversized(let size, let limit):
-            self = .single(.invalid(id: .null, .invalidRequest("a message of \(size) bytes exceeds the limit of \(limit)",
-                                                               data: ["size": .integer(size), "limit": .integer(limit)])))
+            self = .single(
+                .invalid(
+                    id: .null,
+                    .invalidRequest(
+                        "a message of \(size) bytes exceeds the limit of \(limit)",
+                        data: ["size": .integer(size), "limit": .integer(limit)])))
         case .framingLost(let reason):
             self = .lost(reason)
         }

@@ -41,18 +41,24 @@ struct AccountCommand: ParsableCommand {
         @Argument(help: "A one-word name for the account.") var name: String
         @Argument(help: "The server's URL (https://dav.example.org/).") var url: String
         @Option(name: .long, help: "The user name.") var user: String
-        @Option(name: .long, help: ArgumentHelp("A command printing the password (pass show dav).", valueName: "command"))
+        @Option(
+            name: .long, help: ArgumentHelp("A command printing the password (pass show dav).", valueName: "command"))
         var passwordCommand: String?
-        @Option(name: .long, help: ArgumentHelp("An address book to sync, when the server has several (its last path "
-            + "component or display name). Repeatable.", valueName: "name"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "An address book to sync, when the server has several (its last path "
+                    + "component or display name). Repeatable.", valueName: "name"))
         var book: [String] = []
         @Flag(name: .long, help: "Sync every address book of the account, each a book of its own.") var allBooks = false
         @Flag(name: .long, help: "New local contacts go to this account (the first account added is the default).")
         var `default` = false
         @Option(name: .long, help: AccountCommand.conflictsHelp) var conflicts: String?
-        @Option(name: .long, help: ArgumentHelp(
-            "Another host the server may send the account to (its book or principal there), for scripts; "
-                + "on a terminal you are asked instead. Repeatable.", valueName: "host[:port]"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Another host the server may send the account to (its book or principal there), for scripts; "
+                    + "on a terminal you are asked instead. Repeatable.", valueName: "host[:port]"))
         var allowHost: [String] = []
 
         func validate() throws {
@@ -64,7 +70,8 @@ struct AccountCommand: ParsableCommand {
             let accounts = try AccountsFrontEnd.open(global, use: .writing)
             var request = ManageAccounts.AddAccount.Request(
                 name: name, url: url, user: user, passwordCommand: passwordCommand, books: book, allBooks: allBooks,
-                isDefault: `default`, conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server, allowHosts: allowHost)
+                isDefault: `default`, conflicts: try AccountCommand.conflictWinner(conflicts) ?? .server,
+                allowHosts: allowHost)
             // The server leading the account to another host is asked about on a terminal, never
             // elsewhere (`--allow-host` is the way for scripts); a yes tries again allowing that host.
             try AccountsFrontEnd.show(accounts.addAccount(request: request)) { question in
@@ -87,13 +94,17 @@ struct AccountCommand: ParsableCommand {
 
         func validate() throws {
             _ = try AccountCommand.conflictWinner(conflicts)
-            if conflicts == nil && !`default` { throw ValidationError("say what to change: --conflicts server|local, --default") }
+            if conflicts == nil && !`default` {
+                throw ValidationError("say what to change: --conflicts server|local, --default")
+            }
         }
 
         func run() throws {
             let accounts = try AccountsFrontEnd.open(global, use: .reading)
-            try AccountsFrontEnd.show(accounts.changeAccount(request: .init(
-                name: name, conflicts: try AccountCommand.conflictWinner(conflicts), makeDefault: `default`)))
+            try AccountsFrontEnd.show(
+                accounts.changeAccount(
+                    request: .init(
+                        name: name, conflicts: try AccountCommand.conflictWinner(conflicts), makeDefault: `default`)))
         }
     }
 
@@ -134,8 +145,10 @@ enum AccountsFrontEnd {
     }
 
     /// - Parameter confirmed: runs the use case again as the question's yes asks, and returns what it displayed.
-    static func show(_ displayed: ManageAccounts.Displayed?,
-                     confirmed: (ManageAccounts.ConfirmationViewModel) -> ManageAccounts.Displayed? = { _ in nil }) throws {
+    static func show(
+        _ displayed: ManageAccounts.Displayed?,
+        confirmed: (ManageAccounts.ConfirmationViewModel) -> ManageAccounts.Displayed? = { _ in nil }
+    ) throws {
         var shown = displayed
         while true {
             switch shown {
@@ -179,8 +192,11 @@ struct SyncCommand: ParsableCommand {
         // The REPL's and JSON-RPC's use case, `sync` on the list (its Interactor, the sync Worker with
         // the cancellable transport, its Presenter); only the showing of the ViewModel is this command's.
         let book = try openSession(global, origin: "line", progress: SceneProgressToLog(logger: logger))
-        let outcome = book.session.run(ActionCall(ListContacts.Action.sync, account.map { ["account": .string($0)] } ?? [:]))
-        guard let list = book.session.stack.scenes.first as? ListContactsViewController, let synced = list.syncedContacts else {
+        let outcome = book.session.run(
+            ActionCall(ListContacts.Action.sync, account.map { ["account": .string($0)] } ?? [:]))
+        guard let list = book.session.stack.scenes.first as? ListContactsViewController,
+            let synced = list.syncedContacts
+        else {
             // Refused before any account synced: the session's error, an unknown account in this command's words.
             let text: String
             if let account, outcome.error?.code == .notFound {

@@ -35,8 +35,10 @@ struct AddEmailCommand: ParsableCommand {
         let book = try openSession(global, origin: "mail")
         defer { closeBeforeExit(book.store) }
         let worker = AddFromMailWorker(environment: book.environment, seen: book.store)
-        let presenter = AddFromMailPresenter(formatter: ContactFormatter(locale: book.environment.locale,
-                                                                         timeZone: book.environment.timeZone))
+        let presenter = AddFromMailPresenter(
+            formatter: ContactFormatter(
+                locale: book.environment.locale,
+                timeZone: book.environment.timeZone))
         do {
             try worker.recordSeen(message)
             let candidates = try worker.candidates(in: message, all: all)
@@ -51,8 +53,11 @@ struct AddEmailCommand: ParsableCommand {
                 accepted = offered
             } else if !offered.isEmpty, let terminal = Terminal() {
                 for candidate in offered {
-                    if terminal.ask(presenter.question(candidate)) { accepted.append(candidate) }
-                    else { write(presenter.declined(candidate) + "\n", to: .standardOutput) }
+                    if terminal.ask(presenter.question(candidate)) {
+                        accepted.append(candidate)
+                    } else {
+                        write(presenter.declined(candidate) + "\n", to: .standardOutput)
+                    }
                 }
             } else {
                 for line in presenter.notAsked(offered) { write(line + "\n", to: .standardOutput) }

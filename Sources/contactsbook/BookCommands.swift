@@ -29,8 +29,15 @@ struct MoveCommand: ParsableCommand {
     func run() throws {
         // Each argument one reference, quoted for the session's list of words.
         let references = words.dropLast().map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.move, [
-            "contacts": .string(references.joined(separator: " ")), "book": .string(words[words.count - 1])])])
+        try OneShot.run(
+            global, options, writing: true,
+            [
+                ActionCall(
+                    ListContacts.Action.move,
+                    [
+                        "contacts": .string(references.joined(separator: " ")), "book": .string(words[words.count - 1]),
+                    ])
+            ])
     }
 }
 
@@ -49,8 +56,15 @@ struct CopyCommand: ParsableCommand {
 
     func run() throws {
         let references = words.dropLast().map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.copy, [
-            "contacts": .string(references.joined(separator: " ")), "book": .string(words[words.count - 1])])])
+        try OneShot.run(
+            global, options, writing: true,
+            [
+                ActionCall(
+                    ListContacts.Action.copy,
+                    [
+                        "contacts": .string(references.joined(separator: " ")), "book": .string(words[words.count - 1]),
+                    ])
+            ])
     }
 }
 
@@ -104,12 +118,15 @@ struct BookCommand: ParsableCommand {
             FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
             throw ExitCode(2)
         }
-        let worker = ContactsWorker(environment: ContactsEnvironment(store: store, pageSize: 20, defaultCountry: nil,
-                                                                     journal: store, syncState: store))
+        let worker = ContactsWorker(
+            environment: ContactsEnvironment(
+                store: store, pageSize: 20, defaultCountry: nil,
+                journal: store, syncState: store))
         do {
             print(try body(worker))
         } catch let failure as ContactsFailure {
-            let message = ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: .current).message(for: failure)
+            let message = ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: .current).message(
+                for: failure)
             FileHandle.standardError.write(Data("error: \(terminalLines(message.text))\n".utf8))
             throw ExitCode(1)
         }

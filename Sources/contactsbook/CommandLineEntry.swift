@@ -16,9 +16,13 @@ extension ContactsBookCommand {
     static func run(_ arguments: [String]) {
         switch FastCommandLine.read(arguments) {
         case .query(let query):
-            runThenExit { try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: query.book.db, create: query.book.create,
-                                                                                  for: .reading),
-                                                  for: query.words, format: query.format) }
+            runThenExit {
+                try QueryCommand.search(
+                    bookAt: GlobalOptions.bookPath(
+                        db: query.book.db, create: query.book.create,
+                        for: .reading),
+                    for: query.words, format: query.format)
+            }
             return
         case .session(let session):
             runThenExit { try session.run() }
@@ -32,7 +36,8 @@ extension ContactsBookCommand {
             break
         }
         if arguments.first == "query",
-           let query = try? MailQueryArguments.parseAsRoot(Array(arguments.dropFirst())) as? MailQueryArguments {
+            let query = try? MailQueryArguments.parseAsRoot(Array(arguments.dropFirst())) as? MailQueryArguments
+        {
             do {
                 try query.run()
             } catch {
@@ -77,7 +82,8 @@ enum FastCommandLine {
     static func read(_ arguments: [String]) -> FastCommandLine? {
         if arguments == ["--help"] || arguments == ["-h"] { return .help }
         if arguments.first == "query" { return readQuery(arguments.dropFirst()).map(FastCommandLine.query) }
-        return readSession(arguments.first == "session" ? arguments.dropFirst() : arguments[...]).map(FastCommandLine.session)
+        return readSession(arguments.first == "session" ? arguments.dropFirst() : arguments[...]).map(
+            FastCommandLine.session)
     }
 
     /// `query`'s options (`MailQueryArguments`) and at least one word; words after `--` as they are.
@@ -100,7 +106,9 @@ enum FastCommandLine {
                 query.words.append(argument)
                 continue
             }
-            guard reader.readBookOption(argument, into: &query.book) || reader.readValue(argument, "--format", into: &format)
+            guard
+                reader.readBookOption(argument, into: &query.book)
+                    || reader.readValue(argument, "--format", into: &format)
             else { return nil }
         }
         if let format {
@@ -117,11 +125,14 @@ enum FastCommandLine {
         var session = SessionRun(book: BookOptions())
         var reader = OptionReader(arguments)
         while let argument = reader.next() {
-            guard argument.hasPrefix("-"), argument != "--" else { return nil }  // a subcommand, a word, `--`
+            guard argument.hasPrefix("-"), argument != "--" else { return nil } // a subcommand, a word, `--`
             if reader.readBookOption(argument, into: &session.book) { continue }
-            guard reader.readFlag(argument, "--rpc", into: &session.rpc) || reader.readFlag(argument, "--mcp", into: &session.mcp)
-                || reader.readFlag(argument, "--lsp", into: &session.lsp) || reader.readFlag(argument, "--repl", into: &session.repl)
-                || reader.readFlag(argument, "--bail", into: &session.bail)
+            guard
+                reader.readFlag(argument, "--rpc", into: &session.rpc)
+                    || reader.readFlag(argument, "--mcp", into: &session.mcp)
+                    || reader.readFlag(argument, "--lsp", into: &session.lsp)
+                    || reader.readFlag(argument, "--repl", into: &session.repl)
+                    || reader.readFlag(argument, "--bail", into: &session.bail)
             else { return nil }
         }
         let frontEnds = [session.rpc, session.mcp, session.lsp, session.repl].filter { $0 }.count

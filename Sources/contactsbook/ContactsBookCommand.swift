@@ -18,11 +18,14 @@ struct ContactsBookCommand: ParsableCommand {
             says otherwise; --db and --log-level go before or after the subcommand.             'man contactsbook' (one page per subcommand too) and the shell completions for bash, zsh             and fish come with 'scripts/install'; '--generate-completion-script bash|zsh|fish' prints one.
             """,
         version: version,
-        subcommands: [SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
-                      ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self, DirectoryCommand.self,
-                      AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
-                      AddCommand.self, EditCommand.self, DeleteCommand.self, GroupsCommand.self, GroupCommand.self,
-                      BooksCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self],
+        subcommands: [
+            SessionCommand.self, QueryCommand.self, ImportCommand.self, SearchCommand.self, ShowCommand.self,
+            ListCommand.self, BirthdaysCommand.self, DuplicatesCommand.self, AccountCommand.self, SyncCommand.self,
+            DirectoryCommand.self,
+            AddEmailCommand.self, ExportCommand.self, HistoryCommand.self, UndoCommand.self, TrashCommand.self,
+            AddCommand.self, EditCommand.self, DeleteCommand.self, GroupsCommand.self, GroupCommand.self,
+            BooksCommand.self, BookCommand.self, MoveCommand.self, CopyCommand.self,
+        ],
         defaultSubcommand: SessionCommand.self)
 
     @OptionGroup var global: GlobalOptions

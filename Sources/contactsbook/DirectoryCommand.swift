@@ -13,7 +13,8 @@ struct DirectoryCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add an LDAP directory: ldap[s]://HOST[:PORT]/BASE-DN.",
-            discussion: "ldap:// uses StartTLS and ldaps:// TLS, both checking the server's certificate (--ca-file names "
+            discussion:
+                "ldap:// uses StartTLS and ldaps:// TLS, both checking the server's certificate (--ca-file names "
                 + "the authority that signed it when the system does not know it); --plaintext sends everything in clear, "
                 + "for a server on this machine. Anonymous unless --bind-dn; the password is never stored: "
                 + "--password-command runs when a search needs it (sh -c; the first line it prints). "
@@ -22,28 +23,43 @@ struct DirectoryCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A one-word name for the directory.") var name: String
         @Argument(help: "ldap://HOST[:PORT]/BASE-DN or ldaps://...") var url: String
-        @Option(name: .long, help: ArgumentHelp("The DN to bind as (default: anonymous).", valueName: "dn")) var bindDN: String?
-        @Option(name: .long, help: ArgumentHelp("A command printing the bind password (pass show ldap).", valueName: "command"))
+        @Option(name: .long, help: ArgumentHelp("The DN to bind as (default: anonymous).", valueName: "dn")) var bindDN:
+            String?
+        @Option(
+            name: .long,
+            help: ArgumentHelp("A command printing the bind password (pass show ldap).", valueName: "command"))
         var passwordCommand: String?
-        @Option(name: .long, help: ArgumentHelp("What entries are people (default: \(DirectorySource.defaultFilter)).",
-                                                valueName: "filter"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "What entries are people (default: \(DirectorySource.defaultFilter)).",
+                valueName: "filter"))
         var filter: String?
-        @Option(name: .long, help: ArgumentHelp("The CA certificate (PEM) the server's certificate is checked against.",
-                                                valueName: "path"), completion: .file())
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The CA certificate (PEM) the server's certificate is checked against.",
+                valueName: "path"), completion: .file())
         var caFile: String?
         @Flag(name: .long, help: "ldap:// without StartTLS: names and passwords in clear (a server on this machine).")
         var plaintext = false
-        @Option(name: .long, help: "Entries one search returns at most (1-1000, default \(DirectorySource.defaultSizeLimit)).")
+        @Option(
+            name: .long,
+            help: "Entries one search returns at most (1-1000, default \(DirectorySource.defaultSizeLimit)).")
         var sizeLimit: Int?
-        @Option(name: .long, help: ArgumentHelp("Seconds one search may take (default \(Int(DirectorySource.defaultTimeLimit))).",
-                                                valueName: "seconds"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Seconds one search may take (default \(Int(DirectorySource.defaultTimeLimit))).",
+                valueName: "seconds"))
         var timeLimit: Double?
 
         func run() throws {
             try withDirectories(global, use: .writing) { worker in
-                let source = try worker.add(name: name, url: url, bindDN: bindDN, passwordCommand: passwordCommand,
-                                            filter: filter, plaintext: plaintext, caFile: caFile, sizeLimit: sizeLimit,
-                                            timeLimit: timeLimit)
+                let source = try worker.add(
+                    name: name, url: url, bindDN: bindDN, passwordCommand: passwordCommand,
+                    filter: filter, plaintext: plaintext, caFile: caFile, sizeLimit: sizeLimit,
+                    timeLimit: timeLimit)
                 write(DirectoryPresenter().added(source), to: .standardOutput)
             }
         }
@@ -93,7 +109,8 @@ struct DirectoryCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show a directory's entry, every field (the DN as `search --json` gives it).")
+            commandName: "show", abstract: "Show a directory's entry, every field (the DN as `search --json` gives it)."
+        )
         @OptionGroup var global: GlobalOptions
         @Flag(name: .long, help: "Print the entry as JSON (the directoryEntry ViewModel).") var json = false
         @Argument(help: "The directory's name.") var name: String
@@ -102,9 +119,12 @@ struct DirectoryCommand: ParsableCommand {
         func run() throws {
             try withDirectories(global, use: .reading) { worker in
                 let entry = try worker.entry(name: name, dn: dn)
-                let model = DirectoryEntryFormatter(formatter: ContactFormatter(locale: .current, timeZone: .current,
-                                                                                defaultCountry: nil))
-                    .viewModel(entry, contact: DirectoryMapping.contact(from: entry))
+                let model = DirectoryEntryFormatter(
+                    formatter: ContactFormatter(
+                        locale: .current, timeZone: .current,
+                        defaultCountry: nil)
+                )
+                .viewModel(entry, contact: DirectoryMapping.contact(from: entry))
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -135,8 +155,10 @@ struct DirectoryCommand: ParsableCommand {
 /// Opens the book for the directory commands, or exits with status 2 and a clear error.
 /// Opens the book's directories for `body`, closes the book after it, and says a directory's
 /// failure the one way every `directory` subcommand does (an error line, exit status 1).
-func withDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = nil,
-                     _ body: (DirectoryWorker) throws -> Void) throws {
+func withDirectories(
+    _ global: GlobalOptions, use: BookUse, origin: String? = nil,
+    _ body: (DirectoryWorker) throws -> Void
+) throws {
     let (worker, store) = try openDirectories(global, use: use, origin: origin)
     defer { closeBeforeExit(store) }
     do {
@@ -147,7 +169,9 @@ func withDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = ni
     }
 }
 
-func openDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = nil) throws -> (DirectoryWorker, SQLiteContactStore) {
+func openDirectories(_ global: GlobalOptions, use: BookUse, origin: String? = nil) throws -> (
+    DirectoryWorker, SQLiteContactStore
+) {
     let path = try global.bookPath(for: use)
     do {
         let store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })

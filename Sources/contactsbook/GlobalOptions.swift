@@ -19,10 +19,12 @@ struct GlobalOptions: ParsableArguments {
     var logLevel: String?
 
     // Declared here once for this group and for `MailQueryArguments`, which repeats the three options.
-    static let dbHelp = ArgumentHelp("The database file, or :memory: for a book that lives only for this run.",
-                                     valueName: "path")
+    static let dbHelp = ArgumentHelp(
+        "The database file, or :memory: for a book that lives only for this run.",
+        valueName: "path")
     static let createHelp = ArgumentHelp(
-        "Make a new book at --db PATH if there is none, for a session or import (its folder must exist; query never makes one).")
+        "Make a new book at --db PATH if there is none, for a session or import (its folder must exist; query never makes one)."
+    )
     static let logLevelHelp = ArgumentHelp(
         "Log level on stderr: trace, debug, info, notice, warning (the default), error, critical.", valueName: "level")
 

@@ -25,9 +25,11 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let session = try openSession(global, origin: "line").session
         let path = file == "-" ? "/dev/stdin" : file
-        let lines = LineSession(session: session, streams: StandardStreams(), bail: false,
-                                    width: StandardStreams.outputColumns)
-        _ = lines.handle(call: ActionCall(ListContacts.Action.import, ["path": .string(path), "format": .string(format.rawValue)]))
+        let lines = LineSession(
+            session: session, streams: StandardStreams(), bail: false,
+            width: StandardStreams.outputColumns)
+        _ = lines.handle(
+            call: ActionCall(ListContacts.Action.import, ["path": .string(path), "format": .string(format.rawValue)]))
         if lines.failures > 0 { throw ExitCode(1) }
     }
 }

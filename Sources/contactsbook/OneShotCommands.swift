@@ -6,7 +6,9 @@ import SceneRPC
 
 /// What every one-shot reader shares: `--json`.
 struct OneShotOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print the result JSON-RPC returns for the same method ({displayed, routes, stack}; see Protocol.md).")
+    @Flag(
+        name: .long,
+        help: "Print the result JSON-RPC returns for the same method ({displayed, routes, stack}; see Protocol.md).")
     var json = false
 }
 
@@ -31,11 +33,15 @@ struct PagingOptions: ParsableArguments {
 /// session does, or with `--json` as JSON-RPC does. Exit status 0 when something matched, 1
 /// when nothing did or the action failed, 2 when the book cannot be opened.
 enum OneShot {
-    static func run(_ global: GlobalOptions, _ options: OneShotOptions, pageSize: Int = ContactLimits.maximumPageSize,
-                    writing: Bool = false, _ calls: [ActionCall]) throws {
+    static func run(
+        _ global: GlobalOptions, _ options: OneShotOptions, pageSize: Int = ContactLimits.maximumPageSize,
+        writing: Bool = false, _ calls: [ActionCall]
+    ) throws {
         // A command that changes the book opens it as a session does, its changes journalled
         // as the line session's (`undo` takes them back like any other).
-        let session = writing ? try openSession(global, origin: "line", pageSize: pageSize).session
+        let session =
+            writing
+            ? try openSession(global, origin: "line", pageSize: pageSize).session
             : try openReadOnlySession(global, pageSize: pageSize)
         var outcome = Outcome()
         for call in calls {
@@ -47,8 +53,9 @@ enum OneShot {
             FileHandle.standardOutput.write(Data(json.serialized(pretty: true) + [UInt8(ascii: "\n")]))
             if !succeeded { throw ExitCode(1) }
         } else {
-            let lines = LineSession(session: session, streams: StandardStreams(), bail: true,
-                                    width: StandardStreams.outputColumns)
+            let lines = LineSession(
+                session: session, streams: StandardStreams(), bail: true,
+                width: StandardStreams.outputColumns)
             lines.render(outcome)
             if !outcome.succeeded { throw ExitCode(1) }
         }
@@ -61,9 +68,10 @@ enum OneShot {
             switch viewModel {
             // The book found no one, and no directory did either (issue 31).
             case let list as ListContacts.FetchContacts.ViewModel:
-                return list.total == 0 && !outcome.displayed.contains {
-                    ($0 as? ListContacts.SearchDirectories.ViewModel).map { !$0.rows.isEmpty } ?? false
-                }
+                return list.total == 0
+                    && !outcome.displayed.contains {
+                        ($0 as? ListContacts.SearchDirectories.ViewModel).map { !$0.rows.isEmpty } ?? false
+                    }
             case let birthdays as Birthdays.UpcomingBirthdays.ViewModel: return birthdays.entries.isEmpty
             case let duplicates as Duplicates.FindDuplicates.ViewModel: return duplicates.groups.isEmpty
             case let groups as ListContacts.ListGroups.ViewModel: return groups.groups.isEmpty
@@ -82,8 +90,9 @@ enum OneShot {
             FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
             throw ExitCode(2)
         }
-        return ContactsSceneFactory.makeSession(environment: ContactsEnvironment(
-            store: store, pageSize: pageSize, defaultCountry: bookCountry(), journal: store, syncState: store))
+        return ContactsSceneFactory.makeSession(
+            environment: ContactsEnvironment(
+                store: store, pageSize: pageSize, defaultCountry: bookCountry(), journal: store, syncState: store))
     }
 }
 
@@ -105,13 +114,15 @@ struct SearchCommand: ParsableCommand {
 
 /// `contactsbook list`: one page of the whole book (the largest page unless `--limit`).
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "Print the contacts, a page at a time.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Print the contacts, a page at a time.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @OptionGroup var paging: PagingOptions
     @Option(name: .long, help: "Only this group's members (its name, or the start of it).") var group: String?
     @Flag(name: .long, help: "Only the contacts in no group.") var ungrouped = false
-    @Option(name: .long, help: "Only this address book's contacts (as 'contactsbook books' names them).") var book: String?
+    @Option(name: .long, help: "Only this address book's contacts (as 'contactsbook books' names them).") var book:
+        String?
 
     func run() throws {
         var arguments: [String: ArgumentValue] = ["page": .integer(paging.page), "limit": .integer(paging.limit)]
@@ -128,12 +139,15 @@ struct ShowCommand: ParsableCommand {
         commandName: "show", abstract: "Print one contact, named by its number or its name.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
-    @Argument(help: "The contact's number (#) or a name.",
-              completion: .custom { words, _, prefix in ShellNameCompletion.names(words, prefix) })
+    @Argument(
+        help: "The contact's number (#) or a name.",
+        completion: .custom { words, _, prefix in ShellNameCompletion.names(words, prefix) })
     var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, [ActionCall(ListContacts.Action.show, ["contact": .string(contact.joined(separator: " "))])])
+        try OneShot.run(
+            global, options,
+            [ActionCall(ListContacts.Action.show, ["contact": .string(contact.joined(separator: " "))])])
     }
 }
 
@@ -147,10 +161,13 @@ enum ShellNameCompletion {
         if let word = words.first(where: { $0.hasPrefix("--db=") }) { db = String(word.dropFirst("--db=".count)) }
         let variables = ProcessInfo.processInfo.environment
         guard let path = db ?? (try? DefaultPaths.database(environment: variables)), path != ":memory:",
-              FileManager.default.fileExists(atPath: path),
-              let store = try? SQLiteContactStore.openForReading(path: path) else { return [] }
-        let worker = ContactsWorker(environment: ContactsEnvironment(store: store, pageSize: 20, defaultCountry: nil,
-                                                                     journal: store, syncState: store))
+            FileManager.default.fileExists(atPath: path),
+            let store = try? SQLiteContactStore.openForReading(path: path)
+        else { return [] }
+        let worker = ContactsWorker(
+            environment: ContactsEnvironment(
+                store: store, pageSize: 20, defaultCountry: nil,
+                journal: store, syncState: store))
         let names = worker.names(startingWith: prefix, sort: .last)
         // bash splits the candidates it is given at spaces: a name stays one word escaped.
         return variables["SAP_SHELL"] == "bash" ? names.map { $0.replacingOccurrences(of: " ", with: "\\ ") } : names

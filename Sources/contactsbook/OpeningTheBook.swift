@@ -119,8 +119,9 @@ extension GlobalOptions {
 /// Said on stderr (never stdout: `--rpc` and `query` answer there) before a book made by an
 /// older version is upgraded, which a large book takes a while to do, once.
 func sayUpgrading(_ path: String) {
-    FileHandle.standardError.write(Data(
-        "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "contactsbook: upgrading \(path) for this version (once; about a minute for a million contacts)\n".utf8))
 }
 
 /// A book opened for a session: the session on it, what a greeting says about it, and what
@@ -147,14 +148,19 @@ struct OpenedBook {
 /// Opens the book and builds a session on it, or exits with status 2 and a clear error.
 /// `origin` is the front end recorded with each change set in the journal (repl, line, rpc);
 /// `watching` builds the `ChangeWatch` of other processes' changes.
-func openSession(_ global: GlobalOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
-                 changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) throws -> OpenedBook {
-    try openSession(global.book, origin: origin, watching: watching, pageSize: pageSize, changes: changes, progress: progress)
+func openSession(
+    _ global: GlobalOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
+    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil
+) throws -> OpenedBook {
+    try openSession(
+        global.book, origin: origin, watching: watching, pageSize: pageSize, changes: changes, progress: progress)
 }
 
 /// `openSession(_:origin:...)` for options parsed by hand (`FastCommandLine`) or by ArgumentParser.
-func openSession(_ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
-                 changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil) throws -> OpenedBook {
+func openSession(
+    _ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
+    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil
+) throws -> OpenedBook {
     let path = try GlobalOptions.bookPath(db: options.db, create: options.create, for: .writing)
     let store: SQLiteContactStore
     do {
@@ -167,8 +173,9 @@ func openSession(_ options: BookOptions, origin: String, watching: Bool = false,
     // The process's environment built once (a third of a million instructions each time).
     let variables = ProcessInfo.processInfo.environment
     store.journalRetention = JournalRetention.fromEnvironment(variables)
-    let environment = ContactsEnvironment(store: store, pageSize: pageSize, changes: changes, progress: progress,
-                                          defaultCountry: bookCountry(variables), journal: store, syncState: store)
+    let environment = ContactsEnvironment(
+        store: store, pageSize: pageSize, changes: changes, progress: progress,
+        defaultCountry: bookCountry(variables), journal: store, syncState: store)
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
@@ -176,8 +183,9 @@ func openSession(_ options: BookOptions, origin: String, watching: Bool = false,
         let notices = JournalNotices(journal: store)
         watch = ChangeWatch(file: path, check: notices.changes)
     }
-    return OpenedBook(session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
-                      environment: environment, watch: watch)
+    return OpenedBook(
+        session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
+        environment: environment, watch: watch)
 }
 
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;

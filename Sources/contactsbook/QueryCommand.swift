@@ -37,14 +37,18 @@ struct QueryCommand: ParsableCommand {
             defer { closeBeforeExit(store) }
             // Lines without mutt's counting first line go out as soon as the book has them.
             var written = false
-            let found = try MailQueryWorker(store: store, groups: store).answer(for: words.joined(separator: " "),
-                                                                               directories: store) { book in
+            let found = try MailQueryWorker(store: store, groups: store).answer(
+                for: words.joined(separator: " "),
+                directories: store
+            ) { book in
                 guard format != .mutt, !book.isEmpty else { return }
                 write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
                 written = true
             }
             // A directory that failed says so once on stderr; the book's answer stands.
-            for notice in found.directories.notices { write("contactsbook: \(terminalLines(notice))\n", to: .standardError) }
+            for notice in found.directories.notices {
+                write("contactsbook: \(terminalLines(notice))\n", to: .standardError)
+            }
             let fromDirectories = DirectoryPresenter().mailMatches(found.directories)
             if written {
                 write(MailQueryPresenter().present(fromDirectories, format: format).text, to: .standardOutput)
@@ -74,8 +78,9 @@ struct MailQueryArguments: ParsableCommand {
     // which reflects over two more commands. No help names: `--help` and `-h` fail this parse
     // and the whole tree answers them, as it does `--version`; with names, every parse spelled
     // out the hidden-help variant (`--help-hidden`) through reflection on an enum, four scans.
-    static let configuration = CommandConfiguration(commandName: "query", _superCommandName: "contactsbook",
-                                                    helpNames: [])
+    static let configuration = CommandConfiguration(
+        commandName: "query", _superCommandName: "contactsbook",
+        helpNames: [])
 
     @Option(name: .long, help: GlobalOptions.dbHelp)
     var db: String?
@@ -97,7 +102,8 @@ struct MailQueryArguments: ParsableCommand {
     }
 
     func run() throws {
-        try QueryCommand.search(bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text, format: format)
+        try QueryCommand.search(
+            bookAt: GlobalOptions.bookPath(db: db, create: create, for: .reading), for: text, format: format)
     }
 }
 
@@ -110,9 +116,13 @@ struct MailQueryArguments: ParsableCommand {
 // answers it, slower and the same (tried by leaving `_create` out).
 extension MailQueryArguments: CustomReflectable {
     var customMirror: Mirror {
-        Mirror(self, children: [(label: "_db", value: _db), (label: "_create", value: _create),
-                                (label: "_logLevel", value: _logLevel), (label: "_format", value: _format),
-                                (label: "_text", value: _text)] as [Mirror.Child])
+        Mirror(
+            self,
+            children: [
+                (label: "_db", value: _db), (label: "_create", value: _create),
+                (label: "_logLevel", value: _logLevel), (label: "_format", value: _format),
+                (label: "_text", value: _text),
+            ] as [Mirror.Child])
     }
 }
 

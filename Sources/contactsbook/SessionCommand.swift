@@ -18,25 +18,35 @@ struct SessionCommand: ParsableCommand {
     @Flag(name: .long, help: "Stop at the first command that fails.")
     var bail = false
 
-    @Flag(name: .long, help: "Run the interactive REPL (the default when stdin is a terminal); stdin must be a terminal.")
+    @Flag(
+        name: .long, help: "Run the interactive REPL (the default when stdin is a terminal); stdin must be a terminal.")
     var repl = false
 
-    @Flag(name: .long, help: "Speak strict JSON-RPC 2.0 on stdin/stdout (Content-Length or newline-delimited); see Protocol.md.")
+    @Flag(
+        name: .long,
+        help: "Speak strict JSON-RPC 2.0 on stdin/stdout (Content-Length or newline-delimited); see Protocol.md.")
     var rpc = false
 
-    @Flag(name: .long, help: "Serve the book to AI agents: an MCP server on stdin/stdout (newline-delimited JSON); see Protocol.md.")
+    @Flag(
+        name: .long,
+        help: "Serve the book to AI agents: an MCP server on stdin/stdout (newline-delimited JSON); see Protocol.md.")
     var mcp = false
 
-    @Flag(name: .long, help: "Serve mail drafts to editors: a Language Server on stdin/stdout (Content-Length); see Protocol.md.")
+    @Flag(
+        name: .long,
+        help: "Serve mail drafts to editors: a Language Server on stdin/stdout (Content-Length); see Protocol.md.")
     var lsp = false
 
     @Flag(name: .long, help: "Print every JSON-RPC method and notification with JSON Schema, then exit.")
     var apiInfo = false
 
-    @Option(name: .long, help: ArgumentHelp("Largest JSON-RPC message (or NDJSON line) accepted, in bytes.", valueName: "bytes"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Largest JSON-RPC message (or NDJSON line) accepted, in bytes.", valueName: "bytes"))
     var rpcMaxMessage = FrameLimits().maxBodyBytes
 
-    @Option(name: .long, help: ArgumentHelp("Largest Content-Length header block accepted, in bytes.", valueName: "bytes"))
+    @Option(
+        name: .long, help: ArgumentHelp("Largest Content-Length header block accepted, in bytes.", valueName: "bytes"))
     var rpcMaxHeader = FrameLimits().maxHeaderBytes
 
     @Option(name: .long, help: ArgumentHelp("Most messages in one JSON-RPC batch.", valueName: "count"))
@@ -60,10 +70,13 @@ struct SessionCommand: ParsableCommand {
     }
 
     func run() throws {
-        try SessionRun(book: global.book, bail: bail, repl: repl, rpc: rpc, mcp: mcp, lsp: lsp, apiInfo: apiInfo,
-                       limits: FrameLimits(maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage,
-                                           maxBatchLength: rpcMaxBatch),
-                       pageSize: pageSize).run()
+        try SessionRun(
+            book: global.book, bail: bail, repl: repl, rpc: rpc, mcp: mcp, lsp: lsp, apiInfo: apiInfo,
+            limits: FrameLimits(
+                maxHeaderBytes: rpcMaxHeader, maxBodyBytes: rpcMaxMessage,
+                maxBatchLength: rpcMaxBatch),
+            pageSize: pageSize
+        ).run()
     }
 }
 
@@ -94,28 +107,32 @@ struct SessionRun {
         // The front end a change set names in `history`; all but the piped line session hear of
         // other processes' changes.
         let origin = lsp ? "lsp" : mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
-        let book = try openSession(self.book, origin: origin, watching: origin != "line", pageSize: pageSize,
-                                   changes: changes, progress: progress)
+        let book = try openSession(
+            self.book, origin: origin, watching: origin != "line", pageSize: pageSize,
+            changes: changes, progress: progress)
         // The front ends read stdin on this thread and leave no work behind when they return.
         defer { closeBeforeExit(book.store) }
         let session = book.session
         if lsp {
-            let status = runLSPServer(book: book, limits: limits, changes: changes, progress: progress,
-                                      log: { level, text in logger.log(level: level, "\(text)") })
+            let status = runLSPServer(
+                book: book, limits: limits, changes: changes, progress: progress,
+                log: { level, text in logger.log(level: level, "\(text)") })
             if status != 0 { throw ExitCode(status) }
             return
         }
         if mcp {
-            let status = runMCPServer(book: book, limits: limits, changes: changes, progress: progress,
-                                      log: { level, text in logger.log(level: level, "\(text)") })
+            let status = runMCPServer(
+                book: book, limits: limits, changes: changes, progress: progress,
+                log: { level, text in logger.log(level: level, "\(text)") })
             if status != 0 { throw ExitCode(status) }
             return
         }
         // Built only for the front ends that speak JSON-RPC (the REPL does not): a server
         // observes the session's changes and progress from the moment it exists.
         func makeServer() -> RPCServer {
-            RPCServer(session: session, info: info, limits: limits, changes: changes, progress: progress,
-                      log: { level, text in logger.log(level: level, "\(text)") })
+            RPCServer(
+                session: session, info: info, limits: limits, changes: changes, progress: progress,
+                log: { level, text in logger.log(level: level, "\(text)") })
         }
         if rpc {
             let status = makeServer().run(watch: book.watch)
@@ -123,8 +140,10 @@ struct SessionRun {
             return
         }
         if repl || REPL.isTerminal(fd: 0) {
-            let status = REPL(session: session, environment: ProcessInfo.processInfo.environment,
-                              progress: progress, greeting: book.greeting, watch: book.watch).run()
+            let status = REPL(
+                session: session, environment: ProcessInfo.processInfo.environment,
+                progress: progress, greeting: book.greeting, watch: book.watch
+            ).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

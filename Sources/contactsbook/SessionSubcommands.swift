@@ -32,7 +32,8 @@ struct HistoryCommand: ParsableCommand {
     @Argument(help: "The contact's number (#) or a name (deleted ones too).") var contact: [String] = []
 
     func run() throws {
-        let arguments: [String: ArgumentValue] = contact.isEmpty ? [:] : ["contact": .string(contact.joined(separator: " "))]
+        let arguments: [String: ArgumentValue] =
+            contact.isEmpty ? [:] : ["contact": .string(contact.joined(separator: " "))]
         try OneShot.run(global, options, [ActionCall(ListContacts.Action.history, arguments)])
     }
 }
@@ -40,14 +41,16 @@ struct HistoryCommand: ParsableCommand {
 /// `contactsbook undo [CHANGE]`: takes back the latest change, or the one numbered.
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "undo", abstract: "Take back the most recent change (or CHANGE, as history numbers it), in any session.")
+        commandName: "undo",
+        abstract: "Take back the most recent change (or CHANGE, as history numbers it), in any session.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @Argument(help: "An older change's number, as history shows it.") var change: Int?
 
     func run() throws {
-        try OneShot.run(global, options, writing: true,
-                        [ActionCall(ListContacts.Action.undo, change.map { ["change": .integer($0)] } ?? [:])])
+        try OneShot.run(
+            global, options, writing: true,
+            [ActionCall(ListContacts.Action.undo, change.map { ["change": .integer($0)] } ?? [:])])
     }
 }
 
@@ -63,15 +66,23 @@ struct TrashCommand: ParsableCommand {
 /// `contactsbook delete CONTACT [--yes]`: as the session deletes; part of a name needs `--yes`.
 struct DeleteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete", abstract: "Delete a contact named by its number, UID or full name (part of a name needs --yes).")
+        commandName: "delete",
+        abstract: "Delete a contact named by its number, UID or full name (part of a name needs --yes).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @Flag(name: .long, help: "Delete a contact named by part of its name without asking.") var yes = false
     @Argument(help: "The contact's number (#), UID or name.") var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.delete, [
-            "contact": .string(contact.joined(separator: " ")), "confirm": .boolean(yes)])])
+        try OneShot.run(
+            global, options, writing: true,
+            [
+                ActionCall(
+                    ListContacts.Action.delete,
+                    [
+                        "contact": .string(contact.joined(separator: " ")), "confirm": .boolean(yes),
+                    ])
+            ])
     }
 }
 
@@ -85,17 +96,26 @@ struct FieldOptions: ParsableArguments {
     @Option(name: .long, help: "The job title.") var title: String?
     @Option(name: .long, help: "The birthday: YYYY-MM-DD, or --MM-DD without a year.") var birthday: String?
     @Option(name: .long, help: "The notes.") var notes: String?
-    @Option(name: .long, help: "A phone: [LABEL] NUMBER, as the form's phone ('mobile +44 20 7946 0000'; '1 NUMBER' on edit replaces phone 1). Repeatable.")
+    @Option(
+        name: .long,
+        help:
+            "A phone: [LABEL] NUMBER, as the form's phone ('mobile +44 20 7946 0000'; '1 NUMBER' on edit replaces phone 1). Repeatable."
+    )
     var phone: [String] = []
     @Option(name: .long, help: "An email: [LABEL] ADDRESS. Repeatable.") var email: [String] = []
-    @Option(name: .long, help: "An address: [LABEL] STREET; CITY; REGION; POSTCODE; COUNTRY. Repeatable.") var address: [String] = []
+    @Option(name: .long, help: "An address: [LABEL] STREET; CITY; REGION; POSTCODE; COUNTRY. Repeatable.") var address:
+        [String] = []
     @Option(name: .long, help: "A tag. Repeatable.") var tag: [String] = []
 
     /// The form's actions these options stand for, in the form's order.
     var calls: [ActionCall] {
-        let fields: [(EditContact.Field, String?)] = [(.given, given), (.family, family), (.display, display), (.nickname, nickname),
-                                                      (.organization, organization), (.title, title), (.birthday, birthday), (.notes, notes)]
-        var calls = fields.compactMap { field, value in value.map { ActionCall(EditContact.Action.field(.set(field)), ["value": .string($0)]) } }
+        let fields: [(EditContact.Field, String?)] = [
+            (.given, given), (.family, family), (.display, display), (.nickname, nickname),
+            (.organization, organization), (.title, title), (.birthday, birthday), (.notes, notes),
+        ]
+        var calls = fields.compactMap { field, value in
+            value.map { ActionCall(EditContact.Action.field(.set(field)), ["value": .string($0)]) }
+        }
         for (kind, values) in [(EditContact.ItemKind.phone, phone), (.email, email), (.address, address)] {
             calls += values.map { Self.item(kind, $0) }
         }
@@ -114,34 +134,41 @@ struct FieldOptions: ParsableArguments {
 
 /// `contactsbook add --given Ann --family Lee --email 'work ann@example.org'`: the form, filled and saved.
 struct AddCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a contact from the field options.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a contact from the field options.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @OptionGroup var fields: FieldOptions
 
     func run() throws {
-        try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.add)] + fields.calls + [ActionCall(EditContact.Action.save)])
+        try OneShot.run(
+            global, options, writing: true,
+            [ActionCall(ListContacts.Action.add)] + fields.calls + [ActionCall(EditContact.Action.save)])
     }
 }
 
 /// `contactsbook edit CONTACT --title Chair`: the contact's form, changed and saved.
 struct EditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a contact with the field options ('--phone \"1 NUMBER\"' replaces phone 1).")
+        commandName: "edit",
+        abstract: "Change a contact with the field options ('--phone \"1 NUMBER\"' replaces phone 1).")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
     @OptionGroup var fields: FieldOptions
     @Argument(help: "The contact's number (#) or a name.") var contact: [String]
 
     func run() throws {
-        try OneShot.run(global, options, writing: true,
-                        [ActionCall(ListContacts.Action.edit, ["contact": .string(contact.joined(separator: " "))])] + fields.calls + [ActionCall(EditContact.Action.save)])
+        try OneShot.run(
+            global, options, writing: true,
+            [ActionCall(ListContacts.Action.edit, ["contact": .string(contact.joined(separator: " "))])] + fields.calls
+                + [ActionCall(EditContact.Action.save)])
     }
 }
 
 /// `contactsbook groups`: the groups with their sizes.
 struct GroupsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "groups", abstract: "Print the groups with their sizes.")
+    static let configuration = CommandConfiguration(
+        commandName: "groups", abstract: "Print the groups with their sizes.")
     @OptionGroup var global: GlobalOptions
     @OptionGroup var options: OneShotOptions
 
@@ -168,14 +195,17 @@ struct GroupCommand: ParsableCommand {
         if let book { arguments["book"] = .string(book) }
         // Each argument stays one value, as quoted words do on a session's line.
         if !values.isEmpty {
-            arguments["values"] = .string(action == "rename" ? values.joined(separator: " ")
-                                          : values.map(Self.quoted).joined(separator: " "))
+            arguments["values"] = .string(
+                action == "rename"
+                    ? values.joined(separator: " ")
+                    : values.map(Self.quoted).joined(separator: " "))
         }
         try OneShot.run(global, options, writing: true, [ActionCall(ListContacts.Action.group, arguments)])
     }
 
     static func quoted(_ word: String) -> String {
         guard word.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" }) else { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
     }
 }

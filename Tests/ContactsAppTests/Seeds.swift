@@ -1,5 +1,6 @@
 import Foundation
 import SceneCore
+
 @testable import ContactsApp
 
 /// Fixtures for the scene, worker and formatter tests: contacts in several scripts, fixed
@@ -26,9 +27,11 @@ enum Seeds {
     }
 
     /// The environment every test builds scenes from: fixed clock, UIDs, locale and time zone.
-    static func environment(store: ContactStore, pageSize: Int = 20, uids: UIDMaker = UIDMaker()) -> ContactsEnvironment {
-        ContactsEnvironment(store: store, now: { now }, makeUID: uids.make, locale: locale, timeZone: timeZone,
-                            pageSize: pageSize)
+    static func environment(store: ContactStore, pageSize: Int = 20, uids: UIDMaker = UIDMaker()) -> ContactsEnvironment
+    {
+        ContactsEnvironment(
+            store: store, now: { now }, makeUID: uids.make, locale: locale, timeZone: timeZone,
+            pageSize: pageSize)
     }
 
     static func worker(_ store: ContactStore) -> ContactsWorker {
@@ -78,49 +81,59 @@ enum Seeds {
     }
 
     enum Rows {
-        static let ann = ListContacts.Row(id: 1, name: "Ann Lee", organization: "",
-                                          emails: [LabeledValue(label: "work", value: "ann@example.org")],
-                                          phones: [LabeledValue(label: "mobile", value: "+1 (555) 123-4567")])
-        static let jose = ListContacts.Row(id: 2, name: "José Ñúñez", organization: "",
-                                           emails: [LabeledValue(label: "home", value: "jose@correo.es")],
-                                           phones: [LabeledValue(label: "work", value: "+34 612 345 678")])
-        static let taro = ListContacts.Row(id: 3, name: "太郎 山田", organization: "", emails: [],
-                                           phones: [LabeledValue(label: "home", value: "03-1234-5678")])
-        static let acme = ListContacts.Row(id: 4, name: "Acme Inc.", organization: "Acme Inc.",
-                                           emails: [LabeledValue(label: "work", value: "info@acme.example")], phones: [])
+        static let ann = ListContacts.Row(
+            id: 1, name: "Ann Lee", organization: "",
+            emails: [LabeledValue(label: "work", value: "ann@example.org")],
+            phones: [LabeledValue(label: "mobile", value: "+1 (555) 123-4567")])
+        static let jose = ListContacts.Row(
+            id: 2, name: "José Ñúñez", organization: "",
+            emails: [LabeledValue(label: "home", value: "jose@correo.es")],
+            phones: [LabeledValue(label: "work", value: "+34 612 345 678")])
+        static let taro = ListContacts.Row(
+            id: 3, name: "太郎 山田", organization: "", emails: [],
+            phones: [LabeledValue(label: "home", value: "03-1234-5678")])
+        static let acme = ListContacts.Row(
+            id: 4, name: "Acme Inc.", organization: "Acme Inc.",
+            emails: [LabeledValue(label: "work", value: "info@acme.example")], phones: [])
     }
 
     /// The detail of the seeded Ann as the detail scene shows it, after `edit` (made when saved
     /// at `updatedAt`).
-    static func annDetail(version: Int = 1, fields extra: [ShowContact.FetchContact.ViewModel.Field] = [],
-                          updatedAt: Date = created, edit: (inout Contact) -> Void = { _ in }) -> ShowContact.FetchContact.ViewModel {
+    static func annDetail(
+        version: Int = 1, fields extra: [ShowContact.FetchContact.ViewModel.Field] = [],
+        updatedAt: Date = created, edit: (inout Contact) -> Void = { _ in }
+    ) -> ShowContact.FetchContact.ViewModel {
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var contact = stored(Contacts.ann, id: 1)
         contact.version = version
         contact.updatedAt = updatedAt
         edit(&contact)
-        return .init(id: 1, uid: "uid-ann", name: "Ann Lee", version: version, fields: [
-            Field(label: "Given name", value: "Ann"),
-            Field(label: "Family name", value: "Lee"),
-        ] + extra + [
-            Field(label: "Phone (mobile)", value: "+1 (555) 123-4567"),
-            Field(label: "Email (work)", value: "ann@example.org"),
-            Field(label: "Birthday", value: "1990-05-17"),
-            Field(label: "Created", value: createdText),
-            Field(label: "Updated", value: updatedAt == now ? nowText : createdText),
-        ], contact: record(contact))
+        return .init(
+            id: 1, uid: "uid-ann", name: "Ann Lee", version: version,
+            fields: [
+                Field(label: "Given name", value: "Ann"),
+                Field(label: "Family name", value: "Lee"),
+            ] + extra + [
+                Field(label: "Phone (mobile)", value: "+1 (555) 123-4567"),
+                Field(label: "Email (work)", value: "ann@example.org"),
+                Field(label: "Birthday", value: "1990-05-17"),
+                Field(label: "Created", value: createdText),
+                Field(label: "Updated", value: updatedAt == now ? nowText : createdText),
+            ], contact: record(contact))
     }
 
     /// The structured contact of a detail, written out (times as the seeds' ISO 8601 texts).
     static func record(_ contact: Contact) -> ShowContact.FetchContact.ViewModel.Record {
         let iso = [created: "2023-11-14T22:13:20Z", now: "2023-11-15T22:13:20Z"]
-        return .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
-                     familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
-                     organization: contact.organization,
-                     title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
-                     websites: contact.websites, birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
-                     formattedName: contact.formattedName, photo: nil,
-                     created: iso[contact.createdAt] ?? "?", updated: iso[contact.updatedAt] ?? "?")
+        return .init(
+            id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
+            familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+            organization: contact.organization,
+            title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+            websites: contact.websites, birthday: contact.birthday, tags: contact.tags, notes: contact.notes,
+            displayName: contact.fullName,
+            formattedName: contact.formattedName, photo: nil,
+            created: iso[contact.createdAt] ?? "?", updated: iso[contact.updatedAt] ?? "?")
     }
 
     /// The seeded book listed by last name, 20 a page.

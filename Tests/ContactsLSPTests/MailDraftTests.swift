@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsLSP
 
 /// The draft parser: which lines are headers, folded fields, the addresses and their places,
@@ -68,8 +69,12 @@ final class MailDraftTests: XCTestCase {
     // MARK: Addresses
 
     func test_addressFormsOfRFC5322() {
-        let sut = MailDraft(text: #"To: "Lee, Ann \"A\"" <ann@acme.test>, bo@x.org (Bo Smith), José Ñúñez <jose@example.org>, Team: cy@x.org, dee@x.org;"#)
-        XCTAssertEqual(sut.addresses.map(\.email), ["ann@acme.test", "bo@x.org", "jose@example.org", "cy@x.org", "dee@x.org"])
+        let sut = MailDraft(
+            text:
+                #"To: "Lee, Ann \"A\"" <ann@acme.test>, bo@x.org (Bo Smith), José Ñúñez <jose@example.org>, Team: cy@x.org, dee@x.org;"#
+        )
+        XCTAssertEqual(
+            sut.addresses.map(\.email), ["ann@acme.test", "bo@x.org", "jose@example.org", "cy@x.org", "dee@x.org"])
         XCTAssertEqual(sut.addresses.map(\.displayName), [#"Lee, Ann "A""#, "", "José Ñúñez", "", ""])
         XCTAssertEqual(sut.addresses.map(\.problem), [nil, nil, nil, nil, nil])
     }
@@ -120,14 +125,16 @@ final class MailDraftTests: XCTestCase {
 
     func test_completionSite_isTheAddressBeingTyped() {
         let sut = MailDraft(text: "To: jos\n\n")
-        XCTAssertEqual(sut.completionSite(at: Location(line: 0, column: 7)),
-                       MailDraft.CompletionSite(search: "jos", line: 0, startColumn: 4, endColumn: 7))
+        XCTAssertEqual(
+            sut.completionSite(at: Location(line: 0, column: 7)),
+            MailDraft.CompletionSite(search: "jos", line: 0, startColumn: 4, endColumn: 7))
     }
 
     func test_completionSite_afterACommaLeavesTheSeparator() {
         let sut = MailDraft(text: "To: Ann Lee <ann@acme.test>, jos")
-        XCTAssertEqual(sut.completionSite(at: Location(line: 0, column: 32)),
-                       MailDraft.CompletionSite(search: "jos", line: 0, startColumn: 29, endColumn: 32))
+        XCTAssertEqual(
+            sut.completionSite(at: Location(line: 0, column: 32)),
+            MailDraft.CompletionSite(search: "jos", line: 0, startColumn: 29, endColumn: 32))
     }
 
     func test_completionSite_inTheMiddleOfAnAddressReplacesItWhole_searchingWhatIsBeforeTheCursor() {
@@ -140,8 +147,9 @@ final class MailDraftTests: XCTestCase {
 
     func test_completionSite_onAFoldedLineStaysOnThatLine() {
         let sut = MailDraft(text: "To: ann@acme.test,\n  lee\nSubject: x\n")
-        XCTAssertEqual(sut.completionSite(at: Location(line: 1, column: 5)),
-                       MailDraft.CompletionSite(search: "lee", line: 1, startColumn: 2, endColumn: 5))
+        XCTAssertEqual(
+            sut.completionSite(at: Location(line: 1, column: 5)),
+            MailDraft.CompletionSite(search: "lee", line: 1, startColumn: 2, endColumn: 5))
     }
 
     func test_completionSite_nothingTypedYetSearchesNothing() {
@@ -160,7 +168,8 @@ final class MailDraftTests: XCTestCase {
     // MARK: Writing addresses
 
     func test_addressText_quotesNamesOnlyWhereRFC5322NeedsIt() {
-        XCTAssertEqual(MailAddressText.address(name: "José Ñúñez", email: "jose@example.org"), "José Ñúñez <jose@example.org>")
+        XCTAssertEqual(
+            MailAddressText.address(name: "José Ñúñez", email: "jose@example.org"), "José Ñúñez <jose@example.org>")
         XCTAssertEqual(MailAddressText.address(name: "Ann B. Lee", email: "a@x.org"), "\"Ann B. Lee\" <a@x.org>")
         XCTAssertEqual(MailAddressText.address(name: "Lee, \"Bo\"\\", email: "b@x.org"), #""Lee, \"Bo\"\\" <b@x.org>"#)
         XCTAssertEqual(MailAddressText.address(name: "", email: "c@x.org"), "c@x.org")

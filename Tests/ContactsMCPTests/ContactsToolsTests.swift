@@ -1,10 +1,11 @@
 import ContactsApp
-@testable import ContactsMCP
 import Foundation
 import JSONBytes
 import SceneCore
 import SceneMCP
 import XCTest
+
+@testable import ContactsMCP
 
 /// Fixtures: a book in memory with a fixed clock, UIDs and locale, and its tools.
 enum ContactsMCPSeeds {
@@ -16,14 +17,17 @@ enum ContactsMCPSeeds {
     }
 
     static func environment(_ store: ContactStore, changes: ChangeNotifier? = nil) -> ContactsEnvironment {
-        ContactsEnvironment(store: store, now: { now }, makeUID: UIDMaker().make, locale: Locale(identifier: "en_US_POSIX"),
-                            timeZone: .gmt, changes: changes)
+        ContactsEnvironment(
+            store: store, now: { now }, makeUID: UIDMaker().make, locale: Locale(identifier: "en_US_POSIX"),
+            timeZone: .gmt, changes: changes)
     }
 
-    static let ann: JSONValue = ["given": "Ann", "family": "Lee", "organization": "Acme", "birthday": "1990-05-17",
-                                 "phone": [["label": "mobile", "value": "+1 555 123 4567"]],
-                                 "email": [["value": "ann@example.org"]], "tag": ["friend"],
-                                 "address": [["label": "home", "value": "1 Main St; Springfield; IL; 62701; USA"]]]
+    static let ann: JSONValue = [
+        "given": "Ann", "family": "Lee", "organization": "Acme", "birthday": "1990-05-17",
+        "phone": [["label": "mobile", "value": "+1 555 123 4567"]],
+        "email": [["value": "ann@example.org"]], "tag": ["friend"],
+        "address": [["label": "home", "value": "1 Main St; Springfield; IL; 62701; USA"]],
+    ]
 }
 
 final class ContactsToolsTests: XCTestCase {
@@ -48,13 +52,20 @@ final class ContactsToolsTests: XCTestCase {
         // When
         let tools = sut.all
         // Then
-        XCTAssertEqual(tools.map(\.name), ["search", "get", "add", "update", "delete", "import", "export",
-                                           "duplicates", "merge", "birthdays", "groups", "group", "undo", "sync"])
-        XCTAssertEqual(tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays", "groups"])
-        XCTAssertEqual(tools.filter(\.annotations.destructive).map(\.name),
-                       ["update", "delete", "import", "export", "merge", "group", "undo", "sync"])
-        XCTAssertEqual(tools.filter(\.annotations.idempotent).map(\.name),
-                       ["search", "get", "update", "delete", "duplicates", "birthdays", "groups"])
+        XCTAssertEqual(
+            tools.map(\.name),
+            [
+                "search", "get", "add", "update", "delete", "import", "export",
+                "duplicates", "merge", "birthdays", "groups", "group", "undo", "sync",
+            ])
+        XCTAssertEqual(
+            tools.filter(\.annotations.readOnly).map(\.name), ["search", "get", "duplicates", "birthdays", "groups"])
+        XCTAssertEqual(
+            tools.filter(\.annotations.destructive).map(\.name),
+            ["update", "delete", "import", "export", "merge", "group", "undo", "sync"])
+        XCTAssertEqual(
+            tools.filter(\.annotations.idempotent).map(\.name),
+            ["search", "get", "update", "delete", "duplicates", "birthdays", "groups"])
     }
 
     func test_addsInputSchema_isTheFormsFieldActions() {
@@ -62,7 +73,9 @@ final class ContactsToolsTests: XCTestCase {
         let properties = sut.add.inputSchema["properties"]
         // Then
         guard case .object(let members)? = properties else { return XCTFail("no properties") }
-        XCTAssertEqual(Set(members.keys), Set(EditContact.Field.allCases.map(\.rawValue) + EditContact.ItemKind.allCases.map(\.rawValue)))
+        XCTAssertEqual(
+            Set(members.keys),
+            Set(EditContact.Field.allCases.map(\.rawValue) + EditContact.ItemKind.allCases.map(\.rawValue)))
         XCTAssertEqual(members["given"]?["description"], "set the given name")
     }
 
@@ -113,7 +126,8 @@ final class ContactsToolsTests: XCTestCase {
         let get = failure(sut.get, ["contact": "nobody"])
         let update = failure(sut.update, ["contact": "nobody", "version": 1, "family": "Lee"])
         // Then
-        XCTAssertEqual(get, MCPToolFailure("no contact matches 'nobody'", details: ["contact": "no contact matches 'nobody'"]))
+        XCTAssertEqual(
+            get, MCPToolFailure("no contact matches 'nobody'", details: ["contact": "no contact matches 'nobody'"]))
         XCTAssertEqual(update, get)
         XCTAssertEqual(session.stack.scenes.map(\.descriptor.id), ["contacts"])
     }
@@ -136,8 +150,12 @@ final class ContactsToolsTests: XCTestCase {
         // Given
         _ = try call(sut.add, ContactsMCPSeeds.ann)
         // When
-        let result = try call(sut.update, ["contact": "uid-1", "version": 1, "title": "Engineer", "organization": "",
-                                           "phone": [["label": "work", "value": "555 0000"]]])
+        let result = try call(
+            sut.update,
+            [
+                "contact": "uid-1", "version": 1, "title": "Engineer", "organization": "",
+                "phone": [["label": "work", "value": "555 0000"]],
+            ])
         // Then
         let contact = result.structuredContent?["contact"]
         XCTAssertEqual(contact?["version"], 2)
@@ -217,8 +235,9 @@ final class ContactsToolsTests: XCTestCase {
 
     func test_theEverydayToolsInputSchemas_areTheListsActionDeclarations() {
         // Then
-        XCTAssertEqual(sut.merge.inputSchema["properties"]?["contacts"]?["description"],
-                       "two or more numbers (#) or quoted names; the first is kept")
+        XCTAssertEqual(
+            sut.merge.inputSchema["properties"]?["contacts"]?["description"],
+            "two or more numbers (#) or quoted names; the first is kept")
         XCTAssertEqual(sut.merge.inputSchema["required"], ["contacts"])
         XCTAssertEqual(sut.birthdays.inputSchema["properties"]?["days"]?["maximum"], 366)
         XCTAssertEqual(sut.birthdays.inputSchema["required"], [])
@@ -414,7 +433,8 @@ final class ContactResourcesTests: XCTestCase {
         // Given
         let store = InMemoryContactStore()
         let environment = ContactsMCPSeeds.environment(store)
-        _ = try ContactsTools(session: ContactsSceneFactory.makeSession(environment: environment)).add.run(ContactsMCPSeeds.ann)
+        _ = try ContactsTools(session: ContactsSceneFactory.makeSession(environment: environment)).add.run(
+            ContactsMCPSeeds.ann)
         let sut = ContactResources(environment: environment)
         // When
         let contents = try sut.read(uri: "contact://uid-1")

@@ -35,7 +35,9 @@ final class BookCreationEndToEndTests: XCTestCase {
         let refused = try ContactsBookProcess.run(["--db", missing, "--create"], stdin: "list\n", home: home)
         // Then it is refused, and the folder is not made
         XCTAssertEqual(refused.status, 2)
-        XCTAssertEqual(refused.stderr, "error: cannot create \(missing): there is no folder \(home.appendingPathComponent("nope").path)\n")
+        XCTAssertEqual(
+            refused.stderr,
+            "error: cannot create \(missing): there is no folder \(home.appendingPathComponent("nope").path)\n")
         XCTAssertFalse(exists(home.appendingPathComponent("nope").path))
         // When the folder exists
         let path = home.appendingPathComponent("book.sqlite").path
@@ -63,14 +65,16 @@ final class BookCreationEndToEndTests: XCTestCase {
     }
 
     func testMemory_needsNoCreate() throws {
-        let result = try ContactsBookProcess.run(["--db", ":memory:"], stdin: "add\ngiven Ann\nsave\nlist\n", home: home)
+        let result = try ContactsBookProcess.run(
+            ["--db", ":memory:"], stdin: "add\ngiven Ann\nsave\nlist\n", home: home)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Ann"), result.stdout)
     }
 
     func testATildeInDb_isTheHOMEOfTheEnvironment() throws {
         // When --db=~/… is given (no shell expands ~ after =)
-        let made = try ContactsBookProcess.run(["--db=~/book.sqlite", "--create"], stdin: "add\ngiven Ann\nsave\n", home: home)
+        let made = try ContactsBookProcess.run(
+            ["--db=~/book.sqlite", "--create"], stdin: "add\ngiven Ann\nsave\n", home: home)
         // Then the book is made under $HOME, the test's own folder, not the passwd entry's home
         XCTAssertEqual(made.status, 0, made.stderr)
         XCTAssertTrue(exists(home.appendingPathComponent("book.sqlite").path))

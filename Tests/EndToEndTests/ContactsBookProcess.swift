@@ -16,7 +16,8 @@ struct ContactsBookProcess {
         var directory = testBinary.deletingLastPathComponent()
         // On Linux the test runner is `.build/debug/<Package>PackageTests.xctest`.
         while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("contactsbook").path),
-              directory.path != "/" {
+            directory.path != "/"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("contactsbook")
@@ -48,7 +49,9 @@ struct ContactsBookProcess {
     }
 
     /// Runs to the end with `stdin` as the whole input.
-    static func run(_ arguments: [String], stdin: String, home: URL, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], stdin: String, home: URL, environment: [String: String] = [:]) throws
+        -> Result
+    {
         let sut = ContactsBookProcess(arguments, home: home, environment: environment)
         try sut.process.run()
         sut.input.fileHandleForWriting.write(Data(stdin.utf8))
@@ -77,8 +80,9 @@ struct ContactsBookProcess {
         let stderrData = ReadInBackground(errors.fileHandleForReading)
         let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData.wait(), as: UTF8.self), status: process.terminationStatus)
+        return Result(
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData.wait(), as: UTF8.self), status: process.terminationStatus)
     }
 }
 

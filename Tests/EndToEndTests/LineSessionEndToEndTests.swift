@@ -17,14 +17,17 @@ final class LineSessionEndToEndTests: XCTestCase {
     func testIssueExampleFlowPersistsInTheDefaultDatabase() throws {
         // Given a fresh home
         // When the example script runs
-        let result = try run("add\ngiven Ann\nfamily Lee\nemail work ann@example.org\nphone mobile +15551234567\nsave\n"
-                             + "list\nsearch lee\nshow 1\nedit\norganization Acme\nsave\nback\nstack\n")
+        let result = try run(
+            "add\ngiven Ann\nfamily Lee\nemail work ann@example.org\nphone mobile +15551234567\nsave\n"
+                + "list\nsearch lee\nshow 1\nedit\norganization Acme\nsave\nback\nstack\n")
         // Then every command succeeded and the answers are on stdout
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
         XCTAssertTrue(result.stdout.contains("Added Ann Lee as #1\n"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("1  Ann Lee                ann@example.org  +1 (555) 123-4567\n"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("Page 1 of 1 · 1 contact · matching \"lee\" · by last name\n"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("1  Ann Lee                ann@example.org  +1 (555) 123-4567\n"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Page 1 of 1 · 1 contact · matching \"lee\" · by last name\n"), result.stdout)
         XCTAssertTrue(result.stdout.contains("Saved Ann Lee\n"), result.stdout)
         XCTAssertTrue(result.stdout.hasSuffix("contacts: contacts\n"), result.stdout)
         XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colours on a pipe")
@@ -33,7 +36,8 @@ final class LineSessionEndToEndTests: XCTestCase {
         let later = try run("list\n")
         // Then the edited contact is still there, in the default file, readable only by its owner
         XCTAssertEqual(later.status, 0)
-        XCTAssertTrue(later.stdout.contains("1  Ann Lee  Acme          ann@example.org  +1 (555) 123-4567\n"), later.stdout)
+        XCTAssertTrue(
+            later.stdout.contains("1  Ann Lee  Acme          ann@example.org  +1 (555) 123-4567\n"), later.stdout)
         let mode = try FileManager.default.attributesOfItem(atPath: defaultDatabase.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
 
@@ -52,8 +56,10 @@ final class LineSessionEndToEndTests: XCTestCase {
         let refused = try run("delete bo\n")
         // Then nothing is deleted, and the refusal says how to confirm
         XCTAssertEqual(refused.status, 1)
-        XCTAssertEqual(refused.stderr, "error: not deleted: 'bo' is only part of Bob Smith's name; name the contact exactly "
-                       + "(delete 1) or confirm (delete bo yes)\n")
+        XCTAssertEqual(
+            refused.stderr,
+            "error: not deleted: 'bo' is only part of Bob Smith's name; name the contact exactly "
+                + "(delete 1) or confirm (delete bo yes)\n")
         XCTAssertTrue(try run("list\n").stdout.contains("Bob Smith"))
         // When confirmed
         let confirmed = try run("delete bo yes\n")
@@ -67,7 +73,9 @@ final class LineSessionEndToEndTests: XCTestCase {
         let result = try run("frobnicate\nshow 42\nlist 0\nadd\nsave\ncancel\nlist\n")
         // Then each error is reported and the later commands still run
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, """
+        XCTAssertEqual(
+            result.stderr,
+            """
             error: unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, books, move, copy, help, back, stack, quit
             error: no contact matches '#42'
             error: PAGE must be an integer of at least 1, not '0'
@@ -89,8 +97,11 @@ final class LineSessionEndToEndTests: XCTestCase {
         // When a form with a bad email is saved and the input ends
         let result = try run("add\ngiven Bo\nemail not-an-email\nbirthday 2023-02-29\nsave\n")
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("  birthday: must be a date as YYYY-MM-DD, or --MM-DD without a year\n"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("  email 1: is not an email address like name@example.org\n"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("  birthday: must be a date as YYYY-MM-DD, or --MM-DD without a year\n"),
+            result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("  email 1: is not an email address like name@example.org\n"), result.stderr)
         // Then the book is still empty
         XCTAssertTrue(try run("list\n").stdout.contains("No contacts yet"))
     }
@@ -102,7 +113,8 @@ final class LineSessionEndToEndTests: XCTestCase {
     }
 
     func testDbFlagPicksTheFile() throws {
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
         let path = home.appendingPathComponent("other/book.sqlite").path
         XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
         XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
@@ -111,11 +123,13 @@ final class LineSessionEndToEndTests: XCTestCase {
 
     func testSessionsCloseTheBookAndLeaveNoWalOrShmFileBehind() throws {
         // Given: a book made by a piped session that saved a contact
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
         let path = home.appendingPathComponent("other/book.sqlite").path
         XCTAssertEqual(try run("add\norganization Acme\nsave\n", ["--db", path, "--create"]).status, 0)
         // When: a JSON-RPC session starts and ends on it
-        let rpc = try run(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", ["--rpc", "--db", path])
+        let rpc = try run(
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", ["--rpc", "--db", path])
         // Then: each session closed the book (SQLite removes its -wal and -shm files then), and the save is in it
         XCTAssertEqual(rpc.status, 0, rpc.stderr)
         XCTAssertTrue(rpc.stdout.contains(#""id":1"#), rpc.stdout)
@@ -134,8 +148,9 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(badPage.stderr.contains("--page-size must be from 1 to 500"), badPage.stderr)
         let badLevel = try run("", ["--log-level", "loud"])
         XCTAssertEqual(badLevel.status, 64)
-        XCTAssertTrue(badLevel.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"),
-                      badLevel.stderr)
+        XCTAssertTrue(
+            badLevel.stderr.contains("--log-level must be one of trace, debug, info, notice, warning, error, critical"),
+            badLevel.stderr)
     }
 
     func testReplOnAPipeIsRefusedOnceAndClearly() throws {
@@ -179,8 +194,10 @@ final class LineSessionEndToEndTests: XCTestCase {
         first.send("family Smith\nsave\n")
         let result = first.finish()
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("#1 Anna Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed."),
-                      result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "#1 Anna Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed."),
+            result.stderr)
         // And the second process's edit survives
         let stored = try run("show 1\n").stdout
         XCTAssertTrue(stored.contains("  Given name   Anna\n"), stored)

@@ -9,11 +9,13 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
     override func setUpWithError() throws { home = try makeTemporaryHome() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: home) }
 
-    static let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann-1\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nEMAIL;TYPE=work:ann@example.org\r\nEND:VCARD\r\n"
+    static let card =
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann-1\r\nN:Lee;Ann;;;\r\nFN:Ann Lee\r\nEMAIL;TYPE=work:ann@example.org\r\nEND:VCARD\r\n"
 
     func testImportFromStandardInput_thenQueryFindsTheAddress() throws {
         // When a card is piped into `import -`
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         // Then it is added
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, "Imported /dev/stdin: 1 added, 0 updated, 0 unchanged\n")
@@ -29,34 +31,43 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
     }
 
     func testQueryWithoutMatches_saysSoAndExitsOne() throws {
-        XCTAssertEqual(try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home).status, 0)
+        XCTAssertEqual(
+            try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+                .status, 0)
         let query = try ContactsBookProcess.run(["query", "--db", database, "nobody"], stdin: "", home: home)
         XCTAssertEqual(query.status, 1)
         XCTAssertEqual(query.stdout, "No matches\n")
     }
 
     func testImportOfAMissingFile_isAClearErrorAndChangesNothing() throws {
-        let result = try ContactsBookProcess.run(["import", "--db", database, "--create", home.appendingPathComponent("nope.vcf").path],
-                                                 stdin: "", home: home)
+        let result = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", home.appendingPathComponent("nope.vcf").path],
+            stdin: "", home: home)
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.hasPrefix("error: cannot read "), result.stderr)
         XCTAssertTrue(result.stderr.contains("No such file or directory"), result.stderr)
         let bad = try ContactsBookProcess.run(["import", "--format", "xml", "-"], stdin: "", home: home)
         XCTAssertNotEqual(bad.status, 0)
         XCTAssertEqual(bad.status, 64)
-        XCTAssertTrue(bad.stderr.contains("The value 'xml' is invalid for '--format <format>'. Please provide one of 'auto', 'vcard' or 'csv'."),
-                      bad.stderr)
+        XCTAssertTrue(
+            bad.stderr.contains(
+                "The value 'xml' is invalid for '--format <format>'. Please provide one of 'auto', 'vcard' or 'csv'."),
+            bad.stderr)
     }
 
     func testQuery_acceptsEveryShapeOfItsArguments() throws {
         // Given
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let expected = "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n"
         // Then: --db before or after the words or the subcommand, --db=PATH, words after --, several words
-        for arguments in [["query", "--db", database, "lee"], ["query", "lee", "--db", database], ["query", "--db=" + database, "lee"],
-                          ["query", "--db", database, "--", "ann", "lee"], ["--db", database, "query", "lee"],
-                          ["--log-level", "error", "--db", database, "query", "ann", "lee"]] {
+        for arguments in [
+            ["query", "--db", database, "lee"], ["query", "lee", "--db", database],
+            ["query", "--db=" + database, "lee"],
+            ["query", "--db", database, "--", "ann", "lee"], ["--db", database, "query", "lee"],
+            ["--log-level", "error", "--db", database, "query", "ann", "lee"],
+        ] {
             let query = try ContactsBookProcess.run(arguments, stdin: "", home: home)
             XCTAssertEqual(query.status, 0, "\(arguments): \(query.stderr)")
             XCTAssertEqual(query.stdout, expected, "\(arguments)")
@@ -66,28 +77,33 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         let defaultBook = home.appendingPathComponent("data/contactsbook/contacts.sqlite").path
         XCTAssertEqual(fallback.status, 2)
         XCTAssertEqual(fallback.stdout, "")
-        XCTAssertEqual(fallback.stderr, "error: there is no book at \(defaultBook) yet (import or add a contact to make it)\n")
+        XCTAssertEqual(
+            fallback.stderr, "error: there is no book at \(defaultBook) yet (import or add a contact to make it)\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: defaultBook))
     }
 
     func testQuery_parsedOnItsOwn_answersAsTheWholeCommandTreeDoes() throws {
         // Given a book. `contactsbook query ...` is parsed by the query command alone (mutt's
         // start-up); a global option before `query` sends the same command through the whole tree.
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let missing = home.appendingPathComponent("missing.sqlite").path
         let shapes: [[String]] = [
             ["lee"], ["--db", database, "lee"], ["lee", "--db", database], ["--db=" + database, "--", "--db", "lee"],
             ["--db", database, "nobody"], ["--db", missing, "lee"], ["--db", database, "--create", "lee"],
-            ["--help"], ["-h"], ["--version"], ["--nope", "lee"], [], ["--db"], ["--db", database], ["--db", "", "lee"],
+            ["--help"], ["-h"], ["--version"], ["--nope", "lee"], [], ["--db"], ["--db", database],
+            ["--db", "", "lee"],
             ["--db", database, "lee", "--log-level", "error"], ["--generate-completion-script", "bash"],
             // The shapes the hand-read fast path takes or leaves (CommandLineEntry.swift)
             ["--format", "plain", "--db", database, "lee"], ["--format=aerc", "--db=" + database, "ann", "lee"],
-            ["--db", database, "--format", "pine", "lee"], ["--db", database, "--format"], ["--db", database, "--format=", "lee"],
+            ["--db", database, "--format", "pine", "lee"], ["--db", database, "--format"],
+            ["--db", database, "--format=", "lee"],
             ["--db", database, "--db", database, "lee"], ["--create", "--create", "--db", database, "lee"],
             ["--db", database, ""], ["--db", database, "--", "-lee"], ["--db", database, "--", "--", "lee"],
             ["--db", "-", "lee"], ["--db=", "lee"], ["--db", database, "--log-level", "nope", "lee"],
-            ["--db", database, "--log-level=debug", "lee"], ["--db", database, "--create=yes", "lee"], ["--db", database, "-x", "lee"],
+            ["--db", database, "--log-level=debug", "lee"], ["--db", database, "--create=yes", "lee"],
+            ["--db", database, "-x", "lee"],
             ["--db", database, "lee", "-h"], ["--db", database, "nobody", "--format", "aerc"],
         ]
         for shape in shapes {
@@ -105,8 +121,11 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(found.stdout, "contactsbook: 1 address\nann@example.org\tAnn Lee\twork\n")
         let help = try ContactsBookProcess.run(["query", "-h"], stdin: "", home: home)
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.hasPrefix("OVERVIEW: Print email addresses matching TEXT for mutt, neomutt or aerc.\n\nUSAGE: contactsbook query "),
-                      help.stdout)
+        XCTAssertTrue(
+            help.stdout.hasPrefix(
+                "OVERVIEW: Print email addresses matching TEXT for mutt, neomutt or aerc.\n\nUSAGE: contactsbook query "
+            ),
+            help.stdout)
         let bad = try ContactsBookProcess.run(["query", "--nope", "lee"], stdin: "", home: home)
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.hasPrefix("Error: Unknown option '--nope'\nUsage: contactsbook query "), bad.stderr)
@@ -123,23 +142,30 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         // the whole tree, so each shape runs both ways. (A subcommand or `--` would give the
         // appended option another meaning; those shapes are not read by hand. Log lines carry the
         // time to the second, so the shapes log at `error`, where a session says nothing.)
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", "-"], stdin: Self.card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let missing = home.appendingPathComponent("missing.sqlite").path
-        let rpc = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n"
+        let rpc =
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n"
             + #"{"jsonrpc":"2.0","id":2,"method":"contacts/search","params":{"text":"lee"}}"# + "\n"
-        let mcp = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"# + "\n"
+        let mcp =
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            + "\n"
         let lspBody = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#
         let lsp = "Content-Length: \(lspBody.utf8.count)\r\n\r\n" + lspBody
         let lines = "search lee\nshow 1\nstack\n"
         let shapes: [([String], String)] = [
-            (["--db", database, "--rpc"], rpc), (["--rpc", "--db=" + database], rpc), (["session", "--db", database, "--rpc"], rpc),
+            (["--db", database, "--rpc"], rpc), (["--rpc", "--db=" + database], rpc),
+            (["session", "--db", database, "--rpc"], rpc),
             (["--db", database, "--mcp"], mcp), (["--db", database, "--lsp"], lsp), (["--db", database], lines),
             (["--db", database, "--bail"], "nope\nsearch lee\n"), (["--db", database, "--log-level", "error"], lines),
             (["--db", database, "--create", "--log-level=error"], lines), (["session", "--db", database], lines),
             (["--db", database, "--repl"], lines), (["--db", missing, "--rpc"], rpc),
-            (["--db", database, "--rpc", "--mcp"], rpc), (["--db", database, "--rpc", "--rpc"], rpc), (["--db", database, "--lsp", "--repl"], ""),
-            (["--db", "", "--rpc"], rpc), (["--db", "-", "--rpc"], rpc), (["--db", database, "--log-level", "loud"], lines),
+            (["--db", database, "--rpc", "--mcp"], rpc), (["--db", database, "--rpc", "--rpc"], rpc),
+            (["--db", database, "--lsp", "--repl"], ""),
+            (["--db", "", "--rpc"], rpc), (["--db", "-", "--rpc"], rpc),
+            (["--db", database, "--log-level", "loud"], lines),
             (["--db", database, "--rpc=yes"], rpc), (["--db", database, "-r"], rpc), (["--db"], ""),
             (["--db", database, "--rpc", "session"], rpc),
         ]
@@ -165,8 +191,9 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         // `contactsbook --help` and `-h` print the root's help without parsing the command line;
         // after a global option they go through ArgumentParser's parse, at every width
         for columns in ["50", "80", "200"] {
-            let tree = try ContactsBookProcess.run(["--log-level", "warning", "--help"], stdin: "", home: home,
-                                                   environment: ["COLUMNS": columns])
+            let tree = try ContactsBookProcess.run(
+                ["--log-level", "warning", "--help"], stdin: "", home: home,
+                environment: ["COLUMNS": columns])
             XCTAssertEqual(tree.status, 0)
             XCTAssertTrue(tree.stdout.hasPrefix("OVERVIEW: A contacts book"), tree.stdout)
             for flag in ["--help", "-h"] {
@@ -180,7 +207,8 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
 
     func testImport_takesTheGlobalOptionsBeforeTheSubcommandToo() throws {
         // When --db comes before `import`
-        let imported = try ContactsBookProcess.run(["--db", database, "--create", "import", "--format", "vcard", "-"], stdin: Self.card, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["--db", database, "--create", "import", "--format", "vcard", "-"], stdin: Self.card, home: home)
         // Then the card lands in that book
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let listed = try ContactsBookProcess.run(["--db", database], stdin: "list\n", home: home)
@@ -193,8 +221,10 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
             XCTAssertEqual(version.status, 0, "\(arguments): \(version.stderr)")
             XCTAssertEqual(version.stdout, "0.1.0\n", "\(arguments)")
         }
-        let rpc = try ContactsBookProcess.run(["--rpc", "--db", ":memory:"], stdin:
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", home: home)
+        let rpc = try ContactsBookProcess.run(
+            ["--rpc", "--db", ":memory:"],
+            stdin:
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n", home: home)
         XCTAssertTrue(rpc.stdout.contains(#""version":"0.1.0""#), rpc.stdout)
     }
 
@@ -211,7 +241,8 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(imported.stdout, "Imported \(vdir.path) (2 .vcf files): 2 added, 0 updated, 0 unchanged\n")
         let query = try ContactsBookProcess.run(["query", "lee"], stdin: "", home: home)
-        XCTAssertEqual(query.stdout, "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork\nbo@example.org\tBo Lee\twork\n")
+        XCTAssertEqual(
+            query.stdout, "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork\nbo@example.org\tBo Lee\twork\n")
     }
 
     func testQuery_doesNotOfferAnImportedValueThatIsNotAnAddress() throws {
@@ -219,7 +250,9 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         let card = Self.card.replacingOccurrences(of: "ann@example.org", with: "not-an-email")
         let imported = try ContactsBookProcess.run(["import", "-"], stdin: card, home: home)
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertEqual(imported.stdout, """
+        XCTAssertEqual(
+            imported.stdout,
+            """
             Imported /dev/stdin: 1 added, 0 updated, 0 unchanged; 1 value kept but not valid
               line 6: EMAIL "not-an-email" is not an email address (kept)
 
@@ -232,15 +265,20 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
 
     func testImport_ofAnIPhoneFile_readsEveryCard_andNamesEachChangeByLine() throws {
         // Given: iOS's CR CR LF line ends, a card with only an email, a stray QP byte
-        let file = ["BEGIN:VCARD", "VERSION:3.0", "N:Lee;Ann;;;", "FN:Ann Lee", "NOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80",
-                    "END:VCARD", "BEGIN:VCARD", "VERSION:3.0", "EMAIL;type=INTERNET:bo@example.org", "END:VCARD"]
-            .map { $0 + "\r\r\n" }.joined()
+        let file = [
+            "BEGIN:VCARD", "VERSION:3.0", "N:Lee;Ann;;;", "FN:Ann Lee", "NOTE;ENCODING=QUOTED-PRINTABLE:caf=C3=A9 =80",
+            "END:VCARD", "BEGIN:VCARD", "VERSION:3.0", "EMAIL;type=INTERNET:bo@example.org", "END:VCARD",
+        ]
+        .map { $0 + "\r\r\n" }.joined()
         // When
-        let imported = try ContactsBookProcess.run(["import", "--db", database, "--create", "-"], stdin: file, home: home)
+        let imported = try ContactsBookProcess.run(
+            ["import", "--db", database, "--create", "-"], stdin: file, home: home)
         // Then: both imported, exit 0, each change named by the line of its value (the FN and N an
         // export will add by the card's first line)
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertEqual(imported.stdout, """
+        XCTAssertEqual(
+            imported.stdout,
+            """
             Imported /dev/stdin: 2 added, 0 updated, 0 unchanged; 2 cards without a UID of its own given a new one; 4 changes made in reading
               line 5: NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD
               line 7: no FN (display name): an export writes FN:bo@example.org (vCard 3.0 and 4.0 require FN); no N (name parts): an export writes N:;bo@example.org;;; beside the FN (3.0 requires N; in 4.0 it keeps the name's parts)
@@ -258,7 +296,9 @@ final class OneShotCommandsEndToEndTests: XCTestCase {
         // Then: one card, not read, and the status says nothing was imported
         XCTAssertEqual(failed.status, 1)
         XCTAssertEqual(failed.stdout, "")
-        XCTAssertEqual(failed.stderr, """
+        XCTAssertEqual(
+            failed.stderr,
+            """
             error: Nothing imported from /dev/stdin: 1 card could not be read; 1 line outside any card skipped
               line 1: a line outside any card (expected BEGIN:VCARD): skipped
               line 2: the card has no END:VCARD (is the file truncated?)

@@ -14,8 +14,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         today = calendar.dateComponents([.year, .month, .day], from: Date())
         let cards = [
-            card("ann-1", "Lee;Ann", email: "ann@example.org", phone: "+1 555 000 1111",
-                 birthday: String(format: "1990%02d%02d", today.month!, today.day!)),
+            card(
+                "ann-1", "Lee;Ann", email: "ann@example.org", phone: "+1 555 000 1111",
+                birthday: String(format: "1990%02d%02d", today.month!, today.day!)),
             card("anne-2", "Lee;Anne", email: "ANN@Example.org", phone: "(555) 000-1111"),
             card("bob-3", "King;Bob", email: "bob@king.example", phone: "+44 20 7946 0000"),
         ].joined()
@@ -30,7 +31,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
             + (birthday.map { "BDAY:\($0)\r\n" } ?? "") + "END:VCARD\r\n"
     }
 
-    private func run(_ arguments: [String], stdin: String = "", country: String? = "US") throws -> ContactsBookProcess.Result {
+    private func run(_ arguments: [String], stdin: String = "", country: String? = "US") throws
+        -> ContactsBookProcess.Result
+    {
         var environment = ["TZ": "UTC"]
         environment["CONTACTSBOOK_COUNTRY"] = country
         return try ContactsBookProcess.run(arguments, stdin: stdin, home: home, environment: environment)
@@ -54,7 +57,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
     func testSearch_printsATable_orTheResultJSONRPCReturns() throws {
         let plain = try run(["search", "--db", database, "lee"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout, """
+        XCTAssertEqual(
+            plain.stdout,
+            """
             #  Name      Organization  Email            Phone
             1  Ann Lee                 ann@example.org  +1 (555) 000-1111
             2  Anne Lee                ANN@Example.org  (555) 000-1111
@@ -64,7 +69,8 @@ final class OneShotToolsEndToEndTests: XCTestCase {
         let result = try json(try run(["search", "lee", "--json", "--db", database]))
         let list = try displayed("contactList", in: result)
         XCTAssertEqual(list["total"] as? Int, 2)
-        XCTAssertEqual((list["rows"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["Ann Lee", "Anne Lee"])
+        XCTAssertEqual(
+            (list["rows"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["Ann Lee", "Anne Lee"])
         XCTAssertEqual((result["stack"] as? [[String: Any]])?.compactMap { $0["scene"] as? String }, ["contacts"])
     }
 
@@ -80,7 +86,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
     func testList_pagesWithLimit_andJSON() throws {
         let plain = try run(["list", "--db", database, "--limit", "2", "--page", "2"])
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout, """
+        XCTAssertEqual(
+            plain.stdout,
+            """
             #  Name      Organization  Email            Phone
             2  Anne Lee                ANN@Example.org  (555) 000-1111
             Page 2 of 2 · 3 contacts · by last name
@@ -102,7 +110,8 @@ final class OneShotToolsEndToEndTests: XCTestCase {
         XCTAssertTrue(plain.stdout.contains("+44 20 7946 0000"), plain.stdout)
         let result = try json(try run(["show", "--db", database, "--json", "3"]))
         XCTAssertEqual(try displayed("contactDetail", in: result)["name"] as? String, "Bob King")
-        XCTAssertEqual((result["stack"] as? [[String: Any]])?.compactMap { $0["scene"] as? String }, ["contacts", "contact"])
+        XCTAssertEqual(
+            (result["stack"] as? [[String: Any]])?.compactMap { $0["scene"] as? String }, ["contacts", "contact"])
 
         let missing = try run(["show", "--db", database, "42"])
         XCTAssertEqual(missing.status, 1)
@@ -127,7 +136,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
         }
         let date = String(format: "%04d-%02d-%02d", today.year!, today.month!, today.day!)
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout, """
+        XCTAssertEqual(
+            plain.stdout,
+            """
             #  Name     Date        Turns  When
             1  Ann Lee  \(date)     \(today.year! - 1990)  today
             1 birthday in the next 30 days
@@ -143,7 +154,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
 
         // And a book without birthdays: exit status 1
         let other = home.appendingPathComponent("other.sqlite").path
-        _ = try run(["import", "--db", other, "--create", "-"], stdin: card("c-1", "Cole;Cy", email: "cy@example.org", phone: "1234567"))
+        _ = try run(
+            ["import", "--db", other, "--create", "-"],
+            stdin: card("c-1", "Cole;Cy", email: "cy@example.org", phone: "1234567"))
         let none = try run(["birthdays", "--db", other])
         XCTAssertEqual(none.status, 1)
         XCTAssertEqual(none.stdout, "#  Name  Date  Turns  When\nNo birthdays in the next 30 days\n")
@@ -155,7 +168,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
     func testDuplicates_withTheBooksCountry_andWithout_inBothForms() throws {
         let plain = try run(["duplicates", "--db", database])
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout, """
+        XCTAssertEqual(
+            plain.stdout,
+            """
             #  Name      Organization  Email            Phone
             1  Ann Lee                 ann@example.org  +1 (555) 000-1111
             2  Anne Lee                ANN@Example.org  (555) 000-1111
@@ -164,25 +179,35 @@ final class OneShotToolsEndToEndTests: XCTestCase {
             1 group of possible duplicates; merge one into its first contact with 'merge 1 2'
 
             """)
-        let groups = try XCTUnwrap(try displayed("duplicateGroups", in: try json(try run(["duplicates", "--json", "--db", database])))["groups"]
-                                   as? [[String: Any]])
+        let groups = try XCTUnwrap(
+            try displayed("duplicateGroups", in: try json(try run(["duplicates", "--json", "--db", database])))[
+                "groups"]
+                as? [[String: Any]])
         XCTAssertEqual(groups.count, 1)
-        XCTAssertEqual((groups.first?["reasons"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }, ["email", "phone", "name"])
+        XCTAssertEqual(
+            (groups.first?["reasons"] as? [[String: Any]])?.compactMap { $0["kind"] as? String },
+            ["email", "phone", "name"])
         XCTAssertEqual(groups.first?["merge"] as? String, "merge 1 2")
 
         // Without a country the two ways of writing the number meet by their national number, and say so
         let unknown = try json(try run(["duplicates", "--json", "--db", database], country: nil))
-        let reasons = (try displayed("duplicateGroups", in: unknown)["groups"] as? [[String: Any]])?.first?["reasons"] as? [[String: Any]]
+        let reasons =
+            (try displayed("duplicateGroups", in: unknown)["groups"] as? [[String: Any]])?.first?["reasons"]
+            as? [[String: Any]]
         XCTAssertEqual(reasons?.compactMap { $0["kind"] as? String }, ["email", "phone", "name"])
-        XCTAssertEqual(reasons?.compactMap { $0["text"] as? String }.dropFirst().first,
-                       "same phone +1 (555) 000-1111, once written without its country code")
+        XCTAssertEqual(
+            reasons?.compactMap { $0["text"] as? String }.dropFirst().first,
+            "same phone +1 (555) 000-1111, once written without its country code")
     }
 
     func testDuplicatesAfterAMerge_noneLeft_exitsOne() throws {
-        let merged = try ContactsBookProcess.run(["--db", database], stdin: "merge 1 2\n", home: home,
-                                                 environment: ["CONTACTSBOOK_COUNTRY": "US"])
+        let merged = try ContactsBookProcess.run(
+            ["--db", database], stdin: "merge 1 2\n", home: home,
+            environment: ["CONTACTSBOOK_COUNTRY": "US"])
         XCTAssertEqual(merged.status, 0, merged.stderr)
-        XCTAssertEqual(merged.stdout, "Merged #2 Anne Lee into #1 Ann Lee; values that differed:\n  given: kept \"Ann\", not \"Anne\" from #2\n")
+        XCTAssertEqual(
+            merged.stdout,
+            "Merged #2 Anne Lee into #1 Ann Lee; values that differed:\n  given: kept \"Ann\", not \"Anne\" from #2\n")
         let none = try run(["duplicates", "--db", database])
         XCTAssertEqual(none.status, 1)
         XCTAssertEqual(none.stdout, "No duplicates found\n")
@@ -200,7 +225,9 @@ final class OneShotToolsEndToEndTests: XCTestCase {
             // And the default book under HOME is not made either
             let fallback = try run(command)
             XCTAssertEqual(fallback.status, 2, "\(command)")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("data/contactsbook/contacts.sqlite").path))
+            XCTAssertFalse(
+                FileManager.default.fileExists(
+                    atPath: home.appendingPathComponent("data/contactsbook/contacts.sqlite").path))
         }
     }
 }

@@ -12,8 +12,9 @@ final class JSONWriterTests: XCTestCase {
         // When
         JSONWriter.appendString(text, to: &sut)
         // Then
-        XCTAssertEqual(String(decoding: sut, as: UTF8.self),
-                       "\"a/b \\\"q\\\" \\\\ \\b\\f\\n\\r\\t\\u0000\\u001f\u{7F}\u{2028}é😀 中文\"")
+        XCTAssertEqual(
+            String(decoding: sut, as: UTF8.self),
+            "\"a/b \\\"q\\\" \\\\ \\b\\f\\n\\r\\t\\u0000\\u001f\u{7F}\u{2028}é😀 中文\"")
         XCTAssertFalse(sut.contains(0x0A), "a compact text never holds a raw newline")
         XCTAssertEqual(try JSONValue.parse(sut), .string(text))
     }
@@ -40,7 +41,9 @@ final class JSONWriterTests: XCTestCase {
     }
 
     func test_doubles_shortestTextThatReadsBackAsADouble() throws {
-        for number in [1.0, -0.5, 0.1, 1e-05, 1e21, 123456789.125, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude] {
+        for number in [
+            1.0, -0.5, 0.1, 1e-05, 1e21, 123456789.125, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+        ] {
             // When
             let text = JSONValue.double(number).serialized()
             // Then
@@ -54,16 +57,18 @@ final class JSONWriterTests: XCTestCase {
         // Given
         let sut: JSONValue = ["b": [1, "x"], "a": [:], "c": []]
         // Then
-        XCTAssertEqual(String(decoding: sut.serialized(pretty: true), as: UTF8.self), """
-        {
-          "a" : {},
-          "b" : [
-            1,
-            "x"
-          ],
-          "c" : []
-        }
-        """)
+        XCTAssertEqual(
+            String(decoding: sut.serialized(pretty: true), as: UTF8.self),
+            """
+            {
+              "a" : {},
+              "b" : [
+                1,
+                "x"
+              ],
+              "c" : []
+            }
+            """)
     }
 
     // MARK: - Seeded round trip
@@ -80,8 +85,10 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
-    private static let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "/", "\"", "\\", "\u{0}", "\u{8}", "\n", "\t",
-                                                     "\u{1F}", "\u{7F}", "é", "ñ", "中", "山", "\u{2028}", "😀", "𝄞"]
+    private static let alphabet: [Unicode.Scalar] = [
+        "a", "Z", "0", " ", "/", "\"", "\\", "\u{0}", "\u{8}", "\n", "\t",
+        "\u{1F}", "\u{7F}", "é", "ñ", "中", "山", "\u{2028}", "😀", "𝄞",
+    ]
 
     private func randomValue(_ rng: inout SeededGenerator, depth: Int) -> JSONValue {
         switch Int.random(in: depth > 3 ? 0...4 : 0...6, using: &rng) {
@@ -94,7 +101,9 @@ final class JSONWriterTests: XCTestCase {
         case 5: return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
         default:
             var members: [String: JSONValue] = [:]
-            for _ in 0..<Int.random(in: 0...4, using: &rng) { members[randomString(&rng)] = randomValue(&rng, depth: depth + 1) }
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                members[randomString(&rng)] = randomValue(&rng, depth: depth + 1)
+            }
             return .object(members)
         }
     }
@@ -118,9 +127,13 @@ final class JSONWriterTests: XCTestCase {
             XCTAssertEqual(try JSONValue.parse(pretty), value, value.text)
             XCTAssertFalse(compact.contains(0x0A), value.text)
             let foundation = try JSONSerialization.jsonObject(with: Data(compact), options: [.fragmentsAllowed])
-            XCTAssertEqual(try JSONValue.parse(Array(JSONSerialization.data(withJSONObject: foundation,
-                                                                             options: [.fragmentsAllowed, .sortedKeys]))),
-                           value, value.text)
+            XCTAssertEqual(
+                try JSONValue.parse(
+                    Array(
+                        JSONSerialization.data(
+                            withJSONObject: foundation,
+                            options: [.fragmentsAllowed, .sortedKeys]))),
+                value, value.text)
         }
     }
 }

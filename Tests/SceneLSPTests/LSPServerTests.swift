@@ -1,6 +1,7 @@
 import JSONBytes
 import SceneCore
 import XCTest
+
 @testable import SceneLSP
 @testable import SceneRPC
 
@@ -29,9 +30,15 @@ final class LSPDocumentTests: XCTestCase {
 
     func test_incrementalEditsApplyInOrder() {
         var sut = LSPDocument(uri: "u", languageID: "", version: 1, text: "To: j\n\nbody")
-        sut.apply("os", in: LSPRange(start: LSPPosition(line: 0, character: 5), end: LSPPosition(line: 0, character: 5)), encoding: .utf16)
-        sut.apply("Cc: x\n", in: LSPRange(start: LSPPosition(line: 1, character: 0), end: LSPPosition(line: 1, character: 0)), encoding: .utf16)
-        sut.apply("", in: LSPRange(start: LSPPosition(line: 0, character: 0), end: LSPPosition(line: 0, character: 4)), encoding: .utf16)
+        sut.apply(
+            "os", in: LSPRange(start: LSPPosition(line: 0, character: 5), end: LSPPosition(line: 0, character: 5)),
+            encoding: .utf16)
+        sut.apply(
+            "Cc: x\n", in: LSPRange(start: LSPPosition(line: 1, character: 0), end: LSPPosition(line: 1, character: 0)),
+            encoding: .utf16)
+        sut.apply(
+            "", in: LSPRange(start: LSPPosition(line: 0, character: 0), end: LSPPosition(line: 0, character: 4)),
+            encoding: .utf16)
         XCTAssertEqual(sut.text, "jos\nCc: x\n\nbody")
         sut.apply("whole", in: nil, encoding: .utf16)
         XCTAssertEqual(sut.lines, ["whole"])
@@ -59,7 +66,8 @@ final class LSPServerTests: XCTestCase {
     }
 
     func test_initializeChoosesUTF8OnlyWhenOffered_andDeclaresIncrementalSync() throws {
-        let result = try sut.answer(method: "initialize", params: ["capabilities": ["general": ["positionEncodings": ["utf-16", "utf-8"]]]])
+        let result = try sut.answer(
+            method: "initialize", params: ["capabilities": ["general": ["positionEncodings": ["utf-16", "utf-8"]]]])
         XCTAssertEqual(result["capabilities"]?["positionEncoding"], "utf-8")
         XCTAssertEqual(result["capabilities"]?["textDocumentSync"], ["openClose": true, "change": 2])
         XCTAssertEqual(result["capabilities"]?["hoverProvider"], true, "the features' own capabilities")
@@ -68,7 +76,8 @@ final class LSPServerTests: XCTestCase {
     }
 
     func test_utf16IsTheDefault() throws {
-        _ = try sut.answer(method: "initialize", params: ["capabilities": ["general": ["positionEncodings": ["utf-32"]]]])
+        _ = try sut.answer(
+            method: "initialize", params: ["capabilities": ["general": ["positionEncodings": ["utf-32"]]]])
         XCTAssertEqual(sut.encoding, .utf16)
     }
 
@@ -91,15 +100,26 @@ final class LSPServerTests: XCTestCase {
     func test_documentsFollowOpenChangeAndClose_andTheFeaturesAreTold() throws {
         _ = try sut.answer(method: "initialize", params: [:])
         sut.receive(notification: "textDocument/didOpen", params: Self.open("To: j"))
-        sut.receive(notification: "textDocument/didChange", params: [
-            "textDocument": ["uri": "file:///d", "version": 2],
-            "contentChanges": [["range": ["start": ["line": 0, "character": 5], "end": ["line": 0, "character": 5]], "text": "os"]]])
+        sut.receive(
+            notification: "textDocument/didChange",
+            params: [
+                "textDocument": ["uri": "file:///d", "version": 2],
+                "contentChanges": [
+                    [
+                        "range": ["start": ["line": 0, "character": 5], "end": ["line": 0, "character": 5]],
+                        "text": "os",
+                    ]
+                ],
+            ])
         XCTAssertEqual(sut.document("file:///d")?.text, "To: jos")
         XCTAssertEqual(sut.document("file:///d")?.version, 2)
         // A change list with one bad change is refused whole
-        sut.receive(notification: "textDocument/didChange", params: [
-            "textDocument": ["uri": "file:///d", "version": 3],
-            "contentChanges": [["text": "x"], ["range": ["start": 1], "text": "y"]]])
+        sut.receive(
+            notification: "textDocument/didChange",
+            params: [
+                "textDocument": ["uri": "file:///d", "version": 3],
+                "contentChanges": [["text": "x"], ["range": ["start": 1], "text": "y"]],
+            ])
         XCTAssertEqual(sut.document("file:///d")?.text, "To: jos")
         sut.receive(notification: "textDocument/didClose", params: ["textDocument": ["uri": "file:///d"]])
         XCTAssertNil(sut.document("file:///d"))
@@ -113,7 +133,8 @@ final class LSPServerTests: XCTestCase {
         XCTAssertThrowsError(try sut.openDocument("file:///nothing")) { error in
             XCTAssertEqual((error as? RPCError)?.code, RPCError.invalidParamsCode)
         }
-        XCTAssertThrowsError(try LSPParams.documentPosition(["textDocument": ["uri": "u"], "position": ["line": 0]])) { error in
+        XCTAssertThrowsError(try LSPParams.documentPosition(["textDocument": ["uri": "u"], "position": ["line": 0]])) {
+            error in
             XCTAssertEqual((error as? RPCError)?.code, RPCError.invalidParamsCode)
         }
     }

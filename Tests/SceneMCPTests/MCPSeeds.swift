@@ -6,16 +6,23 @@ import SceneRPC
 /// Fixtures: a fake one-scene app ("notes"), its tools and resources, and helpers to speak lines.
 enum MCPSeeds {
     static let info = RPCServerInfo(name: "fakebook", version: "9.9")
-    static let modernMeta = #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+    static let modernMeta =
+        #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
 
-    static let notesKind = SceneDescriptor(id: "notes", summary: "notes", actions: [
-        ActionSpec("write", summary: "write a note", parameters: [
-            ParameterSpec("text", .text, help: "what to write"),
-            ParameterSpec("pages", .integer(min: 1, max: 5), required: false, help: "how many pages of work"),
-        ]),
-    ])
+    static let notesKind = SceneDescriptor(
+        id: "notes", summary: "notes",
+        actions: [
+            ActionSpec(
+                "write", summary: "write a note",
+                parameters: [
+                    ParameterSpec("text", .text, help: "what to write"),
+                    ParameterSpec("pages", .integer(min: 1, max: 5), required: false, help: "how many pages of work"),
+                ])
+        ])
 
-    static let echoOutput: JSONValue = ["type": "object", "required": ["text"], "properties": ["text": ["type": "string"]]]
+    static let echoOutput: JSONValue = [
+        "type": "object", "required": ["text"], "properties": ["text": ["type": "string"]],
+    ]
 
     static func request(_ id: Int, _ method: String, _ params: String? = nil) -> String {
         let params = params.map { ",\"params\":\($0)" } ?? ""
@@ -24,7 +31,8 @@ enum MCPSeeds {
 
     static func notification(_ method: String) -> String { "{\"jsonrpc\":\"2.0\",\"method\":\"\(method)\"}" }
 
-    static let initialize = request(1, "initialize", #"{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#)
+    static let initialize = request(
+        1, "initialize", #"{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}"#)
 
     static func messages(_ frames: [[UInt8]]) -> [JSONValue] {
         frames.compactMap { try? JSONValue.parse(Array($0.dropLast())) }
@@ -47,7 +55,8 @@ final class NotesSceneSpy: Scene {
     func perform(_ call: ActionCall) {
         let text = call.string("text") ?? ""
         guard !text.isEmpty else {
-            return context.display.display(Message.error("text is empty", code: .validationFailed, details: ["text": "is empty"]))
+            return context.display.display(
+                Message.error("text is empty", code: .validationFailed, details: ["text": "is empty"]))
         }
         let pages = call.integer("pages") ?? 1
         progress.begin("Writing", total: pages)
@@ -104,15 +113,18 @@ final class MCPFixture {
         }
         scene = root!
         let spec = MCPSeeds.notesKind.actions[0]
-        let write = MCPTool(name: "write", title: "Write", description: "write a note", inputSchema: spec.parametersSchema,
-                            outputSchema: MCPSeeds.echoOutput, annotations: MCPToolAnnotations()) { arguments in
+        let write = MCPTool(
+            name: "write", title: "Write", description: "write a note", inputSchema: spec.parametersSchema,
+            outputSchema: MCPSeeds.echoOutput, annotations: MCPToolAnnotations()
+        ) { arguments in
             let call = try MCPArguments.bind(arguments, to: spec, tool: "write")
             let outcome = session.run(call, inScene: "notes")
             if let error = outcome.error { throw MCPToolFailure(error.text, details: error.details) }
             return MCPToolResult(["text": .string(call.string("text") ?? "")], text: "written")
         }
         mcp = MCPServer(name: "fakebook", version: "9.9", instructions: "notes", tools: [write], resources: resources)
-        sut = RPCServer(session: session, info: MCPSeeds.info, progress: progress, log: { _, _ in }, protocolHandler: mcp)
+        sut = RPCServer(
+            session: session, info: MCPSeeds.info, progress: progress, log: { _, _ in }, protocolHandler: mcp)
         mcp.attach(to: sut, changes: changes)
     }
 

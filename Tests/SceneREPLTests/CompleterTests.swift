@@ -1,6 +1,7 @@
 import SceneCore
-@testable import SceneREPL
 import XCTest
+
+@testable import SceneREPL
 
 final class CompleterTests: XCTestCase {
     private var sut: Completer!
@@ -22,8 +23,11 @@ final class CompleterTests: XCTestCase {
         // When
         let completion = complete("")
         // Then
-        XCTAssertEqual(completion, Completion(replacing: 0, insertion: "", candidates:
-            ["add", "show", "search", "join", "load", "sort", "page", "help", "back", "stack", "quit"]))
+        XCTAssertEqual(
+            completion,
+            Completion(
+                replacing: 0, insertion: "",
+                candidates: ["add", "show", "search", "join", "load", "sort", "page", "help", "back", "stack", "quit"]))
     }
 
     func testUniquePrefixCompletesTheActionAndASpace() {
@@ -34,8 +38,11 @@ final class CompleterTests: XCTestCase {
         // When
         let completion = complete("s")
         // Then
-        XCTAssertEqual(completion, Completion(replacing: 0, insertion: "",
-                                              candidates: ["show", "search", "sort", "stack"]))
+        XCTAssertEqual(
+            completion,
+            Completion(
+                replacing: 0, insertion: "",
+                candidates: ["show", "search", "sort", "stack"]))
     }
 
     func testAliasesCompleteWhenNoNameMatches() {
@@ -68,8 +75,9 @@ final class CompleterTests: XCTestCase {
 
     func testAUniqueValueWithSpacesIsQuotedAndClosed() {
         XCTAssertEqual(complete("show ann "), nil, "a new word after the last parameter has no values")
-        XCTAssertEqual(complete("show \"Ann L"),
-                       Completion(replacing: 6, insertion: "\"Ann Lee\" ", candidates: ["Ann Lee"]))
+        XCTAssertEqual(
+            complete("show \"Ann L"),
+            Completion(replacing: 6, insertion: "\"Ann Lee\" ", candidates: ["Ann Lee"]))
     }
 
     func testACommonPrefixWithASpaceLeavesTheQuoteOpen() {
@@ -83,8 +91,11 @@ final class CompleterTests: XCTestCase {
         // Given the scene matches without accents
         scene.names = ["José Ñúñez", "Jose Cuervo"]
         // Then
-        XCTAssertEqual(complete("show jose"), Completion(replacing: 0, insertion: "",
-                                                         candidates: ["José Ñúñez", "Jose Cuervo"]))
+        XCTAssertEqual(
+            complete("show jose"),
+            Completion(
+                replacing: 0, insertion: "",
+                candidates: ["José Ñúñez", "Jose Cuervo"]))
     }
 
     func testNonASCIIPrefixIsReplacedByCharactersNotBytes() {
@@ -139,21 +150,32 @@ final class CompleterTests: XCTestCase {
     }
 
     func testFileNamesCompleteInTheWorkingFolder_quotedWhenTheyHoldSpaces() {
-        XCTAssertEqual(completeFile("load da"), Completion(replacing: 2, insertion: "data", candidates: ["data old.csv", "data.vcf"]))
-        XCTAssertEqual(completeFile("load data."), Completion(replacing: 5, insertion: "data.vcf ", candidates: ["data.vcf"]))
+        XCTAssertEqual(
+            completeFile("load da"),
+            Completion(replacing: 2, insertion: "data", candidates: ["data old.csv", "data.vcf"]))
+        XCTAssertEqual(
+            completeFile("load data."), Completion(replacing: 5, insertion: "data.vcf ", candidates: ["data.vcf"]))
         XCTAssertEqual(completeFile("load data "), nil, "a second word has no parameter")
-        XCTAssertEqual(completeFile("load \"data o"), Completion(replacing: 7, insertion: "\"data old.csv\" ", candidates: ["data old.csv"]))
-        XCTAssertEqual(completeFile("load ")?.candidates, ["data old.csv", "data.vcf", "docs/"], "hidden files only when a dot is typed")
+        XCTAssertEqual(
+            completeFile("load \"data o"),
+            Completion(replacing: 7, insertion: "\"data old.csv\" ", candidates: ["data old.csv"]))
+        XCTAssertEqual(
+            completeFile("load ")?.candidates, ["data old.csv", "data.vcf", "docs/"],
+            "hidden files only when a dot is typed")
         XCTAssertEqual(completeFile("load .h")?.insertion, ".hidden.vcf ")
     }
 
     func testFileNamesUnderTheHomeFolder_andAFolderGoesOnWithoutASpace() {
         XCTAssertEqual(completeFile("load ~/bo")?.candidates, ["~/bonus.vcf", "~/books/"])
-        XCTAssertEqual(completeFile("load ~/boo"), Completion(replacing: 5, insertion: "~/books/", candidates: ["~/books/"]))
-        XCTAssertEqual(completeFile("load ~/books/"), Completion(replacing: 8, insertion: "~/books/all.vcf ", candidates: ["~/books/all.vcf"]))
+        XCTAssertEqual(
+            completeFile("load ~/boo"), Completion(replacing: 5, insertion: "~/books/", candidates: ["~/books/"]))
+        XCTAssertEqual(
+            completeFile("load ~/books/"),
+            Completion(replacing: 8, insertion: "~/books/all.vcf ", candidates: ["~/books/all.vcf"]))
         XCTAssertEqual(completeFile("load /nowhere/x"), nil)
-        XCTAssertEqual(Completer { _ in ["x"] }.complete(line: "load ~/x", cursor: 8, actions: REPLSeeds.actions, scene: scene),
-                       nil, "without a home, ~ is not guessed")
+        XCTAssertEqual(
+            Completer { _ in ["x"] }.complete(line: "load ~/x", cursor: 8, actions: REPLSeeds.actions, scene: scene),
+            nil, "without a home, ~ is not guessed")
     }
 
     func testAnOptionalParameterBeforeARequiredOneOffersBoth() {

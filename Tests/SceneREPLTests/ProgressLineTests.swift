@@ -10,9 +10,11 @@ final class ProgressLineTests: XCTestCase {
     func testBeginReportEnd_rewriteOneLineAndEraseIt() {
         // Given / When / Then
         XCTAssertEqual(sut.text(for: .begin(title: "Importing contacts", total: nil)), "\r\u{1B}[KImporting contacts…")
-        XCTAssertEqual(sut.text(for: .report(completed: 0, total: 1200, message: "read 1200 cards, saving")),
-                       "\r\u{1B}[KImporting contacts: 0/1200 · read 1200 cards, saving")
-        XCTAssertEqual(sut.text(for: .report(completed: 5, total: nil, message: nil)), "\r\u{1B}[KImporting contacts: 5")
+        XCTAssertEqual(
+            sut.text(for: .report(completed: 0, total: 1200, message: "read 1200 cards, saving")),
+            "\r\u{1B}[KImporting contacts: 0/1200 · read 1200 cards, saving")
+        XCTAssertEqual(
+            sut.text(for: .report(completed: 5, total: nil, message: nil)), "\r\u{1B}[KImporting contacts: 5")
         XCTAssertEqual(sut.text(for: .end(message: "done")), "\r\u{1B}[K")
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import SceneREPL
 
 final class WelcomeTests: XCTestCase {
@@ -10,7 +11,9 @@ final class WelcomeTests: XCTestCase {
     }
 
     func test_welcome_laterStarts_greetOnly() {
-        let lines = REPL.welcome(greeting: "Book /h/book.sqlite · 2 contacts", historyPath: "/h/history") { $0 == "/h/history" }
+        let lines = REPL.welcome(greeting: "Book /h/book.sqlite · 2 contacts", historyPath: "/h/history") {
+            $0 == "/h/history"
+        }
         XCTAssertEqual(lines, ["Book /h/book.sqlite · 2 contacts"])
     }
 

@@ -1,6 +1,7 @@
 import JSONBytes
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// An envelope read as its members in order (`JSONValue.objectMembers`) makes the same message
 /// as the parsed object, and anything but a small plain object goes the usual way.
@@ -27,15 +28,18 @@ final class EnvelopeMembersTests: XCTestCase {
             let members = JSONValue.objectMembers(Array(text.utf8))
             // Then
             XCTAssertNotNil(members, text)
-            XCTAssertEqual(members.map(IncomingMessage.init(members:)),
-                           IncomingMessage(try JSONValue.parse(Array(text.utf8))), text)
+            XCTAssertEqual(
+                members.map(IncomingMessage.init(members:)),
+                IncomingMessage(try JSONValue.parse(Array(text.utf8))), text)
         }
     }
 
     func test_objectMembers_leaveAllButPlainObjectsToTheUsualPath() {
         let many = "{" + (0..<17).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
-        let texts = [#"{"id":1,"id":2,"method":"m"}"#, #"[{"id":1}]"#, "1", #""x""#,
-                     #"{"id":1} x"#, #"{"id":1"#, "", many]
+        let texts = [
+            #"{"id":1,"id":2,"method":"m"}"#, #"[{"id":1}]"#, "1", #""x""#,
+            #"{"id":1} x"#, #"{"id":1"#, "", many,
+        ]
         for text in texts { XCTAssertNil(JSONValue.objectMembers(Array(text.utf8)), text) }
     }
 }

@@ -1,6 +1,7 @@
 import JSONBytes
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 final class FrameReaderTests: XCTestCase {
     private var sut: FrameReader!
@@ -42,7 +43,8 @@ final class FrameReaderTests: XCTestCase {
 
     func test_push_mergedFrames_yieldsEachInOrder() {
         // When
-        let events = sut.push(RPCSeeds.contentLengthFrame("1") + RPCSeeds.contentLengthFrame("22") + RPCSeeds.contentLengthFrame("333"))
+        let events = sut.push(
+            RPCSeeds.contentLengthFrame("1") + RPCSeeds.contentLengthFrame("22") + RPCSeeds.contentLengthFrame("333"))
         // Then
         XCTAssertEqual(events, [message("1"), message("22"), message("333")])
     }
@@ -76,8 +78,10 @@ final class FrameReaderTests: XCTestCase {
     }
 
     func test_push_badHeaders_loseFraming() {
-        let cases = ["Content-Length: -1\r\n\r\n", "Content-Length: 0x10\r\n\r\n", "Content-Type: a\r\n\r\n{}",
-                     "Content-Length 2\r\n\r\n{}", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}"]
+        let cases = [
+            "Content-Length: -1\r\n\r\n", "Content-Length: 0x10\r\n\r\n", "Content-Type: a\r\n\r\n{}",
+            "Content-Length 2\r\n\r\n{}", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+        ]
         for text in cases {
             // Given
             var reader = FrameReader()
@@ -162,8 +166,10 @@ final class FrameReaderTests: XCTestCase {
 
     func test_push_byteOrderMarkByteAtATime_isSkippedInBothFramings() {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-        for (bytes, expected) in [(bom + RPCSeeds.contentLengthFrame("{}"), Framing.contentLength),
-                                  (bom + Array("{}\n".utf8), .newlineDelimited)] {
+        for (bytes, expected) in [
+            (bom + RPCSeeds.contentLengthFrame("{}"), Framing.contentLength),
+            (bom + Array("{}\n".utf8), .newlineDelimited),
+        ] {
             // Given
             sut = FrameReader()
             // When

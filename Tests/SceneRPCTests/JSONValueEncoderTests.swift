@@ -1,8 +1,9 @@
 import Foundation
 import JSONBytes
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// `JSONValueEncoder` must give exactly the value the JSON text round trip gave
 /// (`JSONValueEncoder.referenceValue`: `JSONEncoder`, then the reader), for every kind of JSON value.
@@ -110,7 +111,9 @@ final class JSONValueEncoderTests: XCTestCase {
 
     private struct Wrapper<T: Encodable>: Encodable { let value: T }
 
-    private func assertSameAsRoundTrip<T: Encodable>(_ value: T, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSameAsRoundTrip<T: Encodable>(_ value: T, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let expected = try JSONValueEncoder.referenceValue(value)
         let actual = try JSONValueEncoder.encode(value)
         XCTAssertEqual(actual, expected, file: file, line: line)
@@ -125,7 +128,8 @@ final class JSONValueEncoderTests: XCTestCase {
 
     func test_encode_numbersJSONEncoderWrites_asTheRoundTrip() throws {
         try assertSameAsRoundTrip(Numbers())
-        for number in [0.0, -0.0, 1.0, 0.1, 1e21, 123456789.125, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude] {
+        for number in [0.0, -0.0, 1.0, 0.1, 1e21, 123456789.125, .pi, .greatestFiniteMagnitude, .leastNonzeroMagnitude]
+        {
             try assertSameAsRoundTrip(Wrapper(value: number))
             try assertSameAsRoundTrip(number)
         }
@@ -212,7 +216,8 @@ final class JSONValueEncoderTests: XCTestCase {
         final class PathSpy: Encodable {
             var seen: [String] = []
             func encode(to encoder: Encoder) throws {
-                seen.append(encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))
+                seen.append(
+                    encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))
                 var container = encoder.singleValueContainer()
                 try container.encode(1)
             }

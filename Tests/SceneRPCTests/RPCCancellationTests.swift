@@ -1,14 +1,19 @@
 import Foundation
 import JSONBytes
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// Long work that looks for a cancellation after each step, as the app's import and export do.
 final class CancellableWorkSceneSpy: Scene {
-    static let kind = SceneDescriptor(id: "jobs", summary: "long work", actions: [
-        ActionSpec("import", summary: "import things", parameters: [ParameterSpec("count", .integer(min: 1, max: 10), help: "how many")]),
-    ])
+    static let kind = SceneDescriptor(
+        id: "jobs", summary: "long work",
+        actions: [
+            ActionSpec(
+                "import", summary: "import things",
+                parameters: [ParameterSpec("count", .integer(min: 1, max: 10), help: "how many")])
+        ])
 
     let descriptor = CancellableWorkSceneSpy.kind
     let title = "Jobs"
@@ -86,8 +91,9 @@ final class RPCCancellationTests: XCTestCase {
         write(RPCSeeds.request(1, "jobs/import", #"{"count":5,"_meta":{"progressToken":"p"}}"#))
         scene.duringWork = { [self] step in
             guard step == 2 else { return }
-            write(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
-                  RPCSeeds.request(2, "session/stack"))
+            write(
+                #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+                RPCSeeds.request(2, "session/stack"))
             close(input.write)
         }
         // When
@@ -130,8 +136,9 @@ final class RPCCancellationTests: XCTestCase {
                 }
             }
             guard step == 1 else { return }
-            write(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}"#,
-                  RPCSeeds.request(2, "session/stack"))
+            write(
+                #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}"#,
+                RPCSeeds.request(2, "session/stack"))
             close(input.write)
         }
         // When
@@ -140,11 +147,18 @@ final class RPCCancellationTests: XCTestCase {
         XCTAssertEqual(status, 0)
         XCTAssertEqual(scene.stepsDone, 3)
         let early = RPCSeeds.messages(written.split(separator: 0x0A).map { Array($0) + [0x0A] })
-        XCTAssertEqual(early.filter { $0["method"] == nil }, [[
-            "jsonrpc": "2.0", "id": 2,
-            "error": ["code": .integer(RPCError.busyCode), "data": ["running": 1],
-                      "message": "busy: request 1 is still running; send this again once it is answered, or cancel that one first"],
-        ]])
+        XCTAssertEqual(
+            early.filter { $0["method"] == nil },
+            [
+                [
+                    "jsonrpc": "2.0", "id": 2,
+                    "error": [
+                        "code": .integer(RPCError.busyCode), "data": ["running": 1],
+                        "message":
+                            "busy: request 1 is still running; send this again once it is answered, or cancel that one first",
+                    ],
+                ]
+            ])
         let responses = out.filter { $0["method"] == nil }
         XCTAssertEqual(responses.map { $0["id"] }, [1])
         XCTAssertNotNil(responses[0]["result"])
@@ -155,7 +169,9 @@ final class RPCCancellationTests: XCTestCase {
         write(RPCSeeds.request(1, "jobs/import", #"{"count":3}"#))
         scene.duringWork = { [self] step in
             guard step == 1 else { return }
-            write(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#, RPCSeeds.request(2, "session/stack"))
+            write(
+                #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#, RPCSeeds.request(2, "session/stack")
+            )
             close(input.write)
         }
         // When
@@ -177,14 +193,17 @@ final class RPCCancellationTests: XCTestCase {
         }
         scene.duringWork = { step in
             guard step == 1 else { return }
-            waiting = [.bytes(ArraySlice(RPCSeeds.line(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":4}}"#)))]
+            waiting = [
+                .bytes(ArraySlice(RPCSeeds.line(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":4}}"#)))
+            ]
         }
         // When
         let out = RPCSeeds.messages(sut.receive(RPCSeeds.line(RPCSeeds.request(4, "jobs/import", #"{"count":3}"#))))
         // Then: asked between steps, stopped before step 1 counted, answered cancelled
         XCTAssertGreaterThan(asked, 0)
         XCTAssertEqual(scene.stepsDone, 0)
-        XCTAssertEqual(out.filter { $0["method"] == nil }.map { $0["error"]?["code"] }, [.integer(RPCError.requestCancelledCode)])
+        XCTAssertEqual(
+            out.filter { $0["method"] == nil }.map { $0["error"]?["code"] }, [.integer(RPCError.requestCancelledCode)])
     }
 
     func test_fedByHand_withoutADriver_theWorkRunsToItsEnd() {

@@ -1,8 +1,9 @@
 import JSONBytes
 import Logging
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// Every error path of JSON-RPC 2.0, over newline-delimited JSON (initialize optional there).
 final class RPCConformanceTests: XCTestCase {
@@ -19,7 +20,9 @@ final class RPCConformanceTests: XCTestCase {
         return out.last?["error"]
     }
 
-    private func assertError(_ text: String, code: Int, id: JSONValue, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertError(
+        _ text: String, code: Int, id: JSONValue, file: StaticString = #filePath, line: UInt = #line
+    ) {
         let out = fixture.send(text, file: file, line: line)
         XCTAssertEqual(out.count, 1, "\(out)", file: file, line: line)
         XCTAssertEqual(out.last?["error"]?["code"], .integer(code), "\(out)", file: file, line: line)
@@ -120,13 +123,16 @@ final class RPCConformanceTests: XCTestCase {
 
     func test_goodParams_byNameOrPosition_reachTheSceneTyped() {
         // When
-        _ = fixture.send(RPCSeeds.request(1, "list/page", "{\"number\":2,\"sort\":\"last\",\"verbose\":true}"),
-                         RPCSeeds.request(2, "list/page", "[3,null,false]"))
+        _ = fixture.send(
+            RPCSeeds.request(1, "list/page", "{\"number\":2,\"sort\":\"last\",\"verbose\":true}"),
+            RPCSeeds.request(2, "list/page", "[3,null,false]"))
         // Then
-        XCTAssertEqual(fixture.listSpy.performedCalls, [
-            ActionCall("page", ["number": .integer(2), "sort": .string("last"), "verbose": .boolean(true)]),
-            ActionCall("page", ["number": .integer(3), "verbose": .boolean(false)]),
-        ])
+        XCTAssertEqual(
+            fixture.listSpy.performedCalls,
+            [
+                ActionCall("page", ["number": .integer(2), "sort": .string("last"), "verbose": .boolean(true)]),
+                ActionCall("page", ["number": .integer(3), "verbose": .boolean(false)]),
+            ])
     }
 
     func test_appError_mapsItsCodeAndCarriesDetailsAndDisplayed() {
@@ -139,7 +145,9 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(failure?["message"], "name is required")
         XCTAssertEqual(failure?["data"]?["code"], "validation_failed")
         XCTAssertEqual(failure?["data"]?["details"], ["name": "is required"])
-        XCTAssertEqual(failure?["data"]?["displayed"], [["kind": "message", "value": try JSONValueEncoder.referenceValue(RPCSeeds.validationError)]])
+        XCTAssertEqual(
+            failure?["data"]?["displayed"],
+            [["kind": "message", "value": try JSONValueEncoder.referenceValue(RPCSeeds.validationError)]])
     }
 
     func test_errorCodes_areDistinctAndInTheApplicationRange() {
@@ -171,7 +179,9 @@ final class RPCConformanceTests: XCTestCase {
 
     func test_batch_answersEachRequestInOneArray() {
         // When
-        let out = fixture.send("[\(RPCSeeds.request(1, "session/stack")),1,\(RPCSeeds.notification("x/y")),\(RPCSeeds.request(2, "nope"))]")
+        let out = fixture.send(
+            "[\(RPCSeeds.request(1, "session/stack")),1,\(RPCSeeds.notification("x/y")),\(RPCSeeds.request(2, "nope"))]"
+        )
         // Then
         guard out.count == 1, case .array(let responses) = out[0] else { return XCTFail("\(out)") }
         XCTAssertEqual(responses.map { $0["id"] }, [1, .null, 2])
@@ -183,7 +193,8 @@ final class RPCConformanceTests: XCTestCase {
         fixture = RPCFixture(limits: FrameLimits(maxBatchLength: 3))
         let find = RPCSeeds.request(1, "list/find", "{\"query\":\"a\"}")
         // When: a batch of 4, then one of 3
-        let refused = fixture.send("[\(find),\(find),\(find),\(RPCSeeds.notification("list/find", "{\"query\":\"b\"}"))]")
+        let refused = fixture.send(
+            "[\(find),\(find),\(find),\(RPCSeeds.notification("list/find", "{\"query\":\"b\"}"))]")
         let calledAfterRefusal = fixture.listSpy.performedCalls.count
         let answered = fixture.send("[\(find),\(find),\(find)]")
         // Then: one error for the whole first batch, saying how long and what the limit is, and
@@ -191,7 +202,8 @@ final class RPCConformanceTests: XCTestCase {
         XCTAssertEqual(refused.count, 1, "\(refused)")
         XCTAssertEqual(refused.first?["id"], .null)
         XCTAssertEqual(refused.first?["error"]?["code"], -32600)
-        XCTAssertEqual(refused.first?["error"]?["message"], "invalid request: a batch of 4 messages exceeds the limit of 3")
+        XCTAssertEqual(
+            refused.first?["error"]?["message"], "invalid request: a batch of 4 messages exceeds the limit of 3")
         XCTAssertEqual(refused.first?["error"]?["data"], ["length": 4, "limit": 3])
         XCTAssertEqual(calledAfterRefusal, 0)
         guard answered.count == 1, case .array(let responses) = answered[0] else { return XCTFail("\(answered)") }
@@ -218,10 +230,11 @@ final class RPCConformanceTests: XCTestCase {
 
     func test_cancelOfAQueuedRequest_answersRequestCancelledWithoutRunningIt() {
         // When: both arrive in one read, so the request is still queued when the cancel is read
-        let out = fixture.send(RPCSeeds.request(1, "list/find", "{\"query\":\"a\"}"),
-                               RPCSeeds.notification("$/cancelRequest", "{\"id\":1}"),
-                               RPCSeeds.request(2, "list/find", "{\"query\":\"b\"}"),
-                               RPCSeeds.notification("notifications/cancelled", "{\"requestId\":2}"))
+        let out = fixture.send(
+            RPCSeeds.request(1, "list/find", "{\"query\":\"a\"}"),
+            RPCSeeds.notification("$/cancelRequest", "{\"id\":1}"),
+            RPCSeeds.request(2, "list/find", "{\"query\":\"b\"}"),
+            RPCSeeds.notification("notifications/cancelled", "{\"requestId\":2}"))
         // Then
         XCTAssertEqual(out.map { $0["error"]?["code"] }, [-32800, -32800])
         XCTAssertEqual(out.map { $0["id"] }, [1, 2])

@@ -1,7 +1,8 @@
 import JSONBytes
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// Scene and router methods against the fake two-scene app.
 final class RPCDispatchTests: XCTestCase {
@@ -20,10 +21,18 @@ final class RPCDispatchTests: XCTestCase {
         let out = fixture.sendFramed(RPCSeeds.request(1, "list/open", "{\"name\":\"Ann\"}"))
         // Then: the stack notification comes before the response
         XCTAssertEqual(out.count, 2)
-        XCTAssertEqual(out.first, ["jsonrpc": "2.0", "method": "session/stackChanged",
-                                   "params": ["routes": [["route": "push", "scene": "item"]], "stack": listAndItem]])
-        XCTAssertEqual(out.last?["result"], ["displayed": [["kind": "item", "value": ["name": "Ann"]]],
-                                             "routes": [["route": "push", "scene": "item"]], "stack": listAndItem])
+        XCTAssertEqual(
+            out.first,
+            [
+                "jsonrpc": "2.0", "method": "session/stackChanged",
+                "params": ["routes": [["route": "push", "scene": "item"]], "stack": listAndItem],
+            ])
+        XCTAssertEqual(
+            out.last?["result"],
+            [
+                "displayed": [["kind": "item", "value": ["name": "Ann"]]],
+                "routes": [["route": "push", "scene": "item"]], "stack": listAndItem,
+            ])
     }
 
     func test_sceneAction_thatPops_announcesTheStack() {
@@ -69,12 +78,18 @@ final class RPCDispatchTests: XCTestCase {
         // When
         let out = fixture.sendFramed(RPCSeeds.request(2, "item/rename", "{\"name\":\"Anna Lee\"}"))
         // Then
-        XCTAssertEqual(out.first, ["jsonrpc": "2.0", "method": "session/message",
-                                   "params": ["kind": "success", "text": "renamed", "details": [:]]])
-        XCTAssertEqual(out.last?["result"]?["displayed"], [
-            ["kind": "message", "value": ["kind": "success", "text": "renamed", "details": [:]]],
-            ["kind": "item", "value": ["name": "Anna Lee"]],
-        ])
+        XCTAssertEqual(
+            out.first,
+            [
+                "jsonrpc": "2.0", "method": "session/message",
+                "params": ["kind": "success", "text": "renamed", "details": [:]],
+            ])
+        XCTAssertEqual(
+            out.last?["result"]?["displayed"],
+            [
+                ["kind": "message", "value": ["kind": "success", "text": "renamed", "details": [:]]],
+                ["kind": "item", "value": ["name": "Anna Lee"]],
+            ])
     }
 
     func test_dataChangesPostedByTheApp_areNotified() {
@@ -110,9 +125,12 @@ final class RPCDispatchTests: XCTestCase {
 
     func test_sessionStackAndHelp_displayCoreViewModels() {
         // When
-        let out = fixture.sendFramed(RPCSeeds.request(1, "session/stack"), RPCSeeds.request(2, "session/help", "{\"action\":\"page\"}"))
+        let out = fixture.sendFramed(
+            RPCSeeds.request(1, "session/stack"), RPCSeeds.request(2, "session/help", "{\"action\":\"page\"}"))
         // Then
-        XCTAssertEqual(out.first?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": [["scene": "list", "title": "All items"]]]]])
+        XCTAssertEqual(
+            out.first?["result"]?["displayed"],
+            [["kind": "stack", "value": ["scenes": [["scene": "list", "title": "All items"]]]]])
         XCTAssertEqual(out.last?["result"]?["displayed"]?.arrayFirst?["kind"], "help")
     }
 
@@ -126,8 +144,12 @@ final class RPCDispatchTests: XCTestCase {
         let back = fixture.sendFramed(RPCSeeds.request(6, "session/stack"))
         // Then: each displays the stack it was asked in, the same as the result's `stack`
         let list: JSONValue = [["scene": "list", "title": "All items"]]
-        XCTAssertEqual(before.map { $0["result"]?["displayed"] }, [[["kind": "stack", "value": ["scenes": list]]],
-                                                                  [["kind": "stack", "value": ["scenes": list]]]])
+        XCTAssertEqual(
+            before.map { $0["result"]?["displayed"] },
+            [
+                [["kind": "stack", "value": ["scenes": list]]],
+                [["kind": "stack", "value": ["scenes": list]]],
+            ])
         XCTAssertEqual(pushed.last?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": listAndItem]]])
         XCTAssertEqual(pushed.last?["result"]?["stack"], listAndItem)
         XCTAssertEqual(back.last?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": list]]])

@@ -1,6 +1,7 @@
 import JSONBytes
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 final class RPCIntrospectionTests: XCTestCase {
     private var fixture: RPCFixture!
@@ -22,18 +23,24 @@ final class RPCIntrospectionTests: XCTestCase {
         let page = method("list/page", in: describe())
         // Then
         XCTAssertEqual(page?["scene"], "list")
-        XCTAssertEqual(page?["params"], [
-            "type": "object", "additionalProperties": false, "required": ["number"],
-            "properties": [
-                "number": ["type": "integer", "minimum": 1, "maximum": 50, "description": "the page"],
-                "sort": ["type": "string", "enum": ["first", "last"], "description": "sort order"],
-                "verbose": ["type": "boolean", "description": "more columns"],
-                "workDoneToken": ["type": ["integer", "string"],
-                                  "description": "LSP: send $/progress for long work under this token"],
-                "_meta": ["type": "object", "description": "MCP: progressToken asks for notifications/progress",
-                          "properties": ["progressToken": ["type": ["integer", "string"]]]],
-            ],
-        ])
+        XCTAssertEqual(
+            page?["params"],
+            [
+                "type": "object", "additionalProperties": false, "required": ["number"],
+                "properties": [
+                    "number": ["type": "integer", "minimum": 1, "maximum": 50, "description": "the page"],
+                    "sort": ["type": "string", "enum": ["first", "last"], "description": "sort order"],
+                    "verbose": ["type": "boolean", "description": "more columns"],
+                    "workDoneToken": [
+                        "type": ["integer", "string"],
+                        "description": "LSP: send $/progress for long work under this token",
+                    ],
+                    "_meta": [
+                        "type": "object", "description": "MCP: progressToken asks for notifications/progress",
+                        "properties": ["progressToken": ["type": ["integer", "string"]]],
+                    ],
+                ],
+            ])
         XCTAssertEqual(page?["result"]?["required"], ["displayed", "routes", "stack"])
     }
 
@@ -41,22 +48,30 @@ final class RPCIntrospectionTests: XCTestCase {
         // When
         let document = describe()
         // Then
-        guard case .array(let methods)? = document?["methods"], case .array(let notifications)? = document?["notifications"]
+        guard case .array(let methods)? = document?["methods"],
+            case .array(let notifications)? = document?["notifications"]
         else { return XCTFail("\(String(describing: document))") }
-        XCTAssertEqual(methods.compactMap { $0["name"] }, [
-            "initialize", "shutdown", "session/describe", "session/help", "session/back", "session/stack", "session/popTo",
-            "list/find", "list/page", "list/open", "list/fail", "list/touch", "item/rename", "item/close",
-        ])
-        XCTAssertEqual(notifications.compactMap { $0["name"] }, [
-            "initialized", "exit", "$/cancelRequest", "notifications/cancelled",
-            "session/stackChanged", "session/message", "session/dataChanged", "$/progress", "notifications/progress",
-        ])
+        XCTAssertEqual(
+            methods.compactMap { $0["name"] },
+            [
+                "initialize", "shutdown", "session/describe", "session/help", "session/back", "session/stack",
+                "session/popTo",
+                "list/find", "list/page", "list/open", "list/fail", "list/touch", "item/rename", "item/close",
+            ])
+        XCTAssertEqual(
+            notifications.compactMap { $0["name"] },
+            [
+                "initialized", "exit", "$/cancelRequest", "notifications/cancelled",
+                "session/stackChanged", "session/message", "session/dataChanged", "$/progress",
+                "notifications/progress",
+            ])
         XCTAssertEqual(method("item/rename", in: document)?["params"]?["properties"]?["name"]?["type"], "string")
     }
 
     func test_describe_parameterNamingARecord_isAStringOrAnInteger() {
-        XCTAssertEqual(method("list/open", in: describe())?["params"]?["properties"]?["name"],
-                       ["type": ["string", "integer"], "description": "which: its number or name"])
+        XCTAssertEqual(
+            method("list/open", in: describe())?["params"]?["properties"]?["name"],
+            ["type": ["string", "integer"], "description": "which: its number or name"])
     }
 
     func test_describe_viewModels_givesTheSchemaOfEachDescribedKind() {

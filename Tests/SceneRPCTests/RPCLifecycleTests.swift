@@ -1,7 +1,8 @@
 import JSONBytes
 import Logging
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 final class RPCLifecycleTests: XCTestCase {
     private var fixture: RPCFixture!
@@ -47,11 +48,15 @@ final class RPCLifecycleTests: XCTestCase {
         XCTAssertEqual(result?["protocolVersion"], .string(RPCServerInfo.protocolVersion))
         XCTAssertEqual(result?["capabilities"]?["framing"], "contentLength")
         XCTAssertEqual(result?["capabilities"]?["cancelRequest"], true)
-        XCTAssertEqual(result?["scenes"], [
-            ["id": "list", "summary": "the list",
-             "methods": ["list/find", "list/page", "list/open", "list/fail", "list/touch"]],
-            ["id": "item", "summary": "one item", "methods": ["item/rename", "item/close"]],
-        ])
+        XCTAssertEqual(
+            result?["scenes"],
+            [
+                [
+                    "id": "list", "summary": "the list",
+                    "methods": ["list/find", "list/page", "list/open", "list/fail", "list/touch"],
+                ],
+                ["id": "item", "summary": "one item", "methods": ["item/rename", "item/close"]],
+            ])
         XCTAssertEqual(result?["stack"], [["scene": "list", "title": "All items"]])
         XCTAssertEqual(sut.lifecycle, .running)
         XCTAssertEqual(fixture.logSpy.lines, ["client: {\"name\":\"tests\"}"])
@@ -70,8 +75,9 @@ final class RPCLifecycleTests: XCTestCase {
         // Given
         _ = fixture.sendFramed(RPCSeeds.initialize)
         // When
-        let out = fixture.sendFramed(RPCSeeds.request(1, "shutdown"), RPCSeeds.request(2, "session/stack"),
-                                     RPCSeeds.notification("exit"), RPCSeeds.request(3, "session/stack"))
+        let out = fixture.sendFramed(
+            RPCSeeds.request(1, "shutdown"), RPCSeeds.request(2, "session/stack"),
+            RPCSeeds.notification("exit"), RPCSeeds.request(3, "session/stack"))
         // Then
         XCTAssertEqual(out.map { $0["id"] }, [1, 2])
         XCTAssertEqual(out.first?["result"], .null)

@@ -1,16 +1,21 @@
 import JSONBytes
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// A fake long action: reports progress through the core's `ProgressReporter`, posts a data
 /// change in the middle, and runs a probe while the work goes on.
 final class LongWorkSceneSpy: Scene {
-    static let kind = SceneDescriptor(id: "jobs", summary: "long work", actions: [
-        ActionSpec("import", summary: "import things", parameters: [
-            ParameterSpec("count", .integer(min: 0, max: 10), help: "how many"),
-        ]),
-    ])
+    static let kind = SceneDescriptor(
+        id: "jobs", summary: "long work",
+        actions: [
+            ActionSpec(
+                "import", summary: "import things",
+                parameters: [
+                    ParameterSpec("count", .integer(min: 0, max: 10), help: "how many")
+                ])
+        ])
 
     let descriptor = LongWorkSceneSpy.kind
     let title = "Jobs"
@@ -54,8 +59,9 @@ struct ProgressFixture {
         }
         scene = root!
         hub = progress
-        sut = RPCServer(session: session, info: RPCSeeds.info, changes: changes, progress: progress,
-                        log: LogSpy().log)
+        sut = RPCServer(
+            session: session, info: RPCSeeds.info, changes: changes, progress: progress,
+            log: LogSpy().log)
     }
 
     func send(_ texts: String...) -> [JSONValue] {
@@ -75,16 +81,24 @@ final class RPCProgressTests: XCTestCase {
         // When
         let out = fixture.send(RPCSeeds.request(1, "jobs/import", #"{"count":2,"workDoneToken":"t1"}"#))
         // Then
-        XCTAssertEqual(out.map { $0["method"] ?? "response" },
-                       ["$/progress", "session/dataChanged", "$/progress", "session/dataChanged", "$/progress",
-                        "$/progress", "session/message", "response"])
+        XCTAssertEqual(
+            out.map { $0["method"] ?? "response" },
+            [
+                "$/progress", "session/dataChanged", "$/progress", "session/dataChanged", "$/progress",
+                "$/progress", "session/message", "response",
+            ])
         let values = out.filter { $0["method"] == "$/progress" }.map { $0["params"] }
-        XCTAssertEqual(values, [
-            ["token": "t1", "value": ["kind": "begin", "title": "Importing", "cancellable": false, "percentage": 0]],
-            ["token": "t1", "value": ["kind": "report", "percentage": 50, "message": "1 of 2"]],
-            ["token": "t1", "value": ["kind": "report", "percentage": 100, "message": "2 of 2"]],
-            ["token": "t1", "value": ["kind": "end", "message": "Imported 2"]],
-        ])
+        XCTAssertEqual(
+            values,
+            [
+                [
+                    "token": "t1",
+                    "value": ["kind": "begin", "title": "Importing", "cancellable": false, "percentage": 0],
+                ],
+                ["token": "t1", "value": ["kind": "report", "percentage": 50, "message": "1 of 2"]],
+                ["token": "t1", "value": ["kind": "report", "percentage": 100, "message": "2 of 2"]],
+                ["token": "t1", "value": ["kind": "end", "message": "Imported 2"]],
+            ])
         XCTAssertEqual(out.last?["id"], 1)
         XCTAssertNotNil(out.last?["result"])
     }
@@ -94,11 +108,13 @@ final class RPCProgressTests: XCTestCase {
         let out = fixture.send(RPCSeeds.request(1, "jobs/import", #"{"count":2,"_meta":{"progressToken":7}}"#))
         // Then: no end notification (the response ends it), progress only increases
         let progress = out.filter { $0["method"] == "notifications/progress" }.map { $0["params"] }
-        XCTAssertEqual(progress, [
-            ["progressToken": 7, "progress": 0, "total": 2, "message": "Importing"],
-            ["progressToken": 7, "progress": 1, "total": 2, "message": "1 of 2"],
-            ["progressToken": 7, "progress": 2, "total": 2, "message": "2 of 2"],
-        ])
+        XCTAssertEqual(
+            progress,
+            [
+                ["progressToken": 7, "progress": 0, "total": 2, "message": "Importing"],
+                ["progressToken": 7, "progress": 1, "total": 2, "message": "1 of 2"],
+                ["progressToken": 7, "progress": 2, "total": 2, "message": "2 of 2"],
+            ])
         XCTAssertFalse(out.contains { $0["method"] == "$/progress" })
         XCTAssertNotNil(out.last?["result"])
     }
@@ -115,21 +131,24 @@ final class RPCProgressTests: XCTestCase {
         // When
         let sent = events.compactMap { sut.notification(for: $0)?.params }
         // Then: no upload report is dropped after the first, and progress never exceeds its total
-        XCTAssertEqual(sent, [
-            ["progressToken": 7, "progress": 0, "message": "Syncing"],
-            ["progressToken": 7, "progress": 1, "total": 3, "message": "down 1"],
-            ["progressToken": 7, "progress": 3, "total": 3, "message": "down 3"],
-            ["progressToken": 7, "progress": 4, "total": 5, "message": "up 1"],
-            ["progressToken": 7, "progress": 5, "total": 5, "message": "up 2"],
-        ])
+        XCTAssertEqual(
+            sent,
+            [
+                ["progressToken": 7, "progress": 0, "message": "Syncing"],
+                ["progressToken": 7, "progress": 1, "total": 3, "message": "down 1"],
+                ["progressToken": 7, "progress": 3, "total": 3, "message": "down 3"],
+                ["progressToken": 7, "progress": 4, "total": 5, "message": "up 1"],
+                ["progressToken": 7, "progress": 5, "total": 5, "message": "up 2"],
+            ])
     }
 
     func test_withoutAToken_sendsNoProgress() {
         // When
         let out = fixture.send(RPCSeeds.request(1, "jobs/import", #"{"count":2}"#))
         // Then
-        XCTAssertEqual(out.map { $0["method"] ?? "response" },
-                       ["session/dataChanged", "session/dataChanged", "session/message", "response"])
+        XCTAssertEqual(
+            out.map { $0["method"] ?? "response" },
+            ["session/dataChanged", "session/dataChanged", "session/message", "response"])
     }
 
     func test_progressOfOneRequest_doesNotLeakIntoTheNext() {

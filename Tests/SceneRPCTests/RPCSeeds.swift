@@ -1,30 +1,43 @@
 import JSONBytes
 import Logging
 import SceneCore
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// Fixtures: a fake two-scene app ("list" pushes "item"), and helpers to speak bytes.
 enum RPCSeeds {
     static let info = RPCServerInfo(name: "fakebook", version: "9.9")
 
-    static let listKind = SceneDescriptor(id: "list", summary: "the list", actions: [
-        ActionSpec("find", summary: "find items", parameters: [ParameterSpec("query", .text, help: "words to find")]),
-        ActionSpec("page", summary: "show a page", parameters: [
-            ParameterSpec("number", .integer(min: 1, max: 50), help: "the page"),
-            ParameterSpec("sort", .choice(["first", "last"]), required: false, help: "sort order"),
-            ParameterSpec("verbose", .boolean, required: false, help: "more columns"),
-        ]),
-        ActionSpec("open", summary: "open an item", parameters: [ParameterSpec("name", .string, help: "which: its number or name",
-                                                                               acceptsNumber: true)]),
-        ActionSpec("fail", summary: "fails validation"),
-        ActionSpec("touch", summary: "changes data"),
-    ])
+    static let listKind = SceneDescriptor(
+        id: "list", summary: "the list",
+        actions: [
+            ActionSpec(
+                "find", summary: "find items", parameters: [ParameterSpec("query", .text, help: "words to find")]),
+            ActionSpec(
+                "page", summary: "show a page",
+                parameters: [
+                    ParameterSpec("number", .integer(min: 1, max: 50), help: "the page"),
+                    ParameterSpec("sort", .choice(["first", "last"]), required: false, help: "sort order"),
+                    ParameterSpec("verbose", .boolean, required: false, help: "more columns"),
+                ]),
+            ActionSpec(
+                "open", summary: "open an item",
+                parameters: [
+                    ParameterSpec(
+                        "name", .string, help: "which: its number or name",
+                        acceptsNumber: true)
+                ]),
+            ActionSpec("fail", summary: "fails validation"),
+            ActionSpec("touch", summary: "changes data"),
+        ])
 
-    static let itemKind = SceneDescriptor(id: "item", summary: "one item", actions: [
-        ActionSpec("rename", summary: "rename it", parameters: [ParameterSpec("name", .text, help: "new name")]),
-        ActionSpec("close", summary: "go back to the list"),
-    ], displays: [ItemViewModel.self])
+    static let itemKind = SceneDescriptor(
+        id: "item", summary: "one item",
+        actions: [
+            ActionSpec("rename", summary: "rename it", parameters: [ParameterSpec("name", .text, help: "new name")]),
+            ActionSpec("close", summary: "go back to the list"),
+        ], displays: [ItemViewModel.self])
 
     struct ListViewModel: ViewModel, Equatable {
         static let kind = "list"
@@ -39,8 +52,9 @@ enum RPCSeeds {
         var layout: DisplayLayout { .lines([name]) }
     }
 
-    static let validationError = Message.error("name is required", code: .validationFailed,
-                                               details: ["name": "is required"])
+    static let validationError = Message.error(
+        "name is required", code: .validationFailed,
+        details: ["name": "is required"])
 
     // MARK: bytes
 
@@ -66,8 +80,11 @@ enum RPCSeeds {
     static func messages(_ frames: [[UInt8]], file: StaticString = #filePath, line: UInt = #line) -> [JSONValue] {
         frames.compactMap { frame in
             var body = ArraySlice(frame)
-            if let end = body.firstRange(of: Array("\r\n\r\n".utf8)) { body = body[end.upperBound...] }
-            else if body.last == 0x0A { body = body.dropLast() }
+            if let end = body.firstRange(of: Array("\r\n\r\n".utf8)) {
+                body = body[end.upperBound...]
+            } else if body.last == 0x0A {
+                body = body.dropLast()
+            }
             do { return try JSONValue.parse(Array(body)) } catch {
                 XCTFail("not JSON: \(String(decoding: frame, as: UTF8.self))", file: file, line: line)
                 return nil

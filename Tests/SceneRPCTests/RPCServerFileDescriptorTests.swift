@@ -1,7 +1,8 @@
 import Foundation
 import JSONBytes
-@testable import SceneRPC
 import XCTest
+
+@testable import SceneRPC
 
 /// The loop over real descriptors: the whole input is written to a pipe and closed first, so the
 /// test needs no threads or timing.
@@ -16,7 +17,9 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         // Given
         let fixture = RPCFixture()
         let input = try pipePair(), output = try pipePair()
-        let bytes = RPCSeeds.contentLengthFrame(RPCSeeds.initialize) + RPCSeeds.contentLengthFrame(RPCSeeds.request(1, "session/stack"))
+        let bytes =
+            RPCSeeds.contentLengthFrame(RPCSeeds.initialize)
+            + RPCSeeds.contentLengthFrame(RPCSeeds.request(1, "session/stack"))
         XCTAssertTrue(RPCServer.writeWhole(bytes, to: input.write))
         close(input.write)
         // When
@@ -67,8 +70,10 @@ final class RPCServerFileDescriptorTests: XCTestCase {
             finished.signal()
         }
         // When: one whole request, and the start of the next one in the same write
-        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")) + Array(#"{"jsonrpc":"2.0","#.utf8),
-                                           to: input.write))
+        XCTAssertTrue(
+            RPCServer.writeWhole(
+                RPCSeeds.line(RPCSeeds.request(1, "session/stack")) + Array(#"{"jsonrpc":"2.0","#.utf8),
+                to: input.write))
         // Then: the answer comes although no more input arrives (a deadlock guard, not a timing check)
         var pollfd = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
         XCTAssertEqual(poll(&pollfd, 1, 60_000), 1, "no answer while the input stays open")
@@ -89,7 +94,8 @@ final class RPCServerFileDescriptorTests: XCTestCase {
 
     func test_receiveIntoABuffer_writesNothingUntilFlushed_thenTheSameBytesAsFrameByFrame() throws {
         // Given: several frames in one read, and the same read answered frame by frame
-        let bytes = RPCSeeds.contentLengthFrame(RPCSeeds.initialize)
+        let bytes =
+            RPCSeeds.contentLengthFrame(RPCSeeds.initialize)
             + RPCSeeds.contentLengthFrame(RPCSeeds.request(1, "session/stack"))
             + RPCSeeds.contentLengthFrame(RPCSeeds.request(2, "list/fail"))
             + RPCSeeds.contentLengthFrame("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope\"}")
@@ -153,8 +159,9 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         fixture.scene.duringWork = { seenDuringWork.append(self.messages(in: file.path).count) }
         let buffer = FrameBuffer(descriptor: file.fd)
         // When
-        fixture.sut.receive(RPCSeeds.line(RPCSeeds.request(1, "jobs/import", #"{"count":2,"workDoneToken":3}"#)),
-                            into: buffer)
+        fixture.sut.receive(
+            RPCSeeds.line(RPCSeeds.request(1, "jobs/import", #"{"count":2,"workDoneToken":3}"#)),
+            into: buffer)
         buffer.flush()
         // Then: begin + change + report by the first probe, two more by the second, all in the end
         XCTAssertEqual(seenDuringWork, [3, 5])
@@ -170,9 +177,10 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         fixture.scene.duringWork = { idsSeenDuringWork.append(self.messages(in: file.path).compactMap { $0["id"] }) }
         let buffer = FrameBuffer(descriptor: file.fd)
         // When
-        fixture.sut.receive(RPCSeeds.line(RPCSeeds.request(1, "session/stack"))
-                            + RPCSeeds.line(RPCSeeds.request(2, "jobs/import", #"{"count":2}"#)),
-                            into: buffer)
+        fixture.sut.receive(
+            RPCSeeds.line(RPCSeeds.request(1, "session/stack"))
+                + RPCSeeds.line(RPCSeeds.request(2, "jobs/import", #"{"count":2}"#)),
+            into: buffer)
         buffer.flush()
         // Then: the quick answer was on the wire while the long work ran, and no progress was sent
         XCTAssertEqual(idsSeenDuringWork, [[1], [1]])

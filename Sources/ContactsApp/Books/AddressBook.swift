@@ -29,9 +29,11 @@ public struct AddressBook: Equatable, Sendable {
     /// How many contacts it holds (filled by `addressBooks()`).
     public var count: Int
 
-    public init(name: String, account: String? = nil, url: String? = nil, displayName: String = "",
-                acceptsVCard4: Bool = false, syncToken: String? = nil, serverReadOnly: Bool = false,
-                markedReadOnly: Bool = false, isDefault: Bool = false, count: Int = 0) {
+    public init(
+        name: String, account: String? = nil, url: String? = nil, displayName: String = "",
+        acceptsVCard4: Bool = false, syncToken: String? = nil, serverReadOnly: Bool = false,
+        markedReadOnly: Bool = false, isDefault: Bool = false, count: Int = 0
+    ) {
         self.name = name; self.account = account; self.url = url; self.displayName = displayName
         self.acceptsVCard4 = acceptsVCard4; self.syncToken = syncToken; self.serverReadOnly = serverReadOnly
         self.markedReadOnly = markedReadOnly; self.isDefault = isDefault; self.count = count

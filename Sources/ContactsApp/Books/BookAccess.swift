@@ -20,7 +20,8 @@ public struct BookAccess {
         guard !readOnly.isEmpty else { return }
         let names = try Self.translating { try books.bookNames(of: contacts.compactMap(\.id)) }
         for contact in contacts {
-            guard let id = contact.id, let name = names[id], let book = readOnly.first(where: { $0.name == name }) else { continue }
+            guard let id = contact.id, let name = names[id], let book = readOnly.first(where: { $0.name == name })
+            else { continue }
             let shown = contact.fullName.isEmpty ? "" : " \(contact.fullName)"
             throw ContactsFailure.readOnly(book: book.name, byServer: book.serverReadOnly, contact: "#\(id)\(shown)")
         }
@@ -41,7 +42,8 @@ public struct BookAccess {
     public func checkNewContacts() throws {
         guard let books else { return }
         guard let book = try Self.translating({ try books.addressBooks(counting: false) }).first(where: \.isDefault),
-              book.isReadOnly else { return }
+            book.isReadOnly
+        else { return }
         throw ContactsFailure.readOnly(book: book.name, byServer: book.serverReadOnly, contact: nil)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(CLDAPSupport)
-import CLDAPSupport
+    import CLDAPSupport
 #endif
 
 /// One search of one directory, as the client sends it.
@@ -13,8 +14,10 @@ public struct DirectoryRequest: Equatable, Sendable {
     public var sizeLimit: Int
     /// What the server is asked to send of each entry.
     public var attributes: [String]
-    public init(source: DirectorySource, filter: String, base: String? = nil, password: String? = nil, sizeLimit: Int? = nil,
-                attributes: [String] = DirectoryRequest.everyAttribute) {
+    public init(
+        source: DirectorySource, filter: String, base: String? = nil, password: String? = nil, sizeLimit: Int? = nil,
+        attributes: [String] = DirectoryRequest.everyAttribute
+    ) {
         self.source = source; self.filter = filter; self.base = base; self.password = password
         self.sizeLimit = sizeLimit ?? source.sizeLimit
         self.attributes = attributes
@@ -47,46 +50,58 @@ public struct OpenLDAPClient: DirectoryClient {
 
     public func search(_ request: DirectoryRequest) -> DirectoryAnswer {
         #if canImport(CLDAPSupport)
-        let source = request.source
-        final class Collector {
-            let source: String
-            var entries: [DirectoryEntry] = []
-            init(source: String) { self.source = source }
-        }
-        let collector = Collector(source: source.name)
-        var message = [CChar](repeating: 0, count: 1024)
-        var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
-        defer { cAttributes.forEach { free($0) } }
-        let status: Int32 = source.server.withCString { uri in
-            (request.base ?? source.baseDN).withCString { base in
-                request.filter.withCString { filter in
-                    withOptionalCString(source.bindDN) { bindDN in
-                        withOptionalCString(request.password) { password in
-                            withOptionalCString(source.caFile) { caFile in
-                                cAttributes.withUnsafeMutableBufferPointer { buffer in
-                                    buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { names in
-                                        var params = cldap_search_params(
-                                            uri: uri, bind_dn: bindDN, password: password, base: base, filter: filter,
-                                            attributes: names, tls: Self.tls(source.security), ca_file: caFile,
-                                            size_limit: Int32(clamping: request.sizeLimit), time_limit: source.timeLimit)
-                                        let context = Unmanaged.passUnretained(collector).toOpaque()
-                                        return cldap_search(&params, context, { context, attribute, value, length in
-                                            let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
-                                            let data = Data(bytes: value, count: length)
-                                            guard let attribute else {
-                                                collector.entries.append(DirectoryEntry(
-                                                    source: collector.source, dn: String(decoding: data, as: UTF8.self)))
-                                                return
-                                            }
-                                            guard !collector.entries.isEmpty else { return }
-                                            let name = String(cString: attribute)
-                                            let last = collector.entries.count - 1
-                                            if let index = collector.entries[last].attributes.firstIndex(where: { $0.name == name }) {
-                                                collector.entries[last].attributes[index].values.append(data)
-                                            } else {
-                                                collector.entries[last].attributes.append((name, [data]))
-                                            }
-                                        }, &message, message.count)
+            let source = request.source
+            final class Collector {
+                let source: String
+                var entries: [DirectoryEntry] = []
+                init(source: String) { self.source = source }
+            }
+            let collector = Collector(source: source.name)
+            var message = [CChar](repeating: 0, count: 1024)
+            var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
+            defer { cAttributes.forEach { free($0) } }
+            let status: Int32 = source.server.withCString { uri in
+                (request.base ?? source.baseDN).withCString { base in
+                    request.filter.withCString { filter in
+                        withOptionalCString(source.bindDN) { bindDN in
+                            withOptionalCString(request.password) { password in
+                                withOptionalCString(source.caFile) { caFile in
+                                    cAttributes.withUnsafeMutableBufferPointer { buffer in
+                                        buffer.baseAddress!.withMemoryRebound(
+                                            to: UnsafePointer<CChar>?.self, capacity: buffer.count
+                                        ) { names in
+                                            var params = cldap_search_params(
+                                                uri: uri, bind_dn: bindDN, password: password, base: base,
+                                                filter: filter,
+                                                attributes: names, tls: Self.tls(source.security), ca_file: caFile,
+                                                size_limit: Int32(clamping: request.sizeLimit),
+                                                time_limit: source.timeLimit)
+                                            let context = Unmanaged.passUnretained(collector).toOpaque()
+                                            return cldap_search(
+                                                &params, context,
+                                                { context, attribute, value, length in
+                                                    let collector = Unmanaged<Collector>.fromOpaque(context!)
+                                                        .takeUnretainedValue()
+                                                    let data = Data(bytes: value, count: length)
+                                                    guard let attribute else {
+                                                        collector.entries.append(
+                                                            DirectoryEntry(
+                                                                source: collector.source,
+                                                                dn: String(decoding: data, as: UTF8.self)))
+                                                        return
+                                                    }
+                                                    guard !collector.entries.isEmpty else { return }
+                                                    let name = String(cString: attribute)
+                                                    let last = collector.entries.count - 1
+                                                    if let index = collector.entries[last].attributes.firstIndex(
+                                                        where: { $0.name == name })
+                                                    {
+                                                        collector.entries[last].attributes[index].values.append(data)
+                                                    } else {
+                                                        collector.entries[last].attributes.append((name, [data]))
+                                                    }
+                                                }, &message, message.count)
+                                        }
                                     }
                                 }
                             }
@@ -94,35 +109,36 @@ public struct OpenLDAPClient: DirectoryClient {
                     }
                 }
             }
-        }
-        let text = String(cString: message)
-        let reason: DirectoryFailure.Reason
-        switch status {
-        case CLDAP_OK: return DirectoryAnswer(entries: collector.entries)
-        case CLDAP_MORE: return DirectoryAnswer(entries: collector.entries, more: true)
-        case CLDAP_NO_LIBRARY: reason = .noLibrary
-        case CLDAP_TIMEOUT: reason = .timeout
-        case CLDAP_BIND: reason = .bind
-        case CLDAP_TLS: reason = .tls
-        case CLDAP_SEARCH: reason = .search
-        default: reason = .connect
-        }
-        return DirectoryAnswer(failure: .directory(name: source.name, reason, text))
+            let text = String(cString: message)
+            let reason: DirectoryFailure.Reason
+            switch status {
+            case CLDAP_OK: return DirectoryAnswer(entries: collector.entries)
+            case CLDAP_MORE: return DirectoryAnswer(entries: collector.entries, more: true)
+            case CLDAP_NO_LIBRARY: reason = .noLibrary
+            case CLDAP_TIMEOUT: reason = .timeout
+            case CLDAP_BIND: reason = .bind
+            case CLDAP_TLS: reason = .tls
+            case CLDAP_SEARCH: reason = .search
+            default: reason = .connect
+            }
+            return DirectoryAnswer(failure: .directory(name: source.name, reason, text))
         #else
-        return DirectoryAnswer(failure: .directory(name: request.source.name, .noLibrary,
-            "this build of contactsbook (a fully static executable) cannot load OpenLDAP's library; "
-            + "a build from `swift build` searches directories"))
+            return DirectoryAnswer(
+                failure: .directory(
+                    name: request.source.name, .noLibrary,
+                    "this build of contactsbook (a fully static executable) cannot load OpenLDAP's library; "
+                        + "a build from `swift build` searches directories"))
         #endif
     }
 
     #if canImport(CLDAPSupport)
-    private static func tls(_ security: DirectorySource.Security) -> Int32 {
-        switch security {
-        case .startTLS: return CLDAP_TLS_START
-        case .ldaps: return CLDAP_TLS_LDAPS
-        case .plaintext: return CLDAP_TLS_NONE
+        private static func tls(_ security: DirectorySource.Security) -> Int32 {
+            switch security {
+            case .startTLS: return CLDAP_TLS_START
+            case .ldaps: return CLDAP_TLS_LDAPS
+            case .plaintext: return CLDAP_TLS_NONE
+            }
         }
-    }
     #endif
 }
 

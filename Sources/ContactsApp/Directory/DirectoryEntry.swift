@@ -50,24 +50,30 @@ public struct DirectoryEntry: Equatable, Sendable {
         // to clean or cut, only spaces to trim; the same answer without a pass per scalar.
         if data.count <= maximumValueLength, data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             guard let first = data.firstIndex(where: { $0 != 0x20 }),
-                  let last = data.lastIndex(where: { $0 != 0x20 }) else { return nil }
+                let last = data.lastIndex(where: { $0 != 0x20 })
+            else { return nil }
             return String(decoding: data[first...last], as: UTF8.self)
         }
         guard var text = String(validating: data, as: UTF8.self) else { return nil }
         // Scalar by scalar only when a control character (C0, DEL, C1) or a line or paragraph
         // separator is there to replace: a name in any script usually has none.
         if hasControls(data) {
-            text = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : scalar
-            }))
+            text = String(
+                String.UnicodeScalarView(
+                    text.unicodeScalars.map { scalar in
+                        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+                            ? " " : scalar
+                    }))
         }
         if data.count > maximumValueLength, text.count > maximumValueLength {
             text = String(text.prefix(maximumValueLength)) + "…"
         }
         // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString.
         let scalars = text.unicodeScalars
-        let blank = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
-        guard let first = scalars.firstIndex(where: { !blank($0) }), let last = scalars.lastIndex(where: { !blank($0) }) else {
+        let blank = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard let first = scalars.firstIndex(where: { !blank($0) }), let last = scalars.lastIndex(where: { !blank($0) })
+        else {
             return nil
         }
         return String(String.UnicodeScalarView(scalars[first...last]))
@@ -180,20 +186,26 @@ public enum DirectoryMapping {
     private static func labelled(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> [LabeledValue] {
         var seen = Set<String>()
         return sources.flatMap { source in
-            entry.texts(source.attribute).filter { seen.insert($0).inserted }.map { LabeledValue(label: source.label, value: $0) }
+            entry.texts(source.attribute).filter { seen.insert($0).inserted }.map {
+                LabeledValue(label: source.label, value: $0)
+            }
         }
     }
 
     private static func address(_ entry: DirectoryEntry) -> PostalAddress? {
         let street = entry.texts("street").first ?? entry.texts("streetAddress").first ?? ""
-        let address = PostalAddress(label: "work", street: street, city: entry.texts("l").first ?? "",
-                                    region: entry.texts("st").first ?? "", postalCode: entry.texts("postalCode").first ?? "",
-                                    country: entry.texts("co").first ?? entry.texts("c").first ?? "")
+        let address = PostalAddress(
+            label: "work", street: street, city: entry.texts("l").first ?? "",
+            region: entry.texts("st").first ?? "", postalCode: entry.texts("postalCode").first ?? "",
+            country: entry.texts("co").first ?? entry.texts("c").first ?? "")
         if !address.components.isEmpty { return address }
         // postalAddress: "1 Main St$Springfield$USA", lines separated by `$`.
         guard let lines = entry.texts("postalAddress").first else { return nil }
-        return PostalAddress(label: "work", street: lines.split(separator: "$").map {
-            $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", "))
+        return PostalAddress(
+            label: "work",
+            street: lines.split(separator: "$").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.joined(separator: ", "))
     }
 
     private static func escapeVCardText(_ text: String) -> String {

@@ -11,7 +11,9 @@ public struct DirectoryPresenter {
     }
 
     public func sources(_ sources: [DirectorySource]) -> String {
-        guard !sources.isEmpty else { return "No directories. Add one with 'contactsbook directory add NAME ldaps://HOST/BASE-DN'.\n" }
+        guard !sources.isEmpty else {
+            return "No directories. Add one with 'contactsbook directory add NAME ldaps://HOST/BASE-DN'.\n"
+        }
         return sources.map { "\($0.name)\t\(describe($0))\n" }.joined()
     }
 
@@ -21,17 +23,23 @@ public struct DirectoryPresenter {
     public func tested(_ source: DirectorySource, _ answer: DirectoryAnswer) -> (text: String, ok: Bool) {
         if let failure = answer.failure { return (sanitize(failure.description) + "\n", false) }
         let how = source.bindDN.map { "bound as \($0)" } ?? "anonymously"
-        let found = answer.entries.isEmpty ? "found no person under \(source.baseDN) (check the base DN and --filter)"
+        let found =
+            answer.entries.isEmpty
+            ? "found no person under \(source.baseDN) (check the base DN and --filter)"
             : "found people under \(source.baseDN), e.g. \(answer.entries[0].dn)"
-        return (sanitize("directory \(source.name): connected with \(security(source.security)), \(how); \(found)") + "\n", true)
+        return (
+            sanitize("directory \(source.name): connected with \(security(source.security)), \(how); \(found)") + "\n",
+            true
+        )
     }
 
     /// `directory show`: the entry's fields, one per line.
     public func entry(_ model: ListContacts.ShowDirectoryEntry.ViewModel) -> String {
         let width = model.fields.map(\.label.count).max() ?? 0
-        return model.name + "\n" + model.fields.map {
-            $0.label + String(repeating: " ", count: width - $0.label.count) + "  " + $0.value + "\n"
-        }.joined()
+        return model.name + "\n"
+            + model.fields.map {
+                $0.label + String(repeating: " ", count: width - $0.label.count) + "  " + $0.value + "\n"
+            }.joined()
     }
 
     public func copied(_ contact: Contact, from directory: String) -> String {
@@ -43,7 +51,8 @@ public struct DirectoryPresenter {
     public func mailMatches(_ search: DirectorySearch) -> [MailQueryMatch] {
         search.entries.flatMap { entry -> [MailQueryMatch] in
             let contact = DirectoryMapping.mailContact(from: entry)
-            let info = ["\(entry.source) directory", contact.organization].filter { !$0.isEmpty }.joined(separator: " · ")
+            let info = ["\(entry.source) directory", contact.organization].filter { !$0.isEmpty }.joined(
+                separator: " · ")
             return contact.emails.map { MailQueryMatch(address: $0.value, name: contact.fullName, info: info) }
         }
     }

@@ -32,9 +32,11 @@ public struct DirectorySource: Equatable, Sendable {
     public static let defaultSizeLimit = 50
     public static let defaultTimeLimit = 3.0
 
-    public init(name: String, server: String, baseDN: String, bindDN: String? = nil, passwordCommand: String? = nil,
-                filter: String? = nil, security: Security, caFile: String? = nil,
-                sizeLimit: Int = DirectorySource.defaultSizeLimit, timeLimit: Double = DirectorySource.defaultTimeLimit) {
+    public init(
+        name: String, server: String, baseDN: String, bindDN: String? = nil, passwordCommand: String? = nil,
+        filter: String? = nil, security: Security, caFile: String? = nil,
+        sizeLimit: Int = DirectorySource.defaultSizeLimit, timeLimit: Double = DirectorySource.defaultTimeLimit
+    ) {
         self.name = name; self.server = server; self.baseDN = baseDN; self.bindDN = bindDN
         self.passwordCommand = passwordCommand; self.filter = filter; self.security = security; self.caFile = caFile
         self.sizeLimit = sizeLimit; self.timeLimit = timeLimit
@@ -47,11 +49,18 @@ public struct DirectorySource: Equatable, Sendable {
 
     /// Reads `ldap[s]://HOST[:PORT]/BASE-DN` (the base percent-decoded, as RFC 4516 writes it).
     /// `ldaps` is LDAPS; `ldap` is StartTLS unless `plaintext`.
-    public static func parse(name: String, url: String, plaintext: Bool) throws -> (server: String, base: String, security: Security) {
+    public static func parse(name: String, url: String, plaintext: Bool) throws -> (
+        server: String, base: String, security: Security
+    ) {
         let lower = url.lowercased()
         let scheme: String
-        if lower.hasPrefix("ldaps://") { scheme = "ldaps" } else if lower.hasPrefix("ldap://") { scheme = "ldap" } else {
-            throw DirectoryFailure.invalid("directory \(name): the address is ldap://HOST[:PORT]/BASE-DN or ldaps://..., not '\(url)'")
+        if lower.hasPrefix("ldaps://") {
+            scheme = "ldaps"
+        } else if lower.hasPrefix("ldap://") {
+            scheme = "ldap"
+        } else {
+            throw DirectoryFailure.invalid(
+                "directory \(name): the address is ldap://HOST[:PORT]/BASE-DN or ldaps://..., not '\(url)'")
         }
         let rest = url.dropFirst(scheme.count + 3)
         let hostPort = rest.prefix { $0 != "/" }
@@ -64,7 +73,9 @@ public struct DirectorySource: Equatable, Sendable {
             }
             host = hostPort[hostPort.startIndex...close]
             let after = hostPort[hostPort.index(after: close)...]
-            if after.hasPrefix(":") { port = after.dropFirst() } else if !after.isEmpty {
+            if after.hasPrefix(":") {
+                port = after.dropFirst()
+            } else if !after.isEmpty {
                 throw DirectoryFailure.invalid("directory \(name): '\(hostPort)' is not a host")
             }
         } else if let colon = hostPort.firstIndex(of: ":") {
@@ -81,9 +92,11 @@ public struct DirectorySource: Equatable, Sendable {
             }
         }
         guard let base = String(basePart).removingPercentEncoding, !base.trimmingCharacters(in: .whitespaces).isEmpty,
-              !base.contains("?") else {
-            throw DirectoryFailure.invalid("directory \(name): the address ends with the base DN to search under, "
-                + "as in ldaps://ldap.example.org/ou=people,dc=example,dc=org")
+            !base.contains("?")
+        else {
+            throw DirectoryFailure.invalid(
+                "directory \(name): the address ends with the base DN to search under, "
+                    + "as in ldaps://ldap.example.org/ou=people,dc=example,dc=org")
         }
         let security: Security = scheme == "ldaps" ? .ldaps : (plaintext ? .plaintext : .startTLS)
         return ("\(scheme)://\(host)" + (port.isEmpty ? "" : ":\(port)"), base, security)

@@ -12,7 +12,8 @@ public struct DirectorySearch: Equatable, Sendable {
         answers.compactMap { answer in
             if let failure = answer.failure { return failure.description }
             if answer.more, let source = answer.entries.first?.source {
-                return "directory \(source): more entries match than the \(answer.entries.count) shown; type more of the name"
+                return
+                    "directory \(source): more entries match than the \(answer.entries.count) shown; type more of the name"
             }
             return nil
         }
@@ -48,36 +49,43 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     /// A password command runs once per process and directory, not once per search.
     private var knownPasswords: [String: String] = [:]
 
-    public init(sources: DirectorySourceStore, journal: ContactJournal? = nil, client: DirectoryClient = OpenLDAPClient(),
-                passwords: @escaping (DirectorySource) throws -> String? = DirectoryPassword.run,
-                makeUID: @escaping () -> String = { UUID().uuidString.lowercased() }, now: @escaping () -> Date = Date.init) {
+    public init(
+        sources: DirectorySourceStore, journal: ContactJournal? = nil, client: DirectoryClient = OpenLDAPClient(),
+        passwords: @escaping (DirectorySource) throws -> String? = DirectoryPassword.run,
+        makeUID: @escaping () -> String = { UUID().uuidString.lowercased() }, now: @escaping () -> Date = Date.init
+    ) {
         self.sources = sources; self.journal = journal; self.client = client; self.passwords = passwords
         self.makeUID = makeUID; self.now = now
     }
 
     // MARK: Sources
 
-    public func add(name: String, url: String, bindDN: String?, passwordCommand: String?, filter: String?,
-                    plaintext: Bool, caFile: String?, sizeLimit: Int?, timeLimit: Double?) throws -> DirectorySource {
+    public func add(
+        name: String, url: String, bindDN: String?, passwordCommand: String?, filter: String?,
+        plaintext: Bool, caFile: String?, sizeLimit: Int?, timeLimit: Double?
+    ) throws -> DirectorySource {
         guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0.isNewline }), name.count <= 64 else {
             throw DirectoryFailure.invalid("a directory name is one word")
         }
         let (server, base, security) = try DirectorySource.parse(name: name, url: url, plaintext: plaintext)
         if plaintext && security == .ldaps {
-            throw DirectoryFailure.invalid("directory \(name): --plaintext is for ldap:// addresses; ldaps:// is always TLS")
+            throw DirectoryFailure.invalid(
+                "directory \(name): --plaintext is for ldap:// addresses; ldaps:// is always TLS")
         }
         if let filter, let problem = LDAPFilter.validate(filter) {
             throw DirectoryFailure.invalid("directory \(name): --filter: \(problem)")
         }
         if bindDN != nil, passwordCommand == nil {
-            throw DirectoryFailure.invalid("directory \(name): --bind-dn needs --password-command (the password is never stored)")
+            throw DirectoryFailure.invalid(
+                "directory \(name): --bind-dn needs --password-command (the password is never stored)")
         }
         if passwordCommand != nil, bindDN == nil {
             throw DirectoryFailure.invalid("directory \(name): --password-command goes with --bind-dn")
         }
         if let caFile {
             guard security != .plaintext else {
-                throw DirectoryFailure.invalid("directory \(name): --ca-file is for StartTLS or ldaps://, not --plaintext")
+                throw DirectoryFailure.invalid(
+                    "directory \(name): --ca-file is for StartTLS or ldaps://, not --plaintext")
             }
             guard FileManager.default.isReadableFile(atPath: caFile) else {
                 throw DirectoryFailure.invalid("directory \(name): cannot read the CA file \(caFile)")
@@ -90,10 +98,11 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
             throw DirectoryFailure.invalid("directory \(name): --time-limit is more than 0 and at most 60 seconds")
         }
         let caPath = caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let source = DirectorySource(name: name, server: server, baseDN: base, bindDN: bindDN,
-                                     passwordCommand: passwordCommand, filter: filter, security: security, caFile: caPath,
-                                     sizeLimit: sizeLimit ?? DirectorySource.defaultSizeLimit,
-                                     timeLimit: timeLimit ?? DirectorySource.defaultTimeLimit)
+        let source = DirectorySource(
+            name: name, server: server, baseDN: base, bindDN: bindDN,
+            passwordCommand: passwordCommand, filter: filter, security: security, caFile: caPath,
+            sizeLimit: sizeLimit ?? DirectorySource.defaultSizeLimit,
+            timeLimit: timeLimit ?? DirectorySource.defaultTimeLimit)
         do { try sources.addDirectorySource(source) } catch { throw DirectoryFailure.storage(Self.words(error)) }
         return source
     }
@@ -132,8 +141,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
 
     /// Asks `sources` (read already: `query` asks them while it searches the book) for
     /// `attributes` of each entry (`DirectoryMapping.mailAttributes` for addresses alone).
-    public func search(_ text: String, in sources: [DirectorySource],
-                       attributes: [String] = DirectoryRequest.everyAttribute) -> DirectorySearch {
+    public func search(
+        _ text: String, in sources: [DirectorySource],
+        attributes: [String] = DirectoryRequest.everyAttribute
+    ) -> DirectorySearch {
         let moment = now()
         let all = sources.filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
         guard !all.isEmpty, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return DirectorySearch() }
@@ -142,9 +153,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         // Every directory at once: the search costs the longest time limit, not their sum.
         DispatchQueue.concurrentPerform(iterations: all.count) { index in
             let source = all[index]
-            let answer = LDAPFilter.search(text, people: source.peopleFilter).map {
-                ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
-            } ?? DirectoryAnswer()
+            let answer =
+                LDAPFilter.search(text, people: source.peopleFilter).map {
+                    ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
+                } ?? DirectoryAnswer()
             results.withLock { answers[index] = answer }
         }
         for (source, answer) in zip(all, answers) {
@@ -158,7 +170,9 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     /// The entry at `dn` in directory `name` (for `show` and `copy`).
     public func entry(name: String, dn: String) throws -> DirectoryEntry {
         let source = try self.source(named: name)
-        guard !dn.isEmpty, !dn.contains(where: \.isNewline) else { throw DirectoryFailure.invalid("'\(dn)' is not a DN") }
+        guard !dn.isEmpty, !dn.contains(where: \.isNewline) else {
+            throw DirectoryFailure.invalid("'\(dn)' is not a DN")
+        }
         let answer = ask(DirectoryRequest(source: source, filter: source.peopleFilter, base: dn, sizeLimit: 1))
         if let failure = answer.failure {
             if case .directory(_, .search, _) = failure {
@@ -166,8 +180,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
             }
             throw failure
         }
-        guard let entry = answer.entries.first(where: { $0.dn.caseInsensitiveCompare(dn) == .orderedSame })
-            ?? answer.entries.first else {
+        guard
+            let entry = answer.entries.first(where: { $0.dn.caseInsensitiveCompare(dn) == .orderedSame })
+                ?? answer.entries.first
+        else {
             throw DirectoryFailure.directory(name: name, .search, "no person at \(dn)")
         }
         return entry
@@ -189,8 +205,10 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         contact.createdAt = now()
         contact.updatedAt = contact.createdAt
         do {
-            return try journal.recordChangeSet(kind: .add, summary: "copied \(contact.fullName) from directory \(entry.source)",
-                                               origin: nil) { try $0.insert(contact, keepingID: false) }
+            return try journal.recordChangeSet(
+                kind: .add, summary: "copied \(contact.fullName) from directory \(entry.source)",
+                origin: nil
+            ) { try $0.insert(contact, keepingID: false) }
         } catch {
             throw DirectoryFailure.storage(Self.words(error))
         }
@@ -242,15 +260,17 @@ public enum DirectoryPassword {
         switch result {
         case CPROCESS_EXITED: break
         case CPROCESS_TIMED_OUT:
-            throw Failed(description: "the password command did not finish within \(Int(timeout)) s (stopped; "
-                + "CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
+            throw Failed(
+                description: "the password command did not finish within \(Int(timeout)) s (stopped; "
+                    + "CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
         case CPROCESS_TOO_MUCH: throw Failed(description: "the password command printed too much (stopped)")
         default: throw Failed(description: "cannot run the password command: \(String(cString: strerror(reason)))")
         }
         let exited = status & 0x7F == 0
         guard exited, (status >> 8) & 0xFF == 0 else {
-            throw Failed(description: "the password command failed ("
-                + (exited ? "exit \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)") + ")")
+            throw Failed(
+                description: "the password command failed ("
+                    + (exited ? "exit \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)") + ")")
         }
         let data = output.map { Data(bytes: $0, count: length) } ?? Data()
         return PasswordCommand.firstLine(of: data)

@@ -3,8 +3,10 @@
 /// what a person is. Values are escaped as RFC 4515 says, so a word is never filter syntax.
 public enum LDAPFilter {
     /// The attributes a word is looked for in, at their start.
-    public static let searchedAttributes = ["cn", "displayName", "givenName", "sn", "mail", "telephoneNumber",
-                                            "mobile", "o", "ou", "title"]
+    public static let searchedAttributes = [
+        "cn", "displayName", "givenName", "sn", "mail", "telephoneNumber",
+        "mobile", "o", "ou", "title",
+    ]
     /// Words past these are left out of the filter: a directory answers a long filter slowly,
     /// and the first words narrow enough.
     public static let maximumWords = 8
@@ -41,7 +43,9 @@ public enum LDAPFilter {
     /// A filter a person gave with `--filter`: one parenthesised expression with balanced
     /// parentheses (escaped ones aside), or why not.
     public static func validate(_ filter: String) -> String? {
-        guard filter.hasPrefix("("), filter.hasSuffix(")") else { return "a filter is written in parentheses: (objectClass=person)" }
+        guard filter.hasPrefix("("), filter.hasSuffix(")") else {
+            return "a filter is written in parentheses: (objectClass=person)"
+        }
         var depth = 0
         var escaped = false
         for character in filter {

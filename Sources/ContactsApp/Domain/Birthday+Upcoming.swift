@@ -22,12 +22,14 @@ public struct CalendarDay: Equatable, Comparable, Sendable {
     public func days(until other: CalendarDay) -> Int {
         let utc = Self.calendar(TimeZone(identifier: "UTC") ?? .current)
         guard let from = utc.date(from: DateComponents(year: year, month: month, day: day)),
-              let to = utc.date(from: DateComponents(year: other.year, month: other.month, day: other.day))
+            let to = utc.date(from: DateComponents(year: other.year, month: other.month, day: other.day))
         else { return 0 }
         return utc.dateComponents([.day], from: from, to: to).day ?? 0
     }
 
-    public static func < (a: CalendarDay, b: CalendarDay) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+    public static func < (a: CalendarDay, b: CalendarDay) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 

@@ -27,7 +27,9 @@ public struct Birthday: Equatable, Codable, Sendable {
         // Digits only: `Int` alone would also take "+1990".
         var numbers: [Int] = []
         for part in trimmed.split(separator: "-", omittingEmptySubsequences: false) {
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(part) else { return nil }
+            guard !part.isEmpty, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(part) else {
+                return nil
+            }
             numbers.append(number)
         }
         switch numbers.count {

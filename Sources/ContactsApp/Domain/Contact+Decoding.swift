@@ -40,7 +40,8 @@ extension Contact {
         tags = try values.decodeIfPresent([String].self, forKey: .tags) ?? []
         extraProperties = try values.decodeIfPresent([String].self, forKey: .extraProperties) ?? []
         // A name order this version does not know (a newer one's) reads as the default.
-        nameOrder = try values.decodeIfPresent(String.self, forKey: .nameOrder).flatMap(NameOrder.init(rawValue:))
+        nameOrder =
+            try values.decodeIfPresent(String.self, forKey: .nameOrder).flatMap(NameOrder.init(rawValue:))
             ?? .givenFirst
         formattedName = try values.decodeIfPresent(String.self, forKey: .formattedName) ?? ""
         card = try values.decodeIfPresent(VCardRecord.self, forKey: .card)

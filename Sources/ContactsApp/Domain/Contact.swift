@@ -75,8 +75,10 @@ public struct PostalAddress: Equatable, Codable, Sendable {
     public var postalCode: String
     public var country: String
 
-    public init(label: String, street: String = "", city: String = "", region: String = "",
-                postalCode: String = "", country: String = "") {
+    public init(
+        label: String, street: String = "", city: String = "", region: String = "",
+        postalCode: String = "", country: String = ""
+    ) {
         self.label = label; self.street = street; self.city = city; self.region = region
         self.postalCode = postalCode; self.country = country
     }

@@ -25,13 +25,17 @@ extension ContactField {
         case .organization: return [.init("o"), .init("company"), .init("ou"), .init("department")]
         case .title: return [.init("title")]
         case .phone:
-            return [.init("telephoneNumber", "work"), .init("mobile", "mobile"), .init("homePhone", "home"),
-                    .init("ipPhone", "work"), .init("pager", "pager"), .init("facsimileTelephoneNumber", "fax")]
+            return [
+                .init("telephoneNumber", "work"), .init("mobile", "mobile"), .init("homePhone", "home"),
+                .init("ipPhone", "work"), .init("pager", "pager"), .init("facsimileTelephoneNumber", "fax"),
+            ]
         case .email: return [.init("mail", "work")]
         // The parts of one work address; `postalAddress` (lines separated by `$`) when none is there.
         case .address:
-            return [.init("street", "work"), .init("streetAddress", "work"), .init("l", "work"), .init("st", "work"),
-                    .init("postalCode", "work"), .init("co", "work"), .init("c", "work"), .init("postalAddress", "work")]
+            return [
+                .init("street", "work"), .init("streetAddress", "work"), .init("l", "work"), .init("st", "work"),
+                .init("postalCode", "work"), .init("co", "work"), .init("c", "work"), .init("postalAddress", "work"),
+            ]
         // labeledURI is "URL label"; AD's wWWHomePage a URL.
         case .website: return [.init("labeledURI", "work"), .init("wWWHomePage", "work")]
         case .birthday: return []

@@ -84,8 +84,10 @@ public enum ContactField: String, CaseIterable, Sendable {
         /// as they came and shown after the first; only the first is the field.
         public let keepsLaterProperties: Bool
 
-        init(vCard: String, shape: Shape, detailLabel: String?, name: String, form: (String, String, String),
-             csv: String, search: Search, merge: Merge, history: String, record: String, keepsLater: Bool = false) {
+        init(
+            vCard: String, shape: Shape, detailLabel: String?, name: String, form: (String, String, String),
+            csv: String, search: Search, merge: Merge, history: String, record: String, keepsLater: Bool = false
+        ) {
             self.vCard = vCard; self.shape = shape; self.detailLabel = detailLabel; self.name = name
             (formSummary, formValueHelp, formExample) = form
             csvColumn = csv; self.search = search; self.merge = merge; historyLabel = history; recordKey = record
@@ -102,59 +104,76 @@ public enum ContactField: String, CaseIterable, Sendable {
     private func makeDeclaration() -> Declaration {
         switch self {
         case .given:
-            return .init(vCard: "N", shape: .line, detailLabel: "Given name", name: "given name",
-                         form: ("set the given name", "the new value", "Ann"), csv: "given_name", search: .words(0),
-                         merge: .firstNonEmpty, history: "given", record: "givenName")
+            return .init(
+                vCard: "N", shape: .line, detailLabel: "Given name", name: "given name",
+                form: ("set the given name", "the new value", "Ann"), csv: "given_name", search: .words(0),
+                merge: .firstNonEmpty, history: "given", record: "givenName")
         case .family:
-            return .init(vCard: "N", shape: .line, detailLabel: "Family name", name: "family name",
-                         form: ("set the family name", "the new value", "Lee"), csv: "family_name", search: .words(1),
-                         merge: .firstNonEmpty, history: "family", record: "familyName")
+            return .init(
+                vCard: "N", shape: .line, detailLabel: "Family name", name: "family name",
+                form: ("set the family name", "the new value", "Lee"), csv: "family_name", search: .words(1),
+                merge: .firstNonEmpty, history: "family", record: "familyName")
         case .display:
-            return .init(vCard: "FN", shape: .line, detailLabel: nil, name: "display name",
-                         form: ("set the display name, when it is not the given and family names (vCard FN)", "the new value",
-                                "Dr. Ann Lee PhD"),
-                         csv: "display_name", search: .no, merge: .first, history: "display name", record: "formattedName")
+            return .init(
+                vCard: "FN", shape: .line, detailLabel: nil, name: "display name",
+                form: (
+                    "set the display name, when it is not the given and family names (vCard FN)", "the new value",
+                    "Dr. Ann Lee PhD"
+                ),
+                csv: "display_name", search: .no, merge: .first, history: "display name", record: "formattedName")
         case .nickname:
-            return .init(vCard: "NICKNAME", shape: .line, detailLabel: "Nickname", name: "nickname",
-                         form: ("set the nickname", "the new value", "Annie"), csv: "nickname", search: .words(2),
-                         merge: .firstNonEmpty, history: "nickname", record: "nickname")
+            return .init(
+                vCard: "NICKNAME", shape: .line, detailLabel: "Nickname", name: "nickname",
+                form: ("set the nickname", "the new value", "Annie"), csv: "nickname", search: .words(2),
+                merge: .firstNonEmpty, history: "nickname", record: "nickname")
         case .organization:
-            return .init(vCard: "ORG", shape: .line, detailLabel: "Organization", name: "organization",
-                         form: ("set the organization", "the new value", "Acme Inc."), csv: "organization", search: .words(3),
-                         merge: .firstNonEmpty, history: "organization", record: "organization", keepsLater: true)
+            return .init(
+                vCard: "ORG", shape: .line, detailLabel: "Organization", name: "organization",
+                form: ("set the organization", "the new value", "Acme Inc."), csv: "organization", search: .words(3),
+                merge: .firstNonEmpty, history: "organization", record: "organization", keepsLater: true)
         case .title:
-            return .init(vCard: "TITLE", shape: .line, detailLabel: "Title", name: "title",
-                         form: ("set the job title", "the new value", "Engineer"), csv: "title", search: .no,
-                         merge: .firstNonEmpty, history: "title", record: "title", keepsLater: true)
+            return .init(
+                vCard: "TITLE", shape: .line, detailLabel: "Title", name: "title",
+                form: ("set the job title", "the new value", "Engineer"), csv: "title", search: .no,
+                merge: .firstNonEmpty, history: "title", record: "title", keepsLater: true)
         case .phone:
-            return .init(vCard: "TEL", shape: .labelled, detailLabel: "Phone", name: "phone",
-                         form: ("add a phone number", "the number, any formatting", "mobile +1 555 123 4567"),
-                         csv: "phones", search: .digits, merge: .union, history: "phones", record: "phones")
+            return .init(
+                vCard: "TEL", shape: .labelled, detailLabel: "Phone", name: "phone",
+                form: ("add a phone number", "the number, any formatting", "mobile +1 555 123 4567"),
+                csv: "phones", search: .digits, merge: .union, history: "phones", record: "phones")
         case .email:
-            return .init(vCard: "EMAIL", shape: .labelled, detailLabel: "Email", name: "email",
-                         form: ("add an email address", "the address", "work ann@example.org"),
-                         csv: "emails", search: .words(4), merge: .union, history: "emails", record: "emails")
+            return .init(
+                vCard: "EMAIL", shape: .labelled, detailLabel: "Email", name: "email",
+                form: ("add an email address", "the address", "work ann@example.org"),
+                csv: "emails", search: .words(4), merge: .union, history: "emails", record: "emails")
         case .address:
-            return .init(vCard: "ADR", shape: .addresses, detailLabel: "Address", name: "address",
-                         form: ("add a postal address", "street; city; region; postal code; country",
-                                "home 1 Main St; Springfield; IL; 62701; USA"),
-                         csv: "addresses", search: .words(7), merge: .union, history: "addresses", record: "addresses")
+            return .init(
+                vCard: "ADR", shape: .addresses, detailLabel: "Address", name: "address",
+                form: (
+                    "add a postal address", "street; city; region; postal code; country",
+                    "home 1 Main St; Springfield; IL; 62701; USA"
+                ),
+                csv: "addresses", search: .words(7), merge: .union, history: "addresses", record: "addresses")
         case .website:
-            return .init(vCard: "URL", shape: .labelled, detailLabel: "Website", name: "website",
-                         form: ("add a website", "the address (URL)", "work https://ann.example.org"),
-                         csv: "websites", search: .words(8), merge: .union, history: "websites", record: "websites")
+            return .init(
+                vCard: "URL", shape: .labelled, detailLabel: "Website", name: "website",
+                form: ("add a website", "the address (URL)", "work https://ann.example.org"),
+                csv: "websites", search: .words(8), merge: .union, history: "websites", record: "websites")
         case .birthday:
-            return .init(vCard: "BDAY", shape: .date, detailLabel: "Birthday", name: "birthday",
-                         form: ("set the birthday (YYYY-MM-DD, or --MM-DD without a year)", "the new value", "1990-05-17"),
-                         csv: "birthday", search: .no, merge: .firstNonEmpty, history: "birthday", record: "birthday")
+            return .init(
+                vCard: "BDAY", shape: .date, detailLabel: "Birthday", name: "birthday",
+                form: ("set the birthday (YYYY-MM-DD, or --MM-DD without a year)", "the new value", "1990-05-17"),
+                csv: "birthday", search: .no, merge: .firstNonEmpty, history: "birthday", record: "birthday")
         case .notes:
-            return .init(vCard: "NOTE", shape: .text, detailLabel: "Notes", name: "notes",
-                         form: ("set the notes", "the new value", "met at the conference"), csv: "notes", search: .words(6),
-                         merge: .firstNonEmpty, history: "notes", record: "notes", keepsLater: true)
+            return .init(
+                vCard: "NOTE", shape: .text, detailLabel: "Notes", name: "notes",
+                form: ("set the notes", "the new value", "met at the conference"), csv: "notes", search: .words(6),
+                merge: .firstNonEmpty, history: "notes", record: "notes", keepsLater: true)
         case .tag:
-            return .init(vCard: "CATEGORIES", shape: .words, detailLabel: "Tags", name: "tag",
-                         form: ("add a tag", "the tag", "friends"), csv: "tags", search: .words(5), merge: .union,
-                         history: "tags", record: "tags")
+            return .init(
+                vCard: "CATEGORIES", shape: .words, detailLabel: "Tags", name: "tag",
+                form: ("add a tag", "the tag", "friends"), csv: "tags", search: .words(5), merge: .union,
+                history: "tags", record: "tags")
         }
     }
 
@@ -240,10 +259,14 @@ extension Contact {
             // The name checked first, cheaply: most kept lines are other properties (photos are large).
             let head = line.utf8.prefix { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ";") }
             let bare = head.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).last ?? head
-            guard bare.count == name.utf8.count, zip(bare, name.utf8).allSatisfy({ $0 & 0xDF == $1 }) else { return nil }
+            guard bare.count == name.utf8.count, zip(bare, name.utf8).allSatisfy({ $0 & 0xDF == $1 }) else {
+                return nil
+            }
             guard let property = try? VCardProperty(VCardContentLine(bytes: Array(line.utf8), line: 1)),
-                  property.name == name else { return nil }
-            let value = field == .organization
+                property.name == name
+            else { return nil }
+            let value =
+                field == .organization
                 ? VCardText.components(property.value).filter { !$0.isEmpty }.joined(separator: ", ")
                 : VCardText.unescape(property.value)
             return value.isEmpty ? nil : value

@@ -17,9 +17,11 @@ public struct ContactGroup: Equatable, Codable, Sendable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: Int64? = nil, uid: String, name: String, members: [String] = [], card: VCardRecord,
-                version: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0),
-                updatedAt: Date = Date(timeIntervalSince1970: 0)) {
+    public init(
+        id: Int64? = nil, uid: String, name: String, members: [String] = [], card: VCardRecord,
+        version: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0),
+        updatedAt: Date = Date(timeIntervalSince1970: 0)
+    ) {
         self.id = id; self.uid = uid; self.name = name; self.members = members; self.card = card
         self.version = version; self.createdAt = createdAt; self.updatedAt = updatedAt
     }

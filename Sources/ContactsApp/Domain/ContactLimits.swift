@@ -49,7 +49,8 @@ public enum ContactLimits {
 
     /// `16 MiB`, `1 GiB`, `1000 bytes`: a limit as people read it.
     public static func words(bytes: Int) -> String {
-        for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] where bytes >= unit && bytes % unit == 0 {
+        for (unit, name) in [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        where bytes >= unit && bytes % unit == 0 {
             return "\(bytes / unit) \(name)"
         }
         if bytes >= 1 << 20 { return String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) }

@@ -44,7 +44,8 @@ public enum ContactRules {
         }
         if number.dropFirst().contains("+") { return "may have + only at the start" }
         let digits = number.filter(\.isNumber).count
-        return phoneDigits.contains(digits) ? nil : "must have \(phoneDigits.lowerBound) to \(phoneDigits.upperBound) digits"
+        return phoneDigits.contains(digits)
+            ? nil : "must have \(phoneDigits.lowerBound) to \(phoneDigits.upperBound) digits"
     }
 
     /// A website: one word with no spaces, at most a line long. A scheme is not required
@@ -52,7 +53,8 @@ public enum ContactRules {
     public static func websiteProblem(_ text: String) -> String? {
         if text.isEmpty { return "is empty" }
         if let problem = lineProblem(text) { return problem }
-        return text.contains(where: { $0.isWhitespace }) ? "is not a web address like https://example.org (it holds a space)" : nil
+        return text.contains(where: { $0.isWhitespace })
+            ? "is not a web address like https://example.org (it holds a space)" : nil
     }
 
     public static func emailProblem(_ text: String) -> String? {
@@ -67,8 +69,9 @@ public enum ContactRules {
         if let answer = isASCIIEmail(text.utf8) { return answer }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, text.count <= maxEmailLength,
-              !text.contains(where: { $0.isWhitespace || $0.isNewline }),
-              !text.unicodeScalars.contains(where: isUnsafe) else { return false }
+            !text.contains(where: { $0.isWhitespace || $0.isNewline }),
+            !text.unicodeScalars.contains(where: isUnsafe)
+        else { return false }
         let domain = parts[1].split(separator: ".", omittingEmptySubsequences: false)
         return domain.count >= 2 && domain.allSatisfy { !$0.isEmpty }
     }
@@ -101,7 +104,8 @@ public enum ContactRules {
     }
 
     public static func labelProblem(_ label: String) -> String? {
-        let ok = !label.isEmpty && label.count <= maxLabelLength
+        let ok =
+            !label.isEmpty && label.count <= maxLabelLength
             && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == " " }
         return ok ? nil : "must be 1 to \(maxLabelLength) letters, digits, spaces, - or _"
     }

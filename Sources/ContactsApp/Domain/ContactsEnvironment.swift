@@ -28,11 +28,13 @@ public struct ContactsEnvironment {
     /// A `journal` or `syncState` not given is the store itself if it is one. A caller that has
     /// the concrete store passes it for both: each cast scans every conformance in the binary
     /// (a quarter of a million instructions; bench/STARTUP.md).
-    public init(store: ContactStore, now: @escaping () -> Date = Date.init,
-                makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
-                locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
-                changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
-                journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil) {
+    public init(
+        store: ContactStore, now: @escaping () -> Date = Date.init,
+        makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
+        locale: Locale = .current, timeZone: TimeZone = .current, pageSize: Int = 20,
+        changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
+        journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil
+    ) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; self.timeZone = timeZone; self.pageSize = pageSize
         self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry

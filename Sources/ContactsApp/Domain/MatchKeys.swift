@@ -88,8 +88,10 @@ public enum MatchKeys {
         // Most of the others are ASCII too once folded ("van der Berg", "Ñúñez Ann"): split
         // their bytes (ASCII whitespace is 9-13 and space), not Characters (a sixth of the keys' cost).
         if folded.utf8.allSatisfy({ $0 < 0x80 }) {
-            let words = folded.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0)
-                || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") })
+            let words = folded.utf8.split(whereSeparator: {
+                $0 == 0x20 || (0x09...0x0D).contains($0)
+                    || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",")
+            })
             return words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
         }
         // One word in another script ("γιωργος", "дмитрий"): nothing to split, and splitting by

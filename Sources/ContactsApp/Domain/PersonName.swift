@@ -49,7 +49,9 @@ public enum PersonName {
     /// Whether the name starts with "al-" or "el-" in any case, read from its first bytes.
     private static func hasJoinedParticle(_ name: String) -> Bool {
         let start = Array(name.utf8.prefix(3))
-        guard start.count == 3, start[2] == UInt8(ascii: "-"), start[1] | 0x20 == UInt8(ascii: "l") else { return false }
+        guard start.count == 3, start[2] == UInt8(ascii: "-"), start[1] | 0x20 == UInt8(ascii: "l") else {
+            return false
+        }
         return start[0] | 0x20 == UInt8(ascii: "a") || start[0] | 0x20 == UInt8(ascii: "e")
     }
 
@@ -60,7 +62,9 @@ public enum PersonName {
     public static func tidied(_ name: String, locale: Locale) -> String? {
         let letters = name.filter(\.isLetter)
         let hasCase = letters.contains { $0.isUppercase || $0.isLowercase }
-        guard hasCase, letters.allSatisfy({ !$0.isUppercase }) || letters.allSatisfy({ !$0.isLowercase }) else { return nil }
+        guard hasCase, letters.allSatisfy({ !$0.isUppercase }) || letters.allSatisfy({ !$0.isLowercase }) else {
+            return nil
+        }
         let words = name.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         let tidy = words.enumerated().map { index, word in
             tidiedWord(word, leadsAnother: index < words.count - 1, locale: locale)

@@ -18,24 +18,26 @@ public struct PhoneCountry: Equatable, Sendable {
     }
 
     private init(_ code: String, _ callingCode: String, trunkZero: Bool, international: String = "00") {
-        self.code = code; self.callingCode = callingCode; dropsTrunkZero = trunkZero; internationalPrefix = international
+        self.code = code; self.callingCode = callingCode; dropsTrunkZero = trunkZero;
+        internationalPrefix = international
     }
 
-    private static let table: [String: PhoneCountry] = Dictionary(uniqueKeysWithValues: [
-        PhoneCountry("US", "1", trunkZero: false, international: "011"),
-        PhoneCountry("CA", "1", trunkZero: false, international: "011"),
-        PhoneCountry("GB", "44", trunkZero: true), PhoneCountry("IE", "353", trunkZero: true),
-        PhoneCountry("DE", "49", trunkZero: true), PhoneCountry("AT", "43", trunkZero: true),
-        PhoneCountry("CH", "41", trunkZero: true), PhoneCountry("FR", "33", trunkZero: true),
-        PhoneCountry("BE", "32", trunkZero: true), PhoneCountry("NL", "31", trunkZero: true),
-        PhoneCountry("SE", "46", trunkZero: true), PhoneCountry("FI", "358", trunkZero: true),
-        PhoneCountry("IT", "39", trunkZero: false), PhoneCountry("ES", "34", trunkZero: false),
-        PhoneCountry("PT", "351", trunkZero: false), PhoneCountry("PL", "48", trunkZero: false),
-        PhoneCountry("DK", "45", trunkZero: false), PhoneCountry("NO", "47", trunkZero: false),
-        PhoneCountry("AU", "61", trunkZero: true, international: "0011"), PhoneCountry("NZ", "64", trunkZero: true),
-        PhoneCountry("JP", "81", trunkZero: true, international: "010"), PhoneCountry("IN", "91", trunkZero: true),
-        PhoneCountry("BR", "55", trunkZero: true), PhoneCountry("MX", "52", trunkZero: false),
-    ].map { ($0.code, $0) })
+    private static let table: [String: PhoneCountry] = Dictionary(
+        uniqueKeysWithValues: [
+            PhoneCountry("US", "1", trunkZero: false, international: "011"),
+            PhoneCountry("CA", "1", trunkZero: false, international: "011"),
+            PhoneCountry("GB", "44", trunkZero: true), PhoneCountry("IE", "353", trunkZero: true),
+            PhoneCountry("DE", "49", trunkZero: true), PhoneCountry("AT", "43", trunkZero: true),
+            PhoneCountry("CH", "41", trunkZero: true), PhoneCountry("FR", "33", trunkZero: true),
+            PhoneCountry("BE", "32", trunkZero: true), PhoneCountry("NL", "31", trunkZero: true),
+            PhoneCountry("SE", "46", trunkZero: true), PhoneCountry("FI", "358", trunkZero: true),
+            PhoneCountry("IT", "39", trunkZero: false), PhoneCountry("ES", "34", trunkZero: false),
+            PhoneCountry("PT", "351", trunkZero: false), PhoneCountry("PL", "48", trunkZero: false),
+            PhoneCountry("DK", "45", trunkZero: false), PhoneCountry("NO", "47", trunkZero: false),
+            PhoneCountry("AU", "61", trunkZero: true, international: "0011"), PhoneCountry("NZ", "64", trunkZero: true),
+            PhoneCountry("JP", "81", trunkZero: true, international: "010"), PhoneCountry("IN", "91", trunkZero: true),
+            PhoneCountry("BR", "55", trunkZero: true), PhoneCountry("MX", "52", trunkZero: false),
+        ].map { ($0.code, $0) })
 
     /// `phoneDigits`' form (`+` and digits, or digits) as `+` country code and national number.
     /// A number with `+` is already international; one starting with the international prefix

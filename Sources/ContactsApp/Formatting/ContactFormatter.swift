@@ -38,7 +38,8 @@ public struct ContactFormatter {
                 return "+1 " + nanp(String(digits.dropFirst()))
             }
             if !plus && digits.count == 10 && isAreaCode(Substring(digits)),
-               let country = defaultCountry, Self.northAmericanCountries.contains(country) {
+                let country = defaultCountry, Self.northAmericanCountries.contains(country)
+            {
                 return nanp(digits)
             }
         }
@@ -74,7 +75,8 @@ public struct ContactFormatter {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
     }
 
     /// The message a failure shows, with its error code and per-field details.
@@ -84,12 +86,14 @@ public struct ContactFormatter {
             return .error("no contact matches '\(reference)'", code: .notFound)
         case .ambiguous(let reference, let matches):
             let list = matches.map { "#\($0.id ?? 0) \(displayName($0))" }.joined(separator: ", ")
-            return .error("'\(reference)' matches \(matches.count) contacts: \(list); name one by its number",
-                          code: .badInput)
+            return .error(
+                "'\(reference)' matches \(matches.count) contacts: \(list); name one by its number",
+                code: .badInput)
         case .stale(let current, let yours):
-            return .error("#\(current.id ?? 0) \(displayName(current)) was changed elsewhere since you opened it (your version \(yours), "
-                          + "now \(current.version)); nothing was changed. Look at it again before retrying.",
-                          code: .conflict)
+            return .error(
+                "#\(current.id ?? 0) \(displayName(current)) was changed elsewhere since you opened it (your version \(yours), "
+                    + "now \(current.version)); nothing was changed. Look at it again before retrying.",
+                code: .conflict)
         case .invalid(let errors):
             var details: [String: String] = [:]
             for error in errors { details[error.field] = error.message }
@@ -104,15 +108,19 @@ public struct ContactFormatter {
         case .journal(let refusal, let action):
             return message(for: refusal, action: action)
         case .readOnly(let book, let byServer, let contact):
-            let why = byServer ? "the server does not let us write it" : "marked read-only: 'contactsbook book readonly \(book) off' lifts it"
+            let why =
+                byServer
+                ? "the server does not let us write it"
+                : "marked read-only: 'contactsbook book readonly \(book) off' lifts it"
             let what = contact.map { "\($0) is in book \(book)" } ?? "new contacts go to book \(book)"
             return .error("\(what), which is read-only (\(why)); nothing was changed", code: .invalidState)
         case .readOnlyForGroups(let book, let byServer, let named, let writable):
             let why = byServer ? "the server does not let us write it" : "marked read-only"
             let what = named ? "book \(book)" : "new groups go to book \(book), which"
             let instead = writable.map { "; name a writable book: group new NAME --book \($0)" } ?? ""
-            return .error("\(what) is read-only (\(why)): a group there would never reach the server\(instead). "
-                          + "Nothing was made.", code: .invalidState, details: ["book": book])
+            return .error(
+                "\(what) is read-only (\(why)): a group there would never reach the server\(instead). "
+                    + "Nothing was made.", code: .invalidState, details: ["book": book])
         }
     }
 
@@ -122,20 +130,23 @@ public struct ContactFormatter {
         case .nothingToUndo: return .error("Nothing to undo.", code: .invalidState)
         case .nothingToRedo: return .error("Nothing to redo.", code: .invalidState)
         case .changedLater(let change, let later):
-            return .error("Cannot \(action) \"\(change.summary)\": change #\(later.id) (\(later.summary), from \(later.origin), "
-                          + "\(timestamp(later.at))) touched the same contact later. Nothing was changed.",
-                          code: .conflict, details: ["change": String(change.id), "later": String(later.id)])
+            return .error(
+                "Cannot \(action) \"\(change.summary)\": change #\(later.id) (\(later.summary), from \(later.origin), "
+                    + "\(timestamp(later.at))) touched the same contact later. Nothing was changed.",
+                code: .conflict, details: ["change": String(change.id), "later": String(later.id)])
         case .changedSince(let change, let contactID):
-            return .error("Cannot \(action) \"\(change.summary)\": #\(contactID) was changed since, outside the history. "
-                          + "Nothing was changed.", code: .conflict, details: ["change": String(change.id)])
+            return .error(
+                "Cannot \(action) \"\(change.summary)\": #\(contactID) was changed since, outside the history. "
+                    + "Nothing was changed.", code: .conflict, details: ["change": String(change.id)])
         case .noSuchChange(let id):
             return .error("There is no change #\(id) to \(action); see 'history'.", code: .notFound)
         case .notInTrash(let reference):
             return .error("No contact in the trash is \(reference); see 'trash'.", code: .notFound)
         case .bookUnavailable(let change, let book, let readOnly):
-            return .error("Cannot \(action) \"\(change.summary)\": book \(book) "
-                          + (readOnly ? "is read-only now" : "is no longer in this file") + ". Nothing was changed.",
-                          code: readOnly ? .invalidState : .conflict, details: ["change": String(change.id), "book": book])
+            return .error(
+                "Cannot \(action) \"\(change.summary)\": book \(book) "
+                    + (readOnly ? "is read-only now" : "is no longer in this file") + ". Nothing was changed.",
+                code: readOnly ? .invalidState : .conflict, details: ["change": String(change.id), "book": book])
         }
     }
 }

@@ -22,10 +22,13 @@ public struct HistoryViewModel: SceneCore.ViewModel, Equatable {
 
     public var layout: DisplayLayout {
         guard !changes.isEmpty else { return .lines([caption]) }
-        return .lines(changes.flatMap { change in
-            ["#\(change.id)  \(change.when)  \(change.origin)  \(change.summary)\(change.undone ? "  (undone)" : "")"]
-                + change.details.map { "    " + $0 }
-        })
+        return .lines(
+            changes.flatMap { change in
+                [
+                    "#\(change.id)  \(change.when)  \(change.origin)  \(change.summary)\(change.undone ? "  (undone)" : "")"
+                ]
+                    + change.details.map { "    " + $0 }
+            })
     }
 }
 
@@ -43,8 +46,9 @@ public struct TrashViewModel: SceneCore.ViewModel, Equatable {
     public let caption: String
 
     public var layout: DisplayLayout {
-        .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Deleted")],
-               rows: rows.map { [String($0.id), $0.name, $0.deleted] }, caption: caption)
+        .table(
+            columns: [.init("#", alignRight: true), .init("Name"), .init("Deleted")],
+            rows: rows.map { [String($0.id), $0.name, $0.deleted] }, caption: caption)
     }
 }
 
@@ -54,31 +58,34 @@ extension ContactFormatter {
 
     /// `history`'s ViewModel; with `contactID`, only that contact's part of each change set.
     public func history(_ changes: [ChangeSetRecord], contactID: Int64?, emptyCaption: String) -> HistoryViewModel {
-        HistoryViewModel(changes: changes.map { change in
-            let entries = change.entries.filter { contactID == nil || $0.contactID == contactID }
-            var details: [String] = []
-            for entry in entries.prefix(Self.historyDetailLimit) {
-                let name = displayName(entry.after ?? entry.before ?? Contact())
-                let prefix = entries.count > 1 ? "\(name) (#\(entry.contactID)): " : ""
-                details += fieldChanges(from: entry.before, to: entry.after).map { prefix + $0 }
-            }
-            if entries.count > Self.historyDetailLimit {
-                details.append("… and \(entries.count - Self.historyDetailLimit) more contacts")
-            }
-            let moves = change.moves.filter { contactID == nil || $0.contactID == contactID }
-            for move in moves.prefix(Self.historyDetailLimit) {
-                details.append("#\(move.contactID): book \(move.from) → \(move.to)")
-            }
-            if moves.count > Self.historyDetailLimit {
-                details.append("… and \(moves.count - Self.historyDetailLimit) more contacts")
-            }
-            if let range = change.addedIDs, contactID == nil,
-               !change.entries.contains(where: { range.contains($0.contactID) }) {
-                details.append("added #\(range.lowerBound) to #\(range.upperBound)")
-            }
-            return HistoryViewModel.Change(id: change.id, when: timestamp(change.at), origin: change.origin,
-                                           summary: change.summary, undone: change.undone, details: details)
-        }, caption: changes.isEmpty ? emptyCaption : "")
+        HistoryViewModel(
+            changes: changes.map { change in
+                let entries = change.entries.filter { contactID == nil || $0.contactID == contactID }
+                var details: [String] = []
+                for entry in entries.prefix(Self.historyDetailLimit) {
+                    let name = displayName(entry.after ?? entry.before ?? Contact())
+                    let prefix = entries.count > 1 ? "\(name) (#\(entry.contactID)): " : ""
+                    details += fieldChanges(from: entry.before, to: entry.after).map { prefix + $0 }
+                }
+                if entries.count > Self.historyDetailLimit {
+                    details.append("… and \(entries.count - Self.historyDetailLimit) more contacts")
+                }
+                let moves = change.moves.filter { contactID == nil || $0.contactID == contactID }
+                for move in moves.prefix(Self.historyDetailLimit) {
+                    details.append("#\(move.contactID): book \(move.from) → \(move.to)")
+                }
+                if moves.count > Self.historyDetailLimit {
+                    details.append("… and \(moves.count - Self.historyDetailLimit) more contacts")
+                }
+                if let range = change.addedIDs, contactID == nil,
+                    !change.entries.contains(where: { range.contains($0.contactID) })
+                {
+                    details.append("added #\(range.lowerBound) to #\(range.upperBound)")
+                }
+                return HistoryViewModel.Change(
+                    id: change.id, when: timestamp(change.at), origin: change.origin,
+                    summary: change.summary, undone: change.undone, details: details)
+            }, caption: changes.isEmpty ? emptyCaption : "")
     }
 
     /// "organization: (empty) → Acme" for each field that differs; "added" and "deleted" for
@@ -101,7 +108,8 @@ extension ContactFormatter {
             case .text(let value): text = value
             case .date(let date): text = date.map(birthday) ?? ""
             case .items(let items): text = items.map { "\($0.label): \($0.value)" }.joined(separator: ", ")
-            case .addresses(let addresses): text = addresses.map { "\($0.label): \(address($0))" }.joined(separator: "; ")
+            case .addresses(let addresses):
+                text = addresses.map { "\($0.label): \(address($0))" }.joined(separator: "; ")
             case .words(let words): text = words.joined(separator: ", ")
             }
             return (field.declaration.historyLabel, text)
@@ -114,9 +122,14 @@ extension ContactFormatter {
     /// The trash as a table.
     public func trash(_ items: [TrashedContact]) -> TrashViewModel {
         TrashViewModel(
-            rows: items.map { TrashViewModel.Row(id: $0.contact.id ?? 0, name: displayName($0.contact),
-                                                 deleted: timestamp($0.deletedAt)) },
-            caption: items.isEmpty ? "The trash is empty"
-                : "\(items.count == 1 ? "1 deleted contact" : "\(items.count) deleted contacts") · restore CONTACT · purge [CONTACT]")
+            rows: items.map {
+                TrashViewModel.Row(
+                    id: $0.contact.id ?? 0, name: displayName($0.contact),
+                    deleted: timestamp($0.deletedAt))
+            },
+            caption: items.isEmpty
+                ? "The trash is empty"
+                : "\(items.count == 1 ? "1 deleted contact" : "\(items.count) deleted contacts") · restore CONTACT · purge [CONTACT]"
+        )
     }
 }

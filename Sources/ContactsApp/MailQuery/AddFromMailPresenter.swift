@@ -43,7 +43,8 @@ public struct AddFromMailPresenter {
 
     /// When the message gives nothing to offer: no sender (or no address at all, with `--all`).
     public func nothingFound(all: Bool) -> String {
-        all ? "No address in this message (is it a mail message? its headers come first)"
+        all
+            ? "No address in this message (is it a mail message? its headers come first)"
             : "No sender in this message (no From: header; is it a mail message?)"
     }
 

@@ -39,7 +39,9 @@ public final class AddFromMailWorker {
             }
         }
         return try fields.map { mailbox, field in
-            guard ContactRules.isEmail(mailbox.address) else { return MailCandidate(mailbox: mailbox, field: field, status: .invalid) }
+            guard ContactRules.isEmail(mailbox.address) else {
+                return MailCandidate(mailbox: mailbox, field: field, status: .invalid)
+            }
             let holders = try seen.contacts(withEmail: mailbox.address)
             return MailCandidate(mailbox: mailbox, field: field, status: holders.isEmpty ? .new : .known(holders))
         }
@@ -67,7 +69,8 @@ public final class AddFromMailWorker {
             return contact
         }
         let first = contacts[0].fullName.isEmpty ? mailboxes[0].address : contacts[0].fullName
-        let summary = contacts.count == 1 ? "added \(first) from mail" : "added \(first) and \(contacts.count - 1) more from mail"
+        let summary =
+            contacts.count == 1 ? "added \(first) from mail" : "added \(first) and \(contacts.count - 1) more from mail"
         guard let journal else { return try contacts.map(environment.store.insert) }
         return try journal.recordChangeSet(kind: .add, summary: summary, origin: nil) { writer in
             try contacts.map { try writer.insert($0, keepingID: false) }
@@ -80,14 +83,17 @@ public final class AddFromMailWorker {
     /// (its display name, vCard `FN`), as a card without a name is.
     static func contact(for mailbox: MailMessage.Mailbox) -> Contact {
         let (given, family) = splitName(mailbox.name)
-        return Contact(givenName: given, familyName: family, emails: [LabeledValue(label: "", value: mailbox.address)],
-                       formattedName: given.isEmpty && family.isEmpty ? mailbox.address : "")
+        return Contact(
+            givenName: given, familyName: family, emails: [LabeledValue(label: "", value: mailbox.address)],
+            formattedName: given.isEmpty && family.isEmpty ? mailbox.address : "")
     }
 
     static func splitName(_ name: String) -> (given: String, family: String) {
         // A name that is the address again says nothing more.
         guard !name.isEmpty, !name.contains("@") else { return ("", "") }
-        let commaParts = name.split(separator: ",", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+        let commaParts = name.split(separator: ",", omittingEmptySubsequences: true).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         if commaParts.count == 2 { return (commaParts[1], commaParts[0]) }
         var words = name.split(separator: " ").map(String.init)
         guard words.count > 1 else { return (name, "") }

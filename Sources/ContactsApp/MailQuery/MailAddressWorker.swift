@@ -34,14 +34,17 @@ public final class MailAddressWorker {
         self.environment = environment
         store = environment.store; journal = environment.journal; now = environment.now
         makeUID = environment.makeUID; changes = environment.changes
-        directories = (environment.store as? DirectorySourceStore).map { DirectoryWorker(sources: $0, now: environment.now) }
+        directories = (environment.store as? DirectorySourceStore).map {
+            DirectoryWorker(sources: $0, now: environment.now)
+        }
     }
 
     /// The addresses matching `text`, through the very search and ranking of `contactsbook
     /// query` (`MailQueryWorker`), each with its contact; at most `limit` contacts are read.
     public func completions(for text: String, limit: Int = 25) throws -> [AddressCompletion] {
         let (matches, contacts) = try translating {
-            try MailQueryWorker(store: store, groups: store as? ContactGroupStore).matchesAndContacts(for: text, limit: limit)
+            try MailQueryWorker(store: store, groups: store as? ContactGroupStore).matchesAndContacts(
+                for: text, limit: limit)
         }
         var byID: [Int64: Contact] = [:]
         for contact in contacts { if let id = contact.id { byID[id] = contact } }
@@ -66,7 +69,9 @@ public final class MailAddressWorker {
     /// One page of contacts matching `text` (every contact for an empty one), in the list's
     /// order: what an editor's picker shows.
     public func search(_ text: String, limit: Int) throws -> ContactPage {
-        try translating { try store.page(ContactQuery(search: text, sort: .last, page: 1, limit: limit, locatesMatches: false)) }
+        try translating {
+            try store.page(ContactQuery(search: text, sort: .last, page: 1, limit: limit, locatesMatches: false))
+        }
     }
 
     /// The contact a person names: an id ("3", "#3"), a UID, an email, or a name only one
@@ -83,7 +88,9 @@ public final class MailAddressWorker {
     public func add(_ recipients: [MailRecipient]) throws -> [Contact] {
         var seen = Set<String>()
         let wanted = recipients.filter { recipient in
-            guard ContactRules.isEmail(recipient.email), let key = MatchKeys.email(recipient.email) else { return false }
+            guard ContactRules.isEmail(recipient.email), let key = MatchKeys.email(recipient.email) else {
+                return false
+            }
             return seen.insert(key).inserted
         }
         let unknown = try self.unknown(wanted.map(\.email))
@@ -111,8 +118,9 @@ public final class MailAddressWorker {
     /// A new contact for a recipient: the display name split at its last space (given, then
     /// family), or, for an address alone, named by its address as an import names such a card.
     func contact(for recipient: MailRecipient) -> Contact {
-        var contact = Contact(uid: makeUID(), emails: [LabeledValue(label: "", value: recipient.email)],
-                              createdAt: now(), updatedAt: now())
+        var contact = Contact(
+            uid: makeUID(), emails: [LabeledValue(label: "", value: recipient.email)],
+            createdAt: now(), updatedAt: now())
         var name = recipient.name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         // A name the form would refuse (control characters, too long) is left out, not stored.
         if ContactRules.lineProblem(name) != nil { name = "" }

@@ -92,10 +92,10 @@ public struct MailMessage: Equatable, Sendable {
     // MARK: Address lists
 
     private enum Token: Equatable {
-        case word(String)         // atoms and dots: `jose`, `correo.es`
-        case quoted(String)       // a quoted-string, unescaped
+        case word(String) // atoms and dots: `jose`, `correo.es`
+        case quoted(String) // a quoted-string, unescaped
         case comment(String)
-        case special(Character)   // < > , : ; @
+        case special(Character) // < > , : ; @
     }
 
     /// The mailboxes of an address list: `José <j@x>, "Lee, Ann" <a@y>, b@z (Bob), team: c@d;`.
@@ -275,7 +275,8 @@ enum EncodedWords {
             switch byte {
             case UInt8(ascii: "_"): bytes.append(0x20)
             case UInt8(ascii: "="):
-                guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+                guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+                else { return nil }
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)
             default: bytes.append(byte)
@@ -293,8 +294,10 @@ enum EncodedWords {
             return String(bytes.map { Character(Unicode.Scalar($0)) })
         case "iso-8859-15", "latin-9", "iso8859-15":
             // Latin-1 but for eight code points (the euro sign among them).
-            let changed: [UInt8: Unicode.Scalar] = [0xA4: "\u{20AC}", 0xA6: "\u{160}", 0xA8: "\u{161}", 0xB4: "\u{17D}",
-                                                    0xB8: "\u{17E}", 0xBC: "\u{152}", 0xBD: "\u{153}", 0xBE: "\u{178}"]
+            let changed: [UInt8: Unicode.Scalar] = [
+                0xA4: "\u{20AC}", 0xA6: "\u{160}", 0xA8: "\u{161}", 0xB4: "\u{17D}",
+                0xB8: "\u{17E}", 0xBC: "\u{152}", 0xBD: "\u{153}", 0xBE: "\u{178}",
+            ]
             return String(bytes.map { Character(changed[$0] ?? Unicode.Scalar($0)) })
         case "windows-1252", "cp1252":
             return String(data: Data(bytes), encoding: .windowsCP1252)

@@ -29,14 +29,16 @@ public struct MailQueryPresenter {
         if format == .mutt {
             guard !matches.isEmpty else { return MailQueryAnswer(text: "No matches\n", found: false) }
             let groups = matches.filter { $0.members != nil }.count, addresses = matches.count - groups
-            let counted = (groups == 0 ? [] : [groups == 1 ? "1 group" : "\(groups) groups"])
+            let counted =
+                (groups == 0 ? [] : [groups == 1 ? "1 group" : "\(groups) groups"])
                 + (addresses == 0 && groups > 0 ? [] : [addresses == 1 ? "1 address" : "\(addresses) addresses"])
             text = "contactsbook: \(counted.joined(separator: ", "))\n"
         }
         // Built once: the getter builds a new set on every call.
         let controls = CharacterSet.controlCharacters
         for match in matches {
-            let fields = format == .aerc ? [match.address, match.name] : [Self.address(of: match), match.name, match.info]
+            let fields =
+                format == .aerc ? [match.address, match.name] : [Self.address(of: match), match.name, match.info]
             text += fields.map { Self.field($0, controls) }.joined(separator: "\t") + "\n"
         }
         return MailQueryAnswer(text: text, found: !matches.isEmpty)

@@ -17,8 +17,10 @@ extension MailQueryWorker {
     /// book's matches stand. `bookFirst` is handed the book's matches while the directories are
     /// still being asked (never when none is set up), for a front end that shows lines as soon
     /// as it has them.
-    public func answer(for text: String, directories: DirectorySourceStore, client: DirectoryClient = OpenLDAPClient(),
-                       bookFirst: ([MailQueryMatch]) -> Void = { _ in }) throws -> MailQueryResult {
+    public func answer(
+        for text: String, directories: DirectorySourceStore, client: DirectoryClient = OpenLDAPClient(),
+        bookFirst: ([MailQueryMatch]) -> Void = { _ in }
+    ) throws -> MailQueryResult {
         let sources = try directories.directorySources()
         let worker = DirectoryWorker(sources: directories, client: client)
         let asking = DispatchGroup()

@@ -46,7 +46,9 @@ public final class MailQueryWorker {
     /// The matches, ranked as `query` prints them, and the contacts they come from (an editor's
     /// completion shows their other fields without reading them again). `query`, `--lsp` and
     /// anything else that ranks addresses goes through here, so one ranking serves them all.
-    public func matchesAndContacts(for text: String, limit: Int = 100) throws -> (matches: [MailQueryMatch], contacts: [Contact]) {
+    public func matchesAndContacts(for text: String, limit: Int = 100) throws -> (
+        matches: [MailQueryMatch], contacts: [Contact]
+    ) {
         let search = text.trimmingWhitespaces
         guard !search.isEmpty else { return ([], []) }
         let query = ContactQuery(search: search, sort: .last, page: 1, limit: limit, locatesMatches: false)
@@ -57,9 +59,10 @@ public final class MailQueryWorker {
 
     private static func matches(of contact: Contact) -> [MailQueryMatch] {
         contact.emails.filter { ContactRules.isEmail($0.value) }.map { email in
-            MailQueryMatch(address: email.value, name: contact.fullName,
-                           info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "),
-                           contactID: contact.id)
+            MailQueryMatch(
+                address: email.value, name: contact.fullName,
+                info: [email.label, contact.organization].filter { !$0.isEmpty }.joined(separator: " · "),
+                contactID: contact.id)
         }
     }
 
@@ -73,15 +76,22 @@ public final class MailQueryWorker {
         guard !terms.isEmpty else { return [] }
         var found: [MailQueryMatch] = []
         for (id, name) in try groups.groupNames() {
-            let words = name.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map { ContactKeys.fold(String($0)) }
+            let words = name.split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).map {
+                ContactKeys.fold(String($0))
+            }
             guard terms.allSatisfy({ term in words.contains { $0.hasPrefix(term) } }) else { continue }
-            let members = try store.page(ContactQuery(sort: .last, page: 1, limit: .max, locatesMatches: false,
-                                                      group: .members(of: id))).contacts
+            let members = try store.page(
+                ContactQuery(
+                    sort: .last, page: 1, limit: .max, locatesMatches: false,
+                    group: .members(of: id))
+            ).contacts
             let addresses = members.compactMap { Self.matches(of: $0).first }
             guard !addresses.isEmpty else { continue }
-            found.append(MailQueryMatch(address: addresses.map(\.address).joined(separator: ", "), name: name,
-                                        info: "group · " + (addresses.count == 1 ? "1 address" : "\(addresses.count) addresses"),
-                                        members: addresses))
+            found.append(
+                MailQueryMatch(
+                    address: addresses.map(\.address).joined(separator: ", "), name: name,
+                    info: "group · " + (addresses.count == 1 ? "1 address" : "\(addresses.count) addresses"),
+                    members: addresses))
         }
         return found
     }

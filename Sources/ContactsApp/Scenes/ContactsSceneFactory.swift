@@ -21,23 +21,29 @@ public final class ContactsSceneFactory {
         transferWorker = ImportExportWorker(environment: environment)
         journalWorker = JournalWorker(environment: environment)
         syncWorker = environment.syncState.map { [progress = environment.progress] in
-            SyncAccountsWorker(store: $0, makeTransport: { credentials in
-                // Cancelled between two requests and inside a slow one.
-                let transport = DAVTransports.standard(credentials: credentials, isCancelled: { progress?.isCancelled ?? false })
-                return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
-            }, now: environment.now, progress: environment.progress, changes: environment.changes)
+            SyncAccountsWorker(
+                store: $0,
+                makeTransport: { credentials in
+                    // Cancelled between two requests and inside a slow one.
+                    let transport = DAVTransports.standard(
+                        credentials: credentials, isCancelled: { progress?.isCancelled ?? false })
+                    return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
+                }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }
         directoryWorker = (environment.store as? DirectorySourceStore).map {
-            DirectoryWorker(sources: $0, journal: environment.store as? ContactJournal, makeUID: environment.makeUID,
-                            now: environment.now)
+            DirectoryWorker(
+                sources: $0, journal: environment.store as? ContactJournal, makeUID: environment.makeUID,
+                now: environment.now)
         }
-        formatter = ContactFormatter(locale: environment.locale, timeZone: environment.timeZone,
-                                     defaultCountry: environment.defaultCountry)
+        formatter = ContactFormatter(
+            locale: environment.locale, timeZone: environment.timeZone,
+            defaultCountry: environment.defaultCountry)
     }
 
     /// Every kind of scene the app has.
     public static let sceneKinds = [
-        ListContactsViewController.descriptor, ShowContactViewController.descriptor, EditContactViewController.descriptor,
+        ListContactsViewController.descriptor, ShowContactViewController.descriptor,
+        EditContactViewController.descriptor,
     ]
 
     /// A session whose root is the contacts list.

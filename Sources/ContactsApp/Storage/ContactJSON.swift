@@ -72,10 +72,12 @@ enum ContactJSON {
     static func decodeAddresses(_ text: String) -> [PostalAddress]? {
         decodeObjects(text) { fields in
             guard let label = fields["label"], let street = fields["street"], let city = fields["city"],
-                  let region = fields["region"], let postalCode = fields["postalCode"],
-                  let country = fields["country"] else { return nil }
-            return PostalAddress(label: label, street: street, city: city, region: region,
-                                 postalCode: postalCode, country: country)
+                let region = fields["region"], let postalCode = fields["postalCode"],
+                let country = fields["country"]
+            else { return nil }
+            return PostalAddress(
+                label: label, street: street, city: city, region: region,
+                postalCode: postalCode, country: country)
         }
     }
 
@@ -126,8 +128,10 @@ enum ContactJSON {
 
     /// What `body` reads from the whole of `text`, or nil when it gives up, fails, or leaves
     /// anything but whitespace after.
-    private static func read<T>(_ text: String,
-                                _ body: (inout JSONReader, UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> T?) -> T? {
+    private static func read<T>(
+        _ text: String,
+        _ body: (inout JSONReader, UnsafeBufferPointer<UInt8>) throws(JSONReader.Failure) -> T?
+    ) -> T? {
         var text = text
         return text.withUTF8 { bytes -> T? in
             var reader = JSONReader(bytes)
@@ -163,8 +167,10 @@ enum ContactJSON {
 
         subscript(name: StaticString) -> String? {
             let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            for index in keys.indices.reversed() where keys[index].count == wanted.count
-                && bytes[keys[index]].elementsEqual(wanted) {
+            for index in keys.indices.reversed()
+            where keys[index].count == wanted.count
+                && bytes[keys[index]].elementsEqual(wanted)
+            {
                 return values[index]
             }
             return nil

@@ -25,7 +25,8 @@ enum ContactKeys {
             let known = memory[text]
             lock.unlock()
             if let known { return known }
-            let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            let folded = text.folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             lock.lock()
             if memory.count >= Self.capacity { memory.removeAll(keepingCapacity: true) }
             memory[text] = folded
@@ -39,7 +40,8 @@ enum ContactKeys {
     static func sortKey(_ contact: Contact, _ order: SortOrder) -> String {
         // By last name, "van Beethoven" sorts under B (`PersonName.sortingFamilyName`).
         let family = order == .last ? PersonName.sortingFamilyName(contact.familyName) : contact.familyName
-        return sortKey(given: fold(contact.givenName), family: fold(family), organization: fold(contact.organization), order)
+        return sortKey(
+            given: fold(contact.givenName), family: fold(family), organization: fold(contact.organization), order)
     }
 
     /// The sort key from folded names.
@@ -92,7 +94,8 @@ enum ContactKeys {
                 if shape == .line || !text.isEmpty { add(text) }
             case .date: break
             case .items(let items): for item in items { add(item.value) }
-            case .addresses(let addresses): for address in addresses { for component in address.components { add(component) } }
+            case .addresses(let addresses):
+                for address in addresses { for component in address.components { add(component) } }
             case .words(let words): for word in words { add(word) }
             }
         }

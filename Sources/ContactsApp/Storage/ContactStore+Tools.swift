@@ -51,7 +51,9 @@ struct SharedKeyCollector {
             shared += Self.nearNames(block.idsByGiven).map { SharedMatchKey(kind: .name, key: block.place, ids: $0) }
         }
         shared += nationalPhoneMatches()
-        return shared.sorted { ($0.kind.rawValue, $0.key, $0.ids.first ?? 0) < ($1.kind.rawValue, $1.key, $1.ids.first ?? 0) }
+        return shared.sorted {
+            ($0.kind.rawValue, $0.key, $0.ids.first ?? 0) < ($1.kind.rawValue, $1.key, $1.ids.first ?? 0)
+        }
     }
 
     /// A number written without its country code that `PhoneCountry` could not complete (no
@@ -75,10 +77,12 @@ struct SharedKeyCollector {
             // `1 555 000 1111`: the code written, its `+` not
             if idsByKey[SharedKeyID(kind: .phone, key: "+" + key.key)] != nil { fits.insert("+" + key.key) }
             guard fits.count == 1, let international = fits.first,
-                  let others = idsByKey[SharedKeyID(kind: .phone, key: international)] else { continue }
+                let others = idsByKey[SharedKeyID(kind: .phone, key: international)]
+            else { continue }
             let all = ids.union(others)
             if all.count > 1 {
-                matches.append(SharedMatchKey(kind: .phone, key: international, ids: all.sorted(), withoutCountryCode: true))
+                matches.append(
+                    SharedMatchKey(kind: .phone, key: international, ids: all.sorted(), withoutCountryCode: true))
             }
         }
         return matches

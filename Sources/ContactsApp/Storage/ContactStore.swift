@@ -25,8 +25,10 @@ public struct ContactQuery: Equatable, Sendable {
     /// The page served is then `lastPage(total:)`.
     public var lastPageWhenPastTheEnd: Bool
 
-    public init(search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
-                group: GroupFilter? = nil, book: String? = nil, lastPageWhenPastTheEnd: Bool = false) {
+    public init(
+        search: String = "", sort: SortOrder = .last, page: Int = 1, limit: Int = 20, locatesMatches: Bool = true,
+        group: GroupFilter? = nil, book: String? = nil, lastPageWhenPastTheEnd: Bool = false
+    ) {
         self.search = search; self.sort = sort; self.page = page; self.limit = limit
         self.locatesMatches = locatesMatches; self.group = group; self.book = book
         self.lastPageWhenPastTheEnd = lastPageWhenPastTheEnd
@@ -107,8 +109,10 @@ public protocol ContactStore: AnyObject {
     /// As `forEachBatch`, for a vCard export: a contact that keeps its card (`Contact.card`) may
     /// come with only what `VCardWriter` writes a carded contact from (its card, UID and the
     /// parts of its name), its other fields empty.
-    func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
-                                    _ body: ([Contact]) throws -> Void) throws -> Int
+    func forEachBatchForVCardExport(
+        search: String, sort: SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int
     /// The duplicate index's keys shared by two contacts or more (`SharedMatchKey`), phones in
     /// their international form with `defaultCountry` (`MatchKeys.phone`).
     func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey]
@@ -186,19 +190,24 @@ extension ContactStore {
         try body(pending)
         guard !pending.inserts.isEmpty || !pending.updates.isEmpty else { return ImportedIDs() }
         let saved = try importContacts(inserting: pending.inserts, updating: pending.updates)
-        return ImportedIDs(added: saved.prefix(pending.inserts.count).compactMap(\.id),
-                           updated: pending.updates.compactMap(\.id))
+        return ImportedIDs(
+            added: saved.prefix(pending.inserts.count).compactMap(\.id),
+            updated: pending.updates.compactMap(\.id))
     }
 
     /// Whole contacts: right for stores that hold them whole.
-    public func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
-                                           _ body: ([Contact]) throws -> Void) throws -> Int {
+    public func forEachBatchForVCardExport(
+        search: String, sort: SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
         try forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
 
     /// Page by page through `page(_:)`: right for small stores; `SQLiteContactStore` walks one cursor instead.
-    public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
-                             _ body: ([Contact]) throws -> Void) throws -> Int {
+    public func forEachBatch(
+        search: String, sort: SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
         var page = 1, count = 0
         while true {
             let chunk = try self.page(ContactQuery(search: search, sort: sort, page: page, limit: batchSize))

@@ -41,9 +41,12 @@ public final class InMemoryContactStore: ContactStore {
         }
         // A search puts the contacts a person writes to first, as the SQLite store does.
         let ranked = search.isEmpty ? [] : rankedMatches(matches)
-        let page = ranked.isEmpty ? ordinary(offset, limit)
+        let page =
+            ranked.isEmpty
+            ? ordinary(offset, limit)
             : try Frecency.page(ranked: ranked, offset: offset, limit: limit, ordinary: ordinary)
-        return ContactPage(contacts: page, total: matches.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
+        return ContactPage(
+            contacts: page, total: matches.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
     }
 
     public func contact(id: Int64) throws -> Contact? {
@@ -60,7 +63,9 @@ public final class InMemoryContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         let wanted = Set(uids)
-        return lock.withLock { contacts.values.filter { wanted.contains($0.uid) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) } }
+        return lock.withLock {
+            contacts.values.filter { wanted.contains($0.uid) }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        }
     }
 
     /// Applies the batch to a copy of the book and keeps the copy only if every save succeeded,
@@ -134,7 +139,8 @@ public final class InMemoryContactStore: ContactStore {
         lock.withLock { Array(contacts.values) }
             .map { (key: ContactKeys.sortKey($0, order), contact: $0) }
             .sorted { a, b in
-                a.key.utf8.elementsEqual(b.key.utf8) ? a.contact.id! < b.contact.id! : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+                a.key.utf8.elementsEqual(b.key.utf8)
+                    ? a.contact.id! < b.contact.id! : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
             }
             .map(\.contact)
     }
@@ -159,13 +165,16 @@ extension InMemoryContactStore: ContactGroupStore {
         }
         let wanted = sorted(query.sort).filter { contact in
             guard members.contains(GroupCard.memberUID(contact.uid)) == (filter != .ungrouped) else { return false }
-            return search.isEmpty || search.matches(words: ContactSearch.words(ContactKeys.searchText(contact)),
-                                                    phoneDigits: contact.phoneDigits)
+            return search.isEmpty
+                || search.matches(
+                    words: ContactSearch.words(ContactKeys.searchText(contact)),
+                    phoneDigits: contact.phoneDigits)
         }
         let (limit, offset) = query.window(total: wanted.count)
         let start = min(offset, wanted.count)
         let page = Array(wanted[start..<start + min(limit, wanted.count - start)])
-        return ContactPage(contacts: page, total: wanted.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
+        return ContactPage(
+            contacts: page, total: wanted.count, matches: query.locatesMatches ? search.matches(on: page) : [:])
     }
 
     public func groups() throws -> [GroupSummary] {
@@ -181,7 +190,8 @@ extension InMemoryContactStore: ContactGroupStore {
 
     public func groups(containing uid: String) throws -> [ContactGroup] {
         let key = GroupCard.memberUID(uid)
-        return lock.withLock { groupsByID.values.filter { $0.members.map(GroupCard.memberUID).contains(key) } }.sorted(by: Self.byName)
+        return lock.withLock { groupsByID.values.filter { $0.members.map(GroupCard.memberUID).contains(key) } }.sorted(
+            by: Self.byName)
     }
 
     public func saveGroup(_ group: ContactGroup, kind: ChangeKind, summary: String) throws -> ContactGroup {
@@ -190,7 +200,9 @@ extension InMemoryContactStore: ContactGroupStore {
 
     public func deleteGroup(_ group: ContactGroup, summary: String) throws {
         try lock.withLock {
-            guard let id = group.id, let stored = groupsByID[id] else { throw ContactStoreError.notFound(id: group.id ?? 0) }
+            guard let id = group.id, let stored = groupsByID[id] else {
+                throw ContactStoreError.notFound(id: group.id ?? 0)
+            }
             guard stored.version == group.version else {
                 throw ContactStoreError.staleVersion(id: id, expected: group.version, actual: stored.version)
             }
@@ -248,7 +260,8 @@ extension InMemoryContactStore: SeenAddressStore {
         lock.withLock {
             for key in Set(addresses.compactMap(MatchKeys.email)) {
                 let old = seen[key]
-                seen[key] = SeenAddress(address: key, count: (old?.count ?? 0) + 1, lastSeen: max(old?.lastSeen ?? date, date))
+                seen[key] = SeenAddress(
+                    address: key, count: (old?.count ?? 0) + 1, lastSeen: max(old?.lastSeen ?? date, date))
             }
         }
     }
@@ -260,7 +273,9 @@ extension InMemoryContactStore: SeenAddressStore {
     public func contacts(withEmail address: String) throws -> [Contact] {
         guard let key = MatchKeys.email(address) else { return [] }
         return lock.withLock {
-            contacts.values.filter { $0.emails.contains { MatchKeys.email($0.value) == key } }.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            contacts.values.filter { $0.emails.contains { MatchKeys.email($0.value) == key } }.sorted {
+                ($0.id ?? 0) < ($1.id ?? 0)
+            }
         }
     }
 

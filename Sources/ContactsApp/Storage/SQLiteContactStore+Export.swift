@@ -6,9 +6,13 @@ extension SQLiteContactStore {
     /// of its name alone (`VCardWriter`): the typed lists (phones, emails, addresses as JSON) are
     /// neither selected nor decoded for it. Decoding them was 41 % of an export's time
     /// (bench/FINDINGS.md, "card record (issue 25)"). A contact without a card is read whole.
-    public func forEachBatchForVCardExport(search: String, sort: SortOrder, batchSize: Int,
-                                           _ body: ([Contact]) throws -> Void) throws -> Int {
-        try walk(search: search, sort: sort, batchSize: batchSize, select: Self.exportSelect, read: Self.exportContact(from:), body)
+    public func forEachBatchForVCardExport(
+        search: String, sort: SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
+        try walk(
+            search: search, sort: sort, batchSize: batchSize, select: Self.exportSelect,
+            read: Self.exportContact(from:), body)
     }
 
     /// What the writer reads of a contact with a card (`VCardWriter.append`): its card, its UID,
@@ -27,7 +31,9 @@ extension SQLiteContactStore {
 
     /// The columns of `readColumnList` read for a carded contact, with their positions, found
     /// once: asking the set for each column's name hashed 11 names a row.
-    private static let columnsReadForCards = readColumnList.enumerated().filter { columnsWrittenFromCards.contains($0.element.name) }
+    private static let columnsReadForCards = readColumnList.enumerated().filter {
+        columnsWrittenFromCards.contains($0.element.name)
+    }
 
     /// A row selected with `exportSelect`: a contact without a card whole, one with a card with
     /// the columns the writer reads, its other fields empty.
@@ -40,8 +46,10 @@ extension SQLiteContactStore {
 
     /// One read transaction and one statement walking the (sort key, id) index: an export of
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
-    func walk(search: String, sort: SortOrder, batchSize: Int, select: String, read: (Row) throws -> Contact,
-              _ body: ([Contact]) throws -> Void) throws -> Int {
+    func walk(
+        search: String, sort: SortOrder, batchSize: Int, select: String, read: (Row) throws -> Contact,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
         let parsed = ContactSearch(search)
         let sortColumn = Self.sortColumn(sort)
         var bodyError: Error?

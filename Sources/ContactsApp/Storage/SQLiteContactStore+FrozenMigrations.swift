@@ -30,7 +30,8 @@ extension SQLiteContactStore {
             var words = family.split(separator: " ").map(String.init)
             while words.count > 1, particles.contains(words[0].lowercased()) { words.removeFirst() }
             var name = words.joined(separator: " ")
-            if let prefix = joinedParticles.first(where: { name.lowercased().hasPrefix($0) }), name.count > prefix.count {
+            if let prefix = joinedParticles.first(where: { name.lowercased().hasPrefix($0) }), name.count > prefix.count
+            {
                 name = String(name.dropFirst(prefix.count))
             }
             return name
@@ -50,7 +51,9 @@ extension SQLiteContactStore {
             digits.split(separator: " ").flatMap { phone -> [String] in
                 let bytes = Array(phone.utf8)
                 guard bytes.count >= 6 else { return [] }
-                return stride(from: 0, through: bytes.count - 6, by: 2).map { String(decoding: bytes[$0..<$0 + 6], as: UTF8.self) }
+                return stride(from: 0, through: bytes.count - 6, by: 2).map {
+                    String(decoding: bytes[$0..<$0 + 6], as: UTF8.self)
+                }
             }.joined(separator: " ")
         }
     }
@@ -120,8 +123,9 @@ extension SQLiteContactStore {
                     index += 1
                 }
                 for anchor in anchors {
-                    try db.execute(sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)",
-                                   arguments: [sort, anchor.key, anchor.id, anchor.n])
+                    try db.execute(
+                        sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)",
+                        arguments: [sort, anchor.key, anchor.id, anchor.n])
                 }
             }
         }
@@ -132,7 +136,9 @@ extension SQLiteContactStore {
     /// more than 3 scalars.
     enum AddWordListFrozen {
         static func candidates(_ indexedText: String) -> [String] {
-            AddWordStartsFrozen.letterWords(indexedText).filter { $0.count > 3 }.map { String(String.UnicodeScalarView($0)) }
+            AddWordStartsFrozen.letterWords(indexedText).filter { $0.count > 3 }.map {
+                String(String.UnicodeScalarView($0))
+            }
         }
     }
 
@@ -146,7 +152,8 @@ extension SQLiteContactStore {
             let all = Set(words)
             return words.filter { $0.count > 3 }.map { word in
                 var starts: Int64 = 0
-                for p in stride(from: 1, through: min(word.count - 3, 62), by: 1) where all.contains(Array(word[p...])) {
+                for p in stride(from: 1, through: min(word.count - 3, 62), by: 1) where all.contains(Array(word[p...]))
+                {
                     starts |= 1 << Int64(p)
                 }
                 return (String(String.UnicodeScalarView(word)), starts)
@@ -191,7 +198,8 @@ extension SQLiteContactStore {
                 [address.street, address.city, address.region, address.postalCode, address.country]
                     .compactMap { $0 }.filter { !$0.isEmpty }
             }
-            let parts: [String] = [row["given"], row["family"], row["nickname"], row["organization"]]
+            let parts: [String] =
+                [row["given"], row["family"], row["nickname"], row["organization"]]
                 + emails.map(\.value) + tags + (notes.isEmpty ? [] : [notes]) + components
             return IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs(parts.map(fold).joined(separator: " "))
         }
@@ -241,13 +249,16 @@ extension SQLiteContactStore {
         }
 
         static func phoneDigits(_ phone: String) -> String? {
-            let digits = String(phone.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
+            let digits = String(
+                phone.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
             guard digits.count >= 5 else { return nil }
             return phone.trimmingCharacters(in: .whitespaces).hasPrefix("+") ? "+" + digits : digits
         }
 
         static func name(_ text: String) -> String {
-            let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text.lowercased()
+            let folded =
+                text.utf8.allSatisfy({ $0 < 0x80 })
+                ? text.lowercased()
                 : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             return folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
         }
@@ -276,8 +287,9 @@ extension SQLiteContactStore {
             }
             var preferred: [Website] = [], others: [Website] = [], urlGroups: Set<String> = []
             for line in parsed where line.name == "URL" {
-                let website = Website(label: line.group.flatMap { groupLabels[$0] } ?? label(line.types),
-                                      value: unescape(line.value).trimmingCharacters(in: .whitespaces))
+                let website = Website(
+                    label: line.group.flatMap { groupLabels[$0] } ?? label(line.types),
+                    value: unescape(line.value).trimmingCharacters(in: .whitespaces))
                 if line.preferred { preferred.append(website) } else { others.append(website) }
                 if let group = line.group { urlGroups.insert(group) }
             }
@@ -291,14 +303,17 @@ extension SQLiteContactStore {
         static func indexedText(_ row: Row, websites: [String]) throws -> String {
             let text = try IndexTagsNotesAndAddressesFrozen.indexedText(row)
             // The frozen text's pairs stand after its words: rebuilt from the words with the websites'.
-            let words = text.unicodeScalars.split(separator: "\u{E000}", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let words = text.unicodeScalars.split(
+                separator: "\u{E000}", maxSplits: 1, omittingEmptySubsequences: false)[0]
             var plain = String(String.UnicodeScalarView(words))
             while plain.hasSuffix(" ") { plain.removeLast() }
             let parts = ([plain].filter { !$0.isEmpty } + websites.map(IndexTagsNotesAndAddressesFrozen.fold))
             return IndexLettersAndDigitsApartFrozen.separatingDigitsAddingPairs(parts.joined(separator: " "))
         }
 
-        struct Line { var group: String?; var name: String; var types: [String]; var value: String; var preferred: Bool }
+        struct Line {
+            var group: String?; var name: String; var types: [String]; var value: String; var preferred: Bool
+        }
 
         /// Group, upper-case name, `TYPE`s (and 2.1's bare types) lower-cased, and the raw value.
         static func parse(_ line: String) -> Line {
@@ -326,7 +341,9 @@ extension SQLiteContactStore {
                     types.append(parameter.lowercased())
                 }
             }
-            return Line(group: group, name: name.uppercased(), types: types, value: value, preferred: pref || types.contains("pref"))
+            return Line(
+                group: group, name: name.uppercased(), types: types, value: value,
+                preferred: pref || types.contains("pref"))
         }
 
         static func label(_ types: [String]) -> String {
@@ -346,8 +363,13 @@ extension SQLiteContactStore {
         static func unescape(_ text: String) -> String {
             var result = "", escaped = false
             for character in text {
-                if escaped { result.append(character == "n" || character == "N" ? "\n" : character); escaped = false }
-                else if character == "\\" { escaped = true } else { result.append(character) }
+                if escaped {
+                    result.append(character == "n" || character == "N" ? "\n" : character); escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else {
+                    result.append(character)
+                }
             }
             if escaped { result.append("\\") }
             return result

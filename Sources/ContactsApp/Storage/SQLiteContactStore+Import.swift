@@ -26,8 +26,9 @@ extension SQLiteContactStore: ImportSessionStore {
                 // writer, one transaction: consecutive), no images of them: an undo takes them then
                 // (`entriesForUndo`). Only the contacts it updated get before and after images.
                 return try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
-                    let transaction = Transaction(db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
-                                                  recorder: bookWasEmpty ? nil : recorder)
+                    let transaction = Transaction(
+                        db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
+                        recorder: bookWasEmpty ? nil : recorder)
                     defer { transaction.db = nil }
                     try body(transaction)
                     try transaction.flushWords(db)
@@ -62,12 +63,14 @@ extension SQLiteContactStore: ImportSessionStore {
         let definitions: [String]
 
         init(dropping db: Database) throws {
-            let indexes = try Row.fetchAll(db, sql: """
-                SELECT name, sql FROM sqlite_master
-                WHERE type = 'index' AND tbl_name IN ('contact', 'contact_key') AND sql IS NOT NULL
-                  AND name != 'contact_uid'
-                ORDER BY name
-                """)
+            let indexes = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, sql FROM sqlite_master
+                    WHERE type = 'index' AND tbl_name IN ('contact', 'contact_key') AND sql IS NOT NULL
+                      AND name != 'contact_uid'
+                    ORDER BY name
+                    """)
             for index in indexes {
                 let name: String = index["name"]
                 try db.execute(sql: "DROP INDEX \(name.quotedDatabaseIdentifier)")
@@ -130,8 +133,10 @@ extension SQLiteContactStore: ImportSessionStore {
             for start in stride(from: 0, to: uids.count, by: 500) {
                 let chunk = uids[start..<min(start + 500, uids.count)]
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                let statement = try db.cachedStatement(sql: "SELECT uid FROM contact WHERE uid IN (\(marks)) AND id >= ?")
-                let found = try String.fetchCursor(statement, arguments: StatementArguments(Array(chunk)) + [firstAdded])
+                let statement = try db.cachedStatement(
+                    sql: "SELECT uid FROM contact WHERE uid IN (\(marks)) AND id >= ?")
+                let found = try String.fetchCursor(
+                    statement, arguments: StatementArguments(Array(chunk)) + [firstAdded])
                 while let uid = try found.next() { added.insert(uid) }
             }
             return added
@@ -142,8 +147,9 @@ extension SQLiteContactStore: ImportSessionStore {
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
             for (index, contact) in inserting.enumerated() {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
-                let saved = try SQLiteContactStore.insert(contact, row, anchors: anchors, counting: false,
-                                                          addingWords: false, db)
+                let saved = try SQLiteContactStore.insert(
+                    contact, row, anchors: anchors, counting: false,
+                    addingWords: false, db)
                 ids.added.append(saved.id!)
                 for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }

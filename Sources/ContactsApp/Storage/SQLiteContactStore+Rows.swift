@@ -55,10 +55,12 @@ extension SQLiteContactStore {
         Column(name: "birthday", bind: { _, row, binder in binder.text(row.birthday) }) { row, at, contact in
             contact.birthday = (row[at] as String?).flatMap(Birthday.init(parsing:))
         },
-        Column(name: "created_at", bind: { contact, _, binder in binder.real(contact.createdAt.timeIntervalSince1970) }) {
+        Column(name: "created_at", bind: { contact, _, binder in binder.real(contact.createdAt.timeIntervalSince1970) })
+        {
             row, at, contact in contact.createdAt = Date(timeIntervalSince1970: row[at])
         },
-        Column(name: "updated_at", bind: { contact, _, binder in binder.real(contact.updatedAt.timeIntervalSince1970) }) {
+        Column(name: "updated_at", bind: { contact, _, binder in binder.real(contact.updatedAt.timeIntervalSince1970) })
+        {
             row, at, contact in contact.updatedAt = Date(timeIntervalSince1970: row[at])
         },
         Column(name: "version", bind: nil) { row, at, contact in contact.version = row[at] },
@@ -68,10 +70,12 @@ extension SQLiteContactStore {
         Column(name: "extra", bind: { _, row, binder in binder.text(row.extra) }) { row, at, contact in
             contact.extraProperties = try strings(row[at])
         },
-        Column(name: "name_order", bind: { contact, _, binder in binder.text(contact.nameOrder.rawValue) }) { row, at, contact in
+        Column(name: "name_order", bind: { contact, _, binder in binder.text(contact.nameOrder.rawValue) }) {
+            row, at, contact in
             contact.nameOrder = NameOrder(rawValue: row[at]) ?? .givenFirst
         },
-        Column(name: "formatted_name", bind: { contact, _, binder in binder.text(contact.formattedName) }) { row, at, contact in
+        Column(name: "formatted_name", bind: { contact, _, binder in binder.text(contact.formattedName) }) {
+            row, at, contact in
             contact.formattedName = row[at]
         },
         Column(name: "card", bind: { contact, _, binder in binder.text(contact.card?.text) }) { row, at, contact in
@@ -85,15 +89,18 @@ extension SQLiteContactStore {
     /// The columns a save writes, in `columns`' order; `id` and `version` are the store's.
     static let savedColumns = columns.filter { $0.bind != nil }
 
-    static let insertSQL = "INSERT INTO contact (" + savedColumns.map(\.name).joined(separator: ", ") + ", version) VALUES ("
+    static let insertSQL =
+        "INSERT INTO contact (" + savedColumns.map(\.name).joined(separator: ", ") + ", version) VALUES ("
         + Array(repeating: "?", count: savedColumns.count).joined(separator: ", ") + ", 1)"
 
     /// An insert that keeps the contact's id and version (`insertKeepingID`).
-    static let insertKeepingIDSQL = "INSERT INTO contact (id, " + savedColumns.map(\.name).joined(separator: ", ")
+    static let insertKeepingIDSQL =
+        "INSERT INTO contact (id, " + savedColumns.map(\.name).joined(separator: ", ")
         + ", version) VALUES (?, " + Array(repeating: "?", count: savedColumns.count).joined(separator: ", ") + ", ?)"
 
     /// Guarded by the version the save started from (`ContactStoreError.staleVersion`).
-    static let updateSQL = "UPDATE contact SET " + savedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
+    static let updateSQL =
+        "UPDATE contact SET " + savedColumns.map { "\($0.name) = ?" }.joined(separator: ", ")
         + ", version = version + 1 WHERE id = ? AND version = ?"
 
     /// The columns a read selects, in `columns`' order: all but the derived ones.
@@ -112,8 +119,9 @@ extension SQLiteContactStore {
             let organization = ContactKeys.fold(contact.organization)
             first = ContactKeys.sortKey(given: given, family: family, organization: organization, .first)
             let sorting = PersonName.sortingFamilyName(contact.familyName)
-            last = ContactKeys.sortKey(given: given, family: sorting == contact.familyName ? family : ContactKeys.fold(sorting),
-                                       organization: organization, .last)
+            last = ContactKeys.sortKey(
+                given: given, family: sorting == contact.familyName ? family : ContactKeys.fold(sorting),
+                organization: organization, .last)
         }
     }
 
@@ -200,8 +208,9 @@ extension SQLiteContactStore {
                 value.withUTF8 { bytes in
                     // An empty buffer may have no address, which SQLite would bind as NULL.
                     let start = UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start)
-                    _ = sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                                          Self.transient)
+                    _ = sqlite3_bind_text(
+                        raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                        Self.transient)
                 }
             } else {
                 sqlite3_bind_null(raw, index)
@@ -249,12 +258,18 @@ extension SQLiteContactStore {
     /// list unless `addingWords` is false (an import adds each word once, at its end); call
     /// inside the write transaction that saves the row, so the index can never disagree with
     /// the table.
-    static func index(_ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false,
-                      addingWords: Bool = true) throws {
+    static func index(
+        _ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false,
+        addingWords: Bool = true
+    ) throws {
         if !isNew { try unindex(id: id, db) }
         if addingWords { try addWords(row.insideWords, db) }
-        try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.text) }
-        try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) { $0.integer(id); $0.text(row.digits) }
+        try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) {
+            $0.integer(id); $0.text(row.text)
+        }
+        try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) {
+            $0.integer(id); $0.text(row.digits)
+        }
         try indexDigitGrams(row.grams, id: id, db)
         try indexMatchKeys(row.matchKeys, id: id, db)
     }
@@ -266,7 +281,9 @@ extension SQLiteContactStore {
         guard !keys.isEmpty else { return }
         let statement = try db.cachedStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
         for (kind, key) in keys {
-            try run(statement, db) { $0.text(kind.storedText); $0.text(key); $0.integer(id) }
+            try run(statement, db) {
+                $0.text(kind.storedText); $0.text(key); $0.integer(id)
+            }
         }
     }
 
@@ -293,12 +310,15 @@ extension SQLiteContactStore {
         // The digit-gram index keeps no copy of its text (it would double its size), so FTS5
         // removes an entry given the text it indexed: rebuilt from the phone index's digits.
         if let digits = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT digits FROM contact_phone WHERE rowid = ?"), arguments: [id]) {
+            db.cachedStatement(sql: "SELECT digits FROM contact_phone WHERE rowid = ?"), arguments: [id])
+        {
             let grams = ContactSearch.digitGramText(digits.split(separator: " ").map(String.init))
             if !grams.isEmpty {
-                try db.cachedStatement(sql: """
-                    INSERT INTO contact_phone_gram(contact_phone_gram, rowid, grams) VALUES ('delete', ?, ?)
-                    """).execute(arguments: [id, grams])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO contact_phone_gram(contact_phone_gram, rowid, grams) VALUES ('delete', ?, ?)
+                        """
+                ).execute(arguments: [id, grams])
             }
         }
         try db.cachedStatement(sql: "DELETE FROM contact_text WHERE rowid = ?").execute(arguments: [id])
@@ -310,7 +330,9 @@ extension SQLiteContactStore {
     /// (nothing for phones shorter than a gram).
     static func indexDigitGrams(_ grams: String, id: Int64, _ db: Database) throws {
         guard !grams.isEmpty else { return }
-        try run("INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)", db) { $0.integer(id); $0.text(grams) }
+        try run("INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)", db) {
+            $0.integer(id); $0.text(grams)
+        }
     }
 
     /// Every failure leaves the store as a `ContactStoreError`, worded for the person using it.

@@ -28,34 +28,35 @@ extension SQLiteContactStore {
     static let createContacts = Migration(
         name: "create contacts with word and phone indexes", legacyIdentifier: "v1"
     ) { db, _ in
-        try db.execute(sql: """
-            CREATE TABLE contact (
-                id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a stale id cannot name someone else
-                uid TEXT NOT NULL UNIQUE,
-                given TEXT NOT NULL DEFAULT '',
-                family TEXT NOT NULL DEFAULT '',
-                nickname TEXT NOT NULL DEFAULT '',
-                organization TEXT NOT NULL DEFAULT '',
-                title TEXT NOT NULL DEFAULT '',
-                notes TEXT NOT NULL DEFAULT '',
-                phones TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
-                emails TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
-                addresses TEXT NOT NULL DEFAULT '[]', -- JSON [PostalAddress]
-                tags TEXT NOT NULL DEFAULT '[]',      -- JSON [String]
-                birthday TEXT,                        -- Birthday.isoString
-                created_at REAL NOT NULL,             -- seconds since 1970
-                updated_at REAL NOT NULL,
-                version INTEGER NOT NULL,
-                sort_first TEXT NOT NULL,             -- ContactKeys.sortKey(_, .first)
-                sort_last TEXT NOT NULL,              -- ContactKeys.sortKey(_, .last)
-                extra TEXT NOT NULL DEFAULT '[]'      -- unknown vCard properties, JSON [String]
-            );
-            CREATE INDEX contact_sort_first ON contact(sort_first, id);
-            CREATE INDEX contact_sort_last ON contact(sort_last, id);
-            -- rowid = contact.id; both kept in step with contact by the store, in the same transaction.
-            CREATE VIRTUAL TABLE contact_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-            CREATE VIRTUAL TABLE contact_phone USING fts5(digits, tokenize = 'trigram');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE contact (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: a stale id cannot name someone else
+                    uid TEXT NOT NULL UNIQUE,
+                    given TEXT NOT NULL DEFAULT '',
+                    family TEXT NOT NULL DEFAULT '',
+                    nickname TEXT NOT NULL DEFAULT '',
+                    organization TEXT NOT NULL DEFAULT '',
+                    title TEXT NOT NULL DEFAULT '',
+                    notes TEXT NOT NULL DEFAULT '',
+                    phones TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
+                    emails TEXT NOT NULL DEFAULT '[]',    -- JSON [LabeledValue]
+                    addresses TEXT NOT NULL DEFAULT '[]', -- JSON [PostalAddress]
+                    tags TEXT NOT NULL DEFAULT '[]',      -- JSON [String]
+                    birthday TEXT,                        -- Birthday.isoString
+                    created_at REAL NOT NULL,             -- seconds since 1970
+                    updated_at REAL NOT NULL,
+                    version INTEGER NOT NULL,
+                    sort_first TEXT NOT NULL,             -- ContactKeys.sortKey(_, .first)
+                    sort_last TEXT NOT NULL,              -- ContactKeys.sortKey(_, .last)
+                    extra TEXT NOT NULL DEFAULT '[]'      -- unknown vCard properties, JSON [String]
+                );
+                CREATE INDEX contact_sort_first ON contact(sort_first, id);
+                CREATE INDEX contact_sort_last ON contact(sort_last, id);
+                -- rowid = contact.id; both kept in step with contact by the store, in the same transaction.
+                CREATE VIRTUAL TABLE contact_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE contact_phone USING fts5(digits, tokenize = 'trigram');
+                """)
     }
 
     /// Phone fragments of `ContactSearch.gramLength` digits or more, found through their digit
@@ -67,13 +68,14 @@ extension SQLiteContactStore {
     static let addPhoneGramsSortKeysByIDAndCount = Migration(
         name: "add phone digit grams, sort keys by id and the kept count", legacyIdentifier: "v2"
     ) { db, _ in
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE contact_phone_gram USING fts5(
-                grams, tokenize = 'unicode61', content = '', columnsize = 0);
-            CREATE INDEX contact_id_sorts ON contact(id, sort_first, sort_last);
-            CREATE TABLE contact_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
-            INSERT INTO contact_count (one, n) SELECT 1, COUNT(*) FROM contact;
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE contact_phone_gram USING fts5(
+                    grams, tokenize = 'unicode61', content = '', columnsize = 0);
+                CREATE INDEX contact_id_sorts ON contact(id, sort_first, sort_last);
+                CREATE TABLE contact_count (one INTEGER PRIMARY KEY CHECK (one = 1), n INTEGER NOT NULL);
+                INSERT INTO contact_count (one, n) SELECT 1, COUNT(*) FROM contact;
+                """)
         // The stored phones' grams, from the phone index.
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, digits FROM contact_phone")
         let insert = try db.makeStatement(sql: "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)")
@@ -98,28 +100,30 @@ extension SQLiteContactStore {
         }
         db.add(function: separating)
         defer { db.remove(function: separating) }
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE contact_text_v3 USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-            INSERT INTO contact_text_v3(rowid, text)
-                SELECT rowid, contactsbook_separating_digits(text) FROM contact_text ORDER BY rowid;
-            DROP TABLE contact_text;
-            ALTER TABLE contact_text_v3 RENAME TO contact_text;
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE contact_text_v3 USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                INSERT INTO contact_text_v3(rowid, text)
+                    SELECT rowid, contactsbook_separating_digits(text) FROM contact_text ORDER BY rowid;
+                DROP TABLE contact_text;
+                ALTER TABLE contact_text_v3 RENAME TO contact_text;
+                """)
     }
 
     /// Page anchors (`Anchors/SQLiteContactStore+Anchors.swift`): per sort order, the (sort
     /// key, id) where each bucket of the order's index starts and how many contacts it holds.
     /// Kept by the store in the transaction of every write; filled from the sort indexes.
     static let addPageAnchors = Migration(name: "add page anchors", legacyIdentifier: "v4") { db, anchorBucket in
-        try db.execute(sql: """
-            CREATE TABLE contact_anchor (
-                sort TEXT NOT NULL,    -- 'first' | 'last' (SortOrder), the order of sort_first | sort_last
-                key TEXT NOT NULL,     -- the bucket starts at (key, id), inclusive, in that order's
-                id INTEGER NOT NULL,   -- (sort key, id) index, and ends at the next anchor, exclusive
-                n INTEGER NOT NULL,    -- the contacts in the bucket
-                PRIMARY KEY (sort, key, id)
-            ) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE contact_anchor (
+                    sort TEXT NOT NULL,    -- 'first' | 'last' (SortOrder), the order of sort_first | sort_last
+                    key TEXT NOT NULL,     -- the bucket starts at (key, id), inclusive, in that order's
+                    id INTEGER NOT NULL,   -- (sort key, id) index, and ends at the next anchor, exclusive
+                    n INTEGER NOT NULL,    -- the contacts in the bucket
+                    PRIMARY KEY (sort, key, id)
+                ) WITHOUT ROWID;
+                """)
         try AddPageAnchorsFrozen.fill(bucket: anchorBucket, db)
     }
 
@@ -139,14 +143,17 @@ extension SQLiteContactStore {
         if try !db.columns(in: "contact").contains(where: { $0.name == "name_order" }) {
             try db.execute(sql: "ALTER TABLE contact ADD COLUMN name_order TEXT NOT NULL DEFAULT 'given-first'")
         }
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT id, given, family, organization, sort_last FROM contact
-            WHERE family LIKE '% %' OR family LIKE 'al-%' OR family LIKE 'el-%'
-            """)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, given, family, organization, sort_last FROM contact
+                WHERE family LIKE '% %' OR family LIKE 'al-%' OR family LIKE 'el-%'
+                """)
         var moved = false
         for row in rows {
-            let key = NameOrderFrozen.lastNameSortKey(given: row["given"], family: row["family"],
-                                                      organization: row["organization"])
+            let key = NameOrderFrozen.lastNameSortKey(
+                given: row["given"], family: row["family"],
+                organization: row["organization"])
             guard key != row["sort_last"] as String else { continue }
             try db.execute(sql: "UPDATE contact SET sort_last = ? WHERE id = ?", arguments: [key, row["id"] as Int64])
             moved = true
@@ -164,24 +171,28 @@ extension SQLiteContactStore {
     static let indexTagsNotesAndAddresses = Migration(
         name: "index tags, notes and addresses", legacyIdentifier: nil
     ) { db, _ in
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE contact_text_new USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+                """)
         // The columns as they were when this was written, read by name: today's row code
         // would select columns a book made before them does not have yet.
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT id, given, family, nickname, organization, notes, emails, addresses, tags FROM contact ORDER BY id
-            """)
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT id, given, family, nickname, organization, notes, emails, addresses, tags FROM contact ORDER BY id
+                """)
         let insert = try db.makeStatement(sql: "INSERT INTO contact_text_new(rowid, text) VALUES (?, ?)")
         while let row = try rows.next() {
             try insert.execute(arguments: [row["id"] as Int64, try IndexTagsNotesAndAddressesFrozen.indexedText(row)])
         }
-        try db.execute(sql: """
-            DROP TABLE contact_text_vocab;
-            DROP TABLE contact_text;
-            ALTER TABLE contact_text_new RENAME TO contact_text;
-            CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
-            """)
+        try db.execute(
+            sql: """
+                DROP TABLE contact_text_vocab;
+                DROP TABLE contact_text;
+                ALTER TABLE contact_text_new RENAME TO contact_text;
+                CREATE VIRTUAL TABLE contact_text_vocab USING fts5vocab(contact_text, 'row');
+                """)
     }
 
     /// The words a term may match inside (`ContactSearch.insideWordCandidates`), each once
@@ -192,10 +203,11 @@ extension SQLiteContactStore {
     static let addWordListForInsideWords = Migration(
         name: "add word list for inside-word search", legacyIdentifier: nil
     ) { db, _ in
-        try db.execute(sql: """
-            CREATE TABLE contact_word (word TEXT PRIMARY KEY) WITHOUT ROWID;
-            CREATE VIRTUAL TABLE contact_word_gram USING fts5(word, tokenize = 'trigram');
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE contact_word (word TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE VIRTUAL TABLE contact_word_gram USING fts5(word, tokenize = 'trigram');
+                """)
         var words = Set<String>()
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
         while let text = try texts.next() { words.formUnion(AddWordListFrozen.candidates(text)) }
@@ -221,7 +233,9 @@ extension SQLiteContactStore {
         var starts: [String: Int64] = [:]
         let texts = try String.fetchCursor(db, sql: "SELECT text FROM contact_text")
         while let text = try texts.next() {
-            for (word, at) in AddWordStartsFrozen.wordsWithStarts(text) { starts[word] = starts[word].map { $0 & at } ?? at }
+            for (word, at) in AddWordStartsFrozen.wordsWithStarts(text) {
+                starts[word] = starts[word].map { $0 & at } ?? at
+            }
         }
         let update = try db.makeStatement(sql: "UPDATE contact_word SET starts = ? WHERE word = ?")
         for (word, at) in starts where at != 0 { try update.execute(arguments: [at, word]) }
@@ -235,24 +249,29 @@ extension SQLiteContactStore {
         // A rowid table with its indexes beside it, made after the rows are in: each index is
         // then built in one sorted pass, and an import into an empty book sets them aside the
         // same way (`DeferredIndexes`), instead of inserting into a keyed tree in random order.
-        try db.execute(sql: """
-            CREATE TABLE contact_key (
-                kind TEXT NOT NULL,    -- 'email' | 'phone' | 'name' (DuplicateReason.Kind)
-                key TEXT NOT NULL,     -- MatchKeys.storedKeys
-                id INTEGER NOT NULL    -- contact.id
-            );
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE contact_key (
+                    kind TEXT NOT NULL,    -- 'email' | 'phone' | 'name' (DuplicateReason.Kind)
+                    key TEXT NOT NULL,     -- MatchKeys.storedKeys
+                    id INTEGER NOT NULL    -- contact.id
+                );
+                """)
         // The columns as they were when this was written, read by name (see `indexTagsNotesAndAddresses`).
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, given, family, organization, phones, emails FROM contact ORDER BY id")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT id, given, family, organization, phones, emails FROM contact ORDER BY id")
         let insert = try db.makeStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
         while let row = try rows.next() {
             let id: Int64 = row["id"]
-            for (kind, key) in try AddMatchKeysFrozen.storedKeys(row) { try insert.execute(arguments: [kind, key, id]) }
+            for (kind, key) in try AddMatchKeysFrozen.storedKeys(row) {
+                try insert.execute(arguments: [kind, key, id])
+            }
         }
-        try db.execute(sql: """
-            CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
-            CREATE INDEX contact_key_id ON contact_key(id);
-            """)
+        try db.execute(
+            sql: """
+                CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
+                CREATE INDEX contact_key_id ON contact_key(id);
+                """)
     }
 
     /// The duplicate index's lookup ordered by key, then kind (it was kind, then key): with three
@@ -260,11 +279,13 @@ extension SQLiteContactStore {
     /// compare whole records, so building it at the end of an import (`DeferredIndexes`) cost
     /// about twice as much (bench/FINDINGS.md, "importcpu"). `duplicates` reads along it: the
     /// emails grouped, the phones and names in key order.
-    static let orderMatchKeysByKey = Migration(name: "order the duplicate index by key", legacyIdentifier: nil) { db, _ in
-        try db.execute(sql: """
-            DROP INDEX IF EXISTS contact_key_lookup;
-            CREATE INDEX contact_key_by_key ON contact_key(key, kind, id);
-            """)
+    static let orderMatchKeysByKey = Migration(name: "order the duplicate index by key", legacyIdentifier: nil) {
+        db, _ in
+        try db.execute(
+            sql: """
+                DROP INDEX IF EXISTS contact_key_lookup;
+                CREATE INDEX contact_key_by_key ON contact_key(key, kind, id);
+                """)
     }
 
     /// The change journal (`Journal/SQLiteContactStore+Journal.swift`): one `change_set` per
@@ -272,40 +293,42 @@ extension SQLiteContactStore {
     /// written in the transaction of the change itself; deleted contacts kept whole in
     /// `contact_trash` until restored or purged; `journal_clock` moves on with every change set
     /// recorded, undone or redone, so other sessions find what they have not seen yet.
-    static let addChangeJournalAndTrash = Migration(name: "add change journal and trash", legacyIdentifier: nil) { db, _ in
+    static let addChangeJournalAndTrash = Migration(name: "add change journal and trash", legacyIdentifier: nil) {
+        db, _ in
         // IF NOT EXISTS: a book whose migration records were rewritten (tests of legacy books) has it already.
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
-            INSERT OR IGNORE INTO journal_clock (one, seq) VALUES (1, 0);
-            CREATE TABLE IF NOT EXISTS change_set (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                seq INTEGER NOT NULL,           -- journal_clock.seq when recorded, undone or redone last
-                at REAL NOT NULL,               -- seconds since 1970, the session's clock
-                origin TEXT NOT NULL,           -- front end: repl | line | rpc | mcp | sync
-                session TEXT NOT NULL,          -- the recording store's random token (notices skip their own)
-                kind TEXT NOT NULL,             -- ChangeKind
-                summary TEXT NOT NULL,          -- 'deleted Bob Stone'
-                undone INTEGER NOT NULL DEFAULT 0,
-                added_first INTEGER,            -- an import: the ids it added, with no
-                added_last INTEGER              -- entries for them until it is undone
-            );
-            CREATE INDEX IF NOT EXISTS change_set_seq ON change_set(seq);
-            CREATE TABLE IF NOT EXISTS change_entry (
-                change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
-                contact_id INTEGER NOT NULL,
-                uid TEXT NOT NULL,
-                before TEXT,                    -- JSON Contact, NULL: did not exist
-                after TEXT,                     -- JSON Contact, NULL: deleted
-                PRIMARY KEY (change_set, contact_id)
-            ) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS change_entry_contact ON change_entry(contact_id, change_set);
-            CREATE TABLE IF NOT EXISTS contact_trash (
-                id INTEGER PRIMARY KEY,         -- the contact's own id, given back by restore
-                uid TEXT NOT NULL,
-                image TEXT NOT NULL,            -- JSON Contact, whole
-                deleted_at REAL NOT NULL
-            );
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS journal_clock (one INTEGER PRIMARY KEY CHECK (one = 1), seq INTEGER NOT NULL);
+                INSERT OR IGNORE INTO journal_clock (one, seq) VALUES (1, 0);
+                CREATE TABLE IF NOT EXISTS change_set (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    seq INTEGER NOT NULL,           -- journal_clock.seq when recorded, undone or redone last
+                    at REAL NOT NULL,               -- seconds since 1970, the session's clock
+                    origin TEXT NOT NULL,           -- front end: repl | line | rpc | mcp | sync
+                    session TEXT NOT NULL,          -- the recording store's random token (notices skip their own)
+                    kind TEXT NOT NULL,             -- ChangeKind
+                    summary TEXT NOT NULL,          -- 'deleted Bob Stone'
+                    undone INTEGER NOT NULL DEFAULT 0,
+                    added_first INTEGER,            -- an import: the ids it added, with no
+                    added_last INTEGER              -- entries for them until it is undone
+                );
+                CREATE INDEX IF NOT EXISTS change_set_seq ON change_set(seq);
+                CREATE TABLE IF NOT EXISTS change_entry (
+                    change_set INTEGER NOT NULL REFERENCES change_set(id) ON DELETE CASCADE,
+                    contact_id INTEGER NOT NULL,
+                    uid TEXT NOT NULL,
+                    before TEXT,                    -- JSON Contact, NULL: did not exist
+                    after TEXT,                     -- JSON Contact, NULL: deleted
+                    PRIMARY KEY (change_set, contact_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS change_entry_contact ON change_entry(contact_id, change_set);
+                CREATE TABLE IF NOT EXISTS contact_trash (
+                    id INTEGER PRIMARY KEY,         -- the contact's own id, given back by restore
+                    uid TEXT NOT NULL,
+                    image TEXT NOT NULL,            -- JSON Contact, whole
+                    deleted_at REAL NOT NULL
+                );
+                """)
     }
 
     /// The migrations, each registered once by its name; `anchorBucket` is B of the page
@@ -326,7 +349,8 @@ extension SQLiteContactStore {
     /// the book has no `grdb_migrations` table.
     static func recordsEveryMigration(_ db: Database) throws -> Bool {
         let names = migrations.map(\.name)
-        let sql = "SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (?"
+        let sql =
+            "SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (?"
             + String(repeating: ", ?", count: names.count - 1) + ")"
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(StatementArguments(names))
@@ -346,7 +370,8 @@ extension SQLiteContactStore {
         let names = migrations.map(\.name)
         let legacy = migrations.compactMap(\.legacyIdentifier)
         let marks = { (count: Int) in Array(repeating: "?", count: count).joined(separator: ", ") }
-        let sql = "SELECT (SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (\(marks(names.count)))) = \(names.count)"
+        let sql =
+            "SELECT (SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (\(marks(names.count)))) = \(names.count)"
             + " AND NOT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(marks(legacy.count))))"
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(StatementArguments(names + legacy))
@@ -363,9 +388,11 @@ extension SQLiteContactStore {
     static func hasLegacyIdentifiers(_ db: Database) throws -> Bool {
         guard try db.tableExists("grdb_migrations") else { return false }
         let legacy = migrations.compactMap(\.legacyIdentifier)
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(legacy.map { _ in "?" }.joined(separator: ", "))))
-            """, arguments: StatementArguments(legacy)) ?? false
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(legacy.map { _ in "?" }.joined(separator: ", "))))
+                """, arguments: StatementArguments(legacy)) ?? false
     }
 
     /// Renames the legacy identifiers a book records to the migrations' names, so the
@@ -374,8 +401,9 @@ extension SQLiteContactStore {
         guard try db.tableExists("grdb_migrations") else { return }
         for migration in migrations {
             guard let legacy = migration.legacyIdentifier else { continue }
-            try db.execute(sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
-                           arguments: [migration.name, legacy])
+            try db.execute(
+                sql: "UPDATE grdb_migrations SET identifier = ? WHERE identifier = ?",
+                arguments: [migration.name, legacy])
         }
     }
 

@@ -9,33 +9,36 @@ extension SQLiteContactStore: SyncStateStore {
     /// deleted on the server at the next sync. `IF NOT EXISTS`: a book that lost the record of
     /// its migrations (rebuilt from v1 to v3, as the upgrade tests make one) keeps its accounts.
     static let addSyncState = Migration(name: "add sync accounts and items", legacyIdentifier: nil) { db, _ in
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS sync_account (
-                name TEXT PRIMARY KEY,
-                server_url TEXT NOT NULL,
-                book_url TEXT NOT NULL,
-                user TEXT NOT NULL,
-                password_command TEXT,           -- run at each sync; the password is never stored
-                vcard4 INTEGER NOT NULL DEFAULT 0,
-                sync_token TEXT,
-                is_default INTEGER NOT NULL DEFAULT 0
-            );
-            CREATE TABLE IF NOT EXISTS sync_item (
-                account TEXT NOT NULL,
-                href TEXT NOT NULL,
-                contact_id INTEGER NOT NULL,
-                etag TEXT NOT NULL,
-                base TEXT NOT NULL,              -- the vCard last synced, base of the three-way merge
-                synced_version INTEGER NOT NULL, -- contact.version when last synced
-                on_server INTEGER NOT NULL DEFAULT 1,
-                PRIMARY KEY (account, href)
-            );
-            CREATE UNIQUE INDEX IF NOT EXISTS sync_item_contact ON sync_item(contact_id);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS sync_account (
+                    name TEXT PRIMARY KEY,
+                    server_url TEXT NOT NULL,
+                    book_url TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    password_command TEXT,           -- run at each sync; the password is never stored
+                    vcard4 INTEGER NOT NULL DEFAULT 0,
+                    sync_token TEXT,
+                    is_default INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE IF NOT EXISTS sync_item (
+                    account TEXT NOT NULL,
+                    href TEXT NOT NULL,
+                    contact_id INTEGER NOT NULL,
+                    etag TEXT NOT NULL,
+                    base TEXT NOT NULL,              -- the vCard last synced, base of the three-way merge
+                    synced_version INTEGER NOT NULL, -- contact.version when last synced
+                    on_server INTEGER NOT NULL DEFAULT 1,
+                    PRIMARY KEY (account, href)
+                );
+                CREATE UNIQUE INDEX IF NOT EXISTS sync_item_contact ON sync_item(contact_id);
+                """)
     }
 
     /// Who wins a field changed on both sides, per account (issue 15: a setting; the server by default).
-    static let addSyncConflictSetting = Migration(name: "add the sync accounts' conflict setting", legacyIdentifier: nil) { db, _ in
+    static let addSyncConflictSetting = Migration(
+        name: "add the sync accounts' conflict setting", legacyIdentifier: nil
+    ) { db, _ in
         guard try !db.columns(in: "sync_account").contains(where: { $0.name == "conflicts" }) else { return }
         try db.execute(sql: "ALTER TABLE sync_account ADD COLUMN conflicts TEXT NOT NULL DEFAULT 'server'")
     }
@@ -45,43 +48,60 @@ extension SQLiteContactStore: SyncStateStore {
             try writer.read { db in
                 // The account's own book (named as it), else its first: the URL, token and
                 // default an account had before it had several books.
-                try Row.fetchAll(db, sql: """
-                    SELECT a.name, a.server_url, a.user, a.password_command, a.conflicts,
-                           (SELECT url FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS book_url,
-                           (SELECT vcard4 FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS vcard4,
-                           (SELECT sync_token FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1)
-                               AS sync_token,
-                           EXISTS (SELECT 1 FROM address_book d WHERE d.account = a.name AND d.is_default) AS is_default
-                    FROM sync_account a
-                    ORDER BY a.name
-                    """).map(Self.account(from:))
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT a.name, a.server_url, a.user, a.password_command, a.conflicts,
+                               (SELECT url FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS book_url,
+                               (SELECT vcard4 FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1) AS vcard4,
+                               (SELECT sync_token FROM address_book WHERE account = a.name ORDER BY name != account, name LIMIT 1)
+                                   AS sync_token,
+                               EXISTS (SELECT 1 FROM address_book d WHERE d.account = a.name AND d.is_default) AS is_default
+                        FROM sync_account a
+                        ORDER BY a.name
+                        """
+                ).map(Self.account(from:))
             }
         }
     }
 
     public func addAccount(_ account: SyncAccount) throws {
-        try addAccount(account, books: [AddressBook(name: account.name, account: account.name, url: account.bookURL,
-                                                    acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken)])
+        try addAccount(
+            account,
+            books: [
+                AddressBook(
+                    name: account.name, account: account.name, url: account.bookURL,
+                    acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken)
+            ])
     }
 
     public func addAccount(_ account: SyncAccount, books: [AddressBook]) throws {
         try guarded {
             try write { db, _ in
-                if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
-                                     arguments: [account.name]) == true {
+                if try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
+                    arguments: [account.name]) == true
+                {
                     throw ContactStoreError.storage("There is already an account named \(account.name).")
                 }
-                for book in books where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM address_book WHERE name = ?)",
-                                                          arguments: [book.name]) == true {
+                for book in books
+                where try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM address_book WHERE name = ?)",
+                    arguments: [book.name]) == true
+                {
                     throw ContactStoreError.storage("There is already a book named \(book.name).")
                 }
-                try db.execute(sql: """
-                    INSERT INTO sync_account (name, server_url, book_url, user, password_command, vcard4, sync_token,
-                                              is_default, conflicts)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
-                    """, arguments: [account.name, account.serverURL, books.first?.url ?? account.bookURL, account.user,
-                                     account.passwordCommand, books.first?.acceptsVCard4 ?? false, nil,
-                                     account.conflicts.rawValue])
+                try db.execute(
+                    sql: """
+                        INSERT INTO sync_account (name, server_url, book_url, user, password_command, vcard4, sync_token,
+                                                  is_default, conflicts)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+                        """,
+                    arguments: [
+                        account.name, account.serverURL, books.first?.url ?? account.bookURL, account.user,
+                        account.passwordCommand, books.first?.acceptsVCard4 ?? false, nil,
+                        account.conflicts.rawValue,
+                    ])
                 try insertBooks(books, of: account, db)
             }
         }
@@ -90,21 +110,26 @@ extension SQLiteContactStore: SyncStateStore {
     public func updateAccount(named name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws {
         try guarded {
             try write { db, _ in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
-                                        arguments: [name]) == true else {
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM sync_account WHERE name = ?)",
+                        arguments: [name]) == true
+                else {
                     throw ContactStoreError.storage("There is no account named \(name).")
                 }
                 if let conflicts {
-                    try db.execute(sql: "UPDATE sync_account SET conflicts = ? WHERE name = ?",
-                                   arguments: [conflicts.rawValue, name])
+                    try db.execute(
+                        sql: "UPDATE sync_account SET conflicts = ? WHERE name = ?",
+                        arguments: [conflicts.rawValue, name])
                 }
                 if makeDefault {
                     // Its own book (named as it), else its first writable one.
-                    try db.execute(sql: """
-                        UPDATE address_book SET is_default = (name = (SELECT name FROM address_book WHERE account = ?
-                                                                      ORDER BY read_only OR server_read_only, name != ?, name
-                                                                      LIMIT 1))
-                        """, arguments: [name, name])
+                    try db.execute(
+                        sql: """
+                            UPDATE address_book SET is_default = (name = (SELECT name FROM address_book WHERE account = ?
+                                                                          ORDER BY read_only OR server_read_only, name != ?, name
+                                                                          LIMIT 1))
+                            """, arguments: [name, name])
                 }
             }
         }
@@ -114,14 +139,20 @@ extension SQLiteContactStore: SyncStateStore {
         try guarded {
             try write { db, _ in
                 try db.execute(sql: "DELETE FROM sync_account WHERE name = ?", arguments: [name])
-                guard db.changesCount == 1 else { throw ContactStoreError.storage("There is no account named \(name).") }
-                let linked = try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM sync_item WHERE account IN (SELECT name FROM address_book WHERE account = ?)
-                    """, arguments: [name]) ?? 0
+                guard db.changesCount == 1 else {
+                    throw ContactStoreError.storage("There is no account named \(name).")
+                }
+                let linked =
+                    try Int.fetchOne(
+                        db,
+                        sql: """
+                            SELECT COUNT(*) FROM sync_item WHERE account IN (SELECT name FROM address_book WHERE account = ?)
+                            """, arguments: [name]) ?? 0
                 // Its groups' links too (kept by book name, as sync_item): the groups stay, linked to no account.
-                try db.execute(sql: """
-                    DELETE FROM group_sync WHERE account = ? OR account IN (SELECT name FROM address_book WHERE account = ?)
-                    """, arguments: [name, name])
+                try db.execute(
+                    sql: """
+                        DELETE FROM group_sync WHERE account = ? OR account IN (SELECT name FROM address_book WHERE account = ?)
+                        """, arguments: [name, name])
                 try deleteBooks(ofAccount: name, db)
                 return linked
             }
@@ -134,11 +165,15 @@ extension SQLiteContactStore: SyncStateStore {
                 // Read by position: by column name, GRDB's lookups cost 21,000 instructions a
                 // row, most of a sync with nothing to do (callgrind, 5,000 links). In table order,
                 // as `changedContacts` (callers key them by href or contact).
-                try Row.fetchAll(db, sql: """
-                    SELECT href, contact_id, etag, synced_version, on_server FROM sync_item NOT INDEXED WHERE account = ?
-                    """, arguments: [account]).map { row in
-                    SyncItem(account: account, href: row[0], contactID: row[1], etag: row[2], base: "",
-                             syncedVersion: row[3], onServer: row[4])
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT href, contact_id, etag, synced_version, on_server FROM sync_item NOT INDEXED WHERE account = ?
+                        """, arguments: [account]
+                ).map { row in
+                    SyncItem(
+                        account: account, href: row[0], contactID: row[1], etag: row[2], base: "",
+                        syncedVersion: row[3], onServer: row[4])
                 }
             }
         }
@@ -147,7 +182,8 @@ extension SQLiteContactStore: SyncStateStore {
     public func base(account: String, href: String) throws -> String? {
         try guarded {
             try writer.read { db in
-                try String.fetchOne(db, sql: "SELECT base FROM sync_item WHERE account = ? AND href = ?", arguments: [account, href])
+                try String.fetchOne(
+                    db, sql: "SELECT base FROM sync_item WHERE account = ? AND href = ?", arguments: [account, href])
             }
         }
     }
@@ -158,18 +194,20 @@ extension SQLiteContactStore: SyncStateStore {
         // The links in table order, not through the (account, href) key: each link found by the
         // key is a second descent into the table; the scan halved what every sync pays here
         // before it pushes (23 M → 12 M instructions at 5,000 links, bench/FINDINGS.md).
-        try contacts(where: """
-            id IN (SELECT i.contact_id FROM sync_item i NOT INDEXED JOIN contact c ON c.id = i.contact_id
-                   WHERE i.account = ? AND (i.synced_version != c.version OR NOT i.on_server))
-            """, [account])
+        try contacts(
+            where: """
+                id IN (SELECT i.contact_id FROM sync_item i NOT INDEXED JOIN contact c ON c.id = i.contact_id
+                       WHERE i.account = ? AND (i.synced_version != c.version OR NOT i.on_server))
+                """, [account])
     }
 
     public func unlinkedContacts(book: String, isDefault: Bool) throws -> [Contact] {
         // Moved to this book, or in no book of its own while this one is the default.
-        try contacts(where: """
-            id NOT IN (SELECT contact_id FROM sync_item)
-            AND (id IN (SELECT contact_id FROM book_pin WHERE book = ?) OR (? AND id NOT IN (SELECT contact_id FROM book_pin)))
-            """, [book, isDefault])
+        try contacts(
+            where: """
+                id NOT IN (SELECT contact_id FROM sync_item)
+                AND (id IN (SELECT contact_id FROM book_pin WHERE book = ?) OR (? AND id NOT IN (SELECT contact_id FROM book_pin)))
+                """, [book, isDefault])
     }
 
     public func syncToken(book: String) throws -> String? {
@@ -197,8 +235,10 @@ extension SQLiteContactStore: SyncStateStore {
                 for start in stride(from: 0, to: ids.count, by: 500) {
                     let chunk = Array(ids[start..<min(start + 500, ids.count)])
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    for row in try Row.fetchAll(db, sql: "SELECT contact_id, account, href FROM sync_item WHERE contact_id IN (\(marks))",
-                                                arguments: StatementArguments(chunk)) {
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT contact_id, account, href FROM sync_item WHERE contact_id IN (\(marks))",
+                        arguments: StatementArguments(chunk))
+                    {
                         links[row[0]] = (row[1], row[2])
                     }
                 }
@@ -214,9 +254,12 @@ extension SQLiteContactStore: SyncStateStore {
         try guarded {
             try writer.read { db in
                 // In table order, as `changedContacts` (18 M → 8 M instructions at 5,000 links).
-                try Row.fetchAll(db, sql: """
-                    SELECT * FROM sync_item NOT INDEXED WHERE account = ? AND contact_id NOT IN (SELECT id FROM contact)
-                    """, arguments: [account]).map(Self.item(from:))
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT * FROM sync_item NOT INDEXED WHERE account = ? AND contact_id NOT IN (SELECT id FROM contact)
+                        """, arguments: [account]
+                ).map(Self.item(from:))
             }
         }
     }
@@ -232,8 +275,10 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func prepareForInsert(_ contact: Contact) -> PreparedContact? { PreparedRow(contact) }
 
-    public func apply(account: String, token: String?, large: Bool,
-                      _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges {
+    public func apply(
+        account: String, token: String?, large: Bool,
+        _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
+    ) throws -> SyncedChanges {
         // A first sync of thousands of cards is an import: the page anchors kept in memory and,
         // below, the import's larger page cache and its journal range instead of an image per card.
         try guarded {
@@ -250,13 +295,17 @@ extension SQLiteContactStore: SyncStateStore {
                         case .insert(let contact, let href, let etag, let base):
                             let saved = try recorder.insertAddingToRange(contact, prepared: prepared as? PreparedRow)
                             changes.created.append(saved.id ?? 0)
-                            try Self.saveLink(SyncItem(account: account, href: href, contactID: saved.id ?? 0, etag: etag,
-                                                       base: base, syncedVersion: saved.version), db)
+                            try Self.saveLink(
+                                SyncItem(
+                                    account: account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                    base: base, syncedVersion: saved.version), db)
                         case .update(let contact, let href, let etag, let base, let pushPending):
                             let saved = try recorder.update(contact)
                             changes.updated.append(saved.id ?? 0)
-                            try Self.saveLink(SyncItem(account: account, href: href, contactID: saved.id ?? 0, etag: etag,
-                                                       base: base, syncedVersion: pushPending ? -1 : saved.version), db)
+                            try Self.saveLink(
+                                SyncItem(
+                                    account: account, href: href, contactID: saved.id ?? 0, etag: etag,
+                                    base: base, syncedVersion: pushPending ? -1 : saved.version), db)
                         case .delete(let id, let version, let href):
                             _ = try recorder.delete(id: id, expectedVersion: version, toTrash: true)
                             changes.deleted.append(id)
@@ -273,8 +322,9 @@ extension SQLiteContactStore: SyncStateStore {
                         }
                     }
                 }
-                try db.execute(sql: "UPDATE address_book SET sync_token = ? WHERE name = ?",
-                               arguments: [token, account])
+                try db.execute(
+                    sql: "UPDATE address_book SET sync_token = ? WHERE name = ?",
+                    arguments: [token, account])
                 return changes
             }
         }
@@ -294,8 +344,10 @@ extension SQLiteContactStore: SyncStateStore {
     private func contacts(where filter: String, _ arguments: [DatabaseValueConvertible]) throws -> [Contact] {
         try guarded {
             try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY id",
-                                 arguments: StatementArguments(arguments)).map(Self.contact(from:))
+                try Row.fetchAll(
+                    db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY id",
+                    arguments: StatementArguments(arguments)
+                ).map(Self.contact(from:))
             }
         }
     }
@@ -306,11 +358,15 @@ extension SQLiteContactStore: SyncStateStore {
         // again for each was 5 % of the pull's writing (perf, 5,000 cards).
         try db.cachedStatement(sql: "DELETE FROM sync_item WHERE contact_id = ? AND NOT (account = ? AND href = ?)")
             .execute(arguments: [item.contactID, item.account, item.href])
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [item.account, item.href, item.contactID, item.etag, item.base, item.syncedVersion,
-                                     item.onServer])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO sync_item (account, href, contact_id, etag, base, synced_version, on_server)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            item.account, item.href, item.contactID, item.etag, item.base, item.syncedVersion,
+            item.onServer,
+        ])
     }
 
     private static func forgetLink(account: String, href: String, _ db: Database) throws {
@@ -318,14 +374,16 @@ extension SQLiteContactStore: SyncStateStore {
     }
 
     private static func account(from row: Row) -> SyncAccount {
-        SyncAccount(name: row["name"], serverURL: row["server_url"], bookURL: row["book_url"] ?? "", user: row["user"],
-                    passwordCommand: row["password_command"], acceptsVCard4: row["vcard4"] ?? false,
-                    syncToken: row["sync_token"], isDefault: row["is_default"] ?? false,
-                    conflicts: ConflictWinner(rawValue: row["conflicts"] ?? "") ?? .server)
+        SyncAccount(
+            name: row["name"], serverURL: row["server_url"], bookURL: row["book_url"] ?? "", user: row["user"],
+            passwordCommand: row["password_command"], acceptsVCard4: row["vcard4"] ?? false,
+            syncToken: row["sync_token"], isDefault: row["is_default"] ?? false,
+            conflicts: ConflictWinner(rawValue: row["conflicts"] ?? "") ?? .server)
     }
 
     private static func item(from row: Row) -> SyncItem {
-        SyncItem(account: row["account"], href: row["href"], contactID: row["contact_id"], etag: row["etag"],
-                 base: row["base"], syncedVersion: row["synced_version"], onServer: row["on_server"])
+        SyncItem(
+            account: row["account"], href: row["href"], contactID: row["contact_id"], etag: row["etag"],
+            base: row["base"], syncedVersion: row["synced_version"], onServer: row["on_server"])
     }
 }

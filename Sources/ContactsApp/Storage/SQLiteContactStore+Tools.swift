@@ -13,10 +13,12 @@ extension SQLiteContactStore {
                 // One UID held by several contacts (two servers hold it).
                 var shared = try Self.sharedUIDs(db).map { SharedMatchKey(kind: .uid, key: $0.key, ids: $0.value) }
                     .sorted { $0.key < $1.key }
-                let groups = try Row.fetchCursor(db, sql: """
-                    SELECT kind, key, group_concat(id) FROM contact_key WHERE kind = 'email'
-                    GROUP BY kind, key HAVING COUNT(*) > 1
-                    """)
+                let groups = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT kind, key, group_concat(id) FROM contact_key WHERE kind = 'email'
+                        GROUP BY kind, key HAVING COUNT(*) > 1
+                        """)
                 while let row = try groups.next() {
                     guard let kind = DuplicateReason.Kind(rawValue: row[0]) else { continue }
                     let ids = (row[2] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
@@ -25,9 +27,11 @@ extension SQLiteContactStore {
                 var collector = SharedKeyCollector(defaultCountry: defaultCountry)
                 // In key order, along the covering index: the collector's dictionaries then meet
                 // each key's rows together (in the table's order `duplicates` took 7 % longer at 100k).
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT kind, key, id FROM contact_key WHERE kind IN ('phone', 'name') ORDER BY key
-                    """)
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT kind, key, id FROM contact_key WHERE kind IN ('phone', 'name') ORDER BY key
+                        """)
                 while let row = try rows.next() {
                     guard let kind = DuplicateReason.Kind(rawValue: row[0]) else { continue }
                     collector.add(kind, row[1], id: row[2])
@@ -44,7 +48,8 @@ extension SQLiteContactStore {
     /// Along the UID's index: one pass, nothing kept but the UIDs held twice.
     static func sharedUIDs(_ db: Database) throws -> [String: [Int64]] {
         var shared: [String: [Int64]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1")
         while let row = try rows.next() {
             shared[row[0]] = (row[1] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
         }
@@ -56,7 +61,8 @@ extension SQLiteContactStore {
         try guarded {
             try writer.read { db in
                 var found: [String: [Int64]] = [:]
-                let statement = try db.cachedStatement(sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
+                let statement = try db.cachedStatement(
+                    sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
                 for key in Set(keys) {
                     let ids = try Int64.fetchAll(statement, arguments: [key])
                     if !ids.isEmpty { found[key] = ids }
@@ -74,8 +80,10 @@ extension SQLiteContactStore {
                 for start in stride(from: 0, to: ids.count, by: 500) {
                     let chunk = Array(ids[start..<min(start + 500, ids.count)])
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                    for row in try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id IN (\(marks))",
-                                                arguments: StatementArguments(chunk)) {
+                    for row in try Row.fetchAll(
+                        db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id IN (\(marks))",
+                        arguments: StatementArguments(chunk))
+                    {
                         let contact = try Self.contact(from: row)
                         if let id = contact.id { byID[id] = contact }
                     }

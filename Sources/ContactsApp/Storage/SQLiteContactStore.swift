@@ -40,8 +40,10 @@ public final class SQLiteContactStore: ContactStore {
     /// to date, which can take a while once (rebuilding the word index of a 1M-contact book
     /// takes about a minute): a front end can say so instead of seeming to hang.
     /// - Throws: `ContactStoreError.storage` when the file cannot be created, opened or migrated.
-    public convenience init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket,
-                            upgrading: (() -> Void)? = nil) throws {
+    public convenience init(
+        path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket,
+        upgrading: (() -> Void)? = nil
+    ) throws {
         try self.init(path: path, anchorBucket: anchorBucket, tuning: PagingTuning(), upgrading: upgrading)
     }
 
@@ -50,8 +52,10 @@ public final class SQLiteContactStore: ContactStore {
     let tuning: PagingTuning
 
     /// `init(path:anchorBucket:)` with paging's tuning knobs.
-    init(path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket, tuning: PagingTuning,
-         upgrading: (() -> Void)? = nil) throws {
+    init(
+        path: String, anchorBucket: Int = SQLiteContactStore.defaultAnchorBucket, tuning: PagingTuning,
+        upgrading: (() -> Void)? = nil
+    ) throws {
         readOnly = false
         self.tuning = tuning
         self.anchorBucket = max(1, anchorBucket)
@@ -75,9 +79,11 @@ public final class SQLiteContactStore: ContactStore {
             if try writer.writeWithoutTransaction(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
             let migrator = Self.migrator(anchorBucket: self.anchorBucket)
             // An upgrade: some migrations done (a new file has none), not all.
-            if let upgrading, try writer.writeWithoutTransaction({ db in
-                try !migrator.hasCompletedMigrations(db) && !migrator.completedMigrations(db).isEmpty
-            }) {
+            if let upgrading,
+                try writer.writeWithoutTransaction({ db in
+                    try !migrator.hasCompletedMigrations(db) && !migrator.completedMigrations(db).isEmpty
+                })
+            {
                 upgrading()
             }
             try migrator.migrate(writer)
@@ -191,8 +197,10 @@ public final class SQLiteContactStore: ContactStore {
         let found = try stride(from: 0, to: uids.count, by: 500).flatMap { start in
             let chunk = Array(uids[start..<min(start + 500, uids.count)])
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
-                                    arguments: StatementArguments(chunk)).map(Self.contact(from:))
+            return try Row.fetchAll(
+                db, sql: "SELECT \(readColumns) FROM contact WHERE uid IN (\(marks))",
+                arguments: StatementArguments(chunk)
+            ).map(Self.contact(from:))
         }
         // Contacts may share a UID (two servers hold it): the oldest first, the one a UID names.
         return found.sorted { ($0.id ?? 0) < ($1.id ?? 0) }
@@ -203,7 +211,8 @@ public final class SQLiteContactStore: ContactStore {
         try guarded {
             try write(cachingAnchors: true) { db, anchors in
                 try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
-                    let saved = try inserting.map { try recorder.insert($0, keepingID: false) }
+                    let saved =
+                        try inserting.map { try recorder.insert($0, keepingID: false) }
                         + updating.map { try recorder.update($0) }
                     recorder.summary = Self.importSummary(added: inserting.count, updated: updating.count)
                     return saved
@@ -219,9 +228,12 @@ public final class SQLiteContactStore: ContactStore {
 
     /// One read transaction and one statement walking the (sort key, id) index: an export of
     /// 1M contacts in pages found by OFFSET re-read the index up to each page (quadratic).
-    public func forEachBatch(search: String, sort: SortOrder, batchSize: Int,
-                             _ body: ([Contact]) throws -> Void) throws -> Int {
-        try walk(search: search, sort: sort, batchSize: batchSize, select: Self.readColumns, read: Self.contact(from:), body)
+    public func forEachBatch(
+        search: String, sort: SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
+        try walk(
+            search: search, sort: sort, batchSize: batchSize, select: Self.readColumns, read: Self.contact(from:), body)
     }
 
     /// Recorded as a `delete` change set; the contact is kept whole in the trash.
@@ -243,10 +255,13 @@ public final class SQLiteContactStore: ContactStore {
                 try journalled(.merge, origin: nil, db, anchors: anchors) { recorder in
                     let saved = try recorder.update(kept)
                     for contact in removing {
-                        guard let id = contact.id else { throw ContactStoreError.storage("The contact was never saved.") }
+                        guard let id = contact.id else {
+                            throw ContactStoreError.storage("The contact was never saved.")
+                        }
                         _ = try recorder.delete(id: id, expectedVersion: contact.version, toTrash: true)
                     }
-                    recorder.summary = "merged \(removing.map(\.fullName).joined(separator: ", ")) into \(saved.fullName)"
+                    recorder.summary =
+                        "merged \(removing.map(\.fullName).joined(separator: ", ")) into \(saved.fullName)"
                     return saved
                 }
             }
@@ -256,15 +271,18 @@ public final class SQLiteContactStore: ContactStore {
     /// Deletes a row and its index entries, only if still at `expectedVersion` when given;
     /// returns the contact as it was.
     static func deleteRow(id: Int64, expectedVersion: Int?, anchors: AnchorKeeper?, _ db: Database) throws -> Contact {
-        guard let stored = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(readColumns) FROM contact WHERE id = ?"), arguments: [id]).map(contact(from:))
+        guard
+            let stored = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT \(readColumns) FROM contact WHERE id = ?"), arguments: [id]
+            ).map(contact(from:))
         else { throw ContactStoreError.notFound(id: id) }
         if let expected = expectedVersion, stored.version != expected {
             throw ContactStoreError.staleVersion(id: id, expected: expected, actual: stored.version)
         }
         // The deleted row's sort keys, for its page anchors.
-        guard let removed = try Row.fetchOne(
-            db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
+        guard
+            let removed = try Row.fetchOne(
+                db, sql: "DELETE FROM contact WHERE id = ? RETURNING sort_first, sort_last", arguments: [id])
         else { throw ContactStoreError.notFound(id: id) }
         try addToContactCount(-1, db)
         try anchors?.remove(IndexEntry(key: removed[0], id: id), .first)
@@ -277,8 +295,9 @@ public final class SQLiteContactStore: ContactStore {
         let column = Self.sortColumn(sort)
         return try guarded {
             try writer.read { db in
-                guard let key = try String.fetchOne(
-                    db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])
+                guard
+                    let key = try String.fetchOne(
+                        db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])
                 else { throw ContactStoreError.notFound(id: id) }
                 // The buckets before the contact's, then its place in its bucket: COUNT(*) of
                 // the entries before it walked up to the whole index.
@@ -309,8 +328,10 @@ public final class SQLiteContactStore: ContactStore {
     /// Inserts a contact with what was prepared from it; `counting` false leaves
     /// `contact_count` to the caller (an import adds a batch's inserts at once), no `anchors`
     /// leaves the page anchors to it too (`DeferredIndexes`), and `addingWords` false the word list.
-    static func insert(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
-                               _ db: Database) throws -> Contact {
+    static func insert(
+        _ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
+        _ db: Database
+    ) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try run(insertSQL, db) { bindSaved(contact, row, &$0) }
         let id = db.lastInsertedRowID
@@ -339,7 +360,9 @@ public final class SQLiteContactStore: ContactStore {
         // The stored sort keys, for the page anchors when a key moves.
         let stored = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?"), arguments: [id])
-        try run(updateSQL, db) { bindSaved(contact, row, &$0); $0.integer(id); $0.integer(Int64(contact.version)) }
+        try run(updateSQL, db) {
+            bindSaved(contact, row, &$0); $0.integer(id); $0.integer(Int64(contact.version))
+        }
         guard db.changesCount == 1, let stored else {
             throw try refusal(id: id, expected: contact.version, db)
         }

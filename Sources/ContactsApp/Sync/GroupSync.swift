@@ -32,26 +32,35 @@ struct GroupSync {
     let writer: VCardWriter
     let now: () -> Date
 
-    func pulled(_ cards: [(card: RemoteCard, group: ContactGroup)], removed: Set<String>,
-                _ summary: inout SyncSummary) throws {
-        let linked = Dictionary(try links.groupLinks(account: account.name).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
+    func pulled(
+        _ cards: [(card: RemoteCard, group: ContactGroup)], removed: Set<String>,
+        _ summary: inout SyncSummary
+    ) throws {
+        let linked = Dictionary(
+            try links.groupLinks(account: account.name).map { ($0.href, $0) }, uniquingKeysWith: { a, _ in a })
         for (card, remote) in cards {
             let stored = try groups.groups().map(\.group).first { $0.uid == remote.uid }
             let base = linked[card.href].flatMap { SyncWorker.contact(fromText: $0.base)?.card }.flatMap(GroupCard.read)
             let saved: ContactGroup
             if let stored {
                 let merged = GroupMerge.merge(base: base, local: stored, remote: remote)
-                saved = merged.card == stored.card ? stored
-                    : try groups.saveGroup(merged, kind: .sync, summary: "synced group \(merged.name) from \(account.name)")
+                saved =
+                    merged.card == stored.card
+                    ? stored
+                    : try groups.saveGroup(
+                        merged, kind: .sync, summary: "synced group \(merged.name) from \(account.name)")
             } else {
                 var new = remote
                 new.createdAt = now(); new.updatedAt = new.createdAt
-                saved = try groups.saveGroup(new, kind: .sync, summary: "synced group \(remote.name) from \(account.name)")
+                saved = try groups.saveGroup(
+                    new, kind: .sync, summary: "synced group \(remote.name) from \(account.name)")
             }
             // Ours as the server has it: pushed only if the merge changed it.
             let ours = saved.card == remote.card ? saved.card.text : ""
-            try links.linkGroup(GroupLink(account: account.name, href: card.href, uid: remote.uid, etag: card.etag,
-                                          base: card.vcard, card: ours))
+            try links.linkGroup(
+                GroupLink(
+                    account: account.name, href: card.href, uid: remote.uid, etag: card.etag,
+                    base: card.vcard, card: ours))
             summary.pulled += 1
         }
         for href in removed.sorted() {
@@ -85,8 +94,10 @@ struct GroupSync {
             let text = card(group)
             do {
                 let etag = try book.update(href: link.href, vcard: text, etag: link.etag)
-                try links.linkGroup(GroupLink(account: account.name, href: link.href, uid: group.uid, etag: etag ?? "",
-                                              base: text, card: group.card.text))
+                try links.linkGroup(
+                    GroupLink(
+                        account: account.name, href: link.href, uid: group.uid, etag: etag ?? "",
+                        base: text, card: group.card.text))
                 summary.pushed += 1
             } catch let error as DAVError where SyncWorker.refusesOneCard(error) {
                 // Changed there meanwhile: the next sync's pull merges the members, then pushes.
@@ -97,13 +108,17 @@ struct GroupSync {
         // else to the default book, as a contact does.
         let chosen = try links.chosenGroupBooks()
         let linkedElsewhere = try Set(links.allGroupUIDs())
-        for group in all where !linkedUIDs.contains(group.uid) && !linkedElsewhere.contains(group.uid)
-            && (chosen[group.uid].map { $0 == account.name } ?? account.isDefault) {
+        for group in all
+        where !linkedUIDs.contains(group.uid) && !linkedElsewhere.contains(group.uid)
+            && (chosen[group.uid].map { $0 == account.name } ?? account.isDefault)
+        {
             let text = card(group)
             do {
                 let created = try book.create(uid: group.uid, vcard: text)
-                try links.linkGroup(GroupLink(account: account.name, href: created.href, uid: group.uid,
-                                              etag: created.etag ?? "", base: text, card: group.card.text))
+                try links.linkGroup(
+                    GroupLink(
+                        account: account.name, href: created.href, uid: group.uid,
+                        etag: created.etag ?? "", base: text, card: group.card.text))
                 summary.pushed += 1
             } catch let error as DAVError where SyncWorker.refusesOneCard(error) {
                 summary.failed.append(SyncWorker.failed(group.name, error))

@@ -24,8 +24,12 @@ public struct PasswordCommand: PasswordSource {
     }
 
     /// `CONTACTSBOOK_PASSWORD_TIMEOUT` (seconds) when set to a positive number, else 30 s.
-    public static func configuredTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeInterval {
-        environment["CONTACTSBOOK_PASSWORD_TIMEOUT"].flatMap(TimeInterval.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 30
+    public static func configuredTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> TimeInterval
+    {
+        environment["CONTACTSBOOK_PASSWORD_TIMEOUT"].flatMap(TimeInterval.init).flatMap {
+            $0 > 0 && $0.isFinite ? $0 : nil
+        } ?? 30
     }
 
     /// Runs the command with stdin from /dev/null (it must never read the session's input: the
@@ -42,19 +46,24 @@ public struct PasswordCommand: PasswordSource {
         switch result {
         case CPROCESS_EXITED: break
         case CPROCESS_TIMED_OUT:
-            throw Failed(description: "account \(account.name): the password command did not finish within "
-                + "\(Self.seconds(timeout)) (stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
+            throw Failed(
+                description: "account \(account.name): the password command did not finish within "
+                    + "\(Self.seconds(timeout)) (stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
         case CPROCESS_TOO_MUCH:
-            throw Failed(description: "account \(account.name): the password command printed more than "
-                + "\(maximumOutput) bytes (stopped)")
+            throw Failed(
+                description: "account \(account.name): the password command printed more than "
+                    + "\(maximumOutput) bytes (stopped)")
         default:
-            throw Failed(description: "account \(account.name): cannot run the password command: \(String(cString: strerror(reason)))")
+            throw Failed(
+                description:
+                    "account \(account.name): cannot run the password command: \(String(cString: strerror(reason)))")
         }
         // The wait status: exited with 0, or killed by a signal.
         let exited = status & 0x7F == 0
         guard exited, (status >> 8) & 0xFF == 0 else {
-            throw Failed(description: "account \(account.name): the password command failed ("
-                + (exited ? "exit \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)") + ")")
+            throw Failed(
+                description: "account \(account.name): the password command failed ("
+                    + (exited ? "exit \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)") + ")")
         }
         let data = output.map { Data(bytes: $0, count: length) } ?? Data()
         return Self.firstLine(of: data)
@@ -97,8 +106,11 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         public var description: String {
             switch self {
             case .chooseBook(let books):
-                return "the server has several address books; choose with --book NAME (repeatable) or take every one with --all-books:\n"
-                    + books.map { "  \(TerminalText.sanitize($0.url.lastPathComponent))  \(TerminalText.sanitize($0.displayName))" }
+                return
+                    "the server has several address books; choose with --book NAME (repeatable) or take every one with --all-books:\n"
+                    + books.map {
+                        "  \(TerminalText.sanitize($0.url.lastPathComponent))  \(TerminalText.sanitize($0.displayName))"
+                    }
                     .joined(separator: "\n")
             case .noBook(let name): return "the server has no address book named \(name)"
             case .unknownAccount(let name): return "there is no account named \(name)"
@@ -123,7 +135,8 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         /// nil for any other failure, and for https sent down to plain http, which is never allowed.
         public var allowableHost: String? {
             guard case .otherOrigin(_, let given, let found) = self, let origin = DAVOrigin(found),
-                  !(given.scheme == "https" && origin.scheme == "http") else { return nil }
+                !(given.scheme == "https" && origin.scheme == "http")
+            else { return nil }
             return origin.hostAndPort
         }
     }
@@ -136,20 +149,25 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     /// Handed to each `SyncWorker`: a sync in a session announces its changes.
     private let changes: ChangeNotifier?
 
-    public init(store: SyncStateStore & ContactStore, passwords: PasswordSource = PasswordCommand(),
-                makeTransport: @escaping (DAVCredentials?) -> DAVTransport = { DAVTransports.standard(credentials: $0) },
-                now: @escaping () -> Date = Date.init, progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil) {
+    public init(
+        store: SyncStateStore & ContactStore, passwords: PasswordSource = PasswordCommand(),
+        makeTransport: @escaping (DAVCredentials?) -> DAVTransport = { DAVTransports.standard(credentials: $0) },
+        now: @escaping () -> Date = Date.init, progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil
+    ) {
         self.store = store; self.passwords = passwords; self.makeTransport = makeTransport
         self.now = now; self.progress = progress; self.changes = changes
     }
 
     /// Finds the address books at `url` and adds the account with one of them: the only one,
     /// or the one `book` names (its last path component or display name).
-    public func add(name: String, url: String, user: String, passwordCommand: String?, book: String?,
-                    isDefault: Bool = false, conflicts: ConflictWinner = .server,
-                    allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }) throws -> SyncAccount {
-        try add(name: name, url: url, user: user, passwordCommand: passwordCommand, books: book.map { [$0] } ?? [],
-                allBooks: false, isDefault: isDefault, conflicts: conflicts, allowHosts: allowHosts, confirm: confirm)
+    public func add(
+        name: String, url: String, user: String, passwordCommand: String?, book: String?,
+        isDefault: Bool = false, conflicts: ConflictWinner = .server,
+        allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }
+    ) throws -> SyncAccount {
+        try add(
+            name: name, url: url, user: user, passwordCommand: passwordCommand, books: book.map { [$0] } ?? [],
+            allBooks: false, isDefault: isDefault, conflicts: conflicts, allowHosts: allowHosts, confirm: confirm)
     }
 
     /// Finds the address books at `url` and adds the account with the ones `books` names (each
@@ -161,9 +179,11 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     /// principal, home or book on another host), that origin is used only if `allowHosts` names
     /// it (`--allow-host`) or `confirm` says yes; else `Failure.otherOrigin`. https never goes
     /// down to http.
-    public func add(name: String, url: String, user: String, passwordCommand: String?, books wanted: [String],
-                    allBooks: Bool, isDefault: Bool = false, conflicts: ConflictWinner = .server,
-                    allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }) throws -> SyncAccount {
+    public func add(
+        name: String, url: String, user: String, passwordCommand: String?, books wanted: [String],
+        allBooks: Bool, isDefault: Bool = false, conflicts: ConflictWinner = .server,
+        allowHosts: [String] = [], confirm: @escaping (URL) -> Bool = { _ in false }
+    ) throws -> SyncAccount {
         guard !name.isEmpty, !name.contains(where: \.isWhitespace) else {
             throw Failure.invalid("an account name is one word")
         }
@@ -173,15 +193,20 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         if try store.accounts().contains(where: { $0.name == name }) {
             throw Failure.invalid("there is already an account named \(name)")
         }
-        var account = SyncAccount(name: name, serverURL: url, bookURL: "", user: user,
-                                  passwordCommand: passwordCommand, isDefault: isDefault, conflicts: conflicts)
+        var account = SyncAccount(
+            name: name, serverURL: url, bookURL: "", user: user,
+            passwordCommand: passwordCommand, isDefault: isDefault, conflicts: conflicts)
         // Each other origin met is asked about once, where discovery meets it.
         let transport = OriginGuardTransport(try self.transport(for: account), allowed: [given]) { url in
-            guard let origin = DAVOrigin(url), !(given.scheme == "https" && origin.scheme == "http") else { return false }
+            guard let origin = DAVOrigin(url), !(given.scheme == "https" && origin.scheme == "http") else {
+                return false
+            }
             return allowHosts.contains(where: origin.isNamed(by:)) || confirm(url)
         }
         let books: [RemoteAddressBook]
-        do { books = try CardDAVDiscovery(transport: transport).addressBooks(from: base) } catch DAVError.otherOrigin(let url) {
+        do { books = try CardDAVDiscovery(transport: transport).addressBooks(from: base) } catch DAVError.otherOrigin(
+            let url)
+        {
             throw Failure.otherOrigin(account: name, given: given, found: url)
         } catch let error as DAVError {
             throw Failure.server(account: name, error)
@@ -192,14 +217,16 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
             chosen = books
         } else if !wanted.isEmpty {
             for book in wanted {
-                guard let found = books.first(where: { $0.url.lastPathComponent == book || $0.displayName == book }) else {
+                guard let found = books.first(where: { $0.url.lastPathComponent == book || $0.displayName == book })
+                else {
                     throw books.isEmpty ? Failure.noBook(book) : Failure.chooseBook(books)
                 }
                 if !chosen.contains(found) { chosen.append(found) }
             }
         } else {
             guard books.count == 1, let only = books.first else {
-                throw books.isEmpty ? Failure.invalid("account \(name): the server lists no address book") : Failure.chooseBook(books)
+                throw books.isEmpty
+                    ? Failure.invalid("account \(name): the server lists no address book") : Failure.chooseBook(books)
             }
             chosen = [only]
         }
@@ -229,8 +256,9 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
             var unique = name, number = 2
             while used.contains(unique) { unique = "\(name)-\(number)"; number += 1 }
             used.insert(unique)
-            return AddressBook(name: unique, account: account, url: book.url.absoluteString, displayName: book.displayName,
-                               acceptsVCard4: book.acceptsVCard4, serverReadOnly: book.readOnly)
+            return AddressBook(
+                name: unique, account: account, url: book.url.absoluteString, displayName: book.displayName,
+                acceptsVCard4: book.acceptsVCard4, serverReadOnly: book.readOnly)
         }
     }
 
@@ -245,9 +273,13 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     /// the default account. Returns the account as it now is.
     public func update(name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws -> SyncAccount {
         guard try store.accounts().contains(where: { $0.name == name }) else { throw Failure.unknownAccount(name) }
-        guard conflicts != nil || makeDefault else { throw Failure.invalid("say what to change: --conflicts server|local, --default") }
+        guard conflicts != nil || makeDefault else {
+            throw Failure.invalid("say what to change: --conflicts server|local, --default")
+        }
         try store.updateAccount(named: name, conflicts: conflicts, makeDefault: makeDefault)
-        guard let account = try store.accounts().first(where: { $0.name == name }) else { throw Failure.unknownAccount(name) }
+        guard let account = try store.accounts().first(where: { $0.name == name }) else {
+            throw Failure.unknownAccount(name)
+        }
         return account
     }
 
@@ -265,9 +297,14 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
         let allBooks = try (store as? AddressBookStore)?.addressBooks(counting: false)
         return chosen.flatMap { account in
             // A store without books: the account's one book, as before.
-            let books = allBooks?.filter { $0.account == account.name }
-                ?? [AddressBook(name: account.name, account: account.name, url: account.bookURL,
-                                acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken, isDefault: account.isDefault)]
+            let books =
+                allBooks?.filter { $0.account == account.name }
+                ?? [
+                    AddressBook(
+                        name: account.name, account: account.name, url: account.bookURL,
+                        acceptsVCard4: account.acceptsVCard4, syncToken: account.syncToken, isDefault: account.isDefault
+                    )
+                ]
             return sync(account, books)
         }
     }
@@ -295,14 +332,19 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
                 // book's properties keeps what was known; another host, a refused password or a
                 // server down stops this book's sync as the sync itself would.
                 var found: RemoteAddressBook?
-                do { found = try CardDAVDiscovery(transport: guarded).book(at: url) } catch DAVError.status, DAVError.malformed {
+                do { found = try CardDAVDiscovery(transport: guarded).book(at: url) } catch DAVError.status, DAVError
+                    .malformed
+                {
                     found = nil
                 }
                 if let found {
-                    if found.readOnly != readOnly { try? (store as? AddressBookStore)?.setServerReadOnly(book.name, found.readOnly) }
+                    if found.readOnly != readOnly {
+                        try? (store as? AddressBookStore)?.setServerReadOnly(book.name, found.readOnly)
+                    }
                     readOnly = found.readOnly
                 }
-                let client = CardDAVClient(book: url, transport: guarded, vcardVersion: book.acceptsVCard4 ? "4.0" : "3.0")
+                let client = CardDAVClient(
+                    book: url, transport: guarded, vcardVersion: book.acceptsVCard4 ? "4.0" : "3.0")
                 clients[book.name] = client
                 var target = account
                 target.name = book.name; target.bookURL = text; target.acceptsVCard4 = book.acceptsVCard4
@@ -327,12 +369,17 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
     /// The second step of each `move` out of this account's books: the card deleted from its
     /// old book once the contact is safe in its new one. A DELETE that fails leaves the move
     /// for the next sync; a card changed there since is left there (nothing lost).
-    private func finishMoves(_ account: SyncAccount, _ clients: [String: CardDAVClient],
-                             _ results: inout [String: Result<SyncSummary, Failure>]) {
-        guard let books = store as? AddressBookStore, let moves = try? books.pendingMoves(account: account.name) else { return }
+    private func finishMoves(
+        _ account: SyncAccount, _ clients: [String: CardDAVClient],
+        _ results: inout [String: Result<SyncSummary, Failure>]
+    ) {
+        guard let books = store as? AddressBookStore, let moves = try? books.pendingMoves(account: account.name) else {
+            return
+        }
         for move in moves {
             guard let client = clients[move.fromBook], case .success(var summary)? = results[move.fromBook],
-                  (try? books.moveIsReady(move)) == true else { continue }
+                (try? books.moveIsReady(move)) == true
+            else { continue }
             do {
                 try client.delete(href: move.href, etag: move.etag)
                 try books.finishMove(move)
@@ -343,8 +390,10 @@ public final class SyncAccountsWorker: ContactsSyncLogic {
             } catch let error as DAVError {
                 summary.failed.append(SyncWorker.failed(SyncWorker.resourceName(move.href), error))
             } catch {
-                summary.failed.append(.init(name: SyncWorker.resourceName(move.href), direction: .push,
-                                            reason: TerminalText.sanitize("\(error)")))
+                summary.failed.append(
+                    .init(
+                        name: SyncWorker.resourceName(move.href), direction: .push,
+                        reason: TerminalText.sanitize("\(error)")))
             }
             results[move.fromBook] = .success(summary)
         }

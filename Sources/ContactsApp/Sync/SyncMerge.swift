@@ -38,7 +38,9 @@ public enum SyncMerge {
 
     /// `local` with the server's changes merged in; keeps `local`'s id, version and creation time.
     /// `winner` decides the fields changed differently on both sides.
-    public static func merge(base: Contact?, local: Contact, remote: Contact, winner: ConflictWinner = .server) -> Result {
+    public static func merge(base: Contact?, local: Contact, remote: Contact, winner: ConflictWinner = .server)
+        -> Result
+    {
         var merged = local
         // The server's card is the one to patch: the fields merged below rewrite only what
         // changed here, and the properties the server keeps that we do not model stay as they are.
@@ -50,13 +52,25 @@ public enum SyncMerge {
             let l = local[field], r = remote[field], was = base?[field]
             switch (l, r) {
             case (.items(let l), .items(let r)):
-                if case .items(let b)? = was { merged[field] = .items(list(b, l, r)) } else { merged[field] = .items(list(nil, l, r)) }
+                if case .items(let b)? = was {
+                    merged[field] = .items(list(b, l, r))
+                } else {
+                    merged[field] = .items(list(nil, l, r))
+                }
                 continue
             case (.addresses(let l), .addresses(let r)):
-                if case .addresses(let b)? = was { merged[field] = .addresses(list(b, l, r)) } else { merged[field] = .addresses(list(nil, l, r)) }
+                if case .addresses(let b)? = was {
+                    merged[field] = .addresses(list(b, l, r))
+                } else {
+                    merged[field] = .addresses(list(nil, l, r))
+                }
                 continue
             case (.words(let l), .words(let r)):
-                if case .words(let b)? = was { merged[field] = .words(list(b, l, r)) } else { merged[field] = .words(list(nil, l, r)) }
+                if case .words(let b)? = was {
+                    merged[field] = .words(list(b, l, r))
+                } else {
+                    merged[field] = .words(list(nil, l, r))
+                }
                 continue
             default:
                 break

@@ -8,20 +8,26 @@ public struct SyncPresenter {
     /// `home: pulled 3, pushed 1, merged 1, conflicts 1 (Ann Lee: title "Chief" from the server
     /// kept over "Boss")`: each conflict names the contact, the field, and the value that lost.
     public func summary(_ summary: SyncSummary) -> String {
-        var text = "\(summary.account): pulled \(summary.pulled), pushed \(summary.pushed), "
+        var text =
+            "\(summary.account): pulled \(summary.pulled), pushed \(summary.pushed), "
             + "merged \(summary.merged), conflicts \(summary.conflicts)"
         if !summary.conflicted.isEmpty {
-            text += " (" + summary.conflicted.map { contact in
-                "\(contact.name): " + contact.fields.map(conflict).joined(separator: ", ")
-            }.joined(separator: "; ") + ")"
+            text +=
+                " ("
+                + summary.conflicted.map { contact in
+                    "\(contact.name): " + contact.fields.map(conflict).joined(separator: ", ")
+                }.joined(separator: "; ") + ")"
         }
-        if summary.resurrected > 0 { text += "; kept \(summary.resurrected) deleted on one side and edited on the other" }
+        if summary.resurrected > 0 {
+            text += "; kept \(summary.resurrected) deleted on one side and edited on the other"
+        }
         if summary.resynced { text += "; the sync token was refused, compared every card" }
         if !summary.refused.isEmpty { text += "; " + refused(summary.refused) }
         if !summary.sharedUIDs.isEmpty { text += "; " + sharedUIDs(summary.sharedUIDs) }
         if !summary.failed.isEmpty {
             let count = summary.failed.count
-            text += "; \(count) card\(count == 1 ? "" : "s") failed, tried again at the next sync ("
+            text +=
+                "; \(count) card\(count == 1 ? "" : "s") failed, tried again at the next sync ("
                 + summary.failed.map(failed).joined(separator: "; ") + ")"
         }
         // Names, values and hrefs come from the server: no escape sequence or control byte
@@ -40,7 +46,9 @@ public struct SyncPresenter {
     /// `2 cards with the UID ann, kept as two contacts: /book/a.vcf and /book/b.vcf`, one per
     /// card added beside another (the first ten).
     func sharedUIDs(_ shared: [SyncSummary.SharedUID]) -> String {
-        let shown = shared.prefix(10).map { "2 cards with the UID \($0.uid), kept as two contacts: \($0.first) and \($0.second)" }
+        let shown = shared.prefix(10).map {
+            "2 cards with the UID \($0.uid), kept as two contacts: \($0.first) and \($0.second)"
+        }
         return shown.joined(separator: "; ") + (shared.count > 10 ? "; and \(shared.count - 10) more" : "")
     }
 
@@ -75,7 +83,9 @@ public struct SyncPresenter {
 
     /// One line per account: name, user, address book, who wins conflicts, and `(default)`.
     public func accounts(_ accounts: [SyncAccount]) -> String {
-        guard !accounts.isEmpty else { return "No accounts. Add one with: contactsbook account add NAME URL --user USER\n" }
+        guard !accounts.isEmpty else {
+            return "No accounts. Add one with: contactsbook account add NAME URL --user USER\n"
+        }
         return accounts.map { account in
             "\(account.name)\t\(account.user)\t\(account.bookURL)\tconflicts: \(account.conflicts.rawValue)"
                 + (account.isDefault ? "\t(default)" : "")
@@ -94,15 +104,18 @@ public struct SyncPresenter {
         guard books.count > 1 || books.contains(where: \.serverReadOnly) else { return text }
         for book in books {
             // Names and URLs come from the server: sanitised, as the summaries are.
-            text += TerminalText.sanitize("  book \(book.name): \(book.url ?? "")" + (book.isDefault ? " (default)" : "")
-                + (book.serverReadOnly ? " (read-only: the server does not let us write it)" : "")) + "\n"
+            text +=
+                TerminalText.sanitize(
+                    "  book \(book.name): \(book.url ?? "")" + (book.isDefault ? " (default)" : "")
+                        + (book.serverReadOnly ? " (read-only: the server does not let us write it)" : "")) + "\n"
         }
         return text
     }
 
     /// `Account home: conflicts: local (default).`
     public func updated(_ account: SyncAccount) -> String {
-        "Account \(account.name): conflicts: \(account.conflicts.rawValue)" + (account.isDefault ? " (default)" : "") + ".\n"
+        "Account \(account.name): conflicts: \(account.conflicts.rawValue)" + (account.isDefault ? " (default)" : "")
+            + ".\n"
     }
 
     public func removed(_ name: String, contacts: Int) -> String {

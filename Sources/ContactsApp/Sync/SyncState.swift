@@ -31,9 +31,11 @@ public struct SyncAccount: Equatable, Sendable {
     /// read-only. Nothing is pushed to it.
     public var readOnly = false
 
-    public init(name: String, serverURL: String, bookURL: String, user: String, passwordCommand: String? = nil,
-                acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false,
-                conflicts: ConflictWinner = .server) {
+    public init(
+        name: String, serverURL: String, bookURL: String, user: String, passwordCommand: String? = nil,
+        acceptsVCard4: Bool = false, syncToken: String? = nil, isDefault: Bool = false,
+        conflicts: ConflictWinner = .server
+    ) {
         self.name = name; self.serverURL = serverURL; self.bookURL = bookURL; self.user = user
         self.passwordCommand = passwordCommand; self.acceptsVCard4 = acceptsVCard4
         self.syncToken = syncToken; self.isDefault = isDefault; self.conflicts = conflicts
@@ -55,8 +57,10 @@ public struct SyncItem: Equatable, Sendable {
     /// while edited here: the edit wins).
     public var onServer: Bool
 
-    public init(account: String, href: String, contactID: Int64, etag: String, base: String, syncedVersion: Int,
-                onServer: Bool = true) {
+    public init(
+        account: String, href: String, contactID: Int64, etag: String, base: String, syncedVersion: Int,
+        onServer: Bool = true
+    ) {
         self.account = account; self.href = href; self.contactID = contactID; self.etag = etag
         self.base = base; self.syncedVersion = syncedVersion; self.onServer = onServer
     }
@@ -156,8 +160,10 @@ public protocol SyncStateStore: AnyObject {
     /// contact it inserts (worked out on the downloading thread); the token is kept after the
     /// last. A throw from `body` rolls back everything. `large`: thousands of writes, written as
     /// an import is.
-    func apply(account: String, token: String?, large: Bool,
-               _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges
+    func apply(
+        account: String, token: String?, large: Bool,
+        _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
+    ) throws -> SyncedChanges
     /// What the store can work out for a contact it will insert before the transaction that
     /// inserts it (`ImportSessionStore.prepareForImport`); nil when it has nothing to prepare.
     func prepareForInsert(_ contact: Contact) -> PreparedContact?
@@ -171,8 +177,10 @@ public protocol SyncStateStore: AnyObject {
 
 extension SyncStateStore {
     /// The writes gathered, then applied as one pull.
-    public func apply(account: String, token: String?, large: Bool,
-                      _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void) throws -> SyncedChanges {
+    public func apply(
+        account: String, token: String?, large: Bool,
+        _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
+    ) throws -> SyncedChanges {
         var pull = SyncPull(account: account, token: token)
         try body { writes, _ in pull.writes += writes }
         return try apply(pull)

@@ -53,7 +53,9 @@ public struct SyncSummary: Equatable, Sendable {
         /// The card already linked (or met first in this sync), then the one added beside it.
         public var first: String
         public var second: String
-        public init(uid: String, first: String, second: String) { self.uid = uid; self.first = first; self.second = second }
+        public init(uid: String, first: String, second: String) {
+            self.uid = uid; self.first = first; self.second = second
+        }
     }
 
     /// A contact with fields changed differently on both sides.
@@ -82,8 +84,10 @@ public final class SyncWorker {
     /// write (`session/dataChanged`, MCP's resource updates); other processes read the journal.
     private let changes: ChangeNotifier?
 
-    public init(store: SyncStateStore & ContactStore, now: @escaping () -> Date = Date.init,
-                progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil) {
+    public init(
+        store: SyncStateStore & ContactStore, now: @escaping () -> Date = Date.init,
+        progress: ProgressReporter? = nil, changes: ChangeNotifier? = nil
+    ) {
         self.store = store; self.now = now; self.progress = progress; self.changes = changes
     }
 
@@ -100,7 +104,9 @@ public final class SyncWorker {
         func add(_ card: (card: RemoteCard, group: ContactGroup)) { lock.withLock { cards.append(card) } }
         @discardableResult
         func take() -> [(card: RemoteCard, group: ContactGroup)] {
-            lock.withLock { defer { cards = [] }; return cards }
+            lock.withLock {
+                defer { cards = [] }; return cards
+            }
         }
     }
 
@@ -134,14 +140,18 @@ public final class SyncWorker {
     /// Pulls the contacts; group cards met are kept in `pulledGroups` for `GroupSync`. Returns
     /// the hrefs removed on the server.
     @discardableResult
-    private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws -> Set<String> {
+    private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws -> Set<
+        String
+    > {
         var changes: CollectionChanges
         do {
             changes = try book.changes(since: account.syncToken)
         } catch DAVError.invalidSyncToken {
             summary.resynced = true
             changes = try book.listMembers()
-        } catch DAVError.status(let code, "REPORT", _) where account.syncToken == nil && [400, 403, 405, 501].contains(code) {
+        } catch DAVError.status(let code, "REPORT", _)
+            where account.syncToken == nil && [400, 403, 405, 501].contains(code)
+        {
             // A server without sync-collection: list the members by PROPFIND every time.
             changes = try book.listMembers()
         }
@@ -159,8 +169,9 @@ public final class SyncWorker {
         }
         let groupETags = Dictionary(groupLinks.map { ($0.href, $0.etag) }, uniquingKeysWith: { a, _ in a })
         // Without their bases: read only for the few contacts merged.
-        let items = Dictionary(try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
-                               uniquingKeysWith: { a, _ in a })
+        let items = Dictionary(
+            try store.itemsWithoutBase(account: account.name).map { ($0.href, $0) },
+            uniquingKeysWith: { a, _ in a })
         var removed = changes.removed
         if changes.isComplete {
             removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
@@ -177,39 +188,47 @@ public final class SyncWorker {
         if wanted.count >= Self.pipelinedPull && store.readsDuringWrites {
             var downloaded = 0
             typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
-            let synced = try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> Batch?) in
-                try self.store.apply(account: account.name, token: token, large: true) { write in
-                    while let batch = try next() { try write(batch.writes, batch.prepared) }
-                }
-            }, produce: { send in
-                // A third thread works out what each batch changes here, so this one asks for the
-                // next batch as soon as one has come: the server sat idle while the cards were
-                // parsed and decided (perf, bench/FINDINGS.md "quiet host"). The decisions read
-                // the book as it was before the pull (WAL), as they do below; what each insert
-                // writes is worked out there too, so the writing thread only writes.
-                let counted = summary
-                // The deciding thread is waited for before this returns.
-                summary = try BatchPipe.runConsumingElsewhere(consume: { (nextCards: () throws -> [RemoteCard]?) in
-                    var decided = counted
-                    var matched = UIDMatches()
-                    while let cards = try nextCards() {
-                        let writes = try self.writes(for: cards, account, items, &matched, &decided)
-                        try send((writes, writes.map { write -> PreparedContact? in
-                            guard case .insert(let contact, _, _, _) = write else { return nil }
-                            return self.store.prepareForInsert(contact)
-                        }))
+            let synced = try BatchPipe.runConsumingElsewhere(
+                consume: { (next: () throws -> Batch?) in
+                    try self.store.apply(account: account.name, token: token, large: true) { write in
+                        while let batch = try next() { try write(batch.writes, batch.prepared) }
                     }
-                    return decided
-                }, produce: { sendCards in
-                    try book.cards(hrefs: wanted) { cards in
-                        downloaded += cards.count
-                        progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
-                        try sendCards(cards)
-                    }
+                },
+                produce: { send in
+                    // A third thread works out what each batch changes here, so this one asks for the
+                    // next batch as soon as one has come: the server sat idle while the cards were
+                    // parsed and decided (perf, bench/FINDINGS.md "quiet host"). The decisions read
+                    // the book as it was before the pull (WAL), as they do below; what each insert
+                    // writes is worked out there too, so the writing thread only writes.
+                    let counted = summary
+                    // The deciding thread is waited for before this returns.
+                    summary = try BatchPipe.runConsumingElsewhere(
+                        consume: { (nextCards: () throws -> [RemoteCard]?) in
+                            var decided = counted
+                            var matched = UIDMatches()
+                            while let cards = try nextCards() {
+                                let writes = try self.writes(for: cards, account, items, &matched, &decided)
+                                try send(
+                                    (
+                                        writes,
+                                        writes.map { write -> PreparedContact? in
+                                            guard case .insert(let contact, _, _, _) = write else { return nil }
+                                            return self.store.prepareForInsert(contact)
+                                        }
+                                    ))
+                            }
+                            return decided
+                        },
+                        produce: { sendCards in
+                            try book.cards(hrefs: wanted) { cards in
+                                downloaded += cards.count
+                                progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
+                                try sendCards(cards)
+                            }
+                        })
+                    progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
+                    try send((try removals(removed, account, items, &summary), []))
                 })
-                progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
-                try send((try removals(removed, account, items, &summary), []))
-            })
             post(synced)
             // As below: a card not read here keeps the token where it was, to be asked for again.
             if summary.failed.contains(where: { $0.direction == .pull }) {
@@ -220,8 +239,9 @@ public final class SyncWorker {
         let cards = try book.cards(hrefs: wanted)
         progress?.report(completed: cards.count, of: wanted.count, message: "downloaded")
         var matched = UIDMatches()
-        var pull = SyncPull(account: account.name, writes: try writes(for: cards, account, items, &matched, &summary),
-                            token: token)
+        var pull = SyncPull(
+            account: account.name, writes: try writes(for: cards, account, items, &matched, &summary),
+            token: token)
         pull.writes += try removals(removed, account, items, &summary)
         // A card not read here is asked for again next time: the token stays where it was (the
         // cards saved now are not downloaded again, their ETags match).
@@ -249,8 +269,10 @@ public final class SyncWorker {
     /// never changed by it. Such a card is a contact of its own, so one UID on two servers is two
     /// contacts (`duplicates` shows them), and a second card with one UID in this address book
     /// is added beside the first, named in the summary (`SyncSummary.sharedUIDs`).
-    private func writes(for cards: [RemoteCard], _ account: SyncAccount, _ items: [String: SyncItem],
-                        _ matched: inout UIDMatches, _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
+    private func writes(
+        for cards: [RemoteCard], _ account: SyncAccount, _ items: [String: SyncItem],
+        _ matched: inout UIDMatches, _ summary: inout SyncSummary
+    ) throws -> [SyncPull.Write] {
         var writes: [SyncPull.Write] = []
         // Each card read once (a vCard parse is most of a first sync's own work). A card that
         // cannot be read is named in the summary; the others are saved.
@@ -264,41 +286,54 @@ public final class SyncWorker {
             } else if let contact = read.contact {
                 parsed.append((card, contact))
             } else {
-                summary.failed.append(.init(name: Self.resourceName(card.href), direction: .pull,
-                                            reason: TerminalText.sanitize(read.problem ?? "not a vCard")))
+                summary.failed.append(
+                    .init(
+                        name: Self.resourceName(card.href), direction: .pull,
+                        reason: TerminalText.sanitize(read.problem ?? "not a vCard")))
             }
         }
-        let byUID = Dictionary(grouping: try store.holders(uids: parsed.map(\.1.uid).filter { !$0.isEmpty }),
-                               by: \.contact.uid)
+        let byUID = Dictionary(
+            grouping: try store.holders(uids: parsed.map(\.1.uid).filter { !$0.isEmpty }),
+            by: \.contact.uid)
         for (card, parsedContact) in parsed {
             var remote = parsedContact
             let sibling = matched.firstHref[remote.uid]
             if !remote.uid.isEmpty && sibling == nil { matched.firstHref[remote.uid] = card.href }
             if let item = items[card.href], let local = try store.contact(id: item.contactID) {
                 if local.version == item.syncedVersion {
-                    writes.append(.update(adopt(remote, into: local), href: card.href, etag: card.etag,
-                                          base: card.vcard, pushPending: false))
+                    writes.append(
+                        .update(
+                            adopt(remote, into: local), href: card.href, etag: card.etag,
+                            base: card.vcard, pushPending: false))
                     summary.pulled += 1
                 } else {
-                    let result = SyncMerge.merge(base: try base(account, item.href), local: local, remote: remote,
-                                                 winner: account.conflicts)
+                    let result = SyncMerge.merge(
+                        base: try base(account, item.href), local: local, remote: remote,
+                        winner: account.conflicts)
                     count(result, local, &summary)
-                    writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
-                                          base: card.vcard, pushPending: true))
+                    writes.append(
+                        .update(
+                            stamped(result.contact), href: card.href, etag: card.etag,
+                            base: card.vcard, pushPending: true))
                 }
                 continue
             }
             let holders = byUID[remote.uid] ?? []
-            if let sibling = sibling ?? holders.first(where: { $0.account == account.name && $0.href != card.href })?.href {
+            if let sibling = sibling
+                ?? holders.first(where: { $0.account == account.name && $0.href != card.href })?.href
+            {
                 // One UID twice in this address book: both kept, each linked by its own href.
-                summary.sharedUIDs.append(.init(uid: TerminalText.sanitize(remote.uid), first: sibling, second: card.href))
+                summary.sharedUIDs.append(
+                    .init(uid: TerminalText.sanitize(remote.uid), first: sibling, second: card.href))
             } else if let local = holders.first(where: { $0.account == nil })?.contact {
                 // Found here but linked nowhere: a sync cut off after the server took a card, the
                 // same card imported before, or an account removed and added again. Merged with no base.
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
-                writes.append(.update(stamped(result.contact), href: card.href, etag: card.etag,
-                                      base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
+                writes.append(
+                    .update(
+                        stamped(result.contact), href: card.href, etag: card.etag,
+                        base: card.vcard, pushPending: !SyncMerge.sameFields(result.contact, remote)))
                 continue
             }
             if items[card.href] != nil { summary.resurrected += 1 }
@@ -311,12 +346,16 @@ public final class SyncWorker {
     }
 
     /// What the cards removed on the server change here.
-    private func removals(_ removed: Set<String>, _ account: SyncAccount, _ items: [String: SyncItem],
-                          _ summary: inout SyncSummary) throws -> [SyncPull.Write] {
+    private func removals(
+        _ removed: Set<String>, _ account: SyncAccount, _ items: [String: SyncItem],
+        _ summary: inout SyncSummary
+    ) throws -> [SyncPull.Write] {
         var writes: [SyncPull.Write] = []
         for href in removed.sorted() {
             guard let item = items[href] else { continue }
-            guard let local = try store.contact(id: item.contactID) else { writes.append(.forget(href: href)); continue }
+            guard let local = try store.contact(id: item.contactID) else {
+                writes.append(.forget(href: href)); continue
+            }
             if local.version == item.syncedVersion && item.onServer {
                 writes.append(.delete(contactID: item.contactID, version: local.version, href: href))
                 summary.pulled += 1
@@ -333,8 +372,10 @@ public final class SyncWorker {
 
     // MARK: - Push
 
-    private func pushDeletions(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
-                               _ summary: inout SyncSummary) throws {
+    private func pushDeletions(
+        _ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
+        _ summary: inout SyncSummary
+    ) throws {
         for item in try store.orphanedItems(account: account.name) {
             guard item.onServer else { try store.forget(account: account.name, href: item.href); continue }
             do {
@@ -348,9 +389,13 @@ public final class SyncWorker {
                     continue
                 }
                 remote.createdAt = now(); remote.updatedAt = now()
-                try apply(SyncPull(account: account.name, writes: [
-                    .forget(href: item.href), .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
-                ], token: try currentToken(account)))
+                try apply(
+                    SyncPull(
+                        account: account.name,
+                        writes: [
+                            .forget(href: item.href),
+                            .insert(remote, href: item.href, etag: card.etag, base: card.vcard),
+                        ], token: try currentToken(account)))
                 summary.resurrected += 1
             } catch DAVError.outsideBook {
                 // Linked outside the book (by a server before this was refused): not sent there;
@@ -359,18 +404,25 @@ public final class SyncWorker {
             } catch let error as DAVError where Self.refusesOneCard(error) {
                 // Kept linked: the deletion is tried again at the next sync.
                 let name = (try? base(account, item.href)).flatMap { $0?.fullName }
-                summary.failed.append(Self.failed(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.resourceName(item.href), error))
+                summary.failed.append(
+                    Self.failed(name.flatMap { $0.isEmpty ? nil : $0 } ?? Self.resourceName(item.href), error))
             }
         }
     }
 
-    private func pushChanges(_ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
-                             _ summary: inout SyncSummary) throws {
+    private func pushChanges(
+        _ account: SyncAccount, _ book: CardDAVBookLogic, _ writer: VCardWriter,
+        _ summary: inout SyncSummary
+    ) throws {
         var pending = try store.changedContacts(account: account.name)
         pending += try store.unlinkedContacts(book: account.name, isDefault: account.isDefault)
         // Nothing edited here: the links are not read at all.
-        let items = pending.isEmpty ? [:] : Dictionary(
-            try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) }, uniquingKeysWith: { a, _ in a })
+        let items =
+            pending.isEmpty
+            ? [:]
+            : Dictionary(
+                try store.itemsWithoutBase(account: account.name).map { ($0.contactID, $0) },
+                uniquingKeysWith: { a, _ in a })
         progress?.report(completed: 0, of: pending.count, message: "uploading")
         for (index, contact) in pending.enumerated() {
             guard let id = contact.id else { continue }
@@ -384,35 +436,49 @@ public final class SyncWorker {
         }
     }
 
-    private func push(_ contact: Contact, id: Int64, item: SyncItem?, _ account: SyncAccount, _ book: CardDAVBookLogic,
-                      _ writer: VCardWriter, _ summary: inout SyncSummary) throws {
+    private func push(
+        _ contact: Contact, id: Int64, item: SyncItem?, _ account: SyncAccount, _ book: CardDAVBookLogic,
+        _ writer: VCardWriter, _ summary: inout SyncSummary
+    ) throws {
         let text = writer.card(for: contact)
         do {
             if let item, item.onServer {
                 let etag = try book.update(href: item.href, vcard: text, etag: item.etag)
-                try store.link(SyncItem(account: account.name, href: item.href, contactID: id, etag: etag ?? "",
-                                        base: text, syncedVersion: contact.version))
+                try store.link(
+                    SyncItem(
+                        account: account.name, href: item.href, contactID: id, etag: etag ?? "",
+                        base: text, syncedVersion: contact.version))
             } else {
                 let created = try book.create(uid: contact.uid, vcard: text)
-                try store.link(SyncItem(account: account.name, href: created.href, contactID: id,
-                                        etag: created.etag ?? "", base: text, syncedVersion: contact.version))
+                try store.link(
+                    SyncItem(
+                        account: account.name, href: created.href, contactID: id,
+                        etag: created.etag ?? "", base: text, syncedVersion: contact.version))
             }
             summary.pushed += 1
         } catch DAVError.preconditionFailed(let url) {
             // Changed on the server meanwhile (or, for a create, already there): read it, merge, try again.
             let href = item?.href ?? url.path
-            guard let card = try book.card(href: href), let remote = Self.contact(from: card) else { throw DAVError.preconditionFailed(url: url) }
+            guard let card = try book.card(href: href), let remote = Self.contact(from: card) else {
+                throw DAVError.preconditionFailed(url: url)
+            }
             let base = try item.flatMap { try self.base(account, $0.href) }
             let result = SyncMerge.merge(base: base, local: contact, remote: remote, winner: account.conflicts)
             count(result, contact, &summary)
-            try apply(SyncPull(account: account.name, writes: [
-                .update(stamped(result.contact), href: href, etag: card.etag, base: card.vcard, pushPending: true),
-            ], token: try currentToken(account)))
+            try apply(
+                SyncPull(
+                    account: account.name,
+                    writes: [
+                        .update(
+                            stamped(result.contact), href: href, etag: card.etag, base: card.vcard, pushPending: true)
+                    ], token: try currentToken(account)))
             guard let merged = try store.contact(id: id) else { return }
             let mergedText = writer.card(for: merged)
             let etag = try book.update(href: href, vcard: mergedText, etag: card.etag)
-            try store.link(SyncItem(account: account.name, href: href, contactID: id, etag: etag ?? "",
-                                    base: mergedText, syncedVersion: merged.version))
+            try store.link(
+                SyncItem(
+                    account: account.name, href: href, contactID: id, etag: etag ?? "",
+                    base: mergedText, syncedVersion: merged.version))
             summary.pushed += 1
         } catch DAVError.outsideBook {
             // Linked outside the book: nothing sent there (the summary names the href), the rest goes on.
@@ -427,7 +493,8 @@ public final class SyncWorker {
     static func refusesOneCard(_ error: DAVError) -> Bool {
         switch error {
         case .refused, .preconditionFailed: return true
-        case .status(let code, let method, _): return ["PUT", "DELETE"].contains(method) && (400..<600).contains(code) && code != 401
+        case .status(let code, let method, _):
+            return ["PUT", "DELETE"].contains(method) && (400..<600).contains(code) && code != 401
         default: return false
         }
     }
@@ -437,10 +504,12 @@ public final class SyncWorker {
         case .refused(let code, _, _, let reason):
             return .init(name: TerminalText.sanitize(name), direction: .push, status: code, reason: reason)
         case .preconditionFailed:
-            return .init(name: TerminalText.sanitize(name), direction: .push, status: 412,
-                         reason: "changed on the server again while it was merged")
+            return .init(
+                name: TerminalText.sanitize(name), direction: .push, status: 412,
+                reason: "changed on the server again while it was merged")
         case .status(let code, _, _):
-            return .init(name: TerminalText.sanitize(name), direction: .push, status: code, reason: DAVRefusal.phrase(code))
+            return .init(
+                name: TerminalText.sanitize(name), direction: .push, status: code, reason: DAVRefusal.phrase(code))
         default:
             return .init(name: TerminalText.sanitize(name), direction: .push, reason: TerminalText.sanitize("\(error)"))
         }
@@ -457,8 +526,10 @@ public final class SyncWorker {
     private func apply(_ pull: SyncPull) throws { post(try store.apply(pull)) }
 
     private func post(_ synced: SyncedChanges) {
-        for change in DataChange.contacts([("created", synced.created), ("updated", synced.updated),
-                                           ("deleted", synced.deleted)]) {
+        for change in DataChange.contacts([
+            ("created", synced.created), ("updated", synced.updated),
+            ("deleted", synced.deleted),
+        ]) {
             changes?.post(change)
         }
     }

@@ -12,9 +12,11 @@ import Foundation
 enum BatchPipe {
     struct Stopped: Error {}
 
-    static func run<Batch>(capacity: Int = 2,
-                           produce: @escaping (_ send: (Batch) throws -> Void) throws -> Void,
-                           consume: (Batch) throws -> Void) throws {
+    static func run<Batch>(
+        capacity: Int = 2,
+        produce: @escaping (_ send: (Batch) throws -> Void) throws -> Void,
+        consume: (Batch) throws -> Void
+    ) throws {
         let state = State<Batch>(capacity: max(1, capacity))
         let thread = Thread {
             do {
@@ -48,9 +50,11 @@ enum BatchPipe {
     /// `next()` throws that error, and once the consumer has stopped it is rethrown here.
     /// `send` may be handed to another thread of the producer's (a sync decides on one), as long
     /// as that thread is done before `produce` returns.
-    static func runConsumingElsewhere<Batch, Value>(capacity: Int = 2,
-                                                    consume: @escaping (_ next: () throws -> Batch?) throws -> Value,
-                                                    produce: (_ send: @escaping (Batch) throws -> Void) throws -> Void) throws -> Value {
+    static func runConsumingElsewhere<Batch, Value>(
+        capacity: Int = 2,
+        consume: @escaping (_ next: () throws -> Batch?) throws -> Value,
+        produce: (_ send: @escaping (Batch) throws -> Void) throws -> Void
+    ) throws -> Value {
         let state = State<Batch>(capacity: max(1, capacity))
         let outcome = Outcome<Value>()
         let thread = Thread {

@@ -42,13 +42,16 @@ final class CSVInputStream: InputStream {
         var limit: Int
         var fields = false
         var description: String {
-            fields ? "the row of line \(line) has more than \(limit) fields: not a CSV file of contacts"
+            fields
+                ? "the row of line \(line) has more than \(limit) fields: not a CSV file of contacts"
                 : "the row of line \(line) is longer than \(limit) bytes: not a CSV file of contacts"
         }
     }
 
-    init(maximumRowBytes: Int = ContactLimits.maximumLineBytes, maximumFields: Int = ContactLimits.maximumCSVFields,
-         nextChunk: @escaping (inout [UInt8]) throws -> Bool) {
+    init(
+        maximumRowBytes: Int = ContactLimits.maximumLineBytes, maximumFields: Int = ContactLimits.maximumCSVFields,
+        nextChunk: @escaping (inout [UInt8]) throws -> Bool
+    ) {
         self.nextChunk = nextChunk
         self.maximumRowBytes = maximumRowBytes
         self.maximumFields = maximumFields
@@ -76,11 +79,15 @@ final class CSVInputStream: InputStream {
         fill()
         let count = min(length, output.count - position)
         rowBytes += count
-        let crowded = output.withUnsafeBufferPointer { fields.take(UnsafeBufferPointer(rebasing: $0[position..<position + count]),
-                                                                    maximum: maximumFields) }
+        let crowded = output.withUnsafeBufferPointer {
+            fields.take(
+                UnsafeBufferPointer(rebasing: $0[position..<position + count]),
+                maximum: maximumFields)
+        }
         if rowBytes > maximumRowBytes || crowded != nil {
             if readError == nil {
-                readError = crowded.map { RowTooLong(line: $0, limit: maximumFields, fields: true) }
+                readError =
+                    crowded.map { RowTooLong(line: $0, limit: maximumFields, fields: true) }
                     ?? RowTooLong(line: rowLine, limit: maximumRowBytes)
             }
             atEnd = true
@@ -95,8 +102,10 @@ final class CSVInputStream: InputStream {
         return count
     }
 
-    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-                            length: UnsafeMutablePointer<Int>) -> Bool { false }
+    override func getBuffer(
+        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
+        length: UnsafeMutablePointer<Int>
+    ) -> Bool { false }
 
     private func fill() {
         while position == output.count && !atEnd {
@@ -139,7 +148,9 @@ final class CSVInputStream: InputStream {
                 output.append(contentsOf: scalar)
                 offset += scalar.count
             case .error(let length):
-                for byte in input[offset..<offset + length] { output.append(contentsOf: Self.windows1252[Int(byte) - 0x80]) }
+                for byte in input[offset..<offset + length] {
+                    output.append(contentsOf: Self.windows1252[Int(byte) - 0x80])
+                }
                 offset += length
             case .emptyInput:
                 return

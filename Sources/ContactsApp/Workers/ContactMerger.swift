@@ -41,8 +41,10 @@ public struct ContactMerger {
                     if kept.isEmpty {
                         merged[field] = offered
                     } else if !offered.isEmpty, key(field, Self.text(kept)) != key(field, Self.text(offered)) {
-                        differences.append(Difference(field: field.rawValue, kept: Self.text(kept), dropped: Self.text(offered),
-                                                      from: other))
+                        differences.append(
+                            Difference(
+                                field: field.rawValue, kept: Self.text(kept), dropped: Self.text(offered),
+                                from: other))
                     }
                 case .union:
                     switch (kept, offered) {

@@ -31,7 +31,8 @@ enum ContactsCSV {
     /// The contacts as CSV rows, each ending in CRLF, added to `bytes`.
     static func append(_ contacts: [Contact], groups: [String: [String]] = [:], to bytes: inout [UInt8]) {
         for contact in contacts {
-            let names = (groups[GroupCard.memberUID(contact.uid)] ?? []).map { escaped($0, value) }.joined(separator: itemSeparator)
+            let names = (groups[GroupCard.memberUID(contact.uid)] ?? []).map { escaped($0, value) }.joined(
+                separator: itemSeparator)
             append(row: [contact.uid] + ContactField.allCases.map { cell($0, of: contact) } + [names], to: &bytes)
         }
     }
@@ -46,7 +47,8 @@ enum ContactsCSV {
         case .items(let items): return items.map(item).joined(separator: itemSeparator)
         case .addresses(let addresses):
             return addresses.map { address in
-                escaped(address.label, label) + ":" + [address.street, address.city, address.region, address.postalCode, address.country]
+                escaped(address.label, label) + ":"
+                    + [address.street, address.city, address.region, address.postalCode, address.country]
                     .map { escaped($0, addressPart) }.joined(separator: "; ")
             }.joined(separator: itemSeparator)
         case .words(let words): return words.map { escaped($0, value) }.joined(separator: itemSeparator)
@@ -131,7 +133,11 @@ enum ContactsCSV {
     static func rawRemainder(afterFirstUnescapedColonIn item: String) -> String {
         var bytes = item.utf8[...]
         while let byte = bytes.popFirst() {
-            if byte == backslash { _ = bytes.popFirst() } else if byte == UInt8(ascii: ":") { return String(decoding: bytes, as: UTF8.self) }
+            if byte == backslash {
+                _ = bytes.popFirst()
+            } else if byte == UInt8(ascii: ":") {
+                return String(decoding: bytes, as: UTF8.self)
+            }
         }
         return item
     }
@@ -172,27 +178,34 @@ enum ContactsCSV {
     /// neither the file nor its contacts are ever held whole (problems travel with the batch
     /// they were found in; a file with no rows gives one batch). An error from `nextChunk` is
     /// thrown once the rows read before it are handed out.
-    static func read(batchSize: Int, maximumRowBytes: Int = ContactLimits.maximumLineBytes,
-                     maximumFields: Int = ContactLimits.maximumCSVFields,
-                     nextChunk: @escaping (inout [UInt8]) throws -> Bool, _ body: (ParsedContacts) throws -> Void) throws {
-        let stream = CSVInputStream(maximumRowBytes: maximumRowBytes, maximumFields: maximumFields, nextChunk: nextChunk)
+    static func read(
+        batchSize: Int, maximumRowBytes: Int = ContactLimits.maximumLineBytes,
+        maximumFields: Int = ContactLimits.maximumCSVFields,
+        nextChunk: @escaping (inout [UInt8]) throws -> Bool, _ body: (ParsedContacts) throws -> Void
+    ) throws {
+        let stream = CSVInputStream(
+            maximumRowBytes: maximumRowBytes, maximumFields: maximumFields, nextChunk: nextChunk)
         try read(stream, batchSize: batchSize, body)
         if let error = stream.readError { throw error }
     }
 
-    private static func read(_ stream: CSVInputStream, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows {
+    private static func read(_ stream: CSVInputStream, batchSize: Int, _ body: (ParsedContacts) throws -> Void) rethrows
+    {
         let reader: CSVReader
         do {
             stream.startRow(line: 1)
             reader = try CSVReader(stream: stream, codecType: UTF8.self, hasHeaderRow: true)
         } catch {
-            return try body(ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
+            return try body(
+                ParsedContacts(problems: [.init(line: 1, reason: "not a CSV file with a header row: \(error)")]))
         }
         guard let header = reader.headerRow else { return try body(ParsedContacts()) }
         let columns = Columns(header)
         guard columns.isKnown else {
-            return try body(ParsedContacts(problems: [
-                .init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")]))
+            return try body(
+                ParsedContacts(problems: [
+                    .init(line: 1, reason: "the header names none of the columns this reads (see `help import`)")
+                ]))
         }
         var batches = ParsedBatches(size: batchSize)
         // The physical line each row starts on: a quoted field may hold line breaks.
@@ -243,8 +256,10 @@ enum ContactsCSV {
         }
 
         var isKnown: Bool {
-            ["given_name", "family_name", "organization", "first name", "last name", "given name", "family name",
-             "name", "company", "organization name", "organization 1 - name"].contains { index[$0] != nil }
+            [
+                "given_name", "family_name", "organization", "first name", "last name", "given name", "family name",
+                "name", "company", "organization name", "organization 1 - name",
+            ].contains { index[$0] != nil }
         }
 
         /// The first non-empty value among the named columns.
@@ -269,7 +284,9 @@ enum ContactsCSV {
                 !$0.trimmingWhitespaces.hasPrefix("* ")
             }
             var seen = Set<String>()
-            return (ours + google).map(\.trimmingWhitespaces).filter { !$0.isEmpty && seen.insert(ContactKeys.fold($0)).inserted }
+            return (ours + google).map(\.trimmingWhitespaces).filter {
+                !$0.isEmpty && seen.insert(ContactKeys.fold($0)).inserted
+            }
         }
 
         func contact(from row: [String]) -> Contact {
@@ -287,12 +304,15 @@ enum ContactsCSV {
             let column = field.declaration.csvColumn
             switch field {
             case .given:
-                contact.givenName = [value(row, column, "first name", "given name"),
-                                     value(row, "middle name", "additional name")].filter { !$0.isEmpty }.joined(separator: " ")
+                contact.givenName = [
+                    value(row, column, "first name", "given name"),
+                    value(row, "middle name", "additional name"),
+                ].filter { !$0.isEmpty }.joined(separator: " ")
             case .family: contact.familyName = value(row, column, "last name", "family name")
             case .display: contact.formattedName = value(row, column)
             case .nickname: contact.nickname = value(row, column)
-            case .organization: contact.organization = value(row, column, "organization name", "organization 1 - name", "company")
+            case .organization:
+                contact.organization = value(row, column, "organization name", "organization 1 - name", "company")
             case .title:
                 contact.title = value(row, column, "organization title", "organization 1 - title", "job title")
                 if index["given_name"] == nil && index["title"] != nil && index["job title"] != nil {
@@ -302,24 +322,34 @@ enum ContactsCSV {
             case .birthday: contact.birthday = ContactsCSV.birthday(value(row, column))
             case .tag:
                 // Outlook's categories are tags; Google's labels are its groups (`groups(from:)`).
-                contact.tags = (value(row, column).splitting(onASCII: itemSeparator).map { unescaped($0) }
+                contact.tags =
+                    (value(row, column).splitting(onASCII: itemSeparator).map { unescaped($0) }
                     + value(row, "categories").splitting(onASCII: ";"))
                     .map { $0.trimmingWhitespaces }.filter { !$0.isEmpty }
             case .email:
-                contact.emails = labelled(value(row, column)).map(unescapedValue) + numbered(row, "e-mail")
-                    + outlook(row, [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
+                contact.emails =
+                    labelled(value(row, column)).map(unescapedValue) + numbered(row, "e-mail")
+                    + outlook(
+                        row,
+                        [("e-mail address", "other"), ("e-mail 2 address", "other"), ("e-mail 3 address", "other")])
             case .phone:
-                contact.phones = labelled(value(row, column)).map(unescapedValue) + numbered(row, "phone")
+                contact.phones =
+                    labelled(value(row, column)).map(unescapedValue) + numbered(row, "phone")
                     + outlook(row, Self.outlookPhones)
             case .address:
-                contact.addresses = labelled(value(row, column)).map(ContactsCSV.address) + numberedAddresses(row)
-                    + [("home", "home"), ("business", "work"), ("other", "other")].compactMap { outlookAddress(row, $0.0, $0.1) }
+                contact.addresses =
+                    labelled(value(row, column)).map(ContactsCSV.address) + numberedAddresses(row)
+                    + [("home", "home"), ("business", "work"), ("other", "other")].compactMap {
+                        outlookAddress(row, $0.0, $0.1)
+                    }
             case .website:
                 // Google's `Website 1 - Value`; Outlook's `Web Page`.
                 // An item written without a label ("https://a.example") is all value: its colon is the scheme's.
-                contact.websites = labelled(value(row, column)).map { item in
-                    item.value.hasPrefix("//") ? LabeledValue(label: "other", value: item.label + ":" + item.value) : item
-                }.map(unescapedValue) + numbered(row, "website")
+                contact.websites =
+                    labelled(value(row, column)).map { item in
+                        item.value.hasPrefix("//")
+                            ? LabeledValue(label: "other", value: item.label + ":" + item.value) : item
+                    }.map(unescapedValue) + numbered(row, "website")
                     + outlook(row, [("web page", "other")])
             }
         }
@@ -369,8 +399,11 @@ enum ContactsCSV {
                 let prefix = "address \(number) - "
                 var address = PostalAddress(
                     label: googleLabel(value(row, prefix + "label", prefix + "type")),
-                    street: [value(row, prefix + "po box"), value(row, prefix + "extended address"), value(row, prefix + "street")]
-                        .filter { !$0.isEmpty }.joined(separator: ", "),
+                    street: [
+                        value(row, prefix + "po box"), value(row, prefix + "extended address"),
+                        value(row, prefix + "street"),
+                    ]
+                    .filter { !$0.isEmpty }.joined(separator: ", "),
                     city: value(row, prefix + "city"), region: value(row, prefix + "region"),
                     postalCode: value(row, prefix + "postal code"), country: value(row, prefix + "country"))
                 if address.components.isEmpty { address.street = value(row, prefix + "formatted") }
@@ -404,8 +437,10 @@ enum ContactsCSV {
         private func outlookAddress(_ row: [String], _ prefix: String, _ label: String) -> PostalAddress? {
             let address = PostalAddress(
                 label: label,
-                street: [value(row, "\(prefix) street"), value(row, "\(prefix) street 2"), value(row, "\(prefix) street 3")]
-                    .filter { !$0.isEmpty }.joined(separator: ", "),
+                street: [
+                    value(row, "\(prefix) street"), value(row, "\(prefix) street 2"), value(row, "\(prefix) street 3"),
+                ]
+                .filter { !$0.isEmpty }.joined(separator: ", "),
                 city: value(row, "\(prefix) city"), region: value(row, "\(prefix) state"),
                 postalCode: value(row, "\(prefix) postal code"),
                 country: value(row, "\(prefix) country/region", "\(prefix) country"))
@@ -417,15 +452,18 @@ enum ContactsCSV {
     private static func address(_ item: LabeledValue) -> PostalAddress {
         let parts = unescapedParts(item.value, splittingOn: UInt8(ascii: ";")).map { $0.trimmingWhitespaces }
         func part(_ index: Int) -> String { index < parts.count ? parts[index] : "" }
-        return PostalAddress(label: item.label, street: part(0), city: part(1), region: part(2),
-                             postalCode: part(3), country: part(4))
+        return PostalAddress(
+            label: item.label, street: part(0), city: part(1), region: part(2),
+            postalCode: part(3), country: part(4))
     }
 
     /// `YYYY-MM-DD`, `--MM-DD`, or Outlook's `M/D/YYYY` (where `0/0/00` means none).
     static func birthday(_ text: String) -> Birthday? {
         if let iso = Birthday(parsing: text) { return iso }
         let parts = text.split(separator: "/").map { Int($0) }
-        guard parts.count == 3, let month = parts[0], let day = parts[1], let year = parts[2], year > 0 else { return nil }
+        guard parts.count == 3, let month = parts[0], let day = parts[1], let year = parts[2], year > 0 else {
+            return nil
+        }
         return Birthday(validYear: year, month: month, day: day)
     }
 }

@@ -38,12 +38,15 @@ extension ContactsWorker: ListContactsBooksLogic {
     /// some were moved there.
     public func bookNames(of contacts: [Contact]) -> [Int64: String] {
         guard let bookStore, !contacts.isEmpty, let books = try? bookStore.addressBooks(counting: false),
-              books.count > 1 else { return [:] }
+            books.count > 1
+        else { return [:] }
         let names = (try? bookStore.bookNames(of: contacts.compactMap(\.id))) ?? [:]
         let remote = books.filter { !$0.isLocal }.count
-        let localInUse = books.contains { $0.isLocal && $0.isDefault } || names.values.contains { name in
-            books.contains { $0.isLocal && $0.name == name }
-        }
+        let localInUse =
+            books.contains { $0.isLocal && $0.isDefault }
+            || names.values.contains { name in
+                books.contains { $0.isLocal && $0.name == name }
+            }
         return remote + (localInUse ? 1 : 0) > 1 ? names : [:]
     }
 
@@ -61,11 +64,14 @@ extension ContactsWorker: ListContactsBooksLogic {
 
     public func move(_ references: [String], to name: String) throws -> MovedContacts {
         guard let bookStore else { throw ContactsFailure.badInput("this book file has one address book only") }
-        guard !references.isEmpty else { throw ContactsFailure.badInput("name the contacts, then the book: move 3 7 work") }
+        guard !references.isEmpty else {
+            throw ContactsFailure.badInput("name the contacts, then the book: move 3 7 work")
+        }
         let books = try translating { try bookStore.addressBooks(counting: false) }
         guard let target = books.first(where: { $0.name == name }) else {
-            throw ContactsFailure.badInput("there is no book named \(name); the books: "
-                + books.map(\.name).joined(separator: ", "))
+            throw ContactsFailure.badInput(
+                "there is no book named \(name); the books: "
+                    + books.map(\.name).joined(separator: ", "))
         }
         if target.isReadOnly {
             throw ContactsFailure.readOnly(book: target.name, byServer: target.serverReadOnly, contact: nil)
@@ -79,8 +85,11 @@ extension ContactsWorker: ListContactsBooksLogic {
         try access.check(contacts)
         let ids = contacts.compactMap(\.id)
         let before = try translating { try bookStore.bookNames(of: ids) }
-        let leaving = ids.filter { id in books.contains { $0.name == before[id] && !$0.isLocal && $0.name != target.name } }.count
-        let names = contacts.count <= 3 ? contacts.map(\.fullName).joined(separator: ", ") : "\(contacts.count) contacts"
+        let leaving = ids.filter { id in
+            books.contains { $0.name == before[id] && !$0.isLocal && $0.name != target.name }
+        }.count
+        let names =
+            contacts.count <= 3 ? contacts.map(\.fullName).joined(separator: ", ") : "\(contacts.count) contacts"
         try translating { try bookStore.move(ids, to: target.name, summary: "moved \(names) to \(target.name)") }
         for id in ids { announce("updated", id) }
         return MovedContacts(contacts: contacts, book: target, leavingServers: leaving)
@@ -88,10 +97,13 @@ extension ContactsWorker: ListContactsBooksLogic {
 
     public func copy(_ references: [String], to name: String) throws -> MovedContacts {
         guard let bookStore else { throw ContactsFailure.badInput("this book file has one address book only") }
-        guard !references.isEmpty else { throw ContactsFailure.badInput("name the contacts, then the book: copy 3 7 work") }
+        guard !references.isEmpty else {
+            throw ContactsFailure.badInput("name the contacts, then the book: copy 3 7 work")
+        }
         let books = try translating { try bookStore.addressBooks(counting: false) }
         guard let target = books.first(where: { $0.name == name }) else {
-            throw ContactsFailure.badInput("there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
+            throw ContactsFailure.badInput(
+                "there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
         }
         if target.isReadOnly {
             throw ContactsFailure.readOnly(book: target.name, byServer: target.serverReadOnly, contact: nil)
@@ -135,8 +147,9 @@ extension ContactsWorker: ListContactsBooksLogic {
             throw ContactsFailure.badInput("there is no book named \(name)")
         }
         if readOnly && book.isDefault {
-            throw ContactsFailure.badInput("book \(name) is where new contacts go; make another the default first "
-                + "(contactsbook book default NAME)")
+            throw ContactsFailure.badInput(
+                "book \(name) is where new contacts go; make another the default first "
+                    + "(contactsbook book default NAME)")
         }
         try translating { try bookStore.setBookReadOnly(name, readOnly) }
         return try translating { try bookStore.addressBooks(counting: false) }.first { $0.name == name } ?? book

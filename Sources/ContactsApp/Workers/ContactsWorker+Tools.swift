@@ -45,9 +45,10 @@ extension ContactsWorker: DuplicatesStorageLogic, BirthdaysStorageLogic, History
             reasons[sets.root(first), default: []].insert(
                 DuplicateReason(key.kind, key.key, withoutCountryCode: key.withoutCountryCode))
         }
-        let contacts = Dictionary(uniqueKeysWithValues: try translating { try store.contacts(ids: ids) }.compactMap { contact in
-            contact.id.map { ($0, contact) }
-        })
+        let contacts = Dictionary(
+            uniqueKeysWithValues: try translating { try store.contacts(ids: ids) }.compactMap { contact in
+                contact.id.map { ($0, contact) }
+            })
         let groups = members.compactMap { root, ids -> DuplicateGroup? in
             let found = ids.compactMap { contacts[$0] }
             guard found.count > 1 else { return nil }
@@ -72,7 +73,8 @@ extension ContactsWorker: DuplicatesStorageLogic, BirthdaysStorageLogic, History
         let contacts = try references.map(resolve)
         var seen = Set<Int64>()
         for contact in contacts where !seen.insert(contact.id ?? 0).inserted {
-            throw ContactsFailure.badInput("\(contact.fullName) (#\(contact.id ?? 0)) is named twice; merge needs different contacts")
+            throw ContactsFailure.badInput(
+                "\(contact.fullName) (#\(contact.id ?? 0)) is named twice; merge needs different contacts")
         }
         // Merging changes the first and deletes the others: none may be in a read-only book.
         try access.check(contacts)
@@ -88,7 +90,8 @@ extension ContactsWorker: DuplicatesStorageLogic, BirthdaysStorageLogic, History
 
     public func upcomingBirthdays(days: Int) throws -> (today: CalendarDay, birthdays: [UpcomingBirthday]) {
         let today = CalendarDay(now(), in: timeZone)
-        let upcoming = try translating { try store.contactsWithBirthdays() }.compactMap { contact -> UpcomingBirthday? in
+        let upcoming = try translating { try store.contactsWithBirthdays() }.compactMap {
+            contact -> UpcomingBirthday? in
             guard let birthday = contact.birthday else { return nil }
             let next = birthday.next(onOrAfter: today)
             let away = today.days(until: next)

@@ -94,7 +94,8 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
 
     public func page(_ query: ContactQuery) throws -> ContactPage {
         if let book = query.book, let bookStore,
-           try !translating({ try bookStore.addressBooks(counting: false) }).contains(where: { $0.name == book }) {
+            try !translating({ try bookStore.addressBooks(counting: false) }).contains(where: { $0.name == book })
+        {
             throw ContactsFailure.badInput("there is no book named \(book)")
         }
         var page = try translating { try store.page(query) }
@@ -203,5 +204,3 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
         }
     }
 }
-
-

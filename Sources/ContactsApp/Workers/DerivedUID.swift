@@ -26,8 +26,11 @@ enum DerivedUID {
     private static func derivation(_ key: String, _ occurrence: Int) -> String { uuid(key + "\u{1E}\(occurrence)") }
 
     static func content(of contact: Contact) -> String {
-        let parts = [contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
-                     contact.title, contact.birthday?.isoString ?? "", contact.allNotes]
+        let parts =
+            [
+                contact.uid, contact.givenName, contact.familyName, contact.nickname, contact.organization,
+                contact.title, contact.birthday?.isoString ?? "", contact.allNotes,
+            ]
             + contact.emails.map { $0.label + ":" + $0.value } + contact.phones.map { $0.label + ":" + $0.value }
             + contact.addresses.map { ([$0.label] + $0.components).joined(separator: ";") } + contact.tags
         return parts.joined(separator: "\u{1F}")
@@ -38,13 +41,16 @@ enum DerivedUID {
         func fnv(_ offset: UInt64) -> UInt64 {
             text.utf8.reduce(offset) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         }
-        var bytes = withUnsafeBytes(of: fnv(0xcbf2_9ce4_8422_2325).bigEndian, Array.init)
+        var bytes =
+            withUnsafeBytes(of: fnv(0xcbf2_9ce4_8422_2325).bigEndian, Array.init)
             + withUnsafeBytes(of: fnv(0x6c62_272e_07bb_0142).bigEndian, Array.init)
         bytes[6] = (bytes[6] & 0x0F) | 0x80 // version 8
         bytes[8] = (bytes[8] & 0x3F) | 0x80 // RFC 9562 variant
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let groups = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
-                      hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        let groups = [
+            hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
+            hex.dropFirst(16).prefix(4), hex.dropFirst(20),
+        ]
         return "urn:uuid:" + groups.joined(separator: "-")
     }
 }

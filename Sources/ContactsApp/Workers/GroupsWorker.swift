@@ -76,10 +76,13 @@ extension ContactsWorker: ListContactsGroupsLogic {
         let starting = all.filter { ContactKeys.fold($0.name).hasPrefix(wanted) }
         if starting.count == 1 { return starting[0] }
         if starting.isEmpty {
-            throw ContactsFailure.badInput(all.isEmpty ? "no group is named \"\(name)\": this book has no groups yet (group new NAME)"
-                                           : "no group is named \"\(name)\"; groups lists them")
+            throw ContactsFailure.badInput(
+                all.isEmpty
+                    ? "no group is named \"\(name)\": this book has no groups yet (group new NAME)"
+                    : "no group is named \"\(name)\"; groups lists them")
         }
-        throw ContactsFailure.badInput("\"\(name)\" starts \(starting.map { "\"\($0.name)\"" }.joined(separator: ", ")); name one group")
+        throw ContactsFailure.badInput(
+            "\"\(name)\" starts \(starting.map { "\"\($0.name)\"" }.joined(separator: ", ")); name one group")
     }
 
     public func newGroup(named name: String, book: String?) throws -> ContactGroup {
@@ -104,14 +107,17 @@ extension ContactsWorker: ListContactsGroupsLogic {
     /// The book a new group goes to: the one named, else the default one; nil in a file of one book.
     private func groupsBook(_ name: String?) throws -> AddressBook? {
         guard let bookStore else {
-            if let name, name != AddressBook.localName { throw ContactsFailure.badInput("this book file has one address book only") }
+            if let name, name != AddressBook.localName {
+                throw ContactsFailure.badInput("this book file has one address book only")
+            }
             return nil
         }
         let books = try translating { try bookStore.addressBooks(counting: false) }
         let book: AddressBook
         if let name {
             guard let named = books.first(where: { $0.name == name }) else {
-                throw ContactsFailure.badInput("there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
+                throw ContactsFailure.badInput(
+                    "there is no book named \(name); the books: " + books.map(\.name).joined(separator: ", "))
             }
             book = named
         } else {
@@ -121,22 +127,26 @@ extension ContactsWorker: ListContactsGroupsLogic {
         guard book.isReadOnly else { return book }
         // A server's writable book first: a group in the local book stays here.
         let writable = books.first { !$0.isReadOnly && !$0.isLocal } ?? books.first { !$0.isReadOnly }
-        throw ContactsFailure.readOnlyForGroups(book: book.name, byServer: book.serverReadOnly, named: name != nil,
-                                                writable: writable?.name)
+        throw ContactsFailure.readOnlyForGroups(
+            book: book.name, byServer: book.serverReadOnly, named: name != nil,
+            writable: writable?.name)
     }
 
     public func renameGroup(_ name: String, to newName: String) throws -> (old: String, group: ContactGroup) {
         let group = try group(named: name)
         try BookAccess(store: store).check(group: group)
         let newName = try checkedName(newName)
-        if let taken = try groups().first(where: { $0.group.id != group.id && ContactKeys.fold($0.group.name) == ContactKeys.fold(newName) }) {
+        if let taken = try groups().first(where: {
+            $0.group.id != group.id && ContactKeys.fold($0.group.name) == ContactKeys.fold(newName)
+        }) {
             throw ContactsFailure.badInput("a group named \"\(taken.group.name)\" exists already")
         }
         var changed = group
         changed.name = newName
         changed.updatedAt = now()
         let saved = try translating {
-            try groupKeeper().saveGroup(GroupCard.updated(changed), kind: .edit, summary: "renamed group \(group.name) to \(newName)")
+            try groupKeeper().saveGroup(
+                GroupCard.updated(changed), kind: .edit, summary: "renamed group \(group.name) to \(newName)")
         }
         announceGroup()
         return (group.name, saved)
@@ -190,7 +200,9 @@ extension ContactsWorker: ListContactsGroupsLogic {
         updated.updatedAt = now()
         let names = changed.map(\.fullName).joined(separator: ", ")
         let summary = adding ? "added \(names) to group \(group.name)" : "removed \(names) from group \(group.name)"
-        let saved = try translating { try groupKeeper().saveGroup(GroupCard.updated(updated), kind: .edit, summary: summary) }
+        let saved = try translating {
+            try groupKeeper().saveGroup(GroupCard.updated(updated), kind: .edit, summary: summary)
+        }
         announceGroup()
         return GroupMembersChange(group: saved, changed: changed, unchanged: unchanged)
     }
@@ -198,7 +210,9 @@ extension ContactsWorker: ListContactsGroupsLogic {
     private func checkedName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ContactsFailure.badInput("a group needs a name: group new Family") }
-        guard !trimmed.contains(where: \.isNewline) else { throw ContactsFailure.badInput("a group's name is one line") }
+        guard !trimmed.contains(where: \.isNewline) else {
+            throw ContactsFailure.badInput("a group's name is one line")
+        }
         guard trimmed.count <= Self.longestGroupName else {
             throw ContactsFailure.badInput("a group's name is at most \(Self.longestGroupName) characters")
         }
@@ -211,7 +225,8 @@ extension ContactsWorker: ListContactsGroupsLogic {
         if !summaries.isEmpty {
             return summaries.allSatisfy({ $0.group.convention == .apple }) ? .apple : .kind
         }
-        let sample = try page(ContactQuery(sort: .last, page: 1, limit: 20, locatesMatches: false)).contacts.compactMap(\.card)
+        let sample = try page(ContactQuery(sort: .last, page: 1, limit: 20, locatesMatches: false)).contacts.compactMap(
+            \.card)
         let threes = sample.filter { $0.version != .v4 }.count
         return !sample.isEmpty && threes * 2 > sample.count ? .apple : .kind
     }

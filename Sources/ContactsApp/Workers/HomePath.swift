@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `~` in a path a person typed (`export ~/book.vcf`, `--db=~/book.sqlite`): the home folder
@@ -8,8 +9,10 @@ import Glibc
 public enum HomePath {
     /// `~` and `~/…` become the home folder; `~name/…` that user's home folder; anything else,
     /// and a `~` whose home cannot be found, is returned as it is.
-    public static func expanding(_ path: String,
-                                 environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func expanding(
+        _ path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
         guard path.hasPrefix("~") else { return path }
         let slash = path.firstIndex(of: "/") ?? path.endIndex
         let user = path[path.index(after: path.startIndex)..<slash]

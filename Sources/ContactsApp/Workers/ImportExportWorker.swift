@@ -97,8 +97,10 @@ public struct ExportReport: Equatable, Sendable {
     /// Group cards written after the contacts (a vCard export of the whole book).
     public var groups = 0
 
-    public init(count: Int, format: ExportFormat, path: String?, text: String?,
-                conversions: [Conversion] = [], convertedContacts: Int = 0) {
+    public init(
+        count: Int, format: ExportFormat, path: String?, text: String?,
+        conversions: [Conversion] = [], convertedContacts: Int = 0
+    ) {
         self.count = count; self.format = format; self.path = path; self.text = text
         self.conversions = conversions; self.convertedContacts = convertedContacts
     }
@@ -109,7 +111,9 @@ public struct ExportReport: Equatable, Sendable {
         public var note: String
         public var count: Int
         public var contacts: [Named]
-        public init(note: String, count: Int, contacts: [Named]) { self.note = note; self.count = count; self.contacts = contacts }
+        public init(note: String, count: Int, contacts: [Named]) {
+            self.note = note; self.count = count; self.contacts = contacts
+        }
     }
 
     /// A contact as a report names it.
@@ -133,7 +137,9 @@ public struct ExportReport: Equatable, Sendable {
         for note in notes where seen.insert(note).inserted {
             if let index = conversions.firstIndex(where: { $0.note == note }) {
                 conversions[index].count += 1
-                if conversions[index].contacts.count < Self.maximumContactsNamed { conversions[index].contacts.append(contact) }
+                if conversions[index].contacts.count < Self.maximumContactsNamed {
+                    conversions[index].contacts.append(contact)
+                }
             } else if conversions.count < Self.maximumConversionsKept {
                 conversions.append(Conversion(note: note, count: 1, contacts: [contact]))
             }
@@ -166,9 +172,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// `CONTACTSBOOK_IMPORT_MAX_CARD` says).
     let vcardReader: VCardReader
 
-    public init(environment: ContactsEnvironment, exportPageSize: Int = 200,
-                importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20,
-                maximumCardBytes: Int = ImportExportWorker.configuredMaximumCardBytes()) {
+    public init(
+        environment: ContactsEnvironment, exportPageSize: Int = 200,
+        importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20,
+        maximumCardBytes: Int = ImportExportWorker.configuredMaximumCardBytes()
+    ) {
         vcardReader = VCardReader(maximumCardBytes: maximumCardBytes)
         store = environment.store; now = environment.now; makeUID = environment.makeUID
         changes = environment.changes; progress = environment.progress
@@ -179,7 +187,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     /// `CONTACTSBOOK_IMPORT_MAX_CARD` (bytes, or with `K`, `M`, `G`), else the default; a value
     /// that is not one is ignored, as the sync's limits are.
-    public static func configuredMaximumCardBytes(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+    public static func configuredMaximumCardBytes(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Int
+    {
         environment[ContactLimits.importCardVariable].flatMap(ContactLimits.bytes) ?? ContactLimits.maximumCardBytes
     }
 
@@ -222,7 +232,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
         return try importBatches { batch in
             try Self.stoppingAtOverlongLines(path) {
                 if resolved == .csv {
-                    try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) { try batch(Self.checkingEmails($0)) }
+                    try ContactsCSV.read(batchSize: batchSize, nextChunk: nextChunk) {
+                        try batch(Self.checkingEmails($0))
+                    }
                 } else {
                     try reader.read(batchSize: batchSize, nextChunk: nextChunk, batch)
                 }
@@ -235,7 +247,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// problems and warnings name their file. A file that cannot be read is a problem, not the
     /// end of the import.
     private func importFolder(at folder: String, shownAs path: String, format: ImportFormat) throws -> ImportReport {
-        if format == .csv { throw ContactsFailure.badInput("\(path) is a folder: its .vcf files are read as vCard, not csv") }
+        if format == .csv {
+            throw ContactsFailure.badInput("\(path) is a folder: its .vcf files are read as vCard, not csv")
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
@@ -251,25 +265,32 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 do {
                     data = try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(name))
                 } catch {
-                    try batch(ParsedContacts(problems: [.init(line: 0, reason: "cannot read it: \(Self.reason(error))")], file: name))
+                    try batch(
+                        ParsedContacts(
+                            problems: [.init(line: 0, reason: "cannot read it: \(Self.reason(error))")], file: name))
                     continue
                 }
                 var handed = false
                 do {
-                    try reader.read(batchSize: batchSize, nextChunk: { buffer in
-                        guard !handed else { return false }
-                        buffer = [UInt8](data)
-                        handed = true
-                        return true
-                    }, { parsed in
-                        var parsed = parsed
-                        parsed.file = name
-                        try batch(parsed)
-                    })
+                    try reader.read(
+                        batchSize: batchSize,
+                        nextChunk: { buffer in
+                            guard !handed else { return false }
+                            buffer = [UInt8](data)
+                            handed = true
+                            return true
+                        },
+                        { parsed in
+                            var parsed = parsed
+                            parsed.file = name
+                            try batch(parsed)
+                        })
                 } catch let tooLong as VCardReader.LineTooLong {
                     // One file of the folder: named, the others read.
-                    try batch(ParsedContacts(problems: [.init(line: tooLong.line, reason: "\(tooLong); the rest of it not read")],
-                                             file: name))
+                    try batch(
+                        ParsedContacts(
+                            problems: [.init(line: tooLong.line, reason: "\(tooLong); the rest of it not read")],
+                            file: name))
                 }
             }
         }
@@ -290,13 +311,15 @@ public final class ImportExportWorker: ContactsTransferLogic {
             } else {
                 var offset = data.startIndex
                 try Self.stoppingAtOverlongLines(nil) {
-                    try reader.read(batchSize: batchSize, nextChunk: { buffer in
-                        guard offset < data.endIndex else { return false }
-                        let end = min(offset + chunkSize, data.endIndex)
-                        buffer = [UInt8](data[offset..<end])
-                        offset = end
-                        return true
-                    }, batch)
+                    try reader.read(
+                        batchSize: batchSize,
+                        nextChunk: { buffer in
+                            guard offset < data.endIndex else { return false }
+                            let end = min(offset + chunkSize, data.endIndex)
+                            buffer = [UInt8](data[offset..<end])
+                            offset = end
+                            return true
+                        }, batch)
                 }
             }
         }
@@ -319,7 +342,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// Progress comes per batch ("read N cards, saving", N growing as the file is read), then
     /// "saved" once the transaction is committed; a file of one batch reports as before
     /// streaming: `0 of N`, then `N of N`.
-    private func importBatches(_ read: @escaping (_ batch: (ParsedContacts) throws -> Void) throws -> Void) throws -> ImportReport {
+    private func importBatches(_ read: @escaping (_ batch: (ParsedContacts) throws -> Void) throws -> Void) throws
+        -> ImportReport
+    {
         progress?.begin("Importing contacts")
         defer { progress?.end() }
         var report = ImportReport()
@@ -327,7 +352,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
         // the file (the UIDs it added, the store tells: `ContactImportSession.addedUIDs`).
         var matched = Set<String>()
         // The UIDs an export gave contacts sharing one (`exported`): the file written back finds them.
-        let reexported = try translating { try store.sharedUIDs() }.reduce(into: [String: (uid: String, id: Int64)]()) { map, shared in
+        let reexported = try translating { try store.sharedUIDs() }.reduce(into: [String: (uid: String, id: Int64)]()) {
+            map, shared in
             for id in shared.value.dropFirst() { map[Self.exportedUID(shared.key, id: id)] = (shared.key, id) }
         }
         var readCount = 0, savedCount = 0
@@ -350,7 +376,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 // Group cards are told apart here, on the reading thread.
                                 var parsed = parsed
                                 let groups = Self.takingGroups(&parsed)
-                                try send((parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
+                                try send(
+                                    (parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
                             }
                         }) { parsed, prepared, groups in
                             groupsRead += groups
@@ -363,13 +390,15 @@ public final class ImportExportWorker: ContactsTransferLogic {
                             report.add(warnings: parsed.warnings.map(inFile))
                             report.skippedLines += parsed.skippedLines
                             readCount += parsed.entries.count
-                            progress?.report(completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
+                            progress?.report(
+                                completed: savedCount, of: readCount, message: "read \(readCount) cards, saving")
                             // Thrown inside the store's transaction: everything saved so far is rolled back.
                             if progress?.isCancelled == true {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
-                            try save(parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
-                                     memberships: &memberships, report: &report, in: session)
+                            try save(
+                                parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
+                                memberships: &memberships, report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -401,8 +430,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// Saves the groups an import read, after its contacts, as one change set of their own;
     /// a group card without a UID gets one made from its name and members, so importing the
     /// file again finds it.
-    private func saveGroups(_ groups: [ContactGroup], memberships: [(uid: String, groups: [String])], time: Date,
-                            report: inout ImportReport) throws {
+    private func saveGroups(
+        _ groups: [ContactGroup], memberships: [(uid: String, groups: [String])], time: Date,
+        report: inout ImportReport
+    ) throws {
         guard !groups.isEmpty || !memberships.isEmpty else { return }
         guard let store = store as? ContactGroupStore else { return }
         let groups = try groups + membershipGroups(memberships, store: store)
@@ -410,8 +441,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
         let named = groups.map { group -> ContactGroup in
             var group = group
             if group.uid.isEmpty || seen.contains(group.uid) {
-                group.uid = DerivedUID.uuid("group\u{1E}" + group.name + "\u{1E}" + group.members.joined(separator: ","))
-                group.card = VCardRecord(lines: group.card.lines.filter { !$0.uppercased().hasPrefix("UID:") } + ["UID:" + group.uid])
+                group.uid = DerivedUID.uuid(
+                    "group\u{1E}" + group.name + "\u{1E}" + group.members.joined(separator: ","))
+                group.card = VCardRecord(
+                    lines: group.card.lines.filter { !$0.uppercased().hasPrefix("UID:") } + ["UID:" + group.uid])
             }
             seen.insert(group.uid)
             group.createdAt = time; group.updatedAt = time
@@ -425,7 +458,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     /// The groups a CSV's `groups` column names, with its rows' contacts added: a group of that
     /// name in the book (any case) gains them, keeping its card; another is made, in 4.0's form.
-    private func membershipGroups(_ memberships: [(uid: String, groups: [String])], store: ContactGroupStore) throws -> [ContactGroup] {
+    private func membershipGroups(_ memberships: [(uid: String, groups: [String])], store: ContactGroupStore) throws
+        -> [ContactGroup]
+    {
         guard !memberships.isEmpty else { return [] }
         var byName: [String: ContactGroup] = [:], order: [String] = []
         for summary in try translating({ try store.groups() }) {
@@ -436,7 +471,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
                 let key = ContactKeys.fold(name)
                 var group = byName[key] ?? GroupCard.new(uid: makeUID(), name: name, convention: .kind)
                 if !order.contains(key) { order.append(key) }
-                if !group.members.contains(where: { GroupCard.memberUID($0) == GroupCard.memberUID(uid) }) { group.members.append(uid) }
+                if !group.members.contains(where: { GroupCard.memberUID($0) == GroupCard.memberUID(uid) }) {
+                    group.members.append(uid)
+                }
                 byName[key] = group
             }
         }
@@ -449,8 +486,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
         var parsed = parsed
         parsed.warnings += parsed.entries.flatMap { entry in
             entry.contact.emails.filter { !ContactRules.isEmail($0.value) }.map { email in
-                ParsedContacts.Problem(line: entry.line, reason: "EMAIL \"\(email.value)\" is not an email address (kept)",
-                                       file: parsed.file, kind: .invalid)
+                ParsedContacts.Problem(
+                    line: entry.line, reason: "EMAIL \"\(email.value)\" is not an email address (kept)",
+                    file: parsed.file, kind: .invalid)
             }
         }
         return parsed
@@ -462,9 +500,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// contact an earlier batch matched (`matched`), or one the import added, which the session
     /// tells in one question for the batch's UIDs and first derivations, and one more for each
     /// further derivation (only for a card the file repeats).
-    private func save(_ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
-                      reexported: [String: (uid: String, id: Int64)] = [:], memberships: inout [(uid: String, groups: [String])],
-                      report: inout ImportReport, in session: ContactImportSession) throws {
+    private func save(
+        _ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
+        reexported: [String: (uid: String, id: Int64)] = [:], memberships: inout [(uid: String, groups: [String])],
+        report: inout ImportReport, in session: ContactImportSession
+    ) throws {
         var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
         func ask(_ uids: [String]) throws {
             added.formUnion(try session.addedUIDs(among: uids))
@@ -501,8 +541,13 @@ public final class ImportExportWorker: ContactsTransferLogic {
         let byUID = Dictionary(stored.map { ($0.uid, $0) }, uniquingKeysWith: { first, _ in first })
         // A card an export wrote with a UID of its own (its contact shares one): that contact.
         let sharing = incoming.compactMap { byUID[$0.uid] == nil ? reexported[$0.uid] : nil }
-        let byID = sharing.isEmpty ? [:] : Dictionary(try session.contacts(uids: sharing.map(\.uid)).compactMap { contact in
-            contact.id.map { ($0, contact) } }, uniquingKeysWith: { first, _ in first })
+        let byID =
+            sharing.isEmpty
+            ? [:]
+            : Dictionary(
+                try session.contacts(uids: sharing.map(\.uid)).compactMap { contact in
+                    contact.id.map { ($0, contact) }
+                }, uniquingKeysWith: { first, _ in first })
         var inserts: [Contact] = [], insertsPrepared: [PreparedContact?] = [], updates: [Contact] = []
         for (index, var contact) in incoming.enumerated() {
             var found = byUID[contact.uid]
@@ -569,7 +614,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     /// Hands the formatted text out page by page, as UTF-8 bytes; returns how many contacts there
     /// were and what writing their cards changed (the report without its path or text).
-    private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws -> ExportReport {
+    private func forEachChunk(search: String, format: ExportFormat, _ body: ([UInt8]) throws -> Void) throws
+        -> ExportReport
+    {
         var report = ExportReport(count: 0, format: format, path: nil, text: nil)
         var notes: [String] = []
         // The groups, for the CSV's groups column and, after the contacts, as cards of their own.
@@ -582,7 +629,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
         var bytes: [UInt8] = []
         // Progress as an import reports it: the total first (counted, not read), then every
         // `exportProgressStep` contacts and at the end, so a long export shows it is moving.
-        let total = try translating { try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: 0)).total }
+        let total = try translating {
+            try store.page(ContactQuery(search: search, sort: .last, page: 1, limit: 0)).total
+        }
         progress?.begin("Exporting contacts", total: total)
         defer { progress?.end() }
         var written = 0, reported = 0
@@ -610,7 +659,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
                     progress?.report(completed: written, of: max(total, written))
                     reported = written
                     // The export's file is discarded: nothing half-written is left behind.
-                    if progress?.isCancelled == true { throw ContactsFailure.cancelled("export cancelled: nothing was written") }
+                    if progress?.isCancelled == true {
+                        throw ContactsFailure.cancelled("export cancelled: nothing was written")
+                    }
                 }
             }
         }
@@ -619,7 +670,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
             for group in groups {
                 // Written from its card as a contact's is: the writer converts KIND and MEMBER to
                 // Apple's X-ADDRESSBOOKSERVER form for 3.0, and back for 4.0.
-                writer.append(Contact(uid: group.uid, formattedName: group.name, card: group.card), to: &bytes, notes: &notes)
+                writer.append(
+                    Contact(uid: group.uid, formattedName: group.name, card: group.card), to: &bytes, notes: &notes)
                 notes.removeAll(keepingCapacity: true)
             }
             try body(bytes)
@@ -633,9 +685,11 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// The refusal to replace a file, with the command that replaces it (the list's `export`
     /// takes its parameters in order: path, format, contacts, overwrite).
     static func alreadyExists(_ path: String, format: ExportFormat, search: String) -> String {
-        let typed = path.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "\\" })
+        let typed =
+            path.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" || $0 == "\\" })
             ? "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'" : path
-        return "\(path) already exists; to replace it: export \(typed) \(format.rawValue) \(search.isEmpty ? "all" : "search") yes"
+        return
+            "\(path) already exists; to replace it: export \(typed) \(format.rawValue) \(search.isEmpty ? "all" : "search") yes"
     }
 
     /// A contact as exported: one sharing its UID with an older contact (the same card on two
@@ -698,7 +752,8 @@ final class AtomicFile {
     init(path: String, uniqueName: String) throws {
         let url = URL(fileURLWithPath: path)
         self.path = path
-        temporaryPath = url.deletingLastPathComponent()
+        temporaryPath =
+            url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(uniqueName).tmp").path
         let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIXFailure("cannot create a file beside it") }

@@ -70,7 +70,9 @@ public final class JournalWorker: ContactsJournalLogic {
         let exact = matches.filter { ContactKeys.fold($0.contact.fullName) == wanted }
         if matches.count == 1 { return matches[0] }
         if exact.count == 1 { return exact[0] }
-        if matches.isEmpty { throw ContactsFailure.badInput("No contact in the trash matches '\(trimmed)'; see 'trash'.") }
+        if matches.isEmpty {
+            throw ContactsFailure.badInput("No contact in the trash matches '\(trimmed)'; see 'trash'.")
+        }
         throw ContactsFailure.ambiguous(reference: trimmed, matches: matches.map(\.contact))
     }
 
@@ -95,7 +97,9 @@ public final class JournalWorker: ContactsJournalLogic {
         // A contact moved back or again: updated (its book is shown).
         byKind["updated", default: []] += change.moves.map { String($0.contactID) }
         for kind in ["created", "updated", "deleted"] {
-            if let ids = byKind[kind], !ids.isEmpty { changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids)) }
+            if let ids = byKind[kind], !ids.isEmpty {
+                changes?.post(DataChange(topic: "contacts", kind: kind, ids: ids))
+            }
         }
     }
 
@@ -107,7 +111,8 @@ public final class JournalWorker: ContactsJournalLogic {
         } catch let error as ContactStoreError {
             switch error {
             case .notFound(let id): throw ContactsFailure.notFound(reference: "#\(id)")
-            case .staleVersion(let id, _, _): throw ContactsFailure.badInput("#\(id) was changed meanwhile; nothing was done.")
+            case .staleVersion(let id, _, _):
+                throw ContactsFailure.badInput("#\(id) was changed meanwhile; nothing was done.")
             case .storage(let message): throw ContactsFailure.storage(message)
             }
         }

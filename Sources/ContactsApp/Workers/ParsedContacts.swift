@@ -47,8 +47,10 @@ public struct ParsedContacts: Equatable, Sendable {
     /// The file these came from, when one import reads several (a folder).
     public var file: String?
 
-    public init(entries: [Entry] = [], problems: [Problem] = [], warnings: [Problem] = [], skippedLines: Int = 0,
-                file: String? = nil) {
+    public init(
+        entries: [Entry] = [], problems: [Problem] = [], warnings: [Problem] = [], skippedLines: Int = 0,
+        file: String? = nil
+    ) {
         self.entries = entries; self.problems = problems; self.warnings = warnings
         self.skippedLines = skippedLines; self.file = file
     }
@@ -78,7 +80,8 @@ struct ParsedBatches {
     /// none was handed out before.
     mutating func finish(_ body: (ParsedContacts) throws -> Void) rethrows {
         if !handedOut || !current.entries.isEmpty || !current.problems.isEmpty || !current.warnings.isEmpty
-            || current.skippedLines > 0 {
+            || current.skippedLines > 0
+        {
             try body(current)
         }
     }

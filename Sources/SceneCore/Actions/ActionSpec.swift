@@ -11,19 +11,22 @@ public struct ActionSpec: Equatable, Sendable {
     /// Longer help: details and an example, shown by `help ACTION`.
     public let details: String
 
-    public init(_ name: String, aliases: [String] = [], summary: String,
-                parameters: [ParameterSpec] = [], details: String = "") {
+    public init(
+        _ name: String, aliases: [String] = [], summary: String,
+        parameters: [ParameterSpec] = [], details: String = ""
+    ) {
         self.name = name; self.aliases = aliases; self.summary = summary
         self.parameters = parameters; self.details = details
     }
 
     /// `name PARAM [OPTIONAL]`, as help shows it.
     public var usage: String {
-        ([name] + parameters.map { p in
-            if p.isFlag { return p.type == .boolean ? "[--\(p.name)]" : "[--\(p.name) \(p.name.uppercased())]" }
-            let word = p.type == .text ? "\(p.name.uppercased())..." : p.name.uppercased()
-            return p.isRequired ? word : "[\(word)]"
-        }).joined(separator: " ")
+        ([name]
+            + parameters.map { p in
+                if p.isFlag { return p.type == .boolean ? "[--\(p.name)]" : "[--\(p.name) \(p.name.uppercased())]" }
+                let word = p.type == .text ? "\(p.name.uppercased())..." : p.name.uppercased()
+                return p.isRequired ? word : "[\(word)]"
+            }).joined(separator: " ")
     }
 }
 
@@ -43,8 +46,10 @@ public struct ParameterSpec: Equatable, Sendable {
     /// the place of the positional words. Optional; only for actions without a `.text` parameter.
     public let isFlag: Bool
 
-    public init(_ name: String, _ type: ParameterType, required: Bool = true, help: String,
-                completion: CompletionSource = .none, acceptsNumber: Bool = false, flag: Bool = false) {
+    public init(
+        _ name: String, _ type: ParameterType, required: Bool = true, help: String,
+        completion: CompletionSource = .none, acceptsNumber: Bool = false, flag: Bool = false
+    ) {
         self.name = name; self.type = type; self.isRequired = required && !flag; self.help = help
         self.completion = completion; self.acceptsNumber = acceptsNumber; self.isFlag = flag
     }

@@ -13,7 +13,8 @@ public enum DispatchError: Error, Equatable, Sendable {
         case .unknownAction(let name, let available):
             let near = Suggestion.nearest(to: name, among: available)
             guard near.isEmpty else {
-                return "unknown command '\(name)'; did you mean \(near.joined(separator: " or "))? (help lists them all)"
+                return
+                    "unknown command '\(name)'; did you mean \(near.joined(separator: " or "))? (help lists them all)"
             }
             return "unknown command '\(name)'; here you can use: \(available.joined(separator: ", "))"
         case .ambiguousAction(let name, let candidates):
@@ -59,7 +60,8 @@ public enum ArgumentChecker {
     /// Checks an integer's bounds (JSON-RPC passes integers without a string form).
     public static func checkRange(_ value: Int, spec: ParameterSpec, action: String) throws -> ArgumentValue {
         if case .integer(let min, let max) = spec.type,
-           (min.map { value < $0 } ?? false) || (max.map { value > $0 } ?? false) {
+            (min.map { value < $0 } ?? false) || (max.map { value > $0 } ?? false)
+        {
             throw DispatchError.invalidParameter(
                 action: action, parameter: spec.name, expected: describe(spec.type), got: String(value))
         }

@@ -152,8 +152,9 @@ public enum CommandLineParser {
                 values[flag.name] = try ArgumentChecker.check(value, as: flag, action: spec.name)
             }
         }
-        let positional = ActionSpec(spec.name, aliases: spec.aliases, summary: spec.summary,
-                                    parameters: spec.parameters.filter { !$0.isFlag }, details: spec.details)
+        let positional = ActionSpec(
+            spec.name, aliases: spec.aliases, summary: spec.summary,
+            parameters: spec.parameters.filter { !$0.isFlag }, details: spec.details)
         // The words left are quoted again, so a value with spaces stays one word.
         let line = rest.map { word in
             word.contains(where: { $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\\" })
@@ -167,14 +168,17 @@ public enum CommandLineParser {
     /// optional parameters that are not text (trailing options).
     public static func textParameterIndex(_ params: [ParameterSpec]) -> Int? {
         guard let index = params.lastIndex(where: { $0.type == .text }),
-              params[(index + 1)...].allSatisfy({ !$0.isRequired }) else { return nil }
+            params[(index + 1)...].allSatisfy({ !$0.isRequired })
+        else { return nil }
         return index
     }
 
     /// Takes trailing options off the end of a text, last declared first, while its last word
     /// checks as the option and some text remains before it; returns the text left.
-    static func peelTrailingOptions(_ options: [ParameterSpec], from text: String,
-                                    into values: inout [String: ArgumentValue], action: String) throws -> String {
+    static func peelTrailingOptions(
+        _ options: [ParameterSpec], from text: String,
+        into values: inout [String: ArgumentValue], action: String
+    ) throws -> String {
         var text = text
         for option in options.reversed() {
             guard let space = text.lastIndex(where: \.isWhitespace) else { break }
@@ -189,7 +193,9 @@ public enum CommandLineParser {
     /// The rest of the line, trimmed; one quoted word is unquoted (`given "Ann Marie"`).
     static func restOfLine(_ text: String, from index: String.Index) -> String {
         let rest = String(text.unicodeScalars[index...]).trimmingCharacters(in: .whitespaces)
-        if let only = try? words(rest), only.count == 1, rest.unicodeScalars.first == "\"" || rest.unicodeScalars.first == "'" {
+        if let only = try? words(rest), only.count == 1,
+            rest.unicodeScalars.first == "\"" || rest.unicodeScalars.first == "'"
+        {
             return only[0].text
         }
         return rest

@@ -12,16 +12,20 @@ public protocol SceneActions: RawRepresentable, CaseIterable, Sendable where Raw
 
 extension SceneDescriptor {
     /// A scene whose actions are the cases of `Actions`, declared in the order of `allCases`.
-    public init<Actions: SceneActions>(id: String, summary: String, actions: Actions.Type,
-                                       displays: [any ViewModel.Type] = []) {
+    public init<Actions: SceneActions>(
+        id: String, summary: String, actions: Actions.Type,
+        displays: [any ViewModel.Type] = []
+    ) {
         self.init(id: id, summary: summary, actions: Actions.allCases.map(\.declaration), displays: displays)
     }
 }
 
 extension ActionSpec {
     /// The declaration of `action`, under its raw value.
-    public init<Action: SceneActions>(_ action: Action, aliases: [String] = [], summary: String,
-                                      parameters: [ParameterSpec] = [], details: String = "") {
+    public init<Action: SceneActions>(
+        _ action: Action, aliases: [String] = [], summary: String,
+        parameters: [ParameterSpec] = [], details: String = ""
+    ) {
         self.init(action.rawValue, aliases: aliases, summary: summary, parameters: parameters, details: details)
     }
 }
@@ -45,9 +49,13 @@ public enum GlobalAction: String, SceneActions {
     public var declaration: ActionSpec {
         switch self {
         case .help:
-            ActionSpec(self, aliases: ["?"], summary: "list the commands here, or explain one",
-                       parameters: [ParameterSpec("action", .string, required: false, help: "the command to explain",
-                                                  completion: .named("action"))])
+            ActionSpec(
+                self, aliases: ["?"], summary: "list the commands here, or explain one",
+                parameters: [
+                    ParameterSpec(
+                        "action", .string, required: false, help: "the command to explain",
+                        completion: .named("action"))
+                ])
         case .back: ActionSpec(self, summary: "go back to the previous screen")
         case .stack: ActionSpec(self, summary: "show where you are: the screens from the first to this one")
         case .quit: ActionSpec(self, aliases: ["exit"], summary: "leave the program")

@@ -29,8 +29,9 @@ public struct StackViewModel: ViewModel, Equatable {
     public let scenes: [Entry]
 
     public var layout: DisplayLayout {
-        .lines(scenes.enumerated().map { index, entry in
-            String(repeating: "  ", count: index) + "\(entry.scene): \(entry.title)"
-        })
+        .lines(
+            scenes.enumerated().map { index, entry in
+                String(repeating: "  ", count: index) + "\(entry.scene): \(entry.title)"
+            })
     }
 }

@@ -35,13 +35,19 @@ public enum TerminalText {
         if v == 0 { return 0 }
         if scalar.properties.generalCategory == .nonspacingMark
             || scalar.properties.generalCategory == .enclosingMark
-            || v == 0x200B || v == 0x200C || v == 0x200D || (0xFE00...0xFE0F).contains(v) { return 0 }
+            || v == 0x200B || v == 0x200C || v == 0x200D || (0xFE00...0xFE0F).contains(v)
+        {
+            return 0
+        }
         if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
             || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
             || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
             || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
             || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-            || (0x20000...0x3FFFD).contains(v) { return 2 }
+            || (0x20000...0x3FFFD).contains(v)
+        {
+            return 2
+        }
         return 1
     }
 
@@ -105,7 +111,11 @@ public enum TerminalText {
         var runs: [(String, Bool)] = []
         for character in line {
             let space = character == " "
-            if let last = runs.last, last.1 == space { runs[runs.count - 1].0.append(character) } else { runs.append((String(character), space)) }
+            if let last = runs.last, last.1 == space {
+                runs[runs.count - 1].0.append(character)
+            } else {
+                runs.append((String(character), space))
+            }
         }
         return runs
     }

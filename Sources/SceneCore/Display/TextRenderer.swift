@@ -21,12 +21,15 @@ public struct TextRenderer {
             // Widths are measured after sanitising: a NUL takes no column but its "?" takes one.
             let labels = fields.map { TerminalText.sanitize($0.label) }
             let width = labels.map(TerminalText.width).max() ?? 0
-            return wrapped(TerminalText.sanitize(heading)) + zip(labels, fields).flatMap { label, field in
-                wrapped("  " + TerminalText.pad(label, to: width) + "  " + TerminalText.sanitize(field.value),
+            return wrapped(TerminalText.sanitize(heading))
+                + zip(labels, fields).flatMap { label, field in
+                    wrapped(
+                        "  " + TerminalText.pad(label, to: width) + "  " + TerminalText.sanitize(field.value),
                         indent: width + 4)
-            }
+                }
         case .table(let columns, let rows, let caption):
-            return table(columns: columns, rows: rows) + (caption.isEmpty ? [] : wrapped(TerminalText.sanitize(caption)))
+            return table(columns: columns, rows: rows)
+                + (caption.isEmpty ? [] : wrapped(TerminalText.sanitize(caption)))
         case .group(let layouts):
             return layouts.flatMap(lines(for:))
         }
@@ -37,7 +40,8 @@ public struct TextRenderer {
     /// (`  name   what it does` continues under `what`).
     func wrapped(_ line: String, indent: Int? = nil) -> [String] {
         guard let width, TerminalText.width(line) > width else { return [line] }
-        return TerminalText.wrap(line, width: width, indent: indent ?? TerminalText.hangingIndent(of: line, width: width))
+        return TerminalText.wrap(
+            line, width: width, indent: indent ?? TerminalText.hangingIndent(of: line, width: width))
     }
 
     /// `error: ...` with per-key details indented below, or the text of other messages.
@@ -75,8 +79,9 @@ public struct TextRenderer {
         if let width { widths = Self.fit(widths, into: width - 2 * max(0, columns.count - 1)) }
         func line(_ cells: [String]) -> String {
             let padded = columns.indices.map { index in
-                TerminalText.pad(TerminalText.truncate(index < cells.count ? cells[index] : "", to: widths[index]),
-                                 to: widths[index], right: columns[index].alignRight)
+                TerminalText.pad(
+                    TerminalText.truncate(index < cells.count ? cells[index] : "", to: widths[index]),
+                    to: widths[index], right: columns[index].alignRight)
             }
             var text = padded.joined(separator: "  ")
             while text.hasSuffix(" ") { text.removeLast() }
@@ -91,7 +96,8 @@ public struct TextRenderer {
         var widths = widths
         while widths.reduce(0, +) > available {
             guard let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
-                  widths[widest] > minimumColumn else { break }
+                widths[widest] > minimumColumn
+            else { break }
             widths[widest] -= 1
         }
         return widths

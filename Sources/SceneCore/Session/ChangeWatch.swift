@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Tells a front end what other processes changed in the file its app keeps its data in.
@@ -58,10 +59,12 @@ public final class ChangeWatch {
     /// "Changed elsewhere: contacts updated #3; contacts created #12, #13": the one line a
     /// REPL shows before its next prompt.
     public static func notice(for changes: [DataChange]) -> String {
-        "Changed elsewhere: " + changes.map { change in
-            let ids = change.ids.prefix(5).map { "#\($0)" }.joined(separator: ", ")
-                + (change.ids.count > 5 ? " and \(change.ids.count - 5) more" : "")
-            return "\(change.topic) \(change.kind)" + (ids.isEmpty ? "" : " \(ids)")
-        }.joined(separator: "; ")
+        "Changed elsewhere: "
+            + changes.map { change in
+                let ids =
+                    change.ids.prefix(5).map { "#\($0)" }.joined(separator: ", ")
+                    + (change.ids.count > 5 ? " and \(change.ids.count - 5) more" : "")
+                return "\(change.topic) \(change.kind)" + (ids.isEmpty ? "" : " \(ids)")
+            }.joined(separator: "; ")
     }
 }

@@ -56,9 +56,10 @@ public final class Session {
         var quit = false
         if let sceneID, sceneID != stack.active.descriptor.id {
             let where_ = stack.scenes.map(\.descriptor.id).joined(separator: " > ")
-            recorder.display(Message.error(
-                "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
-                code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
+            recorder.display(
+                Message.error(
+                    "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
+                    code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
         } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
             performInActiveScene(call)
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
@@ -100,7 +101,8 @@ public final class Session {
                 let top = stack.active
                 let back = top.descriptor.actions.first { spec in
                     let word = GlobalAction.back.rawValue
-                    return (spec.name == word || spec.aliases.contains(word)) && !spec.parameters.contains(where: \.isRequired)
+                    return (spec.name == word || spec.aliases.contains(word))
+                        && !spec.parameters.contains(where: \.isRequired)
                 }
                 if let back { performInActiveScene(ActionCall(back.name)) } else { stack.pop() }
                 if stack.active === top { break }
@@ -115,8 +117,10 @@ public final class Session {
         recorder.begin()
         if !stack.pop(to: sceneID) {
             let where_ = stack.scenes.map(\.descriptor.id).joined(separator: " > ")
-            recorder.display(Message.error("there is no \(sceneID) screen to go back to (\(where_))",
-                                           code: .notFound, details: ["scene": sceneID, "stack": where_]))
+            recorder.display(
+                Message.error(
+                    "there is no \(sceneID) screen to go back to (\(where_))",
+                    code: .notFound, details: ["scene": sceneID, "stack": where_]))
         }
         return recorder.end()
     }
@@ -194,7 +198,10 @@ public final class Session {
         func display(_ viewModel: any ViewModel) { outcome.displayed.append(viewModel) }
         /// Removes and returns the question displayed, if nobody is asked and it goes ahead so.
         func takeConfirmation(proceeding: ConfirmationRequest.Otherwise) -> ConfirmationRequest? {
-            guard let index = outcome.displayed.firstIndex(where: { ($0 as? ConfirmationRequest)?.otherwise == proceeding })
+            guard
+                let index = outcome.displayed.firstIndex(where: {
+                    ($0 as? ConfirmationRequest)?.otherwise == proceeding
+                })
             else { return nil }
             return outcome.displayed.remove(at: index) as? ConfirmationRequest
         }

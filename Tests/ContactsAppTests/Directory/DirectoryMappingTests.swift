@@ -1,44 +1,64 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class DirectoryMappingTests: XCTestCase {
     func entry(_ attributes: [(String, [String])], binary: [(String, Data)] = []) -> DirectoryEntry {
-        DirectoryEntry(source: "corp", dn: "uid=ann,ou=people,dc=example,dc=org",
-                       attributes: attributes.map { ($0.0, $0.1.map { Data($0.utf8) }) } + binary.map { ($0.0, [$0.1]) })
+        DirectoryEntry(
+            source: "corp", dn: "uid=ann,ou=people,dc=example,dc=org",
+            attributes: attributes.map { ($0.0, $0.1.map { Data($0.utf8) }) } + binary.map { ($0.0, [$0.1]) })
     }
 
     func test_inetOrgPerson_isReadIntoTheFields() {
-        let contact = DirectoryMapping.contact(from: entry([
-            ("cn", ["Ann Lee"]), ("displayName", ["Dr. Ann Lee"]), ("givenName", ["Ann"]), ("sn", ["Lee"]), ("o", ["Acme"]),
-            ("ou", ["Engineering"]), ("title", ["Engineer"]), ("mail", ["ann@acme.test", "not an address"]),
-            ("telephoneNumber", ["+1 555 0100"]), ("mobile", ["+1 555 0199"]), ("homePhone", ["+1 555 0142"]),
-            ("facsimileTelephoneNumber", ["+1 555 0111"]), ("street", ["1 Main St"]), ("l", ["Springfield"]),
-            ("st", ["IL"]), ("postalCode", ["62701"]), ("c", ["US"]), ("labeledURI", ["https://acme.test/~ann Ann's page"]),
-            ("description", ["Builds things"]),
-        ]), server: "ldaps://ldap.acme.test")
+        let contact = DirectoryMapping.contact(
+            from: entry([
+                ("cn", ["Ann Lee"]), ("displayName", ["Dr. Ann Lee"]), ("givenName", ["Ann"]), ("sn", ["Lee"]),
+                ("o", ["Acme"]),
+                ("ou", ["Engineering"]), ("title", ["Engineer"]), ("mail", ["ann@acme.test", "not an address"]),
+                ("telephoneNumber", ["+1 555 0100"]), ("mobile", ["+1 555 0199"]), ("homePhone", ["+1 555 0142"]),
+                ("facsimileTelephoneNumber", ["+1 555 0111"]), ("street", ["1 Main St"]), ("l", ["Springfield"]),
+                ("st", ["IL"]), ("postalCode", ["62701"]), ("c", ["US"]),
+                ("labeledURI", ["https://acme.test/~ann Ann's page"]),
+                ("description", ["Builds things"]),
+            ]), server: "ldaps://ldap.acme.test")
         XCTAssertEqual(contact.givenName, "Ann")
         XCTAssertEqual(contact.familyName, "Lee")
         XCTAssertEqual(contact.formattedName, "Dr. Ann Lee")
         XCTAssertEqual(contact.organization, "Acme")
         XCTAssertEqual(contact.title, "Engineer")
         XCTAssertEqual(contact.emails, [LabeledValue(label: "work", value: "ann@acme.test")])
-        XCTAssertEqual(contact.phones, [LabeledValue(label: "work", value: "+1 555 0100"), LabeledValue(label: "mobile", value: "+1 555 0199"),
-                                        LabeledValue(label: "home", value: "+1 555 0142"), LabeledValue(label: "fax", value: "+1 555 0111")])
-        XCTAssertEqual(contact.addresses, [PostalAddress(label: "work", street: "1 Main St", city: "Springfield", region: "IL",
-                                                         postalCode: "62701", country: "US")])
+        XCTAssertEqual(
+            contact.phones,
+            [
+                LabeledValue(label: "work", value: "+1 555 0100"), LabeledValue(label: "mobile", value: "+1 555 0199"),
+                LabeledValue(label: "home", value: "+1 555 0142"), LabeledValue(label: "fax", value: "+1 555 0111"),
+            ])
+        XCTAssertEqual(
+            contact.addresses,
+            [
+                PostalAddress(
+                    label: "work", street: "1 Main St", city: "Springfield", region: "IL",
+                    postalCode: "62701", country: "US")
+            ])
         XCTAssertEqual(contact.websites, [LabeledValue(label: "work", value: "https://acme.test/~ann")])
         XCTAssertEqual(contact.notes, "Builds things")
-        XCTAssertEqual(contact.extraProperties, ["SOURCE:ldaps://ldap.acme.test/uid=ann,ou=people,dc=example,dc=org",
-                                                 "X-CONTACTSBOOK-DIRECTORY:corp"])
+        XCTAssertEqual(
+            contact.extraProperties,
+            [
+                "SOURCE:ldaps://ldap.acme.test/uid=ann,ou=people,dc=example,dc=org",
+                "X-CONTACTSBOOK-DIRECTORY:corp",
+            ])
     }
 
     func test_activeDirectorysNames_areReadToo() {
         let photo = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00])
-        let contact = DirectoryMapping.contact(from: entry([
-            ("cn", ["Lee, Ann"]), ("company", ["Acme"]), ("department", ["Sales"]), ("ipPhone", ["4711"]),
-            ("streetAddress", ["2 Side St"]), ("co", ["United States"]), ("wWWHomePage", ["https://acme.test"]),
-            ("info", ["Prefers mail"]),
-        ], binary: [("thumbnailPhoto", photo)]))
+        let contact = DirectoryMapping.contact(
+            from: entry(
+                [
+                    ("cn", ["Lee, Ann"]), ("company", ["Acme"]), ("department", ["Sales"]), ("ipPhone", ["4711"]),
+                    ("streetAddress", ["2 Side St"]), ("co", ["United States"]), ("wWWHomePage", ["https://acme.test"]),
+                    ("info", ["Prefers mail"]),
+                ], binary: [("thumbnailPhoto", photo)]))
         XCTAssertEqual(contact.formattedName, "Lee, Ann")
         XCTAssertEqual(contact.organization, "Acme")
         XCTAssertEqual(contact.phones, [LabeledValue(label: "work", value: "4711")])
@@ -50,16 +70,21 @@ final class DirectoryMappingTests: XCTestCase {
     }
 
     func test_theUnit_standsForTheOrganisationWhenThereIsNone_andPostalAddressLinesAreJoined() {
-        let contact = DirectoryMapping.contact(from: entry([("sn", ["Lee"]), ("ou", ["Engineering"]),
-                                                            ("postalAddress", ["1 Main St$Springfield$USA"])]))
+        let contact = DirectoryMapping.contact(
+            from: entry([
+                ("sn", ["Lee"]), ("ou", ["Engineering"]),
+                ("postalAddress", ["1 Main St$Springfield$USA"]),
+            ]))
         XCTAssertEqual(contact.organization, "Engineering")
         XCTAssertEqual(contact.addresses, [PostalAddress(label: "work", street: "1 Main St, Springfield, USA")])
     }
 
     func test_hostileValues_areMadeText_cut_orLeftOut() {
         let long = String(repeating: "x", count: 5_000)
-        let contact = DirectoryMapping.contact(from: entry([("sn", ["Lee\u{1B}[31m\nRed"]), ("title", [long])],
-                                                           binary: [("givenName", Data([0xC3, 0x28, 0xFF]))]))
+        let contact = DirectoryMapping.contact(
+            from: entry(
+                [("sn", ["Lee\u{1B}[31m\nRed"]), ("title", [long])],
+                binary: [("givenName", Data([0xC3, 0x28, 0xFF]))]))
         XCTAssertEqual(contact.familyName, "Lee [31m Red")
         XCTAssertEqual(contact.givenName, "", "a value that is not UTF-8 is no name")
         XCTAssertEqual(contact.title.count, DirectoryEntry.maximumValueLength + 1)
@@ -67,11 +92,14 @@ final class DirectoryMappingTests: XCTestCase {
     }
 
     func test_anEntryWithNoName_isNamedByItsDN() {
-        XCTAssertEqual(DirectoryMapping.contact(from: entry([("mail", ["a@b.test"])])).fullName, "uid=ann,ou=people,dc=example,dc=org")
+        XCTAssertEqual(
+            DirectoryMapping.contact(from: entry([("mail", ["a@b.test"])])).fullName,
+            "uid=ann,ou=people,dc=example,dc=org")
     }
 
     func test_attributeNames_matchInAnyCase_asciiOnly() {
-        let contact = DirectoryMapping.contact(from: entry([("GIVENNAME", ["Ann"]), ("Sn", ["Lee"]), ("MAIL", ["ann@acme.test"])]))
+        let contact = DirectoryMapping.contact(
+            from: entry([("GIVENNAME", ["Ann"]), ("Sn", ["Lee"]), ("MAIL", ["ann@acme.test"])]))
         XCTAssertEqual(contact.fullName, "Ann Lee")
         XCTAssertEqual(contact.emails.map(\.value), ["ann@acme.test"])
         XCTAssertTrue(DirectoryEntry.sameAttribute("telephoneNumber", "TELEPHONENUMBER"))
@@ -83,10 +111,13 @@ final class DirectoryMappingTests: XCTestCase {
 
     func test_theMailContact_isTheWholeContactsNameOrganisationAndAddresses_askingOnlyTheirAttributes() {
         let entries = [
-            entry([("cn", ["Ann Lee"]), ("displayName", ["Dr. Ann Lee"]), ("givenName", ["Ann"]), ("sn", ["Lee"]),
-                   ("o", ["Acme"]), ("mail", ["ann@acme.test", "not an address", " ann2@acme.test "]),
-                   ("telephoneNumber", ["+1 555 0100"])], binary: [("jpegPhoto", Data([0xFF, 0xD8]))]),
-            entry([("department", ["Sales"]), ("mail", ["sales@acme.test"])]),                  // no name: the DN
+            entry(
+                [
+                    ("cn", ["Ann Lee"]), ("displayName", ["Dr. Ann Lee"]), ("givenName", ["Ann"]), ("sn", ["Lee"]),
+                    ("o", ["Acme"]), ("mail", ["ann@acme.test", "not an address", " ann2@acme.test "]),
+                    ("telephoneNumber", ["+1 555 0100"]),
+                ], binary: [("jpegPhoto", Data([0xFF, 0xD8]))]),
+            entry([("department", ["Sales"]), ("mail", ["sales@acme.test"])]), // no name: the DN
             entry([("cn", ["Zoë \u{1B}[31mØdegaard"]), ("ou", ["Ingeniørar"]), ("mail", ["zoe@acme.test"])]),
         ]
         for entry in entries {
@@ -98,17 +129,21 @@ final class DirectoryMappingTests: XCTestCase {
             XCTAssertEqual(mail.phones, [])
             XCTAssertEqual(mail.extraProperties, [], "no photo, no source: nothing a mail client's line shows")
         }
-        XCTAssertEqual(DirectoryMapping.mailContact(from: entries[0]).emails.map(\.value), ["ann@acme.test", "ann2@acme.test"])
+        XCTAssertEqual(
+            DirectoryMapping.mailContact(from: entries[0]).emails.map(\.value), ["ann@acme.test", "ann2@acme.test"])
         XCTAssertEqual(DirectoryMapping.mailContact(from: entries[2]).fullName, "Zoë  [31mØdegaard")
-        XCTAssertEqual(DirectoryMapping.mailAttributes,
-                       ["givenName", "sn", "displayName", "cn", "o", "company", "ou", "department", "mail"])
+        XCTAssertEqual(
+            DirectoryMapping.mailAttributes,
+            ["givenName", "sn", "displayName", "cn", "o", "company", "ou", "department", "mail"])
     }
 
     func test_everyMappedAttribute_isAskedFor_once() {
         let asked = ContactField.ldapAttributes.map { $0.lowercased() }
         XCTAssertEqual(Set(asked).count, asked.count)
         for field in ContactField.allCases {
-            for source in field.ldapSources { XCTAssertTrue(asked.contains(source.attribute.lowercased()), source.attribute) }
+            for source in field.ldapSources {
+                XCTAssertTrue(asked.contains(source.attribute.lowercased()), source.attribute)
+            }
         }
         XCTAssertTrue(asked.contains("jpegphoto"))
     }

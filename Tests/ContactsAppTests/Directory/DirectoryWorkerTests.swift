@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The directories' worker with an injected fake directory (no server): what it asks, what it
@@ -29,9 +30,11 @@ final class DirectoryWorkerTests: XCTestCase {
         }
     }
 
-    let corp = DirectorySource(name: "corp", server: "ldap://ldap.corp.test", baseDN: "dc=corp", bindDN: "cn=reader",
-                               passwordCommand: "pass show ldap", security: .startTLS)
-    let lab = DirectorySource(name: "lab", server: "ldaps://ldap.lab.test", baseDN: "dc=lab", security: .ldaps, timeLimit: 1)
+    let corp = DirectorySource(
+        name: "corp", server: "ldap://ldap.corp.test", baseDN: "dc=corp", bindDN: "cn=reader",
+        passwordCommand: "pass show ldap", security: .startTLS)
+    let lab = DirectorySource(
+        name: "lab", server: "ldaps://ldap.lab.test", baseDN: "dc=lab", security: .ldaps, timeLimit: 1)
     var client: DirectoryClientFake!
     var clock = Date(timeIntervalSince1970: 1_000)
     var passwordsAsked = 0
@@ -40,19 +43,25 @@ final class DirectoryWorkerTests: XCTestCase {
     override func setUp() {
         super.setUp()
         client = DirectoryClientFake()
-        sut = DirectoryWorker(sources: SourcesFake([corp, lab]), client: client,
-                              passwords: { [unowned self] _ in passwordsAsked += 1; return "s3cret" }, now: { [unowned self] in clock })
+        sut = DirectoryWorker(
+            sources: SourcesFake([corp, lab]), client: client,
+            passwords: { [unowned self] _ in
+                passwordsAsked += 1; return "s3cret"
+            }, now: { [unowned self] in clock })
     }
 
     func person(_ source: String, _ uid: String, _ name: String, mail: String) -> DirectoryEntry {
-        DirectoryEntry(source: source, dn: "uid=\(uid),dc=\(source)",
-                       attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)])])
+        DirectoryEntry(
+            source: source, dn: "uid=\(uid),dc=\(source)",
+            attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)])])
     }
 
     func test_search_asksEveryDirectory_withItsFilter_andTheBindPasswordOnlyWhereItBinds() {
         // Given
-        client.answers = ["corp": DirectoryAnswer(entries: [person("corp", "ann", "Ann Lee", mail: "ann@corp.test")]),
-                          "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")])]
+        client.answers = [
+            "corp": DirectoryAnswer(entries: [person("corp", "ann", "Ann Lee", mail: "ann@corp.test")]),
+            "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")]),
+        ]
         // When
         let found = sut.search("lee")
         // Then
@@ -80,8 +89,10 @@ final class DirectoryWorkerTests: XCTestCase {
 
     func test_aDirectoryThatFails_isANotice_theOthersAnswer_andItRestsAMinute() {
         // Given
-        client.answers = ["corp": DirectoryAnswer(failure: .directory(name: "corp", .timeout, "no complete answer within 3 s")),
-                          "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")])]
+        client.answers = [
+            "corp": DirectoryAnswer(failure: .directory(name: "corp", .timeout, "no complete answer within 3 s")),
+            "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")]),
+        ]
         // When
         let first = sut.search("lee")
         clock += DirectoryWorker.restAfterFailure - 1
@@ -105,9 +116,12 @@ final class DirectoryWorkerTests: XCTestCase {
     }
 
     func test_aSizeLimitHit_saysMoreExist() {
-        client.answers = ["lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")], more: true)]
-        XCTAssertEqual(sut.search("lee").notices,
-                       ["directory lab: more entries match than the 1 shown; type more of the name"])
+        client.answers = [
+            "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")], more: true)
+        ]
+        XCTAssertEqual(
+            sut.search("lee").notices,
+            ["directory lab: more entries match than the 1 shown; type more of the name"])
     }
 
     func test_noWords_askNoDirectory() {
@@ -127,22 +141,30 @@ final class DirectoryWorkerTests: XCTestCase {
     }
 
     func test_add_checksWhatItIsGiven() {
-        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: "cn=r", passwordCommand: nil, filter: nil,
-                                         plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: nil)) {
+        XCTAssertThrowsError(
+            try sut.add(
+                name: "x", url: "ldap://h/dc=x", bindDN: "cn=r", passwordCommand: nil, filter: nil,
+                plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: nil)
+        ) {
             XCTAssertEqual("\($0)", "directory x: --bind-dn needs --password-command (the password is never stored)")
         }
-        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
-                                         plaintext: false, caFile: nil, sizeLimit: 0, timeLimit: nil))
-        XCTAssertThrowsError(try sut.add(name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
-                                         plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: 0))
+        XCTAssertThrowsError(
+            try sut.add(
+                name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
+                plaintext: false, caFile: nil, sizeLimit: 0, timeLimit: nil))
+        XCTAssertThrowsError(
+            try sut.add(
+                name: "x", url: "ldap://h/dc=x", bindDN: nil, passwordCommand: nil, filter: nil,
+                plaintext: false, caFile: nil, sizeLimit: nil, timeLimit: 0))
     }
 
     func test_copy_savesTheEntryInOneJournalledChangeSet_rememberingItsSource() throws {
         // Given
         let store = try SQLiteContactStore(path: ":memory:")
         try store.addDirectorySource(lab)
-        let worker = DirectoryWorker(sources: store, journal: store, client: client, makeUID: { "uid-1" },
-                                     now: { Date(timeIntervalSince1970: 1_000) })
+        let worker = DirectoryWorker(
+            sources: store, journal: store, client: client, makeUID: { "uid-1" },
+            now: { Date(timeIntervalSince1970: 1_000) })
         // When
         let copied = try worker.copy(person("lab", "al", "Al Lee", mail: "al@lab.test"))
         // Then

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class LDAPFilterTests: XCTestCase {
@@ -28,7 +29,8 @@ final class LDAPFilterTests: XCTestCase {
     }
 
     func test_search_usesTheDefaultPeopleFilter_andNoWordsGiveNoFilter() {
-        XCTAssertTrue(LDAPFilter.search("ann")!.hasPrefix("(&(|(objectClass=inetOrgPerson)(objectClass=person))(|(cn=ann*)"))
+        XCTAssertTrue(
+            LDAPFilter.search("ann")!.hasPrefix("(&(|(objectClass=inetOrgPerson)(objectClass=person))(|(cn=ann*)"))
         XCTAssertNil(LDAPFilter.search("  \t "))
     }
 
@@ -41,7 +43,8 @@ final class LDAPFilterTests: XCTestCase {
 
     func test_validate_acceptsBalancedFilters_andSaysWhatIsWrongWithOthers() {
         XCTAssertNil(LDAPFilter.validate("(&(objectClass=user)(!(cn=a\\29b)))"))
-        XCTAssertEqual(LDAPFilter.validate("objectClass=user"), "a filter is written in parentheses: (objectClass=person)")
+        XCTAssertEqual(
+            LDAPFilter.validate("objectClass=user"), "a filter is written in parentheses: (objectClass=person)")
         XCTAssertEqual(LDAPFilter.validate("(&(objectClass=user)"), "the filter's parentheses do not match")
         XCTAssertEqual(LDAPFilter.validate("(a=b))(c=d)"), "the filter's parentheses do not match")
         XCTAssertEqual(LDAPFilter.validate("(a=b\n)"), "a filter is one line")
@@ -50,17 +53,21 @@ final class LDAPFilterTests: XCTestCase {
 
 final class DirectorySourceTests: XCTestCase {
     func test_parse_readsSchemeHostPortAndPercentDecodedBase() throws {
-        let parsed = try DirectorySource.parse(name: "corp", url: "ldaps://ldap.example.org:1636/ou=people,o=Caf%C3%A9", plaintext: false)
+        let parsed = try DirectorySource.parse(
+            name: "corp", url: "ldaps://ldap.example.org:1636/ou=people,o=Caf%C3%A9", plaintext: false)
         XCTAssertEqual(parsed.server, "ldaps://ldap.example.org:1636")
         XCTAssertEqual(parsed.base, "ou=people,o=Café")
         XCTAssertEqual(parsed.security, .ldaps)
-        XCTAssertEqual(try DirectorySource.parse(name: "c", url: "ldap://[::1]/dc=x", plaintext: false).security, .startTLS)
+        XCTAssertEqual(
+            try DirectorySource.parse(name: "c", url: "ldap://[::1]/dc=x", plaintext: false).security, .startTLS)
         XCTAssertEqual(try DirectorySource.parse(name: "c", url: "LDAP://h/dc=x", plaintext: true).security, .plaintext)
     }
 
     func test_parse_refusesWhatIsNoLDAPAddress() {
-        for url in ["https://h/dc=x", "ldap://h", "ldap:///dc=x", "ldap://h:0/dc=x", "ldap://h:x/dc=x", "ldap://u@h/dc=x",
-                    "ldap://h/dc=x?cn?sub"] {
+        for url in [
+            "https://h/dc=x", "ldap://h", "ldap:///dc=x", "ldap://h:0/dc=x", "ldap://h:x/dc=x", "ldap://u@h/dc=x",
+            "ldap://h/dc=x?cn?sub",
+        ] {
             XCTAssertThrowsError(try DirectorySource.parse(name: "c", url: url, plaintext: false), url)
         }
     }

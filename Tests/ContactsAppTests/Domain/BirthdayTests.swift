@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class BirthdayTests: XCTestCase {
@@ -9,7 +10,10 @@ final class BirthdayTests: XCTestCase {
     }
 
     func test_parsing_readsWhatIsoStringWrites() {
-        for birthday in [Birthday(year: 1, month: 1, day: 1), Birthday(year: 2024, month: 2, day: 29), Birthday(year: nil, month: 12, day: 31)] {
+        for birthday in [
+            Birthday(year: 1, month: 1, day: 1), Birthday(year: 2024, month: 2, day: 29),
+            Birthday(year: nil, month: 12, day: 31),
+        ] {
             XCTAssertEqual(Birthday(parsing: birthday.isoString), birthday)
         }
     }
@@ -23,7 +27,9 @@ final class BirthdayTests: XCTestCase {
     }
 
     func test_parsing_refusesWhatIsNotDigitsAndDashes() {
-        for text in ["", "1990", "+1990-05-17", "1990-5-", "1990--05", "--1990-05-17", "1990-05-17T00:00", "１９９０-05-17", "ab-cd"] {
+        for text in [
+            "", "1990", "+1990-05-17", "1990-5-", "1990--05", "--1990-05-17", "1990-05-17T00:00", "１９９０-05-17", "ab-cd",
+        ] {
             XCTAssertNil(Birthday(parsing: text), text)
         }
     }

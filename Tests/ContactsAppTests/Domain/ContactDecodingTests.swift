@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Journal images (`JournalImage`) are read back for as long as the book lives: a contact's JSON
@@ -30,13 +31,15 @@ final class ContactDecodingTests: XCTestCase {
         // When
         let contact = try JournalImage.decode(image)
         // Then
-        XCTAssertEqual(contact, Contact(
-            id: 3, uid: "ann-1", givenName: "Ann", familyName: "Lee",
-            phones: [LabeledValue(label: "mobile", value: "+1 555 123 4567")],
-            addresses: [PostalAddress(label: "home", street: "12 Elm St", city: "Springfield")],
-            birthday: Birthday(year: 1990, month: 5, day: 17),
-            createdAt: Date(timeIntervalSinceReferenceDate: 700_000_000),
-            updatedAt: Date(timeIntervalSinceReferenceDate: 700_000_100), version: 2))
+        XCTAssertEqual(
+            contact,
+            Contact(
+                id: 3, uid: "ann-1", givenName: "Ann", familyName: "Lee",
+                phones: [LabeledValue(label: "mobile", value: "+1 555 123 4567")],
+                addresses: [PostalAddress(label: "home", street: "12 Elm St", city: "Springfield")],
+                birthday: Birthday(year: 1990, month: 5, day: 17),
+                createdAt: Date(timeIntervalSinceReferenceDate: 700_000_000),
+                updatedAt: Date(timeIntervalSinceReferenceDate: 700_000_100), version: 2))
     }
 
     func test_anImageWithFieldsThisVersionDoesNotKnow_readsTheOthers() throws {
@@ -60,7 +63,8 @@ final class ContactDecodingTests: XCTestCase {
 
     func test_theCardAndDisplayName_readBack_andAnImageFromBeforeThem_hasNone() throws {
         // Given: an image with the card (its lines in one text) and one written before it
-        let withCard = #"{"uid":"a","createdAt":0,"updatedAt":0,"version":1,"formattedName":"Dr. Ann Lee","card":"VERSION:3.0\nFN:Dr. Ann Lee"}"#
+        let withCard =
+            #"{"uid":"a","createdAt":0,"updatedAt":0,"version":1,"formattedName":"Dr. Ann Lee","card":"VERSION:3.0\nFN:Dr. Ann Lee"}"#
         let before = #"{"uid":"a","createdAt":0,"updatedAt":0,"version":1,"givenName":"Ann"}"#
         // When
         let read = try JournalImage.decode(withCard), old = try JournalImage.decode(before)
@@ -75,7 +79,8 @@ final class ContactDecodingTests: XCTestCase {
         // Not a contact: no uid, no version; a field of the wrong type
         XCTAssertThrowsError(try JournalImage.decode(#"{"givenName":"Ann"}"#))
         XCTAssertThrowsError(try JournalImage.decode(#"{"uid":"a","createdAt":0,"updatedAt":0}"#))
-        XCTAssertThrowsError(try JournalImage.decode(#"{"uid":"a","createdAt":0,"updatedAt":0,"version":1,"tags":"x"}"#))
+        XCTAssertThrowsError(
+            try JournalImage.decode(#"{"uid":"a","createdAt":0,"updatedAt":0,"version":1,"tags":"x"}"#))
         XCTAssertThrowsError(try JournalImage.decode("not json"))
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import JSONBytes
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The field table (`ContactField`) and what is derived from it: a field declared there is in
@@ -21,7 +22,8 @@ final class ContactFieldTests: XCTestCase {
             case .title: contact.title = "Programmer"
             case .phone: contact.phones = [LabeledValue(label: "work", value: "+44 20 7946 0000")]
             case .email: contact.emails = [LabeledValue(label: "home", value: "ada@engines.example")]
-            case .address: contact.addresses = [PostalAddress(label: "home", street: "12 St James's Sq", city: "London")]
+            case .address:
+                contact.addresses = [PostalAddress(label: "home", street: "12 St James's Sq", city: "London")]
             case .website: contact.websites = [LabeledValue(label: "work", value: "https://engines.example/ada")]
             case .birthday: contact.birthday = Birthday(year: 1815, month: 12, day: 10)
             case .notes: contact.notes = "first programmer"
@@ -51,7 +53,8 @@ final class ContactFieldTests: XCTestCase {
     }
 
     func test_everyField_hasAFormAction_declaredWithItsHelpAndExample() {
-        let actions = Dictionary(uniqueKeysWithValues: EditContactViewController.descriptor.actions.map { ($0.name, $0) })
+        let actions = Dictionary(
+            uniqueKeysWithValues: EditContactViewController.descriptor.actions.map { ($0.name, $0) })
         for field in ContactField.allCases {
             let word: String
             switch field.formAction {
@@ -64,7 +67,8 @@ final class ContactFieldTests: XCTestCase {
         }
         // The form's own enums name exactly the table's fields
         XCTAssertEqual(Set(EditContact.Field.allCases.map { ContactField($0) }).count, EditContact.Field.allCases.count)
-        XCTAssertEqual(EditContact.Field.allCases.count + EditContact.ItemKind.allCases.count, ContactField.allCases.count)
+        XCTAssertEqual(
+            EditContact.Field.allCases.count + EditContact.ItemKind.allCases.count, ContactField.allCases.count)
         XCTAssertEqual(actions["website"]?.parameters.map(\.name), ["label", "value"])
     }
 
@@ -75,15 +79,21 @@ final class ContactFieldTests: XCTestCase {
         // When
         let changes = formatter.fieldChanges(from: Self.everyField, to: after)
         // Then
-        XCTAssertEqual(changes, ["websites: work: https://engines.example/ada → work: https://engines.example/ada, home: https://ada.example"])
-        XCTAssertEqual(formatter.fields(Contact()).prefix(ContactField.allCases.count).map(\.0),
-                       ContactField.allCases.map(\.declaration.historyLabel))
+        XCTAssertEqual(
+            changes,
+            [
+                "websites: work: https://engines.example/ada → work: https://engines.example/ada, home: https://ada.example"
+            ])
+        XCTAssertEqual(
+            formatter.fields(Contact()).prefix(ContactField.allCases.count).map(\.0),
+            ContactField.allCases.map(\.declaration.historyLabel))
     }
 
     func test_theRecordForPrograms_andItsSchema_holdEveryFieldByItsKey() throws {
         let detail = ShowContact.FetchContact.ViewModel.jsonSchema
         guard case .object(let members) = detail, case .object(let properties)? = members["properties"],
-              case .object(let record)? = properties["contact"], case .object(let recordProperties)? = record["properties"]
+            case .object(let record)? = properties["contact"],
+            case .object(let recordProperties)? = record["properties"]
         else { return XCTFail("no record schema") }
         let encoded = try JSONValue.parse(Array(JSONEncoder().encode(ShowContactPresenter.record(Self.everyField))))
         guard case .object(let values) = encoded else { return XCTFail("not an object") }
@@ -103,8 +113,10 @@ final class ContactFieldTests: XCTestCase {
         XCTAssertEqual(places.sorted(), Array(0..<places.count))
         XCTAssertEqual(ContactField.searchedWords.last, .website)
         // The website's words, after the fields before it
-        XCTAssertTrue(ContactKeys.foldedText(Self.everyField).hasSuffix(" science first programmer 12 st james's sq london https://engines.example/ada"),
-                      ContactKeys.foldedText(Self.everyField))
+        XCTAssertTrue(
+            ContactKeys.foldedText(Self.everyField).hasSuffix(
+                " science first programmer 12 st james's sq london https://engines.example/ada"),
+            ContactKeys.foldedText(Self.everyField))
     }
 
     func test_everyField_roundTripsThroughVCard3And4_writtenFromTheFields() {
@@ -122,7 +134,8 @@ final class ContactFieldTests: XCTestCase {
 
     func test_everyField_isPatchedIntoACard_andReadBackFromIt() throws {
         // Given: a card with none of the fields but the name
-        let card = VCardReader().read(Data("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:X\r\nN:X;;;;\r\nEND:VCARD\r\n".utf8)).entries[0].contact
+        let card = VCardReader().read(Data("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:X\r\nN:X;;;;\r\nEND:VCARD\r\n".utf8))
+            .entries[0].contact
         for field in ContactField.allCases {
             var contact = card
             contact[field] = Self.everyField[field]
@@ -141,16 +154,20 @@ final class ContactFieldTests: XCTestCase {
         let store = try SQLiteContactStore(path: ":memory:")
         let session = ContactsSceneFactory.makeSession(environment: Seeds.environment(store: store))
         // When: typed in the form
-        for line in ["add", "given Ann", "family Lee", "website work https://ann.example.org", "website ann.example/blog",
-                     "website \"Lab bench\" https://lab.example", "save"] {
+        for line in [
+            "add", "given Ann", "family Lee", "website work https://ann.example.org", "website ann.example/blog",
+            "website \"Lab bench\" https://lab.example", "save",
+        ] {
             let outcome = session.handle(line: line)
             XCTAssertTrue(outcome.succeeded, "\(line): \(String(describing: outcome.error))")
         }
         // Then: stored, searchable
         let saved = try XCTUnwrap(try store.page(ContactQuery(search: "lab")).contacts.first)
-        let expected = [LabeledValue(label: "work", value: "https://ann.example.org"),
-                        LabeledValue(label: "home", value: "ann.example/blog"),
-                        LabeledValue(label: "lab bench", value: "https://lab.example")]
+        let expected = [
+            LabeledValue(label: "work", value: "https://ann.example.org"),
+            LabeledValue(label: "home", value: "ann.example/blog"),
+            LabeledValue(label: "lab bench", value: "https://lab.example"),
+        ]
         XCTAssertEqual(saved.websites, expected)
         XCTAssertEqual(try store.contact(id: try XCTUnwrap(saved.id))?.websites, expected)
         for version in [VCardWriter.Version.v3, .v4] {
@@ -160,9 +177,12 @@ final class ContactFieldTests: XCTestCase {
             XCTAssertEqual(VCardReader().read(Data(text.utf8)).entries.first?.contact.websites, expected, "\(version)")
         }
         // And: shown, then removed in the form
-        let detail = session.handle(line: "show \(saved.id ?? 0)").displayed.compactMap { $0 as? ShowContact.FetchContact.ViewModel }.last
-        XCTAssertEqual(detail?.fields.filter { $0.label.hasPrefix("Website") }.map(\.label),
-                       ["Website (work)", "Website (home)", "Website (lab bench)"])
+        let detail = session.handle(line: "show \(saved.id ?? 0)").displayed.compactMap {
+            $0 as? ShowContact.FetchContact.ViewModel
+        }.last
+        XCTAssertEqual(
+            detail?.fields.filter { $0.label.hasPrefix("Website") }.map(\.label),
+            ["Website (work)", "Website (home)", "Website (lab bench)"])
         XCTAssertEqual(detail?.contact.websites, expected)
         for line in ["edit", "remove website 2", "save"] { XCTAssertTrue(session.handle(line: line).succeeded, line) }
         XCTAssertEqual(try store.contact(id: try XCTUnwrap(saved.id))?.websites.map(\.label), ["work", "lab bench"])
@@ -178,7 +198,8 @@ final class ContactFieldTests: XCTestCase {
     /// Apple's Address Book card from ez-vcard's tests: `item4.URL;type=pref:http\://www.ibm.com`
     /// labelled `_$!<HomePage>!$_`.
     private func macAddressBookCard() throws -> Contact {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Fixtures/vcards/ez-vcard/John_Doe_MAC_ADDRESS_BOOK.vcf")
         let parsed = VCardReader().read(try Data(contentsOf: url))
         XCTAssertEqual(parsed.problems, [])
@@ -193,7 +214,9 @@ final class ContactFieldTests: XCTestCase {
         XCTAssertFalse(contact.extraProperties.contains { $0.contains("URL") }, "\(contact.extraProperties)")
         // An unedited card goes out as it came
         let written = VCardWriter(version: .v3).card(for: CardPatch.reconciled(contact))
-        XCTAssertTrue(written.contains("\r\nitem4.URL;type=pref:http\\://www.ibm.com\r\nitem4.X-ABLabel:_$!<HomePage>!$_\r\n"), written)
+        XCTAssertTrue(
+            written.contains("\r\nitem4.URL;type=pref:http\\://www.ibm.com\r\nitem4.X-ABLabel:_$!<HomePage>!$_\r\n"),
+            written)
         // When: its address edited
         var edited = contact
         edited.websites[0].value = "https://www.ibm.com/us-en"
@@ -221,9 +244,12 @@ final class ContactFieldTests: XCTestCase {
         // Then: both exported, each a NOTE of its own, in 3.0 and 4.0
         for version in [VCardWriter.Version.v3, .v4] {
             let lines = VCardWriter(version: version).card(for: patched).components(separatedBy: "\r\n")
-            XCTAssertEqual(lines.filter { $0.hasPrefix("NOTE") }, ["NOTE:edited note", "NOTE:second note"], "\(version)")
-            XCTAssertEqual(lines.filter { $0.hasPrefix("ORG") }, ["ORG:First Org", "ORG:Second Org;Its Unit"], "\(version)")
-            XCTAssertEqual(lines.filter { $0.hasPrefix("TITLE") }, ["TITLE:First title", "TITLE:Second title"], "\(version)")
+            XCTAssertEqual(
+                lines.filter { $0.hasPrefix("NOTE") }, ["NOTE:edited note", "NOTE:second note"], "\(version)")
+            XCTAssertEqual(
+                lines.filter { $0.hasPrefix("ORG") }, ["ORG:First Org", "ORG:Second Org;Its Unit"], "\(version)")
+            XCTAssertEqual(
+                lines.filter { $0.hasPrefix("TITLE") }, ["TITLE:First title", "TITLE:Second title"], "\(version)")
         }
     }
 
@@ -241,17 +267,21 @@ final class ContactFieldTests: XCTestCase {
     func test_theDetail_showsTheSecondOrgTitleAndNote_afterTheFirst() throws {
         // Given
         let contact = try XCTUnwrap(VCardReader().read(Data(Self.severalCard.utf8)).entries.first?.contact)
-        let presenter = ShowContactPresenter(formatter: ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone))
+        let presenter = ShowContactPresenter(
+            formatter: ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone))
         let spy = DetailSpy()
         presenter.viewController = spy
         // When
         presenter.presentFetchedContact(response: .init(contact: contact))
         // Then
         let fields = try XCTUnwrap(spy.viewModel).fields.map { "\($0.label): \($0.value)" }
-        XCTAssertEqual(fields.prefix(8), [
-            "Given name: John", "Family name: Doe", "Organization: First Org", "Organization 2: Second Org, Its Unit",
-            "Title: First title", "Title 2: Second title", "Notes: first note", "Notes 2: second note",
-        ])
+        XCTAssertEqual(
+            fields.prefix(8),
+            [
+                "Given name: John", "Family name: Doe", "Organization: First Org",
+                "Organization 2: Second Org, Its Unit",
+                "Title: First title", "Title 2: Second title", "Notes: first note", "Notes 2: second note",
+            ])
     }
 
     final class DetailSpy: ShowContactDisplayLogic {
@@ -282,11 +312,16 @@ final class ContactFieldTests: XCTestCase {
     }
 
     func test_csv_displayName_thatTheNamesGive_isNotKept_andAnUnlabelledWebsiteIsAllValue() {
-        let csv = "given_name,family_name,display_name,websites\r\nAnn,Lee,Ann Lee,https://ann.example | work:http://w.example\r\n"
+        let csv =
+            "given_name,family_name,display_name,websites\r\nAnn,Lee,Ann Lee,https://ann.example | work:http://w.example\r\n"
         let contact = ContactsCSV.read(Data(csv.utf8)).entries.first?.contact
         XCTAssertEqual(contact?.formattedName, "")
-        XCTAssertEqual(contact?.websites, [LabeledValue(label: "other", value: "https://ann.example"),
-                                           LabeledValue(label: "work", value: "http://w.example")])
+        XCTAssertEqual(
+            contact?.websites,
+            [
+                LabeledValue(label: "other", value: "https://ann.example"),
+                LabeledValue(label: "work", value: "http://w.example"),
+            ])
     }
 
     // MARK: - Merges
@@ -294,7 +329,10 @@ final class ContactFieldTests: XCTestCase {
     func test_merge_joinsWebsites_withoutRepeatsThatDifferOnlyBySchemeOrCase() {
         var first = Contact(givenName: "Ann"), second = Contact(givenName: "Ann")
         first.websites = [LabeledValue(label: "work", value: "https://Ann.example/")]
-        second.websites = [LabeledValue(label: "home", value: "http://ann.example"), LabeledValue(label: "home", value: "https://blog.example")]
+        second.websites = [
+            LabeledValue(label: "home", value: "http://ann.example"),
+            LabeledValue(label: "home", value: "https://blog.example"),
+        ]
         let merged = ContactMerger(defaultCountry: nil).merge([first, second]).merged
         XCTAssertEqual(merged.websites.map(\.value), ["https://Ann.example/", "https://blog.example"])
     }

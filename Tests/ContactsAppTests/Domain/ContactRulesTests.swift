@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class ContactRulesTests: XCTestCase {
@@ -25,7 +26,10 @@ final class ContactRulesTests: XCTestCase {
 
     func test_emailProblem() {
         XCTAssertNil(ContactRules.emailProblem("ann@example.org"))
-        for bad in ["not-an-email", "@example.org", "ann@example", "ann@@example.org", "ann lee@example.org", "ann@example..org"] {
+        for bad in [
+            "not-an-email", "@example.org", "ann@example", "ann@@example.org", "ann lee@example.org",
+            "ann@example..org",
+        ] {
             XCTAssertEqual(ContactRules.emailProblem(bad), "is not an email address like name@example.org", bad)
         }
     }
@@ -38,19 +42,25 @@ final class ContactRulesTests: XCTestCase {
         let longestOther = String(repeating: "ó", count: ContactRules.maxEmailLength - 12) + "@example.org"
         XCTAssertTrue(ContactRules.isEmail(longestOther), "counted in characters, not bytes")
         XCTAssertFalse(ContactRules.isEmail("j" + longestOther), "one too long")
-        for bad in ["ann\t@example.org", "ann@example.org\n", "ann\u{7F}@example.org", "ann\u{1}@example.org",
-                    "ann\u{A0}lee@example.org", "józef\u{202E}@example.org", "józef lee@example.org"] {
+        for bad in [
+            "ann\t@example.org", "ann@example.org\n", "ann\u{7F}@example.org", "ann\u{1}@example.org",
+            "ann\u{A0}lee@example.org", "józef\u{202E}@example.org", "józef lee@example.org",
+        ] {
             XCTAssertFalse(ContactRules.isEmail(bad), bad.debugDescription)
         }
         // The shapes of an address, read from ASCII bytes and, with a non-ASCII local part, by Characters alike
-        let shapes = ["ann@example.org": true, "a.b@c.d": true, "a@b.c.d": true, "ann@example": false,
-                      "@example.org": false, "ann@@example.org": false, "ann@ex@ample.org": false, "ann@.example.org": false,
-                      "ann@example.org.": false, "ann@example..org": false, "ann@.": false, "ann@": false, "": false,
-                      "ann.example.org": false, "a@b.c": true]
+        let shapes = [
+            "ann@example.org": true, "a.b@c.d": true, "a@b.c.d": true, "ann@example": false,
+            "@example.org": false, "ann@@example.org": false, "ann@ex@ample.org": false, "ann@.example.org": false,
+            "ann@example.org.": false, "ann@example..org": false, "ann@.": false, "ann@": false, "": false,
+            "ann.example.org": false, "a@b.c": true,
+        ]
         for (address, expected) in shapes {
             XCTAssertEqual(ContactRules.isEmail(address), expected, address.debugDescription)
             // "ó" gives "@example.org" the local part it lacked
-            XCTAssertEqual(ContactRules.isEmail("ó" + address), expected || address == "@example.org", ("ó" + address).debugDescription)
+            XCTAssertEqual(
+                ContactRules.isEmail("ó" + address), expected || address == "@example.org",
+                ("ó" + address).debugDescription)
         }
         // A combining mark after the ASCII makes ".\u{301}" one Character, not a dot: the rules of
         // Characters decide, though the bytes before it looked like an empty domain part.

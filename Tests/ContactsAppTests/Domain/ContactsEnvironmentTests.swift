@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The journal and the sync state a session's scenes get: the store itself when it keeps them,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// The normalised forms duplicates and merges compare: phones from several countries, emails, names.
@@ -81,22 +82,28 @@ final class MatchKeysTests: XCTestCase {
 
     func test_name_andPhonePlus_readFromBytes_agreeWithTheCharacterAndFoundationRules() {
         // Given names and phones in ASCII, non-ASCII, with every ASCII separator, CRLF, marks
-        let names = ["van der Berg", "  Van der\tBerg. ", "a\r\nb", "x\u{0B}y\u{0C}z", "Smith,Jr.", "..", " ", "",
-                     "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟",
-                     // one word in another script (kept whole), and the Unicode spaces beside such words
-                     "Γιώργος", "Дмитрий", "さくら", "山田\u{3000}太郎", "Ελένη\u{A0}", "Ольга\u{2028}Анна", "伟.芳",
-                     "Зоя,\u{301}", "\u{1680}Søren", "Jürgen\u{205F}", "Łukasz\u{85}", "「山田」", "ñ\u{200A}"]
-        let phones = ["+1 555 0100", "  +44 20", "\t+33 1", "1 555 +0100", " \u{00A0}+1 555", "\u{200B}+1 555",
-                      "+\u{301}1 555", "\u{3000}+81 3", "＋81 3", "", "   ", "+", "(+1) 555"]
+        let names = [
+            "van der Berg", "  Van der\tBerg. ", "a\r\nb", "x\u{0B}y\u{0C}z", "Smith,Jr.", "..", " ", "",
+            "Ñúñez Ann", "Ελένη  Παπαδοπούλου", "Anne\u{2003}Marie", "a\u{85}b", "e\u{301} x", "李 伟",
+            // one word in another script (kept whole), and the Unicode spaces beside such words
+            "Γιώργος", "Дмитрий", "さくら", "山田\u{3000}太郎", "Ελένη\u{A0}", "Ольга\u{2028}Анна", "伟.芳",
+            "Зоя,\u{301}", "\u{1680}Søren", "Jürgen\u{205F}", "Łukasz\u{85}", "「山田」", "ñ\u{200A}",
+        ]
+        let phones = [
+            "+1 555 0100", "  +44 20", "\t+33 1", "1 555 +0100", " \u{00A0}+1 555", "\u{200B}+1 555",
+            "+\u{301}1 555", "\u{3000}+81 3", "＋81 3", "", "   ", "+", "(+1) 555",
+        ]
         // Then the byte paths answer as splitting Characters and Foundation's trimming do
         for name in names {
             let folded = ContactKeys.fold(name)
-            let expected = folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(separator: " ")
+            let expected = folded.split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).joined(
+                separator: " ")
             XCTAssertEqual(MatchKeys.name(name), expected, name.debugDescription)
         }
         for phone in phones {
-            XCTAssertEqual(MatchKeys.startsWithPlus(phone), phone.trimmingCharacters(in: .whitespaces).hasPrefix("+"),
-                           phone.debugDescription)
+            XCTAssertEqual(
+                MatchKeys.startsWithPlus(phone), phone.trimmingCharacters(in: .whitespaces).hasPrefix("+"),
+                phone.debugDescription)
         }
     }
 
@@ -113,23 +120,35 @@ final class MatchKeysTests: XCTestCase {
 
     func test_storedKeys_emailsPhonesAndNameKeysWithoutRepeats() {
         // Given
-        let contact = Contact(givenName: "Ann", familyName: "Lée", organization: "Acme",
-                              phones: [LabeledValue(label: "mobile", value: "+1 555 000 1111"),
-                                       LabeledValue(label: "work", value: "+1 (555) 000-1111")],
-                              emails: [LabeledValue(label: "work", value: "Ann@Acme.example"),
-                                       LabeledValue(label: "home", value: "ann@acme.example")])
+        let contact = Contact(
+            givenName: "Ann", familyName: "Lée", organization: "Acme",
+            phones: [
+                LabeledValue(label: "mobile", value: "+1 555 000 1111"),
+                LabeledValue(label: "work", value: "+1 (555) 000-1111"),
+            ],
+            emails: [
+                LabeledValue(label: "work", value: "Ann@Acme.example"),
+                LabeledValue(label: "home", value: "ann@acme.example"),
+            ])
         // When
         let keys = MatchKeys.storedKeys(contact).map { "\($0.kind.rawValue) \($0.key)" }
         // Then
-        XCTAssertEqual(keys, ["email ann@acme.example", "phone +15550001111",
-                              "name lee\u{1}a\u{1}acme\u{1}ann", "name lee\u{1}a\u{1}@acme.example\u{1}ann"])
+        XCTAssertEqual(
+            keys,
+            [
+                "email ann@acme.example", "phone +15550001111",
+                "name lee\u{1}a\u{1}acme\u{1}ann", "name lee\u{1}a\u{1}@acme.example\u{1}ann",
+            ])
     }
 
     func test_nameKeys_onePerPlace_readBackAsTheirParts() {
         // Given: a name in another script, an organisation and two email domains
-        let contact = Contact(givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Acme Ltd.",
-                              emails: [LabeledValue(label: "work", value: "eleni@acme.example"),
-                                       LabeledValue(label: "home", value: "E@Mail.Example")])
+        let contact = Contact(
+            givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Acme Ltd.",
+            emails: [
+                LabeledValue(label: "work", value: "eleni@acme.example"),
+                LabeledValue(label: "home", value: "E@Mail.Example"),
+            ])
         // When
         let keys = MatchKeys.nameKeys(contact).compactMap(NameKey.init(stored:))
         // Then

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class PersonNameTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ContactFormatterTests: XCTestCase {
@@ -15,7 +16,8 @@ final class ContactFormatterTests: XCTestCase {
 
     func test_displayName_isTheNameAsTyped_inItsOrder_orTheOrganisation() {
         XCTAssertEqual(sut.displayName(Contact(givenName: "danah", familyName: "boyd")), "danah boyd")
-        XCTAssertEqual(sut.displayName(Contact(givenName: "Ludwig", familyName: "van Beethoven")), "Ludwig van Beethoven")
+        XCTAssertEqual(
+            sut.displayName(Contact(givenName: "Ludwig", familyName: "van Beethoven")), "Ludwig van Beethoven")
         XCTAssertEqual(sut.displayName(Contact(givenName: "太郎", familyName: "山田", nameOrder: .familyFirst)), "山田 太郎")
         XCTAssertEqual(sut.displayName(Contact(familyName: "lee", organization: "Acme")), "lee")
         XCTAssertEqual(sut.displayName(Seeds.Contacts.taro), "太郎 山田")
@@ -76,42 +78,51 @@ final class ContactFormatterTests: XCTestCase {
 
     func test_timestamp_isInTheInjectedTimeZone() {
         XCTAssertEqual(sut.timestamp(Seeds.created), "2023-11-14 22:13")
-        let tokyo = ContactFormatter(locale: Seeds.locale, timeZone: TimeZone(identifier: "Asia/Tokyo") ?? Seeds.timeZone)
+        let tokyo = ContactFormatter(
+            locale: Seeds.locale, timeZone: TimeZone(identifier: "Asia/Tokyo") ?? Seeds.timeZone)
         XCTAssertEqual(tokyo.timestamp(Seeds.created), "2023-11-15 07:13")
     }
 
     // MARK: failure messages
 
     func test_message_notFound() {
-        XCTAssertEqual(sut.message(for: .notFound(reference: "zed")),
-                       .error("no contact matches 'zed'", code: .notFound))
+        XCTAssertEqual(
+            sut.message(for: .notFound(reference: "zed")),
+            .error("no contact matches 'zed'", code: .notFound))
     }
 
     func test_message_ambiguous_listsIdsAndNames() {
         let matches = [Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1)]
-        XCTAssertEqual(sut.message(for: .ambiguous(reference: "a", matches: matches)),
-                       .error("'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number", code: .badInput))
+        XCTAssertEqual(
+            sut.message(for: .ambiguous(reference: "a", matches: matches)),
+            .error("'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number", code: .badInput))
     }
 
     func test_message_stale_namesBothVersions() {
         var current = Seeds.stored(Seeds.Contacts.ann, id: 1)
         current.version = 3
-        XCTAssertEqual(sut.message(for: .stale(current: current, yourVersion: 1)),
-                       .error("#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 3); nothing was changed. "
-                              + "Look at it again before retrying.", code: .conflict))
+        XCTAssertEqual(
+            sut.message(for: .stale(current: current, yourVersion: 1)),
+            .error(
+                "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 3); nothing was changed. "
+                    + "Look at it again before retrying.", code: .conflict))
     }
 
     func test_message_invalid_countsFieldsAndDetailsEach() {
-        XCTAssertEqual(sut.message(for: .invalid([FieldError("email 1", "bad")])),
-                       .error("not saved: 1 field is not valid", code: .validationFailed, details: ["email 1": "bad"]))
-        XCTAssertEqual(sut.message(for: .invalid([FieldError("name", "needed"), FieldError("birthday", "bad")])),
-                       .error("not saved: 2 fields are not valid", code: .validationFailed,
-                              details: ["name": "needed", "birthday": "bad"]))
+        XCTAssertEqual(
+            sut.message(for: .invalid([FieldError("email 1", "bad")])),
+            .error("not saved: 1 field is not valid", code: .validationFailed, details: ["email 1": "bad"]))
+        XCTAssertEqual(
+            sut.message(for: .invalid([FieldError("name", "needed"), FieldError("birthday", "bad")])),
+            .error(
+                "not saved: 2 fields are not valid", code: .validationFailed,
+                details: ["name": "needed", "birthday": "bad"]))
     }
 
     func test_message_badInputAndStorage() {
-        XCTAssertEqual(sut.message(for: .badInput("there is no tag to remove")),
-                       .error("there is no tag to remove", code: .badInput))
+        XCTAssertEqual(
+            sut.message(for: .badInput("there is no tag to remove")),
+            .error("there is no tag to remove", code: .badInput))
         XCTAssertEqual(sut.message(for: .storage("disk full")), .error("storage failed: disk full", code: .storage))
     }
 }

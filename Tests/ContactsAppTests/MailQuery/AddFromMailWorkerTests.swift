@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class AddFromMailWorkerTests: XCTestCase {
@@ -39,8 +40,12 @@ final class AddFromMailWorkerTests: XCTestCase {
         // Then
         XCTAssertEqual(senders.map(\.mailbox.address), ["jose@correo.es"])
         XCTAssertEqual(senders.map(\.status), [.new])
-        XCTAssertEqual(everyone.map(\.mailbox.address), ["jose@correo.es", "ann@example.org", "bjorn@example.se",
-                                                         "ann.lee@home.example", "a@x.example", "b@x.example"])
+        XCTAssertEqual(
+            everyone.map(\.mailbox.address),
+            [
+                "jose@correo.es", "ann@example.org", "bjorn@example.se",
+                "ann.lee@home.example", "a@x.example", "b@x.example",
+            ])
         XCTAssertEqual(everyone[1].status, .known([Seeds.stored(Seeds.Contacts.ann, id: 1)]))
         XCTAssertEqual(everyone[1].field, .to)
     }
@@ -53,10 +58,13 @@ final class AddFromMailWorkerTests: XCTestCase {
         let saved = try sut.add(candidates.filter { $0.status == .new }.map(\.mailbox))
 
         // Then: names split, particles and "Family, Given" respected
-        XCTAssertEqual(saved.map { [$0.givenName, $0.familyName, $0.emails.first?.value ?? ""] }, [
-            ["Zoë", "Adams", "zoe@example.org"], ["Zoe", "Adams", "zoe.adams@work.example"], ["José", "Ñúñez", "jose@correo.es"],
-            ["Mary", "Kowalczyk", "mary@kowalczyk.example"], ["Seán", "O'Brien", "sean@obrien.example"],
-        ])
+        XCTAssertEqual(
+            saved.map { [$0.givenName, $0.familyName, $0.emails.first?.value ?? ""] },
+            [
+                ["Zoë", "Adams", "zoe@example.org"], ["Zoe", "Adams", "zoe.adams@work.example"],
+                ["José", "Ñúñez", "jose@correo.es"],
+                ["Mary", "Kowalczyk", "mary@kowalczyk.example"], ["Seán", "O'Brien", "sean@obrien.example"],
+            ])
         XCTAssertEqual(saved.map(\.createdAt), Array(repeating: Seeds.now, count: 5))
         let history = try store.history(contactID: nil, limit: 10)
         XCTAssertEqual(history.map(\.summary), ["added Zoë Adams and 4 more from mail", "added Ann Lee"])
@@ -80,10 +88,12 @@ final class AddFromMailWorkerTests: XCTestCase {
         try sut.recordSeen(try message("list-latin9.eml"))
 
         // Then: dev@ is in To and Reply-To but counts once per message; not-an-address is not kept
-        XCTAssertEqual(try store.seenAddresses(), [
-            SeenAddress(address: "caisse@exemple.fr", count: 2, lastSeen: clock),
-            SeenAddress(address: "dev@lists.example", count: 2, lastSeen: clock),
-            SeenAddress(address: "francois@exemple.fr", count: 2, lastSeen: clock),
-        ])
+        XCTAssertEqual(
+            try store.seenAddresses(),
+            [
+                SeenAddress(address: "caisse@exemple.fr", count: 2, lastSeen: clock),
+                SeenAddress(address: "dev@lists.example", count: 2, lastSeen: clock),
+                SeenAddress(address: "francois@exemple.fr", count: 2, lastSeen: clock),
+            ])
     }
 }

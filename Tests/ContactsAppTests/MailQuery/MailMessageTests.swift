@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Messages as mailers write them (`Fixtures/mail/`): folded headers, RFC 2047 encoded-words in
@@ -17,11 +18,19 @@ final class MailMessageTests: XCTestCase {
 
         // Then
         XCTAssertEqual(sut.senders, [Mailbox(name: "José Ñúñez", address: "jose@correo.es")])
-        XCTAssertEqual(sut.mailboxes[.to], [Mailbox(name: "Ann Lee", address: "ann@example.org"),
-                                            Mailbox(name: "Björn Ångström", address: "bjorn@example.se")])
+        XCTAssertEqual(
+            sut.mailboxes[.to],
+            [
+                Mailbox(name: "Ann Lee", address: "ann@example.org"),
+                Mailbox(name: "Björn Ångström", address: "bjorn@example.se"),
+            ])
         // A group's name is not a mailbox; its members are
-        XCTAssertEqual(sut.mailboxes[.cc], [Mailbox(name: "Lee, Ann", address: "ann.lee@home.example"),
-                                            Mailbox(name: "", address: "a@x.example"), Mailbox(name: "", address: "b@x.example")])
+        XCTAssertEqual(
+            sut.mailboxes[.cc],
+            [
+                Mailbox(name: "Lee, Ann", address: "ann.lee@home.example"),
+                Mailbox(name: "", address: "a@x.example"), Mailbox(name: "", address: "b@x.example"),
+            ])
         XCTAssertEqual(sut.date, "Tue, 24 Nov 2026 09:11:58 +0100")
         // The body's "From:" line is not a header
         XCTAssertEqual(sut.everyone.count, 6)
@@ -35,11 +44,19 @@ final class MailMessageTests: XCTestCase {
         XCTAssertEqual(sut.mailboxes[.to], [Mailbox(name: "José Ñúñez", address: "jose@correo.es")])
         XCTAssertEqual(sut.senders, [Mailbox(name: "Zoë Adams", address: "zoe@example.org")])
         XCTAssertEqual(sut.mailboxes[.replyTo], [Mailbox(name: "Zoe Adams", address: "zoe.adams@work.example")])
-        XCTAssertEqual(sut.mailboxes[.cc], [Mailbox(name: "Mary Kowalczyk", address: "mary@kowalczyk.example"),
-                                            Mailbox(name: "O'Brien, Seán", address: "sean@obrien.example")])
+        XCTAssertEqual(
+            sut.mailboxes[.cc],
+            [
+                Mailbox(name: "Mary Kowalczyk", address: "mary@kowalczyk.example"),
+                Mailbox(name: "O'Brien, Seán", address: "sean@obrien.example"),
+            ])
         // Senders first, then reply-to, to, cc
-        XCTAssertEqual(sut.everyone.map(\.address), ["zoe@example.org", "zoe.adams@work.example", "jose@correo.es",
-                                                     "mary@kowalczyk.example", "sean@obrien.example"])
+        XCTAssertEqual(
+            sut.everyone.map(\.address),
+            [
+                "zoe@example.org", "zoe.adams@work.example", "jose@correo.es",
+                "mary@kowalczyk.example", "sean@obrien.example",
+            ])
     }
 
     func test_latin9Words_emptyGroup_andAValueThatIsNoAddress() throws {
@@ -65,23 +82,29 @@ final class MailMessageTests: XCTestCase {
     }
 
     func test_badInput_givesNoMailboxes_andNeverTraps() {
-        for text in ["", "\n\n", "not a message at all", "From:\n", "From: <>\n", "From: =?UTF-8?B?!!!?= <a@b.example>\n",
-                     "To: \"unterminated <a@b.example>\n", "From: (unclosed comment a@b.example\n", "\u{0}\u{1}From: x"] {
+        for text in [
+            "", "\n\n", "not a message at all", "From:\n", "From: <>\n", "From: =?UTF-8?B?!!!?= <a@b.example>\n",
+            "To: \"unterminated <a@b.example>\n", "From: (unclosed comment a@b.example\n", "\u{0}\u{1}From: x",
+        ] {
             let sut = MailMessage.parse(Array(text.utf8))
             XCTAssertTrue(sut.senders.allSatisfy { $0.address.contains("@") }, text)
         }
         // An encoded-word that does not decode stays as written
-        XCTAssertEqual(MailMessage.parse(Array("From: =?UTF-8?B?!!!?= <a@b.example>\n".utf8)).senders,
-                       [Mailbox(name: "=?UTF-8?B?!!!?=", address: "a@b.example")])
+        XCTAssertEqual(
+            MailMessage.parse(Array("From: =?UTF-8?B?!!!?= <a@b.example>\n".utf8)).senders,
+            [Mailbox(name: "=?UTF-8?B?!!!?=", address: "a@b.example")])
         // Raw 8-bit Latin-1 in a header (an old mailer) is read, not refused
-        XCTAssertEqual(MailMessage.parse([UInt8]("From: Jos".utf8) + [0xE9] + [UInt8](" <j@x.example>\n".utf8)).senders,
-                       [Mailbox(name: "José", address: "j@x.example")])
+        XCTAssertEqual(
+            MailMessage.parse([UInt8]("From: Jos".utf8) + [0xE9] + [UInt8](" <j@x.example>\n".utf8)).senders,
+            [Mailbox(name: "José", address: "j@x.example")])
     }
 
     func test_mailAddressFormat_quotesWhereRFC5322Needs() {
-        XCTAssertEqual(MailAddressFormat.mailbox(name: "José Ñúñez", address: "jose@correo.es"), "José Ñúñez <jose@correo.es>")
+        XCTAssertEqual(
+            MailAddressFormat.mailbox(name: "José Ñúñez", address: "jose@correo.es"), "José Ñúñez <jose@correo.es>")
         XCTAssertEqual(MailAddressFormat.mailbox(name: "Lee, Ann", address: "a@x"), "\"Lee, Ann\" <a@x>")
-        XCTAssertEqual(MailAddressFormat.mailbox(name: "Ann \"Annie\" Lee", address: "a@x"), "\"Ann \\\"Annie\\\" Lee\" <a@x>")
+        XCTAssertEqual(
+            MailAddressFormat.mailbox(name: "Ann \"Annie\" Lee", address: "a@x"), "\"Ann \\\"Annie\\\" Lee\" <a@x>")
         XCTAssertEqual(MailAddressFormat.mailbox(name: "", address: "a@x"), "a@x")
     }
 }

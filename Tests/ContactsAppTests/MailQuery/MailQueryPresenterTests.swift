@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class MailQueryPresenterTests: XCTestCase {
@@ -11,14 +12,18 @@ final class MailQueryPresenterTests: XCTestCase {
 
     func test_present_aMessageLineThenOneLinePerAddress() {
         // Given
-        let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme"),
-                       MailQueryMatch(address: "ann@home.example", name: "Ann Lee", info: "")]
+        let matches = [
+            MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme"),
+            MailQueryMatch(address: "ann@home.example", name: "Ann Lee", info: ""),
+        ]
         // When
         let answer = sut.present(matches)
         // Then
-        XCTAssertEqual(answer, MailQueryAnswer(
-            text: "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork · Acme\nann@home.example\tAnn Lee\t\n",
-            found: true))
+        XCTAssertEqual(
+            answer,
+            MailQueryAnswer(
+                text: "contactsbook: 2 addresses\nann@example.org\tAnn Lee\twork · Acme\nann@home.example\tAnn Lee\t\n",
+                found: true))
     }
 
     func test_present_oneAddress_isSingular() {
@@ -29,7 +34,8 @@ final class MailQueryPresenterTests: XCTestCase {
     func test_present_aGroupOfOneMember_namesTheMemberInItsAddress_asMuttWouldOtherwiseNameTheGroup() {
         // Given: groups of one member (a name with RFC 5322 specials, a plain one) and of two
         func group(_ name: String, _ members: [MailQueryMatch]) -> MailQueryMatch {
-            var match = MailQueryMatch(address: members.map(\.address).joined(separator: ", "), name: name, info: "group")
+            var match = MailQueryMatch(
+                address: members.map(\.address).joined(separator: ", "), name: name, info: "group")
             match.members = members
             return match
         }
@@ -39,8 +45,10 @@ final class MailQueryPresenterTests: XCTestCase {
         let answer = sut.present([group("Solo", [lee]), group("Duo", [bo]), group("Both", [lee, bo])], format: .plain)
         let aerc = sut.present([group("Solo", [lee])], format: .aerc)
         // Then: the one address is a mailbox of the member's name; two or more are as they are; aerc unchanged
-        XCTAssertEqual(answer.text, #""Lee, Ann \"A\\B\"" <ann@example.org>"# + "\tSolo\tgroup\n"
-                       + "Bö Ñ <bo@example.org>\tDuo\tgroup\nann@example.org, bo@example.org\tBoth\tgroup\n")
+        XCTAssertEqual(
+            answer.text,
+            #""Lee, Ann \"A\\B\"" <ann@example.org>"# + "\tSolo\tgroup\n"
+                + "Bö Ñ <bo@example.org>\tDuo\tgroup\nann@example.org, bo@example.org\tBoth\tgroup\n")
         XCTAssertEqual(aerc.text, "ann@example.org\tSolo\n")
     }
 
@@ -61,18 +69,22 @@ final class MailQueryPresenterTests: XCTestCase {
         // Given
         let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme")]
         // Then
-        XCTAssertEqual(sut.present(matches, format: .plain),
-                       MailQueryAnswer(text: "ann@example.org\tAnn Lee\twork · Acme\n", found: true))
+        XCTAssertEqual(
+            sut.present(matches, format: .plain),
+            MailQueryAnswer(text: "ann@example.org\tAnn Lee\twork · Acme\n", found: true))
         XCTAssertEqual(sut.present([], format: .plain), MailQueryAnswer(text: "", found: false))
     }
 
     func test_present_aerc_isAddressTabName_andNothingWhenNoneMatch() {
         // Given a name that would break aerc's two columns
-        let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann\tLee", info: "work"),
-                       MailQueryMatch(address: "bo@example.org", name: "", info: "")]
+        let matches = [
+            MailQueryMatch(address: "ann@example.org", name: "Ann\tLee", info: "work"),
+            MailQueryMatch(address: "bo@example.org", name: "", info: ""),
+        ]
         // Then
-        XCTAssertEqual(sut.present(matches, format: .aerc),
-                       MailQueryAnswer(text: "ann@example.org\tAnn Lee\nbo@example.org\t\n", found: true))
+        XCTAssertEqual(
+            sut.present(matches, format: .aerc),
+            MailQueryAnswer(text: "ann@example.org\tAnn Lee\nbo@example.org\t\n", found: true))
         XCTAssertEqual(sut.present([], format: .aerc), MailQueryAnswer(text: "", found: false))
     }
 }

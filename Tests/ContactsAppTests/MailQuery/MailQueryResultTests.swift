@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// `contactsbook query`'s answer (`MailQueryWorker.answer`): the book's matches and a fake
@@ -19,7 +20,9 @@ final class MailQueryResultTests: XCTestCase {
     }
 
     func entry(_ uid: String, _ name: String, mail: String) -> DirectoryEntry {
-        DirectoryEntry(source: "corp", dn: "uid=\(uid),dc=corp", attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)])])
+        DirectoryEntry(
+            source: "corp", dn: "uid=\(uid),dc=corp",
+            attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)])])
     }
 
     func test_answer_theBooksMatchesFirst_thenTheDirectorys() throws {
@@ -27,7 +30,9 @@ final class MailQueryResultTests: XCTestCase {
         client.answers = ["corp": DirectoryAnswer(entries: [entry("zoe", "Zoë Lee", mail: "zoe@corp.test")])]
         var handedFirst: [[MailQueryMatch]] = []
         // When
-        let answer = try sut.answer(for: "lee", directories: SourcesFake([corp]), client: client) { handedFirst.append($0) }
+        let answer = try sut.answer(for: "lee", directories: SourcesFake([corp]), client: client) {
+            handedFirst.append($0)
+        }
         // Then
         let book = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work")]
         XCTAssertEqual(answer.book, book)
@@ -39,7 +44,9 @@ final class MailQueryResultTests: XCTestCase {
 
     func test_answer_aFailingDirectory_isANotice_andTheBookStands() throws {
         // Given
-        client.answers = ["corp": DirectoryAnswer(failure: .directory(name: "corp", .connect, "cannot reach ldap.corp.test"))]
+        client.answers = [
+            "corp": DirectoryAnswer(failure: .directory(name: "corp", .connect, "cannot reach ldap.corp.test"))
+        ]
         // When
         let answer = try sut.answer(for: "lee", directories: SourcesFake([corp]), client: client)
         // Then

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class MailQueryWorkerTests: XCTestCase {
@@ -11,8 +12,9 @@ final class MailQueryWorkerTests: XCTestCase {
     }
 
     func test_matches_oneLinePerAddress_withNameAndLabel() throws {
-        XCTAssertEqual(try sut.matches(for: "lee"),
-                       [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work")])
+        XCTAssertEqual(
+            try sut.matches(for: "lee"),
+            [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work")])
     }
 
     func test_matches_textIsTrimmedAsFoundationTrimsWhitespace() throws {
@@ -26,7 +28,9 @@ final class MailQueryWorkerTests: XCTestCase {
     func test_matches_leaveOutValuesThatAreNotAddresses() throws {
         // Given a contact an import kept with one invalid and one valid email
         var ann = Seeds.Contacts.ann
-        ann.emails = [LabeledValue(label: "work", value: "not-an-email"), LabeledValue(label: "home", value: "ann@home.example")]
+        ann.emails = [
+            LabeledValue(label: "work", value: "not-an-email"), LabeledValue(label: "home", value: "ann@home.example"),
+        ]
         sut = MailQueryWorker(store: InMemoryContactStore([ann]))
         // When a mail client queries
         let matches = try sut.matches(for: "ann")
@@ -41,7 +45,8 @@ final class MailQueryWorkerTests: XCTestCase {
         // When
         _ = try sut.matches(for: " lee ", limit: 7)
         // Then one page is read, and where each contact matched is not worked out: nothing prints it
-        XCTAssertEqual(store.queries, [ContactQuery(search: "lee", sort: .last, page: 1, limit: 7, locatesMatches: false)])
+        XCTAssertEqual(
+            store.queries, [ContactQuery(search: "lee", sort: .last, page: 1, limit: 7, locatesMatches: false)])
     }
 }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// Photos: shown as their type and size, saved with `photo save FILE`, set with `photo FILE`
@@ -22,9 +23,11 @@ final class ContactPhotoTests: XCTestCase {
 
     func test_photo_isReadFromEachVersionsForm() throws {
         let base64 = Self.jpeg.base64EncodedString()
-        for line in ["PHOTO;ENCODING=b;TYPE=JPEG:" + base64,               // 3.0 (Apple, Google)
-                     "PHOTO;JPEG;ENCODING=BASE64:" + base64,               // 2.1 (Android, Outlook)
-                     "PHOTO:data:image/jpeg;base64," + base64] {           // 4.0
+        for line in [
+            "PHOTO;ENCODING=b;TYPE=JPEG:" + base64, // 3.0 (Apple, Google)
+            "PHOTO;JPEG;ENCODING=BASE64:" + base64, // 2.1 (Android, Outlook)
+            "PHOTO:data:image/jpeg;base64," + base64,
+        ] { // 4.0
             let photo = try XCTUnwrap(ContactPhoto(line: line), line)
             XCTAssertEqual(photo.data, Self.jpeg, line)
             XCTAssertEqual(photo.mediaType, "image/jpeg", line)
@@ -38,7 +41,8 @@ final class ContactPhotoTests: XCTestCase {
     func test_detail_showsThePhotosTypeAndSize() {
         // Given
         let spy = ShowContactPresenterTests.ShowContactDisplayLogicSpy()
-        let sut = ShowContactPresenter(formatter: ContactFormatter(locale: Seeds.locale, timeZone: TimeZone(identifier: "UTC")!))
+        let sut = ShowContactPresenter(
+            formatter: ContactFormatter(locale: Seeds.locale, timeZone: TimeZone(identifier: "UTC")!))
         sut.viewController = spy
         var contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
         contact.extraProperties = ["PHOTO;ENCODING=b;TYPE=JPEG:" + Self.jpeg.base64EncodedString()]
@@ -77,10 +81,13 @@ final class ContactPhotoTests: XCTestCase {
         sut.savePhoto(request: .init(path: "a.jpg"))
         sut.contact?.extraProperties = ["PHOTO;VALUE=uri:https://example.org/a.jpg"]
         sut.savePhoto(request: .init(path: "a.jpg"))
-        XCTAssertEqual(presenter.failures, [
-            .badInput("\(Seeds.Contacts.ann.fullName) has no photo"),
-            .badInput("The photo of \(Seeds.Contacts.ann.fullName) is a link, not in the card: https://example.org/a.jpg"),
-        ])
+        XCTAssertEqual(
+            presenter.failures,
+            [
+                .badInput("\(Seeds.Contacts.ann.fullName) has no photo"),
+                .badInput(
+                    "The photo of \(Seeds.Contacts.ann.fullName) is a link, not in the card: https://example.org/a.jpg"),
+            ])
         XCTAssertTrue(files.written.isEmpty)
     }
 
@@ -100,7 +107,8 @@ final class ContactPhotoTests: XCTestCase {
     // MARK: - photo FILE, clear photo
 
     private func form(editing contact: Contact, files: ContactFilesSpy, store: InMemoryContactStore)
-        -> (EditContactInteractor, EditContactInteractorTests.EditContactPresentationLogicSpy) {
+        -> (EditContactInteractor, EditContactInteractorTests.EditContactPresentationLogicSpy)
+    {
         let presenter = EditContactInteractorTests.EditContactPresentationLogicSpy()
         let sut = EditContactInteractor(contactsWorker: Seeds.worker(store), files: files)
         sut.mode = .edit(contact)
@@ -110,7 +118,8 @@ final class ContactPhotoTests: XCTestCase {
 
     func test_photoFile_setsThePhotoInTheCardsOwnVersion_inPlaceOfTheOldOne() throws {
         // Given: a 3.0 card from a phone, with a photo among other properties
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nPHOTO;ENCODING=b;TYPE=GIF:R0lGODlh\r\nX-A:1\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nPHOTO;ENCODING=b;TYPE=GIF:R0lGODlh\r\nX-A:1\r\nEND:VCARD\r\n"
         let store = InMemoryContactStore()
         let ann = try store.insert(try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact))
         let files = ContactFilesSpy()
@@ -122,8 +131,12 @@ final class ContactPhotoTests: XCTestCase {
         // Then
         XCTAssertEqual(presenter.photoResponses.map(\.photo.summary), ["JPEG, 2 KB"])
         let saved = try XCTUnwrap(try store.contact(id: ann.id!))
-        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "UID:ann", "FN:Ann Lee", "N:Lee;Ann;;;",
-                                           "PHOTO;ENCODING=b;TYPE=JPEG:" + Self.jpeg.base64EncodedString(), "X-A:1"])
+        XCTAssertEqual(
+            saved.card?.lines,
+            [
+                "VERSION:3.0", "UID:ann", "FN:Ann Lee", "N:Lee;Ann;;;",
+                "PHOTO;ENCODING=b;TYPE=JPEG:" + Self.jpeg.base64EncodedString(), "X-A:1",
+            ])
         XCTAssertEqual(ContactPhoto(of: saved)?.data, Self.jpeg)
     }
 
@@ -139,9 +152,12 @@ final class ContactPhotoTests: XCTestCase {
         sut.setPhoto(request: .init(path: "missing.jpg"))
         sut.clearField(request: .init(name: "photo"))
         sut.saveContact(request: .init())
-        XCTAssertEqual(presenter.failures, [
-            .badInput("notes.txt is not a JPEG, PNG, GIF, WebP or HEIC picture"), .badInput("cannot read missing.jpg: no such file"),
-        ])
+        XCTAssertEqual(
+            presenter.failures,
+            [
+                .badInput("notes.txt is not a JPEG, PNG, GIF, WebP or HEIC picture"),
+                .badInput("cannot read missing.jpg: no such file"),
+            ])
         XCTAssertEqual(try store.contact(id: ann.id!)?.extraProperties, ["X-A:1"])
     }
 }

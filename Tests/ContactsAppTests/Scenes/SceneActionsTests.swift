@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The scenes' action names are enum cases; these pin what the compiler cannot: each case's
@@ -15,8 +16,9 @@ final class SceneActionsTests: XCTestCase {
 
     func test_everyFormAction_isDeclaredUnderItsName_once_fieldsFirst() {
         assertDeclaredOnce(EditContact.Action.self, in: EditContactViewController.descriptor)
-        XCTAssertEqual(EditContact.Action.allCases.prefix(EditContact.Field.allCases.count).map(\.rawValue),
-                       EditContact.Field.allCases.map(\.rawValue))
+        XCTAssertEqual(
+            EditContact.Action.allCases.prefix(EditContact.Field.allCases.count).map(\.rawValue),
+            EditContact.Field.allCases.map(\.rawValue))
         XCTAssertEqual(EditContact.Action(rawValue: "phone"), .field(.add(.phone)))
         XCTAssertEqual(EditContact.Action(rawValue: "given"), .field(.set(.given)))
         XCTAssertEqual(EditContact.Action(rawValue: "save"), .save)
@@ -24,7 +26,8 @@ final class SceneActionsTests: XCTestCase {
     }
 
     func test_globalActions_areTheSessions() {
-        assertDeclaredOnce(GlobalAction.self, in: SceneDescriptor(id: "global", summary: "", actions: Session.globalActions))
+        assertDeclaredOnce(
+            GlobalAction.self, in: SceneDescriptor(id: "global", summary: "", actions: Session.globalActions))
     }
 
     func test_aCallOfAnotherScenesAction_isNoneOfThisScenes() {
@@ -32,8 +35,10 @@ final class SceneActionsTests: XCTestCase {
         XCTAssertEqual(ActionCall(ListContacts.Action.import).action(of: ListContacts.Action.self), .import)
     }
 
-    private func assertDeclaredOnce<Action: SceneActions>(_ type: Action.Type, in descriptor: SceneDescriptor,
-                                                          file: StaticString = #filePath, line: UInt = #line) {
+    private func assertDeclaredOnce<Action: SceneActions>(
+        _ type: Action.Type, in descriptor: SceneDescriptor,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let names = Action.allCases.map(\.rawValue)
         XCTAssertEqual(descriptor.actions.map(\.name), names, file: file, line: line)
         XCTAssertEqual(Set(names).count, names.count, "names are unique", file: file, line: line)

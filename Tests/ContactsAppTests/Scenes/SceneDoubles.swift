@@ -1,4 +1,5 @@
 import SceneCore
+
 @testable import ContactsApp
 
 /// Records what a ViewController displays: the front end's side of `DisplaySink`.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// The address books in the book file (issue 30): which book a contact is in, moves, the
@@ -32,11 +33,15 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_anAccountsBooks_theFirstWritableTheDefault_contactsInTheBookOfTheirLink() throws {
         // Given
-        try sut.addAccount(account("home"), books: [
-            AddressBook(name: "team", url: "http://h/team/", serverReadOnly: true),
-            AddressBook(name: "book", url: "http://h/book/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "team", url: "http://h/team/", serverReadOnly: true),
+                AddressBook(name: "book", url: "http://h/book/"),
+            ])
         let ann = try contact("Ann"), bob = try contact("Bob")
-        try sut.link(SyncItem(account: "team", href: "/team/bob.vcf", contactID: bob.id!, etag: "e", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "team", href: "/team/bob.vcf", contactID: bob.id!, etag: "e", base: "", syncedVersion: 1))
 
         // When
         let books = try sut.addressBooks(counting: true)
@@ -52,10 +57,16 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_move_outOfAServersBook_keepsItsCardForTheDeleteUntilTheNewBookHoldsIt() throws {
         // Given
-        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
-                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
         let ann = try contact("Ann")
-        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1)
+        )
 
         // When
         try sut.move([ann.id!], to: "team")
@@ -70,7 +81,9 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertFalse(try sut.moveIsReady(move))
 
         // When: the PUT to team was taken
-        try sut.link(SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1)
+        )
         // Then: the DELETE may go; once sent, the move is forgotten
         XCTAssertTrue(try sut.moveIsReady(move))
         try sut.finishMove(move)
@@ -79,10 +92,16 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_move_backBeforeTheSync_linksItAgain_nothingToDelete() throws {
         // Given
-        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
-                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
         let ann = try contact("Ann")
-        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1)
+        )
         try sut.move([ann.id!], to: "team")
 
         // When
@@ -101,7 +120,8 @@ final class AddressBookStoreTests: XCTestCase {
         // Given
         try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/")])
         let ann = try contact("Ann")
-        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e", base: "", syncedVersion: 1))
 
         // When
         let linked = try sut.removeAccount(named: "home")
@@ -113,18 +133,22 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_migration_namesEachAccountsBookAsTheAccount_keepingItsTokenAndDefault() throws {
         // Given: a file whose accounts were made before books (the migration undone by hand)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("books-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("books-\(UUID().uuidString).sqlite")
+            .path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         do {
             let store = try SQLiteContactStore(path: path)
-            try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/book/", user: "ann",
-                                             acceptsVCard4: true))
+            try store.addAccount(
+                SyncAccount(
+                    name: "home", serverURL: "http://h/", bookURL: "http://h/book/", user: "ann",
+                    acceptsVCard4: true))
         }
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO sync_account (name, server_url, book_url, user, vcard4, is_default) VALUES ('local', 'http://w/', 'http://w/b/', 'ann', 0, 0)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO sync_account (name, server_url, book_url, user, vcard4, is_default) VALUES ('local', 'http://w/', 'http://w/b/', 'ann', 0, 0)
+                    """)
             try db.execute(sql: "UPDATE sync_account SET sync_token = 't7', is_default = (name = 'home')")
             try db.execute(sql: "DROP TABLE address_book; DROP TABLE book_pin; DROP TABLE book_move")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'add address books'")
@@ -135,21 +159,30 @@ final class AddressBookStoreTests: XCTestCase {
         let store = try SQLiteContactStore(path: path)
 
         // Then: an account named `local` leaves that name to its book
-        XCTAssertEqual(try store.addressBooks(counting: false), [
-            AddressBook(name: "this-file"),
-            AddressBook(name: "home", account: "home", url: "http://h/book/", acceptsVCard4: true, syncToken: "t7",
-                        isDefault: true),
-            AddressBook(name: "local", account: "local", url: "http://w/b/", syncToken: "t7")])
+        XCTAssertEqual(
+            try store.addressBooks(counting: false),
+            [
+                AddressBook(name: "this-file"),
+                AddressBook(
+                    name: "home", account: "home", url: "http://h/book/", acceptsVCard4: true, syncToken: "t7",
+                    isDefault: true),
+                AddressBook(name: "local", account: "local", url: "http://w/b/", syncToken: "t7"),
+            ])
         XCTAssertEqual(try store.accounts().map(\.syncToken), ["t7", "t7"])
         XCTAssertEqual(try store.syncToken(book: "home"), "t7")
     }
 
     func test_theWorkersCheck_refusesEveryChangeOfAReadOnlyBooksContacts_beforeItStarts() throws {
         // Given
-        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
-                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
         let ann = try contact("Ann"), bob = try contact("Bob")
-        try sut.link(SyncItem(account: "team", href: "/team/bob.vcf", contactID: bob.id!, etag: "e", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "team", href: "/team/bob.vcf", contactID: bob.id!, etag: "e", base: "", syncedVersion: 1))
         try sut.setServerReadOnly("team", true)
         let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
         let refused = ContactsFailure.readOnly(book: "team", byServer: true, contact: "#\(bob.id!) Bob Lee")
@@ -159,8 +192,12 @@ final class AddressBookStoreTests: XCTestCase {
         edited.title = "Boss"
         XCTAssertThrowsError(try worker.update(edited)) { XCTAssertEqual($0 as? ContactsFailure, refused) }
         XCTAssertThrowsError(try worker.delete(bob)) { XCTAssertEqual($0 as? ContactsFailure, refused) }
-        XCTAssertThrowsError(try worker.merge(["#\(ann.id!)", "#\(bob.id!)"])) { XCTAssertEqual($0 as? ContactsFailure, refused) }
-        XCTAssertThrowsError(try worker.move(["#\(bob.id!)"], to: "book")) { XCTAssertEqual($0 as? ContactsFailure, refused) }
+        XCTAssertThrowsError(try worker.merge(["#\(ann.id!)", "#\(bob.id!)"])) {
+            XCTAssertEqual($0 as? ContactsFailure, refused)
+        }
+        XCTAssertThrowsError(try worker.move(["#\(bob.id!)"], to: "book")) {
+            XCTAssertEqual($0 as? ContactsFailure, refused)
+        }
         XCTAssertThrowsError(try worker.move(["#\(ann.id!)"], to: "team")) {
             XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "team", byServer: true, contact: nil))
         }
@@ -177,7 +214,8 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertTrue(copied.copied)
         XCTAssertNotEqual(copied.contacts.first?.uid, bob.uid)
         XCTAssertEqual(copied.contacts.first?.fullName, "Bob Lee")
-        XCTAssertEqual(try sut.bookNames(of: [bob.id!, copied.contacts[0].id!]), [bob.id!: "team", copied.contacts[0].id!: "book"])
+        XCTAssertEqual(
+            try sut.bookNames(of: [bob.id!, copied.contacts[0].id!]), [bob.id!: "team", copied.contacts[0].id!: "book"])
         XCTAssertThrowsError(try worker.copy(["#\(ann.id!)"], to: "team")) {
             XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "team", byServer: true, contact: nil))
         }
@@ -188,9 +226,11 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertThrowsError(try worker.insert(Contact(givenName: "Cy"))) {
             XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "book", byServer: false, contact: nil))
         }
-        XCTAssertEqual(ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
-            .message(for: refused).text,
-            "#\(bob.id!) Bob Lee is in book team, which is read-only (the server does not let us write it); nothing was changed")
+        XCTAssertEqual(
+            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+                .message(for: refused).text,
+            "#\(bob.id!) Bob Lee is in book team, which is read-only (the server does not let us write it); nothing was changed"
+        )
     }
 
     func test_oneBookInUse_showsNoBook() throws {
@@ -207,19 +247,29 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_aGroupLinkedToAReadOnlyBook_isNotChanged_oneInAWritableBookIs() throws {
         // Given: a group on the read-only team book, another on the writable one
-        try sut.addAccount(account("home"), books: [
-            AddressBook(name: "team", url: "http://h/team/", serverReadOnly: true),
-            AddressBook(name: "book", url: "http://h/book/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "team", url: "http://h/team/", serverReadOnly: true),
+                AddressBook(name: "book", url: "http://h/book/"),
+            ])
         let ann = try contact("Ann")
         let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
-        let staff = try worker.newGroup(named: "Staff", book: nil), friends = try worker.newGroup(named: "Friends", book: nil)
-        try sut.linkGroup(GroupLink(account: "team", href: "/team/staff.vcf", uid: staff.uid, etag: "e", base: "", card: ""))
-        try sut.linkGroup(GroupLink(account: "book", href: "/book/friends.vcf", uid: friends.uid, etag: "e", base: "", card: ""))
+        let staff = try worker.newGroup(named: "Staff", book: nil),
+            friends = try worker.newGroup(named: "Friends", book: nil)
+        try sut.linkGroup(
+            GroupLink(account: "team", href: "/team/staff.vcf", uid: staff.uid, etag: "e", base: "", card: ""))
+        try sut.linkGroup(
+            GroupLink(account: "book", href: "/book/friends.vcf", uid: friends.uid, etag: "e", base: "", card: ""))
         let refusal = ContactsFailure.readOnly(book: "team", byServer: true, contact: "group Staff")
 
         // When / Then: every change of Staff is refused before it is written, naming the book
-        XCTAssertThrowsError(try worker.addMembers(["Ann"], to: "Staff")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
-        XCTAssertThrowsError(try worker.renameGroup("Staff", to: "Crew")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
+        XCTAssertThrowsError(try worker.addMembers(["Ann"], to: "Staff")) {
+            XCTAssertEqual($0 as? ContactsFailure, refusal)
+        }
+        XCTAssertThrowsError(try worker.renameGroup("Staff", to: "Crew")) {
+            XCTAssertEqual($0 as? ContactsFailure, refusal)
+        }
         XCTAssertThrowsError(try worker.deleteGroup(named: "Staff")) { XCTAssertEqual($0 as? ContactsFailure, refusal) }
         let kept = try worker.group(named: "Staff")
         XCTAssertEqual([kept.name, kept.card.text], [staff.name, staff.card.text])
@@ -233,11 +283,19 @@ final class AddressBookStoreTests: XCTestCase {
     /// Two books of one account; Ann's card on the server in `book`, Bob not yet pushed (in
     /// `book`, the default, by no pin of his own).
     private func twoBooksAnnSyncedBobNot() throws -> (ann: Contact, bob: Contact, worker: ContactsWorker) {
-        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
-                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
         let ann = try contact("Ann"), bob = try contact("Bob")
-        try sut.link(SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1))
-        return (ann, bob, ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil)))
+        try sut.link(
+            SyncItem(account: "book", href: "/book/ann.vcf", contactID: ann.id!, etag: "e1", base: "", syncedVersion: 1)
+        )
+        return (
+            ann, bob, ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+        )
     }
 
     func test_move_isOneChangeSet_undoPutsThemBackBeforeTheSync_redoMovesThemAgain() throws {
@@ -250,8 +308,12 @@ final class AddressBookStoreTests: XCTestCase {
         let moved = try XCTUnwrap(sut.history(contactID: nil, limit: 5).first)
         XCTAssertEqual(moved.kind, .move)
         XCTAssertEqual(moved.summary, "moved Ann Lee, Bob Lee to team")
-        XCTAssertEqual(moved.moves, [BookChange(contactID: ann.id!, from: "book", to: "team", fromPinned: false),
-                                     BookChange(contactID: bob.id!, from: "book", to: "team", fromPinned: false)])
+        XCTAssertEqual(
+            moved.moves,
+            [
+                BookChange(contactID: ann.id!, from: "book", to: "team", fromPinned: false),
+                BookChange(contactID: bob.id!, from: "book", to: "team", fromPinned: false),
+            ])
         XCTAssertEqual(try sut.history(contactID: bob.id!, limit: 5).first?.id, moved.id)
 
         // When: undone before any sync
@@ -272,8 +334,9 @@ final class AddressBookStoreTests: XCTestCase {
         _ = try sut.redo()
         // Then: moved again, Ann's card waiting for its DELETE once team holds her
         XCTAssertEqual(try sut.bookNames(of: ids), [ann.id!: "team", bob.id!: "team"])
-        XCTAssertEqual(try sut.pendingMoves(account: "home"),
-                       [BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team")])
+        XCTAssertEqual(
+            try sut.pendingMoves(account: "home"),
+            [BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team")])
         XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), ids)
     }
 
@@ -281,8 +344,11 @@ final class AddressBookStoreTests: XCTestCase {
         // Given: the move went through a sync: PUT to team taken, then book's card deleted
         let (ann, _, worker) = try twoBooksAnnSyncedBobNot()
         _ = try worker.move(["#\(ann.id!)"], to: "team")
-        try sut.link(SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1))
-        try sut.finishMove(BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team"))
+        try sut.link(
+            SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1)
+        )
+        try sut.finishMove(
+            BookMove(contactID: ann.id!, fromBook: "book", href: "/book/ann.vcf", etag: "e1", toBook: "team"))
 
         // When
         _ = try sut.undo(changeSet: nil)
@@ -294,7 +360,9 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(try sut.pendingMoves(account: "home"), [back])
         XCTAssertEqual(try sut.movingHrefs(book: "team"), ["/team/ann.vcf"])
         XCTAssertFalse(try sut.moveIsReady(back))
-        try sut.link(SyncItem(account: "book", href: "/book/ann-2.vcf", contactID: ann.id!, etag: "e3", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(
+                account: "book", href: "/book/ann-2.vcf", contactID: ann.id!, etag: "e3", base: "", syncedVersion: 1))
         XCTAssertTrue(try sut.moveIsReady(back))
     }
 
@@ -302,7 +370,9 @@ final class AddressBookStoreTests: XCTestCase {
         // Given: PUT to team taken, DELETE from book not (yet) done
         let (ann, _, worker) = try twoBooksAnnSyncedBobNot()
         _ = try worker.move(["#\(ann.id!)"], to: "team")
-        try sut.link(SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1))
+        try sut.link(
+            SyncItem(account: "team", href: "/team/ann.vcf", contactID: ann.id!, etag: "e2", base: "", syncedVersion: 1)
+        )
 
         // When
         _ = try sut.undo(changeSet: nil)
@@ -338,8 +408,10 @@ final class AddressBookStoreTests: XCTestCase {
             XCTAssertEqual(error as? JournalRefusal, .bookUnavailable(change: first, book: "book", readOnly: true))
         }
         XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "team"])
-        XCTAssertEqual(ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
-            .message(for: .journal(.bookUnavailable(change: first, book: "book", readOnly: true), action: "undo")).text,
+        XCTAssertEqual(
+            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+                .message(for: .journal(.bookUnavailable(change: first, book: "book", readOnly: true), action: "undo"))
+                .text,
             "Cannot undo \"moved Ann Lee to team\": book book is read-only now. Nothing was changed.")
     }
 
@@ -347,26 +419,35 @@ final class AddressBookStoreTests: XCTestCase {
 
     func test_newGroup_isRefusedWhenTheDefaultBookIsReadOnly_namingIt_andGoesToTheBookNamed() throws {
         // Given: the default book became read-only on the server
-        try sut.addAccount(account("home"), books: [AddressBook(name: "book", url: "http://h/book/"),
-                                                    AddressBook(name: "team", url: "http://h/team/")])
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
         try sut.setServerReadOnly("book", true)
         let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
 
         // When / Then: refused before anything is made
         XCTAssertThrowsError(try worker.newGroup(named: "Family", book: nil)) {
-            XCTAssertEqual($0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team"))
+            XCTAssertEqual(
+                $0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team")
+            )
         }
         XCTAssertThrowsError(try worker.newGroup(named: "Family", book: "book")) {
-            XCTAssertEqual($0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: true, writable: "team"))
+            XCTAssertEqual(
+                $0 as? ContactsFailure, .readOnlyForGroups(book: "book", byServer: true, named: true, writable: "team"))
         }
         XCTAssertThrowsError(try worker.newGroup(named: "Family", book: "nowhere")) {
-            XCTAssertEqual($0 as? ContactsFailure, .badInput("there is no book named nowhere; the books: local, book, team"))
+            XCTAssertEqual(
+                $0 as? ContactsFailure, .badInput("there is no book named nowhere; the books: local, book, team"))
         }
         XCTAssertEqual(try sut.groups(), [])
-        XCTAssertEqual(ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
-            .message(for: .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team")).text,
+        XCTAssertEqual(
+            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+                .message(for: .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team")).text,
             "new groups go to book book, which is read-only (the server does not let us write it): a group there would "
-            + "never reach the server; name a writable book: group new NAME --book team. Nothing was made.")
+                + "never reach the server; name a writable book: group new NAME --book team. Nothing was made.")
 
         // When: a writable book named
         let family = try worker.newGroup(named: "Family", book: "team")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// The stored arrays' JSON is what `JSONEncoder` writes with sorted keys and `/` unescaped (the
@@ -21,11 +22,16 @@ final class ContactJSONTests: XCTestCase {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    private let phones = [LabeledValue(label: ContactJSONTests.awkward, value: "+1 555 0100"),
-                          LabeledValue(label: "", value: ""), LabeledValue(label: "work", value: "ann@acme.example")]
-    private let addresses = [PostalAddress(label: "home", street: "1 Main St\nFlat 2", city: "Kraków", region: "",
-                                           postalCode: "30-001", country: ContactJSONTests.awkward),
-                             PostalAddress(label: "")]
+    private let phones = [
+        LabeledValue(label: ContactJSONTests.awkward, value: "+1 555 0100"),
+        LabeledValue(label: "", value: ""), LabeledValue(label: "work", value: "ann@acme.example"),
+    ]
+    private let addresses = [
+        PostalAddress(
+            label: "home", street: "1 Main St\nFlat 2", city: "Kraków", region: "",
+            postalCode: "30-001", country: ContactJSONTests.awkward),
+        PostalAddress(label: ""),
+    ]
     private let strings = [ContactJSONTests.awkward, "", "item1.URL:https://a.example/x?y=1"]
 
     func test_encode_writesTheBytesOfJSONEncoderWithSortedKeysAndSlashesAsTheyAre() throws {
@@ -53,13 +59,15 @@ final class ContactJSONTests: XCTestCase {
     func test_decode_readsEscapesAnotherWriterUses() {
         // When / Then: \u escapes in upper case, a surrogate pair, keys in another order
         XCTAssertEqual(ContactJSON.decodeStrings(#"["\u00E9\uD83D\uDE00\/"]"#), ["é😀/"])
-        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"value":"v","label":"l"}]"#), [LabeledValue(label: "l", value: "v")])
+        XCTAssertEqual(
+            ContactJSON.decodeLabeledValues(#"[{"value":"v","label":"l"}]"#), [LabeledValue(label: "l", value: "v")])
     }
 
     func test_decode_readsAnotherWritersSpacing() {
         XCTAssertEqual(ContactJSON.decodeStrings(" [ \"a\" ,\n\"b\" ] "), ["a", "b"])
-        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[ { "value" : "v" , "label" : "l" } ]"#),
-                       [LabeledValue(label: "l", value: "v")])
+        XCTAssertEqual(
+            ContactJSON.decodeLabeledValues(#"[ { "value" : "v" , "label" : "l" } ]"#),
+            [LabeledValue(label: "l", value: "v")])
     }
 
     func test_decode_givesUpOnWhatItDoesNotExpect_soTheCallerFallsBackToJSONDecoder() {
@@ -77,26 +85,31 @@ final class ContactJSONTests: XCTestCase {
         // When / Then: "labels" and "lab" are not "label"; extra keys are ignored
         XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"labels":"l","value":"v"}]"#))
         XCTAssertNil(ContactJSON.decodeLabeledValues(#"[{"lab":"l","value":"v"}]"#))
-        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"extra":"x","label":"l","value":"v"}]"#),
-                       [LabeledValue(label: "l", value: "v")])
-        XCTAssertEqual(ContactJSON.decodeLabeledValues(#"[{"label":"a","label":"b","value":"v"},{"label":"c","value":"w"}]"#),
-                       [LabeledValue(label: "b", value: "v"), LabeledValue(label: "c", value: "w")])
+        XCTAssertEqual(
+            ContactJSON.decodeLabeledValues(#"[{"extra":"x","label":"l","value":"v"}]"#),
+            [LabeledValue(label: "l", value: "v")])
+        XCTAssertEqual(
+            ContactJSON.decodeLabeledValues(#"[{"label":"a","label":"b","value":"v"},{"label":"c","value":"w"}]"#),
+            [LabeledValue(label: "b", value: "v"), LabeledValue(label: "c", value: "w")])
     }
 
     func test_store_readsRowsWrittenWithOtherJSONSpacing() throws {
         // Given a row whose JSON was written by another writer (pretty-printed)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContactJSONTests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ContactJSONTests-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("book.sqlite").path
         let store = try SQLiteContactStore(path: path)
-        let saved = try store.insert(Contact(uid: "u-1", givenName: "Ann", createdAt: VCardSeeds.now, updatedAt: VCardSeeds.now))
+        let saved = try store.insert(
+            Contact(uid: "u-1", givenName: "Ann", createdAt: VCardSeeds.now, updatedAt: VCardSeeds.now))
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                UPDATE contact SET phones = '[ { "value" : "555", "label" : "work" } ]', tags = '[ "a" , "b" ]',
-                addresses = '[{"label":"home","street":"s","city":"c","region":"r","postalCode":"p","country":"x"}]'
-                WHERE id = ?
-                """, arguments: [saved.id])
+            try db.execute(
+                sql: """
+                    UPDATE contact SET phones = '[ { "value" : "555", "label" : "work" } ]', tags = '[ "a" , "b" ]',
+                    addresses = '[{"label":"home","street":"s","city":"c","region":"r","postalCode":"p","country":"x"}]'
+                    WHERE id = ?
+                    """, arguments: [saved.id])
         }
         try queue.close()
         // When
@@ -104,6 +117,8 @@ final class ContactJSONTests: XCTestCase {
         // Then
         XCTAssertEqual(read.phones, [LabeledValue(label: "work", value: "555")])
         XCTAssertEqual(read.tags, ["a", "b"])
-        XCTAssertEqual(read.addresses, [PostalAddress(label: "home", street: "s", city: "c", region: "r", postalCode: "p", country: "x")])
+        XCTAssertEqual(
+            read.addresses,
+            [PostalAddress(label: "home", street: "s", city: "c", region: "r", postalCode: "p", country: "x")])
     }
 }

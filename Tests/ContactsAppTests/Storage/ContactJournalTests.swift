@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// The change journal of the SQLite store: what each write records, undo and redo, trash,
@@ -13,7 +14,8 @@ final class ContactJournalTests: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ContactJournalTests-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ContactJournalTests-\(UUID().uuidString)")
         sut = try open()
     }
 
@@ -166,7 +168,10 @@ final class ContactJournalTests: XCTestCase {
         var second = saved
         second.title = "CEO"
         _ = try other.update(second)
-        let firstChange = try XCTUnwrap(sut.history(contactID: nil, limit: 10).first { $0.summary == "edited Bob Stone" && $0.entries.first?.after?.title == "" })
+        let firstChange = try XCTUnwrap(
+            sut.history(contactID: nil, limit: 10).first {
+                $0.summary == "edited Bob Stone" && $0.entries.first?.after?.title == ""
+            })
         // When / Then
         XCTAssertThrowsError(try sut.undo(changeSet: firstChange.id)) { error in
             guard case JournalRefusal.changedLater(let change, let later)? = error as? JournalRefusal else {
@@ -193,7 +198,9 @@ final class ContactJournalTests: XCTestCase {
         _ = try sut.update(again)
         // When / Then
         XCTAssertThrowsError(try sut.redo()) { error in
-            guard case JournalRefusal.changedLater(_, let later)? = error as? JournalRefusal else { return XCTFail("\(error)") }
+            guard case JournalRefusal.changedLater(_, let later)? = error as? JournalRefusal else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(later.summary, "edited Bob Stone")
         }
         XCTAssertEqual(try sut.contact(id: bob.id!)?.organization, "")
@@ -202,7 +209,9 @@ final class ContactJournalTests: XCTestCase {
     func test_undo_afterAChangeOutsideTheJournal_isRefused() throws {
         // Given: an edit, then the row changed by a program that keeps no journal
         let bob = try bob()
-        try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE contact SET notes = 'x' WHERE id = ?", arguments: [bob.id]) }
+        try DatabaseQueue(path: path).write {
+            try $0.execute(sql: "UPDATE contact SET notes = 'x' WHERE id = ?", arguments: [bob.id])
+        }
         // When / Then
         XCTAssertThrowsError(try sut.undo(changeSet: nil)) { error in
             guard case JournalRefusal.changedSince? = error as? JournalRefusal else { return XCTFail("\(error)") }
@@ -248,8 +257,12 @@ final class ContactJournalTests: XCTestCase {
         // Then
         XCTAssertEqual(try sut.page(ContactQuery()).contacts.map(\.id), [bob.id])
         XCTAssertEqual(try sut.contact(id: bob.id!)?.title, "")
-        XCTAssertEqual(Set(try sut.changes(after: seen).changes), [JournalChange(kind: "updated", ids: [bob.id!]),
-                                                                  JournalChange(kind: "deleted", ids: [bob.id! + 1])])
+        XCTAssertEqual(
+            Set(try sut.changes(after: seen).changes),
+            [
+                JournalChange(kind: "updated", ids: [bob.id!]),
+                JournalChange(kind: "deleted", ids: [bob.id! + 1]),
+            ])
         // And a redo puts both back, and a second undo takes them again
         _ = try sut.redo()
         XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
@@ -291,11 +304,13 @@ final class ContactJournalTests: XCTestCase {
         XCTAssertEqual(try sut.trash(), [])
         XCTAssertEqual(try sut.history(contactID: bob.id, limit: 10), [])
         let mentions = try DatabaseQueue(path: path).read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM change_entry WHERE before LIKE '%Stone%' OR after LIKE '%Stone%')
-                     + (SELECT COUNT(*) FROM change_set WHERE summary LIKE '%Stone%')
-                     + (SELECT COUNT(*) FROM contact_trash WHERE image LIKE '%Stone%')
-                """)
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM change_entry WHERE before LIKE '%Stone%' OR after LIKE '%Stone%')
+                         + (SELECT COUNT(*) FROM change_set WHERE summary LIKE '%Stone%')
+                         + (SELECT COUNT(*) FROM contact_trash WHERE image LIKE '%Stone%')
+                    """)
         }
         XCTAssertEqual(mentions, 0)
         // And the others' history stays
@@ -330,7 +345,8 @@ final class ContactJournalTests: XCTestCase {
         try other.delete(id: ann.id!, expectedVersion: nil)
         // Then
         let (changes, sequence) = try sut.changes(after: seen)
-        XCTAssertEqual(changes, [JournalChange(kind: "created", ids: [ann.id!]), JournalChange(kind: "deleted", ids: [ann.id!])])
+        XCTAssertEqual(
+            changes, [JournalChange(kind: "created", ids: [ann.id!]), JournalChange(kind: "deleted", ids: [ann.id!])])
         XCTAssertEqual(try sut.changes(after: sequence).changes, [])
         // And an undo is told as its reverse
         _ = try other.undo(changeSet: nil)
@@ -338,10 +354,14 @@ final class ContactJournalTests: XCTestCase {
         XCTAssertEqual(undone, [JournalChange(kind: "created", ids: [ann.id!])])
         // And an undo elsewhere of this session's own change is told to it too, not to the undoer
         let seenByOther = try other.lastSequence()
-        _ = try other.undo(changeSet: nil)   // ann's add: other's own
-        _ = try other.undo(changeSet: nil)   // bob's add: this session's
-        XCTAssertEqual(try sut.changes(after: afterUndo).changes, [JournalChange(kind: "deleted", ids: [ann.id!]),
-                                                                   JournalChange(kind: "deleted", ids: [1])])
+        _ = try other.undo(changeSet: nil) // ann's add: other's own
+        _ = try other.undo(changeSet: nil) // bob's add: this session's
+        XCTAssertEqual(
+            try sut.changes(after: afterUndo).changes,
+            [
+                JournalChange(kind: "deleted", ids: [ann.id!]),
+                JournalChange(kind: "deleted", ids: [1]),
+            ])
         XCTAssertEqual(try other.changes(after: seenByOther).changes, [])
     }
 }

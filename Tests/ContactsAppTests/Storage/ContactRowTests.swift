@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// The contact row's columns are declared once (`SQLiteContactStore.columns`): these tests fail
@@ -40,8 +41,11 @@ final class ContactRowTests: XCTestCase {
         expected.version = 2
         expected.notes = "changed"
         // The card says so too, in its NOTE and nowhere else
-        XCTAssertEqual(updated.card?.lines.filter { !$0.hasPrefix("REV:") },
-                       StoreSeeds.full.card?.lines.filter { !$0.hasPrefix("REV:") }.map { $0.hasPrefix("NOTE:") ? "NOTE:changed" : $0 })
+        XCTAssertEqual(
+            updated.card?.lines.filter { !$0.hasPrefix("REV:") },
+            StoreSeeds.full.card?.lines.filter { !$0.hasPrefix("REV:") }.map {
+                $0.hasPrefix("NOTE:") ? "NOTE:changed" : $0
+            })
         expected.card = updated.card
         // Then: each way of reading a row gives the whole contact
         XCTAssertEqual(try sut.contact(id: updated.id!), expected)

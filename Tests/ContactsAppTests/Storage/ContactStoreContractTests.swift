@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The behaviour every `ContactStore` must have, checked against `InMemoryContactStore` and
@@ -12,20 +13,31 @@ final class ContactStoreContractTests: XCTestCase {
         ("InMemoryContactStore", { _ in InMemoryContactStore() }),
         ("SQLiteContactStore", { try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path) }),
         // Keeping no matching ids: every page plan searches the indexes again.
-        ("SQLiteContactStore keeping no matches", {
-            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path,
-                                   tuning: .init(listedMatches: 0, keepsMatchSet: false))
-        }),
+        (
+            "SQLiteContactStore keeping no matches",
+            {
+                try SQLiteContactStore(
+                    path: $0.appendingPathComponent("contacts.sqlite").path,
+                    tuning: .init(listedMatches: 0, keepsMatchSet: false))
+            }
+        ),
         // Buckets of 2 page anchors: pages past the fourth contact are found through them.
-        ("SQLiteContactStore, anchorBucket 2", {
-            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2)
-        }),
+        (
+            "SQLiteContactStore, anchorBucket 2",
+            {
+                try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2)
+            }
+        ),
         // A search whose matches are a run of the sort index, however few, is paged as that run,
         // its length counted through buckets of 2 anchors.
-        ("SQLiteContactStore, whole clusters from 1 match", {
-            try SQLiteContactStore(path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2,
-                                   tuning: .init(shortestRun: 1))
-        }),
+        (
+            "SQLiteContactStore, whole clusters from 1 match",
+            {
+                try SQLiteContactStore(
+                    path: $0.appendingPathComponent("contacts.sqlite").path, anchorBucket: 2,
+                    tuning: .init(shortestRun: 1))
+            }
+        ),
     ]
 
     var sut: ContactStore!
@@ -49,10 +61,13 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
-    override func recordFailure(withDescription description: String, inFile filePath: String,
-                                atLine lineNumber: Int, expected: Bool) {
-        super.recordFailure(withDescription: "[\(storeName)] \(description)", inFile: filePath,
-                            atLine: lineNumber, expected: expected)
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String,
+        atLine lineNumber: Int, expected: Bool
+    ) {
+        super.recordFailure(
+            withDescription: "[\(storeName)] \(description)", inFile: filePath,
+            atLine: lineNumber, expected: expected)
     }
 
     @discardableResult
@@ -119,9 +134,11 @@ final class ContactStoreContractTests: XCTestCase {
             // Then
             XCTAssertNotEqual(first.id, second.id)
             XCTAssertEqual(try sut.contacts(uids: [StoreSeeds.ann.uid]).map(\.id), [first.id, second.id])
-            XCTAssertEqual(try sut.sharedUIDs(), [StoreSeeds.ann.uid: [try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
-            XCTAssertEqual(try sut.sharedMatchKeys(defaultCountry: nil).filter { $0.kind == .uid }.map(\.ids),
-                           [[try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
+            XCTAssertEqual(
+                try sut.sharedUIDs(), [StoreSeeds.ann.uid: [try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
+            XCTAssertEqual(
+                try sut.sharedMatchKeys(defaultCountry: nil).filter { $0.kind == .uid }.map(\.ids),
+                [[try XCTUnwrap(first.id), try XCTUnwrap(second.id)]])
         }
     }
 
@@ -239,15 +256,18 @@ final class ContactStoreContractTests: XCTestCase {
             // When
             let page = try sut.page(ContactQuery(sort: .first)).contacts
             // Then
-            XCTAssertEqual(page.map { $0.givenName.isEmpty ? $0.organization : $0.givenName },
-                           ["Acme Corp", "Al", "Ann", "Émile", "José", "zoë"])
+            XCTAssertEqual(
+                page.map { $0.givenName.isEmpty ? $0.organization : $0.givenName },
+                ["Acme Corp", "Al", "Ann", "Émile", "José", "zoë"])
         }
     }
 
     func test_page_sameName_isOrderedById() {
         forEachStore {
             // Given
-            let saved = try seed([StoreSeeds.contact("Sam", "Smith", uid: "a"), StoreSeeds.contact("Sam", "Smith", uid: "b")])
+            let saved = try seed([
+                StoreSeeds.contact("Sam", "Smith", uid: "a"), StoreSeeds.contact("Sam", "Smith", uid: "b"),
+            ])
             // Then
             XCTAssertEqual(try sut.page(ContactQuery()).contacts.map(\.id), saved.map(\.id))
         }
@@ -291,8 +311,11 @@ final class ContactStoreContractTests: XCTestCase {
     func test_page_pastTheEnd_whenAsked_isTheLastPage_inTheSameRead() {
         forEachStore {
             // Given
-            try seed(StoreSeeds.numbered(7) + [StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"]),
-                                               StoreSeeds.contact("Ann", "Brown", emails: ["marykowalczyk@example.com"])])
+            try seed(
+                StoreSeeds.numbered(7) + [
+                    StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"]),
+                    StoreSeeds.contact("Ann", "Brown", emails: ["marykowalczyk@example.com"]),
+                ])
             func last(_ query: ContactQuery) throws -> ContactPage {
                 var query = query
                 query.lastPageWhenPastTheEnd = true
@@ -302,12 +325,15 @@ final class ContactStoreContractTests: XCTestCase {
             XCTAssertEqual(try last(ContactQuery(page: 4, limit: 4)).contacts.map(\.familyName), ["P07"])
             XCTAssertEqual(try last(ContactQuery(page: .max, limit: 4)).contacts.map(\.familyName), ["P07"])
             // A page within the book is itself
-            XCTAssertEqual(try last(ContactQuery(page: 2, limit: 4)).contacts.map(\.familyName), ["P03", "P04", "P05", "P06"])
+            XCTAssertEqual(
+                try last(ContactQuery(page: 2, limit: 4)).contacts.map(\.familyName), ["P03", "P04", "P05", "P06"])
             // A search: at word starts, and found inside words too (Brown's handle)
             XCTAssertEqual(try last(ContactQuery(search: "x", page: 5, limit: 2)).contacts.map(\.familyName), ["P07"])
-            XCTAssertEqual(try last(ContactQuery(search: "kowal", page: 3, limit: 1)).contacts.map(\.familyName), ["Brown"])
+            XCTAssertEqual(
+                try last(ContactQuery(search: "kowal", page: 3, limit: 1)).contacts.map(\.familyName), ["Brown"])
             // Nothing matches: no page at all
-            XCTAssertEqual(try last(ContactQuery(search: "zed", page: 3, limit: 2)), ContactPage(contacts: [], total: 0))
+            XCTAssertEqual(
+                try last(ContactQuery(search: "zed", page: 3, limit: 2)), ContactPage(contacts: [], total: 0))
             // Without asking, past the end stays empty
             XCTAssertEqual(try sut.page(ContactQuery(page: 4, limit: 4)).contacts, [])
         }
@@ -423,7 +449,7 @@ final class ContactStoreContractTests: XCTestCase {
             // Given: 12 Kowalczyks (together under K by last name), and Kowal matches elsewhere
             var book = (0..<12).map { StoreSeeds.contact(["Ann", "Zoe", "Bob"][$0 % 3], "Kowalczyk", uid: "k\($0)") }
             book += [
-                StoreSeeds.contact("Kowalski", "Adams", uid: "before"),        // given name; sorts before K
+                StoreSeeds.contact("Kowalski", "Adams", uid: "before"), // given name; sorts before K
                 StoreSeeds.contact("Eve", "Young", uid: "after", emails: ["kowal7@mail.test"]),
                 StoreSeeds.contact("", "", uid: "org", organization: "Kowal Ltd"), // sorts inside the run
                 StoreSeeds.contact("Kowalska", "Zola", uid: "last"),
@@ -442,8 +468,9 @@ final class ContactStoreContractTests: XCTestCase {
                             // Then
                             let start = min((page - 1) * limit, all.total), end = min(start + limit, all.total)
                             XCTAssertEqual(got.total, all.total, "\(text) \(sort)")
-                            XCTAssertEqual(got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
-                                           "\(text) \(sort) page \(page) of \(limit)")
+                            XCTAssertEqual(
+                                got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
+                                "\(text) \(sort) page \(page) of \(limit)")
                         }
                     }
                 }
@@ -474,12 +501,15 @@ final class ContactStoreContractTests: XCTestCase {
     func test_search_matchesAtWordStartsComeFirst_thenInsideWords_eachInSortOrder() {
         forEachStore {
             // Given: two Lees, and two whose names hold "lee" inside, one sorting before them
-            try seed([StoreSeeds.contact("Ann", "Lee"), StoreSeeds.contact("Al", "Leeds"),
-                      StoreSeeds.contact("Zoe", "Ashlee"), StoreSeeds.contact("Kim", "Brolee")])
+            try seed([
+                StoreSeeds.contact("Ann", "Lee"), StoreSeeds.contact("Al", "Leeds"),
+                StoreSeeds.contact("Zoe", "Ashlee"), StoreSeeds.contact("Kim", "Brolee"),
+            ])
             // When / Then
             XCTAssertEqual(try search("lee"), ["Lee", "Leeds", "Ashlee", "Brolee"])
-            XCTAssertEqual(try names(ContactQuery(search: "lee", sort: .first, limit: 100)),
-                           ["Leeds", "Lee", "Brolee", "Ashlee"])
+            XCTAssertEqual(
+                try names(ContactQuery(search: "lee", sort: .first, limit: 100)),
+                ["Leeds", "Lee", "Brolee", "Ashlee"])
             // and pages run on from the word starts into the rest
             for (page, expected) in [(1, ["Lee", "Leeds", "Ashlee"]), (2, ["Brolee"]), (3, [])] {
                 let got = try sut.page(ContactQuery(search: "lee", page: page, limit: 3))
@@ -623,8 +653,10 @@ final class ContactStoreContractTests: XCTestCase {
             // Given
             try seed()
             // When / Then: each is an ordinary search, whatever it finds
-            for text in ["\"", "*", "(", ")", "AND", "OR", "NOT ann", "NEAR(a b)", "ann\"", "\"ann", "-ann",
-                         "^ann", "family:lee", "a'b", "{x}", "ann*", "\"\"", "+", "555-", "((555))"] {
+            for text in [
+                "\"", "*", "(", ")", "AND", "OR", "NOT ann", "NEAR(a b)", "ann\"", "\"ann", "-ann",
+                "^ann", "family:lee", "a'b", "{x}", "ann*", "\"\"", "+", "555-", "((555))",
+            ] {
                 XCTAssertNoThrow(try sut.page(ContactQuery(search: text)), text)
             }
             XCTAssertEqual(try search("\"ann"), ["Lee"])
@@ -657,10 +689,10 @@ final class ContactStoreContractTests: XCTestCase {
         forEachStore {
             // Given: fragments of 7 digits or more are looked up by runs of digits in SQLite
             try seed([
-                StoreSeeds.contact("A", "Odd", phones: ["+1 (555) 123-4567"]),        // 15551234567
-                StoreSeeds.contact("B", "Even", phones: ["555 1234 99"]),             // 555123499
-                StoreSeeds.contact("C", "Split", phones: ["555 1234", "567 0000"]),   // 5551234, 5670000
-                StoreSeeds.contact("D", "Inner", phones: ["0 5551234567 8"]),         // 055512345678
+                StoreSeeds.contact("A", "Odd", phones: ["+1 (555) 123-4567"]), // 15551234567
+                StoreSeeds.contact("B", "Even", phones: ["555 1234 99"]), // 555123499
+                StoreSeeds.contact("C", "Split", phones: ["555 1234", "567 0000"]), // 5551234, 5670000
+                StoreSeeds.contact("D", "Inner", phones: ["0 5551234567 8"]), // 055512345678
             ])
             // Then
             XCTAssertEqual(try search("555-1234"), ["Even", "Inner", "Odd", "Split"])
@@ -706,9 +738,11 @@ final class ContactStoreContractTests: XCTestCase {
             let book = StoreSeeds.generated(120)
             try seed(book)
             let reference = InMemoryContactStore(book)
-            let searches = ["a", "young", "zed", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
-                            "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999",
-                            "dam", "leo", "ample", "oung", "dam ann", "alczyk"]
+            let searches = [
+                "a", "young", "zed", "kowal", "example", "ann kowal", "eve.lee", "555", "555 01",
+                "1555012", "5550120", "+1 555 001 7919", "7946 0005", "9999999",
+                "dam", "leo", "ample", "oung", "dam ann", "alczyk",
+            ]
             for text in searches {
                 for sort in [SortOrder.last, .first] {
                     let all = try reference.page(ContactQuery(search: text, sort: sort, page: 1, limit: 1000))
@@ -721,8 +755,9 @@ final class ContactStoreContractTests: XCTestCase {
                             // Then
                             let start = min((page - 1) * limit, all.total), end = min(start + limit, all.total)
                             XCTAssertEqual(got.total, all.total, "\(text) \(sort)")
-                            XCTAssertEqual(got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
-                                           "\(text) \(sort) page \(page) of \(limit)")
+                            XCTAssertEqual(
+                                got.contacts.map(\.uid), all.contacts[start..<end].map(\.uid),
+                                "\(text) \(sort) page \(page) of \(limit)")
                         }
                     }
                 }
@@ -801,7 +836,8 @@ final class ContactStoreContractTests: XCTestCase {
             ann = try sut.update(ann)
             stale.title = "Mine"
             // When
-            XCTAssertThrowsError(try sut.importContacts(inserting: [StoreSeeds.al, StoreSeeds.jose], updating: [stale]))
+            XCTAssertThrowsError(
+                try sut.importContacts(inserting: [StoreSeeds.al, StoreSeeds.jose], updating: [stale]))
             // Then
             XCTAssertEqual(try sut.page(ContactQuery(limit: 10)).contacts.map(\.uid), [StoreSeeds.ann.uid])
             XCTAssertEqual(try sut.contact(id: ann.id!)?.title, "Elsewhere")

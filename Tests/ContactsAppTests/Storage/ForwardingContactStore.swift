@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ContactsApp
 
 /// A store that hands every call to another one: test doubles subclass it and override only
@@ -20,8 +21,10 @@ class ForwardingContactStore: ContactStore {
     func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches(body)
     }
-    func forEachBatch(search: String, sort: ContactsApp.SortOrder, batchSize: Int,
-                      _ body: ([Contact]) throws -> Void) throws -> Int {
+    func forEachBatch(
+        search: String, sort: ContactsApp.SortOrder, batchSize: Int,
+        _ body: ([Contact]) throws -> Void
+    ) throws -> Int {
         try inner.forEachBatch(search: search, sort: sort, batchSize: batchSize, body)
     }
     func sharedUIDs() throws -> [String: [Int64]] { try inner.sharedUIDs() }

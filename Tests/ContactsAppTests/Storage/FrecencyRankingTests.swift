@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// A search puts the contacts whose addresses `add-email` saw first (highest frecency first),
@@ -10,8 +11,9 @@ final class FrecencyRankingTests: XCTestCase {
     /// Twelve Lees, "Lee 01"… by family then given name; each with one address.
     private static func book() -> [Contact] {
         (1...12).map { n in
-            Contact(uid: "uid-\(n)", givenName: String(format: "Lee%02d", n), familyName: "Lee",
-                    emails: [LabeledValue(label: "work", value: "lee\(n)@example.org")])
+            Contact(
+                uid: "uid-\(n)", givenName: String(format: "Lee%02d", n), familyName: "Lee",
+                emails: [LabeledValue(label: "work", value: "lee\(n)@example.org")])
         }
     }
 
@@ -29,7 +31,9 @@ final class FrecencyRankingTests: XCTestCase {
         for (name, store) in try stores() {
             // Given: lee9 seen 3 times long ago, lee5 twice today, lee11 once today; one address no contact holds
             let now = Seeds.now
-            for _ in 1...3 { try store.recordSeen(addresses: ["LEE9@example.org "], at: now.addingTimeInterval(-90 * Self.day)) }
+            for _ in 1...3 {
+                try store.recordSeen(addresses: ["LEE9@example.org "], at: now.addingTimeInterval(-90 * Self.day))
+            }
             try store.recordSeen(addresses: ["lee5@example.org", "lee11@example.org", "stranger@example.org"], at: now)
             try store.recordSeen(addresses: ["lee5@example.org"], at: now)
 
@@ -37,8 +41,12 @@ final class FrecencyRankingTests: XCTestCase {
             let pages = try (1...4).map { try names(store, "lee", page: $0, limit: 4) }
 
             // Then: 2 today beats 3 three half-lives ago (3/8); 1 today beats it too
-            XCTAssertEqual(pages.flatMap { $0 }, ["Lee05", "Lee11", "Lee09", "Lee01", "Lee02", "Lee03", "Lee04", "Lee06",
-                                                  "Lee07", "Lee08", "Lee10", "Lee12"], name)
+            XCTAssertEqual(
+                pages.flatMap { $0 },
+                [
+                    "Lee05", "Lee11", "Lee09", "Lee01", "Lee02", "Lee03", "Lee04", "Lee06",
+                    "Lee07", "Lee08", "Lee10", "Lee12",
+                ], name)
             XCTAssertEqual(pages.last, [], name)
             XCTAssertEqual(try store.page(ContactQuery(search: "lee", page: 1, limit: 2)).total, 12, name)
             // A page of ranked ones alone still counts every match
@@ -53,7 +61,8 @@ final class FrecencyRankingTests: XCTestCase {
 
     func test_aBookThatHasSeenNothing_searchesAsBefore() throws {
         for (name, store) in try stores() {
-            XCTAssertEqual(try names(store, "lee", page: 2, limit: 5), ["Lee06", "Lee07", "Lee08", "Lee09", "Lee10"], name)
+            XCTAssertEqual(
+                try names(store, "lee", page: 2, limit: 5), ["Lee06", "Lee07", "Lee08", "Lee09", "Lee10"], name)
             XCTAssertEqual(try store.seenAddresses(), [], name)
         }
     }

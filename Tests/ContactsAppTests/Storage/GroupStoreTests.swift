@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// Groups in both stores: kept beside the contacts, never among them; pages filtered by a group
@@ -9,8 +10,9 @@ final class GroupStoreTests: XCTestCase {
     }
 
     private func person(_ given: String, _ family: String, uid: String) -> Contact {
-        Contact(uid: uid, givenName: given, familyName: family,
-                emails: [LabeledValue(label: "home", value: "\(given.lowercased())@example.org")])
+        Contact(
+            uid: uid, givenName: given, familyName: family,
+            emails: [LabeledValue(label: "home", value: "\(given.lowercased())@example.org")])
     }
 
     /// Ann, Bob and Cy; Family holds Ann, Cy and a member whose card is elsewhere.
@@ -18,8 +20,9 @@ final class GroupStoreTests: XCTestCase {
         for (given, family, uid) in [("Ann", "Lee", "a"), ("Bob", "Stone", "b"), ("Cy", "Young", "c")] {
             _ = try store.insert(person(given, family, uid: uid))
         }
-        return try store.saveGroup(GroupCard.new(uid: "g", name: "Family", members: ["c", "a", "elsewhere"], convention: .kind),
-                                   kind: .add, summary: "made group Family")
+        return try store.saveGroup(
+            GroupCard.new(uid: "g", name: "Family", members: ["c", "a", "elsewhere"], convention: .kind),
+            kind: .add, summary: "made group Family")
     }
 
     func test_groups_areKeptApartFromContacts_withTheirSizes() throws {
@@ -47,14 +50,17 @@ final class GroupStoreTests: XCTestCase {
             // Given: UIDs as an import makes them (`urn:uuid:`), a card's MEMBER naming one as RFC 6350 writes it
             _ = try store.insert(person("Ann", "Lee", uid: "urn:uuid:0a"))
             _ = try store.insert(person("Bob", "Stone", uid: "urn:uuid:0b"))
-            let family = try store.saveGroup(GroupCard.new(uid: "g", name: "Family", members: ["urn:uuid:0a"], convention: .kind),
-                                             kind: .add, summary: "made group Family")
+            let family = try store.saveGroup(
+                GroupCard.new(uid: "g", name: "Family", members: ["urn:uuid:0a"], convention: .kind),
+                kind: .add, summary: "made group Family")
             let id = try XCTUnwrap(family.id)
             // Then: Ann is listed in the group, Bob in none; her detail names it; she counts in the book
-            XCTAssertEqual(try store.page(ContactQuery(sort: .last, limit: 10, group: .members(of: id))).contacts.map(\.uid),
-                           ["urn:uuid:0a"], name)
-            XCTAssertEqual(try store.page(ContactQuery(sort: .last, limit: 10, group: .ungrouped)).contacts.map(\.uid),
-                           ["urn:uuid:0b"], name)
+            XCTAssertEqual(
+                try store.page(ContactQuery(sort: .last, limit: 10, group: .members(of: id))).contacts.map(\.uid),
+                ["urn:uuid:0a"], name)
+            XCTAssertEqual(
+                try store.page(ContactQuery(sort: .last, limit: 10, group: .ungrouped)).contacts.map(\.uid),
+                ["urn:uuid:0b"], name)
             XCTAssertEqual(try store.groups(containing: "urn:uuid:0a").map(\.name), ["Family"], name)
             XCTAssertEqual(try store.groups().map(\.inBook), [1], name)
         }
@@ -69,8 +75,10 @@ final class GroupStoreTests: XCTestCase {
             let members = try store.page(ContactQuery(sort: .last, limit: 1, group: .members(of: id)))
             let second = try store.page(ContactQuery(sort: .last, page: 2, limit: 1, group: .members(of: id)))
             let ungrouped = try store.page(ContactQuery(sort: .last, limit: 10, group: .ungrouped))
-            let searched = try store.page(ContactQuery(search: "young", sort: .last, limit: 10, group: .members(of: id)))
-            let searchedOutside = try store.page(ContactQuery(search: "stone", sort: .last, limit: 10, group: .members(of: id)))
+            let searched = try store.page(
+                ContactQuery(search: "young", sort: .last, limit: 10, group: .members(of: id)))
+            let searchedOutside = try store.page(
+                ContactQuery(search: "stone", sort: .last, limit: 10, group: .members(of: id)))
             // Then
             XCTAssertEqual(members.contacts.map(\.uid), ["a"], name)
             XCTAssertEqual(members.total, 2, name)
@@ -92,7 +100,8 @@ final class GroupStoreTests: XCTestCase {
             // When: an edit begun from version 1
             var stale = family
             stale.members = []
-            XCTAssertThrowsError(try store.saveGroup(GroupCard.updated(stale), kind: .edit, summary: "x"), name) { error in
+            XCTAssertThrowsError(try store.saveGroup(GroupCard.updated(stale), kind: .edit, summary: "x"), name) {
+                error in
                 XCTAssertEqual(error as? ContactStoreError, .staleVersion(id: family.id!, expected: 1, actual: 2), name)
             }
             // And a delete from the current version
@@ -127,7 +136,8 @@ final class GroupStoreTests: XCTestCase {
         let family = try seeded(store)
         var grown = family
         grown.members.append("b")
-        let saved = try store.saveGroup(GroupCard.updated(grown), kind: .edit, summary: "added Bob Stone to group Family")
+        let saved = try store.saveGroup(
+            GroupCard.updated(grown), kind: .edit, summary: "added Bob Stone to group Family")
         // When: the first change undone while the later one stands
         let history = try store.history(contactID: nil, limit: 10)
         let made = try XCTUnwrap(history.first { $0.summary == "made group Family" })
@@ -151,7 +161,8 @@ final class GroupStoreTests: XCTestCase {
         // Given: a group named as a person is
         let store = try SQLiteContactStore(path: ":memory:")
         _ = try store.insert(person("Ann", "Lee", uid: "a"))
-        _ = try store.saveGroup(GroupCard.new(uid: "g", name: "Ann Lee", members: ["a"], convention: .kind), kind: .add, summary: "x")
+        _ = try store.saveGroup(
+            GroupCard.new(uid: "g", name: "Ann Lee", members: ["a"], convention: .kind), kind: .add, summary: "x")
         // Then
         XCTAssertEqual(try store.sharedMatchKeys(defaultCountry: nil), [])
         XCTAssertEqual(try store.contactsWithBirthdays(), [])

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// An import's ids kept as runs: memory grows with the gaps between them, not with their number.

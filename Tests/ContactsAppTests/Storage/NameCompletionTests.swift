@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class NameCompletionTests: XCTestCase {
@@ -8,7 +9,8 @@ final class NameCompletionTests: XCTestCase {
         Contact(id: 3, givenName: "Bo", familyName: "Li-Andersson"),
         Contact(id: 4, givenName: "山田", familyName: "太郎"),
         Contact(id: 5, givenName: "Élise", familyName: "Martin"),
-        Contact(id: 6, givenName: "Carl", familyName: "Smith", emails: [LabeledValue(label: "work", value: "li@x.example")]),
+        Contact(
+            id: 6, givenName: "Carl", familyName: "Smith", emails: [LabeledValue(label: "work", value: "li@x.example")]),
     ]
 
     private func names(_ typed: String) -> [String] {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// `SQLiteContactStore`'s page anchors (its order-statistic index over each sort order), with
@@ -91,7 +92,9 @@ final class PageAnchorTests: XCTestCase {
         // When: a streamed import renames half the book (moving them), adds some, in two batches
         let ids = book.keys.sorted()
         func renamed(_ ids: ArraySlice<Int64>) -> [Contact] {
-            ids.map { var contact = book[$0]!; rename(&contact); return contact }
+            ids.map {
+                var contact = book[$0]!; rename(&contact); return contact
+            }
         }
         let (first, second) = (renamed(ids[0..<10]), renamed(ids[10..<20]))
         let added = (0..<10).map { _ in newContact() }
@@ -175,10 +178,11 @@ final class PageAnchorTests: XCTestCase {
         let first = (0..<7).map { _ in newContact() }
         var twin = newContact()
         twin.uid = ""
-        XCTAssertThrowsError(try sut.importInBatches { transaction in
-            try transaction.save(inserting: first, updating: [])
-            try transaction.save(inserting: [twin], updating: [])
-        })
+        XCTAssertThrowsError(
+            try sut.importInBatches { transaction in
+                try transaction.save(inserting: first, updating: [])
+                try transaction.save(inserting: [twin], updating: [])
+            })
         // Then: nothing imported, indexes and anchors as they were
         XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
         XCTAssertEqual(try indexDefinitions(), migrated)
@@ -201,13 +205,16 @@ final class PageAnchorTests: XCTestCase {
         var twin = newContact()
         twin.uid = ""
         // When: an import whose last card has no UID (refused), after many good ones
-        XCTAssertThrowsError(try sut.importContacts(inserting: (0..<12).map { _ in newContact() } + [twin],
-                                                    updating: []))
+        XCTAssertThrowsError(
+            try sut.importContacts(
+                inserting: (0..<12).map { _ in newContact() } + [twin],
+                updating: []))
         // And a streamed import that fails in its second batch
-        XCTAssertThrowsError(try sut.importInBatches { transaction in
-            try transaction.save(inserting: (0..<12).map { _ in self.newContact() }, updating: [])
-            try transaction.save(inserting: [twin], updating: [])
-        })
+        XCTAssertThrowsError(
+            try sut.importInBatches { transaction in
+                try transaction.save(inserting: (0..<12).map { _ in self.newContact() }, updating: [])
+                try transaction.save(inserting: [twin], updating: [])
+            })
         // Then: nothing changed, anchors included
         let after = try (anchors(.first), anchors(.last))
         XCTAssertEqual(after.0, before.0)
@@ -247,11 +254,12 @@ final class PageAnchorTests: XCTestCase {
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
             // Back to a v3 book: without v4's anchors and what came after them.
-            try db.execute(sql: """
-                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
+            try db.execute(
+                sql: """
+                    DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
+                    \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
                                          SQLiteContactStore.addNameOrderAndSortPastParticles]))
-                """)
+                    """)
         }
         try queue.close()
         // When
@@ -269,9 +277,11 @@ final class PageAnchorTests: XCTestCase {
         for _ in 0..<10 { try updateOne() }
         for _ in 0..<10 { try deleteOne() }
         try assertFollowsThePlainRule(bucket: 3, "after later writes")
-        XCTAssertEqual(Set(try DatabaseQueue(path: databasePath).read {
-            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
-        }), Set(SQLiteContactStore.migrations.map(\.name)))
+        XCTAssertEqual(
+            Set(
+                try DatabaseQueue(path: databasePath).read {
+                    try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+                }), Set(SQLiteContactStore.migrations.map(\.name)))
     }
 
     func test_migrationV4_onAnEmptyBook_leavesOneEmptyBucketPerOrder() throws {
@@ -290,11 +300,12 @@ final class PageAnchorTests: XCTestCase {
         sut = nil
         try DatabaseQueue(path: databasePath).write { db in
             // Back to a v3 book: without v4's anchors and what came after them.
-            try db.execute(sql: """
-                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
-                \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
+            try db.execute(
+                sql: """
+                    DROP TABLE contact_anchor; DROP TABLE contact_text_vocab;
+                    \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors, SQLiteContactStore.addWordVocabulary,
                                          SQLiteContactStore.addNameOrderAndSortPastParticles]))
-                """)
+                    """)
         }
         // When
         let reader = try SQLiteContactStore.openForReading(path: databasePath)
@@ -394,8 +405,10 @@ final class PageAnchorTests: XCTestCase {
         a.0.utf8.elementsEqual(b.0.utf8) ? a.1 < b.1 : a.0.utf8.lexicographicallyPrecedes(b.0.utf8)
     }
 
-    private func assertFollowsThePlainRule(bucket: Int, _ context: String,
-                                           file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertFollowsThePlainRule(
+        bucket: Int, _ context: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for sort in ContactsApp.SortOrder.allCases {
             let order = expectedOrder(sort)
             // Every page of 3 and of 7 (past the end too): beyond 2B, through the anchors
@@ -404,18 +417,21 @@ final class PageAnchorTests: XCTestCase {
                     let got = try sut.page(ContactQuery(sort: sort, page: page, limit: limit))
                     let start = min((page - 1) * limit, order.count), end = min(start + limit, order.count)
                     XCTAssertEqual(got.total, order.count, "\(context): total", file: file, line: line)
-                    XCTAssertEqual(got.contacts.map(\.id!), Array(order[start..<end]),
-                                   "\(context): \(sort) page \(page) of \(limit)", file: file, line: line)
+                    XCTAssertEqual(
+                        got.contacts.map(\.id!), Array(order[start..<end]),
+                        "\(context): \(sort) page \(page) of \(limit)", file: file, line: line)
                 }
             }
             // Every contact's position
             for (position, id) in order.enumerated() {
-                XCTAssertEqual(try sut.position(of: id, sort: sort), position,
-                               "\(context): \(sort) position of \(id)", file: file, line: line)
+                XCTAssertEqual(
+                    try sut.position(of: id, sort: sort), position,
+                    "\(context): \(sort) position of \(id)", file: file, line: line)
             }
             // Every anchor: in order from the lowest place, counting its bucket exactly
             let stored = try anchors(sort)
-            XCTAssertEqual(stored.first.map { [$0.key: $0.id] }, ["": 0], "\(context): first anchor", file: file, line: line)
+            XCTAssertEqual(
+                stored.first.map { [$0.key: $0.id] }, ["": 0], "\(context): first anchor", file: file, line: line)
             let keys = book.values.map { (ContactKeys.sortKey($0, sort), $0.id!) }
             for (i, anchor) in stored.enumerated() {
                 let next = i + 1 < stored.count ? (stored[i + 1].key, stored[i + 1].id) : nil
@@ -423,7 +439,8 @@ final class PageAnchorTests: XCTestCase {
                     !precedes(entry, (anchor.key, anchor.id)) && (next.map { precedes(entry, $0) } ?? true)
                 }
                 XCTAssertEqual(anchor.n, inBucket.count, "\(context): \(sort) bucket \(i)", file: file, line: line)
-                XCTAssertLessThanOrEqual(anchor.n, 2 * bucket, "\(context): \(sort) bucket \(i)", file: file, line: line)
+                XCTAssertLessThanOrEqual(
+                    anchor.n, 2 * bucket, "\(context): \(sort) bucket \(i)", file: file, line: line)
                 if let next { XCTAssertTrue(precedes((anchor.key, anchor.id), next), file: file, line: line) }
             }
         }
@@ -439,18 +456,23 @@ final class PageAnchorTests: XCTestCase {
     /// SQLite makes for the UNIQUE constraint), read by another connection.
     private func indexDefinitions() throws -> [String] {
         try DatabaseQueue(path: databasePath).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact' ORDER BY name
-                """).map { "\($0["name"] as String): \(($0["sql"] as String?) ?? "-")" }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact' ORDER BY name
+                    """
+            ).map { "\($0["name"] as String): \(($0["sql"] as String?) ?? "-")" }
         }
     }
 
     /// The anchors of one order, read by another connection, in the table's order.
     private func anchors(_ sort: ContactsApp.SortOrder) throws -> [AnchorRow] {
         try DatabaseQueue(path: databasePath).read { db in
-            try Row.fetchAll(db, sql: "SELECT key, id, n FROM contact_anchor WHERE sort = ? ORDER BY key, id",
-                             arguments: [sort.rawValue])
-                .map { AnchorRow(key: $0[0], id: $0[1], n: $0[2]) }
+            try Row.fetchAll(
+                db, sql: "SELECT key, id, n FROM contact_anchor WHERE sort = ? ORDER BY key, id",
+                arguments: [sort.rawValue]
+            )
+            .map { AnchorRow(key: $0[0], id: $0[1], n: $0[2]) }
         }
     }
 }

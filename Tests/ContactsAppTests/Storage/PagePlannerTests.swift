@@ -1,12 +1,16 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// Which plans `PagePlanner` picks for a page, from the numbers alone (no database).
 final class PagePlannerTests: XCTestCase {
-    private func numbers(searching: Bool = true, total: Int, offset: Int = 0, limit: Int = 20,
-                         run: Bool = false, book: Int? = 1_000_000, cluster: Int? = nil) -> PageNumbers {
-        PageNumbers(searching: searching, total: total, offset: offset, limit: limit, anchorBucket: 1_000,
-                    matchesAreRun: run, book: book, cluster: cluster)
+    private func numbers(
+        searching: Bool = true, total: Int, offset: Int = 0, limit: Int = 20,
+        run: Bool = false, book: Int? = 1_000_000, cluster: Int? = nil
+    ) -> PageNumbers {
+        PageNumbers(
+            searching: searching, total: total, offset: offset, limit: limit, anchorBucket: 1_000,
+            matchesAreRun: run, book: book, cluster: cluster)
     }
 
     func test_plans_wholeBook_nearPageByOffset_deepPageAnchoredThenOffset() {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// What only the SQLite store has: a file, a schema, WAL, several processes.
@@ -41,8 +42,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Then
         let queue = try DatabaseQueue(path: databasePath)
         try queue.read { db in
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
-                           SQLiteContactStore.migrations.map(\.name))
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                SQLiteContactStore.migrations.map(\.name))
             XCTAssertTrue(try db.tableExists("contact_text"))
             XCTAssertTrue(try db.tableExists("contact_anchor"))
             XCTAssertTrue(try db.tableExists("contact_text_vocab"))
@@ -64,20 +66,23 @@ final class SQLiteContactStoreTests: XCTestCase {
         // word list and no duplicate index
         let ann = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: """
-                DROP TABLE contact_word; DROP TABLE contact_word_gram; DROP TABLE contact_key;
-                DELETE FROM grdb_migrations;
-                INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE contact_word; DROP TABLE contact_word_gram; DROP TABLE contact_key;
+                    DELETE FROM grdb_migrations;
+                    INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5');
+                    """)
         }
         // When: opened (v1 to v5 run again would fail: their tables exist)
         let sut = try SQLiteContactStore(path: databasePath)
         // Then: the contact is there, found inside a word too, and the book records the names
         XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).contacts.map(\.id), [ann.id])
         XCTAssertEqual(try sut.page(ContactQuery(search: "xample")).contacts.map(\.id), [ann.id])
-        XCTAssertEqual(Set(try DatabaseQueue(path: databasePath).read {
-            try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
-        }), Set(SQLiteContactStore.migrations.map(\.name)))
+        XCTAssertEqual(
+            Set(
+                try DatabaseQueue(path: databasePath).read {
+                    try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+                }), Set(SQLiteContactStore.migrations.map(\.name)))
     }
 
     func test_aBookWithoutWordStarts_getsThemFromItsContacts_whenOpened() throws {
@@ -86,8 +91,9 @@ final class SQLiteContactStoreTests: XCTestCase {
             StoreSeeds.contact("Mary", "Kowalczyk", emails: ["marykowalczyk@example.org"]))
         try DatabaseQueue(path: databasePath).write { db in
             try db.execute(sql: "ALTER TABLE contact_word DROP COLUMN starts")
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = ?",
-                           arguments: [SQLiteContactStore.addWordStartsInsideWords.name])
+            try db.execute(
+                sql: "DELETE FROM grdb_migrations WHERE identifier = ?",
+                arguments: [SQLiteContactStore.addWordStartsInsideWords.name])
         }
         // When
         let sut = try SQLiteContactStore(path: databasePath)
@@ -103,11 +109,12 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Given: a book as the version before page anchors left it (v1, v2, v3 recorded; no anchors)
         _ = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: """
-                DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;
-                DROP TABLE contact_word_gram; DROP TABLE contact_key; DELETE FROM grdb_migrations;
-                INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE contact_anchor; DROP TABLE contact_text_vocab; DROP TABLE contact_word;
+                    DROP TABLE contact_word_gram; DROP TABLE contact_key; DELETE FROM grdb_migrations;
+                    INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3');
+                    """)
         }
         var said = 0
         // When: opened for reading, as `query` does
@@ -130,10 +137,11 @@ final class SQLiteContactStoreTests: XCTestCase {
         }()
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
-            try db.execute(sql: """
-                DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
-                DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPhoneGramsSortKeysByIDAndCount, SQLiteContactStore.addPageAnchors]))
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE contact_phone_gram; DROP INDEX contact_id_sorts; DROP TABLE contact_count;
+                    DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPhoneGramsSortKeysByIDAndCount, SQLiteContactStore.addPageAnchors]))
+                    """)
         }
         try queue.close()
         // When
@@ -155,8 +163,9 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try sut.page(ContactQuery()).total, 2)
         try DatabaseQueue(path: databasePath).read { db in
             // (v3 stayed applied; v2 and v4 ran again, after it.)
-            XCTAssertEqual(Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")),
-                           Set(SQLiteContactStore.migrations.map(\.name)))
+            XCTAssertEqual(
+                Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")),
+                Set(SQLiteContactStore.migrations.map(\.name)))
             XCTAssertTrue(try db.indexes(on: "contact").map(\.columns).contains(["id", "sort_first", "sort_last"]))
         }
     }
@@ -165,19 +174,23 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Given: a file as version 2 left it: email handles indexed as one word with their number
         let (ann, bob): (Contact, Contact) = try {
             let store = try SQLiteContactStore(path: databasePath)
-            return (try store.insert(StoreSeeds.contact("Ann", "Kowalczyk", emails: ["ann.kowalczyk1023@mail.test"])),
-                    try store.insert(StoreSeeds.contact("Bob", "Adams", nickname: "Bo", emails: ["bob@mail.test"])))
+            return (
+                try store.insert(StoreSeeds.contact("Ann", "Kowalczyk", emails: ["ann.kowalczyk1023@mail.test"])),
+                try store.insert(StoreSeeds.contact("Bob", "Adams", nickname: "Bo", emails: ["bob@mail.test"]))
+            )
         }()
         let queue = try DatabaseQueue(path: databasePath)
         try queue.write { db in
-            try db.execute(sql: """
-                DELETE FROM contact_text;
-                INSERT INTO contact_text(rowid, text) VALUES
-                    (\(ann.id!), 'ann kowalczyk   ann.kowalczyk1023@mail.test'),
-                    (\(bob.id!), 'bob adams bo  bob@mail.test');
-                \(StoreSeeds.forgetting([SQLiteContactStore.indexLettersAndDigitsApart]))
-                """)
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_text WHERE contact_text MATCH '1023*'"), 0)
+            try db.execute(
+                sql: """
+                    DELETE FROM contact_text;
+                    INSERT INTO contact_text(rowid, text) VALUES
+                        (\(ann.id!), 'ann kowalczyk   ann.kowalczyk1023@mail.test'),
+                        (\(bob.id!), 'bob adams bo  bob@mail.test');
+                    \(StoreSeeds.forgetting([SQLiteContactStore.indexLettersAndDigitsApart]))
+                    """)
+            XCTAssertEqual(
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_text WHERE contact_text MATCH '1023*'"), 0)
         }
         try queue.close()
         // When
@@ -193,32 +206,40 @@ final class SQLiteContactStoreTests: XCTestCase {
         _ = try sut.update(edited)
         XCTAssertEqual(try sut.page(ContactQuery(search: "77")).contacts.map(\.id), [bob.id])
         try DatabaseQueue(path: databasePath).read { db in
-            XCTAssertEqual(Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")), Set(SQLiteContactStore.migrations.map(\.name)))
+            XCTAssertEqual(
+                Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")),
+                Set(SQLiteContactStore.migrations.map(\.name)))
             XCTAssertFalse(try db.tableExists("contact_text_v3"))
-            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [ann.id]),
-                           "ann kowalczyk   ann.kowalczyk 1023@mail.test \u{E000}kowalczyk1023")
+            XCTAssertEqual(
+                try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [ann.id]),
+                "ann kowalczyk   ann.kowalczyk 1023@mail.test \u{E000}kowalczyk1023")
         }
     }
 
     func test_foldedTextAndSortKeys_fromBytes_agreeWithFoldingEachPart() {
         // Given: contacts in ASCII, other scripts, mixed, with particles, empty fields and every list
-        let address = PostalAddress(label: "home", street: "Rue de l'Église 4", city: "Besançon", region: "",
-                                    postalCode: "25000", country: "FR")
+        let address = PostalAddress(
+            label: "home", street: "Rue de l'Église 4", city: "Besançon", region: "",
+            postalCode: "25000", country: "FR")
         let contacts = [
             Contact(givenName: "Ann", familyName: "LEE", organization: "Acme Corp."),
-            Contact(givenName: "Ludwig", familyName: "van Beethoven", nickname: "LvB", organization: "",
-                    emails: [LabeledValue(label: "work", value: "Ludwig@Example.ORG")], addresses: [address],
-                    notes: "Née à Bonn\tZ@[`{", tags: ["Composer", "ÉCOLE"]),
+            Contact(
+                givenName: "Ludwig", familyName: "van Beethoven", nickname: "LvB", organization: "",
+                emails: [LabeledValue(label: "work", value: "Ludwig@Example.ORG")], addresses: [address],
+                notes: "Née à Bonn\tZ@[`{", tags: ["Composer", "ÉCOLE"]),
             Contact(givenName: "Ελένη", familyName: "Παπαδοπούλου", organization: "Ñúñez & Søn"),
             Contact(givenName: "", familyName: "", organization: "山田商事"),
-            Contact(givenName: "José", familyName: "de la Cruz", emails: [LabeledValue(label: "home", value: "")], tags: [""]),
+            Contact(
+                givenName: "José", familyName: "de la Cruz", emails: [LabeledValue(label: "home", value: "")],
+                tags: [""]),
         ]
         for contact in contacts {
             // When
             let text = ContactKeys.foldedText(contact)
             let keys = SQLiteContactStore.SortKeys(contact)
             // Then: as folding each part and joining them, and as `sortKey` of each order
-            let parts = [contact.givenName, contact.familyName, contact.nickname, contact.organization]
+            let parts =
+                [contact.givenName, contact.familyName, contact.nickname, contact.organization]
                 + contact.emails.map(\.value) + contact.tags + (contact.notes.isEmpty ? [] : [contact.notes])
                 + contact.addresses.flatMap(\.components)
             XCTAssertEqual(text, parts.map(ContactKeys.fold).joined(separator: " "), contact.fullName)
@@ -228,8 +249,9 @@ final class SQLiteContactStoreTests: XCTestCase {
     }
 
     func test_indexedText_addsAMarkedWordForEachWordFollowedByANumber() {
-        XCTAssertEqual(ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
-                       "olga brown 636@example.org ann 7 b 0 b 2 x \u{E000}brown636 \u{E000}ann7 \u{E000}b0 \u{E000}b2")
+        XCTAssertEqual(
+            ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
+            "olga brown 636@example.org ann 7 b 0 b 2 x \u{E000}brown636 \u{E000}ann7 \u{E000}b0 \u{E000}b2")
         XCTAssertEqual(ContactSearch.indexedText("here 42"), "here 42 \u{E000}here42", "a number in the next word")
         XCTAssertEqual(ContactSearch.indexedText("42 1 x-y"), "42 1 x-y", "no word followed by a number")
         XCTAssertEqual(ContactSearch.indexedText(""), "")
@@ -255,10 +277,12 @@ final class SQLiteContactStoreTests: XCTestCase {
         // Given: texts whose words end others at several offsets, repeated, in other scripts,
         // with marks, digits, and a word longer than 62 scalars
         let long = String(repeating: "ab", count: 40)
-        let texts = ["anna annabel bel nabel abel belle", "mary kowalczyk marykowalczyk owalczyk alczyk czyk yk",
-                     "ольга петрова ольгапетрова етрова", "e\u{301}milie xe\u{301}milie milie \u{301}milie", "zoe zoe zoezoe",
-                     "\(long) \(long.dropFirst(10)) \(long.dropFirst(70)) b abab", "ann2 b 2ann nn2b ann ann",
-                     "山田太郎 太郎 田太郎", "olga brown 636@example.org"]
+        let texts = [
+            "anna annabel bel nabel abel belle", "mary kowalczyk marykowalczyk owalczyk alczyk czyk yk",
+            "ольга петрова ольгапетрова етрова", "e\u{301}milie xe\u{301}milie milie \u{301}milie", "zoe zoe zoezoe",
+            "\(long) \(long.dropFirst(10)) \(long.dropFirst(70)) b abab", "ann2 b 2ann nn2b ann ann",
+            "山田太郎 太郎 田太郎", "olga brown 636@example.org",
+        ]
         for raw in texts {
             let text = ContactSearch.indexedText(raw)
             let before = text.range(of: ContactSearch.pairMark).map { String(text[..<$0.lowerBound]) } ?? text
@@ -291,8 +315,9 @@ final class SQLiteContactStoreTests: XCTestCase {
 
     func test_pairQuery_findsTheMarkedPairs_aPrefixOnlyWhenTheNumberEndsTheTerm() {
         XCTAssertEqual(ContactSearch("olga.brown636").terms.map(\.pairQuery), ["\"\u{E000}brown636\"*"])
-        XCTAssertEqual(ContactSearch("ann7.brown636@exa").terms.map(\.pairQuery),
-                       ["\"\u{E000}ann7\" AND \"\u{E000}brown636\""])
+        XCTAssertEqual(
+            ContactSearch("ann7.brown636@exa").terms.map(\.pairQuery),
+            ["\"\u{E000}ann7\" AND \"\u{E000}brown636\""])
         XCTAssertEqual(ContactSearch("kowal 42").terms.map(\.pairQuery), [nil, nil])
     }
 
@@ -301,10 +326,12 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertTrue(term.matchesIndexedText(ContactSearch.indexedText("olga brown 636@example.org")))
         XCTAssertFalse(term.matchesIndexedText(ContactSearch.indexedText("olga brown 7 636@example.org")))
         // The pairs after the text ("... x \u{E000}brown636") are not words a phrase runs into
-        XCTAssertFalse(ContactSearch("org.brown").terms[0]
-            .matchesIndexedText(ContactSearch.indexedText("brown 636@example.org")))
+        XCTAssertFalse(
+            ContactSearch("org.brown").terms[0]
+                .matchesIndexedText(ContactSearch.indexedText("brown 636@example.org")))
         // Bytes for ASCII; Characters when the text or the term is not ASCII: the same rule
-        let cyrillic = ContactSearch.indexedText(ContactSearch.separatingDigits(ContactKeys.fold("Ольга brown636@example.org")))
+        let cyrillic = ContactSearch.indexedText(
+            ContactSearch.separatingDigits(ContactKeys.fold("Ольга brown636@example.org")))
         XCTAssertTrue(term.matchesIndexedText(cyrillic))
         XCTAssertTrue(ContactSearch("ольга.brown6").terms[0].matchesIndexedText(cyrillic))
         XCTAssertFalse(ContactSearch("ольга.brown7").terms[0].matchesIndexedText(cyrillic))
@@ -341,7 +368,9 @@ final class SQLiteContactStoreTests: XCTestCase {
             let sql = "SELECT rowid FROM contact_text WHERE contact_text MATCH ? ORDER BY rowid"
             func ids(_ query: String, upTo limit: Int = .max) throws -> [Int64] {
                 var ids: [Int64] = []
-                try SQLiteContactStore.steppingIDs(db, sql: sql, arguments: [query]) { ids.append($0); return ids.count < limit }
+                try SQLiteContactStore.steppingIDs(db, sql: sql, arguments: [query]) {
+                    ids.append($0); return ids.count < limit
+                }
                 return ids
             }
             // When / Then
@@ -388,16 +417,20 @@ final class SQLiteContactStoreTests: XCTestCase {
     func test_scanWords_followsThePlainRule_onRandomTextOfManyScripts() {
         // Given: seeded random text from pieces of several scripts, with marks, non-ASCII
         // digits, punctuation and four-byte characters
-        let pieces = ["a", "Z", "q", "7", "0", " ", "-", "@", ".", "_", "é", "e\u{301}", "\u{301}", "Ж", "ольга",
-                      "محمد", "٣", "४", "नमस्ते", "्", "東京", "１", "😀", "\u{E000}", "ǅ", "ⅷ", "²", "\t"]
+        let pieces = [
+            "a", "Z", "q", "7", "0", " ", "-", "@", ".", "_", "é", "e\u{301}", "\u{301}", "Ж", "ольга",
+            "محمد", "٣", "४", "नमस्ते", "्", "東京", "１", "😀", "\u{E000}", "ǅ", "ⅷ", "²", "\t",
+        ]
         var random = SeededGenerator(seed: 42)
         for _ in 0..<3_000 {
             let text = (0..<random.next(upTo: 13)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined()
             // Then: the one-pass scan gives what the plain rule gives
             XCTAssertEqual(ContactSearch.separatingDigits(text), Self.plainIndexText(text, pairs: false), text)
-            XCTAssertEqual(ContactSearch.scanWords(text, addingPairs: true), Self.plainIndexText(text, pairs: true), text)
-            XCTAssertEqual(ContactSearch.indexedText(ContactSearch.separatingDigits(text)),
-                           Self.plainIndexText(text, pairs: true), text)
+            XCTAssertEqual(
+                ContactSearch.scanWords(text, addingPairs: true), Self.plainIndexText(text, pairs: true), text)
+            XCTAssertEqual(
+                ContactSearch.indexedText(ContactSearch.separatingDigits(text)),
+                Self.plainIndexText(text, pairs: true), text)
             // And a search's words (`ContactSearch.words`, by String's scalars) are the same words
             XCTAssertEqual(ContactSearch.words(text), Self.plainRule(text).words.map(\.text), text)
         }
@@ -423,7 +456,8 @@ final class SQLiteContactStoreTests: XCTestCase {
         var kinds: [Kind] = []
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
-            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: kinds.append(.letter)
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+                kinds.append(.letter)
             case .decimalNumber, .letterNumber, .otherNumber: kinds.append(.digit)
             case .nonspacingMark, .spacingMark, .enclosingMark: kinds.append(kinds.last ?? .other)
             default: kinds.append(.other)
@@ -449,7 +483,8 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(said, 0)
         // Given: the book as the version before page anchors left it
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: "DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors]))")
+            try db.execute(
+                sql: "DROP TABLE contact_anchor; \(StoreSeeds.forgetting([SQLiteContactStore.addPageAnchors]))")
         }
         // When / Then: said once, before it is brought up to date
         _ = try SQLiteContactStore(path: databasePath, upgrading: { said += 1 })
@@ -555,22 +590,26 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try SQLiteContactStore(path: databasePath).page(ContactQuery()).total, 2)
     }
 
-
     func test_wholeClusterPlan_pagesAsThePlainRule_withNamesThatStartWithTheWordAndOthersThatMatch() throws {
         // Given: contacts whose sort keys start with "kowal" in one order or the other (family,
         // given, organisation only, a hyphen, digits after it, accents folded away) and some that
         // match elsewhere (an email, a parenthesis before the name, a later word), in a store that
         // pages a whole run of the index from one match, with buckets of 2 anchors
         func person(_ given: String, _ family: String, org: String = "", email: String = "") -> Contact {
-            Contact(uid: "\(given)-\(family)-\(org)-\(email)", givenName: given, familyName: family, organization: org,
-                    emails: email.isEmpty ? [] : [LabeledValue(label: "home", value: email)])
+            Contact(
+                uid: "\(given)-\(family)-\(org)-\(email)", givenName: given, familyName: family, organization: org,
+                emails: email.isEmpty ? [] : [LabeledValue(label: "home", value: email)])
         }
         // (All of the first book sort under "kowal" by last name; by first name only two do.)
-        let runOnly = [person("Ann", "Kowalczyk"), person("Bo", "Kowal-Nowak"), person("Cy", "Kowal2"),
-                       person("", "", org: "Kowalski Ltd"), person("Kowal", ""), person("Ed", "Kówalik"),
-                       person("Al", "Kowalczyk")]
-        let outside = [person("Di", "Adams", email: "kowal@mail.test"), person("Fy", "(Kowal)"),
-                       person("Gus", "Brown Kowalski"), person("Kowalina", "Zed")]
+        let runOnly = [
+            person("Ann", "Kowalczyk"), person("Bo", "Kowal-Nowak"), person("Cy", "Kowal2"),
+            person("", "", org: "Kowalski Ltd"), person("Kowal", ""), person("Ed", "Kówalik"),
+            person("Al", "Kowalczyk"),
+        ]
+        let outside = [
+            person("Di", "Adams", email: "kowal@mail.test"), person("Fy", "(Kowal)"),
+            person("Gus", "Brown Kowalski"), person("Kowalina", "Zed"),
+        ]
         let sqlite = try SQLiteContactStore(path: databasePath, anchorBucket: 2, tuning: .init(shortestRun: 1))
         for book in [runOnly, runOnly + outside] {
             let memory = InMemoryContactStore()
@@ -584,7 +623,9 @@ final class SQLiteContactStoreTests: XCTestCase {
                     XCTAssertEqual(got.contacts.map(\.uid), want.contacts.map(\.uid), "\(sort) page \(page)")
                 }
             }
-            for contact in try sqlite.page(ContactQuery(limit: 100)).contacts { try sqlite.delete(id: contact.id!, expectedVersion: nil) }
+            for contact in try sqlite.page(ContactQuery(limit: 100)).contacts {
+                try sqlite.delete(id: contact.id!, expectedVersion: nil)
+            }
         }
     }
 
@@ -596,8 +637,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         func person(_ index: Int, _ given: String, _ family: String) -> Contact {
             Contact(uid: "p\(index)", givenName: given, familyName: family)
         }
-        let families = ["Adams", "Brown", "Chen", "Diaz", "Evans", "Fox", "Gray", "Hill", "Ito", "Jones", "Kim", "Lee",
-                        "Nash", "Owen", "Park", "Quinn", "Reyes", "Silva", "Tan", "Vu", "Wong", "Xu", "Young", "Zed"]
+        let families = [
+            "Adams", "Brown", "Chen", "Diaz", "Evans", "Fox", "Gray", "Hill", "Ito", "Jones", "Kim", "Lee",
+            "Nash", "Owen", "Park", "Quinn", "Reyes", "Silva", "Tan", "Vu", "Wong", "Xu", "Young", "Zed",
+        ]
         var book: [Contact] = []
         for index in 0..<60 {
             switch index % 5 {
@@ -608,7 +651,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
         let memory = InMemoryContactStore()
         for contact in book { _ = try memory.insert(contact) }
-        for (name, lists) in [("bits", SQLiteContactStore.PagingTuning()), ("no bits", SQLiteContactStore.PagingTuning(keepsMatchSet: false))] {
+        for (name, lists) in [
+            ("bits", SQLiteContactStore.PagingTuning()),
+            ("no bits", SQLiteContactStore.PagingTuning(keepsMatchSet: false)),
+        ] {
             let path = directory.appendingPathComponent("\(name).sqlite").path
             let sqlite = try SQLiteContactStore(path: path, tuning: lists)
             for contact in book { _ = try sqlite.insert(contact) }
@@ -619,7 +665,9 @@ final class SQLiteContactStoreTests: XCTestCase {
                         let query = ContactQuery(search: "mar", sort: sort, page: page, limit: limit)
                         let (got, want) = (try sqlite.page(query), try memory.page(query))
                         XCTAssertEqual(got.total, want.total, "\(name) \(sort) page \(page) of \(limit)")
-                        XCTAssertEqual(got.contacts.map(\.uid), want.contacts.map(\.uid), "\(name) \(sort) page \(page) of \(limit)")
+                        XCTAssertEqual(
+                            got.contacts.map(\.uid), want.contacts.map(\.uid),
+                            "\(name) \(sort) page \(page) of \(limit)")
                     }
                 }
             }
@@ -634,8 +682,10 @@ final class SQLiteContactStoreTests: XCTestCase {
         _ = try sut.insert(Contact(uid: "b", givenName: "Bo", familyName: "Kowa"))
         let query = ContactQuery(search: "kow", sort: .last, limit: 10)
         XCTAssertEqual(try sut.page(query).contacts.map(\.uid), ["a", "b"])
-        _ = try sut.insert(Contact(uid: "c", givenName: "Cy", familyName: "Adams",
-                                   emails: [LabeledValue(label: "home", value: "kowz@mail.test")]))
+        _ = try sut.insert(
+            Contact(
+                uid: "c", givenName: "Cy", familyName: "Adams",
+                emails: [LabeledValue(label: "home", value: "kowz@mail.test")]))
         // When
         let page = try sut.page(query)
         // Then: the first word's count equals the run, but the second word's contact is counted
@@ -702,11 +752,13 @@ final class SQLiteContactStoreTests: XCTestCase {
         let cacheSets = seen.sql.indices.filter { seen.sql[$0].hasPrefix("PRAGMA cache_size = ") }
         let creates = seen.sql.indices.filter { seen.sql[$0].hasPrefix("CREATE INDEX") }
         let inserts = seen.sql.indices.filter { seen.sql[$0].hasPrefix("INSERT INTO contact ") }
-        XCTAssertEqual(cacheSets.map { seen.sql[$0] }, [
-            "PRAGMA cache_size = -\(SQLiteContactStore.importCacheKiB)",
-            "PRAGMA cache_size = -\(SQLiteContactStore.indexBuildCacheKiB)",
-            "PRAGMA cache_size = \(before ?? 0)",
-        ])
+        XCTAssertEqual(
+            cacheSets.map { seen.sql[$0] },
+            [
+                "PRAGMA cache_size = -\(SQLiteContactStore.importCacheKiB)",
+                "PRAGMA cache_size = -\(SQLiteContactStore.indexBuildCacheKiB)",
+                "PRAGMA cache_size = \(before ?? 0)",
+            ])
         XCTAssertFalse(creates.isEmpty)
         XCTAssertFalse(inserts.isEmpty)
         XCTAssertLessThan(inserts.last ?? .max, cacheSets[1])
@@ -828,7 +880,11 @@ final class SQLiteContactStoreTests: XCTestCase {
             ("one missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names[4]]),
             ("the last missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names.last!]),
             ("a newer one too", "INSERT INTO grdb_migrations (identifier) VALUES ('added by a newer version')", []),
-            ("legacy identifiers", "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')", []),
+            (
+                "legacy identifiers",
+                "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')",
+                []
+            ),
             ("none", "DELETE FROM grdb_migrations", []),
         ]
         for (name, change, arguments) in cases {
@@ -856,7 +912,11 @@ final class SQLiteContactStoreTests: XCTestCase {
             ("one missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names[4]]),
             ("the last missing", "DELETE FROM grdb_migrations WHERE identifier = ?", [names.last!]),
             ("a newer one too", "INSERT INTO grdb_migrations (identifier) VALUES ('added by a newer version')", []),
-            ("legacy identifiers", "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')", []),
+            (
+                "legacy identifiers",
+                "DELETE FROM grdb_migrations; INSERT INTO grdb_migrations (identifier) VALUES ('v1'), ('v2'), ('v3'), ('v4'), ('v5')",
+                []
+            ),
             ("every migration and a legacy one", "INSERT INTO grdb_migrations (identifier) VALUES (?)", [legacy[0]]),
             ("none", "DELETE FROM grdb_migrations", []),
         ]
@@ -868,7 +928,8 @@ final class SQLiteContactStoreTests: XCTestCase {
             let answer = try book.read(SQLiteContactStore.needsNoMigration)
             // Then: true exactly when the open would rename nothing and migrate nothing
             let expected = try book.read { db in
-                try !SQLiteContactStore.hasLegacyIdentifiers(db) && SQLiteContactStore.migrator().hasCompletedMigrations(db)
+                try !SQLiteContactStore.hasLegacyIdentifiers(db)
+                    && SQLiteContactStore.migrator().hasCompletedMigrations(db)
             }
             XCTAssertEqual(answer, expected, name)
         }
@@ -879,7 +940,11 @@ final class SQLiteContactStoreTests: XCTestCase {
     func test_open_ofAnUpToDateBook_changesNothingAndSaysNothing() throws {
         // Given: a book this version made, with a contact
         let saved = try SQLiteContactStore(path: databasePath).insert(StoreSeeds.ann)
-        let migrations = { try DatabaseQueue(path: self.databasePath).read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") } }
+        let migrations = {
+            try DatabaseQueue(path: self.databasePath).read {
+                try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+            }
+        }
         let recorded = try migrations()
         // When it is opened again (the short path): the same book, nothing said about upgrading
         var upgraded = false
@@ -915,16 +980,18 @@ final class SQLiteContactStoreTests: XCTestCase {
 
     func test_openForReading_aFileWithoutTheSchema_isMigratedFirst() throws {
         // Given: an empty file, as `touch` leaves it (no tables, no migrations)
-        try FileManager.default.createDirectory(atPath: (databasePath as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (databasePath as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.createFile(atPath: databasePath, contents: nil))
         // When
         let sut = try SQLiteContactStore.openForReading(path: databasePath)
         // Then: readable, and the schema now exists
         XCTAssertEqual(try sut.page(ContactQuery(search: "ann")).total, 0)
         let queue = try DatabaseQueue(path: databasePath)
-        XCTAssertEqual(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") },
-                       SQLiteContactStore.migrations.map(\.name))
+        XCTAssertEqual(
+            try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") },
+            SQLiteContactStore.migrations.map(\.name))
     }
 
     func test_openForReading_aFileThatIsNotADatabase_throwsStorageError() throws {
@@ -946,21 +1013,25 @@ final class SQLiteContactStoreTests: XCTestCase {
         _ = try sut.insert(Contact(uid: "a", givenName: "Ann", familyName: "Adams"))
         let taro = try sut.insert(Contact(uid: "t", givenName: "太郎", familyName: "山田", nameOrder: .familyFirst))
         // Then: under B, between Adams and Vance
-        XCTAssertEqual(try sut.page(ContactQuery(sort: .last, limit: 10)).contacts.map(\.familyName), ["Adams", "van Beethoven", "Vance", "山田"])
+        XCTAssertEqual(
+            try sut.page(ContactQuery(sort: .last, limit: 10)).contacts.map(\.familyName),
+            ["Adams", "van Beethoven", "Vance", "山田"])
         XCTAssertEqual(try sut.position(of: ludwig.id ?? 0, sort: .last), 1)
         XCTAssertEqual(try SQLiteContactStore(path: databasePath).contact(id: taro.id ?? 0)?.fullName, "山田 太郎")
     }
 
     func test_aBookFromBeforeNameOrders_getsTheColumn_andItsParticleNamesResorted() throws {
         // Given: a book as the version before left it: no name_order, "van Beethoven" keyed under V
-        let ludwig = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
+        let ludwig = try SQLiteContactStore(path: databasePath).insert(
+            Contact(uid: "l", givenName: "Ludwig", familyName: "van Beethoven"))
         _ = try SQLiteContactStore(path: databasePath).insert(Contact(uid: "v", givenName: "Vera", familyName: "Vance"))
         try DatabaseQueue(path: databasePath).write { db in
-            try db.execute(sql: """
-                ALTER TABLE contact DROP COLUMN name_order;
-                UPDATE contact SET sort_last = 'van beethoven' || char(1) || 'ludwig' || char(1) WHERE uid = 'l';
-                \(StoreSeeds.forgetting([SQLiteContactStore.addNameOrderAndSortPastParticles]))
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE contact DROP COLUMN name_order;
+                    UPDATE contact SET sort_last = 'van beethoven' || char(1) || 'ludwig' || char(1) WHERE uid = 'l';
+                    \(StoreSeeds.forgetting([SQLiteContactStore.addNameOrderAndSortPastParticles]))
+                    """)
         }
         // When
         let sut = try SQLiteContactStore(path: databasePath)

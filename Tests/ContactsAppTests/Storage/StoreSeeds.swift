@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ContactsApp
 
 /// Fixed contacts and dates for the store tests. Names mix case and diacritics on purpose.
@@ -41,8 +42,11 @@ enum StoreSeeds {
         organization: "Analytical Engines", title: "Programmer",
         phones: [LabeledValue(label: "work", value: "+44 20 7946 0000")],
         emails: [LabeledValue(label: "work", value: "ada@engines.example")],
-        addresses: [PostalAddress(label: "home", street: "12 St James's Sq", city: "London",
-                                  postalCode: "SW1Y 4JH", country: "UK")],
+        addresses: [
+            PostalAddress(
+                label: "home", street: "12 St James's Sq", city: "London",
+                postalCode: "SW1Y 4JH", country: "UK")
+        ],
         birthday: Birthday(year: 1815, month: 12, day: 10),
         notes: "Line one\nLine \"two\"", tags: ["science", "friends"],
         createdAt: created, updatedAt: edited,
@@ -59,11 +63,13 @@ enum StoreSeeds {
         let family = ["Adams", "Kowalczyk", "Lee", "Young"]
         return (0..<count).map { i in
             let g = given[i % given.count], f = family[i % family.count]
-            let phones = ["+1 555 " + String(format: "%03d %04d", i % 50, (i * 7919) % 10000)]
+            let phones =
+                ["+1 555 " + String(format: "%03d %04d", i % 50, (i * 7919) % 10000)]
                 + (i % 5 == 0 ? ["020 7946 " + String(format: "%04d", i)] : [])
-            return contact(g, f, uid: "gen-\(i)", nickname: f == "Young" ? "Zed" : "",
-                           organization: i % 3 == 0 ? "Example Ltd" : "",
-                           phones: phones, emails: ["\(g.lowercased()).\(f.lowercased())\(i)@mail.test"])
+            return contact(
+                g, f, uid: "gen-\(i)", nickname: f == "Young" ? "Zed" : "",
+                organization: i % 3 == 0 ? "Example Ltd" : "",
+                phones: phones, emails: ["\(g.lowercased()).\(f.lowercased())\(i)@mail.test"])
         }
     }
 
@@ -75,6 +81,7 @@ enum StoreSeeds {
     /// SQL that takes GRDB's record of a book back to before `migrations` (the caller drops
     /// what they made), as a book made by an older version would be.
     static func forgetting(_ migrations: [SQLiteContactStore.Migration]) -> String {
-        "DELETE FROM grdb_migrations WHERE identifier IN (" + migrations.map { "'\($0.name)'" }.joined(separator: ", ") + ")"
+        "DELETE FROM grdb_migrations WHERE identifier IN (" + migrations.map { "'\($0.name)'" }.joined(separator: ", ")
+            + ")"
     }
 }

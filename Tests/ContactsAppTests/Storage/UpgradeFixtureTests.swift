@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// Books made by earlier versions of the program (`Fixtures/books/`, its README names each one's
@@ -14,7 +15,8 @@ final class UpgradeFixtureTests: XCTestCase {
 
     override func setUp() {
         super.setUp()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("UpgradeFixtureTests-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "UpgradeFixtureTests-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -35,9 +37,14 @@ final class UpgradeFixtureTests: XCTestCase {
     /// form, by name: what each must read back as after the upgrade.
     private func assertHoldsTheMadeContacts(_ store: SQLiteContactStore, _ book: String) throws {
         let contacts = try store.page(ContactQuery(limit: 100)).contacts
-        let byName = Dictionary(contacts.map { ($0.givenName + " " + $0.familyName, $0) }, uniquingKeysWith: { a, _ in a })
-        XCTAssertEqual(Set(byName.keys), ["Olga Brown", " ", "Ann Lee", "José Núñez", "Ludwig van Beethoven",
-                                          "太郎 山田", "Mary Kowalczyk"], book)
+        let byName = Dictionary(
+            contacts.map { ($0.givenName + " " + $0.familyName, $0) }, uniquingKeysWith: { a, _ in a })
+        XCTAssertEqual(
+            Set(byName.keys),
+            [
+                "Olga Brown", " ", "Ann Lee", "José Núñez", "Ludwig van Beethoven",
+                "太郎 山田", "Mary Kowalczyk",
+            ], book)
         let ann = try XCTUnwrap(byName["Ann Lee"], book)
         XCTAssertEqual(ann.nickname, "Annie", book)
         XCTAssertEqual(ann.organization, "Acme Corp", book)
@@ -45,8 +52,13 @@ final class UpgradeFixtureTests: XCTestCase {
         XCTAssertEqual(ann.emails, [LabeledValue(label: "work", value: "ann.lee42@example.org")], book)
         XCTAssertEqual(ann.phones.map(\.label), ["mobile"], book)
         XCTAssertEqual(ann.phones.first.map { $0.value.filter(\.isNumber) }, "15551234567", book)
-        XCTAssertEqual(ann.addresses, [PostalAddress(label: "home", street: "12 Elm St", city: "Springfield",
-                                                     region: "IL", postalCode: "62701", country: "USA")], book)
+        XCTAssertEqual(
+            ann.addresses,
+            [
+                PostalAddress(
+                    label: "home", street: "12 Elm St", city: "Springfield",
+                    region: "IL", postalCode: "62701", country: "USA")
+            ], book)
         XCTAssertEqual(ann.birthday, Birthday(year: 1990, month: 5, day: 17), book)
         XCTAssertEqual(ann.tags, ["friends", "vip"], book)
         XCTAssertEqual(ann.notes, "met at the conference", book)
@@ -82,12 +94,13 @@ final class UpgradeFixtureTests: XCTestCase {
 
     func test_everyBook_isFoundBySearch_afterTheUpgrade() throws {
         let searches: [(String, [String])] = [
-            ("lee", ["Lee"]), ("annie", ["Lee"]), ("ann.lee4", ["Lee"]), ("42", ["Lee"]),   // names, nickname, email parts
-            ("springfield", ["Lee"]), ("vip", ["Lee"]), ("conference", ["Lee"]),        // address, tag, notes
+            // names, nickname, email parts
+            ("lee", ["Lee"]), ("annie", ["Lee"]), ("ann.lee4", ["Lee"]), ("42", ["Lee"]),
+            ("springfield", ["Lee"]), ("vip", ["Lee"]), ("conference", ["Lee"]), // address, tag, notes
             ("nunez", ["Núñez"]), ("madrid", ["Núñez"]), ("beethoven", ["van Beethoven"]),
-            ("山田", ["山田"]), ("kowal", ["Kowalczyk"]), ("owalc", ["Kowalczyk"]),          // inside a word
+            ("山田", ["山田"]), ("kowal", ["Kowalczyk"]), ("owalc", ["Kowalczyk"]), // inside a word
             ("0002222", ["Kowalczyk"]), ("555 123", ["Lee"]), ("clients", ["Brown"]), ("636", ["Brown"]),
-            ("stone", []),                                                                // deleted
+            ("stone", []), // deleted
         ]
         for book in Self.books {
             let store = try SQLiteContactStore(path: try copy(book))
@@ -96,8 +109,9 @@ final class UpgradeFixtureTests: XCTestCase {
                 XCTAssertEqual(found, families, "\(book): search \(text)")
             }
             // Sorted by last name past the particle: Beethoven under B
-            XCTAssertEqual(try store.page(ContactQuery(sort: .last, limit: 100)).contacts.map(\.familyName),
-                           ["", "van Beethoven", "Brown", "Kowalczyk", "Lee", "Núñez", "山田"], book)
+            XCTAssertEqual(
+                try store.page(ContactQuery(sort: .last, limit: 100)).contacts.map(\.familyName),
+                ["", "van Beethoven", "Brown", "Kowalczyk", "Lee", "Núñez", "山田"], book)
         }
     }
 
@@ -114,19 +128,27 @@ final class UpgradeFixtureTests: XCTestCase {
                     let id = try XCTUnwrap(contact.id)
                     let row = SQLiteContactStore.PreparedRow(contact)
                     let name = "\(book): \(contact.givenName) \(contact.familyName)"
-                    XCTAssertEqual(try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [id]),
-                                   row.text, name)
-                    XCTAssertEqual(try String.fetchOne(db, sql: "SELECT digits FROM contact_phone WHERE rowid = ?", arguments: [id]),
-                                   row.digits, name)
-                    let sorts = try Row.fetchOne(db, sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?", arguments: [id])
+                    XCTAssertEqual(
+                        try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [id]),
+                        row.text, name)
+                    XCTAssertEqual(
+                        try String.fetchOne(
+                            db, sql: "SELECT digits FROM contact_phone WHERE rowid = ?", arguments: [id]),
+                        row.digits, name)
+                    let sorts = try Row.fetchOne(
+                        db, sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?", arguments: [id])
                     XCTAssertEqual(sorts?[0], row.keys.first, name)
                     XCTAssertEqual(sorts?[1], row.keys.last, name)
-                    let keys = try Row.fetchAll(db, sql: "SELECT kind, key FROM contact_key WHERE id = ?", arguments: [id])
-                        .map { "\($0[0] as String) \($0[1] as String)" }
+                    let keys = try Row.fetchAll(
+                        db, sql: "SELECT kind, key FROM contact_key WHERE id = ?", arguments: [id]
+                    )
+                    .map { "\($0[0] as String) \($0[1] as String)" }
                     XCTAssertEqual(Set(keys), Set(row.matchKeys.map { "\($0.kind.rawValue) \($0.key)" }), name)
                     for (word, _) in row.insideWords {
-                        XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_word WHERE word = ?", arguments: [word]),
-                                       1, "\(name): \(word)")
+                        XCTAssertEqual(
+                            try Int.fetchOne(
+                                db, sql: "SELECT COUNT(*) FROM contact_word WHERE word = ?", arguments: [word]),
+                            1, "\(name): \(word)")
                     }
                 }
             }
@@ -139,18 +161,23 @@ final class UpgradeFixtureTests: XCTestCase {
         let path = try copy("journal-292235c")
         _ = try SQLiteContactStore(path: path)
         try DatabaseQueue(path: path).write { db in
-            let older = "json_set(json_remove(%@, '$.nameOrder', '$.extraProperties'), '$.website', json('[{\"label\":\"work\",\"value\":\"https://a.example\"}]'))"
-            try db.execute(sql: """
-                UPDATE change_entry SET before = \(String(format: older, "before")) WHERE before IS NOT NULL;
-                UPDATE change_entry SET after = \(String(format: older, "after")) WHERE after IS NOT NULL;
-                UPDATE contact_trash SET image = \(String(format: older, "image"));
-                """)
-            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change_entry WHERE instr(coalesce(before, after), 'nameOrder')"), 0)
+            let older =
+                "json_set(json_remove(%@, '$.nameOrder', '$.extraProperties'), '$.website', json('[{\"label\":\"work\",\"value\":\"https://a.example\"}]'))"
+            try db.execute(
+                sql: """
+                    UPDATE change_entry SET before = \(String(format: older, "before")) WHERE before IS NOT NULL;
+                    UPDATE change_entry SET after = \(String(format: older, "after")) WHERE after IS NOT NULL;
+                    UPDATE contact_trash SET image = \(String(format: older, "image"));
+                    """)
+            XCTAssertEqual(
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM change_entry WHERE instr(coalesce(before, after), 'nameOrder')"), 0)
         }
         let store = try SQLiteContactStore(path: path)
         // When / Then: the history reads every image, the trash its contact
         let history = try store.history(contactID: nil, limit: 100)
-        XCTAssertEqual(history.map(\.summary).prefix(3), ["deleted Bob Stone", "edited Mary Kowalczyk", "edited Ann Lee"])
+        XCTAssertEqual(
+            history.map(\.summary).prefix(3), ["deleted Bob Stone", "edited Mary Kowalczyk", "edited Ann Lee"])
         XCTAssertEqual(history.first?.entries.first?.before?.emails.map(\.value), ["bob@stone.example"])
         XCTAssertEqual(try store.trash().map(\.contact.familyName), ["Stone"])
         // The edit of Mary undone after Bob's deletion, then Bob restored from the trash
@@ -167,7 +194,8 @@ final class UpgradeFixtureTests: XCTestCase {
         // Given: Olga's card kept URL lines among its unknown properties, as imports did before
         // websites were a field (Apple's labelled one, a typed one), beside another property
         let path = try copy("sync-51f85f7")
-        let extra = #"["X-FOO:bar","item1.URL;type=pref:http\\://olga.example/blog","item1.X-ABLabel:_$!<HomePage>!$_","#
+        let extra =
+            #"["X-FOO:bar","item1.URL;type=pref:http\\://olga.example/blog","item1.X-ABLabel:_$!<HomePage>!$_","#
             + #""URL;TYPE=WORK:https://brown-clients.example/2024"]"#
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "UPDATE contact SET extra = ? WHERE uid = 'olga-brown-1'", arguments: [extra])
@@ -176,16 +204,24 @@ final class UpgradeFixtureTests: XCTestCase {
         let store = try SQLiteContactStore(path: path)
         // Then: websites, labelled as the reader labels them; the other property kept
         let olga = try XCTUnwrap(try store.page(ContactQuery(search: "blog")).contacts.first)
-        XCTAssertEqual(olga.websites, [LabeledValue(label: "homepage", value: "http://olga.example/blog"),
-                                       LabeledValue(label: "work", value: "https://brown-clients.example/2024")])
+        XCTAssertEqual(
+            olga.websites,
+            [
+                LabeledValue(label: "homepage", value: "http://olga.example/blog"),
+                LabeledValue(label: "work", value: "https://brown-clients.example/2024"),
+            ])
         XCTAssertEqual(olga.extraProperties, ["X-FOO:bar"])
         XCTAssertEqual(try store.page(ContactQuery(search: "2024")).contacts.map(\.familyName), ["Brown"])
         // The word index as today's save writes it
         try DatabaseQueue(path: path).read { db in
             let row = SQLiteContactStore.PreparedRow(olga)
-            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [olga.id]), row.text)
+            XCTAssertEqual(
+                try String.fetchOne(db, sql: "SELECT text FROM contact_text WHERE rowid = ?", arguments: [olga.id]),
+                row.text)
             for (word, _) in row.insideWords {
-                XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_word WHERE word = ?", arguments: [word]), 1, word)
+                XCTAssertEqual(
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact_word WHERE word = ?", arguments: [word]), 1,
+                    word)
             }
         }
         try assertHoldsTheMadeContacts(store, "sync-51f85f7")
@@ -202,13 +238,17 @@ final class UpgradeFixtureTests: XCTestCase {
         let kept = try SQLiteContactStore.openForReading(path: made)
         let fresh = try SQLiteContactStore.openForReading(path: without)
         // Then: the directories as they were added, and none in the other book, which now has the table
-        XCTAssertEqual(try kept.directorySources(), [
-            DirectorySource(name: "ad", server: "ldap://dc1.example.org", baseDN: "dc=example,dc=org",
-                            bindDN: "cn=reader,ou=service,dc=example,dc=org", passwordCommand: "pass show ldap/reader",
-                            security: .startTLS, sizeLimit: 20, timeLimit: 1.5),
-            DirectorySource(name: "corp", server: "ldaps://ldap.example.org", baseDN: "ou=people,dc=example,dc=org",
-                            security: .ldaps, sizeLimit: 50, timeLimit: 3),
-        ])
+        XCTAssertEqual(
+            try kept.directorySources(),
+            [
+                DirectorySource(
+                    name: "ad", server: "ldap://dc1.example.org", baseDN: "dc=example,dc=org",
+                    bindDN: "cn=reader,ou=service,dc=example,dc=org", passwordCommand: "pass show ldap/reader",
+                    security: .startTLS, sizeLimit: 20, timeLimit: 1.5),
+                DirectorySource(
+                    name: "corp", server: "ldaps://ldap.example.org", baseDN: "ou=people,dc=example,dc=org",
+                    security: .ldaps, sizeLimit: 50, timeLimit: 3),
+            ])
         XCTAssertEqual(try fresh.directorySources(), [])
         for path in [made, without] {
             XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration), path)
@@ -217,8 +257,9 @@ final class UpgradeFixtureTests: XCTestCase {
         try assertHoldsTheMadeContacts(kept, "directory-3220305")
         // And the book without takes new directories as any book
         let store = try SQLiteContactStore(path: without)
-        let lab = DirectorySource(name: "lab", server: "ldap://127.0.0.1:3890", baseDN: "dc=lab", security: .plaintext,
-                                  sizeLimit: 5, timeLimit: 1)
+        let lab = DirectorySource(
+            name: "lab", server: "ldap://127.0.0.1:3890", baseDN: "dc=lab", security: .plaintext,
+            sizeLimit: 5, timeLimit: 1)
         try store.addDirectorySource(lab)
         XCTAssertEqual(try store.directorySources(), [lab])
     }
@@ -229,12 +270,16 @@ final class UpgradeFixtureTests: XCTestCase {
         // columns (`readColumns`) would select one the book does not have yet
         let addingColumns = try migrationsAddingContactColumns()
         // (the name order's, and any added since)
-        XCTAssertTrue(addingColumns.contains(SQLiteContactStore.addNameOrderAndSortPastParticles.name), "\(addingColumns)")
-        let reordered = SQLiteContactStore.migrations.filter { !addingColumns.contains($0.name) }
+        XCTAssertTrue(
+            addingColumns.contains(SQLiteContactStore.addNameOrderAndSortPastParticles.name), "\(addingColumns)")
+        let reordered =
+            SQLiteContactStore.migrations.filter { !addingColumns.contains($0.name) }
             + SQLiteContactStore.migrations.filter { addingColumns.contains($0.name) }
         var migrator = DatabaseMigrator()
         for migration in reordered {
-            migrator.registerMigration(migration.name) { db in try migration.migrate(db, SQLiteContactStore.defaultAnchorBucket) }
+            migrator.registerMigration(migration.name) { db in
+                try migration.migrate(db, SQLiteContactStore.defaultAnchorBucket)
+            }
         }
         // When: the oldest book (v1 to v5) upgraded by them
         let path = try copy(Self.books[0])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class CardDAVClientTests: XCTestCase {
@@ -32,12 +33,16 @@ final class CardDAVClientTests: XCTestCase {
     func test_changes_truncated507_goesOnFromTheNewToken() throws {
         // Given: the first answer is cut off (507 on the collection itself)
         transport.responses = [
-            DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(
-                Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\"")
-                    + "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>",
-                token: "t1")),
-            DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(
-                Seeds.CardDAV.member("/alice/book/b.vcf", etag: "\"2\""), token: "t2")),
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\"")
+                        + "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>",
+                    token: "t1")),
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    Seeds.CardDAV.member("/alice/book/b.vcf", etag: "\"2\""), token: "t2")),
         ]
 
         // When
@@ -53,14 +58,20 @@ final class CardDAVClientTests: XCTestCase {
 
     func test_changes_truncated507ForEverWithAFreshTokenEachTime_stopsAfterItsTimeNamingIt() {
         // Given: a server that truncates every answer, each request taking a second on the clock
-        let truncated = "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>"
-        transport.responses = (1...1_000).map { DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(truncated, token: "t\($0)")) }
-        sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport, truncatedRounds: 300,
-                            clock: { [transport] in TimeInterval(transport!.requests.count) })
+        let truncated =
+            "<response><href>/alice/book/</href><status>HTTP/1.1 507 Insufficient Storage</status></response>"
+        transport.responses = (1...1_000).map {
+            DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(truncated, token: "t\($0)"))
+        }
+        sut = CardDAVClient(
+            book: Seeds.CardDAV.book, transport: transport, truncatedRounds: 300,
+            clock: { [transport] in TimeInterval(transport!.requests.count) })
 
         // When / Then: stopped at 300 seconds' worth of rounds, long before the count cap
         XCTAssertThrowsError(try sut.changes(since: nil)) { error in
-            XCTAssertEqual(error as? DAVError, .timedOut("the server truncated its list of changes (507) 300 times in a row for 300 s; stopped"))
+            XCTAssertEqual(
+                error as? DAVError,
+                .timedOut("the server truncated its list of changes (507) 300 times in a row for 300 s; stopped"))
         }
         XCTAssertEqual(transport.requests.count, 300)
     }
@@ -153,25 +164,37 @@ final class CardDAVClientTests: XCTestCase {
             </d:error>
             """
         transport.responses = [
-            DAVResponse(status: 415, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(sabre.utf8)),
-            DAVResponse(status: 403, headers: ["Content-Type": "application/xml"], body: Data(
-                #"<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><C:valid-address-data/></D:error>"#.utf8)),
-            DAVResponse(status: 400, headers: ["Content-Type": "text/plain"], body: Data("Bad Request\n\nno UID\n".utf8)),
+            DAVResponse(
+                status: 415, headers: ["Content-Type": "application/xml; charset=utf-8"], body: Data(sabre.utf8)),
+            DAVResponse(
+                status: 403, headers: ["Content-Type": "application/xml"],
+                body: Data(
+                    #"<D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><C:valid-address-data/></D:error>"#
+                        .utf8)),
+            DAVResponse(
+                status: 400, headers: ["Content-Type": "text/plain"], body: Data("Bad Request\n\nno UID\n".utf8)),
             DAVResponse(status: 401),
         ]
 
         // When, Then
         let url = URL(string: "http://127.0.0.1:5232/alice/book/a.vcf")!
         XCTAssertThrowsError(try sut.create(uid: "a", vcard: "x")) { error in
-            XCTAssertEqual(error as? DAVError, .refused(415, method: "PUT", url: url, reason: "Unsupported Media Type: "
-                + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not?31m "
-                + "follow the icalendar/vcard format"))
+            XCTAssertEqual(
+                error as? DAVError,
+                .refused(
+                    415, method: "PUT", url: url,
+                    reason: "Unsupported Media Type: "
+                        + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not?31m "
+                        + "follow the icalendar/vcard format"))
         }
         XCTAssertThrowsError(try sut.update(href: "/alice/book/a.vcf", vcard: "x", etag: "\"1\"")) { error in
-            XCTAssertEqual(error as? DAVError, .refused(403, method: "PUT", url: url, reason: "Forbidden: valid-address-data"))
+            XCTAssertEqual(
+                error as? DAVError, .refused(403, method: "PUT", url: url, reason: "Forbidden: valid-address-data"))
         }
         XCTAssertThrowsError(try sut.delete(href: "/alice/book/a.vcf", etag: "\"1\"")) { error in
-            XCTAssertEqual(error as? DAVError, .refused(400, method: "DELETE", url: url, reason: "Bad Request: Bad Request no UID"))
+            XCTAssertEqual(
+                error as? DAVError, .refused(400, method: "DELETE", url: url, reason: "Bad Request: Bad Request no UID")
+            )
         }
         // A refused password is still the password, not the card
         XCTAssertThrowsError(try sut.create(uid: "a", vcard: "x")) { error in
@@ -180,10 +203,12 @@ final class CardDAVClientTests: XCTestCase {
     }
 
     func test_refusalReason_longBodies_areCut_andAnHTMLPageSaysOnlyTheStatus() {
-        let long = DAVResponse(status: 500, headers: ["Content-Type": "text/plain"], body: Data(String(repeating: "x ", count: 400).utf8))
+        let long = DAVResponse(
+            status: 500, headers: ["Content-Type": "text/plain"], body: Data(String(repeating: "x ", count: 400).utf8))
         XCTAssertEqual(DAVRefusal.reason(long).count, DAVRefusal.maximumLength)
         XCTAssertTrue(DAVRefusal.reason(long).hasPrefix("Internal Server Error: x x"))
-        let page = DAVResponse(status: 502, headers: ["Content-Type": "text/html"], body: Data("<html><h1>Bad</h1></html>".utf8))
+        let page = DAVResponse(
+            status: 502, headers: ["Content-Type": "text/html"], body: Data("<html><h1>Bad</h1></html>".utf8))
         XCTAssertEqual(DAVRefusal.reason(page), "Bad Gateway")
         XCTAssertEqual(DAVRefusal.reason(DAVResponse(status: 499)), "")
     }
@@ -191,11 +216,13 @@ final class CardDAVClientTests: XCTestCase {
 
 final class AuthChallengeTests: XCTestCase {
     func test_unsupported_nilForBasicOrADigestWeCanAnswer_orNoChallenge() {
-        for header in [nil, "", #"Basic realm="dav""#, #"Digest realm="SabreDAV",qop="auth",nonce="5f1",opaque="df58""#,
-                       #"Digest realm="a, b", algorithm=SHA-256, qop="auth,auth-int", nonce="n""#,
-                       #"Digest realm="x", algorithm=MD5-sess, nonce="n""#,
-                       #"Bearer realm="x", Digest realm="y", nonce="n", algorithm=SHA-512-256"#,
-                       #"Negotiate, Basic realm="dav""#] {
+        for header in [
+            nil, "", #"Basic realm="dav""#, #"Digest realm="SabreDAV",qop="auth",nonce="5f1",opaque="df58""#,
+            #"Digest realm="a, b", algorithm=SHA-256, qop="auth,auth-int", nonce="n""#,
+            #"Digest realm="x", algorithm=MD5-sess, nonce="n""#,
+            #"Bearer realm="x", Digest realm="y", nonce="n", algorithm=SHA-512-256"#,
+            #"Negotiate, Basic realm="dav""#,
+        ] {
             XCTAssertNil(AuthChallenge.unsupported(header), header ?? "nil")
         }
     }
@@ -203,9 +230,11 @@ final class AuthChallengeTests: XCTestCase {
     func test_unsupported_namesWhatTheServerAskedFor() {
         XCTAssertEqual(AuthChallenge.unsupported(#"Bearer realm="api", error="invalid_token""#), "Bearer")
         XCTAssertEqual(AuthChallenge.unsupported("Negotiate, NTLM"), "Negotiate, NTLM")
-        XCTAssertEqual(AuthChallenge.unsupported(#"Digest realm="x", nonce="n", algorithm=SHA-512"#),
-                       "Digest (algorithm SHA-512)")
-        XCTAssertEqual(AuthChallenge.unsupported(#"Digest realm="x", nonce="n", qop="auth-int""#), "Digest (qop=auth-int)")
+        XCTAssertEqual(
+            AuthChallenge.unsupported(#"Digest realm="x", nonce="n", algorithm=SHA-512"#),
+            "Digest (algorithm SHA-512)")
+        XCTAssertEqual(
+            AuthChallenge.unsupported(#"Digest realm="x", nonce="n", qop="auth-int""#), "Digest (qop=auth-int)")
         XCTAssertEqual(AuthChallenge.unsupported("Weird\u{1B}[2J realm=x"), "Weird?[2J")
     }
 
@@ -232,28 +261,40 @@ final class CardDAVDiscoveryTests: XCTestCase {
         let books = try sut.addressBooks(from: URL(string: "http://127.0.0.1:5232/")!)
 
         // Then
-        XCTAssertEqual(books, [RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/book/")!,
-                                                 displayName: "alice/book", acceptsVCard4: false)])
-        XCTAssertEqual(transport.requests.map(\.url.absoluteString),
-                       ["http://127.0.0.1:5232/", "http://127.0.0.1:5232/alice/", "http://127.0.0.1:5232/alice/"])
+        XCTAssertEqual(
+            books,
+            [
+                RemoteAddressBook(
+                    url: URL(string: "http://127.0.0.1:5232/alice/book/")!,
+                    displayName: "alice/book", acceptsVCard4: false)
+            ])
+        XCTAssertEqual(
+            transport.requests.map(\.url.absoluteString),
+            ["http://127.0.0.1:5232/", "http://127.0.0.1:5232/alice/", "http://127.0.0.1:5232/alice/"])
         XCTAssertEqual(transport.requests.map { $0.headers["Depth"] }, ["0", "0", "1"])
     }
 
     func test_addressBooks_aBookWithoutWriteInItsPrivileges_isReadOnly() throws {
         // Given: Radicale's answer for alice's home, its rights file letting her only read `team`
         let transport = DAVTransportSpy()
-        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-privileges-propfind"))]
+        transport.responses = [
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-privileges-propfind"))
+        ]
 
         // When
         let books = try CardDAVDiscovery(transport: transport).books(in: URL(string: "http://127.0.0.1:5232/alice/")!)
 
         // Then
-        XCTAssertEqual(books, [
-            RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/book/")!, displayName: "alice/book"),
-            RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/team/")!, displayName: "alice/team", readOnly: true),
-        ])
-        XCTAssertTrue(String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self)
-            .contains("<D:current-user-privilege-set/>"))
+        XCTAssertEqual(
+            books,
+            [
+                RemoteAddressBook(url: URL(string: "http://127.0.0.1:5232/alice/book/")!, displayName: "alice/book"),
+                RemoteAddressBook(
+                    url: URL(string: "http://127.0.0.1:5232/alice/team/")!, displayName: "alice/team", readOnly: true),
+            ])
+        XCTAssertTrue(
+            String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self)
+                .contains("<D:current-user-privilege-set/>"))
     }
 
     func test_writable_needsWriteOrAll_orBothBindAndWriteContent_andNoListIsWritable() {
@@ -269,13 +310,18 @@ final class CardDAVDiscoveryTests: XCTestCase {
     func test_addressBooks_aBookSayingItTakesVCard4_isMarkedSo() throws {
         // Given: the URL is the address book itself, listing 3.0 and 4.0 in supported-address-data
         let transport = DAVTransportSpy()
-        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
-            <response><href>/alice/book/</href><propstat><prop><resourcetype><collection/><C:addressbook/></resourcetype>\
-            <displayname>Book</displayname><C:supported-address-data>\
-            <C:address-data-type content-type="text/vcard" version="3.0"/>\
-            <C:address-data-type content-type="text/vcard" version="4.0"/></C:supported-address-data>\
-            </prop><status>HTTP/1.1 200 OK</status></propstat></response>
-            """))]
+        transport.responses = [
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    """
+                    <response><href>/alice/book/</href><propstat><prop><resourcetype><collection/><C:addressbook/></resourcetype>\
+                    <displayname>Book</displayname><C:supported-address-data>\
+                    <C:address-data-type content-type="text/vcard" version="3.0"/>\
+                    <C:address-data-type content-type="text/vcard" version="4.0"/></C:supported-address-data>\
+                    </prop><status>HTTP/1.1 200 OK</status></propstat></response>
+                    """))
+        ]
 
         // When
         let books = try CardDAVDiscovery(transport: transport).addressBooks(from: Seeds.CardDAV.book)
@@ -286,9 +332,11 @@ final class CardDAVDiscoveryTests: XCTestCase {
 
     func test_addressBooks_baseNotDAV_triesWellKnown() throws {
         let transport = DAVTransportSpy()
-        transport.responses = [DAVResponse(status: 404), DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-root-propfind")),
-                               DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-principal-propfind")),
-                               DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-propfind"))]
+        transport.responses = [
+            DAVResponse(status: 404), DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-root-propfind")),
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-principal-propfind")),
+            DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-home-propfind")),
+        ]
         let sut = CardDAVDiscovery(transport: transport)
 
         _ = try sut.addressBooks(from: URL(string: "http://127.0.0.1:5232/app/")!)
@@ -299,7 +347,8 @@ final class CardDAVDiscoveryTests: XCTestCase {
     func test_addressBooks_401_throwsAtOnce() {
         let transport = DAVTransportSpy()
         transport.responses = [DAVResponse(status: 401)]
-        XCTAssertThrowsError(try CardDAVDiscovery(transport: transport).addressBooks(from: Seeds.CardDAV.book)) { error in
+        XCTAssertThrowsError(try CardDAVDiscovery(transport: transport).addressBooks(from: Seeds.CardDAV.book)) {
+            error in
             guard case DAVError.unauthorized = error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(transport.requests.count, 1)
@@ -308,26 +357,29 @@ final class CardDAVDiscoveryTests: XCTestCase {
 
 // URLSession serves macOS and the fully static build (Linux syncs through `CurlTransport`).
 #if !os(Linux)
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
 
-final class RedirectGuardTests: XCTestCase {
-    func test_redirect_toAnotherHost_dropsCredentials_sameHost_keepsThemAndTheMethod() {
-        var original = URLRequest(url: URL(string: "https://dav.example.org/.well-known/carddav")!)
-        original.httpMethod = "PROPFIND"
-        original.setValue("Basic c2VjcmV0", forHTTPHeaderField: "Authorization")
+    final class RedirectGuardTests: XCTestCase {
+        func test_redirect_toAnotherHost_dropsCredentials_sameHost_keepsThemAndTheMethod() {
+            var original = URLRequest(url: URL(string: "https://dav.example.org/.well-known/carddav")!)
+            original.httpMethod = "PROPFIND"
+            original.setValue("Basic c2VjcmV0", forHTTPHeaderField: "Authorization")
 
-        let elsewhere = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "https://evil.example/")!))
-        let same = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "https://dav.example.org/dav/")!))
-        let downgraded = RedirectGuard.redirect(from: original, to: URLRequest(url: URL(string: "http://dav.example.org/")!))
+            let elsewhere = RedirectGuard.redirect(
+                from: original, to: URLRequest(url: URL(string: "https://evil.example/")!))
+            let same = RedirectGuard.redirect(
+                from: original, to: URLRequest(url: URL(string: "https://dav.example.org/dav/")!))
+            let downgraded = RedirectGuard.redirect(
+                from: original, to: URLRequest(url: URL(string: "http://dav.example.org/")!))
 
-        XCTAssertNil(elsewhere.value(forHTTPHeaderField: "Authorization"))
-        XCTAssertNil(downgraded.value(forHTTPHeaderField: "Authorization"))
-        XCTAssertEqual(same.value(forHTTPHeaderField: "Authorization"), "Basic c2VjcmV0")
-        XCTAssertEqual(same.httpMethod, "PROPFIND")
+            XCTAssertNil(elsewhere.value(forHTTPHeaderField: "Authorization"))
+            XCTAssertNil(downgraded.value(forHTTPHeaderField: "Authorization"))
+            XCTAssertEqual(same.value(forHTTPHeaderField: "Authorization"), "Basic c2VjcmV0")
+            XCTAssertEqual(same.httpMethod, "PROPFIND")
+        }
     }
-}
 #endif
 
 /// Issue 26, items 5 and 6: multiget answers read as they come, cards handed on before the end.
@@ -336,11 +388,14 @@ final class CardDAVClientStreamingTests: XCTestCase {
         // Given: three cards of 5 MB and one of 20 MB in one answer
         let big = String(repeating: "A", count: 5 << 20)
         let cards = [1, 2, 3].map { Seeds.CardDAV.card(uid: "u\($0)", given: "A", family: "B\($0)", "NOTE:" + big) }
-        let members = zip(["a", "b", "c"], cards).map { name, card in
-            "<response><href>/alice/book/\(name).vcf</href><propstat><prop><getetag>\"\(name)\"</getetag>"
-                + "<C:address-data>\(card)</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
-        }.joined() + "<response><href>/alice/book/huge.vcf</href><propstat><prop><getetag>\"h\"</getetag><C:address-data>"
-            + String(repeating: "B", count: 20 << 20) + "</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+        let members =
+            zip(["a", "b", "c"], cards).map { name, card in
+                "<response><href>/alice/book/\(name).vcf</href><propstat><prop><getetag>\"\(name)\"</getetag>"
+                    + "<C:address-data>\(card)</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+            }.joined()
+            + "<response><href>/alice/book/huge.vcf</href><propstat><prop><getetag>\"h\"</getetag><C:address-data>"
+            + String(repeating: "B", count: 20 << 20)
+            + "</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
         let transport = DAVTransportSpy()
         transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(members))]
         let sut = CardDAVClient(book: Seeds.CardDAV.book, transport: transport)
@@ -355,9 +410,12 @@ final class CardDAVClientStreamingTests: XCTestCase {
         }
 
         // Then: two cards make 8 MB (handed on), then the third and the huge one at the end
-        XCTAssertEqual(handed, [["/alice/book/a.vcf", "/alice/book/b.vcf"], ["/alice/book/c.vcf", "/alice/book/huge.vcf"]])
+        XCTAssertEqual(
+            handed, [["/alice/book/a.vcf", "/alice/book/b.vcf"], ["/alice/book/c.vcf", "/alice/book/huge.vcf"]])
         XCTAssertEqual(last?.vcard, "")
-        XCTAssertEqual(last?.unreadable, "the card is 20971520 bytes, over the 16 MiB limit for one card "
-                       + "(CONTACTSBOOK_SYNC_MAX_CARD sets it)")
+        XCTAssertEqual(
+            last?.unreadable,
+            "the card is 20971520 bytes, over the 16 MiB limit for one card "
+                + "(CONTACTSBOOK_SYNC_MAX_CARD sets it)")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class DAVMultistatusTests: XCTestCase {
@@ -8,10 +9,15 @@ final class DAVMultistatusTests: XCTestCase {
         let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("radicale-sync-initial"))
 
         // Then
-        XCTAssertEqual(status.syncToken,
-                       "http://radicale.org/ns/sync/8f2d6766743a8e324e0c5f4ded3003d4fb4e471ab9c05c9a5daec17e8e2579f9")
-        XCTAssertEqual(status.entries.map(\.href), ["/alice/book/r1.vcf", "/alice/book/c2f36b80-6dea-4ee7-9772-a961576aa689.vcf",
-                                                    "/alice/book/r2.vcf"])
+        XCTAssertEqual(
+            status.syncToken,
+            "http://radicale.org/ns/sync/8f2d6766743a8e324e0c5f4ded3003d4fb4e471ab9c05c9a5daec17e8e2579f9")
+        XCTAssertEqual(
+            status.entries.map(\.href),
+            [
+                "/alice/book/r1.vcf", "/alice/book/c2f36b80-6dea-4ee7-9772-a961576aa689.vcf",
+                "/alice/book/r2.vcf",
+            ])
         XCTAssertEqual(status.entries.map(\.status), [404, 404, nil])
         XCTAssertEqual(status.entries[2].etag, "\"fee8bee5c6dede06e51de0f52a073ea90105a0f6565450147bdef6c99b5a1f2b\"")
     }
@@ -20,7 +26,8 @@ final class DAVMultistatusTests: XCTestCase {
         let status = try DAVMultistatus.parse(Seeds.CardDAV.recorded("radicale-multiget"))
 
         XCTAssertEqual(status.entries.count, 1)
-        XCTAssertEqual(status.entries[0].addressData, "BEGIN:VCARD\nVERSION:3.0\nUID:r2\nFN:Bo Ng\nN:Ng;Bo;;;\nEND:VCARD\n")
+        XCTAssertEqual(
+            status.entries[0].addressData, "BEGIN:VCARD\nVERSION:3.0\nUID:r2\nFN:Bo Ng\nN:Ng;Bo;;;\nEND:VCARD\n")
     }
 
     func test_parse_xandikosHome_statusBeforeProp_andPrefixedNamespaces() throws {
@@ -43,7 +50,8 @@ final class DAVMultistatusTests: XCTestCase {
 
     func test_parse_valuesTrimmedOfWhiteSpace_theCardKeptAsSent() throws {
         // Given: values wrapped in spaces, tabs, line ends and a no-break space, as servers indent them
-        let body = Data("""
+        let body = Data(
+            """
             <?xml version="1.0"?><multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><response>
               <href>\t/alice/book/a.vcf \n</href><propstat><prop>
                 <getetag>\u{00A0}"e1"\r\n</getetag><C:address-data>\nBEGIN:VCARD\nEND:VCARD\n  </C:address-data>
@@ -57,8 +65,13 @@ final class DAVMultistatusTests: XCTestCase {
         let status = try DAVMultistatus.parse(body)
 
         // Then
-        XCTAssertEqual(status.entries, [DAVMultistatus.Entry(href: "/alice/book/a.vcf", etag: "\"e1\"",
-                                                             addressData: "\nBEGIN:VCARD\nEND:VCARD\n  ")])
+        XCTAssertEqual(
+            status.entries,
+            [
+                DAVMultistatus.Entry(
+                    href: "/alice/book/a.vcf", etag: "\"e1\"",
+                    addressData: "\nBEGIN:VCARD\nEND:VCARD\n  ")
+            ])
         XCTAssertEqual(status.syncToken, "t1")
         XCTAssertEqual(DAVMultistatus.trimmed(" \u{3000}x y\u{2028}"), "x y")
         XCTAssertEqual(DAVMultistatus.trimmed("kept"), "kept")
@@ -73,9 +86,11 @@ final class DAVMultistatusTests: XCTestCase {
     }
 
     func test_errorConditions_radicaleAndXandikos_nameValidSyncToken() {
-        XCTAssertEqual(DAVErrorBody.conditions(Seeds.CardDAV.recorded("radicale-sync-invalid-token")), ["valid-sync-token"])
-        XCTAssertEqual(DAVErrorBody.conditions(Seeds.CardDAV.recorded("xandikos-sync-invalid-token")),
-                       ["valid-sync-token", "responsedescription"])
+        XCTAssertEqual(
+            DAVErrorBody.conditions(Seeds.CardDAV.recorded("radicale-sync-invalid-token")), ["valid-sync-token"])
+        XCTAssertEqual(
+            DAVErrorBody.conditions(Seeds.CardDAV.recorded("xandikos-sync-invalid-token")),
+            ["valid-sync-token", "responsedescription"])
         XCTAssertEqual(DAVErrorBody.conditions(Data()), [])
     }
 
@@ -94,7 +109,9 @@ final class DAVMultistatusTests: XCTestCase {
 
     func test_parse_latin1Declared_isReadAsDeclared() throws {
         // Given: bytes that are UTF-8, in a document that says ISO-8859-1
-        let body = Data(#"<?xml version="1.0" encoding="iso-8859-1"?><multistatus xmlns="DAV:"><response><href>/b/é.vcf</href></response></multistatus>"#.utf8)
+        let body = Data(
+            #"<?xml version="1.0" encoding="iso-8859-1"?><multistatus xmlns="DAV:"><response><href>/b/é.vcf</href></response></multistatus>"#
+                .utf8)
         // When
         let status = try DAVMultistatus.parse(body)
         // Then: libxml2 decodes each byte as Latin-1
@@ -105,7 +122,8 @@ final class DAVMultistatusTests: XCTestCase {
 /// Issue 26, item 12: an entity the parser would leave out is an error naming the card.
 final class DAVEntityTests: XCTestCase {
     func body(doctype: String = "", _ addressData: String) -> Data {
-        Data("""
+        Data(
+            """
             <?xml version="1.0"?>\(doctype)<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">\
             <D:response><D:href>/alice/book/ok.vcf</D:href><D:propstat><D:prop><D:getetag>"1"</D:getetag>\
             <C:address-data>BEGIN:VCARD</C:address-data></D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\
@@ -116,19 +134,25 @@ final class DAVEntityTests: XCTestCase {
     }
 
     func test_parse_anEntityTheParserWouldDrop_throwsNamingTheCard() {
-        for doctype in [#"<!DOCTYPE D:multistatus [<!ENTITY a "x">]>"#,
-                        #"<!DOCTYPE D:multistatus [<!ENTITY a SYSTEM "file:///etc/hostname">]>"#,
-                        #"<!DOCTYPE D:multistatus SYSTEM "http://127.0.0.1:9/x.dtd">"#, ""] {
+        for doctype in [
+            #"<!DOCTYPE D:multistatus [<!ENTITY a "x">]>"#,
+            #"<!DOCTYPE D:multistatus [<!ENTITY a SYSTEM "file:///etc/hostname">]>"#,
+            #"<!DOCTYPE D:multistatus SYSTEM "http://127.0.0.1:9/x.dtd">"#, "",
+        ] {
             XCTAssertThrowsError(try DAVMultistatus.parse(body(doctype: doctype, "NOTE:n=&a;"))) { error in
-                XCTAssertEqual(error as? DAVError, .malformed(
-                    "the card /alice/book/a.vcf holds an XML entity that cannot be read (&a;); nothing of this answer was kept"),
-                               doctype)
+                XCTAssertEqual(
+                    error as? DAVError,
+                    .malformed(
+                        "the card /alice/book/a.vcf holds an XML entity that cannot be read (&a;); nothing of this answer was kept"
+                    ),
+                    doctype)
             }
         }
     }
 
     func test_parse_predefinedEntitiesCharacterReferencesCDATAAndComments_areReadAsTheyAre() throws {
-        let status = try DAVMultistatus.parse(body("NOTE:&amp;&lt;&gt;&quot;&apos;&#65;&#x42;<![CDATA[AT&T; &x;]]><!-- &c; -->."))
+        let status = try DAVMultistatus.parse(
+            body("NOTE:&amp;&lt;&gt;&quot;&apos;&#65;&#x42;<![CDATA[AT&T; &x;]]><!-- &c; -->."))
         XCTAssertEqual(status.entries.last?.addressData, "NOTE:&<>\"'ABAT&T; &x;.")
     }
 }
@@ -141,12 +165,14 @@ final class DAVMultistatusStreamTests: XCTestCase {
     }
 
     func answer(_ members: String) -> Data {
-        Data(("<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\">"
-              + members + "<D:sync-token>t9</D:sync-token></D:multistatus>").utf8)
+        Data(
+            ("<?xml version=\"1.0\"?><D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\">"
+                + members + "<D:sync-token>t9</D:sync-token></D:multistatus>").utf8)
     }
 
     /// Reads `body` cut into pieces of `size` bytes, as a transport hands them over.
-    func read(_ body: Data, pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits()) throws -> [DAVMultistatus.Entry] {
+    func read(_ body: Data, pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits()) throws -> [DAVMultistatus.Entry]
+    {
         var entries: [DAVMultistatus.Entry] = []
         let sut = DAVMultistatusStream(limits: limits, request: "REPORT /alice/book/") { entries.append($0) }
         var start = body.startIndex
@@ -204,15 +230,18 @@ final class DAVMultistatusStreamTests: XCTestCase {
 
         // When / Then
         XCTAssertThrowsError(try read(body, pieces: 512, limits: DAVSizeLimits(answer: 4 << 10))) { error in
-            XCTAssertEqual(error as? DAVError, .tooLarge(
-                "the answer to REPORT /alice/book/ passed 4 KiB, the limit for one answer (CONTACTSBOOK_SYNC_MAX_ANSWER "
-                    + "sets it); stopped there, nothing of it was kept"))
+            XCTAssertEqual(
+                error as? DAVError,
+                .tooLarge(
+                    "the answer to REPORT /alice/book/ passed 4 KiB, the limit for one answer (CONTACTSBOOK_SYNC_MAX_ANSWER "
+                        + "sets it); stopped there, nothing of it was kept"))
         }
     }
 
     func test_anyOtherValueOverTheCardCap_stopsTheAnswer() {
-        let body = answer("<D:response><D:href>/alice/book/" + String(repeating: "a", count: 3_000)
-                          + ".vcf</D:href></D:response>")
+        let body = answer(
+            "<D:response><D:href>/alice/book/" + String(repeating: "a", count: 3_000)
+                + ".vcf</D:href></D:response>")
         XCTAssertThrowsError(try read(body, pieces: 256, limits: DAVSizeLimits(card: 1_000))) { error in
             guard case .tooLarge(let reason) = error as? DAVError else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("holds a value longer than 1000 bytes"), reason)
@@ -233,8 +262,9 @@ final class DAVMultistatusStreamTests: XCTestCase {
 
     func test_deepNesting_isRefusedAt256Levels_notReadForEver() {
         // libxml2's push parser checks no depth itself; each level would cost memory
-        let body = Data(("<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:x>", count: 5_000)
-                         + String(repeating: "</D:x>", count: 5_000) + "</D:multistatus>").utf8)
+        let body = Data(
+            ("<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<D:x>", count: 5_000)
+                + String(repeating: "</D:x>", count: 5_000) + "</D:multistatus>").utf8)
         XCTAssertThrowsError(try DAVMultistatus.parse(body)) { error in
             guard case .malformed(let reason) = error as? DAVError else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "the answer nests its elements deeper than 256 levels")
@@ -253,10 +283,12 @@ final class DAVMultistatusStreamTests: XCTestCase {
 final class DAVSizeLimitsTests: XCTestCase {
     func test_configured_readsBytesAndUnits_ignoresWhatIsNoSize() {
         XCTAssertEqual(DAVSizeLimits.configured([:]), DAVSizeLimits(answer: 1 << 30, card: 16 << 20))
-        XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "2G", "CONTACTSBOOK_SYNC_MAX_CARD": "100k"]),
-                       DAVSizeLimits(answer: 2 << 30, card: 100 << 10))
-        XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "5000", "CONTACTSBOOK_SYNC_MAX_CARD": "3M"]),
-                       DAVSizeLimits(answer: 5_000, card: 3 << 20))
+        XCTAssertEqual(
+            DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "2G", "CONTACTSBOOK_SYNC_MAX_CARD": "100k"]),
+            DAVSizeLimits(answer: 2 << 30, card: 100 << 10))
+        XCTAssertEqual(
+            DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_ANSWER": "5000", "CONTACTSBOOK_SYNC_MAX_CARD": "3M"]),
+            DAVSizeLimits(answer: 5_000, card: 3 << 20))
         for bad in ["", "0", "-1", "1.5M", "lots", "99999999999999999999G"] {
             XCTAssertEqual(DAVSizeLimits.configured(["CONTACTSBOOK_SYNC_MAX_CARD": bad]).card, 16 << 20, bad)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Issue 26, item 1: an account's requests go to its book's origin only, and the hrefs a server
@@ -10,12 +11,14 @@ final class DAVCollectionScopeTests: XCTestCase {
     func test_url_membersByPathRelativeOrAbsoluteURL_resolveInsideTheBook() {
         XCTAssertEqual(sut.url(of: "/alice/book/a.vcf")?.absoluteString, "http://127.0.0.1:5232/alice/book/a.vcf")
         XCTAssertEqual(sut.url(of: "a.vcf")?.absoluteString, "http://127.0.0.1:5232/alice/book/a.vcf")
-        XCTAssertEqual(sut.url(of: "http://127.0.0.1:5232/alice/book/b.vcf")?.absoluteString,
-                       "http://127.0.0.1:5232/alice/book/b.vcf")
+        XCTAssertEqual(
+            sut.url(of: "http://127.0.0.1:5232/alice/book/b.vcf")?.absoluteString,
+            "http://127.0.0.1:5232/alice/book/b.vcf")
         XCTAssertEqual(sut.url(of: "HTTP://127.0.0.1:5232/alice/book/c%20d.vcf")?.path, "/alice/book/c d.vcf")
         XCTAssertEqual(sut.url(of: "/alice/book/")?.absoluteString, "http://127.0.0.1:5232/alice/book/")
         // A lenient server's raw characters, encoded as they should have been
-        XCTAssertEqual(sut.url(of: "/alice/book/é x.vcf")?.absoluteString, "http://127.0.0.1:5232/alice/book/%C3%A9%20x.vcf")
+        XCTAssertEqual(
+            sut.url(of: "/alice/book/é x.vcf")?.absoluteString, "http://127.0.0.1:5232/alice/book/%C3%A9%20x.vcf")
         XCTAssertEqual(sut.url(of: "/alice/book/a@b.vcf")?.path, "/alice/book/a@b.vcf")
     }
 
@@ -27,21 +30,28 @@ final class DAVCollectionScopeTests: XCTestCase {
             "/alice/book/../../other/x.vcf", "/alice/book/%2e%2e/%2E%2E/other/x.vcf", "/alice/book/%2e%2e%2fx.vcf",
             "../other/x.vcf", "./x.vcf", "/alice/other/x.vcf", "/alice/bookx/y.vcf", "/alice/", "/",
             "/alice/book/x.vcf?a=1", "/alice/book/x.vcf#f", "http://ann@127.0.0.1:5232/alice/book/x.vcf",
-            "/alice/book/a\\..\\..\\x", "/alice/book/a\u{1B}[2J.vcf", "/alice/book/é/../../x.vcf", "", "javascript:alert(1)", "file:///etc/passwd",
+            "/alice/book/a\\..\\..\\x", "/alice/book/a\u{1B}[2J.vcf", "/alice/book/é/../../x.vcf", "",
+            "javascript:alert(1)", "file:///etc/passwd",
         ] {
             XCTAssertNil(sut.url(of: href), href)
         }
     }
 
     func test_containsAndNamesCollection_answerAsTheFullURLReadingDoes_forEveryShape() {
-        let books = ["http://127.0.0.1:5232/alice/book/", "http://127.0.0.1:5232/alice/book", "https://h.example/dav/a%20b/",
-                     "http://h.example/dav/%41nn/", "http://h.example/"]
+        let books = [
+            "http://127.0.0.1:5232/alice/book/", "http://127.0.0.1:5232/alice/book", "https://h.example/dav/a%20b/",
+            "http://h.example/dav/%41nn/", "http://h.example/",
+        ]
         let hrefs = [
-            "/alice/book/a.vcf", "/alice/book/", "/alice/book", "/alice/book/sub/x.vcf", "/alice/bookx/y.vcf", "/alice/",
-            "/", "/alice/book/a@b.vcf", "/alice/book/a:b;c=d,e+f!$&'()*~.vcf", "/alice/book//x.vcf", "//alice/book/x.vcf",
-            "/alice/book/./x.vcf", "/alice/book/../book/x.vcf", "/alice/book/.", "/alice/book/x.vcf?a=1", "/alice/book/x.vcf#f",
+            "/alice/book/a.vcf", "/alice/book/", "/alice/book", "/alice/book/sub/x.vcf", "/alice/bookx/y.vcf",
+            "/alice/",
+            "/", "/alice/book/a@b.vcf", "/alice/book/a:b;c=d,e+f!$&'()*~.vcf", "/alice/book//x.vcf",
+            "//alice/book/x.vcf",
+            "/alice/book/./x.vcf", "/alice/book/../book/x.vcf", "/alice/book/.", "/alice/book/x.vcf?a=1",
+            "/alice/book/x.vcf#f",
             "/alice/book/c%20d.vcf", "/alice/book/é x.vcf", "/alice/book/a\\b", "/alice/book/a\u{1B}b", "a.vcf", "",
-            "http://127.0.0.1:5232/alice/book/b.vcf", "/dav/a b/x.vcf", "/dav/a%20b/x.vcf", "/dav/a%20b", "/dav/Ann/x.vcf",
+            "http://127.0.0.1:5232/alice/book/b.vcf", "/dav/a b/x.vcf", "/dav/a%20b/x.vcf", "/dav/a%20b",
+            "/dav/Ann/x.vcf",
             "/dav/%41nn/x.vcf", "/dav/Ann", "/x.vcf",
         ]
         for book in books {
@@ -50,8 +60,9 @@ final class DAVCollectionScopeTests: XCTestCase {
             for href in hrefs {
                 XCTAssertEqual(scope.contains(href), scope.url(of: href) != nil, "\(book) \(href)")
                 let path = scope.url(of: href)?.path
-                XCTAssertEqual(scope.namesCollection(href), path == bookURL.path || path.map { $0 + "/" } == bookURL.path,
-                               "\(book) \(href)")
+                XCTAssertEqual(
+                    scope.namesCollection(href), path == bookURL.path || path.map { $0 + "/" } == bookURL.path,
+                    "\(book) \(href)")
             }
         }
         XCTAssertTrue(sut.contains("/alice/book/a.vcf"))
@@ -87,7 +98,8 @@ final class OriginGuardTransportTests: XCTestCase {
     }
 
     func test_send_toAnotherOrigin_throwsBeforeSending() {
-        for url in ["http://other.example/steal/y.vcf", "http://127.0.0.1:5233/alice/book/", "https://127.0.0.1:5232/"] {
+        for url in ["http://other.example/steal/y.vcf", "http://127.0.0.1:5233/alice/book/", "https://127.0.0.1:5232/"]
+        {
             XCTAssertThrowsError(try sut.send(DAVRequest(method: "PUT", url: URL(string: url)!))) { error in
                 XCTAssertEqual(error as? DAVError, .otherOrigin(URL(string: url)!))
             }
@@ -109,9 +121,13 @@ final class OriginGuardTransportTests: XCTestCase {
     func test_send_aRedirectToAnOriginTheAskAllows_isFollowedWithTheSameRequest_askedOnce() throws {
         // Given: the person confirms the other host
         var asked: [URL] = []
-        sut = OriginGuardTransport(inner, allowed: [DAVOrigin(here)!]) { asked.append($0); return true }
-        inner.responses = [DAVResponse(status: 308, headers: ["Location": "http://other.example/book/"], url: here),
-                           DAVResponse(status: 207, url: URL(string: "http://other.example/book/"))]
+        sut = OriginGuardTransport(inner, allowed: [DAVOrigin(here)!]) {
+            asked.append($0); return true
+        }
+        inner.responses = [
+            DAVResponse(status: 308, headers: ["Location": "http://other.example/book/"], url: here),
+            DAVResponse(status: 207, url: URL(string: "http://other.example/book/")),
+        ]
 
         // When
         let response = try sut.send(DAVRequest(method: "PROPFIND", url: here, headers: ["Depth": "0"]))
@@ -145,30 +161,43 @@ final class CardDAVClientScopeTests: XCTestCase {
 
     func test_changes_hrefsOutsideTheBook_areSkippedAndNamed_theRestIsRead() throws {
         // Given
-        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus(
-            Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\"")
-                + Seeds.CardDAV.member("http://OTHER-HOST/steal/y.vcf", etag: "\"2\"")
-                + Seeds.CardDAV.member("/alice/book/../../other/x.vcf", etag: "\"3\"")
-                + Seeds.CardDAV.member("/alice/book/%2e%2e/%2e%2e/other/z.vcf", etag: "\"4\"")
-                + Seeds.CardDAV.member("http://127.0.0.1:5299/alice/book/p.vcf", etag: "\"5\"")
-                + Seeds.CardDAV.member("https://127.0.0.1:5232/alice/book/s.vcf", etag: "\"6\""), token: "t1"))]
+        transport.responses = [
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\"")
+                        + Seeds.CardDAV.member("http://OTHER-HOST/steal/y.vcf", etag: "\"2\"")
+                        + Seeds.CardDAV.member("/alice/book/../../other/x.vcf", etag: "\"3\"")
+                        + Seeds.CardDAV.member("/alice/book/%2e%2e/%2e%2e/other/z.vcf", etag: "\"4\"")
+                        + Seeds.CardDAV.member("http://127.0.0.1:5299/alice/book/p.vcf", etag: "\"5\"")
+                        + Seeds.CardDAV.member("https://127.0.0.1:5232/alice/book/s.vcf", etag: "\"6\""), token: "t1"))
+        ]
 
         // When
         let changes = try sut.changes(since: nil)
 
         // Then
         XCTAssertEqual(changes.changed, ["/alice/book/a.vcf": "\"1\""])
-        XCTAssertEqual(sut.refused, ["http://OTHER-HOST/steal/y.vcf", "/alice/book/../../other/x.vcf",
-                                     "/alice/book/%2e%2e/%2e%2e/other/z.vcf", "http://127.0.0.1:5299/alice/book/p.vcf",
-                                     "https://127.0.0.1:5232/alice/book/s.vcf"])
+        XCTAssertEqual(
+            sut.refused,
+            [
+                "http://OTHER-HOST/steal/y.vcf", "/alice/book/../../other/x.vcf",
+                "/alice/book/%2e%2e/%2e%2e/other/z.vcf", "http://127.0.0.1:5299/alice/book/p.vcf",
+                "https://127.0.0.1:5232/alice/book/s.vcf",
+            ])
     }
 
     func test_cards_anAnswerNamingACardOutsideTheBook_dropsIt() throws {
-        transport.responses = [DAVResponse(status: 207, body: Seeds.CardDAV.multistatus("""
-            <response><href>http://OTHER-HOST/steal/y.vcf</href><propstat><prop><getetag>"1"</getetag>\
-            <C:address-data>BEGIN:VCARD\r\nVERSION:3.0\r\nUID:y\r\nFN:Y\r\nEND:VCARD\r\n</C:address-data></prop>\
-            <status>HTTP/1.1 200 OK</status></propstat></response>
-            """))]
+        transport.responses = [
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    """
+                    <response><href>http://OTHER-HOST/steal/y.vcf</href><propstat><prop><getetag>"1"</getetag>\
+                    <C:address-data>BEGIN:VCARD\r\nVERSION:3.0\r\nUID:y\r\nFN:Y\r\nEND:VCARD\r\n</C:address-data></prop>\
+                    <status>HTTP/1.1 200 OK</status></propstat></response>
+                    """))
+        ]
 
         XCTAssertEqual(try sut.cards(hrefs: ["/alice/book/y.vcf"]), [])
         XCTAssertEqual(sut.refused, ["http://OTHER-HOST/steal/y.vcf"])

@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import XCTest
+
 @testable import ContactsApp
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Issue 26, item 7, for the URLSession transport (macOS, the fully static build): its requests
 /// keep `DAVTimeLimits` and stop at a cancellation through `DAVRequestClock`. Linux syncs through
@@ -29,7 +31,9 @@ final class DAVRequestClockTests: XCTestCase {
     private func exchange(_ clock: DAVRequestClock, _ url: URL) throws -> URLSessionTask {
         let budget = try clock.next()
         let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: URLRequest(url: url, timeoutInterval: budget.timeout + 1)) { _, _, _ in done.signal() }
+        let task = session.dataTask(with: URLRequest(url: url, timeoutInterval: budget.timeout + 1)) { _, _, _ in
+            done.signal()
+        }
         task.resume()
         try clock.wait(for: done, budget, method: "GET", url: url, stop: task.cancel)
         return task
@@ -44,8 +48,11 @@ final class DAVRequestClockTests: XCTestCase {
 
         // When / Then
         XCTAssertThrowsError(try exchange(sut, url)) { error in
-            XCTAssertEqual(error as? DAVError, .timedOut("GET \(url.absoluteString) did not finish within 0.5 s "
-                + "(the limit for one request; CONTACTSBOOK_REQUEST_TIMEOUT sets it); stopped"))
+            XCTAssertEqual(
+                error as? DAVError,
+                .timedOut(
+                    "GET \(url.absoluteString) did not finish within 0.5 s "
+                        + "(the limit for one request; CONTACTSBOOK_REQUEST_TIMEOUT sets it); stopped"))
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
@@ -53,10 +60,12 @@ final class DAVRequestClockTests: XCTestCase {
     func test_cancelledWhileWaiting_stopsAtOnce_andTheTaskIsCancelled() throws {
         // Given: cancelled once the request is under way (the first look is before it)
         var looks = 0
-        let sut = DAVRequestClock(limits: DAVTimeLimits(request: 60), isCancelled: {
-            looks += 1
-            return looks > 2
-        })
+        let sut = DAVRequestClock(
+            limits: DAVTimeLimits(request: 60),
+            isCancelled: {
+                looks += 1
+                return looks > 2
+            })
         let started = Date()
         let budget = try sut.next()
         let done = DispatchSemaphore(value: 0)
@@ -76,8 +85,9 @@ final class DAVRequestClockTests: XCTestCase {
     func test_theSyncsDeadline_stopsTheRequestUnderWay_andNoneStartsAfter() throws {
         // Given: a sync of 0.5 s, each request allowed 60
         let sut = DAVRequestClock(limits: DAVTimeLimits(request: 60, sync: 0.5))
-        let expected = DAVError.timedOut("the server's answers took longer than 0.5 s in all (the limit for one sync; "
-            + "CONTACTSBOOK_SYNC_TIMEOUT sets it); stopped, what was saved before is kept")
+        let expected = DAVError.timedOut(
+            "the server's answers took longer than 0.5 s in all (the limit for one sync; "
+                + "CONTACTSBOOK_SYNC_TIMEOUT sets it); stopped, what was saved before is kept")
 
         // When / Then
         XCTAssertThrowsError(try exchange(sut, url)) { XCTAssertEqual($0 as? DAVError, expected) }
@@ -114,9 +124,9 @@ final class DAVRequestClockTests: XCTestCase {
     /// A loopback socket listening on a free port, which never accepts: connections wait in its backlog.
     private static func listening() throws -> (fd: Int32, port: UInt16) {
         #if os(Linux)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw XCTSkip("no socket") }
         var address = sockaddr_in()

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The three-way merge of a group's members as a set, and of its name.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Issue 26, items 8 and 9: the password command cannot read the session's input, cannot hold a
@@ -8,7 +9,8 @@ final class PasswordCommandTests: XCTestCase {
     var sut = PasswordCommand(timeout: 10)
 
     func account(_ command: String) -> SyncAccount {
-        SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/book/", user: "ann", passwordCommand: command)
+        SyncAccount(
+            name: "home", serverURL: "http://h/", bookURL: "http://h/book/", user: "ann", passwordCommand: command)
     }
 
     func test_password_theFirstLine_withoutItsCRLF() throws {
@@ -22,7 +24,8 @@ final class PasswordCommandTests: XCTestCase {
 
     func test_password_theCommandsStdinIsDevNull_andNoOtherDescriptorOfOurs() throws {
         XCTAssertEqual(try sut.password(for: account("readlink /proc/self/fd/0")), "/dev/null")
-        XCTAssertEqual(try sut.password(for: account("ls /proc/self/fd | tr '\\n' ' '")), "0 1 2 3 ")  // 3: ls's own listing
+        // 3: ls's own listing
+        XCTAssertEqual(try sut.password(for: account("ls /proc/self/fd | tr '\\n' ' '")), "0 1 2 3 ")
     }
 
     func test_password_aCommandThatFails_namesTheAccountAndTheStatus() {
@@ -43,11 +46,15 @@ final class PasswordCommandTests: XCTestCase {
         // When
         XCTAssertThrowsError(try sut.password(for: account("sleep 1000 & echo $! > \(pidFile.path); wait"))) { error in
             // Then
-            XCTAssertEqual("\(error)", "account home: the password command did not finish within 0.3 s "
-                + "(stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
+            XCTAssertEqual(
+                "\(error)",
+                "account home: the password command did not finish within 0.3 s "
+                    + "(stopped; CONTACTSBOOK_PASSWORD_TIMEOUT sets the limit)")
         }
-        let pid = try XCTUnwrap(Int32(String(decoding: try Data(contentsOf: pidFile), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try XCTUnwrap(
+            Int32(
+                String(decoding: try Data(contentsOf: pidFile), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         XCTAssertTrue(Self.ends(pid), "the command's child \(pid) is still running")
     }
 

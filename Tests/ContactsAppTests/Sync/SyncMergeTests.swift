@@ -1,10 +1,12 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class SyncMergeTests: XCTestCase {
-    let base = Contact(id: 7, uid: "ann", givenName: "Ann", familyName: "Lee", title: "Engineer",
-                       emails: [LabeledValue(label: "work", value: "ann@acme.example")], notes: "met 2019", version: 3)
+    let base = Contact(
+        id: 7, uid: "ann", givenName: "Ann", familyName: "Lee", title: "Engineer",
+        emails: [LabeledValue(label: "work", value: "ann@acme.example")], notes: "met 2019", version: 3)
 
     func test_merge_differentFieldsOnEachSide_keepsBoth() {
         // Given
@@ -35,7 +37,8 @@ final class SyncMergeTests: XCTestCase {
         let result = SyncMerge.merge(base: base, local: local, remote: remote)
 
         // Then
-        XCTAssertEqual(result.conflicts, [.init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss")])
+        XCTAssertEqual(
+            result.conflicts, [.init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss")])
         XCTAssertEqual(result.contact.title, "Remote Chief")
         XCTAssertEqual(result.contact.notes, "met 2019\nsync conflict: title here was: Local Boss")
     }
@@ -54,15 +57,19 @@ final class SyncMergeTests: XCTestCase {
         let result = SyncMerge.merge(base: base, local: local, remote: remote, winner: .local)
 
         // Then
-        XCTAssertEqual(result.conflicts, [
-            .init(field: "title", winner: .local, kept: "Local Boss", lost: "Remote Chief"),
-            .init(field: "birthday", winner: .local, kept: "1980-05-04", lost: "--06-01"),
-        ])
+        XCTAssertEqual(
+            result.conflicts,
+            [
+                .init(field: "title", winner: .local, kept: "Local Boss", lost: "Remote Chief"),
+                .init(field: "birthday", winner: .local, kept: "1980-05-04", lost: "--06-01"),
+            ])
         XCTAssertEqual(result.contact.title, "Local Boss")
         XCTAssertEqual(result.contact.birthday, Birthday(year: 1980, month: 5, day: 4))
         XCTAssertEqual(result.contact.organization, "Acme")
-        XCTAssertEqual(result.contact.notes, "met 2019\nsync conflict: title on the server was: Remote Chief\n"
-                       + "sync conflict: birthday on the server was: --06-01")
+        XCTAssertEqual(
+            result.contact.notes,
+            "met 2019\nsync conflict: title on the server was: Remote Chief\n"
+                + "sync conflict: birthday on the server was: --06-01")
     }
 
     func test_merge_fieldClearedOnTheServer_localWins_noEmptyLineInTheNotes() {
@@ -141,17 +148,25 @@ final class SyncPresenterTests: XCTestCase {
         // Given
         var summary = SyncSummary(account: "home")
         summary.pulled = 3; summary.pushed = 1; summary.merged = 1; summary.conflicts = 1
-        summary.conflicted = [.init(name: "Ann Lee", fields: [
-            .init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss"),
-        ])]
+        summary.conflicted = [
+            .init(
+                name: "Ann Lee",
+                fields: [
+                    .init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss")
+                ])
+        ]
 
         // When, Then
-        XCTAssertEqual(sut.summary(summary), "home: pulled 3, pushed 1, merged 1, conflicts 1 "
-                       + "(Ann Lee: title \"Remote Chief\" from the server kept over \"Local Boss\")")
+        XCTAssertEqual(
+            sut.summary(summary),
+            "home: pulled 3, pushed 1, merged 1, conflicts 1 "
+                + "(Ann Lee: title \"Remote Chief\" from the server kept over \"Local Boss\")")
         summary.resurrected = 2; summary.resynced = true
-        XCTAssertEqual(sut.summary(summary), "home: pulled 3, pushed 1, merged 1, conflicts 1 "
-                       + "(Ann Lee: title \"Remote Chief\" from the server kept over \"Local Boss\"); kept 2 deleted "
-                       + "on one side and edited on the other; the sync token was refused, compared every card")
+        XCTAssertEqual(
+            sut.summary(summary),
+            "home: pulled 3, pushed 1, merged 1, conflicts 1 "
+                + "(Ann Lee: title \"Remote Chief\" from the server kept over \"Local Boss\"); kept 2 deleted "
+                + "on one side and edited on the other; the sync token was refused, compared every card")
     }
 
     func test_summary_namesEachFailedCard_withTheServersStatusAndReason_orWhyItWasNotRead() {
@@ -161,12 +176,17 @@ final class SyncPresenterTests: XCTestCase {
             .init(name: "Cy Dee", direction: .push, status: 415, reason: "Unsupported Media Type: Parse error"),
             .init(name: "odd.vcf", direction: .pull, reason: "line 3: not a vCard property"),
         ]
-        XCTAssertEqual(sut.summary(summary), "home: pulled 2, pushed 3, merged 0, conflicts 0; 2 cards failed, tried "
-                       + "again at the next sync (Cy Dee: not sent, the server answered 415 Unsupported Media Type: "
-                       + "Parse error; odd.vcf: not read here: line 3: not a vCard property)")
-        XCTAssertEqual(sut.failedCards(summary), "account home: 2 cards could not be synced; they are tried again at the next sync")
+        XCTAssertEqual(
+            sut.summary(summary),
+            "home: pulled 2, pushed 3, merged 0, conflicts 0; 2 cards failed, tried "
+                + "again at the next sync (Cy Dee: not sent, the server answered 415 Unsupported Media Type: "
+                + "Parse error; odd.vcf: not read here: line 3: not a vCard property)")
+        XCTAssertEqual(
+            sut.failedCards(summary), "account home: 2 cards could not be synced; they are tried again at the next sync"
+        )
         summary.failed.removeLast()
-        XCTAssertEqual(sut.failedCards(summary), "account home: 1 card could not be synced; it is tried again at the next sync")
+        XCTAssertEqual(
+            sut.failedCards(summary), "account home: 1 card could not be synced; it is tried again at the next sync")
         XCTAssertNil(sut.failedCards(SyncSummary(account: "home")))
     }
 
@@ -174,33 +194,47 @@ final class SyncPresenterTests: XCTestCase {
         var summary = SyncSummary(account: "home")
         summary.merged = 2; summary.conflicts = 3
         summary.conflicted = [
-            .init(name: "Ann Lee", fields: [.init(field: "title", winner: .local, kept: "Boss", lost: "Chief"),
-                                            .init(field: "nickname", winner: .local, kept: "", lost: "Annie")]),
+            .init(
+                name: "Ann Lee",
+                fields: [
+                    .init(field: "title", winner: .local, kept: "Boss", lost: "Chief"),
+                    .init(field: "nickname", winner: .local, kept: "", lost: "Annie"),
+                ]),
             .init(name: "Bob Ray", fields: [.init(field: "notes", winner: .local, kept: "here", lost: "there")]),
         ]
 
-        XCTAssertEqual(sut.summary(summary), "home: pulled 0, pushed 0, merged 2, conflicts 3 "
-                       + "(Ann Lee: title \"Boss\" from here kept over \"Chief\", nickname (empty) from here kept over "
-                       + "\"Annie\"; Bob Ray: notes \"here\" from here kept over \"there\")")
+        XCTAssertEqual(
+            sut.summary(summary),
+            "home: pulled 0, pushed 0, merged 2, conflicts 3 "
+                + "(Ann Lee: title \"Boss\" from here kept over \"Chief\", nickname (empty) from here kept over "
+                + "\"Annie\"; Bob Ray: notes \"here\" from here kept over \"there\")")
     }
 
     func test_accounts_oneLineEach_withTheConflictSetting_andAHintWhenNone() {
-        XCTAssertEqual(sut.accounts([
-            SyncAccount(name: "home", serverURL: "u", bookURL: "http://h/b/", user: "ann", isDefault: true),
-            SyncAccount(name: "work", serverURL: "u", bookURL: "http://w/b/", user: "ann", conflicts: .local),
-        ]), "home\tann\thttp://h/b/\tconflicts: server\t(default)\nwork\tann\thttp://w/b/\tconflicts: local\n")
+        XCTAssertEqual(
+            sut.accounts([
+                SyncAccount(name: "home", serverURL: "u", bookURL: "http://h/b/", user: "ann", isDefault: true),
+                SyncAccount(name: "work", serverURL: "u", bookURL: "http://w/b/", user: "ann", conflicts: .local),
+            ]), "home\tann\thttp://h/b/\tconflicts: server\t(default)\nwork\tann\thttp://w/b/\tconflicts: local\n")
         XCTAssertTrue(sut.accounts([]).hasPrefix("No accounts."))
     }
 
     func test_added_namesTheBookFound_andTheDefault() {
-        XCTAssertEqual(sut.added(SyncAccount(name: "home", serverURL: "u", bookURL: "http://h/b/", user: "ann",
-                                             isDefault: true)), "Added account home: http://h/b/ (default)\n")
-        XCTAssertEqual(sut.added(SyncAccount(name: "work", serverURL: "u", bookURL: "http://w/b/", user: "ann")),
-                       "Added account work: http://w/b/\n")
+        XCTAssertEqual(
+            sut.added(
+                SyncAccount(
+                    name: "home", serverURL: "u", bookURL: "http://h/b/", user: "ann",
+                    isDefault: true)), "Added account home: http://h/b/ (default)\n")
+        XCTAssertEqual(
+            sut.added(SyncAccount(name: "work", serverURL: "u", bookURL: "http://w/b/", user: "ann")),
+            "Added account work: http://w/b/\n")
     }
 
     func test_updated_saysTheSettingAndTheDefault() {
-        XCTAssertEqual(sut.updated(SyncAccount(name: "home", serverURL: "u", bookURL: "b", user: "ann", isDefault: true,
-                                               conflicts: .local)), "Account home: conflicts: local (default).\n")
+        XCTAssertEqual(
+            sut.updated(
+                SyncAccount(
+                    name: "home", serverURL: "u", bookURL: "b", user: "ann", isDefault: true,
+                    conflicts: .local)), "Account home: conflicts: local (default).\n")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ContactsApp
 
 extension Seeds {
@@ -14,8 +15,9 @@ extension Seeds {
 
         static func multistatus(_ responses: String, token: String? = nil) -> Data {
             let tokenElement = token.map { "<sync-token>\($0)</sync-token>" } ?? ""
-            return Data(#"<?xml version="1.0"?><multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">"#
-                .appending(responses + tokenElement + "</multistatus>").utf8)
+            return Data(
+                #"<?xml version="1.0"?><multistatus xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav">"#
+                    .appending(responses + tokenElement + "</multistatus>").utf8)
         }
 
         static func member(_ href: String, etag: String) -> String {
@@ -108,9 +110,11 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
 
     /// The refusal SabreDAV's validator answers (its words, as recorded with Debian's 1.8).
     static func refusal(_ href: String) -> DAVError {
-        .refused(415, method: "PUT", url: URL(string: "http://h" + href)!, reason: "Unsupported Media Type: "
-                 + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not follow "
-                 + "the icalendar/vcard format")
+        .refused(
+            415, method: "PUT", url: URL(string: "http://h" + href)!,
+            reason: "Unsupported Media Type: "
+                + "This resource only supports valid vcard data. Parse error: Invalid VObject, line 7 did not follow "
+                + "the icalendar/vcard format")
     }
 
     func create(uid: String, vcard: String) throws -> (href: String, etag: String?) {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Issue 26, item 1: contacts linked outside the book (by a server, before such hrefs were
@@ -13,7 +14,8 @@ final class SyncWorkerScopeTests: XCTestCase {
         try super.setUpWithError()
         store = try SQLiteContactStore(path: ":memory:")
         server = InMemoryCardDAVBook()
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) })
     }
 
@@ -78,7 +80,9 @@ final class SyncWorkerScopeTests: XCTestCase {
         XCTAssertEqual(summary.refused, ["http://OTHER/steal/z.vcf", "http://OTHER/steal/y.vcf"])
         // The deleted contact's link outside the book is dropped: not named again
         XCTAssertEqual(try sut.sync(account(), book: ScopedBook(server)).refused, ["http://OTHER/steal/y.vcf"])
-        XCTAssertEqual(SyncPresenter().summary(summary), "home: pulled 0, pushed 1, merged 0, conflicts 0; refused 2 hrefs "
-            + "outside the address book (nothing sent there): http://OTHER/steal/z.vcf, http://OTHER/steal/y.vcf")
+        XCTAssertEqual(
+            SyncPresenter().summary(summary),
+            "home: pulled 0, pushed 1, merged 0, conflicts 0; refused 2 hrefs "
+                + "outside the address book (nothing sent there): http://OTHER/steal/z.vcf, http://OTHER/steal/y.vcf")
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import SceneCore
 import GRDB
+import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class SyncWorkerTests: XCTestCase {
@@ -14,7 +15,8 @@ final class SyncWorkerTests: XCTestCase {
         try super.setUpWithError()
         store = try SQLiteContactStore(path: ":memory:")
         server = InMemoryCardDAVBook()
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) })
     }
 
@@ -52,11 +54,16 @@ final class SyncWorkerTests: XCTestCase {
 
     func test_anAccountTakingVCard4_getsVCard4_withEveryUnknownPropertyKept() throws {
         // Given: a server that said it takes 4.0, and a card with properties we have no field for
-        try store.addAccount(SyncAccount(name: "v4", serverURL: "http://h/", bookURL: "http://h/v4/", user: "ann",
-                                         acceptsVCard4: true))
+        try store.addAccount(
+            SyncAccount(
+                name: "v4", serverURL: "http://h/", bookURL: "http://h/v4/", user: "ann",
+                acceptsVCard4: true))
         let v4Server = InMemoryCardDAVBook()
-        v4Server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal",
-                                                               "IMPP:xmpp:ann@example.org"))
+        v4Server.put(
+            "/alice/book/ann.vcf",
+            Seeds.CardDAV.card(
+                uid: "ann", given: "Ann", family: "Lee", "X-COLOR:teal",
+                "IMPP:xmpp:ann@example.org"))
         let account = try XCTUnwrap(store.accounts().first { $0.name == "v4" })
         _ = try sut.sync(account, book: v4Server)
         var ann = try contact("ann")
@@ -69,8 +76,9 @@ final class SyncWorkerTests: XCTestCase {
         // Then
         let text = try XCTUnwrap(v4Server.cards["/alice/book/ann.vcf"]?.vcard)
         XCTAssertTrue(text.contains("VERSION:4.0"), text)
-        XCTAssertTrue(text.contains("TITLE:Engineer") && text.contains("X-COLOR:teal")
-                      && text.contains("IMPP:xmpp:ann@example.org"), text)
+        XCTAssertTrue(
+            text.contains("TITLE:Engineer") && text.contains("X-COLOR:teal")
+                && text.contains("IMPP:xmpp:ann@example.org"), text)
     }
 
     func test_noOpSync_movesNothing_andAsksForTheChangesSinceTheToken() throws {
@@ -87,8 +95,10 @@ final class SyncWorkerTests: XCTestCase {
 
     func test_withoutADefaultAccount_newContactsStayLocal() throws {
         // Given: a second account, made the default, then removed: none is the default
-        try store.addAccount(SyncAccount(name: "work", serverURL: "http://w/", bookURL: "http://w/b/", user: "ann",
-                                         isDefault: true))
+        try store.addAccount(
+            SyncAccount(
+                name: "work", serverURL: "http://w/", bookURL: "http://w/b/", user: "ann",
+                isDefault: true))
         _ = try store.removeAccount(named: "work")
         _ = try insertLocal("Cy", "Dee", uid: "cy")
 
@@ -139,14 +149,21 @@ final class SyncWorkerTests: XCTestCase {
         var ann = try contact("ann")
         ann.title = "Local Boss"
         _ = try store.update(ann)
-        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief"))
+        server.put(
+            "/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief"))
 
         let summary = try sync()
 
         XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
-        XCTAssertEqual(summary.conflicted, [.init(name: "Ann Lee", fields: [
-            .init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss"),
-        ])])
+        XCTAssertEqual(
+            summary.conflicted,
+            [
+                .init(
+                    name: "Ann Lee",
+                    fields: [
+                        .init(field: "title", winner: .server, kept: "Remote Chief", lost: "Local Boss")
+                    ])
+            ])
         XCTAssertEqual(try contact("ann").title, "Remote Chief")
         XCTAssertEqual(try contact("ann").notes, "sync conflict: title here was: Local Boss")
     }
@@ -159,17 +176,26 @@ final class SyncWorkerTests: XCTestCase {
         var ann = try contact("ann")
         ann.title = "Local Boss"
         _ = try store.update(ann)
-        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief",
-                                                             "ORG:Acme"))
+        server.put(
+            "/alice/book/ann.vcf",
+            Seeds.CardDAV.card(
+                uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote Chief",
+                "ORG:Acme"))
 
         // When
         let summary = try sync()
 
         // Then: the local title kept and sent, the server's other change taken, its title in the notes
         XCTAssertEqual([summary.merged, summary.conflicts, summary.pushed], [1, 1, 1])
-        XCTAssertEqual(summary.conflicted, [.init(name: "Ann Lee", fields: [
-            .init(field: "title", winner: .local, kept: "Local Boss", lost: "Remote Chief"),
-        ])])
+        XCTAssertEqual(
+            summary.conflicted,
+            [
+                .init(
+                    name: "Ann Lee",
+                    fields: [
+                        .init(field: "title", winner: .local, kept: "Local Boss", lost: "Remote Chief")
+                    ])
+            ])
         let merged = try contact("ann")
         XCTAssertEqual(merged.title, "Local Boss")
         XCTAssertEqual(merged.organization, "Acme")
@@ -187,7 +213,8 @@ final class SyncWorkerTests: XCTestCase {
         ann.title = "Local Boss"
         _ = try store.update(ann)
         server.beforeNextWrite = { [server] in
-            server?.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote"))
+            server?.put(
+                "/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "TITLE:Remote"))
         }
 
         let summary = try sync()
@@ -214,11 +241,13 @@ final class SyncWorkerTests: XCTestCase {
 
         // Then
         let danID = try XCTUnwrap(contact("dan").id)
-        XCTAssertEqual(changesSpy.changes, [
-            DataChange(topic: "contacts", kind: "created", ids: [String(danID)]),
-            DataChange(topic: "contacts", kind: "updated", ids: [String(annID)]),
-            DataChange(topic: "contacts", kind: "deleted", ids: [String(bobID)]),
-        ])
+        XCTAssertEqual(
+            changesSpy.changes,
+            [
+                DataChange(topic: "contacts", kind: "created", ids: [String(danID)]),
+                DataChange(topic: "contacts", kind: "updated", ids: [String(annID)]),
+                DataChange(topic: "contacts", kind: "deleted", ids: [String(bobID)]),
+            ])
     }
 
     func test_aSyncWithNothingToDo_writesNothing_theJournalClockStaysStill() throws {
@@ -336,11 +365,18 @@ final class SyncWorkerTests: XCTestCase {
         // Then: the others went up, and the summary names the refused one with the server's words
         XCTAssertEqual(summary.pushed, 2)
         XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf", "/alice/book/dan.vcf"])
-        XCTAssertEqual(summary.failed, [.init(name: "Cy Dee", direction: .push, status: 415, reason:
-            "Unsupported Media Type: This resource only supports valid vcard data. Parse error: Invalid VObject, "
-            + "line 7 did not follow the icalendar/vcard format")])
-        XCTAssertEqual(try store.itemsWithoutBase(account: "home").map(\.href).sorted(),
-                       ["/alice/book/ann.vcf", "/alice/book/dan.vcf"])
+        XCTAssertEqual(
+            summary.failed,
+            [
+                .init(
+                    name: "Cy Dee", direction: .push, status: 415,
+                    reason:
+                        "Unsupported Media Type: This resource only supports valid vcard data. Parse error: Invalid VObject, "
+                        + "line 7 did not follow the icalendar/vcard format")
+            ])
+        XCTAssertEqual(
+            try store.itemsWithoutBase(account: "home").map(\.href).sorted(),
+            ["/alice/book/ann.vcf", "/alice/book/dan.vcf"])
 
         // And the next sync sends it again (and only it); once the server takes it, it is synced
         server.calls = []
@@ -371,7 +407,8 @@ final class SyncWorkerTests: XCTestCase {
         // Then
         XCTAssertEqual(summary.pushed, 1)
         XCTAssertEqual(server.cards.keys.sorted(), ["/alice/book/ann.vcf"])
-        XCTAssertEqual(summary.failed, [.init(name: "Ann Lee", direction: .push, status: 500, reason: "Internal Server Error")])
+        XCTAssertEqual(
+            summary.failed, [.init(name: "Ann Lee", direction: .push, status: 500, reason: "Internal Server Error")])
         XCTAssertEqual(try store.changedContacts(account: "home").map(\.uid), ["ann"])
         server.refusing = [:]
         XCTAssertEqual(try sync().pushed, 1)
@@ -429,7 +466,8 @@ final class SyncWorkerTests: XCTestCase {
     func test_aServerCardThatCannotBeReadHere_isNamed_theOthersSaved_andAskedForAgainNextSync() throws {
         // Given
         server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
-        server.put("/alice/book/odd%20one.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nthis line is no property\r\nEND:VCARD\r\n")
+        server.put(
+            "/alice/book/odd%20one.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nthis line is no property\r\nEND:VCARD\r\n")
         server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
 
         // When
@@ -512,7 +550,8 @@ final class SyncWorkerLinkReadsTests: XCTestCase {
         try super.setUpWithError()
         store = try SQLiteContactStore(path: ":memory:")
         server = InMemoryCardDAVBook()
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
         _ = try SyncWorker(store: store).sync(try XCTUnwrap(store.accounts().first), book: server)
         spy = SyncStateStoreSpy(store)
@@ -561,10 +600,12 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SyncPipelineTests-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "SyncPipelineTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteContactStore(path: directory.appendingPathComponent("book.sqlite").path)
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         server = InMemoryCardDAVBook()
         server.multigetBatch = 100
         for i in 0..<250 {
@@ -572,8 +613,9 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         }
         progress = ImportExportWorkerTests.ProgressReporterSpy()
         changes = ImportExportWorkerTests.ChangeNotifierSpy()
-        sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) }, progress: progress,
-                         changes: changes)
+        sut = SyncWorker(
+            store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) }, progress: progress,
+            changes: changes)
     }
 
     override func tearDown() {
@@ -600,14 +642,19 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         XCTAssertEqual(try store.accounts().first?.syncToken, "250")
         // Indexed as any other insert (rows prepared on the downloading thread)
         XCTAssertEqual(try store.page(ContactQuery(search: "Given142")).contacts.map(\.uid), ["c142"])
-        XCTAssertEqual(try store.page(ContactQuery(sort: .first, limit: 2)).contacts.map(\.givenName), ["Given0", "Given1"])
+        XCTAssertEqual(
+            try store.page(ContactQuery(sort: .first, limit: 2)).contacts.map(\.givenName), ["Given0", "Given1"])
         XCTAssertEqual(try store.history(contactID: nil, limit: 10).filter { $0.kind == .sync }.count, 1)
         let reports = progress.events.compactMap { event -> String? in
             guard case .report(let completed, _, let message) = event else { return nil }
             return "\(message ?? "") \(completed)"
         }
-        XCTAssertEqual(reports, ["downloading 0", "downloading 100", "downloading 200", "downloading 250", "downloaded 250",
-                                 "uploading 0"])
+        XCTAssertEqual(
+            reports,
+            [
+                "downloading 0", "downloading 100", "downloading 200", "downloading 250", "downloaded 250",
+                "uploading 0",
+            ])
         XCTAssertEqual(changes.changes.map(\.kind), ["created", "updated"])
         XCTAssertEqual(changes.changes.map(\.ids.count), [249, 1])
         XCTAssertEqual(try sync().pulled, 0)
@@ -618,7 +665,8 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         let file = directory.appendingPathComponent("book.sqlite").path
         func indexes() throws -> [String] {
             try DatabaseQueue(path: file).read { db in
-                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+                try String.fetchAll(
+                    db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
             }
         }
         let before = try indexes()
@@ -628,11 +676,13 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
 
         // Then: the same indexes, a sound file, and search, sort, deep pages and undo as after any insert
         XCTAssertEqual(try indexes(), before)
-        XCTAssertEqual(try DatabaseQueue(path: file).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
+        XCTAssertEqual(
+            try DatabaseQueue(path: file).read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
         XCTAssertEqual(try store.page(ContactQuery(search: "Given142")).contacts.map(\.uid), ["c142"])
         let names = (0..<250).map { "Given\($0)" }.sorted()
-        XCTAssertEqual(try store.page(ContactQuery(sort: .first, page: 41, limit: 5)).contacts.map(\.givenName),
-                       Array(names[200..<205]))
+        XCTAssertEqual(
+            try store.page(ContactQuery(sort: .first, page: 41, limit: 5)).contacts.map(\.givenName),
+            Array(names[200..<205]))
         _ = try store.undo()
         XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// Issue 26, items 3 and 4: a UID is scoped to its account and address book. A card matches by
@@ -16,7 +17,8 @@ final class SyncWorkerUIDTests: XCTestCase {
         store = try SQLiteContactStore(path: ":memory:")
         home = InMemoryCardDAVBook()
         work = InMemoryCardDAVBook()
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         try store.addAccount(SyncAccount(name: "work", serverURL: "http://w/", bookURL: "http://w/book/", user: "ann"))
         sut = SyncWorker(store: store, now: { Date(timeIntervalSince1970: 1_700_000_000) })
     }
@@ -34,10 +36,13 @@ final class SyncWorkerUIDTests: XCTestCase {
 
     func test_aCardOfAnotherAccount_withALinkedContactsUID_isAContactOfItsOwn_theFirstUntouched() throws {
         // Given: Ann, home's
-        home.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "EMAIL:ann@home.example"))
+        home.put(
+            "/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee", "EMAIL:ann@home.example")
+        )
         try sync("home")
         let ann = try XCTUnwrap(store.contacts(uids: ["ann"]).first)
-        work.put("/book/x.vcf", Seeds.CardDAV.card(uid: "ann", given: "Mallory", family: "Evil", "EMAIL:m@evil.example"))
+        work.put(
+            "/book/x.vcf", Seeds.CardDAV.card(uid: "ann", given: "Mallory", family: "Evil", "EMAIL:m@evil.example"))
 
         // When
         let summary = try sync("work")
@@ -63,7 +68,8 @@ final class SyncWorkerUIDTests: XCTestCase {
         for _ in 0..<3 {
             for name in ["home", "work"] {
                 let summary = try sync(name)
-                XCTAssertEqual([summary.pulled, summary.pushed, summary.merged, summary.conflicts], [0, 0, 0, 0], name)
+                XCTAssertEqual(
+                    [summary.pulled, summary.pushed, summary.merged, summary.conflicts], [0, 0, 0, 0], name)
             }
         }
 
@@ -86,7 +92,9 @@ final class SyncWorkerUIDTests: XCTestCase {
         XCTAssertEqual([summary.pulled, summary.merged], [1, 1])
         XCTAssertEqual(summary.sharedUIDs, [.init(uid: "ann", first: "/alice/book/a.vcf", second: "/alice/book/b.vcf")])
         XCTAssertEqual(try holders("ann"), [["Ann Lee", "home"], ["Ann Lee", "home"]])
-        XCTAssertEqual(try store.itemsWithoutBase(account: "home").map(\.href).sorted(), ["/alice/book/a.vcf", "/alice/book/b.vcf"])
+        XCTAssertEqual(
+            try store.itemsWithoutBase(account: "home").map(\.href).sorted(),
+            ["/alice/book/a.vcf", "/alice/book/b.vcf"])
     }
 
     func test_twoCardsWithOneUID_inOneBook_bothKept_eachEditGoesToItsOwnHref() throws {
@@ -100,9 +108,12 @@ final class SyncWorkerUIDTests: XCTestCase {
 
         // Then
         XCTAssertEqual(summary.pulled, 3)
-        XCTAssertEqual(summary.sharedUIDs, [.init(uid: "twin", first: "/alice/book/a.vcf", second: "/alice/book/b.vcf")])
-        XCTAssertEqual(SyncPresenter().summary(summary), "home: pulled 3, pushed 0, merged 0, conflicts 0; 2 cards with the "
-                       + "UID twin, kept as two contacts: /alice/book/a.vcf and /alice/book/b.vcf")
+        XCTAssertEqual(
+            summary.sharedUIDs, [.init(uid: "twin", first: "/alice/book/a.vcf", second: "/alice/book/b.vcf")])
+        XCTAssertEqual(
+            SyncPresenter().summary(summary),
+            "home: pulled 3, pushed 0, merged 0, conflicts 0; 2 cards with the "
+                + "UID twin, kept as two contacts: /alice/book/a.vcf and /alice/book/b.vcf")
         for var twin in try store.contacts(uids: ["twin"]) {
             twin.title = "Edited " + twin.familyName
             _ = try store.update(twin)
@@ -139,14 +150,18 @@ final class SyncWorkerUIDPipelineTests: XCTestCase {
 
     func test_aLargePull_withOneUIDInTwoBatches_andALocalContact_keepsBoth_matchesTheLocalOnce() throws {
         // Given: 250 cards in batches of 100, the last repeating the first's UID; a local contact with it
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("SyncWorkerUIDPipelineTests-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "SyncWorkerUIDPipelineTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try SQLiteContactStore(path: directory.appendingPathComponent("book.sqlite").path)
-        try store.addAccount(SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "http://h/alice/book/", user: "ann"))
         let server = InMemoryCardDAVBook()
         server.multigetBatch = 100
         for i in 0..<249 {
-            server.put(String(format: "/alice/book/c%03d.vcf", i), Seeds.CardDAV.card(uid: "c\(i)", given: "Given\(i)", family: "Pull"))
+            server.put(
+                String(format: "/alice/book/c%03d.vcf", i),
+                Seeds.CardDAV.card(uid: "c\(i)", given: "Given\(i)", family: "Pull"))
         }
         server.put("/alice/book/z.vcf", Seeds.CardDAV.card(uid: "c0", given: "Given0", family: "Again"))
         _ = try store.insert(Contact(uid: "c0", givenName: "Given0", familyName: "Pull"))
@@ -156,7 +171,8 @@ final class SyncWorkerUIDPipelineTests: XCTestCase {
 
         // Then
         XCTAssertEqual([summary.pulled, summary.merged], [249, 1])
-        XCTAssertEqual(summary.sharedUIDs, [.init(uid: "c0", first: "/alice/book/c000.vcf", second: "/alice/book/z.vcf")])
+        XCTAssertEqual(
+            summary.sharedUIDs, [.init(uid: "c0", first: "/alice/book/c000.vcf", second: "/alice/book/z.vcf")])
         XCTAssertEqual(try store.contacts(uids: ["c0"]).map(\.familyName), ["Pull", "Again"])
         XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 250)
     }

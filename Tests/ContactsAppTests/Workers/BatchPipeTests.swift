@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// `BatchPipe.runConsumingElsewhere`: this thread produces, a thread of its own consumes.
@@ -8,13 +9,15 @@ final class BatchPipeConsumingElsewhereTests: XCTestCase {
 
     func test_everyBatchIsConsumedInOrder_andTheConsumersValueReturned() throws {
         // When
-        let total = try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> [Int]?) -> [Int] in
-            var seen: [Int] = []
-            while let batch = try next() { seen += batch }
-            return seen
-        }, produce: { send in
-            for start in stride(from: 0, to: 100, by: 10) { try send(Array(start..<start + 10)) }
-        })
+        let total = try BatchPipe.runConsumingElsewhere(
+            consume: { (next: () throws -> [Int]?) -> [Int] in
+                var seen: [Int] = []
+                while let batch = try next() { seen += batch }
+                return seen
+            },
+            produce: { send in
+                for start in stride(from: 0, to: 100, by: 10) { try send(Array(start..<start + 10)) }
+            })
 
         // Then
         XCTAssertEqual(total, Array(0..<100))
@@ -25,17 +28,21 @@ final class BatchPipeConsumingElsewhereTests: XCTestCase {
         let consumed = Locked<[Int]>([])
 
         // When
-        XCTAssertThrowsError(try BatchPipe.runConsumingElsewhere(consume: { (next: () throws -> Int?) -> Void in
-            do {
-                while let batch = try next() { consumed.mutate { $0.append(batch) } }
-            } catch {
-                throw Failure(name: "wrapped by the consumer: \(error)")
-            }
-        }, produce: { send in
-            try send(1)
-            try send(2)
-            throw Failure(name: "server gone")
-        })) { error in
+        XCTAssertThrowsError(
+            try BatchPipe.runConsumingElsewhere(
+                consume: { (next: () throws -> Int?) -> Void in
+                    do {
+                        while let batch = try next() { consumed.mutate { $0.append(batch) } }
+                    } catch {
+                        throw Failure(name: "wrapped by the consumer: \(error)")
+                    }
+                },
+                produce: { send in
+                    try send(1)
+                    try send(2)
+                    throw Failure(name: "server gone")
+                })
+        ) { error in
             // Then
             XCTAssertEqual(error as? Failure, Failure(name: "server gone"))
         }
@@ -47,15 +54,20 @@ final class BatchPipeConsumingElsewhereTests: XCTestCase {
         let sent = Locked(0)
 
         // When
-        XCTAssertThrowsError(try BatchPipe.runConsumingElsewhere(capacity: 1, consume: { (next: () throws -> Int?) -> Void in
-            _ = try next()
-            throw Failure(name: "disk full")
-        }, produce: { send in
-            for batch in 0..<1_000 {
-                try send(batch)
-                sent.mutate { $0 += 1 }
-            }
-        })) { error in
+        XCTAssertThrowsError(
+            try BatchPipe.runConsumingElsewhere(
+                capacity: 1,
+                consume: { (next: () throws -> Int?) -> Void in
+                    _ = try next()
+                    throw Failure(name: "disk full")
+                },
+                produce: { send in
+                    for batch in 0..<1_000 {
+                        try send(batch)
+                        sent.mutate { $0 += 1 }
+                    }
+                })
+        ) { error in
             // Then
             XCTAssertEqual(error as? Failure, Failure(name: "disk full"))
         }
@@ -79,8 +91,10 @@ final class BatchPipeRunTests: XCTestCase {
         let number: Int
         let freed: BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>
         let producer: BatchPipeConsumingElsewhereTests.Locked<Thread?>
-        init(_ number: Int, freed: BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>,
-             producer: BatchPipeConsumingElsewhereTests.Locked<Thread?>) {
+        init(
+            _ number: Int, freed: BatchPipeConsumingElsewhereTests.Locked<[(number: Int, onProducer: Bool)]>,
+            producer: BatchPipeConsumingElsewhereTests.Locked<Thread?>
+        ) {
             self.number = number; self.freed = freed; self.producer = producer
         }
         deinit {
@@ -96,10 +110,12 @@ final class BatchPipeRunTests: XCTestCase {
         var consumed: [Int] = []
 
         // When
-        try BatchPipe.run(capacity: 2, produce: { send in
-            producer.mutate { $0 = Thread.current }
-            for number in 1...20 { try send(Batch(number, freed: freed, producer: producer)) }
-        }, consume: { (batch: Batch) in consumed.append(batch.number) })
+        try BatchPipe.run(
+            capacity: 2,
+            produce: { send in
+                producer.mutate { $0 = Thread.current }
+                for number in 1...20 { try send(Batch(number, freed: freed, producer: producer)) }
+            }, consume: { (batch: Batch) in consumed.append(batch.number) })
 
         // Then: all consumed in order and all freed; every batch consumed while the producer still
         // had at least capacity + 2 batches to send was freed on its thread (the saving thread of

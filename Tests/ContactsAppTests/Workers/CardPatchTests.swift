@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// An edit touches only the properties of the fields it changes; the rest of a real card stays
@@ -57,9 +58,11 @@ final class CardPatchTests: XCTestCase {
 
     func test_read_keepsTheWholeCard_andShowsWhatItHolds() throws {
         // Then: every line kept, VERSION among them, in order
-        XCTAssertEqual(lines, Self.card.components(separatedBy: "\r\n").filter {
-            !$0.isEmpty && $0 != "BEGIN:VCARD" && $0 != "END:VCARD"
-        })
+        XCTAssertEqual(
+            lines,
+            Self.card.components(separatedBy: "\r\n").filter {
+                !$0.isEmpty && $0 != "BEGIN:VCARD" && $0 != "END:VCARD"
+            })
         XCTAssertEqual(contact.fullName, "John Doe III")
         XCTAssertEqual(contact.givenName, "John")
         XCTAssertEqual(contact.familyName, "Doe")
@@ -77,12 +80,14 @@ final class CardPatchTests: XCTestCase {
 
     func test_renamingTheGivenName_touchesOnlyNAndFN_keepingAdditionalNamesPrefixAndSuffix() {
         let result = patched { $0.givenName = "Jon" }
-        XCTAssertEqual(result, linesExcept(["N:Doe;John;Q;Mr.;III": "N:Doe;Jon;Q;Mr.;III", "FN:John Doe III": "FN:Jon Doe III"]))
+        XCTAssertEqual(
+            result, linesExcept(["N:Doe;John;Q;Mr.;III": "N:Doe;Jon;Q;Mr.;III", "FN:John Doe III": "FN:Jon Doe III"]))
     }
 
     func test_aCompanysDisplayName_staysWhenTheNameChangesAroundIt() throws {
         // Given: FN:Acme Support with ORG:Acme and no N
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Acme Support\r\nORG:Acme\r\nEMAIL:help@acme.example\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Acme Support\r\nORG:Acme\r\nEMAIL:help@acme.example\r\nEND:VCARD\r\n"
         var acme = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
         XCTAssertEqual(acme.fullName, "Acme Support")
         // When: only the email changes
@@ -94,8 +99,11 @@ final class CardPatchTests: XCTestCase {
     }
 
     func test_nicknames_stayAList_andAnEditedTitleChangesTheFirstOnly() {
-        let result = patched { $0.title = "Boss"; $0.nickname = "Nick1, Nick3" }
-        XCTAssertEqual(result, linesExcept(["TITLE:First title": "TITLE:Boss", "NICKNAME:Nick1,Nick2": "NICKNAME:Nick1,Nick3"]))
+        let result = patched {
+            $0.title = "Boss"; $0.nickname = "Nick1, Nick3"
+        }
+        XCTAssertEqual(
+            result, linesExcept(["TITLE:First title": "TITLE:Boss", "NICKNAME:Nick1,Nick2": "NICKNAME:Nick1,Nick3"]))
     }
 
     func test_aNamelessCard_namedAfterItsEmail_getsNAndFNWhenNamed() throws {
@@ -119,7 +127,8 @@ final class CardPatchTests: XCTestCase {
         // When
         let saved = CardPatch.reconciled(contact)
         // Then: read again, it is still the contact that was saved
-        XCTAssertEqual(saved.card?.lines, ["VERSION:3.0", "N:;nobody@example.org;;;", "FN:nobody@example.org", "TEL:+1 555 0199"])
+        XCTAssertEqual(
+            saved.card?.lines, ["VERSION:3.0", "N:;nobody@example.org;;;", "FN:nobody@example.org", "TEL:+1 555 0199"])
         let back = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))?.contact)
         XCTAssertEqual(back.givenName, "nobody@example.org")
     }
@@ -135,9 +144,12 @@ final class CardPatchTests: XCTestCase {
     func test_aPhoneChangedInPlace_keepsItsGroupParametersAndURIForm() {
         XCTAssertEqual(contact.phones[0].value, "+1-418-656-9254 ext. 102")
         let result = patched { $0.phones[0].value = "+1-418-656-0000 ext. 7" }
-        XCTAssertEqual(result, linesExcept([
-            "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102": "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-0000;ext=7",
-        ]))
+        XCTAssertEqual(
+            result,
+            linesExcept([
+                "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-9254;ext=102":
+                    "item1.TEL;TYPE=VOICE,MSG,WORK:tel:+1-418-656-0000;ext=7"
+            ]))
     }
 
     func test_anAppleBuiltInLabel_isShownAsWords_andKeptVerbatimWhenTheValueChanges() {
@@ -148,9 +160,11 @@ final class CardPatchTests: XCTestCase {
 
     func test_removingAnEmail_removesItsLabelToo_andAddingOneGoesAfterTheOthers() {
         let removed = patched { $0.emails.removeFirst() }
-        XCTAssertEqual(removed, linesExcept([
-            "item3.EMAIL;type=INTERNET;type=pref:john@work.example": nil, "item3.X-ABLabel:_$!<Other>!$_": nil,
-        ]))
+        XCTAssertEqual(
+            removed,
+            linesExcept([
+                "item3.EMAIL;type=INTERNET;type=pref:john@work.example": nil, "item3.X-ABLabel:_$!<Other>!$_": nil,
+            ]))
         let added = patched { $0.emails.append(LabeledValue(label: "work", value: "j@new.example")) }
         let home = lines.firstIndex(of: "EMAIL;type=INTERNET;type=HOME:john@home.example")!
         var expected = lines
@@ -161,10 +175,12 @@ final class CardPatchTests: XCTestCase {
     func test_aPreferredItemRelabelled_staysPreferred() {
         // The work email is preferred (type=pref) and labelled by its group's X-ABLabel; relabelled "home"
         let result = patched { $0.emails[0].label = "home" }
-        XCTAssertEqual(result, linesExcept([
-            "item3.EMAIL;type=INTERNET;type=pref:john@work.example": "EMAIL;TYPE=home;TYPE=pref:john@work.example",
-            "item3.X-ABLabel:_$!<Other>!$_": nil,
-        ]))
+        XCTAssertEqual(
+            result,
+            linesExcept([
+                "item3.EMAIL;type=INTERNET;type=pref:john@work.example": "EMAIL;TYPE=home;TYPE=pref:john@work.example",
+                "item3.X-ABLabel:_$!<Other>!$_": nil,
+            ]))
     }
 
     func test_aCustomLabel_isWrittenAsAnItemGroupNoOtherPropertyUses() {
@@ -175,9 +191,12 @@ final class CardPatchTests: XCTestCase {
 
     func test_anAddressesCityChanged_keepsItsExtendedAddressAndType() {
         let result = patched { $0.addresses[0].city = "Shelbyville" }
-        XCTAssertEqual(result, linesExcept([
-            "ADR;TYPE=WORK:;TheOffice;123 Main St;Springfield;IL;62701;USA": "ADR;TYPE=WORK:;TheOffice;123 Main St;Shelbyville;IL;62701;USA",
-        ]))
+        XCTAssertEqual(
+            result,
+            linesExcept([
+                "ADR;TYPE=WORK:;TheOffice;123 Main St;Springfield;IL;62701;USA":
+                    "ADR;TYPE=WORK:;TheOffice;123 Main St;Shelbyville;IL;62701;USA"
+            ]))
     }
 
     // MARK: - Other fields
@@ -204,7 +223,8 @@ final class CardPatchTests: XCTestCase {
 
     func test_an21CardEdited_getsItsValuesIn21sEscaping_andReadsAsTheEdit() throws {
         // Given: Android's 2.1 card with backslashes (v21_backslash.vcf), as fuzz-vcard edits it
-        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\nEND:VCARD\r\n"
         var edited = try XCTUnwrap(VCardReader().read(Data(card.utf8)).entries.first?.contact)
         edited.notes = "Edited note; with, punctuation\nand a line"
         edited.title = "Edited, title"
@@ -252,7 +272,8 @@ final class CardPatchTests: XCTestCase {
             $0.extraProperties.append("URL:https://john.example")
         }
         // The new property takes the removed one's place
-        XCTAssertEqual(result, linesExcept(["X-SOCIALPROFILE;type=twitter:https://x.example/john": "URL:https://john.example"]))
+        XCTAssertEqual(
+            result, linesExcept(["X-SOCIALPROFILE;type=twitter:https://x.example/john": "URL:https://john.example"]))
         let added = patched { $0.extraProperties.append("URL:https://john.example") }
         XCTAssertEqual(added, lines + ["URL:https://john.example"])
     }
@@ -261,7 +282,9 @@ final class CardPatchTests: XCTestCase {
         // Given: a card with a REV
         contact.card = VCardRecord(lines: lines + ["REV:20200101T000000Z"])
         // When
-        let result = patched { $0.title = "Boss"; $0.updatedAt = Date(timeIntervalSince1970: 1_700_000_000) }
+        let result = patched {
+            $0.title = "Boss"; $0.updatedAt = Date(timeIntervalSince1970: 1_700_000_000)
+        }
         // Then
         XCTAssertEqual(result.last, "REV:20231114T221320Z")
     }
@@ -277,9 +300,12 @@ final class CardPatchTests: XCTestCase {
         saved = try store.update(saved)
         let exported = VCardWriter(version: .v3).card(for: saved)
         // Then
-        XCTAssertEqual(exported, (["BEGIN:VCARD"] + linesExcept([
-            "N:Doe;John;Q;Mr.;III": "N:Dough;John;Q;Mr.;III", "FN:John Doe III": "FN:John Dough III",
-        ]) + ["END:VCARD"]).map { VCardWriter.fold($0) }.joined())
+        XCTAssertEqual(
+            exported,
+            (["BEGIN:VCARD"]
+                + linesExcept([
+                    "N:Doe;John;Q;Mr.;III": "N:Dough;John;Q;Mr.;III", "FN:John Doe III": "FN:John Dough III",
+                ]) + ["END:VCARD"]).map { VCardWriter.fold($0) }.joined())
     }
 
     func test_syncMerge_patchesTheServersCard_withWhatChangedHere() throws {

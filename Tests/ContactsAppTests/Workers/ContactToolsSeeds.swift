@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ContactsApp
 
 /// A book with three pairs that are probably one person (by email, by phone, by name and
@@ -6,19 +7,23 @@ import Foundation
 enum ToolsSeeds {
     static let created = Seeds.created
 
-    static func person(_ given: String, _ family: String, org: String = "", emails: [String] = [], phones: [String] = [],
-                       birthday: Birthday? = nil, nickname: String = "", tags: [String] = []) -> Contact {
-        Contact(uid: "uid-\(given)-\(family)".lowercased(), givenName: given, familyName: family, nickname: nickname,
-                organization: org, phones: phones.map { LabeledValue(label: "mobile", value: $0) },
-                emails: emails.map { LabeledValue(label: "work", value: $0) }, birthday: birthday, tags: tags,
-                createdAt: created, updatedAt: created)
+    static func person(
+        _ given: String, _ family: String, org: String = "", emails: [String] = [], phones: [String] = [],
+        birthday: Birthday? = nil, nickname: String = "", tags: [String] = []
+    ) -> Contact {
+        Contact(
+            uid: "uid-\(given)-\(family)".lowercased(), givenName: given, familyName: family, nickname: nickname,
+            organization: org, phones: phones.map { LabeledValue(label: "mobile", value: $0) },
+            emails: emails.map { LabeledValue(label: "work", value: $0) }, birthday: birthday, tags: tags,
+            createdAt: created, updatedAt: created)
     }
 
     /// #1 to #8 in this order.
     static let book = [
         person("Ann", "Lee", org: "Acme", emails: ["ann@example.org"], phones: ["+1 555 000 1111"], tags: ["Friends"]),
-        person("Anne", "Lee", emails: ["ANN@Example.org", "anne.lee@home.example"], phones: ["(555) 000-1111"],
-               birthday: Birthday(year: 1990, month: 5, day: 17), nickname: "Annie", tags: ["friends", "work"]),
+        person(
+            "Anne", "Lee", emails: ["ANN@Example.org", "anne.lee@home.example"], phones: ["(555) 000-1111"],
+            birthday: Birthday(year: 1990, month: 5, day: 17), nickname: "Annie", tags: ["friends", "work"]),
         person("Bob", "Stone", phones: ["(555) 000-2222"]),
         person("Robert", "Stone", phones: ["+1 555 000 2222"]),
         person("Jon", "Smith", org: "Initech", emails: ["jon@initech.example"]),

@@ -1,5 +1,6 @@
 import GRDB
 import XCTest
+
 @testable import ContactsApp
 
 /// Duplicates grouped from the store's index, merges saved in one transaction, upcoming
@@ -9,7 +10,7 @@ final class ContactToolsWorkerTests: XCTestCase {
         groups.map { group in
             group.contacts.map { "#\($0.id ?? 0)" }.joined(separator: " ") + ": "
                 + group.reasons.map { "\($0.kind.rawValue) \($0.value)\($0.withoutCountryCode ? " (no code)" : "")" }
-                    .joined(separator: "; ")
+                .joined(separator: "; ")
         }
     }
 
@@ -20,22 +21,26 @@ final class ContactToolsWorkerTests: XCTestCase {
             // When
             let groups = try sut.duplicates()
             // Then: the shared email first, then the shared phone (written two ways), then the near name
-            XCTAssertEqual(summary(groups), [
-                "#1 #2: email ann@example.org; phone +15550001111; name @example.org",
-                "#3 #4: phone +15550002222",
-                "#5 #6: name initech",
-            ], name)
+            XCTAssertEqual(
+                summary(groups),
+                [
+                    "#1 #2: email ann@example.org; phone +15550001111; name @example.org",
+                    "#3 #4: phone +15550002222",
+                    "#5 #6: name initech",
+                ], name)
         }
     }
 
     func test_duplicates_withoutACountry_numbersWrittenWithoutTheirCodeMeetByTheirNationalNumber() throws {
         for (name, store) in try ToolsSeeds.stores() {
             let sut = ContactsWorker(environment: ToolsSeeds.environment(store, country: nil))
-            XCTAssertEqual(summary(try sut.duplicates()), [
-                "#1 #2: email ann@example.org; phone +15550001111 (no code); name @example.org",
-                "#3 #4: phone +15550002222 (no code)",
-                "#5 #6: name initech",
-            ], name)
+            XCTAssertEqual(
+                summary(try sut.duplicates()),
+                [
+                    "#1 #2: email ann@example.org; phone +15550001111 (no code); name @example.org",
+                    "#3 #4: phone +15550002222 (no code)",
+                    "#5 #6: name initech",
+                ], name)
         }
     }
 
@@ -70,7 +75,8 @@ final class ContactToolsWorkerTests: XCTestCase {
 
     func test_duplicates_ofAnOlderBook_areFilledByTheMigration() throws {
         // Given: a book whose index was lost, as one made before the migration
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dups-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dups-\(UUID().uuidString).sqlite")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             let store = try SQLiteContactStore(path: path)
@@ -89,7 +95,8 @@ final class ContactToolsWorkerTests: XCTestCase {
 
     func test_duplicates_ofABookIndexedByKindFirst_sameGroupsFromTheIndexOrderedByKey() throws {
         // Given: a book with the duplicate index as it was first made, (kind, key, id)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dups-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dups-\(UUID().uuidString).sqlite")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let before: [String]
         do {
@@ -99,9 +106,10 @@ final class ContactToolsWorkerTests: XCTestCase {
         }
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                DROP INDEX contact_key_by_key; CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
-                """ + StoreSeeds.forgetting([SQLiteContactStore.orderMatchKeysByKey]))
+            try db.execute(
+                sql: """
+                    DROP INDEX contact_key_by_key; CREATE INDEX contact_key_lookup ON contact_key(kind, key, id);
+                    """ + StoreSeeds.forgetting([SQLiteContactStore.orderMatchKeysByKey]))
         }
         try queue.close()
         // When
@@ -110,10 +118,16 @@ final class ContactToolsWorkerTests: XCTestCase {
         XCTAssertEqual(try summary(sut.duplicates()), before)
         XCTAssertEqual(before.count, 3)
         let indexes = try DatabaseQueue(path: path).read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact_key' ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contact_key' ORDER BY name"
+            )
         }
-        XCTAssertEqual(indexes, ["CREATE INDEX contact_key_by_key ON contact_key(key, kind, id)",
-                                 "CREATE INDEX contact_key_id ON contact_key(id)"])
+        XCTAssertEqual(
+            indexes,
+            [
+                "CREATE INDEX contact_key_by_key ON contact_key(key, kind, id)",
+                "CREATE INDEX contact_key_id ON contact_key(id)",
+            ])
     }
 
     // MARK: - Merge
@@ -136,8 +150,9 @@ final class ContactToolsWorkerTests: XCTestCase {
             XCTAssertEqual(merged.updatedAt, Seeds.now, name)
             XCTAssertNil(try store.contact(id: 2), name)
             XCTAssertEqual(result.removed.map(\.id), [2], name)
-            XCTAssertEqual(result.differences.map { "\($0.field) \($0.kept) \($0.dropped) #\($0.from.id ?? 0)" },
-                           ["given Ann Anne #2"], name)
+            XCTAssertEqual(
+                result.differences.map { "\($0.field) \($0.kept) \($0.dropped) #\($0.from.id ?? 0)" },
+                ["given Ann Anne #2"], name)
         }
     }
 
@@ -145,10 +160,12 @@ final class ContactToolsWorkerTests: XCTestCase {
         let store = InMemoryContactStore(ToolsSeeds.book)
         let sut = ContactsWorker(environment: ToolsSeeds.environment(store))
         XCTAssertThrowsError(try sut.merge(["1"])) {
-            XCTAssertEqual($0 as? ContactsFailure, .badInput("merge needs two contacts or more, the first kept: merge 3 7"))
+            XCTAssertEqual(
+                $0 as? ContactsFailure, .badInput("merge needs two contacts or more, the first kept: merge 3 7"))
         }
         XCTAssertThrowsError(try sut.merge(["1", "#1"])) {
-            XCTAssertEqual($0 as? ContactsFailure, .badInput("Ann Lee (#1) is named twice; merge needs different contacts"))
+            XCTAssertEqual(
+                $0 as? ContactsFailure, .badInput("Ann Lee (#1) is named twice; merge needs different contacts"))
         }
         XCTAssertThrowsError(try sut.merge(["1", "99"])) {
             XCTAssertEqual($0 as? ContactsFailure, .notFound(reference: "#99"))
@@ -166,7 +183,8 @@ final class ContactToolsWorkerTests: XCTestCase {
             var merged = kept
             merged.nickname = "merged"
             // When
-            XCTAssertThrowsError(try store.merge(keeping: merged, removing: [try XCTUnwrap(store.contact(id: 2)), stale]), name)
+            XCTAssertThrowsError(
+                try store.merge(keeping: merged, removing: [try XCTUnwrap(store.contact(id: 2)), stale]), name)
             // Then: neither the update nor the first delete happened
             XCTAssertEqual(try store.contact(id: 1), kept, name)
             XCTAssertNotNil(try store.contact(id: 2), name)
@@ -189,8 +207,11 @@ final class ContactToolsWorkerTests: XCTestCase {
         let (today, upcoming) = try sut.upcomingBirthdays(days: 30)
         // Then
         XCTAssertEqual(today, CalendarDay(year: 2023, month: 11, day: 15))
-        XCTAssertEqual(upcoming.map { "\($0.contact.givenName) \($0.date.isoString) \($0.age.map(String.init) ?? "-") \($0.daysAway)" },
-                       ["Today 2023-11-15 - 0", "Tomorrow 2023-11-16 23 1", "Late 2023-12-15 43 30"])
+        XCTAssertEqual(
+            upcoming.map {
+                "\($0.contact.givenName) \($0.date.isoString) \($0.age.map(String.init) ?? "-") \($0.daysAway)"
+            },
+            ["Today 2023-11-15 - 0", "Tomorrow 2023-11-16 23 1", "Late 2023-12-15 43 30"])
         XCTAssertEqual(try sut.upcomingBirthdays(days: 29).birthdays.count, 2)
     }
 }

@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// The CSV export writes what CSV.swift's `CSVWriter` writes, and what it writes reads back.
@@ -23,16 +24,19 @@ final class ContactsCSVTests: XCTestCase {
     func test_rows_areCSVWritersText_forFieldsOfEveryKind() throws {
         // Given: edge cases, then seeded random rows of quotes, commas, line breaks, spaces,
         // separators, non-Latin text and empty fields
-        var tables: [[[String]]] = [[[""]], [["a"]], [["", ""]], [["\""]], [["a,b", "c\"d\"", "e\r\nf", "g\nh", "i\rj"]],
-                                    [[" lead", "trail ", "  "]], [["山田", "zoë", "\u{1F600}"]]]
+        var tables: [[[String]]] = [
+            [[""]], [["a"]], [["", ""]], [["\""]], [["a,b", "c\"d\"", "e\r\nf", "g\nh", "i\rj"]],
+            [[" lead", "trail ", "  "]], [["山田", "zoë", "\u{1F600}"]],
+        ]
         var random = SeededGenerator(seed: 23)
         let pieces = ["a", "Zoë", "山", " ", ",", "\"", "\r", "\n", "\r\n", " | ", ";", ":", "\t", "\u{1F600}"]
         for _ in 0..<300 {
-            tables.append((0..<(1 + random.next(upTo: 3))).map { _ in
-                (0..<(1 + random.next(upTo: 5))).map { _ in
-                    (0..<random.next(upTo: 6)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined()
-                }
-            })
+            tables.append(
+                (0..<(1 + random.next(upTo: 3))).map { _ in
+                    (0..<(1 + random.next(upTo: 5))).map { _ in
+                        (0..<random.next(upTo: 6)).map { _ in pieces[random.next(upTo: pieces.count)] }.joined()
+                    }
+                })
         }
         for rows in tables {
             // Then
@@ -68,9 +72,14 @@ final class ContactsCSVEscapeTests: XCTestCase {
         var contact = Contact()
         contact.givenName = "Ann"
         contact.emails = [LabeledValue(label: "work:old", value: "ann@example.org")]
-        contact.phones = [LabeledValue(label: "home", value: "+1 555 | ext 4"), LabeledValue(label: "a\\b", value: "C:\\x\\")]
-        contact.addresses = [PostalAddress(label: "home", street: "Flat 2; Block B | rear", city: "Ulm\\", region: "",
-                                           postalCode: "89073", country: "DE")]
+        contact.phones = [
+            LabeledValue(label: "home", value: "+1 555 | ext 4"), LabeledValue(label: "a\\b", value: "C:\\x\\"),
+        ]
+        contact.addresses = [
+            PostalAddress(
+                label: "home", street: "Flat 2; Block B | rear", city: "Ulm\\", region: "",
+                postalCode: "89073", country: "DE")
+        ]
         contact.tags = ["a | b", "c;d:e", "\\"]
         // When
         let back = try XCTUnwrap(roundTrip(contact))
@@ -85,9 +94,14 @@ final class ContactsCSVEscapeTests: XCTestCase {
         // Given: nothing to escape
         var contact = Contact()
         contact.givenName = "Ann"
-        contact.emails = [LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "a@b.c")]
-        contact.addresses = [PostalAddress(label: "home", street: "1 Main St", city: "Ulm", region: "", postalCode: "89073",
-                                           country: "DE")]
+        contact.emails = [
+            LabeledValue(label: "work", value: "ann@example.org"), LabeledValue(label: "home", value: "a@b.c"),
+        ]
+        contact.addresses = [
+            PostalAddress(
+                label: "home", street: "1 Main St", city: "Ulm", region: "", postalCode: "89073",
+                country: "DE")
+        ]
         // When
         var bytes: [UInt8] = []
         ContactsCSV.append([contact], to: &bytes)
@@ -103,8 +117,12 @@ final class ContactsCSVEscapeTests: XCTestCase {
         // When
         let contact = ContactsCSV.read(Data(csv.utf8)).entries.first?.contact
         // Then
-        XCTAssertEqual(contact?.emails, [LabeledValue(label: "work", value: "a\\b@x.org"),
-                                         LabeledValue(label: "other", value: "plain@x.org")])
+        XCTAssertEqual(
+            contact?.emails,
+            [
+                LabeledValue(label: "work", value: "a\\b@x.org"),
+                LabeledValue(label: "other", value: "plain@x.org"),
+            ])
         XCTAssertEqual(contact?.addresses.first?.street, "C:\\dir")
         XCTAssertEqual(contact?.addresses.first?.city, "Ulm")
         XCTAssertEqual(contact?.tags, ["x\\y"])

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 final class ContactsWorkerTests: XCTestCase {
@@ -12,8 +13,10 @@ final class ContactsWorkerTests: XCTestCase {
         sut = Seeds.worker(store)
     }
 
-    private func assertFails<T>(_ work: @autoclosure () throws -> T, with expected: ContactsFailure,
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func assertFails<T>(
+        _ work: @autoclosure () throws -> T, with expected: ContactsFailure,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try work(), file: file, line: line) { error in
             XCTAssertEqual(error as? ContactsFailure, expected, file: file, line: line)
         }
@@ -44,9 +47,13 @@ final class ContactsWorkerTests: XCTestCase {
     }
 
     func test_resolve_ambiguous_returnsTheMatchesInListOrder() {
-        assertFails(try sut.resolve("a"), with: .ambiguous(reference: "a", matches: [
-            Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
-        ]))
+        assertFails(
+            try sut.resolve("a"),
+            with: .ambiguous(
+                reference: "a",
+                matches: [
+                    Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
+                ]))
     }
 
     func test_resolve_notFound_byIdOrName() {
@@ -63,8 +70,11 @@ final class ContactsWorkerTests: XCTestCase {
         // When
         let saved = try sut.insert(Contact(givenName: "Bob"))
         // Then
-        XCTAssertEqual(saved, Contact(id: 5, uid: "uid-1", givenName: "Bob", createdAt: Seeds.now, updatedAt: Seeds.now,
-                                      version: 1))
+        XCTAssertEqual(
+            saved,
+            Contact(
+                id: 5, uid: "uid-1", givenName: "Bob", createdAt: Seeds.now, updatedAt: Seeds.now,
+                version: 1))
     }
 
     func test_insert_keepsAGivenUID() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// The standard-library stand-ins for Foundation's text functions give Foundation's answers.
@@ -15,11 +16,14 @@ final class FastTextTests: XCTestCase {
     }
 
     func test_trimmingWhitespaces_isTrimmingCharactersInWhitespaces() {
-        let texts = ["", " ", "\t", "\u{200B}", " \u{3000}\u{A0} ", "ann", " ann ", "\tann lee\u{2009}",
-                     "\u{200B}ann\u{200B}", "\u{FEFF}ann\u{FEFF}", "\nann\n", "a\u{0301} ", " 山田 ", "\u{1680}x\u{202F}"]
+        let texts = [
+            "", " ", "\t", "\u{200B}", " \u{3000}\u{A0} ", "ann", " ann ", "\tann lee\u{2009}",
+            "\u{200B}ann\u{200B}", "\u{FEFF}ann\u{FEFF}", "\nann\n", "a\u{0301} ", " 山田 ", "\u{1680}x\u{202F}",
+        ]
         for text in texts {
-            XCTAssertEqual(Array(text.trimmingWhitespaces.unicodeScalars),
-                           Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars), "\(Array(text.unicodeScalars))")
+            XCTAssertEqual(
+                Array(text.trimmingWhitespaces.unicodeScalars),
+                Array(text.trimmingCharacters(in: .whitespaces).unicodeScalars), "\(Array(text.unicodeScalars))")
         }
     }
 
@@ -31,8 +35,10 @@ final class FastTextTests: XCTestCase {
     func test_splittingOnASCII_isComponentsSeparatedBy_forTheCSVSeparators() {
         // Given: edge cases, then seeded random texts of separator pieces, ASCII, Latin,
         // CJK and emoji (no combining marks: see the next test)
-        var texts = ["", " | ", "a | b", " | a | ", "a |  | b", "a | | b", " :::: ", "a ::: b ::: ", ";;", ";a;",
-                     "ann", "山田 | 花子", "x\u{1F600} ::: y"]
+        var texts = [
+            "", " | ", "a | b", " | a | ", "a |  | b", "a | | b", " :::: ", "a ::: b ::: ", ";;", ";a;",
+            "ann", "山田 | 花子", "x\u{1F600} ::: y",
+        ]
         var random = SeededGenerator(seed: 11)
         let pieces = [" ", "|", ":", ";", " | ", " ::: ", "a", "é", "山", "\u{1F600}", "\r\n"]
         for _ in 0..<2_000 {
@@ -41,8 +47,9 @@ final class FastTextTests: XCTestCase {
         for separator in [" | ", " ::: ", ";"] {
             for text in texts {
                 // Then: the same parts, from a String and from a Substring
-                XCTAssertEqual(text.splitting(onASCII: separator), text.components(separatedBy: separator),
-                               "\(separator) in \(Array(text.unicodeScalars))")
+                XCTAssertEqual(
+                    text.splitting(onASCII: separator), text.components(separatedBy: separator),
+                    "\(separator) in \(Array(text.unicodeScalars))")
                 XCTAssertEqual(text.dropFirst(0).splitting(onASCII: separator), text.components(separatedBy: separator))
             }
         }
@@ -59,7 +66,8 @@ final class FastTextTests: XCTestCase {
             for byte: UInt8 in [0x5C, 0x0D, 0x2C, 0x41] {
                 XCTAssertEqual(text.containsASCII(byte), text.utf8.contains(byte), "\(text.debugDescription) \(byte)")
                 let inside = text.dropFirst()
-                XCTAssertEqual(inside.containsASCII(byte), inside.utf8.contains(byte), "\(inside.debugDescription) \(byte)")
+                XCTAssertEqual(
+                    inside.containsASCII(byte), inside.utf8.contains(byte), "\(inside.debugDescription) \(byte)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// Group cards in both conventions: read, made, and edited without touching other lines.
@@ -18,8 +19,12 @@ final class GroupCardTests: XCTestCase {
         XCTAssertEqual(groups.count, 1)
         XCTAssertEqual(groups.first?.name, "test group")
         XCTAssertEqual(groups.first?.uid, "6b2cf630-ac03-4ca1-b266-34a451a2d6bb")
-        XCTAssertEqual(groups.first?.members, ["1c6cd38e-79be-4902-84bf-0010cc256d07", "52A079D5-5884-4AF9-9367-6BF82251838B",
-                                               "d4c1baf6-f603-4fb5-8f19-d45eb1e7fb23"])
+        XCTAssertEqual(
+            groups.first?.members,
+            [
+                "1c6cd38e-79be-4902-84bf-0010cc256d07", "52A079D5-5884-4AF9-9367-6BF82251838B",
+                "d4c1baf6-f603-4fb5-8f19-d45eb1e7fb23",
+            ])
         XCTAssertEqual(groups.first?.convention, .apple)
     }
 
@@ -44,12 +49,18 @@ final class GroupCardTests: XCTestCase {
     func test_new_writesEachConvention() {
         // When
         let kind = GroupCard.new(uid: "g1", name: "Book club; Tuesdays", members: ["a"], convention: .kind)
-        let apple = GroupCard.new(uid: "g2", name: "Family", members: ["a", "mailto:x@example.org"], convention: .apple)
+        let apple = GroupCard.new(
+            uid: "g2", name: "Family", members: ["a", "mailto:x@example.org"], convention: .apple)
         // Then
-        XCTAssertEqual(kind.card.lines, ["VERSION:4.0", "KIND:group", "FN:Book club\\; Tuesdays", "MEMBER:urn:uuid:a", "UID:g1"])
-        XCTAssertEqual(apple.card.lines, ["VERSION:3.0", "N:Family;;;;", "FN:Family", "X-ADDRESSBOOKSERVER-KIND:group",
-                                          "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:a", "X-ADDRESSBOOKSERVER-MEMBER:mailto:x@example.org",
-                                          "UID:g2"])
+        XCTAssertEqual(
+            kind.card.lines, ["VERSION:4.0", "KIND:group", "FN:Book club\\; Tuesdays", "MEMBER:urn:uuid:a", "UID:g1"])
+        XCTAssertEqual(
+            apple.card.lines,
+            [
+                "VERSION:3.0", "N:Family;;;;", "FN:Family", "X-ADDRESSBOOKSERVER-KIND:group",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:a", "X-ADDRESSBOOKSERVER-MEMBER:mailto:x@example.org",
+                "UID:g2",
+            ])
         XCTAssertEqual(GroupCard.read(apple.card)?.members, ["a", "mailto:x@example.org"])
         XCTAssertEqual(GroupCard.read(kind.card)?.name, "Book club; Tuesdays")
     }
@@ -63,13 +74,16 @@ final class GroupCardTests: XCTestCase {
         // When
         let updated = GroupCard.updated(group)
         // Then
-        XCTAssertEqual(updated.card.lines, [
-            "PRODID:-//CyrusIMAP.org//Cyrus3.11.0-alpha0-1131-gb22d593e1-fm-20241..//EN", "VERSION:3.0",
-            "UID:6b2cf630-ac03-4ca1-b266-34a451a2d6bb", "N:Climbing;;;;", "FN:Climbing", "X-ADDRESSBOOKSERVER-KIND:group",
-            "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:52A079D5-5884-4AF9-9367-6BF82251838B",
-            "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:d4c1baf6-f603-4fb5-8f19-d45eb1e7fb23",
-            "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:new-one", "REV:20241116T062141Z",
-        ])
+        XCTAssertEqual(
+            updated.card.lines,
+            [
+                "PRODID:-//CyrusIMAP.org//Cyrus3.11.0-alpha0-1131-gb22d593e1-fm-20241..//EN", "VERSION:3.0",
+                "UID:6b2cf630-ac03-4ca1-b266-34a451a2d6bb", "N:Climbing;;;;", "FN:Climbing",
+                "X-ADDRESSBOOKSERVER-KIND:group",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:52A079D5-5884-4AF9-9367-6BF82251838B",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:d4c1baf6-f603-4fb5-8f19-d45eb1e7fb23",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:new-one", "REV:20241116T062141Z",
+            ])
         XCTAssertEqual(GroupCard.read(updated.card)?.members, group.members)
     }
 }

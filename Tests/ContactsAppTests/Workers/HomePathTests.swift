@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class HomePathTests: XCTestCase {
@@ -27,8 +28,9 @@ final class HomePathTests: XCTestCase {
     }
 
     func test_expanding_anotherUsersHome_andAnUnknownUser() {
-        XCTAssertEqual(HomePath.expanding("~root/x", environment: ["HOME": "/tmp/elsewhere"]),
-                       String(cString: getpwnam("root").pointee.pw_dir) + "/x")
+        XCTAssertEqual(
+            HomePath.expanding("~root/x", environment: ["HOME": "/tmp/elsewhere"]),
+            String(cString: getpwnam("root").pointee.pw_dir) + "/x")
         XCTAssertEqual(HomePath.expanding("~no-such-user-here/x", environment: [:]), "~no-such-user-here/x")
     }
 }

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// Long work stops when the client cancels it, and keeps nothing half-done.
@@ -17,10 +18,14 @@ final class ImportExportCancellationTests: XCTestCase {
         var isCancelled: Bool { reports >= cancelFrom }
     }
 
-    private func worker(_ store: ContactStore, _ progress: ProgressReporter, importBatchSize: Int = 2_000) -> ImportExportWorker {
-        ImportExportWorker(environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make,
-                                                            progress: progress),
-                           importBatchSize: importBatchSize)
+    private func worker(_ store: ContactStore, _ progress: ProgressReporter, importBatchSize: Int = 2_000)
+        -> ImportExportWorker
+    {
+        ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make,
+                progress: progress),
+            importBatchSize: importBatchSize)
     }
 
     func test_import_cancelledAfterItsFirstBatch_keepsNoneOfIt() throws {
@@ -40,11 +45,13 @@ final class ImportExportCancellationTests: XCTestCase {
     func test_export_cancelled_leavesNoFile() throws {
         // Given: more contacts than one progress step
         let store = try SQLiteContactStore(path: ":memory:")
-        _ = try store.importContacts(inserting: (1...ImportExportWorker.exportProgressStep + 1).map {
-            Contact(uid: "uid-\($0)", givenName: "P\($0)")
-        }, updating: [])
+        _ = try store.importContacts(
+            inserting: (1...ImportExportWorker.exportProgressStep + 1).map {
+                Contact(uid: "uid-\($0)", givenName: "P\($0)")
+            }, updating: [])
         let sut = worker(store, CancellingProgressSpy(cancelFrom: 1))
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cancelled-\(UUID().uuidString).vcf").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cancelled-\(UUID().uuidString).vcf")
+            .path
         // When
         XCTAssertThrowsError(try sut.export(search: "", format: .vcard4, to: path, overwrite: false)) { error in
             // Then

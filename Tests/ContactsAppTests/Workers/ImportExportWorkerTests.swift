@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ImportExportWorkerTests: XCTestCase {
@@ -13,8 +14,9 @@ final class ImportExportWorkerTests: XCTestCase {
         store = InMemoryContactStore()
         let uids = VCardSeeds.UIDMaker()
         sut = ImportExportWorker(
-            environment: ContactsEnvironment(store: store, now: { [unowned self] in clock }, makeUID: uids.make,
-                                             locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!),
+            environment: ContactsEnvironment(
+                store: store, now: { [unowned self] in clock }, makeUID: uids.make,
+                locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!),
             exportPageSize: 2)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ImportExport-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -59,8 +61,10 @@ final class ImportExportWorkerTests: XCTestCase {
         // Given two people without UIDs
         let ann = Contact(givenName: "Ann", familyName: "Lee"), bob = Contact(givenName: "Bob", familyName: "Lee")
         // When / Then
-        XCTAssertEqual(DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: ann, isTaken: { _ in false }))
-        XCTAssertNotEqual(DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: bob, isTaken: { _ in false }))
+        XCTAssertEqual(
+            DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: ann, isTaken: { _ in false }))
+        XCTAssertNotEqual(
+            DerivedUID.make(for: ann, isTaken: { _ in false }), DerivedUID.make(for: bob, isTaken: { _ in false }))
         let first = DerivedUID.make(for: ann, isTaken: { _ in false })
         let twin = DerivedUID.make(for: ann, isTaken: { $0 == first })
         XCTAssertNotEqual(twin, first)
@@ -70,18 +74,21 @@ final class ImportExportWorkerTests: XCTestCase {
     func test_import_reportsProgress_andAnnouncesTheNewContacts() throws {
         // Given spies for progress and changes
         let progressSpy = ProgressReporterSpy(), changesSpy = ChangeNotifierSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(
-            store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make,
-            changes: changesSpy, progress: progressSpy))
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make,
+                changes: changesSpy, progress: progressSpy))
         // When
         _ = try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
         // Then
-        XCTAssertEqual(progressSpy.events, [
-            .begin(title: "Importing contacts", total: nil),
-            .report(completed: 0, total: 4, message: "read 4 cards, saving"),
-            .report(completed: 4, total: 4, message: "saved"),
-            .end(message: nil),
-        ])
+        XCTAssertEqual(
+            progressSpy.events,
+            [
+                .begin(title: "Importing contacts", total: nil),
+                .report(completed: 0, total: 4, message: "read 4 cards, saving"),
+                .report(completed: 4, total: 4, message: "saved"),
+                .end(message: nil),
+            ])
         let ids = try everyone().compactMap(\.id).sorted().map(String.init)
         XCTAssertEqual(changesSpy.changes, [DataChange(topic: "contacts", kind: "created", ids: ids)])
     }
@@ -89,10 +96,13 @@ final class ImportExportWorkerTests: XCTestCase {
     func test_import_ofMoreContactsThanANoticeNames_announcesOneReload() throws {
         // Given a file of one contact more than a notice names
         let changesSpy = ChangeNotifierSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(
-            store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make, changes: changesSpy))
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now }, makeUID: VCardSeeds.UIDMaker().make, changes: changesSpy))
         let count = ContactLimits.maximumNoticeIDs + 1
-        let cards = (0..<count).map { "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:u\($0)\r\nFN:Ann \($0)\r\nN:\($0);Ann;;;\r\nEND:VCARD\r\n" }
+        let cards = (0..<count).map {
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:u\($0)\r\nFN:Ann \($0)\r\nN:\($0);Ann;;;\r\nEND:VCARD\r\n"
+        }
         // When
         let report = try sut.importContacts(Data(cards.joined().utf8), format: .vcard)
         // Then: every contact is in, and clients are told to read the list again rather than sent 1,001 ids
@@ -104,21 +114,26 @@ final class ImportExportWorkerTests: XCTestCase {
         // Given
         let limit = ContactLimits.maximumNoticeIDs
         // When / Then
-        XCTAssertEqual(DataChange.contacts([("created", [1, 2]), ("updated", []), ("deleted", [3])]), [
-            DataChange(topic: "contacts", kind: "created", ids: ["1", "2"]),
-            DataChange(topic: "contacts", kind: "deleted", ids: ["3"]),
-        ])
+        XCTAssertEqual(
+            DataChange.contacts([("created", [1, 2]), ("updated", []), ("deleted", [3])]),
+            [
+                DataChange(topic: "contacts", kind: "created", ids: ["1", "2"]),
+                DataChange(topic: "contacts", kind: "deleted", ids: ["3"]),
+            ])
         XCTAssertEqual(DataChange.contacts([("created", Array(1...Int64(limit)))]).first?.ids.count, limit)
-        XCTAssertEqual(DataChange.contacts([("created", [1]), ("updated", Array(1...Int64(limit + 1)))]),
-                       [DataChange(topic: "contacts", kind: "reload", ids: [])])
+        XCTAssertEqual(
+            DataChange.contacts([("created", [1]), ("updated", Array(1...Int64(limit + 1)))]),
+            [DataChange(topic: "contacts", kind: "reload", ids: [])])
         XCTAssertEqual(DataChange.contacts([("created", [])]), [])
     }
 
     func test_import_thatFails_stillEndsItsProgress_andAnnouncesNothing() throws {
         // Given
         let progressSpy = ProgressReporterSpy(), changesSpy = ChangeNotifierSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(
-            store: FailingContactStore(), now: { VCardSeeds.now }, makeUID: { "x" }, changes: changesSpy, progress: progressSpy))
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: FailingContactStore(), now: { VCardSeeds.now }, makeUID: { "x" }, changes: changesSpy,
+                progress: progressSpy))
         // When
         XCTAssertThrowsError(try sut.importContacts(VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard))
         // Then
@@ -185,7 +200,8 @@ final class ImportExportWorkerTests: XCTestCase {
     func test_import_whenStoreFails_storesNothing() throws {
         // Given
         let failing = ContactStoreSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(store: failing, now: { VCardSeeds.now }, makeUID: { "x" }))
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: failing, now: { VCardSeeds.now }, makeUID: { "x" }))
         // When
         XCTAssertThrowsError(try sut.importContacts(VCardSeeds.fixture("apple-3.0.vcf"), format: .vcard)) { error in
             // Then
@@ -197,8 +213,11 @@ final class ImportExportWorkerTests: XCTestCase {
     }
 
     func test_import_missingFile_isBadInput() {
-        XCTAssertThrowsError(try sut.importFile(at: directory.appendingPathComponent("none.vcf").path, format: .auto)) { error in
-            guard case ContactsFailure.badInput(let text)? = error as? ContactsFailure else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try sut.importFile(at: directory.appendingPathComponent("none.vcf").path, format: .auto)) {
+            error in
+            guard case ContactsFailure.badInput(let text)? = error as? ContactsFailure else {
+                return XCTFail("\(error)")
+            }
             XCTAssertTrue(text.hasPrefix("cannot read"), text)
         }
     }
@@ -207,13 +226,15 @@ final class ImportExportWorkerTests: XCTestCase {
 
     func test_export_pagesThroughTheBook_andRoundTripsWithUnknownProperties() throws {
         // Given
-        _ = try sut.importContacts(VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
+        _ = try sut.importContacts(
+            VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf"), format: .vcard)
         let before = try everyone()
         let path = directory.appendingPathComponent("book.vcf").path
         // When
         let report = try sut.export(search: "", format: .vcard4, to: path, overwrite: false)
         let fresh = InMemoryContactStore()
-        let reader = ImportExportWorker(environment: ContactsEnvironment(store: fresh, now: { VCardSeeds.now }, makeUID: { "unused" }))
+        let reader = ImportExportWorker(
+            environment: ContactsEnvironment(store: fresh, now: { VCardSeeds.now }, makeUID: { "unused" }))
         let again = try reader.importFile(at: path, format: .auto)
         // Then
         XCTAssertEqual(report.count, 6)
@@ -223,7 +244,9 @@ final class ImportExportWorkerTests: XCTestCase {
         XCTAssertEqual(after.map(\.uid), before.map(\.uid))
         // The 4.0 cards' kept properties come back as they were; the 3.0 ones in their 4.0 forms
         XCTAssertEqual(before.filter { $0.card?.version == .v4 }.count, 4)
-        for (a, b) in zip(after, before) where b.card?.version == .v4 { XCTAssertEqual(a.extraProperties, b.extraProperties, b.uid) }
+        for (a, b) in zip(after, before) where b.card?.version == .v4 {
+            XCTAssertEqual(a.extraProperties, b.extraProperties, b.uid)
+        }
         XCTAssertEqual(after.first { $0.uid == "apple-globex" }?.extraProperties, ["KIND:org"])
         XCTAssertEqual(after.map(\.extraProperties.count), before.map(\.extraProperties.count))
         XCTAssertEqual(after.map(\.phones), before.map(\.phones))
@@ -232,37 +255,48 @@ final class ImportExportWorkerTests: XCTestCase {
 
     func test_export_reportsProgress() throws {
         // Given three contacts, exported two per page
-        for name in ["Ann", "Bob", "Cy"] { _ = try store.insert(Contact(uid: name, givenName: name, familyName: "Lee")) }
+        for name in ["Ann", "Bob", "Cy"] {
+            _ = try store.insert(Contact(uid: name, givenName: name, familyName: "Lee"))
+        }
         let progressSpy = ProgressReporterSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(store: store, now: { VCardSeeds.now },
-                                                                  progress: progressSpy), exportPageSize: 2)
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now },
+                progress: progressSpy), exportPageSize: 2)
         // When
         let report = try sut.export(search: "", format: .vcard4, to: "-", overwrite: false)
         // Then: the total first, then the end (fewer than a step's worth of contacts in between)
         XCTAssertEqual(report.count, 3)
-        XCTAssertEqual(progressSpy.events, [
-            .begin(title: "Exporting contacts", total: 3),
-            .report(completed: 3, total: 3, message: "written"),
-            .end(message: nil),
-        ])
+        XCTAssertEqual(
+            progressSpy.events,
+            [
+                .begin(title: "Exporting contacts", total: 3),
+                .report(completed: 3, total: 3, message: "written"),
+                .end(message: nil),
+            ])
     }
 
     func test_export_ofManyContacts_reportsEveryStep() throws {
         // Given more contacts than one progress step
         let count = ImportExportWorker.exportProgressStep + 5
-        _ = try store.importContacts(inserting: (0..<count).map { Contact(uid: "u\($0)", givenName: "N\($0)") }, updating: [])
+        _ = try store.importContacts(
+            inserting: (0..<count).map { Contact(uid: "u\($0)", givenName: "N\($0)") }, updating: [])
         let progressSpy = ProgressReporterSpy()
-        sut = ImportExportWorker(environment: ContactsEnvironment(store: store, now: { VCardSeeds.now },
-                                                                  progress: progressSpy), exportPageSize: 500)
+        sut = ImportExportWorker(
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now },
+                progress: progressSpy), exportPageSize: 500)
         // When
         _ = try sut.export(search: "", format: .csv, to: "-", overwrite: false)
         // Then
-        XCTAssertEqual(progressSpy.events, [
-            .begin(title: "Exporting contacts", total: count),
-            .report(completed: 2_000, total: count, message: nil),
-            .report(completed: count, total: count, message: "written"),
-            .end(message: nil),
-        ])
+        XCTAssertEqual(
+            progressSpy.events,
+            [
+                .begin(title: "Exporting contacts", total: count),
+                .report(completed: 2_000, total: count, message: nil),
+                .report(completed: count, total: count, message: "written"),
+                .end(message: nil),
+            ])
     }
 
     func test_export_thatFails_stillEndsItsProgress() throws {
@@ -272,8 +306,9 @@ final class ImportExportWorkerTests: XCTestCase {
         // When
         XCTAssertThrowsError(try sut.export(search: "", format: .vcard4, to: "-", overwrite: false))
         // Then: either nothing began, or what began ended
-        XCTAssertEqual(progressSpy.events.filter { if case .begin = $0 { return true } else { return false } }.count,
-                       progressSpy.events.filter { $0 == .end(message: nil) }.count)
+        XCTAssertEqual(
+            progressSpy.events.filter { if case .begin = $0 { return true } else { return false } }.count,
+            progressSpy.events.filter { $0 == .end(message: nil) }.count)
     }
 
     func test_export_refusesToOverwrite_unlessAsked_andLeavesNoTemporaryFile() throws {
@@ -307,7 +342,8 @@ final class ImportExportWorkerTests: XCTestCase {
 
     func test_export_namesWhatWritingChanged_perKind_withCountsAndContacts() throws {
         // Given: two 3.0 cards with a CLASS (4.0 has none), one without FN, and one from the fields
-        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nCLASS:PUBLIC\r\nEND:VCARD\r\n"
+        let cards =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:ann\r\nFN:Ann Lee\r\nN:Lee;Ann;;;\r\nCLASS:PUBLIC\r\nEND:VCARD\r\n"
             + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bob\r\nN:Stone;Bob;;;\r\nCLASS:PRIVATE\r\nEND:VCARD\r\n"
             + "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:cy\r\nFN:Cy Ito\r\nN:Ito;Cy;;;\r\nEMAIL;TYPE=INTERNET,PREF:cy@example.org\r\nEND:VCARD\r\n"
         _ = try sut.importContacts(Data(cards.utf8), format: .vcard)
@@ -319,17 +355,24 @@ final class ImportExportWorkerTests: XCTestCase {
         // Then: in 4.0, CLASS dropped from two and an FN added to one (Cy's internet type is kept,
         // his pref is 4.0's PREF=1: a spelling, no change); in 3.0, the FN alone
         XCTAssertEqual(as4.convertedContacts, 2)
-        XCTAssertEqual(as4.conversions, [
-            .init(note: "CLASS dropped: vCard 4.0 has no CLASS property", count: 2,
-                  contacts: [.init(id: ids["ann"]!, name: "Ann Lee"), .init(id: ids["bob"]!, name: "Bob Stone")]),
-            .init(note: "FN added from the contact's name (vCard 4.0 requires FN; the card had none)", count: 1,
-                  contacts: [.init(id: ids["bob"]!, name: "Bob Stone")]),
-        ])
+        XCTAssertEqual(
+            as4.conversions,
+            [
+                .init(
+                    note: "CLASS dropped: vCard 4.0 has no CLASS property", count: 2,
+                    contacts: [.init(id: ids["ann"]!, name: "Ann Lee"), .init(id: ids["bob"]!, name: "Bob Stone")]),
+                .init(
+                    note: "FN added from the contact's name (vCard 4.0 requires FN; the card had none)", count: 1,
+                    contacts: [.init(id: ids["bob"]!, name: "Bob Stone")]),
+            ])
         XCTAssertTrue(try XCTUnwrap(as4.text).contains("EMAIL;TYPE=INTERNET;PREF=1:cy@example.org\r\n"))
-        XCTAssertEqual(as3.conversions, [
-            .init(note: "FN added from the contact's name (vCard 3.0 requires FN; the card had none)", count: 1,
-                  contacts: [.init(id: ids["bob"]!, name: "Bob Stone")]),
-        ])
+        XCTAssertEqual(
+            as3.conversions,
+            [
+                .init(
+                    note: "FN added from the contact's name (vCard 3.0 requires FN; the card had none)", count: 1,
+                    contacts: [.init(id: ids["bob"]!, name: "Bob Stone")])
+            ])
         XCTAssertEqual(as3.convertedContacts, 1)
     }
 
@@ -337,7 +380,9 @@ final class ImportExportWorkerTests: XCTestCase {
         // Given
         var report = ExportReport(count: 9, format: .vcard3, path: nil, text: nil)
         // When: 8 contacts with the same change, the first twice
-        for id in 1...8 { report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: Int64(id), name: "C\(id)")) }
+        for id in 1...8 {
+            report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: Int64(id), name: "C\(id)"))
+        }
         report.add(notes: ["KIND written as X-ADDRESSBOOKSERVER-KIND"], of: .init(id: 1, name: "C1"))
         // Then
         XCTAssertEqual(report.convertedContacts, 9)
@@ -350,11 +395,13 @@ final class ImportExportWorkerTests: XCTestCase {
     func test_export_fromTheSQLiteBook_writesWhatWholeContactsWrite() throws {
         // Given: a book with 3.0 and 4.0 cards (one without FN, named after its email) and contacts without a card
         let book = try SQLiteContactStore(path: ":memory:")
-        let worker = ImportExportWorker(environment: ContactsEnvironment(store: book, now: { VCardSeeds.now }, makeUID: { "u" }),
-                                        exportPageSize: 2)
+        let worker = ImportExportWorker(
+            environment: ContactsEnvironment(store: book, now: { VCardSeeds.now }, makeUID: { "u" }),
+            exportPageSize: 2)
         let nameless = "BEGIN:VCARD\r\nVERSION:4.0\r\nEMAIL:x@example.org\r\nTEL;VALUE=uri:tel:+1-555\r\nEND:VCARD\r\n"
-        _ = try worker.importContacts(VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf") + Data(nameless.utf8),
-                                      format: .vcard)
+        _ = try worker.importContacts(
+            VCardSeeds.fixture("apple-3.0.vcf") + VCardSeeds.fixture("rfc6350-4.0.vcf") + Data(nameless.utf8),
+            format: .vcard)
         _ = try book.insert(StoreSeeds.full)
         _ = try book.insert(StoreSeeds.acme)
         var streamed: [Contact] = []
@@ -362,12 +409,16 @@ final class ImportExportWorkerTests: XCTestCase {
         let whole = try book.page(ContactQuery(sort: .last, limit: 1000)).contacts
         // Then: carded contacts without their lists, the others whole
         XCTAssertEqual(streamed.map(\.id), whole.map(\.id))
-        XCTAssertTrue(streamed.contains { $0.card != nil && $0.phones.isEmpty } && whole.contains { $0.card != nil && !$0.phones.isEmpty })
+        XCTAssertTrue(
+            streamed.contains { $0.card != nil && $0.phones.isEmpty }
+                && whole.contains { $0.card != nil && !$0.phones.isEmpty })
         for (partial, full) in zip(streamed, whole) where full.card == nil { XCTAssertEqual(partial, full) }
         for version in [VCardWriter.Version.v3, .v4] {
             let writer = VCardWriter(version: version)
             XCTAssertEqual(streamed.map(writer.card(for:)), whole.map(writer.card(for:)), version.rawValue)
-            let text = try XCTUnwrap(try worker.export(search: "", format: version == .v3 ? .vcard3 : .vcard4, to: "-", overwrite: false).text)
+            let text = try XCTUnwrap(
+                try worker.export(search: "", format: version == .v3 ? .vcard3 : .vcard4, to: "-", overwrite: false)
+                    .text)
             XCTAssertEqual(text, whole.map(writer.card(for:)).joined())
         }
     }
@@ -381,8 +432,10 @@ final class ImportExportWorkerTests: XCTestCase {
         let parsed = ContactsCSV.read(Data(text.utf8))
         // Then
         // (the columns follow the field table: display name and websites since issue 25)
-        XCTAssertTrue(text.hasPrefix("uid,given_name,family_name,display_name,nickname,organization,title,phones,emails,addresses,"
-                                     + "websites,birthday,notes,tags,groups\r\n"))
+        XCTAssertTrue(
+            text.hasPrefix(
+                "uid,given_name,family_name,display_name,nickname,organization,title,phones,emails,addresses,"
+                    + "websites,birthday,notes,tags,groups\r\n"))
         XCTAssertEqual(parsed.problems, [])
         var full = StoreSeeds.full
         full.createdAt = Date(timeIntervalSince1970: 0); full.updatedAt = full.createdAt; full.extraProperties = []
@@ -433,7 +486,8 @@ extension ImportExportWorkerTests {
         }
         let family = try XCTUnwrap(groups.first { $0.group.name == "Family" }).group
         XCTAssertEqual(Set(family.members), Set(["Ann", "Bob", "Cy"].compactMap { uids[$0] }))
-        XCTAssertEqual(try XCTUnwrap(groups.first { $0.group.name == "Book club" }).group.members, [uids["Cy"]].compactMap { $0 })
+        XCTAssertEqual(
+            try XCTUnwrap(groups.first { $0.group.name == "Book club" }).group.members, [uids["Cy"]].compactMap { $0 })
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The journal worker: trashed contacts found by number or name, refusals as `ContactsFailure`,
@@ -59,15 +60,21 @@ final class JournalWorkerTests: XCTestCase {
         _ = try sut.undo(nil)
         _ = try sut.redo()
         // Then
-        XCTAssertEqual(changesSpy.changes, [
-            DataChange(topic: "contacts", kind: "created", ids: [String(bob.id!)]),
-            DataChange(topic: "contacts", kind: "deleted", ids: [String(bob.id!)]),
-        ])
+        XCTAssertEqual(
+            changesSpy.changes,
+            [
+                DataChange(topic: "contacts", kind: "created", ids: [String(bob.id!)]),
+                DataChange(topic: "contacts", kind: "deleted", ids: [String(bob.id!)]),
+            ])
     }
 
     func test_refusals_becomeJournalFailures_namingTheAction() throws {
-        XCTAssertThrowsError(try sut.undo(nil)) { XCTAssertEqual($0 as? ContactsFailure, .journal(.nothingToUndo, action: "undo")) }
-        XCTAssertThrowsError(try sut.redo()) { XCTAssertEqual($0 as? ContactsFailure, .journal(.nothingToRedo, action: "redo")) }
+        XCTAssertThrowsError(try sut.undo(nil)) {
+            XCTAssertEqual($0 as? ContactsFailure, .journal(.nothingToUndo, action: "undo"))
+        }
+        XCTAssertThrowsError(try sut.redo()) {
+            XCTAssertEqual($0 as? ContactsFailure, .journal(.nothingToRedo, action: "redo"))
+        }
         XCTAssertTrue(changesSpy.changes.isEmpty)
     }
 
@@ -86,6 +93,8 @@ final class JournalWorkerTests: XCTestCase {
 
     func test_withoutAJournal_saysSo() {
         sut = JournalWorker(environment: ContactsEnvironment(store: InMemoryContactStore()))
-        XCTAssertThrowsError(try sut.trash()) { XCTAssertEqual($0 as? ContactsFailure, .badInput("This book keeps no history.")) }
+        XCTAssertThrowsError(try sut.trash()) {
+            XCTAssertEqual($0 as? ContactsFailure, .badInput("This book keeps no history."))
+        }
     }
 }

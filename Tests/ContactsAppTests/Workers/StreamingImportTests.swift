@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The import streamed in chunks and batches reads exactly what reading the whole file reads,
@@ -14,7 +15,8 @@ final class StreamingImportTests: XCTestCase {
         let foldInsideE: [UInt8] = [0xC3] + Array("\r\n ".utf8) + [0xAB] // ë (C3 AB) folded in the middle
         var rest = ";Ann;;;\r\nFN:Ann Zoë\nNOTE:a\\nb\\, c\\; d\\\\\r\n\tcontinued\r\n"
         rest += "TEL;TYPE=CELL:+1 555 0100\r\nEMAIL:\r\n\r\nX-EMPTY:\r\nEND:VCARD\r\n"
-        rest += "BEGIN:VCARD\nVERSION:2.1\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=BA=\n=C3=B1ez;Jos=C3=A9;;;\n"
+        rest +=
+            "BEGIN:VCARD\nVERSION:2.1\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=C3=91=C3=BA=\n=C3=B1ez;Jos=C3=A9;;;\n"
         rest += "ORG:Café Müller\nEND:VCARD\n"
         rest += "garbage line\n"
         rest += "BEGIN:VCARD\nVERSION:4.0\nUID:last\nFN:No Break\nEND:VCARD"
@@ -85,7 +87,9 @@ final class StreamingImportTests: XCTestCase {
     func test_reader_inBatches_readsWhatTheWholeFileReads() throws {
         // Given
         let sut = VCardReader()
-        let files = Self.awkwardFiles + ["apple-3.0.vcf", "android-2.1.vcf", "rfc6350-4.0.vcf", "bad.vcf"]
+        let files =
+            Self.awkwardFiles
+            + ["apple-3.0.vcf", "android-2.1.vcf", "rfc6350-4.0.vcf", "bad.vcf"]
             .map { [UInt8](VCardSeeds.fixture($0)) } + [VCardClientQuirksTests.everyQuirk]
         for file in files {
             let whole = sut.read(Data(file))
@@ -105,12 +109,17 @@ final class StreamingImportTests: XCTestCase {
 
     /// Rows without a name, blank rows, a quoted field across lines, and Windows-1252 text.
     static let awkwardCSV: [[UInt8]] = {
-        let ours = "\u{FEFF}given_name,family_name,emails,notes\r\nAnn,Lee,work:ann@x.test | home:a@y.test,\r\n"
+        let ours =
+            "\u{FEFF}given_name,family_name,emails,notes\r\nAnn,Lee,work:ann@x.test | home:a@y.test,\r\n"
             + ",,nobody@x.test,\r\n \t , ,,\r\nBo,\"Quoted, Name\",,\"two\r\nlines\"\r\nCy,Zed,,\r\n,,,\r\nDi,,,"
         let google = String(decoding: VCardSeeds.fixture("google.csv"), as: UTF8.self)
-        let latin: [UInt8] = Array("First Name,Last Name\r\nJos".utf8) + [0xE9] + Array(",N\r\n".utf8) + [0xD1]
+        let latin: [UInt8] =
+            Array("First Name,Last Name\r\nJos".utf8) + [0xE9] + Array(",N\r\n".utf8) + [0xD1]
             + Array("u,\r\n".utf8) // "José N" and "Ñu" in Windows-1252
-        return [Array(ours.utf8), Array(google.utf8), latin, Array("given_name\r\n".utf8), Array("nothing,known\r\nx,y".utf8)]
+        return [
+            Array(ours.utf8), Array(google.utf8), latin, Array("given_name\r\n".utf8),
+            Array("nothing,known\r\nx,y".utf8),
+        ]
     }()
 
     func test_csv_inBatches_readsWhatTheWholeFileReads_batchByBatch() throws {
@@ -153,7 +162,8 @@ final class StreamingImportTests: XCTestCase {
 
     /// UTF-8 and Windows-1252 in one file: "Zoë" (C3 AB), "José" (E9), "€" (80), a UTF-8 "Ñ"
     /// split by every chunk size below, and a lone UTF-8 lead byte at the very end.
-    static let mixedEncodingCSV: [UInt8] = Array("\u{FEFF}given_name,family_name\r\nZo".utf8) + [0xC3, 0xAB]
+    static let mixedEncodingCSV: [UInt8] =
+        Array("\u{FEFF}given_name,family_name\r\nZo".utf8) + [0xC3, 0xAB]
         + Array(",Lee\r\nJos".utf8) + [0xE9] + Array(",Price ".utf8) + [0x80] + Array("\r\n".utf8) + [0xC3, 0x91]
         + Array("u,Ng\r\nLast,Byte".utf8) + [0xC3]
 
@@ -187,12 +197,17 @@ final class StreamingImportTests: XCTestCase {
         let first = Array("given_name,family_name\r\nAnn,Lee\r\nBo,Ng\r\n".utf8)
         // When
         var batches: [ParsedContacts] = []
-        XCTAssertThrowsError(try ContactsCSV.read(batchSize: 1, nextChunk: { buffer in
-            calls += 1
-            guard calls == 1 else { throw ReadFailure() }
-            buffer = first
-            return true
-        }) { batches.append($0) }) { error in
+        XCTAssertThrowsError(
+            try ContactsCSV.read(
+                batchSize: 1,
+                nextChunk: { buffer in
+                    calls += 1
+                    guard calls == 1 else { throw ReadFailure() }
+                    buffer = first
+                    return true
+                }
+            ) { batches.append($0) }
+        ) { error in
             // Then: the failure, not a problem in the rows
             XCTAssertTrue(error is ReadFailure)
         }
@@ -215,7 +230,8 @@ final class StreamingImportTests: XCTestCase {
     func test_csv_givesEachRowTheFileLineItStartsOn_pastFieldsThatHoldLineBreaks() {
         // Given: a header, a row, a row whose quoted note spans three lines (CRLF, then LF), a
         // blank line, a row with no name, and a last row
-        let text = "given_name,family_name,notes\r\nAnn,Lee,\r\nBo,Ng,\"one\r\ntwo\nthree\"\r\n\r\n,,nobody\r\nCy,Zed,\r\n"
+        let text =
+            "given_name,family_name,notes\r\nAnn,Lee,\r\nBo,Ng,\"one\r\ntwo\nthree\"\r\n\r\n,,nobody\r\nCy,Zed,\r\n"
         // When
         let parsed = ContactsCSV.read(Data(text.utf8))
         // Then: lines 2 and 3 (to 5); the blank line 6 is skipped; the nameless row is line 7
@@ -230,7 +246,8 @@ final class StreamingImportTests: XCTestCase {
         let store = PreparingStoreSpy()
         let progress = ImportExportWorkerTests.ProgressReporterSpy()
         let sut = ImportExportWorker(
-            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }, progress: progress),
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now }, makeUID: { "x" }, progress: progress),
             importBatchSize: 2, importChunkSize: 64)
         let text = "uid,given_name,family_name\r\n" + (0..<7).map { "row-\($0),Ann,Person\($0)\r\n" }.joined()
         // When
@@ -255,41 +272,50 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(result.entries[1].contact.organization, "Café Müller")
         XCTAssertEqual(result.entries[2].contact.uid, "last")
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.warnings.withoutAddedNames, [
-            .init(line: 9, reason: "EMAIL \"\" is not an email address (kept)", kind: .invalid),
-            .init(line: 19, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
-        ])
+        XCTAssertEqual(
+            result.warnings.withoutAddedNames,
+            [
+                .init(line: 9, reason: "EMAIL \"\" is not an email address (kept)", kind: .invalid),
+                .init(line: 19, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+            ])
         XCTAssertEqual(result.skippedLines, 1)
     }
 
     func test_reader_invalidUTF8_costsTheBadBytesOnly() {
         // Given
-        let file = Array("BEGIN:VCARD\nFN:Bad\nNOTE:é".utf8) + [0xC3, 0x28] + Array("\nEND:VCARD\nBEGIN:VCARD\nFN:Good One\nEND:VCARD\n".utf8)
+        let file =
+            Array("BEGIN:VCARD\nFN:Bad\nNOTE:é".utf8) + [0xC3, 0x28]
+            + Array("\nEND:VCARD\nBEGIN:VCARD\nFN:Good One\nEND:VCARD\n".utf8)
         // When
         let result = VCardReader().read(Data(file))
         // Then: the value is kept with U+FFFD for the byte, and the change named by its line
         XCTAssertEqual(result.entries.map(\.contact.fullName), ["Bad", "Good One"])
         XCTAssertEqual(result.entries.first?.contact.notes, "é\u{FFFD}(")
         XCTAssertEqual(result.problems, [])
-        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(line: 3, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
+        XCTAssertEqual(
+            result.warnings.withoutAddedNames,
+            [.init(line: 3, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
     }
 
     // MARK: - The worker
 
     private static func cards(_ count: Int) -> Data {
-        Data((0..<count).map { i in
-            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:card-\(i)\r\nFN:Ann Person\(i)\r\nN:Person\(i);Ann;;;\r\n"
-                + "TEL;TYPE=cell:+1 555 \(1000 + i)\r\nEND:VCARD\r\n"
-        }.joined().utf8)
+        Data(
+            (0..<count).map { i in
+                "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:card-\(i)\r\nFN:Ann Person\(i)\r\nN:Person\(i);Ann;;;\r\n"
+                    + "TEL;TYPE=cell:+1 555 \(1000 + i)\r\nEND:VCARD\r\n"
+            }.joined().utf8)
     }
 
     func test_import_largeFileInBatches_savesEveryCard_reportsEachBatch_andAnnouncesOnce() throws {
         // Given a worker that reads 7 bytes and saves 3 cards at a time
         let store = try SQLiteContactStore(path: ":memory:")
-        let progress = ImportExportWorkerTests.ProgressReporterSpy(), changes = ImportExportWorkerTests.ChangeNotifierSpy()
+        let progress = ImportExportWorkerTests.ProgressReporterSpy(),
+            changes = ImportExportWorkerTests.ChangeNotifierSpy()
         let sut = ImportExportWorker(
-            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" },
-                                             changes: changes, progress: progress),
+            environment: ContactsEnvironment(
+                store: store, now: { VCardSeeds.now }, makeUID: { "x" },
+                changes: changes, progress: progress),
             importBatchSize: 3, importChunkSize: 7)
         // When
         let report = try sut.importContacts(Self.cards(10), format: .vcard)
@@ -297,16 +323,19 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(report.added, 10)
         let all = try store.page(ContactQuery(sort: .last, limit: 100)).contacts
         XCTAssertEqual(Set(all.map(\.uid)), Set((0..<10).map { "card-\($0)" }))
-        XCTAssertEqual(progress.events, [
-            .begin(title: "Importing contacts", total: nil),
-            .report(completed: 0, total: 3, message: "read 3 cards, saving"),
-            .report(completed: 3, total: 6, message: "read 6 cards, saving"),
-            .report(completed: 6, total: 9, message: "read 9 cards, saving"),
-            .report(completed: 9, total: 10, message: "read 10 cards, saving"),
-            .report(completed: 10, total: 10, message: "saved"),
-            .end(message: nil),
-        ])
-        XCTAssertEqual(changes.changes, [DataChange(topic: "contacts", kind: "created", ids: (1...10).map(String.init))])
+        XCTAssertEqual(
+            progress.events,
+            [
+                .begin(title: "Importing contacts", total: nil),
+                .report(completed: 0, total: 3, message: "read 3 cards, saving"),
+                .report(completed: 3, total: 6, message: "read 6 cards, saving"),
+                .report(completed: 6, total: 9, message: "read 9 cards, saving"),
+                .report(completed: 9, total: 10, message: "read 10 cards, saving"),
+                .report(completed: 10, total: 10, message: "saved"),
+                .end(message: nil),
+            ])
+        XCTAssertEqual(
+            changes.changes, [DataChange(topic: "contacts", kind: "created", ids: (1...10).map(String.init))])
     }
 
     func test_importFile_inBatches_reimportIsUnchanged_andRepeatedUIDsAcrossBatchesGetNewOnes() throws {
@@ -315,7 +344,8 @@ final class StreamingImportTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cards.vcf")
-        let text = String(decoding: Self.cards(5), as: UTF8.self).replacingOccurrences(of: "UID:card-4", with: "UID:card-1")
+        let text = String(decoding: Self.cards(5), as: UTF8.self).replacingOccurrences(
+            of: "UID:card-4", with: "UID:card-1")
         try Data(text.utf8).write(to: file)
         let store = try SQLiteContactStore(path: ":memory:")
         let sut = ImportExportWorker(
@@ -332,7 +362,8 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(again.newUIDs, 1)
     }
 
-    func test_importCSV_inBatches_rowsWithoutUIDsRepeatedAcrossBatches_eachGetTheirOwn_andAReimportIsUnchanged() throws {
+    func test_importCSV_inBatches_rowsWithoutUIDsRepeatedAcrossBatches_eachGetTheirOwn_andAReimportIsUnchanged() throws
+    {
         // Given: one row without a UID three times, in batches of 2, so each time in another batch
         let csv = Data("given_name,family_name\nAnn,Lee\nBob,Kay\nAnn,Lee\nCid,Roe\nAnn,Lee\n".utf8)
         let store = try SQLiteContactStore(path: ":memory:")
@@ -361,7 +392,8 @@ final class StreamingImportTests: XCTestCase {
         changed.nickname = "Changed"
         _ = try store.update(changed)
         store.saves.removeAll()
-        let text = String(decoding: Self.cards(6), as: UTF8.self).replacingOccurrences(of: "UID:card-5", with: "UID:card-0")
+        let text =
+            String(decoding: Self.cards(6), as: UTF8.self).replacingOccurrences(of: "UID:card-5", with: "UID:card-0")
             + "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:No Uid\r\nEND:VCARD\r\n"
         // When
         let report = try sut.importContacts(Data(text.utf8), format: .vcard)
@@ -407,11 +439,12 @@ final class StreamingImportTests: XCTestCase {
         let sut = try SQLiteContactStore(path: ":memory:")
         let ann = Contact(uid: "ann", givenName: "Ann"), twin = Contact(uid: "", givenName: "Twin")
         // When
-        XCTAssertThrowsError(try sut.importInBatches { transaction in
-            try transaction.save(inserting: [ann], updating: [])
-            XCTAssertEqual(try transaction.contacts(uids: ["ann"]).map(\.givenName), ["Ann"])
-            try transaction.save(inserting: [twin], updating: [])
-        })
+        XCTAssertThrowsError(
+            try sut.importInBatches { transaction in
+                try transaction.save(inserting: [ann], updating: [])
+                XCTAssertEqual(try transaction.contacts(uids: ["ann"]).map(\.givenName), ["Ann"])
+                try transaction.save(inserting: [twin], updating: [])
+            })
         // Then
         XCTAssertEqual(try sut.page(ContactQuery()).total, 0)
         XCTAssertEqual(try sut.page(ContactQuery(search: "Ann")).total, 0)
@@ -428,10 +461,13 @@ final class FailingBatchStore: ForwardingContactStore {
     }
     override func importInBatches(_ body: (ContactImportTransaction) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
-            try body(WatchedImportSession(inner: PlainImportSession(transaction)) { _ in
-                guard self.savedBatches + 1 < self.failingBatch else { throw ContactStoreError.storage("disk full") }
-                self.savedBatches += 1
-            })
+            try body(
+                WatchedImportSession(inner: PlainImportSession(transaction)) { _ in
+                    guard self.savedBatches + 1 < self.failingBatch else {
+                        throw ContactStoreError.storage("disk full")
+                    }
+                    self.savedBatches += 1
+                })
         }
     }
 }
@@ -454,13 +490,17 @@ final class PreparingStoreSpy: ForwardingContactStore, ImportSessionStore {
     init() { super.init(inner: InMemoryContactStore()) }
 
     func prepareForImport(_ contact: Contact) -> PreparedContact? {
-        Marker(name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread)
+        Marker(
+            name: contact.givenName + " " + contact.familyName, preparedOnCallingThread: Thread.current == callingThread
+        )
     }
     func importSession(_ body: (ContactImportSession) throws -> Void) throws -> ImportedIDs {
         try inner.importInBatches { transaction in
-            try body(WatchedImportSession(inner: PlainImportSession(transaction)) { batch in
-                self.saves.append(Save(inserting: batch.inserting, prepared: batch.prepared, updating: batch.updating))
-            })
+            try body(
+                WatchedImportSession(inner: PlainImportSession(transaction)) { batch in
+                    self.saves.append(
+                        Save(inserting: batch.inserting, prepared: batch.prepared, updating: batch.updating))
+                })
         }
     }
 }

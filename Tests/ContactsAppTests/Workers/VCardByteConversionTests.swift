@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The 3.0 → 4.0 conversion read off a card record's bytes (`VCardVersionConverter.plan3To4`,
@@ -16,11 +17,13 @@ final class VCardByteConversionTests: XCTestCase {
             guard let plan = SUT.plan3To4(bytes, notes: &notes) else { return nil }
             let lines = plan.flatMap { line -> [String] in
                 switch line {
-                case .kept(let range): return [String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)]
+                case .kept(let range):
+                    return [String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)]
                 case .preferred(let range, let colon, let name):
                     var out = Array(bytes[range.lowerBound..<name.lowerBound])
                     for byte in bytes[name] { out.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
-                    SUT.Syntax.appendPrefAs4Parameters(UnsafeBufferPointer(rebasing: bytes[range]), (true, colon), to: &out)
+                    SUT.Syntax.appendPrefAs4Parameters(
+                        UnsafeBufferPointer(rebasing: bytes[range]), (true, colon), to: &out)
                     return [String(decoding: out, as: UTF8.self)]
                 case .converted(let converted): return converted
                 }
@@ -29,7 +32,9 @@ final class VCardByteConversionTests: XCTestCase {
         }
     }
 
-    private func assertPlanIsConvert(_ record: VCardRecord, _ message: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+    private func assertPlanIsConvert(
+        _ record: VCardRecord, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) -> Bool {
         guard let fast = planned(record) else { return false }
         let slow = SUT.convert(record.lines, from: .v3, to: .v4)
         XCTAssertEqual(fast.lines, slow.lines, message, file: file, line: line)
@@ -49,7 +54,11 @@ final class VCardByteConversionTests: XCTestCase {
             for entry in VCardReader().read(try Data(contentsOf: file)).entries {
                 guard let card = entry.contact.card, card.version == .v3 else { continue }
                 // When / Then
-                if assertPlanIsConvert(card, "\(file.lastPathComponent) line \(entry.line)") { planned += 1 } else { declined += 1 }
+                if assertPlanIsConvert(card, "\(file.lastPathComponent) line \(entry.line)") {
+                    planned += 1
+                } else {
+                    declined += 1
+                }
             }
         }
         XCTAssertGreaterThan(planned, 40)
@@ -59,17 +68,20 @@ final class VCardByteConversionTests: XCTestCase {
     func test_plan3To4_isConvert_lineByLineAtEachDecision() {
         // Given: one line for each way `convert` takes a line of a 3.0 card going to 4.0
         let lines = [
-            "VERSION:3.0", "version;x=y:3.0", "End", "begin:VCARD",                            // the writer's own, dropped
-            "PRODID:-//Apple Inc.//iPhone OS 17.4//EN", "fn:Ann Lee", ":no name", "item1.:empty name", // kept as they are
-            "EMAIL;type=INTERNET;type=WORK:a@example.com",                                   // plain types, no pref: kept
-            "item2.email;type=INTERNET;Type=pref,home:b@example.com",                         // pref: PREF=1, name upper-cased
-            "TEL;type=CELL;type=pref:+1 555 0100", "TEL;TYPE=cell:tel:+1-555-0101;ext=7",     // a TEL is converted only as a tel: URI
-            "TEL;TYPE=\"work,voice\";type=pref:+1 555 0102",                                  // quoted: parsed
-            "ADR;TYPE=home;TYPE=pref;LABEL=x:;;1 Main St;Town;;;", "NOTE;LANGUAGE=en:hi",     // other parameters: parsed
-            "BDAY;value=date:1990-05-17", "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17",           // converted
+            "VERSION:3.0", "version;x=y:3.0", "End", "begin:VCARD", // the writer's own, dropped
+            // kept as they are
+            "PRODID:-//Apple Inc.//iPhone OS 17.4//EN", "fn:Ann Lee", ":no name", "item1.:empty name",
+            "EMAIL;type=INTERNET;type=WORK:a@example.com", // plain types, no pref: kept
+            "item2.email;type=INTERNET;Type=pref,home:b@example.com", // pref: PREF=1, name upper-cased
+            // a TEL is converted only as a tel: URI
+            "TEL;type=CELL;type=pref:+1 555 0100", "TEL;TYPE=cell:tel:+1-555-0101;ext=7",
+            "TEL;TYPE=\"work,voice\";type=pref:+1 555 0102", // quoted: parsed
+            "ADR;TYPE=home;TYPE=pref;LABEL=x:;;1 Main St;Town;;;", "NOTE;LANGUAGE=en:hi", // other parameters: parsed
+            "BDAY;value=date:1990-05-17", "BDAY;X-APPLE-OMIT-YEAR=1604:1604-05-17", // converted
             "REV:0", "REV:2017-05-10T14:36:01Z", "CLASS:PUBLIC", "MAILER:x", "GEO:1.5;2.5",
             "TZ:-05:00", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRg==", "KEY;TYPE=PGP:http://example.org/k",
-            "X-ADDRESSBOOKSERVER-KIND:group", "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:1", "X-GENDER:F", "X-RELATED:urn:uuid:2",
+            "X-ADDRESSBOOKSERVER-KIND:group", "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:1", "X-GENDER:F",
+            "X-RELATED:urn:uuid:2",
             "AGENT;VALUE=uri:mailto:a@example.com", "N;CHARSET=UTF-8:Lee;Ann;;;", "TEL;WORK:+1 555 0103",
             "X-MS-CARDPICTURE;TYPE=JPEG;ENCODING=b:/9j/4AAQSkZJRg==", "CONTEXT-FREE;CONTEXT=word:x",
             "no property at all", "", "UID:1",
@@ -84,8 +96,10 @@ final class VCardByteConversionTests: XCTestCase {
 
     func test_plan3To4_declines_whatLooksAcrossLines_controlCharacters_andNamesNotInASCII() {
         // Given / When / Then: `convert` does these cards
-        for line in ["LABEL;TYPE=home:1 Main St", "SORT-STRING:Lee", "X-ABShowAs:COMPANY", "item1.X-ANNIVERSARY:2000-01-01",
-                     "NOTE:a\u{0C}b", "NÖTE:x", "VERSİON:3.0"] {
+        for line in [
+            "LABEL;TYPE=home:1 Main St", "SORT-STRING:Lee", "X-ABShowAs:COMPANY", "item1.X-ANNIVERSARY:2000-01-01",
+            "NOTE:a\u{0C}b", "NÖTE:x", "VERSİON:3.0",
+        ] {
             XCTAssertNil(planned(VCardRecord(lines: ["FN:A", line])), line)
             _ = SUT.convert(["FN:A", line], from: .v3, to: .v4) // and it does them
         }
@@ -96,17 +110,21 @@ final class VCardByteConversionTests: XCTestCase {
         // its own), and a preferred email long enough to fold
         let long = String(repeating: "x", count: 70) + "@example.com"
         var contact = Contact(uid: "new-uid", givenName: "Ann", familyName: "Lee")
-        contact.card = VCardRecord(lines: ["VERSION:3.0", "N:Lee;Ann;;;", "UID:old-uid", "item1.EMAIL;type=INTERNET;type=pref:" + long,
-                                           "item1.X-ABLabel:_$!<Other>!$_", "UID:second", "BDAY;value=date:1990-05-17"])
+        contact.card = VCardRecord(lines: [
+            "VERSION:3.0", "N:Lee;Ann;;;", "UID:old-uid", "item1.EMAIL;type=INTERNET;type=pref:" + long,
+            "item1.X-ABLabel:_$!<Other>!$_", "UID:second", "BDAY;value=date:1990-05-17",
+        ])
         var notes: [String] = []
         var out: [UInt8] = []
         // When
         VCardWriter(version: .v4).append(contact, to: &out, notes: &notes)
         // Then
         let folded = "item1.EMAIL;TYPE=INTERNET;PREF=1:" + long
-        let expected = ["BEGIN:VCARD", "VERSION:4.0", "FN:Ann Lee", "N:Lee;Ann;;;", "UID:new-uid",
-                        String(folded.prefix(75)), " " + String(folded.dropFirst(75)),
-                        "item1.X-ABLabel:_$!<Other>!$_", "BDAY:19900517", "END:VCARD", ""]
+        let expected = [
+            "BEGIN:VCARD", "VERSION:4.0", "FN:Ann Lee", "N:Lee;Ann;;;", "UID:new-uid",
+            String(folded.prefix(75)), " " + String(folded.dropFirst(75)),
+            "item1.X-ABLabel:_$!<Other>!$_", "BDAY:19900517", "END:VCARD", "",
+        ]
         XCTAssertEqual(String(decoding: out, as: UTF8.self), expected.joined(separator: "\r\n"))
         XCTAssertEqual(notes, [VCardWriter.addedNote("FN", version: .v4)])
     }

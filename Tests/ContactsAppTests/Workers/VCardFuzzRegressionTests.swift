@@ -1,5 +1,6 @@
-@testable import ContactsApp
 import XCTest
+
+@testable import ContactsApp
 
 /// Inputs `scripts/fuzz vcard` found, kept as regression tests (bench/ROBUSTNESS.md).
 final class VCardFuzzRegressionTests: XCTestCase {
@@ -14,7 +15,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
 
     func test_read_aLoneCRInAValue_isANewline_asTheWriterWritesIt() throws {
         // Given the shape fuzz-vcard found: a CR without LF inside an EMAIL and an ADR's country
-        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nEMAIL:a\rb\r\nADR;TYPE=work:;;1 Loop;Cupertino;CA;95014;USA\ret\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nEMAIL:a\rb\r\nADR;TYPE=work:;;1 Loop;Cupertino;CA;95014;USA\ret\r\nEND:VCARD\r\n"
         // When
         let contact = try XCTUnwrap(read(card).first)
         // Then
@@ -30,18 +32,21 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.count, 1)
-        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
+        // the cards differ: written anew, line breaks escaped
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard))
     }
 
     func test_roundTrip_aLabelWithLoneCRs_readsAsNewlines_andBackTheSame() throws {
         // Given the shape fuzz-vcard found after the eighth session's merge: CRs inside a quoted TYPE
-        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYPE=\"work,0o\r\r\rice\":tel:+33-1\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYPE=\"work,0o\r\r\rice\":tel:+33-1\r\nEND:VCARD\r\n"
         let contacts = read(card)
         // When
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.label), ["work 0o\n\n\nice"])
-        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
+        // the cards differ: written anew, line breaks escaped
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard))
     }
 
     func test_unescape_aBackslashBeforeACombiningMark_escapesTheMark() {
@@ -58,7 +63,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["+1"])
-        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
+        // the cards differ: written anew, line breaks escaped
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard))
     }
 
     func test_roundTrip_aTelURIWithASpaceAfterTheScheme_readsBackTheSame() throws {
@@ -69,7 +75,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let again = read(contacts.map(VCardWriter().card(for:)).joined())
         // Then
         XCTAssertEqual(contacts.first?.phones.map(\.value), ["555 0100"])
-        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard)) // the cards differ: written anew, line breaks escaped
+        // the cards differ: written anew, line breaks escaped
+        XCTAssertEqual(again.map(\.withoutCard), contacts.map(\.withoutCard))
     }
 
     // MARK: - Found by fuzz-vcard's kept-card invariants
@@ -89,7 +96,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then: one VERSION, the writer's, and a second export writes the same
-        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:nest2\r\nN:nest2\r\nEND:VCARD\r\n") // FN, required, from the fields
+        // FN, required, from the fields
+        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:nest2\r\nN:nest2\r\nEND:VCARD\r\n")
         XCTAssertEqual(VCardWriter(version: .v3).card(for: try readOne(written)), written)
     }
 
@@ -102,10 +110,14 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let written = VCardWriter(version: .v4).card(for: contact)
         let oddWritten = VCardWriter(version: .v3).card(for: odd)
         // Then: the UID kept as the card's one UID line; the writer's VERSION the only one
-        XCTAssertEqual(written.components(separatedBy: "\r\n").filter { $0.unicodeScalars.starts(with: "UID:".unicodeScalars) },
-                       ["UID:\u{0301}id"])
-        XCTAssertEqual(oddWritten.components(separatedBy: "\r\n").filter { $0.unicodeScalars.starts(with: "VERSION".unicodeScalars) },
-                       ["VERSION:3.0"])
+        XCTAssertEqual(
+            written.components(separatedBy: "\r\n").filter { $0.unicodeScalars.starts(with: "UID:".unicodeScalars) },
+            ["UID:\u{0301}id"])
+        XCTAssertEqual(
+            oddWritten.components(separatedBy: "\r\n").filter {
+                $0.unicodeScalars.starts(with: "VERSION".unicodeScalars)
+            },
+            ["VERSION:3.0"])
     }
 
     func test_convert_aTelephoneSaidToBeURI_in21Syntax_isRepairedToValidText() {
@@ -126,7 +138,9 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then
         XCTAssertEqual(contact.uid, "bf3ly965h")
-        XCTAssertEqual(written, "BEGIN:VCARD\r\nVERSION:3.0\r\nN:195;bug;;;\r\nUID:bf3ly965h\r\nFN:bug 195\r\nEND:VCARD\r\n") // N, required in 3.0
+        XCTAssertEqual(
+            // N, required in 3.0
+            written, "BEGIN:VCARD\r\nVERSION:3.0\r\nN:195;bug;;;\r\nUID:bf3ly965h\r\nFN:bug 195\r\nEND:VCARD\r\n")
         XCTAssertEqual(try readOne(written).uid, contact.uid)
     }
 
@@ -228,7 +242,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
 
     func test_exportAs30_aTelURIHoldingAnEscapedColon_readsBackTheSameNumber() throws {
         // Given the shape fuzz-vcard found: `\:` inside a tel: URI, escaped twice on its way to 3.0
-        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri:tel:+1-555-0100\\:AB;ext=7\r\nEND:VCARD\r\n")
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri:tel:+1-555-0100\\:AB;ext=7\r\nEND:VCARD\r\n")
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then
@@ -239,14 +254,18 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_export_aValueQuotedPrintableOnlyOnceTheParametersControlsAreGone_writesNoControlCharacter() throws {
         // Given the shape fuzz-vcard found: NULs inside ENCODING (so the reader left the value
         // encoded), which the export removed, then decoded `=C2=91`, a C1 control
-        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\n"
             + "FN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABL\u{0}\u{0}\u{4}E:=C2=91=20=C3=91=20\r\nEND:VCARD\r\n"
         let contact = try readOne(card)
         for version in [VCardWriter.Version.v3, .v4] {
             // When
             let written = VCardWriter(version: version).card(for: contact)
             // Then
-            XCTAssertFalse(written.unicodeScalars.contains { VCardVersionConverter.ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n" }, written)
+            XCTAssertFalse(
+                written.unicodeScalars.contains {
+                    VCardVersionConverter.ControlCharacters.isControl($0) && $0 != "\r" && $0 != "\n"
+                }, written)
             // The reader keeps a value whose ENCODING it cannot name as it came (CHARSET read and
             // removed): written as that text, never as the control it would decode to
             XCTAssertTrue(written.contains("\r\nFN:=C2=91=20=C3=91=20\r\n"), written)
@@ -256,16 +275,21 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_save_aBirthdayAndNoteAddedWhileTheLastEmailIsRemoved_areKept() throws {
         // Given the shape fuzz-vcard found: the new BDAY and NOTE went after the last email, and
         // removing that email took them with it
-        var contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
-            + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n")
+        var contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
+                + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n")
         // When
         contact.emails.removeLast()
         contact.birthday = Birthday(year: 2000, month: 2, day: 29)
         contact.notes = "Met in Lyon"
         let saved = CardPatch.reconciled(contact)
         // Then
-        XCTAssertEqual(saved.card?.lines, ["VERSION:4.0", "FN:Chloé Martin", "N:Martin;Chloé;;;", "EMAIL;TYPE=work:c@acme.example",
-                                           "BDAY:20000229", "NOTE:Met in Lyon"])
+        XCTAssertEqual(
+            saved.card?.lines,
+            [
+                "VERSION:4.0", "FN:Chloé Martin", "N:Martin;Chloé;;;", "EMAIL;TYPE=work:c@acme.example",
+                "BDAY:20000229", "NOTE:Met in Lyon",
+            ])
         let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
         XCTAssertEqual(view.birthday, contact.birthday)
         XCTAssertEqual(view.notes, contact.notes)
@@ -275,7 +299,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_exportAs30_aParameterNameHoldingAQuote_isDropped() throws {
         // Given the shape fuzz-vcard found: a quote in a parameter's name, which the reader takes,
         // written anew with its value's quote escaped (`^'`): a quoted value that never closed
-        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYP\"w=Eork,voice\";PREF=1:tel:+33-1\r\nEND:VCARD\r\n")
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nTEL;VALUE=uri;TYP\"w=Eork,voice\";PREF=1:tel:+33-1\r\nEND:VCARD\r\n")
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then
@@ -285,7 +310,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
 
     func test_exportAs30_aParameterNameThatIsNoName_isDropped_notMendedIntoAnother() throws {
         // Given the shape fuzz-vcard found: `C`HARSET=`, which mended to CHARSET= a second export removed
-        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nFN;C`HARSET=;TF-8;ENCODING=QUOTED-PRINTABLE:Ann=20Lee\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nFN;C`HARSET=;TF-8;ENCODING=QUOTED-PRINTABLE:Ann=20Lee\r\nEND:VCARD\r\n"
         let contact = try readOne(card)
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
@@ -297,8 +323,11 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_exportAs30_aTelURIsNumber_isWrittenAsTheReaderShowsIt() throws {
         // Given the shape fuzz-vcard found (a tab before `;ext=`, kept in 3.0, trimmed by the reader),
         // an empty extension, and two
-        let lines = ["TEL;VALUE=uri:tel:+1-\t;ext=7", "TEL;VALUE=uri:tel:+1-555;ext=", "TEL;VALUE=uri:tel:+1-556;ext=1;ext=2"]
-        let contact = try readOne("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n")
+        let lines = [
+            "TEL;VALUE=uri:tel:+1-\t;ext=7", "TEL;VALUE=uri:tel:+1-555;ext=", "TEL;VALUE=uri:tel:+1-556;ext=1;ext=2",
+        ]
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\n" + lines.map { $0 + "\r\n" }.joined() + "END:VCARD\r\n")
         // When
         let written = VCardWriter(version: .v3).card(for: contact)
         // Then
@@ -309,8 +338,9 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_save_aCardWhoseNHoldsNoName_editedWithANewPhone_keepsTheNameItWasGiven() throws {
         // Given the shape fuzz-vcard found after the reader's merge: N without a family or given
         // name, so the card reads as "(no name)"; a phone added named it after the phone
-        let contact = try readOne("BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
-            + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
+                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
         var edited = contact
         edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
         // When
@@ -338,7 +368,8 @@ final class VCardFuzzRegressionTests: XCTestCase {
 
     func test_roundTrip_aValueStartingWithACombiningMark_keepsItsNameAndValue() throws {
         // Given the shape fuzz-vcard found in CI: `N:` then U+0618, which joins the colon into one Character
-        let card = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\u{0618}x\r\nN:\u{0618}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432};Bj\u{00F6}rn;;;\r\nUID:\u{0301}id\r\nIMPP:\u{0301}x\r\nEND:VCARD\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:\u{0618}x\r\nN:\u{0618}\u{0432}\u{0430}\u{043D}\u{043E}\u{0432};Bj\u{00F6}rn;;;\r\nUID:\u{0301}id\r\nIMPP:\u{0301}x\r\nEND:VCARD\r\n"
         let contacts = read(card)
         // When
         let written = contacts.map(VCardWriter().card(for:)).joined()

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class VCardReaderTests: XCTestCase {
@@ -37,7 +38,8 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(result.problems, [])
         XCTAssertEqual(result.entries.count, 4)
         XCTAssertEqual(result.entries.first?.contact.withoutCard, VCardSeeds.emile)
-        XCTAssertEqual(result.entries.map(\.contact.fullName), ["Émile Zola", "No Uid Person", "Twin First", "Twin Second"])
+        XCTAssertEqual(
+            result.entries.map(\.contact.fullName), ["Émile Zola", "No Uid Person", "Twin First", "Twin Second"])
         XCTAssertEqual(result.entries.map(\.contact.uid), ["urn:uuid:6f0c1d3e-emile", "", "same-uid", "same-uid"])
         XCTAssertEqual(result.entries[3].contact.birthday, Birthday(year: 1990, month: 5, day: 17))
     }
@@ -54,18 +56,23 @@ final class VCardReaderTests: XCTestCase {
 
     func test_read_repeatedTypesAndCommaTypes_makeOneLabel() {
         // When
-        let result = read("BEGIN:VCARD\r\nN:A;B;;;\r\nTEL;TYPE=work;TYPE=fax:1\r\nTEL;TYPE=HOME,VOICE:2\r\nTEL;TYPE=pref:3\r\nEND:VCARD\r\n")
+        let result = read(
+            "BEGIN:VCARD\r\nN:A;B;;;\r\nTEL;TYPE=work;TYPE=fax:1\r\nTEL;TYPE=HOME,VOICE:2\r\nTEL;TYPE=pref:3\r\nEND:VCARD\r\n"
+        )
         // Then
-        XCTAssertEqual(result.entries.first?.contact.phones, [
-            LabeledValue(label: "other", value: "3"), LabeledValue(label: "work fax", value: "1"),
-            LabeledValue(label: "home", value: "2"),
-        ])
+        XCTAssertEqual(
+            result.entries.first?.contact.phones,
+            [
+                LabeledValue(label: "other", value: "3"), LabeledValue(label: "work fax", value: "1"),
+                LabeledValue(label: "home", value: "2"),
+            ])
     }
 
     func test_read_rfc6868ParameterEscapes() throws {
         // When
-        let property = try VCardProperty(VCardContentLine(
-            bytes: Array("ADR;LABEL=\"Line^none ^'two^' ^^ three\":;;street".utf8), line: 1))
+        let property = try VCardProperty(
+            VCardContentLine(
+                bytes: Array("ADR;LABEL=\"Line^none ^'two^' ^^ three\":;;street".utf8), line: 1))
         // Then
         XCTAssertEqual(property.values(of: "LABEL"), ["Line\none \"two\" ^ three"])
     }
@@ -81,7 +88,9 @@ final class VCardReaderTests: XCTestCase {
             // When: read from a slice, as a content line is
             let slice = ([0x20] + bytes + [0x20])[1..<bytes.count + 1]
             // Then
-            let expected = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? String(bytes: bytes, encoding: .utf8)
+            let expected =
+                bytes.starts(with: [0xEF, 0xBB, 0xBF])
+                ? String(bytes: bytes, encoding: .utf8)
                 : String(validating: bytes, as: UTF8.self)
             XCTAssertEqual(VCardProperty.utf8(slice), expected, "\(bytes)")
         }
@@ -90,9 +99,11 @@ final class VCardReaderTests: XCTestCase {
     }
 
     func test_read_birthdayForms() {
-        let forms = ["19900517": Birthday(year: 1990, month: 5, day: 17), "1990-05-17": Birthday(year: 1990, month: 5, day: 17),
-                     "--0517": Birthday(year: nil, month: 5, day: 17), "--05-17": Birthday(year: nil, month: 5, day: 17),
-                     "1990-05-17T10:00:00Z": Birthday(year: 1990, month: 5, day: 17)]
+        let forms = [
+            "19900517": Birthday(year: 1990, month: 5, day: 17), "1990-05-17": Birthday(year: 1990, month: 5, day: 17),
+            "--0517": Birthday(year: nil, month: 5, day: 17), "--05-17": Birthday(year: nil, month: 5, day: 17),
+            "1990-05-17T10:00:00Z": Birthday(year: 1990, month: 5, day: 17),
+        ]
         for (text, expected) in forms {
             // When
             let result = read("BEGIN:VCARD\nFN:A B\nBDAY:\(text)\nEND:VCARD\n")
@@ -114,7 +125,8 @@ final class VCardReaderTests: XCTestCase {
     func test_read_undeclaredWindows1252_readAsWindows1252_andNamed() throws {
         // Given: SAP's export (ical4j-vcard/vcard-vCards-SAP.vcf): Windows-1252 bytes, no CHARSET,
         // and Outlook 2003's quoted-printable LABEL in Latin bytes
-        let card = Array("BEGIN:VCARD\nVERSION:3.0\nN:T".utf8) + [0xF6] + Array("cken;Frida;;;\nFN:Frida\nTEL;type=WORK:".utf8)
+        let card =
+            Array("BEGIN:VCARD\nVERSION:3.0\nN:T".utf8) + [0xF6] + Array("cken;Frida;;;\nFN:Frida\nTEL;type=WORK:".utf8)
             + [0xA7] + Array("\nLABEL;HOME;ENCODING=QUOTED-PRINTABLE:Krak=F3w\nEND:VCARD\n".utf8)
         // When
         let result = sut.read(Data(card))
@@ -138,13 +150,19 @@ final class VCardReaderTests: XCTestCase {
         let contact = try XCTUnwrap(result.entries.first?.contact)
         XCTAssertEqual(contact.emails.map(\.value), ["a@example.org"])
         XCTAssertEqual(contact.card?.lines, ["VERSION:3.0", "FN:Antoni", "EMAIL:a@example.org"])
-        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(
-            line: 4, reason: "not a vCard property name: 'X-messaging/gadu-All': the line left out", kind: .changed)])
+        XCTAssertEqual(
+            result.warnings.withoutAddedNames,
+            [
+                .init(
+                    line: 4, reason: "not a vCard property name: 'X-messaging/gadu-All': the line left out",
+                    kind: .changed)
+            ])
     }
 
     func test_read_21Backslashes_readAsTheCharactersTheyAre_asAnExportWritesThem() throws {
         // Given: Android's test card v21_backslash.vcf, and a quoted-printable line break
-        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\n"
+        let card =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\;B\\\\;C\\\\\\;;D;\\:E;\\\\\\\\;\r\nFN:A;B\\C\\;D:E\\\\\r\n"
             + "NOTE;ENCODING=QUOTED-PRINTABLE:one=0D=0Atwo\r\nEND:VCARD\r\n"
         // When
         let contact = try XCTUnwrap(read(card).entries.first?.contact)
@@ -153,7 +171,8 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(contact.fullName, "A;B\\C\\;D:E\\\\")
         XCTAssertEqual(contact.givenName, "A;B\\")
         XCTAssertEqual(contact.notes, "one\ntwo")
-        XCTAssertEqual([back.fullName, back.givenName, back.notes], [contact.fullName, contact.givenName, contact.notes])
+        XCTAssertEqual(
+            [back.fullName, back.givenName, back.notes], [contact.fullName, contact.givenName, contact.notes])
     }
 
     func test_read_versionWrittenAs4_isVersion4() throws {
@@ -163,26 +182,38 @@ final class VCardReaderTests: XCTestCase {
         let card = try XCTUnwrap(result.entries.first?.contact.card)
         // Then: read and written as the 4.0 card it is (its ADR as it came, not converted from 3.0)
         XCTAssertEqual(card.version, .v4)
-        XCTAssertTrue(VCardWriter(version: .v4).card(for: try XCTUnwrap(result.entries.first?.contact))
-            .contains("item1.ADR;type=WORK;type=pref:;;Lierstr. 20a\r\n"))
+        XCTAssertTrue(
+            VCardWriter(version: .v4).card(for: try XCTUnwrap(result.entries.first?.contact))
+                .contains("item1.ADR;type=WORK;type=pref:;;Lierstr. 20a\r\n"))
     }
 
     func test_read_whatTheCardsVersionHasNoPlaceFor_namedByLine() {
         // Given: a 3.0 card with 4.0's ANNIVERSARY, a 4.0 card with 3.0's CLASS, a 2.1 AGENT of text
-        let file = "BEGIN:VCARD\nVERSION:3.0\nFN:A\nANNIVERSARY:20140812\nEND:VCARD\n"
+        let file =
+            "BEGIN:VCARD\nVERSION:3.0\nFN:A\nANNIVERSARY:20140812\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:4.0\nFN:B\nCLASS:PUBLIC\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:2.1\nN:C\nFN:C\nAGENT:Invalid line\nEND:VCARD\n"
             + "BEGIN:VCARD\nVERSION:3.0\nFN:D\nTEL;TYPE=cell;VALUE=URI:67545678\nEND:VCARD\n"
         // When
         let result = read(file)
         // Then: what an export in the card's version will write otherwise is said at import
-        XCTAssertEqual(result.warnings.withoutAddedNames, [
-            .init(line: 4, reason: "ANNIVERSARY: vCard 3.0 has no ANNIVERSARY: an export as 3.0 writes it as X-ANNIVERSARY", kind: .changed),
-            .init(line: 9, reason: "CLASS: vCard 4.0 has no CLASS: an export as 4.0 leaves it out", kind: .changed),
-            .init(line: 15, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: an export as 3.0 writes it as X-AGENT",
-                  kind: .changed),
-            .init(line: 20, reason: "TEL: VALUE=uri, but \"67545678\" is no URI: an export writes it as text", kind: .changed),
-        ])
+        XCTAssertEqual(
+            result.warnings.withoutAddedNames,
+            [
+                .init(
+                    line: 4,
+                    reason: "ANNIVERSARY: vCard 3.0 has no ANNIVERSARY: an export as 3.0 writes it as X-ANNIVERSARY",
+                    kind: .changed),
+                .init(line: 9, reason: "CLASS: vCard 4.0 has no CLASS: an export as 4.0 leaves it out", kind: .changed),
+                .init(
+                    line: 15,
+                    reason:
+                        "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: an export as 3.0 writes it as X-AGENT",
+                    kind: .changed),
+                .init(
+                    line: 20, reason: "TEL: VALUE=uri, but \"67545678\" is no URI: an export writes it as text",
+                    kind: .changed),
+            ])
     }
 
     func test_read_utf8WithAStrayByte_staysUTF8() throws {
@@ -192,33 +223,59 @@ final class VCardReaderTests: XCTestCase {
         let result = read(card)
         // Then: not read as Windows-1252 (`cafÃ©`)
         XCTAssertEqual(result.entries.first?.contact.notes, "café \u{FFFD}")
-        XCTAssertEqual(result.warnings.withoutAddedNames, [.init(line: 4, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
+        XCTAssertEqual(
+            result.warnings.withoutAddedNames,
+            [.init(line: 4, reason: "NOTE: 1 byte not valid in UTF-8 replaced by U+FFFD", kind: .changed)])
     }
 
     func test_read_badFile_reportsEachBadCardWithLine_andReadsTheRest() {
         // When
         let result = sut.read(VCardSeeds.fixture("bad.vcf"))
         // Then
-        XCTAssertEqual(result.entries.map(\.contact.fullName), ["One Good", "Bytes Bad", "nobody@example.org", "Two Good"])
+        XCTAssertEqual(
+            result.entries.map(\.contact.fullName), ["One Good", "Bytes Bad", "nobody@example.org", "Two Good"])
         XCTAssertEqual(result.entries.map(\.line), [2, 12, 17, 24])
-        XCTAssertEqual(result.problems, [
-            .init(line: 10, reason: "not a vCard property (no ':' in 'this line has no colon')"),
-            .init(line: 21, reason: "the card has no END:VCARD"),
-            .init(line: 29, reason: "the card has no END:VCARD (is the file truncated?)"),
-        ])
+        XCTAssertEqual(
+            result.problems,
+            [
+                .init(line: 10, reason: "not a vCard property (no ':' in 'this line has no colon')"),
+                .init(line: 21, reason: "the card has no END:VCARD"),
+                .init(line: 29, reason: "the card has no END:VCARD (is the file truncated?)"),
+            ])
         // The cards have N alone: the FN an export adds is named (and the N too, for the nameless one).
-        XCTAssertEqual(result.warnings, [
-            .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
-            .init(line: 2, reason: "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
-            .init(line: 12, reason: "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)", kind: .changed),
-            .init(line: 15, reason: "NOTE: bytes not valid in UTF-8 and no CHARSET: read as Windows-1252", kind: .changed),
-            .init(line: 19, reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL", kind: .changed),
-            .init(line: 17, reason: "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN)",
-                  kind: .changed),
-            .init(line: 17, reason: "no N (name parts): an export writes N:;nobody@example.org;;; beside the FN "
-                  + "(3.0 requires N; in 4.0 it keeps the name's parts)", kind: .changed),
-            .init(line: 24, reason: "no FN (display name): an export writes FN:Two Good (vCard 3.0 and 4.0 require FN)", kind: .changed),
-        ])
+        XCTAssertEqual(
+            result.warnings,
+            [
+                .init(line: 1, reason: "a line outside any card (expected BEGIN:VCARD): skipped", kind: .skipped),
+                .init(
+                    line: 2,
+                    reason: "no FN (display name): an export writes FN:One Good (vCard 3.0 and 4.0 require FN)",
+                    kind: .changed),
+                .init(
+                    line: 12,
+                    reason: "no FN (display name): an export writes FN:Bytes Bad (vCard 3.0 and 4.0 require FN)",
+                    kind: .changed),
+                .init(
+                    line: 15, reason: "NOTE: bytes not valid in UTF-8 and no CHARSET: read as Windows-1252",
+                    kind: .changed),
+                .init(
+                    line: 19,
+                    reason: "the card has no name (N, FN or ORG): named \"nobody@example.org\" after its EMAIL",
+                    kind: .changed),
+                .init(
+                    line: 17,
+                    reason:
+                        "no FN (display name): an export writes FN:nobody@example.org (vCard 3.0 and 4.0 require FN)",
+                    kind: .changed),
+                .init(
+                    line: 17,
+                    reason: "no N (name parts): an export writes N:;nobody@example.org;;; beside the FN "
+                        + "(3.0 requires N; in 4.0 it keeps the name's parts)", kind: .changed),
+                .init(
+                    line: 24,
+                    reason: "no FN (display name): an export writes FN:Two Good (vCard 3.0 and 4.0 require FN)",
+                    kind: .changed),
+            ])
     }
 
     func test_read_enormousLine_makesItsCardUnreadable() {
@@ -239,7 +296,8 @@ final class VCardReaderTests: XCTestCase {
 
     func test_theNameOrderOfTheCardsFN_isKept() throws {
         // When
-        let result = read("BEGIN:VCARD\nN:山田;太郎;;;\nFN:山田 太郎\nEND:VCARD\nBEGIN:VCARD\nN:Lee;Ann;;;\nFN:Ann Lee\nEND:VCARD\n")
+        let result = read(
+            "BEGIN:VCARD\nN:山田;太郎;;;\nFN:山田 太郎\nEND:VCARD\nBEGIN:VCARD\nN:Lee;Ann;;;\nFN:Ann Lee\nEND:VCARD\n")
         // Then
         XCTAssertEqual(result.entries.map(\.contact.nameOrder), [.familyFirst, .givenFirst])
         XCTAssertEqual(result.entries.map(\.contact.fullName), ["山田 太郎", "Ann Lee"])

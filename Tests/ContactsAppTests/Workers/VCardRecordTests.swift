@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The kept card's lines and version, and the writer's handling of its VERSION and UID lines:
@@ -49,8 +50,12 @@ final class VCardRecordTests: XCTestCase {
         // When
         let text = VCardWriter(version: .v4).card(for: contact)
         // Then
-        XCTAssertEqual(text, ["BEGIN:VCARD", "VERSION:4.0", "FN:Ann", "UID:u-1", "N:;Ann;;;", "X-UIDX:kept",
-                              "NOTE:Zoë", "END:VCARD"].map { $0 + "\r\n" }.joined())
+        XCTAssertEqual(
+            text,
+            [
+                "BEGIN:VCARD", "VERSION:4.0", "FN:Ann", "UID:u-1", "N:;Ann;;;", "X-UIDX:kept",
+                "NOTE:Zoë", "END:VCARD",
+            ].map { $0 + "\r\n" }.joined())
     }
 
     func test_writer_keptCard_matchingUIDWithParameterIsKept_andASecondUIDDropped() {
@@ -60,14 +65,17 @@ final class VCardRecordTests: XCTestCase {
         // When
         let text = VCardWriter(version: .v4).card(for: contact)
         // Then
-        XCTAssertEqual(text, ["BEGIN:VCARD", "VERSION:4.0", "Uid;VALUE=text:u-1", "FN:Ann", "END:VCARD"]
-            .map { $0 + "\r\n" }.joined())
+        XCTAssertEqual(
+            text,
+            ["BEGIN:VCARD", "VERSION:4.0", "Uid;VALUE=text:u-1", "FN:Ann", "END:VCARD"]
+                .map { $0 + "\r\n" }.joined())
     }
 
     func test_export_aQuotedPrintableValueEndingInCR_keepsTheNextPropertyOnItsOwnLine() {
         // Given: a 2.1 card whose NOTE decodes to a value ending in CR (`=0D`). Read back by
         // Characters, its kept line and the TEL after it were one line: the phone went into the note.
-        let file = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nNOTE;ENCODING=QUOTED-PRINTABLE:abc=0D\r\n"
+        let file =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Lee;Ann\r\nNOTE;ENCODING=QUOTED-PRINTABLE:abc=0D\r\n"
             + "TEL;CELL:+1 555 0100\r\nEND:VCARD\r\n"
         let contact = VCardReader().read(Data(file.utf8)).entries[0].contact
         // When

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ContactsApp
 
 /// Fixture files (written for these tests, under `Fixtures/`, a resource of the test bundle)
@@ -20,15 +21,26 @@ enum VCardSeeds {
     }
 
     /// The base64 photo in `apple-3.0.vcf`: bytes 0...255 twice.
-    static let applePhoto = "PHOTO;ENCODING=b;TYPE=JPEG:" + Data((0...255).map { UInt8($0) } + (0...255).map { UInt8($0) }).base64EncodedString()
+    static let applePhoto =
+        "PHOTO;ENCODING=b;TYPE=JPEG:"
+        + Data((0...255).map { UInt8($0) } + (0...255).map { UInt8($0) }).base64EncodedString()
 
     static let appleAnn = Contact(
         uid: "apple-ann-1", givenName: "Ann", familyName: "Lee", nickname: "Nan",
         organization: "Acme Corp, Research", title: "Chief Scientist",
-        phones: [LabeledValue(label: "mobile", value: "+1 (555) 123-4567"), LabeledValue(label: "Lab bench", value: "+44 20 7946 0000")],
-        emails: [LabeledValue(label: "other", value: "ann@acme.example"), LabeledValue(label: "home", value: "ann@home.example")],
-        addresses: [PostalAddress(label: "work", street: "1 Infinite Loop\nBuilding 4", city: "Cupertino", region: "CA",
-                                  postalCode: "95014", country: "USA")],
+        phones: [
+            LabeledValue(label: "mobile", value: "+1 (555) 123-4567"),
+            LabeledValue(label: "Lab bench", value: "+44 20 7946 0000"),
+        ],
+        emails: [
+            LabeledValue(label: "other", value: "ann@acme.example"),
+            LabeledValue(label: "home", value: "ann@home.example"),
+        ],
+        addresses: [
+            PostalAddress(
+                label: "work", street: "1 Infinite Loop\nBuilding 4", city: "Cupertino", region: "CA",
+                postalCode: "95014", country: "USA")
+        ],
         birthday: Birthday(year: nil, month: 5, day: 17),
         notes: "Met at the conference, 2019; likes tea.\nSecond line \\ backslash", tags: ["friends", "work"],
         extraProperties: ["X-ABShowAs:PERSON", "X-SOCIALPROFILE;type=twitter:https://x.example/annlee", applePhoto],
@@ -42,10 +54,15 @@ enum VCardSeeds {
 
     static let androidJose = Contact(
         givenName: "José", familyName: "Ñúñez", organization: "Café Müller",
-        phones: [LabeledValue(label: "mobile", value: "+34 600 123 456"), LabeledValue(label: "home", value: "91 123 45 67"),
-                 LabeledValue(label: "work fax", value: "91 765 43 21")],
+        phones: [
+            LabeledValue(label: "mobile", value: "+34 600 123 456"), LabeledValue(label: "home", value: "91 123 45 67"),
+            LabeledValue(label: "work fax", value: "91 765 43 21"),
+        ],
         emails: [LabeledValue(label: "other", value: "jnunez@correo.example")],
-        addresses: [PostalAddress(label: "home", street: "Calle Mayor 5", city: "Málaga", postalCode: "29001", country: "España")],
+        addresses: [
+            PostalAddress(
+                label: "home", street: "Calle Mayor 5", city: "Málaga", postalCode: "29001", country: "España")
+        ],
         birthday: Birthday(year: 1985, month: 3, day: 2),
         notes: "Primera línea\nSegunda línea que es muy larga y sigue aquí",
         extraProperties: ["X-ANDROID-CUSTOM:vnd.android.cursor.item/nickname;Ñoño;1;;;;;;;;;;;;;"])
@@ -59,9 +76,18 @@ enum VCardSeeds {
     static let emile = Contact(
         uid: "urn:uuid:6f0c1d3e-emile", givenName: "Émile", familyName: "Zola",
         organization: "Les Éditions, Fasquelle, Fiction;Naturalism",
-        phones: [LabeledValue(label: "work", value: "+33-1-23-45-67-89 ext. 12"), LabeledValue(label: "home", value: "+33-1-98-76-54-32")],
-        emails: [LabeledValue(label: "home", value: "emile@maison.example"), LabeledValue(label: "work", value: "emile@zola.example")],
-        addresses: [PostalAddress(label: "home", street: "12 rue de Bruxelles", city: "Paris", postalCode: "75009", country: "France")],
+        phones: [
+            LabeledValue(label: "work", value: "+33-1-23-45-67-89 ext. 12"),
+            LabeledValue(label: "home", value: "+33-1-98-76-54-32"),
+        ],
+        emails: [
+            LabeledValue(label: "home", value: "emile@maison.example"),
+            LabeledValue(label: "work", value: "emile@zola.example"),
+        ],
+        addresses: [
+            PostalAddress(
+                label: "home", street: "12 rue de Bruxelles", city: "Paris", postalCode: "75009", country: "France")
+        ],
         birthday: Birthday(year: nil, month: 5, day: 17), notes: emileNote,
         extraProperties: [
             "RELATED;TYPE=spouse:urn:uuid:alexandrine", "IMPP;PREF=1:xmpp:emile@zola.example",
@@ -84,17 +110,28 @@ extension VCardSeeds {
     static let googleAnn = Contact(
         givenName: "Ann Marie", familyName: "Lee", nickname: "Nan", organization: "Acme", title: "Engineer",
         phones: [LabeledValue(label: "mobile", value: "+1 555 0100")],
-        emails: [LabeledValue(label: "work", value: "ann@acme.example"), LabeledValue(label: "work", value: "ann.lee@acme.example"),
-                 LabeledValue(label: "home", value: "ann@home.example")],
-        addresses: [PostalAddress(label: "home", street: "1 Main St", city: "Springfield", region: "IL", postalCode: "62701", country: "USA")],
+        emails: [
+            LabeledValue(label: "work", value: "ann@acme.example"),
+            LabeledValue(label: "work", value: "ann.lee@acme.example"),
+            LabeledValue(label: "home", value: "ann@home.example"),
+        ],
+        addresses: [
+            PostalAddress(
+                label: "home", street: "1 Main St", city: "Springfield", region: "IL", postalCode: "62701",
+                country: "USA")
+        ],
         birthday: Birthday(year: nil, month: 5, day: 17), notes: "Likes tea,\nand cake")
 
     /// The one contact of `outlook.csv` (Outlook's headers, Windows-1252 text).
     static let outlookBob = Contact(
         givenName: "Bob", familyName: "Müller", organization: "Globex", title: "Manager",
-        phones: [LabeledValue(label: "mobile", value: "555 0103"), LabeledValue(label: "home", value: "555 0101"),
-                 LabeledValue(label: "work", value: "555 0102"), LabeledValue(label: "work fax", value: "555 0104")],
+        phones: [
+            LabeledValue(label: "mobile", value: "555 0103"), LabeledValue(label: "home", value: "555 0101"),
+            LabeledValue(label: "work", value: "555 0102"), LabeledValue(label: "work fax", value: "555 0104"),
+        ],
         emails: [LabeledValue(label: "other", value: "bob@example.org")],
-        addresses: [PostalAddress(label: "work", street: "2 Work Rd", city: "Berlin", postalCode: "10115", country: "Germany")],
+        addresses: [
+            PostalAddress(label: "work", street: "2 Work Rd", city: "Berlin", postalCode: "10115", country: "Germany")
+        ],
         birthday: Birthday(year: 1979, month: 3, day: 14), tags: ["Work", "VIP"])
 }

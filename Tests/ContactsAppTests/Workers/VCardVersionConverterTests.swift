@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 /// The converter on lines taken from real cards: RFC 2426's and RFC 6350's examples, and cards
@@ -40,21 +41,34 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then: every other line as it came
         XCTAssertEqual(result.lines.count, lines.count)
         for index in lines.indices where index != photoIndex { XCTAssertEqual(result.lines[index], lines[index]) }
-        XCTAssertEqual(result.lines[photoIndex], "PHOTO;ENCODING=b:" + lines[photoIndex].dropFirst("PHOTO;BASE64:".count).filter { $0 != " " })
+        XCTAssertEqual(
+            result.lines[photoIndex],
+            "PHOTO;ENCODING=b:" + lines[photoIndex].dropFirst("PHOTO;BASE64:".count).filter { $0 != " " })
         XCTAssertEqual(result.notes, ["PHOTO: written in vCard 3.0's syntax (the card held it in vCard 2.1's)"])
     }
 
     func test_convert_sameVersion4_photoInThreeZeroSyntax_becomesDataURI() {
         // Given: a 3.0 photo line inside a 4.0 card, which SabreDAV refuses
         // ("ENCODING parameter is not valid in vCard 4")
-        let lines = ["FN:Ann Lee", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA", "TEL;WORK:+1 555 0100"]
+        let lines = [
+            "FN:Ann Lee", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
+            "TEL;WORK:+1 555 0100",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, ["FN:Ann Lee", "PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
-                                      "TEL;TYPE=work:+1 555 0100"])
-        XCTAssertEqual(result.notes, ["PHOTO: written in vCard 4.0's syntax (the card held it in vCard 2.1's)",
-                                      "TEL: written in vCard 4.0's syntax (the card held it in vCard 2.1's)"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "FN:Ann Lee", "PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
+                "TEL;TYPE=work:+1 555 0100",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "PHOTO: written in vCard 4.0's syntax (the card held it in vCard 2.1's)",
+                "TEL: written in vCard 4.0's syntax (the card held it in vCard 2.1's)",
+            ])
     }
 
     func test_convert_crossVersion_linesIn21SyntaxOfA3Or4Card_readAs21First() {
@@ -105,8 +119,10 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_everyFixtureCard_outputNeedsNoSecondConversion() throws {
         // Given
-        let names = try FileManager.default.contentsOfDirectory(atPath: VCardSeeds.fixtures.appendingPathComponent("versions").path)
-            .filter { $0.hasSuffix(".vcf") }
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: VCardSeeds.fixtures.appendingPathComponent("versions").path
+        )
+        .filter { $0.hasSuffix(".vcf") }
         for name in names {
             for card in try VersionSeeds.cards(name) {
                 for target in [VCardWriter.Version.v3, .v4] {
@@ -132,12 +148,19 @@ final class VCardVersionConverterTests: XCTestCase {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(bound))
         }
-        let pieces = [";", ":", ",", "\"", "=", "\\", "^", "data:", "tel:", "--", "T", "Z", "+", "\u{0C}", "\u{85}", "é", ";TYPE=", ";PREF="]
+        let pieces = [
+            ";", ":", ",", "\"", "=", "\\", "^", "data:", "tel:", "--", "T", "Z", "+", "\u{0C}", "\u{85}", "é",
+            ";TYPE=", ";PREF=",
+        ]
         for _ in 0..<3000 {
             var line = Array(lines[next(lines.count)])
             for _ in 0..<(1 + next(3)) {
                 let at = next(line.count + 1)
-                if next(2) == 0 { line.insert(contentsOf: pieces[next(pieces.count)], at: at) } else if at < line.count { line.remove(at: at) }
+                if next(2) == 0 {
+                    line.insert(contentsOf: pieces[next(pieces.count)], at: at)
+                } else if at < line.count {
+                    line.remove(at: at)
+                }
             }
             let mutated = String(line)
             for source in SUT.SourceVersion.allCases {
@@ -162,10 +185,12 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(lines, from: .v21, to: .v3).lines
         // Then
         XCTAssertTrue(result.contains("TEL;TYPE=work,voice:(905) 555-1234"), "\(result)")
-        XCTAssertTrue(result.contains("ADR;TYPE=work,pref:;;Cresent moon drive;Albaney;New York;12345;United States of America"))
+        XCTAssertTrue(
+            result.contains("ADR;TYPE=work,pref:;;Cresent moon drive;Albaney;New York;12345;United States of America"))
         XCTAssertTrue(result.contains("EMAIL;TYPE=pref,internet:john.doe@ibm.cm"))
         XCTAssertTrue(result.contains("URL;TYPE=work:http://www.ibm.com"))
-        XCTAssertTrue(result.contains("N;LANGUAGE=en-us:Doe;John;Richter\\,James;Mr.;Sr."), "2.1 has no lists: its comma is text")
+        XCTAssertTrue(
+            result.contains("N;LANGUAGE=en-us:Doe;John;Richter\\,James;Mr.;Sr."), "2.1 has no lists: its comma is text")
         XCTAssertTrue(result.contains("X-MS-OL-DEFAULT-POSTAL-ADDRESS:2"))
         XCTAssertTrue(result.contains("REV:20120305T131933Z"))
     }
@@ -176,7 +201,8 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v21, to: .v3).lines
         // Then
-        XCTAssertTrue(result.contains("LABEL;TYPE=work,pref:Cresent moon drive\\nAlbaney\\, New York  12345"), "\(result)")
+        XCTAssertTrue(
+            result.contains("LABEL;TYPE=work,pref:Cresent moon drive\\nAlbaney\\, New York  12345"), "\(result)")
         XCTAssertTrue(result.contains("LABEL;TYPE=home:Silicon Alley 5\\,\\nNew York\\, New York  12345"))
     }
 
@@ -187,7 +213,10 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(lines, from: .v21, to: .v3).lines
         // Then
         let photo = try XCTUnwrap(result.first { $0.hasPrefix("PHOTO") })
-        XCTAssertTrue(photo.hasPrefix("PHOTO;TYPE=JPEG;ENCODING=b:/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcU"))
+        XCTAssertTrue(
+            photo.hasPrefix(
+                "PHOTO;TYPE=JPEG;ENCODING=b:/9j/4AAQSkZJRgABAQEAYABgAAD/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcU"
+            ))
         XCTAssertTrue(photo.hasSuffix("vH86ShZ3uNXtY/9k="), String(photo.suffix(40)))
         XCTAssertFalse(photo.contains(" "))
         XCTAssertNotNil(Data(base64Encoded: String(photo.drop { $0 != ":" }.dropFirst())))
@@ -201,12 +230,17 @@ final class VCardVersionConverterTests: XCTestCase {
         let v4 = SUT.convert(lines, from: .v21, to: .v4).lines
         // Then
         let key3 = try XCTUnwrap(v3.first { $0.hasPrefix("KEY") })
-        XCTAssertTrue(key3.hasPrefix("KEY;TYPE=X509;ENCODING=b:MIIB/jCCAWugAwIBAgIQDdkWkvA2cqtGkw2P4zAoZDAJBgUrDgMCHQUAMBMxETAPBgNVBAMTCG1h"), key3)
+        XCTAssertTrue(
+            key3.hasPrefix(
+                "KEY;TYPE=X509;ENCODING=b:MIIB/jCCAWugAwIBAgIQDdkWkvA2cqtGkw2P4zAoZDAJBgUrDgMCHQUAMBMxETAPBgNVBAMTCG1h"),
+            key3)
         XCTAssertFalse(key3.contains(" "))
         let key4 = try XCTUnwrap(v4.first { $0.hasPrefix("KEY") })
-        XCTAssertTrue(key4.hasPrefix("KEY:data:application/pkix-cert;base64,MIIB/jCCAWugAwIBAgIQDdkWkvA2cqtGkw2P4zAo"), key4)
-        XCTAssertEqual(String(key3.drop { $0 != ":" }.dropFirst()),
-                       String(key4.dropFirst("KEY:data:application/pkix-cert;base64,".count)))
+        XCTAssertTrue(
+            key4.hasPrefix("KEY:data:application/pkix-cert;base64,MIIB/jCCAWugAwIBAgIQDdkWkvA2cqtGkw2P4zAo"), key4)
+        XCTAssertEqual(
+            String(key3.drop { $0 != ":" }.dropFirst()),
+            String(key4.dropFirst("KEY:data:application/pkix-cert;base64,".count)))
     }
 
     func test_convert_outlook200721_quotedPrintableNoteInUSASCII_decodedAndEscaped() throws {
@@ -215,8 +249,11 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v21, to: .v4).lines
         // Then: the tab inside is kept (a vCard value may hold one)
-        XCTAssertTrue(result.contains("NOTE:This is the NOTE field\t\\nI assume it encodes this text inside a NOTE vCard type.\\n"
-            + "But I'm not sure because there's text formatting going on here.\\nIt does not preserve the formatting"), "\(result)")
+        XCTAssertTrue(
+            result.contains(
+                "NOTE:This is the NOTE field\t\\nI assume it encodes this text inside a NOTE vCard type.\\n"
+                    + "But I'm not sure because there's text formatting going on here.\\nIt does not preserve the formatting"
+            ), "\(result)")
     }
 
     func test_convert_android21To4_prefTypeBecomesPrefParameter() throws {
@@ -225,7 +262,9 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(cards[2].lines, from: .v21, to: .v4)
         // Then: N and FN came quoted-printable in CHARSET=UTF-8
-        XCTAssertEqual(result.lines, ["N:Ñ Ñ Ñ Ñ ;;;;", "FN:Ñ Ñ Ñ Ñ Ñ ", "TEL;TYPE=cell;PREF=1:123456789", "CATEGORIES:My Contacts"])
+        XCTAssertEqual(
+            result.lines,
+            ["N:Ñ Ñ Ñ Ñ ;;;;", "FN:Ñ Ñ Ñ Ñ Ñ ", "TEL;TYPE=cell;PREF=1:123456789", "CATEGORIES:My Contacts"])
         XCTAssertEqual(result.notes, [])
     }
 
@@ -235,16 +274,21 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v21, to: .v4)
         // Then
-        XCTAssertTrue(result.lines.contains(
-            "ADR;TYPE=work;PREF=1;LABEL=\"Cresent moon drive^nAlbaney, New York  12345\":;;Cresent moon drive;Albaney;New York;12345;United States of America"),
+        XCTAssertTrue(
+            result.lines.contains(
+                "ADR;TYPE=work;PREF=1;LABEL=\"Cresent moon drive^nAlbaney, New York  12345\":;;Cresent moon drive;Albaney;New York;12345;United States of America"
+            ),
             "\(result.lines)")
-        XCTAssertTrue(result.lines.contains(
-            "ADR;TYPE=home;LABEL=\"Silicon Alley 5,^nNew York, New York  12345\":;;Silicon Alley 5\\,;New York;New York;12345;United States of America"))
+        XCTAssertTrue(
+            result.lines.contains(
+                "ADR;TYPE=home;LABEL=\"Silicon Alley 5,^nNew York, New York  12345\":;;Silicon Alley 5\\,;New York;New York;12345;United States of America"
+            ))
         XCTAssertFalse(result.lines.contains { $0.hasPrefix("LABEL") })
         XCTAssertTrue(result.lines.contains("EMAIL;TYPE=internet;PREF=1:john.doe@ibm.cm"), "\(result.lines)")
         let photo = try XCTUnwrap(result.lines.first { $0.hasPrefix("PHOTO") })
         XCTAssertTrue(photo.hasPrefix("PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQEAYABgAAD/2wBD"), photo)
-        XCTAssertEqual(result.notes, ["LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)"])
+        XCTAssertEqual(
+            result.notes, ["LABEL dropped: vCard 4.0 has no LABEL property (kept as its ADR's LABEL parameter)"])
     }
 
     func test_convert_vCard21SpecGeoAndTimeZone_to3And4() {
@@ -260,41 +304,64 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_21PhotoByURL_withAndWithoutValueURL() {
         // Given: Wikipedia's vCard 2.1 example (`PHOTO;GIF:` and a link, no VALUE) and the same with VALUE=URL
-        let lines = ["PHOTO;GIF:http://www.example.com/dir_photos/my_photo.gif",
-                     "PHOTO;VALUE=URL;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif"]
+        let lines = [
+            "PHOTO;GIF:http://www.example.com/dir_photos/my_photo.gif",
+            "PHOTO;VALUE=URL;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif",
+        ]
         // When
         let v3 = SUT.convert(lines, from: .v21, to: .v3).lines
         let v4 = SUT.convert(lines, from: .v21, to: .v4).lines
         // Then: 3.0's PHOTO is inline binary unless it says it is a link
-        XCTAssertEqual(v3, ["PHOTO;TYPE=GIF;VALUE=uri:http://www.example.com/dir_photos/my_photo.gif",
-                            "PHOTO;VALUE=uri;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif"])
-        XCTAssertEqual(v4, ["PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
-                            "PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif"])
+        XCTAssertEqual(
+            v3,
+            [
+                "PHOTO;TYPE=GIF;VALUE=uri:http://www.example.com/dir_photos/my_photo.gif",
+                "PHOTO;VALUE=uri;TYPE=GIF:http://www.example.com/dir_photos/my_photo.gif",
+            ])
+        XCTAssertEqual(
+            v4,
+            [
+                "PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
+                "PHOTO;MEDIATYPE=image/gif:http://www.example.com/dir_photos/my_photo.gif",
+            ])
     }
 
     func test_convert_wikipedia21Label_alreadyEscapedCommaKept() {
         // Given: Wikipedia's vCard 2.1 example, whose quoted-printable LABEL escapes one comma and not the other
-        let data = Data(("BEGIN:VCARD\r\nVERSION:2.1\r\n"
-            + "LABEL;WORK;PREF;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:100 Waters Edge=0D=\r\n=0ABaytown\\, LA 30314=0D=0AUnited States of America\r\n"
-            + "LABEL;HOME;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:42 Plantation St.=0D=0A=\r\nBaytown, LA 30314=0D=0AUnited States of America\r\n"
-            + "END:VCARD\r\n").utf8)
+        let data = Data(
+            ("BEGIN:VCARD\r\nVERSION:2.1\r\n"
+                + "LABEL;WORK;PREF;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:100 Waters Edge=0D=\r\n=0ABaytown\\, LA 30314=0D=0AUnited States of America\r\n"
+                + "LABEL;HOME;ENCODING=QUOTED-PRINTABLE;CHARSET=UTF-8:42 Plantation St.=0D=0A=\r\nBaytown, LA 30314=0D=0AUnited States of America\r\n"
+                + "END:VCARD\r\n").utf8)
         let lines = try? VersionSeeds.cards(in: data).first?.lines
         // When
         let result = SUT.convert(lines ?? [], from: .v21, to: .v3).lines
         // Then
-        XCTAssertEqual(result, ["LABEL;TYPE=work,pref:100 Waters Edge\\nBaytown\\, LA 30314\\nUnited States of America",
-                                "LABEL;TYPE=home:42 Plantation St.\\nBaytown\\, LA 30314\\nUnited States of America"])
+        XCTAssertEqual(
+            result,
+            [
+                "LABEL;TYPE=work,pref:100 Waters Edge\\nBaytown\\, LA 30314\\nUnited States of America",
+                "LABEL;TYPE=home:42 Plantation St.\\nBaytown\\, LA 30314\\nUnited States of America",
+            ])
     }
 
     func test_convert_windowsMobile21To3_anniversaryAndTextAgent() {
         // Given: lines of Android's test card from Windows Mobile 6.5 (v21_winmo_65.vcf)
-        let lines = ["ANNIVERSARY;VALUE=DATE:20091010", "AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC"]
+        let lines = [
+            "ANNIVERSARY;VALUE=DATE:20091010", "AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC",
+        ]
         // When
         let result = SUT.convert(lines, from: .v21, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["X-ANNIVERSARY:2009-10-10", "X-AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC"])
-        XCTAssertEqual(result.notes, ["ANNIVERSARY written as X-ANNIVERSARY (vCard 3.0 has no ANNIVERSARY)",
-                                      "AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither"])
+        XCTAssertEqual(
+            result.lines,
+            ["X-ANNIVERSARY:2009-10-10", "X-AGENT:Invalid line which must be handled correctly.", "X-CLASS:PUBLIC"])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "ANNIVERSARY written as X-ANNIVERSARY (vCard 3.0 has no ANNIVERSARY)",
+                "AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither",
+            ])
     }
 
     // MARK: - 3.0 into 4.0
@@ -311,13 +378,15 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, [
-            "item1.EMAIL;TYPE=INTERNET;PREF=1:john.doe@ibm.com",
-            "TEL;TYPE=CELL,VOICE;PREF=1:905-555-1234",
-            "item2.X-ABLabel:_$!<AssistantPhone>!$_",
-            "BDAY:20120606",
-            "PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
-        ])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "item1.EMAIL;TYPE=INTERNET;PREF=1:john.doe@ibm.com",
+                "TEL;TYPE=CELL,VOICE;PREF=1:905-555-1234",
+                "item2.X-ABLabel:_$!<AssistantPhone>!$_",
+                "BDAY:20120606",
+                "PHOTO:data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD/4QBYRXhpZgAATU0AKgAA",
+            ])
         XCTAssertEqual(result.notes, [])
     }
 
@@ -326,7 +395,10 @@ final class VCardVersionConverterTests: XCTestCase {
     func test_convert_3To4_plainTypeLines_prefAsParameter_restUntouched() {
         let cases: [(String, String)] = [
             ("email;type=internet;type=pref:a@example.org", "EMAIL;TYPE=internet;PREF=1:a@example.org"),
-            ("item2.ADR;TYPE=HOME;TYPE=PREF:;;1 Main St\\;x:y;Town;;;", "item2.ADR;TYPE=HOME;PREF=1:;;1 Main St\\;x:y;Town;;;"),
+            (
+                "item2.ADR;TYPE=HOME;TYPE=PREF:;;1 Main St\\;x:y;Town;;;",
+                "item2.ADR;TYPE=HOME;PREF=1:;;1 Main St\\;x:y;Town;;;"
+            ),
             ("TEL;TYPE=pref:+1 555", "TEL;PREF=1:+1 555"),
             ("TEL;TYPE=CELL,Pref,VOICE:+1 555", "TEL;TYPE=CELL,VOICE;PREF=1:+1 555"),
             ("EMAIL;type=INTERNET;type=HOME:b@example.org", "EMAIL;type=INTERNET;type=HOME:b@example.org"),
@@ -344,14 +416,16 @@ final class VCardVersionConverterTests: XCTestCase {
             // 4.0 into 3.0 leaves a plain line as it is.
             XCTAssertEqual(SUT.convert([expected], from: .v4, to: .v3).lines.count, 1, expected)
         }
-        XCTAssertEqual(SUT.convert(["EMAIL;type=INTERNET;type=pref:a@example.org"], from: .v4, to: .v3).lines,
-                       ["EMAIL;type=INTERNET;type=pref:a@example.org"])
+        XCTAssertEqual(
+            SUT.convert(["EMAIL;type=INTERNET;type=pref:a@example.org"], from: .v4, to: .v3).lines,
+            ["EMAIL;type=INTERNET;type=pref:a@example.org"])
     }
 
     /// RFC 6350's own example quotes a TYPE list (`TYPE="work,voice"`): one quoted value to a 3.0
     /// reader, so 3.0 gets the types it lists.
     func test_convert_4To3_quotedTypeList_writtenAsItsTypes() {
-        XCTAssertEqual(SUT.convert(["TEL;TYPE=\"work,voice\":+1 555"], from: .v4, to: .v3).lines, ["TEL;TYPE=work,voice:+1 555"])
+        XCTAssertEqual(
+            SUT.convert(["TEL;TYPE=\"work,voice\":+1 555"], from: .v4, to: .v3).lines, ["TEL;TYPE=work,voice:+1 555"])
     }
 
     func test_convert_macAddressBook3To4_barePhotoBase64_mediaTypeFromTheBytes() throws {
@@ -382,12 +456,16 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_rfc2426LabelWithoutAddress_droppedWithNote() {
         // Given: RFC 2426 §3.2.2's example
-        let lines = ["FN:John Q. Public", "LABEL;TYPE=dom,home,postal,parcel:Mr.John Q. Public\\, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town\\, CA  91921-1234\\nU.S.A."]
+        let lines = [
+            "FN:John Q. Public",
+            "LABEL;TYPE=dom,home,postal,parcel:Mr.John Q. Public\\, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town\\, CA  91921-1234\\nU.S.A.",
+        ]
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
         XCTAssertEqual(result.lines, ["FN:John Q. Public"])
-        XCTAssertEqual(result.notes, ["LABEL dropped: vCard 4.0 has no LABEL property, and no address of the same type holds it"])
+        XCTAssertEqual(
+            result.notes, ["LABEL dropped: vCard 4.0 has no LABEL property, and no address of the same type holds it"])
     }
 
     /// RFC 6350 Appendix A took internet, msg, postal... out of its lists, but §5.6's grammar takes
@@ -398,22 +476,25 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(card.lines, from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, [
-            "FN:Frank Dawson",
-            "ORG:Lotus Development Corporation",
-            "ADR;TYPE=WORK,POSTAL,PARCEL:;;6544 Battleford Drive;Raleigh;NC;27613-3502;U.S.A.",
-            "TEL;TYPE=VOICE,MSG,WORK:+1-919-676-9515",
-            "TEL;TYPE=FAX,WORK:+1-919-676-9564",
-            "EMAIL;TYPE=INTERNET;PREF=1:Frank_Dawson@Lotus.com",
-            "EMAIL;TYPE=INTERNET:fdawson@earthlink.net",
-            "URL:http://home.earthlink.net/~fdawson",
-        ])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "FN:Frank Dawson",
+                "ORG:Lotus Development Corporation",
+                "ADR;TYPE=WORK,POSTAL,PARCEL:;;6544 Battleford Drive;Raleigh;NC;27613-3502;U.S.A.",
+                "TEL;TYPE=VOICE,MSG,WORK:+1-919-676-9515",
+                "TEL;TYPE=FAX,WORK:+1-919-676-9564",
+                "EMAIL;TYPE=INTERNET;PREF=1:Frank_Dawson@Lotus.com",
+                "EMAIL;TYPE=INTERNET:fdawson@earthlink.net",
+                "URL:http://home.earthlink.net/~fdawson",
+            ])
         XCTAssertEqual(result.notes, [])
         // And back: the card as it came, but for PREF=1, which 3.0 spells TYPE=pref.
-        XCTAssertEqual(SUT.convert(result.lines, from: .v4, to: .v3).lines,
-                       card.lines.filter { !$0.hasPrefix("VERSION") }.map {
-                           $0.replacingOccurrences(of: "EMAIL;TYPE=INTERNET,PREF:", with: "EMAIL;TYPE=INTERNET,pref:")
-                       })
+        XCTAssertEqual(
+            SUT.convert(result.lines, from: .v4, to: .v3).lines,
+            card.lines.filter { !$0.hasPrefix("VERSION") }.map {
+                $0.replacingOccurrences(of: "EMAIL;TYPE=INTERNET,PREF:", with: "EMAIL;TYPE=INTERNET,pref:")
+            })
     }
 
     func test_convert_lotusNotes3To4_everyRemovedPropertyDroppedOrMoved() throws {
@@ -423,9 +504,13 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
         let names = Set(result.lines.map { $0.prefix { $0 != ":" && $0 != ";" }.uppercased() })
-        XCTAssertTrue(names.isDisjoint(with: ["PROFILE", "NAME", "MAILER", "CLASS", "SORT-STRING", "LABEL"]), "\(names)")
+        XCTAssertTrue(
+            names.isDisjoint(with: ["PROFILE", "NAME", "MAILER", "CLASS", "SORT-STRING", "LABEL"]), "\(names)")
         XCTAssertTrue(result.lines.contains { $0.hasPrefix("N;SORT-AS=JOHN:") }, "\(result.lines)")
-        XCTAssertEqual(result.lines.filter { $0.hasPrefix("item1.ADR;") && $0.contains(";LABEL=\"John Doe^nNew York, NewYork,^nSouth Crecent Dr") }.count, 1, "\(result.lines)")
+        XCTAssertEqual(
+            result.lines.filter {
+                $0.hasPrefix("item1.ADR;") && $0.contains(";LABEL=\"John Doe^nNew York, NewYork,^nSouth Crecent Dr")
+            }.count, 1, "\(result.lines)")
         XCTAssertTrue(result.notes.contains("PROFILE dropped: vCard 4.0 has no PROFILE property"), "\(result.notes)")
     }
 
@@ -436,12 +521,14 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
         XCTAssertEqual(result.lines, ["FN:A"])
-        XCTAssertEqual(result.notes, [
-            "NAME dropped: vCard 4.0 has no NAME property",
-            "MAILER dropped: vCard 4.0 has no MAILER property",
-            "CLASS dropped: vCard 4.0 has no CLASS property",
-            "PROFILE dropped: vCard 4.0 has no PROFILE property",
-        ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "NAME dropped: vCard 4.0 has no NAME property",
+                "MAILER dropped: vCard 4.0 has no MAILER property",
+                "CLASS dropped: vCard 4.0 has no CLASS property",
+                "PROFILE dropped: vCard 4.0 has no PROFILE property",
+            ])
     }
 
     func test_convert_rfc2426Agent_uriAsRelatedAgent_inlineCardDropped() {
@@ -454,10 +541,12 @@ final class VCardVersionConverterTests: XCTestCase {
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
         XCTAssertEqual(result.lines, ["RELATED;TYPE=agent:CID:JQPUBLIC.part3.960129T083020.xyzMail@host3.com"])
-        XCTAssertEqual(result.notes, [
-            "AGENT written as vCard 4.0's RELATED;TYPE=agent",
-            "AGENT dropped: vCard 4.0 has no place for a card inside a card (only RELATED;TYPE=agent with a URI)",
-        ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "AGENT written as vCard 4.0's RELATED;TYPE=agent",
+                "AGENT dropped: vCard 4.0 has no place for a card inside a card (only RELATED;TYPE=agent with a URI)",
+            ])
     }
 
     func test_convert_rfc2426SortString_becomesSortAsOfN() {
@@ -466,28 +555,41 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, ["FN:Rene van der Harten", "N;SORT-AS=Harten:van der Harten;Rene;J.;Sir;R.D.O.N."])
-        XCTAssertEqual(result.notes, ["SORT-STRING dropped: vCard 4.0 has no SORT-STRING (kept as N's SORT-AS parameter)"])
+        XCTAssertEqual(
+            result.lines, ["FN:Rene van der Harten", "N;SORT-AS=Harten:van der Harten;Rene;J.;Sir;R.D.O.N."])
+        XCTAssertEqual(
+            result.notes, ["SORT-STRING dropped: vCard 4.0 has no SORT-STRING (kept as N's SORT-AS parameter)"])
     }
 
     func test_convert_sortStringOfACompany_becomesSortAsOfOrg() {
         // When
-        let result = SUT.convert(["FN:The Acme Company", "ORG:The Acme Company", "SORT-STRING:Acme\\, The"], from: .v3, to: .v4)
+        let result = SUT.convert(
+            ["FN:The Acme Company", "ORG:The Acme Company", "SORT-STRING:Acme\\, The"], from: .v3, to: .v4)
         // Then
         XCTAssertEqual(result.lines, ["FN:The Acme Company", "ORG;SORT-AS=\"Acme, The\":The Acme Company"])
     }
 
     func test_convert_appleGroup3To4_kindAndMember() {
         // Given: a group as Apple's CalendarServer tests write it
-        let lines = ["UID:group1", "FN:Group 1", "N:group1;;;;", "X-ADDRESSBOOKSERVER-KIND:group",
-                     "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:card1", "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:card2"]
+        let lines = [
+            "UID:group1", "FN:Group 1", "N:group1;;;;", "X-ADDRESSBOOKSERVER-KIND:group",
+            "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:card1", "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:card2",
+        ]
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, ["UID:group1", "FN:Group 1", "N:group1;;;;", "KIND:group",
-                                      "MEMBER:urn:uuid:card1", "MEMBER:urn:uuid:card2"])
-        XCTAssertEqual(result.notes, ["X-ADDRESSBOOKSERVER-KIND written as vCard 4.0's KIND",
-                                      "X-ADDRESSBOOKSERVER-MEMBER written as vCard 4.0's MEMBER"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "UID:group1", "FN:Group 1", "N:group1;;;;", "KIND:group",
+                "MEMBER:urn:uuid:card1", "MEMBER:urn:uuid:card2",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "X-ADDRESSBOOKSERVER-KIND written as vCard 4.0's KIND",
+                "X-ADDRESSBOOKSERVER-MEMBER written as vCard 4.0's MEMBER",
+            ])
     }
 
     func test_convert_appleCompany3To4_kindOrg() {
@@ -499,8 +601,9 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_appleBirthdayWithoutYear3To4_partialDate() {
         // When
-        let result = SUT.convert(["BDAY;X-APPLE-OMIT-YEAR=1604:1604-03-15", "BDAY;X-APPLE-OMIT-YEAR=1604;VALUE=date:1990-03-15"],
-                                 from: .v3, to: .v4)
+        let result = SUT.convert(
+            ["BDAY;X-APPLE-OMIT-YEAR=1604:1604-03-15", "BDAY;X-APPLE-OMIT-YEAR=1604;VALUE=date:1990-03-15"],
+            from: .v3, to: .v4)
         // Then: the year is dropped only when it is the one Apple says to omit
         XCTAssertEqual(result.lines, ["BDAY:--0315", "BDAY:19900315"])
         XCTAssertEqual(result.notes, [])
@@ -508,22 +611,30 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_3To4_dateTimesRevisionTimeZoneAndGeoInBasicForms() throws {
         // Given: Evolution's REV, RFC 2426's BDAY, TZ and GEO examples
-        let lines = ["REV:2012-03-05T13:32:54Z", "BDAY:1953-10-15T23:10:00Z", "TZ:-05:00", "GEO:37.386013;-122.082932",
-                     "X-EVOLUTION-ANNIVERSARY:1980-03-22", "BDAY:sometime in spring"]
+        let lines = [
+            "REV:2012-03-05T13:32:54Z", "BDAY:1953-10-15T23:10:00Z", "TZ:-05:00", "GEO:37.386013;-122.082932",
+            "X-EVOLUTION-ANNIVERSARY:1980-03-22", "BDAY:sometime in spring",
+        ]
         // When
         let result = SUT.convert(lines, from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, ["REV:20120305T133254Z", "BDAY:19531015T231000Z", "TZ;VALUE=utc-offset:-0500",
-                                      "GEO:geo:37.386013,-122.082932", "X-EVOLUTION-ANNIVERSARY:1980-03-22",
-                                      "BDAY;VALUE=text:sometime in spring"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "REV:20120305T133254Z", "BDAY:19531015T231000Z", "TZ;VALUE=utc-offset:-0500",
+                "GEO:geo:37.386013,-122.082932", "X-EVOLUTION-ANNIVERSARY:1980-03-22",
+                "BDAY;VALUE=text:sometime in spring",
+            ])
         XCTAssertEqual(result.notes, ["BDAY is not a date; written as text"])
     }
 
     func test_convert_3To4_telURIGetsValueURI_textNumberKept() {
         // When
-        let result = SUT.convert(["TEL;TYPE=work:tel:+1-418-656-9254;ext=102", "TEL;TYPE=HOME:+1 555 0100 ext. 7"], from: .v3, to: .v4)
+        let result = SUT.convert(
+            ["TEL;TYPE=work:tel:+1-418-656-9254;ext=102", "TEL;TYPE=HOME:+1 555 0100 ext. 7"], from: .v3, to: .v4)
         // Then
-        XCTAssertEqual(result.lines, ["TEL;TYPE=work;VALUE=uri:tel:+1-418-656-9254;ext=102", "TEL;TYPE=HOME:+1 555 0100 ext. 7"])
+        XCTAssertEqual(
+            result.lines, ["TEL;TYPE=work;VALUE=uri:tel:+1-418-656-9254;ext=102", "TEL;TYPE=HOME:+1 555 0100 ext. 7"])
     }
 
     func test_convert_3To4_charsetOfThunderbird_removedWithNote() throws {
@@ -542,15 +653,26 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_sameVersion3_charsetOfThunderbird_removedWithOneNote() {
         // Given: lines of the Thunderbird extension's card
-        let lines = ["FN;CHARSET=UTF-8:John Doe", "ADR;TYPE=WORK,POSTAL;CHARSET=UTF-8:;222 Broadway;Suite 100;New York;NY;98765;USA",
-                     "TEL;TYPE=WORK,VOICE:555-555-1111"]
+        let lines = [
+            "FN;CHARSET=UTF-8:John Doe",
+            "ADR;TYPE=WORK,POSTAL;CHARSET=UTF-8:;222 Broadway;Suite 100;New York;NY;98765;USA",
+            "TEL;TYPE=WORK,VOICE:555-555-1111",
+        ]
         // When
         let result = SUT.convert(lines, from: .v3, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["FN:John Doe", "ADR;TYPE=work,postal:;222 Broadway;Suite 100;New York;NY;98765;USA",
-                                      "TEL;TYPE=WORK,VOICE:555-555-1111"])
-        XCTAssertEqual(result.notes, ["FN: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)",
-                                      "ADR: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "FN:John Doe", "ADR;TYPE=work,postal:;222 Broadway;Suite 100;New York;NY;98765;USA",
+                "TEL;TYPE=WORK,VOICE:555-555-1111",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "FN: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)",
+                "ADR: CHARSET parameter removed (vCard 3.0 and 4.0 text is always UTF-8)",
+            ])
     }
 
     func test_convert_xAnniversary3To4_becomesAnniversary() {
@@ -568,48 +690,56 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(card.lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, [
-            "FN:Simon Perreault",
-            "N:Perreault;Simon;;;ing. jr,M.Sc.",
-            "BDAY;X-APPLE-OMIT-YEAR=1604:1604-02-03",
-            "X-ANNIVERSARY:2009-08-08T14:30:00-05:00",
-            "X-GENDER:M",
-            "X-LANG;TYPE=pref:fr",
-            "X-LANG:en",
-            "ORG;TYPE=work:Viagenie",
-            "ADR;TYPE=work:;Suite D2-630;2875 Laurier;Quebec;QC;G1V 2M2;Canada",
-            "TEL;TYPE=work,voice,pref:+1-418-656-9254 ext. 102",
-            "TEL;TYPE=work,cell,voice,video,text:+1-418-262-6501",
-            "EMAIL;TYPE=work:simon.perreault@viagenie.ca",
-            "GEO;TYPE=work:46.772673;-71.282945",
-            "KEY;TYPE=work;VALUE=text:http://www.viagenie.ca/simon.perreault/simon.asc",
-            "TZ:-05:00",
-            "URL;TYPE=home:http://nomis80.org",
-        ])
-        XCTAssertEqual(result.notes, [
-            "ANNIVERSARY written as X-ANNIVERSARY (vCard 3.0 has no ANNIVERSARY)",
-            "GENDER written as X-GENDER (vCard 3.0 has no GENDER)",
-            "LANG written as X-LANG (vCard 3.0 has no LANG)",
-            "LANG: PREF=2 dropped (vCard 3.0 has only one preferred item)",
-            "KEY: a link to a key written as text (vCard 3.0's KEY cannot be a link)",
-        ])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "FN:Simon Perreault",
+                "N:Perreault;Simon;;;ing. jr,M.Sc.",
+                "BDAY;X-APPLE-OMIT-YEAR=1604:1604-02-03",
+                "X-ANNIVERSARY:2009-08-08T14:30:00-05:00",
+                "X-GENDER:M",
+                "X-LANG;TYPE=pref:fr",
+                "X-LANG:en",
+                "ORG;TYPE=work:Viagenie",
+                "ADR;TYPE=work:;Suite D2-630;2875 Laurier;Quebec;QC;G1V 2M2;Canada",
+                "TEL;TYPE=work,voice,pref:+1-418-656-9254 ext. 102",
+                "TEL;TYPE=work,cell,voice,video,text:+1-418-262-6501",
+                "EMAIL;TYPE=work:simon.perreault@viagenie.ca",
+                "GEO;TYPE=work:46.772673;-71.282945",
+                "KEY;TYPE=work;VALUE=text:http://www.viagenie.ca/simon.perreault/simon.asc",
+                "TZ:-05:00",
+                "URL;TYPE=home:http://nomis80.org",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "ANNIVERSARY written as X-ANNIVERSARY (vCard 3.0 has no ANNIVERSARY)",
+                "GENDER written as X-GENDER (vCard 3.0 has no GENDER)",
+                "LANG written as X-LANG (vCard 3.0 has no LANG)",
+                "LANG: PREF=2 dropped (vCard 3.0 has only one preferred item)",
+                "KEY: a link to a key written as text (vCard 3.0's KEY cannot be a link)",
+            ])
     }
 
     func test_convert_rfc6350Photos4To3_dataURIAsEncodingB_linkAsValueURI() {
         // Given: RFC 6350 §6.2.4's examples
-        let lines = ["PHOTO:http://www.example.com/pub/photos/jqpublic.gif",
-                     "PHOTO:data:image/jpeg;base64,MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
-                     "LOGO;MEDIATYPE=image/png:http://www.example.com/pub/logos/abccorp.png",
-                     "SOUND:data:audio/basic;base64,MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l"]
+        let lines = [
+            "PHOTO:http://www.example.com/pub/photos/jqpublic.gif",
+            "PHOTO:data:image/jpeg;base64,MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
+            "LOGO;MEDIATYPE=image/png:http://www.example.com/pub/logos/abccorp.png",
+            "SOUND:data:audio/basic;base64,MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, [
-            "PHOTO;VALUE=uri:http://www.example.com/pub/photos/jqpublic.gif",
-            "PHOTO;ENCODING=b;TYPE=JPEG:MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
-            "LOGO;VALUE=uri;TYPE=PNG:http://www.example.com/pub/logos/abccorp.png",
-            "SOUND;ENCODING=b;TYPE=BASIC:MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
-        ])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "PHOTO;VALUE=uri:http://www.example.com/pub/photos/jqpublic.gif",
+                "PHOTO;ENCODING=b;TYPE=JPEG:MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
+                "LOGO;VALUE=uri;TYPE=PNG:http://www.example.com/pub/logos/abccorp.png",
+                "SOUND;ENCODING=b;TYPE=BASIC:MIICajCCAdOgAwIBAgICBEUwDQYJKoZIhvcNAQEEBQAwdzELMAkGA1UEBhMCVVMxLDAqBgNVBAoTI05l",
+            ])
         XCTAssertEqual(result.notes, [])
     }
 
@@ -625,16 +755,26 @@ final class VCardVersionConverterTests: XCTestCase {
 
     func test_convert_rfc6350Group4To3_appleKindAndMember() {
         // Given: RFC 6350 §6.6.5's example
-        let lines = ["KIND:group", "FN:The Doe family", "MEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af",
-                     "MEMBER:urn:uuid:b8767877-b4a1-4c70-9acc-505d3819e519"]
+        let lines = [
+            "KIND:group", "FN:The Doe family", "MEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af",
+            "MEMBER:urn:uuid:b8767877-b4a1-4c70-9acc-505d3819e519",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["X-ADDRESSBOOKSERVER-KIND:group", "FN:The Doe family",
-                                      "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af",
-                                      "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:b8767877-b4a1-4c70-9acc-505d3819e519"])
-        XCTAssertEqual(result.notes, ["KIND written as X-ADDRESSBOOKSERVER-KIND (Apple's form; vCard 3.0 has no KIND)",
-                                      "MEMBER written as X-ADDRESSBOOKSERVER-MEMBER (Apple's form; vCard 3.0 has no MEMBER)"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "X-ADDRESSBOOKSERVER-KIND:group", "FN:The Doe family",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af",
+                "X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:b8767877-b4a1-4c70-9acc-505d3819e519",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "KIND written as X-ADDRESSBOOKSERVER-KIND (Apple's form; vCard 3.0 has no KIND)",
+                "MEMBER written as X-ADDRESSBOOKSERVER-MEMBER (Apple's form; vCard 3.0 has no MEMBER)",
+            ])
     }
 
     func test_convert_kindOrgAndIndividual4To3() {
@@ -644,57 +784,87 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then
         XCTAssertEqual(org.lines, ["X-ABShowAs:COMPANY", "FN:ABC Marketing"])
         XCTAssertEqual(person.lines, ["FN:Jane Doe"])
-        XCTAssertEqual(person.notes, ["KIND:individual dropped (vCard 3.0 has no KIND; a card is a person unless it says otherwise)"])
+        XCTAssertEqual(
+            person.notes,
+            ["KIND:individual dropped (vCard 3.0 has no KIND; a card is a person unless it says otherwise)"])
     }
 
     func test_convert_rfc6350PidAltIdAndClientPidMap4To3() {
         // Given: RFC 6350 §7.1.2's and §5.4's examples
-        let lines = ["FN;PID=1.1:J. Doe", "N:Doe;J.;;;", "EMAIL;PID=1.1:jdoe@example.com",
-                     "CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556",
-                     "TITLE;ALTID=1;LANGUAGE=fr:Patron", "TITLE;ALTID=1;LANGUAGE=en:Boss"]
+        let lines = [
+            "FN;PID=1.1:J. Doe", "N:Doe;J.;;;", "EMAIL;PID=1.1:jdoe@example.com",
+            "CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556",
+            "TITLE;ALTID=1;LANGUAGE=fr:Patron", "TITLE;ALTID=1;LANGUAGE=en:Boss",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["FN:J. Doe", "N:Doe;J.;;;", "EMAIL:jdoe@example.com",
-                                      "X-CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556",
-                                      "TITLE;LANGUAGE=fr:Patron", "TITLE;LANGUAGE=en:Boss"])
-        XCTAssertEqual(result.notes, ["FN: PID parameter dropped (vCard 3.0 has no PID)",
-                                      "EMAIL: PID parameter dropped (vCard 3.0 has no PID)",
-                                      "CLIENTPIDMAP written as X-CLIENTPIDMAP (vCard 3.0 has no CLIENTPIDMAP)",
-                                      "TITLE: ALTID parameter dropped (vCard 3.0 has no ALTID)"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "FN:J. Doe", "N:Doe;J.;;;", "EMAIL:jdoe@example.com",
+                "X-CLIENTPIDMAP:1;urn:uuid:53e374d9-337e-4727-8803-a1e9c14e0556",
+                "TITLE;LANGUAGE=fr:Patron", "TITLE;LANGUAGE=en:Boss",
+            ])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "FN: PID parameter dropped (vCard 3.0 has no PID)",
+                "EMAIL: PID parameter dropped (vCard 3.0 has no PID)",
+                "CLIENTPIDMAP written as X-CLIENTPIDMAP (vCard 3.0 has no CLIENTPIDMAP)",
+                "TITLE: ALTID parameter dropped (vCard 3.0 has no ALTID)",
+            ])
     }
 
     func test_convert_rfc6350Related4To3_agentAsAgent_othersAsX() {
         // Given: RFC 6350 §6.6.6's examples (the first with TYPE=agent for TYPE=contact)
-        let lines = ["RELATED;TYPE=agent:http://example.com/directory/jdoe.vcf",
-                     "RELATED;TYPE=co-worker;VALUE=text:Please contact my assistant Jane Doe for any inquiries."]
+        let lines = [
+            "RELATED;TYPE=agent:http://example.com/directory/jdoe.vcf",
+            "RELATED;TYPE=co-worker;VALUE=text:Please contact my assistant Jane Doe for any inquiries.",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["AGENT;VALUE=uri:http://example.com/directory/jdoe.vcf",
-                                      "X-RELATED;TYPE=co-worker;VALUE=text:Please contact my assistant Jane Doe for any inquiries."])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "AGENT;VALUE=uri:http://example.com/directory/jdoe.vcf",
+                "X-RELATED;TYPE=co-worker;VALUE=text:Please contact my assistant Jane Doe for any inquiries.",
+            ])
     }
 
     func test_convert_rfc6350AddressLabelAndGeo4To3_labelPropertyAfterAddress() {
         // Given: RFC 6350 §6.3.1's example, which writes the label's line breaks as `\n`
-        let lines = ["ADR;TYPE=home;GEO=\"geo:12.3457,78.910\";LABEL=\"Mr. John Q. Public, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town, CA  91921-1234\\nU.S.A.\":;;123 Main Street;Any Town;CA;91921-1234;U.S.A."]
+        let lines = [
+            "ADR;TYPE=home;GEO=\"geo:12.3457,78.910\";LABEL=\"Mr. John Q. Public, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town, CA  91921-1234\\nU.S.A.\":;;123 Main Street;Any Town;CA;91921-1234;U.S.A."
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["ADR;TYPE=home:;;123 Main Street;Any Town;CA;91921-1234;U.S.A.",
-                                      "LABEL;TYPE=home:Mr. John Q. Public\\, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town\\, CA  91921-1234\\nU.S.A."])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "ADR;TYPE=home:;;123 Main Street;Any Town;CA;91921-1234;U.S.A.",
+                "LABEL;TYPE=home:Mr. John Q. Public\\, Esq.\\nMail Drop: TNE QB\\n123 Main Street\\nAny Town\\, CA  91921-1234\\nU.S.A.",
+            ])
         XCTAssertEqual(result.notes, ["ADR: GEO parameter dropped (vCard 3.0 has no GEO parameter on an address)"])
     }
 
     func test_convert_labelParameterRoundTrips3To4To3() {
         // Given
-        let lines = ["ADR;TYPE=work:;;Cresent moon drive;Albaney;New York;12345;USA",
-                     "LABEL;TYPE=work:Cresent moon drive\\nAlbaney\\, New York  12345"]
+        let lines = [
+            "ADR;TYPE=work:;;Cresent moon drive;Albaney;New York;12345;USA",
+            "LABEL;TYPE=work:Cresent moon drive\\nAlbaney\\, New York  12345",
+        ]
         // When
         let v4 = SUT.convert(lines, from: .v3, to: .v4).lines
         let back = SUT.convert(v4, from: .v4, to: .v3).lines
         // Then
-        XCTAssertEqual(v4, ["ADR;TYPE=work;LABEL=\"Cresent moon drive^nAlbaney, New York  12345\":;;Cresent moon drive;Albaney;New York;12345;USA"])
+        XCTAssertEqual(
+            v4,
+            [
+                "ADR;TYPE=work;LABEL=\"Cresent moon drive^nAlbaney, New York  12345\":;;Cresent moon drive;Albaney;New York;12345;USA"
+            ])
         XCTAssertEqual(back, lines)
     }
 
@@ -704,26 +874,37 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["FN:Rene van der Harten", "N:van der Harten;Rene,J.;Sir;R.D.O.N.", "SORT-STRING:Harten Rene"])
+        XCTAssertEqual(
+            result.lines,
+            ["FN:Rene van der Harten", "N:van der Harten;Rene,J.;Sir;R.D.O.N.", "SORT-STRING:Harten Rene"])
     }
 
     func test_convert_preferences4To3_onlyTheLowestBecomesPref() {
         // When
-        let result = SUT.convert(["EMAIL;PREF=3:c@example.com", "EMAIL;PREF=2:b@example.com", "TEL;PREF=1:+1 555 0100"],
-                                 from: .v4, to: .v3)
+        let result = SUT.convert(
+            ["EMAIL;PREF=3:c@example.com", "EMAIL;PREF=2:b@example.com", "TEL;PREF=1:+1 555 0100"],
+            from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["EMAIL:c@example.com", "EMAIL;TYPE=pref:b@example.com", "TEL;TYPE=pref:+1 555 0100"])
+        XCTAssertEqual(
+            result.lines, ["EMAIL:c@example.com", "EMAIL;TYPE=pref:b@example.com", "TEL;TYPE=pref:+1 555 0100"])
         XCTAssertEqual(result.notes, ["EMAIL: PREF=3 dropped (vCard 3.0 has only one preferred item)"])
     }
 
     func test_convert_rfc6350TimeZones4To3() {
         // Given: RFC 6350 §5.11's examples
-        let lines = ["TZ:Raleigh/North America", "TZ;VALUE=utc-offset:-0500", "TZ;VALUE=uri:https://example.com/tz-database/America/New_York"]
+        let lines = [
+            "TZ:Raleigh/North America", "TZ;VALUE=utc-offset:-0500",
+            "TZ;VALUE=uri:https://example.com/tz-database/America/New_York",
+        ]
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["TZ;VALUE=text:Raleigh/North America", "TZ:-05:00",
-                                      "TZ;VALUE=text:https://example.com/tz-database/America/New_York"])
+        XCTAssertEqual(
+            result.lines,
+            [
+                "TZ;VALUE=text:Raleigh/North America", "TZ:-05:00",
+                "TZ;VALUE=text:https://example.com/tz-database/America/New_York",
+            ])
     }
 
     func test_convert_fullContact4To3_textBirthdayAsXBirthdayAndAltIdDropped() throws {
@@ -734,10 +915,13 @@ final class VCardVersionConverterTests: XCTestCase {
         // Then
         XCTAssertTrue(result.lines.contains("BDAY:2016-08-01"), "\(result.lines)")
         XCTAssertTrue(result.lines.contains("X-BDAY:2016-08-01"))
-        XCTAssertTrue(result.lines.contains("PHOTO;VALUE=uri:https://d3m0kzytmr41b1.cloudfront.net/c335e945d1b60edd9d75eb4837c432f637e95c8a"))
+        XCTAssertTrue(
+            result.lines.contains(
+                "PHOTO;VALUE=uri:https://d3m0kzytmr41b1.cloudfront.net/c335e945d1b60edd9d75eb4837c432f637e95c8a"))
         XCTAssertTrue(result.lines.contains("X-GENDER:M"))
         XCTAssertTrue(result.lines.contains("X-GENDER:male"), "an X- property of the card is kept as it came")
-        XCTAssertTrue(result.notes.contains("BDAY written as X-BDAY: vCard 3.0's BDAY must be a whole date, and this one is not"))
+        XCTAssertTrue(
+            result.notes.contains("BDAY written as X-BDAY: vCard 3.0's BDAY must be a whole date, and this one is not"))
         XCTAssertTrue(result.notes.contains("BDAY: ALTID parameter dropped (vCard 3.0 has no ALTID)"))
     }
 
@@ -747,7 +931,9 @@ final class VCardVersionConverterTests: XCTestCase {
         // When
         let result = SUT.convert(lines, from: .v4, to: .v3)
         // Then
-        XCTAssertEqual(result.lines, ["X-XML:<a xmlns=\"http://www.w3.org/1999/xhtml\" href=\"http://www.example.com\">My web page!</a>"])
+        XCTAssertEqual(
+            result.lines,
+            ["X-XML:<a xmlns=\"http://www.w3.org/1999/xhtml\" href=\"http://www.example.com\">My web page!</a>"])
         XCTAssertEqual(result.notes, ["XML written as X-XML (vCard 3.0 has no XML)"])
     }
 
@@ -770,7 +956,8 @@ final class VCardVersionConverterTests: XCTestCase {
         let expected = ["N:;A\\;B\\\\;C\\\\\\;;D;\\\\:E;\\\\\\\\;", "FN:A\\;B\\\\C\\\\\\;D:E\\\\\\\\"]
         XCTAssertEqual(v3, expected)
         XCTAssertEqual(v4, expected)
-        XCTAssertEqual(VCardText.components(String(v3[0].dropFirst(2))), ["", "A;B\\", "C\\;", "D", "\\:E", "\\\\", ""])
+        XCTAssertEqual(
+            VCardText.components(String(v3[0].dropFirst(2))), ["", "A;B\\", "C\\;", "D", "\\:E", "\\\\", ""])
         XCTAssertEqual(VCardText.unescape(String(v3[1].dropFirst(3))), "A;B\\C\\;D:E\\\\")
     }
 
@@ -786,7 +973,9 @@ final class VCardVersionConverterTests: XCTestCase {
     func test_convert_revisionThatIsNoTimestamp_droppedWithANote_inEveryDirection() {
         // Given: Evolution's REVs (evolution/custom-1.vcf, logo-1.vcf), and a good one
         for bad in ["REV:0", "REV:2017-05-10T14:36:01Z(2)"] {
-            for (source, target) in [(SUT.SourceVersion.v3, VCardWriter.Version.v3), (.v3, .v4), (.v21, .v3), (.v4, .v4)] {
+            for (source, target) in [
+                (SUT.SourceVersion.v3, VCardWriter.Version.v3), (.v3, .v4), (.v21, .v3), (.v4, .v4),
+            ] {
                 // When
                 let result = SUT.convert(["FN:A", bad], from: source, to: target)
                 // Then
@@ -794,7 +983,8 @@ final class VCardVersionConverterTests: XCTestCase {
                 XCTAssertEqual(result.notes, ["REV dropped: \(bad.dropFirst(4)) is not a date and time"])
             }
         }
-        XCTAssertEqual(SUT.convert(["REV:2017-05-10T14:36:01Z"], from: .v3, to: .v3).lines, ["REV:2017-05-10T14:36:01Z"])
+        XCTAssertEqual(
+            SUT.convert(["REV:2017-05-10T14:36:01Z"], from: .v3, to: .v3).lines, ["REV:2017-05-10T14:36:01Z"])
         XCTAssertEqual(SUT.convert(["REV:2017-05-10T14:36:01Z"], from: .v3, to: .v4).lines, ["REV:20170510T143601Z"])
     }
 
@@ -826,7 +1016,9 @@ final class VCardVersionConverterTests: XCTestCase {
         let three = SUT.convert(v3, from: .v3, to: .v3)
         let four = SUT.convert(v4, from: .v4, to: .v4)
         // Then: valid for the version, the rest as it came, and each change named
-        XCTAssertEqual(three.lines, ["FN:A", "X-ANNIVERSARY:2014-08-12", "X-RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"])
+        XCTAssertEqual(
+            three.lines,
+            ["FN:A", "X-ANNIVERSARY:2014-08-12", "X-RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"])
         XCTAssertEqual(three.notes.count, 2)
         XCTAssertEqual(four.lines, ["FN:A", "WORK.GEO:geo:46.772673,-71.282945", "GEO:geo:1,2"])
         XCTAssertEqual(four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property"])
@@ -875,7 +1067,8 @@ final class VCardVersionConverterTests: XCTestCase {
         let v4 = SUT.convert(v3, from: .v3, to: .v4).lines
         let back = SUT.convert(v4, from: .v4, to: .v3).lines
         // Then
-        XCTAssertEqual(v4, ["X-MS-CARDPICTURE;TYPE=JPEG;VALUE=uri:data:application/octet-stream;base64,/9j/4AAQSkZJRg=="])
+        XCTAssertEqual(
+            v4, ["X-MS-CARDPICTURE;TYPE=JPEG;VALUE=uri:data:application/octet-stream;base64,/9j/4AAQSkZJRg=="])
         XCTAssertEqual(back, v3)
     }
 }
@@ -892,7 +1085,8 @@ enum VersionSeeds {
     }
 
     static func cards(_ name: String) throws -> [Card] {
-        let data = try Data(contentsOf: VCardSeeds.fixtures.appendingPathComponent("versions").appendingPathComponent(name))
+        let data = try Data(
+            contentsOf: VCardSeeds.fixtures.appendingPathComponent("versions").appendingPathComponent(name))
         return try cards(in: data)
     }
 
@@ -919,7 +1113,8 @@ enum VersionSeeds {
             }
             guard depth == 1 else { continue }
             if text.hasPrefix("VERSION:") {
-                current.version = try XCTUnwrap(VCardVersionConverter.SourceVersion(versionValue: String(text.dropFirst(8))))
+                current.version = try XCTUnwrap(
+                    VCardVersionConverter.SourceVersion(versionValue: String(text.dropFirst(8))))
                 continue
             }
             if let property = try? VCardProperty(line) { current.lines.append(property.raw) }
@@ -972,7 +1167,8 @@ final class VCardVersionConverterValidationTests: XCTestCase {
         try files.createDirectory(at: directory, withIntermediateDirectories: true)
         var keep = false
         defer { if !keep { try? files.removeItem(at: directory) } }
-        try Self.validator.write(to: directory.appendingPathComponent("Validate.java"), atomically: true, encoding: .utf8)
+        try Self.validator.write(
+            to: directory.appendingPathComponent("Validate.java"), atomically: true, encoding: .utf8)
         let names = try files.contentsOfDirectory(atPath: VCardSeeds.fixtures.appendingPathComponent("versions").path)
             .filter { $0.hasSuffix(".vcf") }.sorted()
         XCTAssertGreaterThanOrEqual(names.count, 10)
@@ -984,11 +1180,17 @@ final class VCardVersionConverterValidationTests: XCTestCase {
                     // When
                     let lines = SUT.convert(card.lines, from: card.version, to: target).lines
                     let file = "\(name.dropLast(4))-\(index + 1).\(target.rawValue).vcf"
-                    let text = (["BEGIN:VCARD", "VERSION:\(target.rawValue)"] + lines + ["END:VCARD"]).map(VCardWriter.fold).joined()
+                    let text = (["BEGIN:VCARD", "VERSION:\(target.rawValue)"] + lines + ["END:VCARD"]).map(
+                        VCardWriter.fold
+                    ).joined()
                     try Data(text.utf8).write(to: directory.appendingPathComponent(file))
                     written.append(file)
-                    if !lines.contains(where: { $0.hasPrefix("N:") || $0.hasPrefix("N;") }) { cardsWithoutName.insert(file + " N") }
-                    if !lines.contains(where: { $0.hasPrefix("FN:") || $0.hasPrefix("FN;") }) { cardsWithoutName.insert(file + " FN") }
+                    if !lines.contains(where: { $0.hasPrefix("N:") || $0.hasPrefix("N;") }) {
+                        cardsWithoutName.insert(file + " N")
+                    }
+                    if !lines.contains(where: { $0.hasPrefix("FN:") || $0.hasPrefix("FN;") }) {
+                        cardsWithoutName.insert(file + " FN")
+                    }
                 }
             }
         }
@@ -996,13 +1198,17 @@ final class VCardVersionConverterValidationTests: XCTestCase {
         let outlook = try VersionSeeds.card("John_Doe_MS_OUTLOOK.vcf")
         let control = (["BEGIN:VCARD", "VERSION:4.0"] + outlook + ["END:VCARD"]).map(VCardWriter.fold).joined()
         try Data(control.utf8).write(to: directory.appendingPathComponent("control.4.0.vcf"))
-        let output = try Self.run(Self.java, ["-cp", Self.jars.joined(separator: ":"), "Validate.java", "control.4.0.vcf"] + written,
-                                  in: directory)
+        let output = try Self.run(
+            Self.java, ["-cp", Self.jars.joined(separator: ":"), "Validate.java", "control.4.0.vcf"] + written,
+            in: directory)
         // Then
         let lines = output.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Set(lines.filter { $0.hasPrefix("control.") }.map { $0.split(separator: "\t")[1] }),
-                       ["Photo", "Email"], output) // ENCODING=BASE64, TYPE=internet
-        let warnings = lines.filter { !$0.hasPrefix("control.") && !Self.isAccepted($0, cardsWithoutName: cardsWithoutName) }
+        XCTAssertEqual(
+            Set(lines.filter { $0.hasPrefix("control.") }.map { $0.split(separator: "\t")[1] }),
+            ["Photo", "Email"], output) // ENCODING=BASE64, TYPE=internet
+        let warnings = lines.filter {
+            !$0.hasPrefix("control.") && !Self.isAccepted($0, cardsWithoutName: cardsWithoutName)
+        }
         if !warnings.isEmpty { keep = true }
         XCTAssertEqual(warnings, [], "converted cards kept in \(directory.path)")
         XCTAssertGreaterThan(written.count, 2 * names.count, "some files hold several cards")

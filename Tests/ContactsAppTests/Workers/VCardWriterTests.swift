@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class VCardWriterTests: XCTestCase {
@@ -13,19 +14,23 @@ final class VCardWriterTests: XCTestCase {
         // Given
         let contact = Contact(
             uid: "u-1", givenName: "Ann", familyName: "Lee", organization: "Acme; Sales, EMEA",
-            phones: [LabeledValue(label: "mobile", value: "+1 555 0100"), LabeledValue(label: "Lab bench", value: "0200")],
+            phones: [
+                LabeledValue(label: "mobile", value: "+1 555 0100"), LabeledValue(label: "Lab bench", value: "0200"),
+            ],
             emails: [LabeledValue(label: "work", value: "ann@acme.example")],
             birthday: Birthday(year: nil, month: 5, day: 17), notes: "a\\b\nc", tags: ["x,y", "z"],
             updatedAt: VCardSeeds.now, extraProperties: ["item1.URL:https://a.example", "X-FOO:bar"])
         // When
         let text = sut.card(for: contact)
         // Then
-        XCTAssertEqual(text, [
-            "BEGIN:VCARD", "VERSION:4.0", "UID:u-1", "FN:Ann Lee", "N:Lee;Ann;;;", "ORG:Acme\\; Sales\\, EMEA",
-            "TEL;TYPE=cell:+1 555 0100", "item2.TEL:0200", "item2.X-ABLabel:Lab bench",
-            "EMAIL;TYPE=work:ann@acme.example", "BDAY:--0517", "NOTE:a\\\\b\\nc", "CATEGORIES:x\\,y,z",
-            "REV:20231114T221320Z", "item1.URL:https://a.example", "X-FOO:bar", "END:VCARD",
-        ].map { $0 + "\r\n" }.joined())
+        XCTAssertEqual(
+            text,
+            [
+                "BEGIN:VCARD", "VERSION:4.0", "UID:u-1", "FN:Ann Lee", "N:Lee;Ann;;;", "ORG:Acme\\; Sales\\, EMEA",
+                "TEL;TYPE=cell:+1 555 0100", "item2.TEL:0200", "item2.X-ABLabel:Lab bench",
+                "EMAIL;TYPE=work:ann@acme.example", "BDAY:--0517", "NOTE:a\\\\b\\nc", "CATEGORIES:x\\,y,z",
+                "REV:20231114T221320Z", "item1.URL:https://a.example", "X-FOO:bar", "END:VCARD",
+            ].map { $0 + "\r\n" }.joined())
     }
 
     func test_card_v3_birthdayWithoutYear_usesAppleOmitYear() {
@@ -49,7 +54,9 @@ final class VCardWriterTests: XCTestCase {
         XCTAssertGreaterThan(physical.count, 1)
         for part in physical { XCTAssertLessThanOrEqual(part.utf8.count, 75) }
         XCTAssertTrue(physical.dropFirst().allSatisfy { $0.hasPrefix(" ") })
-        XCTAssertEqual(physical.enumerated().map { $0.offset == 0 ? String($0.element) : String($0.element.dropFirst()) }.joined(), line)
+        XCTAssertEqual(
+            physical.enumerated().map { $0.offset == 0 ? String($0.element) : String($0.element.dropFirst()) }.joined(),
+            line)
         XCTAssertFalse(folded.contains("\u{FFFD}"))
     }
 
@@ -73,7 +80,8 @@ final class VCardWriterTests: XCTestCase {
     func test_aCardWithoutFNOrN_isWrittenWithThem_asEachVersionRequires() throws {
         // Given: a phone's card that holds only a number (named after it on import), and a 4.0
         // card with FN alone
-        let cards = "BEGIN:VCARD\r\nVERSION:3.0\r\nTEL;TYPE=cell:+81 3 0000 0000\r\nEND:VCARD\r\n"
+        let cards =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nTEL;TYPE=cell:+81 3 0000 0000\r\nEND:VCARD\r\n"
             + "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:x\r\nFN:Ann Lee\r\nEND:VCARD\r\n"
         let contacts = VCardReader().read(Data(cards.utf8)).entries.map(\.contact)
         XCTAssertEqual(contacts.map(\.fullName), ["+81 3 0000 0000", "Ann Lee"])
@@ -117,7 +125,9 @@ final class VCardWriterTests: XCTestCase {
 
     func test_timestamp_isWhatCalendarGivesInUTC() {
         // Given seconds across leap years, centuries, before 1970 and with fractions
-        var seconds: [Double] = [0, -1, -0.5, 0.999, 951_782_400, 951_868_799.9, 4_107_542_399, -2_208_988_800, 253_402_300_799]
+        var seconds: [Double] = [
+            0, -1, -0.5, 0.999, 951_782_400, 951_868_799.9, 4_107_542_399, -2_208_988_800, 253_402_300_799,
+        ]
         var state: UInt64 = 42
         for _ in 0..<2000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -136,9 +146,14 @@ final class VCardWriterTests: XCTestCase {
         let contact = Contact(
             uid: long, givenName: long, familyName: "Ünal", organization: long, title: long,
             phones: [LabeledValue(label: long, value: long)], emails: [LabeledValue(label: "", value: long)],
-            addresses: [PostalAddress(label: "home", street: long, city: long, region: "", postalCode: "", country: long)],
+            addresses: [
+                PostalAddress(label: "home", street: long, city: long, region: "", postalCode: "", country: long)
+            ],
             birthday: Birthday(year: 7, month: 1, day: 2), notes: long, tags: [long, ""],
-            updatedAt: VCardSeeds.now, extraProperties: ["X-CONTACTSBOOK-NAME-PREFIX:" + VCardText.escape(long), "X-LONG:" + VCardText.escape(long)])
+            updatedAt: VCardSeeds.now,
+            extraProperties: [
+                "X-CONTACTSBOOK-NAME-PREFIX:" + VCardText.escape(long), "X-LONG:" + VCardText.escape(long),
+            ])
         // When
         let text = sut.card(for: contact)
         // Then: every line as the writer's line-by-line rules make it
@@ -176,18 +191,22 @@ final class VCardWriterTests: XCTestCase {
         // and custom labels
         let contact = Contact(
             uid: "u", givenName: "Ann",
-            phones: [LabeledValue(label: "mobile", value: "1"), LabeledValue(label: "Home", value: "2"),
-                     LabeledValue(label: "home fax", value: "3"), LabeledValue(label: "cell", value: "4"),
-                     LabeledValue(label: "other", value: "5"), LabeledValue(label: "boat", value: "6")],
+            phones: [
+                LabeledValue(label: "mobile", value: "1"), LabeledValue(label: "Home", value: "2"),
+                LabeledValue(label: "home fax", value: "3"), LabeledValue(label: "cell", value: "4"),
+                LabeledValue(label: "other", value: "5"), LabeledValue(label: "boat", value: "6"),
+            ],
             emails: [LabeledValue(label: "work", value: "a@b"), LabeledValue(label: "fax", value: "c@d")],
             updatedAt: VCardSeeds.now)
         // When
         let lines = sut.card(for: contact).components(separatedBy: "\r\n")
         // Then
-        XCTAssertEqual(lines.filter { $0.contains("TEL") || $0.contains("EMAIL") || $0.contains("ABLabel") }, [
-            "TEL;TYPE=cell:1", "TEL;TYPE=home:2", "TEL;TYPE=home,fax:3", "TEL;TYPE=cell:4", "TEL:5",
-            "item1.TEL:6", "item1.X-ABLabel:boat", "EMAIL;TYPE=work:a@b", "item2.EMAIL:c@d", "item2.X-ABLabel:fax",
-        ])
+        XCTAssertEqual(
+            lines.filter { $0.contains("TEL") || $0.contains("EMAIL") || $0.contains("ABLabel") },
+            [
+                "TEL;TYPE=cell:1", "TEL;TYPE=home:2", "TEL;TYPE=home,fax:3", "TEL;TYPE=cell:4", "TEL:5",
+                "item1.TEL:6", "item1.X-ABLabel:boat", "EMAIL;TYPE=work:a@b", "item2.EMAIL:c@d", "item2.X-ABLabel:fax",
+            ])
     }
 
     func test_birthdayAndPadding_matchStringFormat() {

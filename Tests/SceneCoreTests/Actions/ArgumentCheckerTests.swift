@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class ArgumentCheckerTests: XCTestCase {
     private func spec(_ type: ParameterType) -> ParameterSpec {
@@ -10,12 +11,15 @@ final class ArgumentCheckerTests: XCTestCase {
         try ArgumentChecker.check(raw, as: spec(type), action: "set")
     }
 
-    private func assertInvalid(_ raw: String, _ type: ParameterType, expected: String,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertInvalid(
+        _ raw: String, _ type: ParameterType, expected: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try check(raw, type), file: file, line: line) { error in
-            XCTAssertEqual(error as? DispatchError,
-                           .invalidParameter(action: "set", parameter: "value", expected: expected, got: raw),
-                           file: file, line: line)
+            XCTAssertEqual(
+                error as? DispatchError,
+                .invalidParameter(action: "set", parameter: "value", expected: expected, got: raw),
+                file: file, line: line)
         }
     }
 
@@ -87,16 +91,20 @@ final class ArgumentCheckerTests: XCTestCase {
     // MARK: - checkRange
 
     func testCheckRange_withinBounds() throws {
-        XCTAssertEqual(try ArgumentChecker.checkRange(5, spec: spec(.integer(min: 1, max: 9)), action: "set"), .integer(5))
+        XCTAssertEqual(
+            try ArgumentChecker.checkRange(5, spec: spec(.integer(min: 1, max: 9)), action: "set"), .integer(5))
         XCTAssertEqual(try ArgumentChecker.checkRange(Int.min, spec: spec(.integer), action: "set"), .integer(Int.min))
     }
 
     func testCheckRange_outsideBoundsNamesTheValue() {
-        XCTAssertThrowsError(try ArgumentChecker.checkRange(10, spec: spec(.integer(min: 1, max: 9)), action: "set")) { error in
-            XCTAssertEqual(error as? DispatchError,
-                           .invalidParameter(action: "set", parameter: "value", expected: "an integer from 1 to 9", got: "10"))
+        XCTAssertThrowsError(try ArgumentChecker.checkRange(10, spec: spec(.integer(min: 1, max: 9)), action: "set")) {
+            error in
+            XCTAssertEqual(
+                error as? DispatchError,
+                .invalidParameter(action: "set", parameter: "value", expected: "an integer from 1 to 9", got: "10"))
         }
-        XCTAssertThrowsError(try ArgumentChecker.checkRange(-1, spec: spec(.integer(min: 0, max: nil)), action: "set")) { error in
+        XCTAssertThrowsError(try ArgumentChecker.checkRange(-1, spec: spec(.integer(min: 0, max: nil)), action: "set"))
+        { error in
             XCTAssertEqual((error as? DispatchError)?.message, "VALUE must be an integer of at least 0, not '-1'")
         }
         XCTAssertThrowsError(try ArgumentChecker.checkRange(3, spec: spec(.integer(min: nil, max: 2)), action: "set"))

@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 /// Inputs `scripts/fuzz commandline` found, kept as regression tests (bench/ROBUSTNESS.md).
 final class CommandLineParserFuzzRegressionTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class CommandLineParserTests: XCTestCase {
     private let notesActions = Seeds.notes.actions
@@ -14,8 +15,10 @@ final class CommandLineParserTests: XCTestCase {
         }
     }
 
-    private func parseError(_ line: String, actions: [ActionSpec]? = nil,
-                            file: StaticString = #filePath, line number: UInt = #line) -> DispatchError? {
+    private func parseError(
+        _ line: String, actions: [ActionSpec]? = nil,
+        file: StaticString = #filePath, line number: UInt = #line
+    ) -> DispatchError? {
         do {
             let call = try CommandLineParser.parse(line, actions: actions ?? notesActions)
             XCTFail("'\(line)' parsed as \(String(describing: call)); expected an error", file: file, line: number)
@@ -154,7 +157,9 @@ final class CommandLineParserTests: XCTestCase {
 
     func testResolve_prefixMatchingNameAndAliasOfOneActionIsUnique() throws {
         // Given an action whose alias shares its name's prefix
-        let actions = [ActionSpec("previous", aliases: ["prev"], summary: "back a page"), ActionSpec("next", summary: "on")]
+        let actions = [
+            ActionSpec("previous", aliases: ["prev"], summary: "back a page"), ActionSpec("next", summary: "on"),
+        ]
 
         // When / Then
         XCTAssertEqual(try CommandLineParser.resolve("pr", in: actions).name, "previous")
@@ -163,8 +168,9 @@ final class CommandLineParserTests: XCTestCase {
     func testResolve_unknownListsTheAvailableNames() {
         XCTAssertThrowsError(try CommandLineParser.resolve("zap", in: allActions)) { error in
             XCTAssertEqual(error as? DispatchError, .unknownAction("zap", available: allActions.map(\.name)))
-            XCTAssertEqual((error as? DispatchError)?.message,
-                           "unknown command 'zap'; here you can use: list, open, new, sort, email, pin, help, back, stack, quit")
+            XCTAssertEqual(
+                (error as? DispatchError)?.message,
+                "unknown command 'zap'; here you can use: list, open, new, sort, email, pin, help, back, stack, quit")
         }
     }
 
@@ -220,12 +226,14 @@ final class CommandLineParserTests: XCTestCase {
 
         // Then
         XCTAssertEqual(addressOnly, ActionCall("email", ["address": .string("ann@x.org")]))
-        XCTAssertEqual(labelAndAddress, ActionCall("email", ["label": .string("work"), "address": .string("ann@x.org")]))
+        XCTAssertEqual(
+            labelAndAddress, ActionCall("email", ["label": .string("work"), "address": .string("ann@x.org")]))
     }
 
     func testParse_quotedWordIsOneArgument() {
-        XCTAssertEqual(parse(#"email "home office" ann@x.org"#),
-                       ActionCall("email", ["label": .string("home office"), "address": .string("ann@x.org")]))
+        XCTAssertEqual(
+            parse(#"email "home office" ann@x.org"#),
+            ActionCall("email", ["label": .string("home office"), "address": .string("ann@x.org")]))
     }
 
     func testParse_trailingTextTakesTheRestVerbatim() {
@@ -255,8 +263,9 @@ final class CommandLineParserTests: XCTestCase {
 
     func testParse_requiredTrailingTextIsMissing() throws {
         XCTAssertThrowsError(try CommandLineParser.parse("edit", actions: Seeds.note.actions)) { error in
-            XCTAssertEqual(error as? DispatchError,
-                           .missingParameter(action: "edit", parameter: "text", usage: "edit TEXT..."))
+            XCTAssertEqual(
+                error as? DispatchError,
+                .missingParameter(action: "edit", parameter: "text", usage: "edit TEXT..."))
         }
     }
 
@@ -270,7 +279,9 @@ final class CommandLineParserTests: XCTestCase {
     }
 
     func testParse_tooManyForOptionals() {
-        XCTAssertEqual(parseError("list 1 2 3"), .unexpectedParameter(action: "list", parameter: "3", usage: "list [PAGE] [LIMIT]"))
+        XCTAssertEqual(
+            parseError("list 1 2 3"), .unexpectedParameter(action: "list", parameter: "3", usage: "list [PAGE] [LIMIT]")
+        )
     }
 
     func testParse_missingRequired() {
@@ -283,20 +294,25 @@ final class CommandLineParserTests: XCTestCase {
     }
 
     func testParse_missingRequiredAfterOptional() {
-        XCTAssertEqual(parseError("email"), .missingParameter(action: "email", parameter: "address", usage: "email [LABEL] ADDRESS"))
+        XCTAssertEqual(
+            parseError("email"),
+            .missingParameter(action: "email", parameter: "address", usage: "email [LABEL] ADDRESS"))
     }
 
     func testParse_integerIsChecked() {
         XCTAssertEqual(parse("open 12"), ActionCall("open", ["id": .integer(12)]))
-        XCTAssertEqual(parseError("open twelve"),
-                       .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "twelve"))
+        XCTAssertEqual(
+            parseError("open twelve"),
+            .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "twelve"))
     }
 
     func testParse_integerRangeIsChecked() {
-        XCTAssertEqual(parseError("open 0"),
-                       .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "0"))
-        XCTAssertEqual(parseError("list 1 101"),
-                       .invalidParameter(action: "list", parameter: "limit", expected: "an integer from 1 to 100", got: "101"))
+        XCTAssertEqual(
+            parseError("open 0"),
+            .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "0"))
+        XCTAssertEqual(
+            parseError("list 1 101"),
+            .invalidParameter(action: "list", parameter: "limit", expected: "an integer from 1 to 100", got: "101"))
         XCTAssertEqual(parse("list 1 100"), ActionCall("list", ["page": .integer(1), "limit": .integer(100)]))
     }
 
@@ -308,9 +324,13 @@ final class CommandLineParserTests: XCTestCase {
 
     func testParse_choiceRejectsAnAmbiguousOrUnknownWord() {
         let expected = "one of: title, date, dated"
-        XCTAssertEqual(parseError("sort da"), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: "da"))
-        XCTAssertEqual(parseError("sort size"), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: "size"))
-        XCTAssertEqual(parseError(#"sort """#), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: ""))
+        XCTAssertEqual(
+            parseError("sort da"), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: "da"))
+        XCTAssertEqual(
+            parseError("sort size"), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: "size")
+        )
+        XCTAssertEqual(
+            parseError(#"sort """#), .invalidParameter(action: "sort", parameter: "by", expected: expected, got: ""))
     }
 
     func testParse_booleanIsChecked() {

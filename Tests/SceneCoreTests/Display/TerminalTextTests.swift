@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class TerminalTextTests: XCTestCase {
     // MARK: - sanitize
@@ -27,7 +28,9 @@ final class TerminalTextTests: XCTestCase {
         let overrides = (0x202A...0x202E).map { Character(Unicode.Scalar($0)!) }
         let isolates = (0x2066...0x2069).map { Character(Unicode.Scalar($0)!) }
         for character in overrides + isolates {
-            XCTAssertEqual(TerminalText.sanitize("a\(character)b"), "a?b", "U+\(String(character.unicodeScalars.first!.value, radix: 16))")
+            XCTAssertEqual(
+                TerminalText.sanitize("a\(character)b"), "a?b",
+                "U+\(String(character.unicodeScalars.first!.value, radix: 16))")
         }
     }
 

@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class TextRendererTests: XCTestCase {
     private var sut: TextRenderer!
@@ -24,7 +25,9 @@ final class TextRendererTests: XCTestCase {
                 scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
                     || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
             }
-            XCTAssertTrue(bad.isEmpty, "\(text.debugDescription) has \(bad.map { String($0.value, radix: 16) })", file: file, line: line)
+            XCTAssertTrue(
+                bad.isEmpty, "\(text.debugDescription) has \(bad.map { String($0.value, radix: 16) })", file: file,
+                line: line)
         }
     }
 
@@ -41,12 +44,14 @@ final class TextRendererTests: XCTestCase {
         let lines = sut.lines(for: layout)
 
         // Then
-        XCTAssertEqual(lines, [
-            "Name    City",
-            "Ann     Oslo",
-            "李小龙  香港",
-            "Zoe\u{308}     Tromsø",
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "Name    City",
+                "Ann     Oslo",
+                "李小龙  香港",
+                "Zoe\u{308}     Tromsø",
+            ])
         XCTAssertEqual(lines.map { TerminalText.width($0) }, [12, 12, 12, 14], "the last column is not padded")
     }
 
@@ -73,17 +78,21 @@ final class TextRendererTests: XCTestCase {
         // At 200 columns nothing is cut; at 80 only the note, the widest; at 60 the email too
         XCTAssertFalse(TextRenderer(width: 200).lines(for: wideTable).joined().contains("…"))
         let eighty = TextRenderer(width: 80).lines(for: wideTable)
-        XCTAssertTrue(eighty[1].hasSuffix("…") && eighty[1].contains("taro.yamada@example.co.jp  note: Plays"), eighty[1])
+        XCTAssertTrue(
+            eighty[1].hasSuffix("…") && eighty[1].contains("taro.yamada@example.co.jp  note: Plays"), eighty[1])
         XCTAssertEqual(TerminalText.width(eighty[1]), 80)
         let narrow = TextRenderer(width: 60).lines(for: wideTable)
         XCTAssertTrue(narrow[1].hasSuffix("…") && narrow[1].contains("taro.yamada@exa"), narrow[1])
-        XCTAssertEqual(narrow.suffix(2), ["Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last", "name, which is a long caption"])
+        XCTAssertEqual(
+            narrow.suffix(2),
+            ["Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last", "name, which is a long caption"])
     }
 
     func testTable_withoutAWidth_isTheFullText() {
         let lines = TextRenderer().lines(for: wideTable)
         XCTAssertTrue(lines[1].hasSuffix("note: Plays cello in the orchestra on Sundays and teaches"))
-        XCTAssertEqual(lines.last, "Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last name, which is a long caption")
+        XCTAssertEqual(
+            lines.last, "Page 1 of 1 · 2 contacts · matching \"orchestra\" · by last name, which is a long caption")
     }
 
     func testTruncate_neverSplitsAWideCharacterOrAMark() {
@@ -99,35 +108,45 @@ final class TextRendererTests: XCTestCase {
         // When
         let lines = TextRenderer(width: 60).lines(for: .lines([line]))
         // Then
-        XCTAssertEqual(lines, [
-            "  merge CONTACTS...   merge contacts into the first, keeping",
-            "                      every email and phone",
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "  merge CONTACTS...   merge contacts into the first, keeping",
+                "                      every email and phone",
+            ])
         XCTAssertEqual(TextRenderer(width: 200).lines(for: .lines([line])), [line])
         XCTAssertEqual(TextRenderer().lines(for: .lines([line])), [line])
     }
 
     func testWrap_CJKProseAndAWordLongerThanTheLine() {
         XCTAssertEqual(TerminalText.wrap("漢字 かな カナ 漢字", width: 10, indent: 0), ["漢字 かな", "カナ 漢字"])
-        XCTAssertEqual(TerminalText.wrap("see https://example.org/a/very/long/path", width: 16, indent: 2),
-                       ["see", "  https://exampl", "  e.org/a/very/l", "  ong/path"])
+        XCTAssertEqual(
+            TerminalText.wrap("see https://example.org/a/very/long/path", width: 16, indent: 2),
+            ["see", "  https://exampl", "  e.org/a/very/l", "  ong/path"])
     }
 
     func testMessageAndRecord_wrapAtWordBoundaries() {
         let message = Message(.error, "not saved: the email ann@ is not an email address, and the phone has no digits")
-        XCTAssertEqual(TextRenderer(width: 60).lines(for: message.layout), [
-            "error: not saved: the email ann@ is not an email address,",
-            "  and the phone has no digits",
-        ])
-        let record = DisplayLayout.record(heading: "#1 Ann", fields: [.init("Notes", "Plays cello in the orchestra on Sundays and teaches the young")])
-        XCTAssertEqual(TextRenderer(width: 40).lines(for: record), [
-            "#1 Ann", "  Notes  Plays cello in the orchestra on", "         Sundays and teaches the young",
-        ])
+        XCTAssertEqual(
+            TextRenderer(width: 60).lines(for: message.layout),
+            [
+                "error: not saved: the email ann@ is not an email address,",
+                "  and the phone has no digits",
+            ])
+        let record = DisplayLayout.record(
+            heading: "#1 Ann", fields: [.init("Notes", "Plays cello in the orchestra on Sundays and teaches the young")]
+        )
+        XCTAssertEqual(
+            TextRenderer(width: 40).lines(for: record),
+            [
+                "#1 Ann", "  Notes  Plays cello in the orchestra on", "         Sundays and teaches the young",
+            ])
     }
 
     func testTable_rightAlignedColumnAndCaption() {
         // When
-        let lines = sut.lines(for: NoteListViewModel(titles: ["Groceries", "Ideas"] + Array(repeating: "x", count: 8)).layout)
+        let lines = sut.lines(
+            for: NoteListViewModel(titles: ["Groceries", "Ideas"] + Array(repeating: "x", count: 8)).layout)
 
         // Then
         XCTAssertEqual(lines.prefix(3), [" #  Title", " 1  Groceries", " 2  Ideas"])
@@ -137,8 +156,9 @@ final class TextRendererTests: XCTestCase {
     }
 
     func testTable_titleWiderThanCellsAndMissingCells() {
-        let layout = DisplayLayout.table(columns: [.init("Identifier"), .init("N", alignRight: true), .init("Note")],
-                                         rows: [["a"], ["b", "100", "ok"]], caption: "")
+        let layout = DisplayLayout.table(
+            columns: [.init("Identifier"), .init("N", alignRight: true), .init("Note")],
+            rows: [["a"], ["b", "100", "ok"]], caption: "")
         XCTAssertEqual(sut.lines(for: layout), ["Identifier    N  Note", "a", "b           100  ok"])
     }
 
@@ -149,21 +169,24 @@ final class TextRendererTests: XCTestCase {
 
     func testTable_sanitizesTitlesCellsAndCaption() {
         // Given
-        let layout = DisplayLayout.table(columns: [.init("T\u{1B}"), .init("N")], rows: [[hostile, "1"]], caption: hostile)
+        let layout = DisplayLayout.table(
+            columns: [.init("T\u{1B}"), .init("N")], rows: [[hostile, "1"]], caption: hostile)
 
         // When
         let lines = sut.lines(for: layout)
 
         // Then
         assertNoControls(lines)
-        XCTAssertEqual(lines, ["T?" + String(repeating: " ", count: 13) + "  N", hostileSanitized + "  1", hostileSanitized])
+        XCTAssertEqual(
+            lines, ["T?" + String(repeating: " ", count: 13) + "  N", hostileSanitized + "  1", hostileSanitized])
     }
 
     // MARK: - Records
 
     func testRecord_alignsLabelsByDisplayWidth() {
         // Given
-        let layout = DisplayLayout.record(heading: "Ann Lee", fields: [.init("name", "Ann"), .init("電話", "555"), .init("e-mail", "a@x.org")])
+        let layout = DisplayLayout.record(
+            heading: "Ann Lee", fields: [.init("name", "Ann"), .init("電話", "555"), .init("e-mail", "a@x.org")])
 
         // When
         let lines = sut.lines(for: layout)
@@ -213,7 +236,9 @@ final class TextRendererTests: XCTestCase {
     }
 
     func testGroup_drawsEachPartInOrder() {
-        let layout = DisplayLayout.group([.lines(["one"]), .message(.success("two")), .record(heading: "three", fields: [])])
+        let layout = DisplayLayout.group([
+            .lines(["one"]), .message(.success("two")), .record(heading: "three", fields: []),
+        ])
         XCTAssertEqual(sut.lines(for: layout), ["one", "two", "three"])
     }
 
@@ -221,8 +246,9 @@ final class TextRendererTests: XCTestCase {
 
     func testMessage_errorIsPrefixedAndDetailsAreIndentedBySortedKey() {
         // Given
-        let message = Message.error("not saved", code: .validationFailed,
-                                    details: ["phone": "too short", "email": "no @", "birthday": "no such date"])
+        let message = Message.error(
+            "not saved", code: .validationFailed,
+            details: ["phone": "too short", "email": "no @", "birthday": "no such date"])
 
         // When
         let lines = sut.lines(for: message.layout)
@@ -256,8 +282,9 @@ final class TextRendererTests: XCTestCase {
         sut = TextRenderer(colors: true)
 
         // Then
-        XCTAssertEqual(sut.messageLines(.error("gone", code: .notFound, details: ["id": "7"])),
-                       ["\u{1B}[31merror: gone\u{1B}[0m", "  id: 7"])
+        XCTAssertEqual(
+            sut.messageLines(.error("gone", code: .notFound, details: ["id": "7"])),
+            ["\u{1B}[31merror: gone\u{1B}[0m", "  id: 7"])
         XCTAssertEqual(sut.messageLines(.success("saved")), ["\u{1B}[32msaved\u{1B}[0m"])
         XCTAssertEqual(sut.messageLines(.info("note")), ["\u{1B}[33mnote\u{1B}[0m"])
     }

@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class LineSessionTests: XCTestCase {
     private var sut: LineSession!
@@ -111,7 +112,9 @@ final class LineSessionTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.read, 4)
         XCTAssertEqual(sut.failures, 3)
-        XCTAssertEqual(streams.error, """
+        XCTAssertEqual(
+            streams.error,
+            """
             error: no note 9
             error: you are at the first screen already
             error: BY must be one of: title, date, dated, not 'nope'

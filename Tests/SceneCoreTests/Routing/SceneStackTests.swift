@@ -1,6 +1,7 @@
 import Foundation
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class SceneStackTests: XCTestCase {
     private var sut: SceneStack!
@@ -218,6 +219,7 @@ final class SceneStackTests: XCTestCase {
 
         XCTAssertEqual(try json(.push("note")), #"{"route":"push","scene":"note"}"#)
         XCTAssertEqual(try json(.pop("note")), #"{"route":"pop","scene":"note"}"#)
-        XCTAssertEqual(try json(.replace("note", with: "history")), #"{"replaced":"note","route":"replace","scene":"history"}"#)
+        XCTAssertEqual(
+            try json(.replace("note", with: "history")), #"{"replaced":"note","route":"replace","scene":"history"}"#)
     }
 }

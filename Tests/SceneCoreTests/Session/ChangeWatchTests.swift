@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import SceneCore
 
 final class ChangeWatchTests: XCTestCase {
@@ -7,7 +8,8 @@ final class ChangeWatchTests: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ChangeWatchTests-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ChangeWatchTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
@@ -24,10 +26,11 @@ final class ChangeWatchTests: XCTestCase {
         // Given
         var asked = 0
         let change = DataChange(topic: "things", kind: "created", ids: ["1"], external: true)
-        let sut = try XCTUnwrap(ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) {
-            asked += 1
-            return [change]
-        })
+        let sut = try XCTUnwrap(
+            ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) {
+                asked += 1
+                return [change]
+            })
         // When: nothing written
         // Then
         XCTAssertEqual(sut.changes(), [])
@@ -44,10 +47,11 @@ final class ChangeWatchTests: XCTestCase {
     func test_aWriteToAnotherFile_isNotTheApps() throws {
         // Given
         var asked = 0
-        let sut = try XCTUnwrap(ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) {
-            asked += 1
-            return []
-        })
+        let sut = try XCTUnwrap(
+            ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) {
+                asked += 1
+                return []
+            })
         // When
         try write("other.txt")
         // Then
@@ -56,10 +60,12 @@ final class ChangeWatchTests: XCTestCase {
     }
 
     func test_notice_isOneLine_namingKindsAndAFewIDs() {
-        XCTAssertEqual(ChangeWatch.notice(for: [
-            DataChange(topic: "contacts", kind: "updated", ids: ["3"]),
-            DataChange(topic: "contacts", kind: "created", ids: (1...7).map(String.init)),
-            DataChange(topic: "contacts", kind: "reload", ids: []),
-        ]), "Changed elsewhere: contacts updated #3; contacts created #1, #2, #3, #4, #5 and 2 more; contacts reload")
+        XCTAssertEqual(
+            ChangeWatch.notice(for: [
+                DataChange(topic: "contacts", kind: "updated", ids: ["3"]),
+                DataChange(topic: "contacts", kind: "created", ids: (1...7).map(String.init)),
+                DataChange(topic: "contacts", kind: "reload", ids: []),
+            ]),
+            "Changed elsewhere: contacts updated #3; contacts created #1, #2, #3, #4, #5 and 2 more; contacts reload")
     }
 }

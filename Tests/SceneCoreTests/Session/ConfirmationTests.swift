@@ -1,16 +1,21 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 /// A scene asks before acting (`ConfirmationRequest`); the session answers for front ends
 /// that cannot ask, and leaves the question to those that can.
 final class ConfirmationTests: XCTestCase {
-    private static let drop = ActionSpec("drop", summary: "drop a note", parameters: [
-        ParameterSpec("name", .text, help: "part of a title"),
-        ParameterSpec("sure", .boolean, required: false, help: "yes to drop without asking"),
-    ])
-    private static let leave = ActionSpec("leave", summary: "leave, losing changes", parameters: [
-        ParameterSpec("sure", .boolean, required: false, help: "yes to go ahead"),
-    ])
+    private static let drop = ActionSpec(
+        "drop", summary: "drop a note",
+        parameters: [
+            ParameterSpec("name", .text, help: "part of a title"),
+            ParameterSpec("sure", .boolean, required: false, help: "yes to drop without asking"),
+        ])
+    private static let leave = ActionSpec(
+        "leave", summary: "leave, losing changes",
+        parameters: [
+            ParameterSpec("sure", .boolean, required: false, help: "yes to go ahead")
+        ])
     private static let scene = SceneDescriptor(id: "notes", summary: "notes", actions: [drop, leave])
 
     private var sut: Session!
@@ -25,14 +30,18 @@ final class ConfirmationTests: XCTestCase {
                 let sure = call.boolean("sure") ?? false
                 switch (call.name, sure) {
                 case ("drop", false):
-                    context.display.display(ConfirmationRequest(
-                        question: "Drop Groceries?", confirmed: ActionCall("drop", ["name": .string("Groceries"), "sure": .boolean(true)]),
-                        declined: .info("Nothing dropped"), otherwise: .refuse,
-                        refusal: .error("not dropped: confirm with 'drop gro yes'", code: .confirmationRequired)))
+                    context.display.display(
+                        ConfirmationRequest(
+                            question: "Drop Groceries?",
+                            confirmed: ActionCall("drop", ["name": .string("Groceries"), "sure": .boolean(true)]),
+                            declined: .info("Nothing dropped"), otherwise: .refuse,
+                            refusal: .error("not dropped: confirm with 'drop gro yes'", code: .confirmationRequired)))
                 case ("leave", false):
-                    context.display.display(ConfirmationRequest(
-                        question: "Lose 2 changes?", confirmed: ActionCall("leave", ["sure": .boolean(true)]),
-                        declined: .info("Still here"), otherwise: .proceed, refusal: .error("not left", code: .confirmationRequired)))
+                    context.display.display(
+                        ConfirmationRequest(
+                            question: "Lose 2 changes?", confirmed: ActionCall("leave", ["sure": .boolean(true)]),
+                            declined: .info("Still here"), otherwise: .proceed,
+                            refusal: .error("not left", code: .confirmationRequired)))
                 case ("drop", true): context.display.display(Message.success("Dropped Groceries"))
                 case ("leave", true): context.display.display(Message.info("Left: 2 changes lost"))
                 default: break
@@ -43,12 +52,15 @@ final class ConfirmationTests: XCTestCase {
     }
 
     func testParser_takesATrailingOptionOffTheText() throws {
-        XCTAssertEqual(try CommandLineParser.parse("drop gro yes", actions: [Self.drop]),
-                       ActionCall("drop", ["name": .string("gro"), "sure": .boolean(true)]))
-        XCTAssertEqual(try CommandLineParser.parse("drop ann o'brien", actions: [Self.drop]),
-                       ActionCall("drop", ["name": .string("ann o'brien")]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("drop gro yes", actions: [Self.drop]),
+            ActionCall("drop", ["name": .string("gro"), "sure": .boolean(true)]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("drop ann o'brien", actions: [Self.drop]),
+            ActionCall("drop", ["name": .string("ann o'brien")]))
         // A lone word is the text, even when it reads as the option.
-        XCTAssertEqual(try CommandLineParser.parse("drop yes", actions: [Self.drop]), ActionCall("drop", ["name": .string("yes")]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("drop yes", actions: [Self.drop]), ActionCall("drop", ["name": .string("yes")]))
         XCTAssertEqual(CommandLineParser.textParameterIndex(Self.drop.parameters), 0)
     }
 

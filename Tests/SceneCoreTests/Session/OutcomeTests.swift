@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class OutcomeTests: XCTestCase {
     private var sut: Outcome!
@@ -11,8 +12,10 @@ final class OutcomeTests: XCTestCase {
 
     func testError_isTheFirstErrorMessageDisplayed() {
         // Given
-        sut.displayed = [Message.success("saved"), NoteListViewModel(titles: []), Message.error("first", code: .conflict),
-                         Message.error("second", code: .storage)]
+        sut.displayed = [
+            Message.success("saved"), NoteListViewModel(titles: []), Message.error("first", code: .conflict),
+            Message.error("second", code: .storage),
+        ]
 
         // Then
         XCTAssertEqual(sut.error, .error("first", code: .conflict))

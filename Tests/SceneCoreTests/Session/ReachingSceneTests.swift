@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 /// `Session.run(_:reaching:)`: an action names its scene and runs there whichever scene is on
 /// top, the scenes above it left as their own `back` leaves them (what JSON-RPC clients rely on).
@@ -8,11 +9,14 @@ final class ReachingSceneTests: XCTestCase {
     private static let open = ActionSpec("open", summary: "open a note")
     private static let edit = ActionSpec("edit", summary: "edit the note")
     private static let history = ActionSpec("history", summary: "show earlier versions")
-    private static let type = ActionSpec("type", summary: "type some text", parameters: [ParameterSpec("text", .text, help: "the text")])
+    private static let type = ActionSpec(
+        "type", summary: "type some text", parameters: [ParameterSpec("text", .text, help: "the text")])
     /// The editor's own `back`, as a form's `cancel` is: it asks before dropping typed text.
-    private static let discard = ActionSpec("discard", aliases: ["back"], summary: "close without saving", parameters: [
-        ParameterSpec("sure", .boolean, required: false, help: "yes to drop the text without asking"),
-    ])
+    private static let discard = ActionSpec(
+        "discard", aliases: ["back"], summary: "close without saving",
+        parameters: [
+            ParameterSpec("sure", .boolean, required: false, help: "yes to drop the text without asking")
+        ])
     private static let notes = SceneDescriptor(id: "notes", summary: "notes", actions: [list, open])
     private static let note = SceneDescriptor(id: "note", summary: "one note", actions: [edit, history])
     private static let versions = SceneDescriptor(id: "versions", summary: "a note's versions", actions: [])
@@ -64,10 +68,11 @@ final class ReachingSceneTests: XCTestCase {
             switch call.name {
             case "type": typed += 1
             case "discard" where typed > 0 && call.boolean("sure") != true:
-                context.display.display(ConfirmationRequest(
-                    question: "Drop \(typed) changes?", confirmed: ActionCall("discard", ["sure": .boolean(true)]),
-                    declined: .info("Still editing"), otherwise: unansweredDiscard,
-                    refusal: .error("not closed: \(typed) changes", code: .confirmationRequired)))
+                context.display.display(
+                    ConfirmationRequest(
+                        question: "Drop \(typed) changes?", confirmed: ActionCall("discard", ["sure": .boolean(true)]),
+                        declined: .info("Still editing"), otherwise: unansweredDiscard,
+                        refusal: .error("not closed: \(typed) changes", code: .confirmationRequired)))
             case "discard":
                 context.display.display(Message.info("Closed: \(typed) changes dropped"))
                 context.navigator.pop()

@@ -1,5 +1,6 @@
-@testable import SceneCore
 import XCTest
+
+@testable import SceneCore
 
 final class SessionTests: XCTestCase {
     private var sut: Session!
@@ -66,7 +67,9 @@ final class SessionTests: XCTestCase {
         // Then
         let available = (Seeds.notes.actions + Session.globalActions).map(\.name)
         XCTAssertEqual(outcome.dispatchError, .unknownAction("edit", available: available))
-        XCTAssertEqual(messages(outcome), [.error(DispatchError.unknownAction("edit", available: available).message, code: .badInput)])
+        XCTAssertEqual(
+            messages(outcome),
+            [.error(DispatchError.unknownAction("edit", available: available).message, code: .badInput)])
         XCTAssertFalse(outcome.succeeded)
         XCTAssertEqual(root.performedCalls, [])
     }
@@ -76,8 +79,9 @@ final class SessionTests: XCTestCase {
         let outcome = sut.handle(line: "open zero")
 
         // Then
-        XCTAssertEqual(outcome.dispatchError,
-                       .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "zero"))
+        XCTAssertEqual(
+            outcome.dispatchError,
+            .invalidParameter(action: "open", parameter: "id", expected: "an integer of at least 1", got: "zero"))
         XCTAssertEqual(outcome.error?.code, .badInput)
         XCTAssertEqual(outcome.error?.text, "ID must be an integer of at least 1, not 'zero'")
         XCTAssertEqual(root.performedCalls, [])
@@ -101,9 +105,13 @@ final class SessionTests: XCTestCase {
     }
 
     func testAvailableActions_areTheActiveScenesThenTheGlobalOnes() {
-        XCTAssertEqual(sut.availableActions.map(\.name), ["list", "open", "new", "sort", "email", "pin", "help", "back", "stack", "quit"])
+        XCTAssertEqual(
+            sut.availableActions.map(\.name),
+            ["list", "open", "new", "sort", "email", "pin", "help", "back", "stack", "quit"])
         _ = sut.handle(line: "open 1")
-        XCTAssertEqual(sut.availableActions.map(\.name), ["edit", "tag", "tags", "history", "close", "help", "back", "stack", "quit"])
+        XCTAssertEqual(
+            sut.availableActions.map(\.name),
+            ["edit", "tag", "tags", "history", "close", "help", "back", "stack", "quit"])
     }
 
     // MARK: - help
@@ -113,18 +121,20 @@ final class SessionTests: XCTestCase {
         let outcome = sut.handle(line: "help")
 
         // Then
-        let expected = HelpViewModel(scene: "notes", entries: [
-            .init(usage: "list [PAGE] [LIMIT]", summary: "list the notes"),
-            .init(usage: "open ID", summary: "open a note"),
-            .init(usage: "new [TITLE...]", summary: "start a note"),
-            .init(usage: "sort BY", summary: "sort the notes"),
-            .init(usage: "email [LABEL] ADDRESS", summary: "email the notes"),
-            .init(usage: "pin ON", summary: "pin the list"),
-            .init(usage: "help [ACTION]", summary: "list the commands here, or explain one"),
-            .init(usage: "back", summary: "go back to the previous screen"),
-            .init(usage: "stack", summary: "show where you are: the screens from the first to this one"),
-            .init(usage: "quit", summary: "leave the program"),
-        ], details: [])
+        let expected = HelpViewModel(
+            scene: "notes",
+            entries: [
+                .init(usage: "list [PAGE] [LIMIT]", summary: "list the notes"),
+                .init(usage: "open ID", summary: "open a note"),
+                .init(usage: "new [TITLE...]", summary: "start a note"),
+                .init(usage: "sort BY", summary: "sort the notes"),
+                .init(usage: "email [LABEL] ADDRESS", summary: "email the notes"),
+                .init(usage: "pin ON", summary: "pin the list"),
+                .init(usage: "help [ACTION]", summary: "list the commands here, or explain one"),
+                .init(usage: "back", summary: "go back to the previous screen"),
+                .init(usage: "stack", summary: "show where you are: the screens from the first to this one"),
+                .init(usage: "quit", summary: "leave the program"),
+            ], details: [])
         XCTAssertEqual(outcome.displayed.count, 1)
         XCTAssertEqual(outcome.displayed.first as? HelpViewModel, expected)
         XCTAssertTrue(outcome.succeeded)
@@ -136,23 +146,30 @@ final class SessionTests: XCTestCase {
         let outcome = sut.handle(line: "? sh")
 
         // Then
-        XCTAssertEqual(outcome.displayed.first as? HelpViewModel, HelpViewModel(
-            scene: "notes", entries: [.init(usage: "open ID", summary: "open a note")],
-            details: ["  ID: the note's number (an integer of at least 1)", "  also: show", "Example: open 2"]))
+        XCTAssertEqual(
+            outcome.displayed.first as? HelpViewModel,
+            HelpViewModel(
+                scene: "notes", entries: [.init(usage: "open ID", summary: "open a note")],
+                details: ["  ID: the note's number (an integer of at least 1)", "  also: show", "Example: open 2"]))
     }
 
     func testHelp_actionMarksOptionalParameters() {
         let outcome = sut.handle(line: "help email")
-        XCTAssertEqual((outcome.displayed.first as? HelpViewModel)?.details, [
-            "  LABEL: which address book label (a word, optional)",
-            "  ADDRESS: where to (a word)",
-        ])
+        XCTAssertEqual(
+            (outcome.displayed.first as? HelpViewModel)?.details,
+            [
+                "  LABEL: which address book label (a word, optional)",
+                "  ADDRESS: where to (a word)",
+            ])
     }
 
     func testHelp_ofAGlobalAction() {
         let outcome = sut.handle(line: "help quit")
-        XCTAssertEqual(outcome.displayed.first as? HelpViewModel, HelpViewModel(
-            scene: "notes", entries: [.init(usage: "quit", summary: "leave the program")], details: ["  also: exit"]))
+        XCTAssertEqual(
+            outcome.displayed.first as? HelpViewModel,
+            HelpViewModel(
+                scene: "notes", entries: [.init(usage: "quit", summary: "leave the program")], details: ["  also: exit"]
+            ))
     }
 
     func testHelp_ofAnUnknownActionIsAnError() {
@@ -162,14 +179,18 @@ final class SessionTests: XCTestCase {
         // Then
         XCTAssertEqual(outcome.displayed.count, 1)
         XCTAssertEqual(outcome.error?.code, .badInput)
-        XCTAssertEqual(outcome.error?.text, DispatchError.unknownAction("zap", available: sut.availableActions.map(\.name)).message)
+        XCTAssertEqual(
+            outcome.error?.text, DispatchError.unknownAction("zap", available: sut.availableActions.map(\.name)).message
+        )
         XCTAssertFalse(outcome.succeeded)
         XCTAssertNil(outcome.dispatchError, "the line itself was understood")
     }
 
     func testHelpViewModel_alignsSummaries() {
-        let help = HelpViewModel(scene: "notes", entries: [.init(usage: "open ID", summary: "open"), .init(usage: "back", summary: "go back")],
-                                 details: ["  more"])
+        let help = HelpViewModel(
+            scene: "notes",
+            entries: [.init(usage: "open ID", summary: "open"), .init(usage: "back", summary: "go back")],
+            details: ["  more"])
         XCTAssertEqual(help.layout, .lines(["open ID  open", "back     go back", "  more"]))
     }
 
@@ -215,7 +236,8 @@ final class SessionTests: XCTestCase {
 
         // Then
         let expected = StackViewModel(scenes: [
-            .init(scene: "notes", title: "Notes"), .init(scene: "note", title: "Trip"), .init(scene: "history", title: "Trip history"),
+            .init(scene: "notes", title: "Notes"), .init(scene: "note", title: "Trip"),
+            .init(scene: "history", title: "Trip history"),
         ])
         XCTAssertEqual(outcome.displayed.first as? StackViewModel, expected)
         XCTAssertEqual(expected.layout, .lines(["notes: Notes", "  note: Trip", "    history: Trip history"]))
@@ -253,9 +275,13 @@ final class SessionTests: XCTestCase {
         let outcome = sut.run(ActionCall("open", ["id": .integer(2)]), inScene: "notes")
 
         // Then
-        XCTAssertEqual(messages(outcome), [.error(
-            "'open' belongs to the notes screen, but you are on note (notes > note)",
-            code: .sceneNotActive, details: ["active": "note", "stack": "notes > note"])])
+        XCTAssertEqual(
+            messages(outcome),
+            [
+                .error(
+                    "'open' belongs to the notes screen, but you are on note (notes > note)",
+                    code: .sceneNotActive, details: ["active": "note", "stack": "notes > note"])
+            ])
         XCTAssertEqual(outcome.error?.code, .sceneNotActive)
         XCTAssertFalse(outcome.succeeded)
         XCTAssertEqual(outcome.routes, [])
@@ -296,7 +322,9 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(first.routes, [.push("history")])
         XCTAssertEqual(second.routes, [])
         XCTAssertEqual(third.routes, [], "close is the note's; the history scene ignores it")
-        XCTAssertEqual(third.dispatchError, .unknownAction("close", available: (Seeds.history.actions + Session.globalActions).map(\.name)))
+        XCTAssertEqual(
+            third.dispatchError,
+            .unknownAction("close", available: (Seeds.history.actions + Session.globalActions).map(\.name)))
     }
 
     func testOutcome_closeReportsThePopToTheList() {

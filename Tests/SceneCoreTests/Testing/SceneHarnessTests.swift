@@ -101,7 +101,8 @@ final class SceneHarnessTests: XCTestCase {
         sut.finish()
 
         // Then
-        XCTAssertEqual(failures.map(\.message), [#"'open 1' took the route push("note"), which the test did not assert"#])
+        XCTAssertEqual(
+            failures.map(\.message), [#"'open 1' took the route push("note"), which the test did not assert"#])
     }
 
     func testSend_failsOnOutputsLeftFromTheInputBefore() {
@@ -127,11 +128,16 @@ final class SceneHarnessTests: XCTestCase {
         sut.receive(Message.info("opened note 2")); let line = #line
 
         // Then
-        XCTAssertEqual(failures, [Failure(message: """
-            'open 1' displayed a different message:
-              actual:   message {"details":{},"kind":"info","text":"opened note 1"}
-              expected: message {"details":{},"kind":"info","text":"opened note 2"}
-            """, line: UInt(line))])
+        XCTAssertEqual(
+            failures,
+            [
+                Failure(
+                    message: """
+                        'open 1' displayed a different message:
+                          actual:   message {"details":{},"kind":"info","text":"opened note 1"}
+                          expected: message {"details":{},"kind":"info","text":"opened note 2"}
+                        """, line: UInt(line))
+            ])
     }
 
     func testReceive_failsOnAnotherKindOfViewModel() {
@@ -144,7 +150,9 @@ final class SceneHarnessTests: XCTestCase {
         // Then
         XCTAssertEqual(failures.count, 1)
         XCTAssertEqual(failures.first?.message.hasPrefix("'list' displayed noteList "), true)
-        XCTAssertEqual(failures.first?.message.hasSuffix(#"; expected message {"details":{},"kind":"success","text":"listed"}"#), true)
+        XCTAssertEqual(
+            failures.first?.message.hasSuffix(#"; expected message {"details":{},"kind":"success","text":"listed"}"#),
+            true)
     }
 
     func testReceive_failsWhenNothingMoreWasDisplayed() {
@@ -157,10 +165,12 @@ final class SceneHarnessTests: XCTestCase {
         sut.receive(NoteListViewModel.self)
 
         // Then
-        XCTAssertEqual(failures.map(\.message), [
-            #"'history' displayed nothing more; expected message {"details":{},"kind":"info","text":"more"}"#,
-            "'history' displayed nothing more; expected a noteList",
-        ])
+        XCTAssertEqual(
+            failures.map(\.message),
+            [
+                #"'history' displayed nothing more; expected message {"details":{},"kind":"info","text":"more"}"#,
+                "'history' displayed nothing more; expected a noteList",
+            ])
     }
 
     func testReceiveType_failsOnAnotherTypeAndReturnsNil() {
@@ -172,7 +182,9 @@ final class SceneHarnessTests: XCTestCase {
 
         // Then
         XCTAssertNil(help)
-        XCTAssertEqual(failures.map(\.message), [#"'stack' displayed stack {"scenes":[{"scene":"notes","title":"Notes"}]}; expected a help"#])
+        XCTAssertEqual(
+            failures.map(\.message),
+            [#"'stack' displayed stack {"scenes":[{"scene":"notes","title":"Notes"}]}; expected a help"#])
     }
 
     func testReceiveRoute_failsOnAnotherRoute() {
@@ -184,7 +196,12 @@ final class SceneHarnessTests: XCTestCase {
         sut.receive(Message.self)
 
         // Then
-        XCTAssertEqual(failures.map(\.message), [#"'open 1' took another route:"# + "\n" + #"  actual:   push("note")"# + "\n" + #"  expected: pop("note")"#])
+        XCTAssertEqual(
+            failures.map(\.message),
+            [
+                #"'open 1' took another route:"# + "\n" + #"  actual:   push("note")"# + "\n"
+                    + #"  expected: pop("note")"#
+            ])
     }
 
     func testReceiveRoute_failsWhenNoMoreRoutesWereTaken() {

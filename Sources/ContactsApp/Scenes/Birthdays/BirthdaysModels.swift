@@ -38,10 +38,13 @@ public enum Birthdays {
             public let caption: String
 
             public var layout: DisplayLayout {
-                .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Date"), .init("Turns", alignRight: true),
-                                 .init("When")],
-                       rows: entries.map { ["\($0.id)", $0.name, $0.date, $0.age.map(String.init) ?? "", $0.when] },
-                       caption: caption)
+                .table(
+                    columns: [
+                        .init("#", alignRight: true), .init("Name"), .init("Date"), .init("Turns", alignRight: true),
+                        .init("When"),
+                    ],
+                    rows: entries.map { ["\($0.id)", $0.name, $0.date, $0.age.map(String.init) ?? "", $0.when] },
+                    caption: caption)
             }
         }
     }

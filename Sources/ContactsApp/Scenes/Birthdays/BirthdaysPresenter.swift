@@ -15,14 +15,20 @@ public final class BirthdaysPresenter: BirthdaysPresentationLogic {
     public func presentUpcomingBirthdays(response: Birthdays.UpcomingBirthdays.Response) {
         let entries = response.birthdays.map { upcoming in
             Birthdays.UpcomingBirthdays.ViewModel.Entry(
-                id: upcoming.contact.id ?? 0, name: formatter.displayName(upcoming.contact), date: upcoming.date.isoString,
+                id: upcoming.contact.id ?? 0, name: formatter.displayName(upcoming.contact),
+                date: upcoming.date.isoString,
                 age: upcoming.age, daysAway: upcoming.daysAway, when: when(upcoming.daysAway))
         }
-        let span = response.days == 0 ? "today" : response.days == 1 ? "today or tomorrow" : "in the next \(response.days) days"
-        let caption = entries.isEmpty ? "No birthdays \(span)"
+        let span =
+            response.days == 0
+            ? "today" : response.days == 1 ? "today or tomorrow" : "in the next \(response.days) days"
+        let caption =
+            entries.isEmpty
+            ? "No birthdays \(span)"
             : (entries.count == 1 ? "1 birthday" : "\(entries.count) birthdays") + " \(span)"
-        viewController?.displayUpcomingBirthdays(viewModel: .init(
-            today: response.today.isoString, days: response.days, entries: entries, caption: caption))
+        viewController?.displayUpcomingBirthdays(
+            viewModel: .init(
+                today: response.today.isoString, days: response.days, entries: entries, caption: caption))
     }
 
     private func when(_ daysAway: Int) -> String {

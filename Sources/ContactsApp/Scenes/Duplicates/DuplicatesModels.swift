@@ -39,14 +39,17 @@ public enum Duplicates {
 
             /// Each group a table captioned with why; a blank line between groups.
             public var layout: DisplayLayout {
-                let columns: [DisplayLayout.Column] = [.init("#", alignRight: true), .init("Name"), .init("Organization"),
-                                                       .init("Email"), .init("Phone")]
+                let columns: [DisplayLayout.Column] = [
+                    .init("#", alignRight: true), .init("Name"), .init("Organization"),
+                    .init("Email"), .init("Phone"),
+                ]
                 var parts: [DisplayLayout] = []
                 for group in groups {
-                    parts.append(.table(
-                        columns: columns,
-                        rows: group.rows.map { ["\($0.id)", $0.name, $0.organization, $0.email, $0.phone] },
-                        caption: "Group \(group.number): " + group.reasons.map(\.text).joined(separator: "; ")))
+                    parts.append(
+                        .table(
+                            columns: columns,
+                            rows: group.rows.map { ["\($0.id)", $0.name, $0.organization, $0.email, $0.phone] },
+                            caption: "Group \(group.number): " + group.reasons.map(\.text).joined(separator: "; ")))
                     parts.append(.lines([""]))
                 }
                 return .group(parts + [.lines([caption])])

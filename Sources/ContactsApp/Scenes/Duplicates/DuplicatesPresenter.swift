@@ -16,12 +16,14 @@ public final class DuplicatesPresenter: DuplicatesPresentationLogic {
     public func presentDuplicates(response: Duplicates.FindDuplicates.Response) {
         typealias Model = Duplicates.FindDuplicates.ViewModel
         let groups = response.groups.enumerated().map { index, group in
-            Model.Group(number: index + 1, reasons: group.reasons.map(reason), rows: group.contacts.map(formatter.row),
-                        merge: "merge " + group.contacts.map { "\($0.id ?? 0)" }.joined(separator: " "))
+            Model.Group(
+                number: index + 1, reasons: group.reasons.map(reason), rows: group.contacts.map(formatter.row),
+                merge: "merge " + group.contacts.map { "\($0.id ?? 0)" }.joined(separator: " "))
         }
         let caption: String
         if let first = groups.first {
-            caption = (groups.count == 1 ? "1 group" : "\(groups.count) groups") + " of possible duplicates; "
+            caption =
+                (groups.count == 1 ? "1 group" : "\(groups.count) groups") + " of possible duplicates; "
                 + "merge one into its first contact with '\(first.merge)'"
         } else {
             caption = "No duplicates found"
@@ -47,14 +49,17 @@ public final class DuplicatesPresenter: DuplicatesPresentationLogic {
         let removed = result.removed.map { "#\($0.id ?? 0) \(formatter.displayName($0))" }.joined(separator: ", ")
         let kept = "#\(result.merged.id ?? 0) \(formatter.displayName(result.merged))"
         let differences = result.differences.map {
-            Duplicates.MergeContacts.ViewModel.Difference(field: $0.field, kept: $0.kept, dropped: $0.dropped, from: $0.from.id ?? 0)
+            Duplicates.MergeContacts.ViewModel.Difference(
+                field: $0.field, kept: $0.kept, dropped: $0.dropped, from: $0.from.id ?? 0)
         }
         let lines = differences.map { "  \($0.field): kept \"\($0.kept)\", not \"\($0.dropped)\" from #\($0.from)" }
         var text = "Merged \(removed) into \(kept)"
         if !lines.isEmpty { text += "; values that differed:" }
-        viewController?.displayMergedContacts(viewModel: .init(
-            id: result.merged.id ?? 0, name: formatter.displayName(result.merged), removed: result.removed.map { $0.id ?? 0 },
-            differences: differences, text: text, differenceLines: lines))
+        viewController?.displayMergedContacts(
+            viewModel: .init(
+                id: result.merged.id ?? 0, name: formatter.displayName(result.merged),
+                removed: result.removed.map { $0.id ?? 0 },
+                differences: differences, text: text, differenceLines: lines))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

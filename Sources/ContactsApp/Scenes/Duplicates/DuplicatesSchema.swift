@@ -4,15 +4,21 @@ extension Duplicates.FindDuplicates.ViewModel: JSONSchemaDescribed {
     public static var jsonSchema: JSONValue {
         let reason = ToolsSchema.object([
             "kind": ["type": "string", "enum": ["uid", "email", "phone", "name"]],
-            "value": ["type": "string", "description": "the email in lower case; the phone as +CC digits; for names the folded organisation or @domain"],
+            "value": [
+                "type": "string",
+                "description":
+                    "the email in lower case; the phone as +CC digits; for names the folded organisation or @domain",
+            ],
             "text": ToolsSchema.string,
         ])
         let group = ToolsSchema.object([
-            "number": ToolsSchema.integer, "reasons": ToolsSchema.array(reason), "rows": ToolsSchema.array(ToolsSchema.row),
+            "number": ToolsSchema.integer, "reasons": ToolsSchema.array(reason),
+            "rows": ToolsSchema.array(ToolsSchema.row),
             "merge": ["type": "string", "description": "the command merging the group into its first contact"],
         ])
-        return ToolsSchema.object(["groups": ToolsSchema.array(group), "caption": ToolsSchema.string],
-                                  description: "groups of contacts that are probably one person, strongest first")
+        return ToolsSchema.object(
+            ["groups": ToolsSchema.array(group), "caption": ToolsSchema.string],
+            description: "groups of contacts that are probably one person, strongest first")
     }
 }
 

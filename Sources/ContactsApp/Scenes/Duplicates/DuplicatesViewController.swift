@@ -10,7 +10,9 @@ public protocol DuplicatesDisplayLogic: AnyObject {
 /// (`ListContactsRouter.routeToDuplicates`), so their words and methods stay the list's.
 public final class DuplicatesViewController: ListContactsToolScene, DuplicatesDisplayLogic {
     /// What it displays, whose JSON Schemas introspection lists under the list's methods.
-    static let viewModels: [any ViewModel.Type] = [Duplicates.FindDuplicates.ViewModel.self, Duplicates.MergeContacts.ViewModel.self]
+    static let viewModels: [any ViewModel.Type] = [
+        Duplicates.FindDuplicates.ViewModel.self, Duplicates.MergeContacts.ViewModel.self,
+    ]
 
     let interactor: DuplicatesBusinessLogic
     let output: DisplaySink

@@ -45,16 +45,28 @@ extension ContactField {
         let declaration = self.declaration
         switch formAction {
         case .set(let action):
-            return ActionSpec(action.rawValue, summary: declaration.formSummary,
-                              parameters: [ParameterSpec("value", .text, help: "\(declaration.formValueHelp) (use 'clear \(action.rawValue)' to empty it)")],
-                              details: "Example: \(action.rawValue) \(declaration.formExample)")
+            return ActionSpec(
+                action.rawValue, summary: declaration.formSummary,
+                parameters: [
+                    ParameterSpec(
+                        "value", .text,
+                        help: "\(declaration.formValueHelp) (use 'clear \(action.rawValue)' to empty it)")
+                ],
+                details: "Example: \(action.rawValue) \(declaration.formExample)")
         case .add(let kind):
             // Plain words (tags) have no label.
-            let label = declaration.shape == .words ? []
-                : [ParameterSpec("label", .string, required: false, help: "a label such as work, home, mobile", completion: .named("label"))]
-            return ActionSpec(kind.rawValue, summary: declaration.formSummary,
-                              parameters: label + [ParameterSpec("value", .text, help: declaration.formValueHelp)],
-                              details: "Example: \(kind.rawValue) \(declaration.formExample)")
+            let label =
+                declaration.shape == .words
+                ? []
+                : [
+                    ParameterSpec(
+                        "label", .string, required: false, help: "a label such as work, home, mobile",
+                        completion: .named("label"))
+                ]
+            return ActionSpec(
+                kind.rawValue, summary: declaration.formSummary,
+                parameters: label + [ParameterSpec("value", .text, help: declaration.formValueHelp)],
+                details: "Example: \(kind.rawValue) \(declaration.formExample)")
         }
     }
 }

@@ -38,7 +38,11 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     public var mode: EditContact.Mode = .add {
         // A form opened on a contact starts from it, unchanged.
         didSet {
-            if case .edit(let contact) = mode { draft = worker.draft(from: contact) } else { draft = EditContact.Draft() }
+            if case .edit(let contact) = mode {
+                draft = worker.draft(from: contact)
+            } else {
+                draft = EditContact.Draft()
+            }
             changes = []
         }
     }
@@ -51,14 +55,18 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
     public private(set) var changes: [String] = []
 
     /// Labels used when the user gives none.
-    static let defaultLabels: [EditContact.ItemKind: String] = [.phone: "mobile", .email: "home", .address: "home", .website: "home"]
+    static let defaultLabels: [EditContact.ItemKind: String] = [
+        .phone: "mobile", .email: "home", .address: "home", .website: "home",
+    ]
 
     /// Largest photo file `photo FILE` takes: phones write contact photos of tens of KB, and
     /// every sync and export carries it.
     static let photoLimit = 1 << 20
 
-    public init(contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
-                locale: Locale = Locale(identifier: "en_US_POSIX"), files: ContactFilesLogic = ContactFilesWorker()) {
+    public init(
+        contactsWorker: EditContactStorageLogic, worker: EditContactWorker = EditContactWorker(),
+        locale: Locale = Locale(identifier: "en_US_POSIX"), files: ContactFilesLogic = ContactFilesWorker()
+    ) {
         self.contactsWorker = contactsWorker; self.worker = worker; self.locale = locale; self.files = files
     }
 
@@ -91,8 +99,9 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         // `phone 1 NUMBER`: a first word that numbers an item of the form sets that item, label
         // kept, as `remove phone 1` then `phone NUMBER` would; one path for every kind of item.
         if request.kind != .tag, let word = request.label, let number = Int(word),
-           number >= 1, number <= items(request.kind).count,
-           !request.value.trimmingCharacters(in: .whitespaces).isEmpty {
+            number >= 1, number <= items(request.kind).count,
+            !request.value.trimmingCharacters(in: .whitespaces).isEmpty
+        {
             return replaceItem(request.kind, number, with: request.value.trimmingCharacters(in: .whitespaces))
         }
         // A command line cannot tell "phone +1 555 123 4567" or "address 1 Main St" from a label
@@ -103,7 +112,8 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             typedLabel = nil
         }
         let value = typedValue.trimmingCharacters(in: .whitespaces)
-        let label = (typedLabel ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let label = (typedLabel ?? Self.defaultLabels[request.kind] ?? "").trimmingCharacters(in: .whitespaces)
+            .lowercased()
         let item = LabeledValue(label: label, value: value)
         let index: Int
         let before = draft
@@ -141,8 +151,11 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
         let count = items(request.kind).count
         guard request.index >= 1, request.index <= count else {
             let kind = request.kind.rawValue
-            presenter?.presentFailure(.badInput(count == 0 ? "there is no \(kind) to remove"
-                                                : "there is no \(kind) \(request.index); the form has \(count)"))
+            presenter?.presentFailure(
+                .badInput(
+                    count == 0
+                        ? "there is no \(kind) to remove"
+                        : "there is no \(kind) \(request.index); the form has \(count)"))
             return
         }
         let item = items(request.kind)[request.index - 1]
@@ -193,7 +206,8 @@ public final class EditContactInteractor: EditContactBusinessLogic, EditContactD
             let line = ContactPhoto.line(for: data, mediaType: mediaType, version: version)
             if draft.photoLine != line { changes.append("photo") }
             draft.photoLine = line
-            presenter?.presentPhoto(response: .init(photo: ContactPhoto(line: line) ?? ContactPhoto(mediaType: mediaType, data: data)))
+            presenter?.presentPhoto(
+                response: .init(photo: ContactPhoto(line: line) ?? ContactPhoto(mediaType: mediaType, data: data)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }

@@ -69,7 +69,9 @@ public enum EditContact {
     }
 
     public enum AddItem {
-        public struct Request: Equatable { public let kind: ItemKind; public let label: String?; public let value: String }
+        public struct Request: Equatable {
+            public let kind: ItemKind; public let label: String?; public let value: String
+        }
         public struct Response {
             public let kind: ItemKind; public let index: Int; public let item: LabeledValue
             /// The item it replaced (`phone 1 NUMBER`), or nil for one added.
@@ -141,7 +143,10 @@ public enum EditContact {
             public let heading: String
             public let fields: [Field]
             public var layout: DisplayLayout {
-                .record(heading: heading, fields: fields.isEmpty ? [.init("(empty)", "set fields, then save or cancel")]
+                .record(
+                    heading: heading,
+                    fields: fields.isEmpty
+                        ? [.init("(empty)", "set fields, then save or cancel")]
                         : fields.map { .init($0.label, $0.value) })
             }
         }

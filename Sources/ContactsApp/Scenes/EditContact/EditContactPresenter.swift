@@ -34,23 +34,30 @@ public final class EditContactPresenter: EditContactPresentationLogic {
     private func updatedField(_ response: EditContact.UpdateField.Response) -> EditContact.ChangeViewModel {
         let label = Self.label(response.field)
         let value = format(response.field, response.value)
-        return .init(field: response.field.rawValue, value: value, text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)")
+        return .init(
+            field: response.field.rawValue, value: value,
+            text: value.isEmpty ? "\(label): cleared" : "\(label): \(value)")
     }
 
     public func presentTidiedNames(response: EditContact.TidyNames.Response) {
-        viewController?.displayTidiedNames(viewModel: .init(
-            changes: response.tidied.map(updatedField),
-            nothingTidied: response.tidied.isEmpty
-                ? .info("Nothing to tidy: only names typed all in lower or upper case are capitalised") : nil))
+        viewController?.displayTidiedNames(
+            viewModel: .init(
+                changes: response.tidied.map(updatedField),
+                nothingTidied: response.tidied.isEmpty
+                    ? .info("Nothing to tidy: only names typed all in lower or upper case are capitalised") : nil))
     }
 
     /// "name order: family name first (山田 太郎)"
     public func presentNameOrder(response: EditContact.SetNameOrder.Response) {
-        let preview = Contact(givenName: response.draft[.given], familyName: response.draft[.family],
-                              organization: response.draft[.organization], nameOrder: response.order).fullName
+        let preview = Contact(
+            givenName: response.draft[.given], familyName: response.draft[.family],
+            organization: response.draft[.organization], nameOrder: response.order
+        ).fullName
         let order = response.order == .familyFirst ? "family name first" : "given name first"
-        viewController?.displayNameOrder(viewModel: .init(field: "order", value: response.order.rawValue,
-                                                        text: "name order: \(order)" + (preview.isEmpty ? "" : " (\(preview))")))
+        viewController?.displayNameOrder(
+            viewModel: .init(
+                field: "order", value: response.order.rawValue,
+                text: "name order: \(order)" + (preview.isEmpty ? "" : " (\(preview))")))
     }
 
     public func presentAddedItem(response: EditContact.AddItem.Response) {
@@ -61,12 +68,14 @@ public final class EditContactPresenter: EditContactPresentationLogic {
 
     public func presentRemovedItem(response: EditContact.RemoveItem.Response) {
         let (field, value) = describe(response.kind, response.index, response.item)
-        viewController?.displayRemovedItem(viewModel: .init(field: field, value: "", text: "removed \(field): \(value)"))
+        viewController?.displayRemovedItem(
+            viewModel: .init(field: field, value: "", text: "removed \(field): \(value)"))
     }
 
     public func presentClearedField(response: EditContact.ClearField.Response) {
         let label = EditContact.Field(rawValue: response.name).map(Self.label) ?? response.name
-        viewController?.displayClearedField(viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
+        viewController?.displayClearedField(
+            viewModel: .init(field: response.name, value: "", text: "\(label): cleared"))
     }
 
     public func presentPhoto(response: EditContact.SetPhoto.Response) {
@@ -79,19 +88,30 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         let draft = response.draft
         var rows: [Row] = EditContact.Field.allCases.compactMap { field in
             let value = draft[field]
-            return value.isEmpty ? nil : Row(field: field.rawValue, label: Self.label(field),
-                                             value: format(field, value))
+            return value.isEmpty
+                ? nil
+                : Row(
+                    field: field.rawValue, label: Self.label(field),
+                    value: format(field, value))
         }
-        for (kind, items) in [(EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses),
-                              (.website, draft.websites)] {
+        for (kind, items) in [
+            (EditContact.ItemKind.phone, draft.phones), (.email, draft.emails), (.address, draft.addresses),
+            (.website, draft.websites),
+        ] {
             for (index, item) in items.enumerated() {
                 let (field, value) = describe(kind, index + 1, item)
                 rows.append(Row(field: "\(kind.rawValue) \(index + 1)", label: field, value: value))
             }
         }
-        for (index, tag) in draft.tags.enumerated() { rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag)) }
-        if draft.nameOrder == .familyFirst { rows.append(Row(field: "order", label: "name order", value: "family name first")) }
-        if let photo = draft.photoLine.flatMap(ContactPhoto.init(line:)) { rows.append(Row(field: "photo", label: "photo", value: photo.summary)) }
+        for (index, tag) in draft.tags.enumerated() {
+            rows.append(Row(field: "tag \(index + 1)", label: "tag \(index + 1)", value: tag))
+        }
+        if draft.nameOrder == .familyFirst {
+            rows.append(Row(field: "order", label: "name order", value: "family name first"))
+        }
+        if let photo = draft.photoLine.flatMap(ContactPhoto.init(line:)) {
+            rows.append(Row(field: "photo", label: "photo", value: photo.summary))
+        }
         let heading: String
         switch response.mode {
         case .add: heading = "New contact"
@@ -130,10 +150,13 @@ public final class EditContactPresenter: EditContactPresentationLogic {
 
     /// What quitting now would lose, or nothing to ask when nothing would be lost.
     public func presentUnsavedChanges(response: EditContact.Cancel.Response) {
-        viewController?.displayUnsavedChanges(viewModel: response.changes.isEmpty ? nil : confirmation("Quit and drop", response))
+        viewController?.displayUnsavedChanges(
+            viewModel: response.changes.isEmpty ? nil : confirmation("Quit and drop", response))
     }
 
-    private func confirmation(_ verb: String, _ response: EditContact.Cancel.Response) -> EditContact.Cancel.ConfirmationViewModel {
+    private func confirmation(_ verb: String, _ response: EditContact.Cancel.Response)
+        -> EditContact.Cancel.ConfirmationViewModel
+    {
         var fields: [String] = []
         for field in response.changes where !fields.contains(field) { fields.append(field) }
         let changes = Self.count(response.changes.count, "change")
@@ -142,11 +165,14 @@ public final class EditContactPresenter: EditContactPresentationLogic {
         case .add: name = "the new contact"
         case .edit(let contact): name = formatter.displayName(contact)
         }
-        return .init(question: "\(verb) \(changes) to \(name) (\(fields.joined(separator: ", ")))?",
-                     declined: "Still editing \(name): 'save' keeps the changes, 'review' shows them")
+        return .init(
+            question: "\(verb) \(changes) to \(name) (\(fields.joined(separator: ", ")))?",
+            declined: "Still editing \(name): 'save' keeps the changes, 'review' shows them")
     }
 
-    private static func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
+    private static func count(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
 
     public func presentFailure(_ failure: ContactsFailure) {
         viewController?.displayMessage(formatter.message(for: failure))

@@ -19,7 +19,8 @@ public protocol EditContactDisplayLogic: AnyObject {
 }
 
 public final class EditContactViewController: Scene, EditContactDisplayLogic {
-    public static let descriptor = SceneDescriptor(id: "form", summary: "the add and edit form", actions: EditContact.Action.self)
+    public static let descriptor = SceneDescriptor(
+        id: "form", summary: "the add and edit form", actions: EditContact.Action.self)
 
     public var interactor: EditContactBusinessLogic?
     public var router: (EditContactRoutingLogic & EditContactDataPassing)?
@@ -40,7 +41,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
         let value = call.string("value") ?? ""
         switch action {
         case .field(.set(let field)): interactor?.updateField(request: .init(field: field, value: value))
-        case .field(.add(let kind)): interactor?.addItem(request: .init(kind: kind, label: call.string("label"), value: value))
+        case .field(.add(let kind)):
+            interactor?.addItem(request: .init(kind: kind, label: call.string("label"), value: value))
         case .remove:
             if let kind = call.string("kind").flatMap(EditContact.ItemKind.init(rawValue:)) {
                 interactor?.removeItem(request: .init(kind: kind, index: call.integer("number") ?? 0))
@@ -50,7 +52,9 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
         case .photo: interactor?.setPhoto(request: .init(path: call.string("file") ?? ""))
         case .tidy: interactor?.tidyNames(request: .init())
         case .order:
-            if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) { interactor?.setNameOrder(request: .init(order: order)) }
+            if let order = call.string("order").flatMap(NameOrder.init(rawValue:)) {
+                interactor?.setNameOrder(request: .init(order: order))
+            }
         case .save: interactor?.saveContact(request: .init())
         case .cancel: interactor?.cancel(request: .init(confirmed: call.boolean("confirm") ?? false))
         }
@@ -86,7 +90,8 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
     /// Asks before dropping changes; where nobody can be asked the form closes as before,
     /// saying how many changes were dropped.
     public func displayCancelConfirmation(viewModel: EditContact.Cancel.ConfirmationViewModel) {
-        output.display(confirmation(viewModel, confirmed: ActionCall(EditContact.Action.cancel, ["confirm": .boolean(true)])))
+        output.display(
+            confirmation(viewModel, confirmed: ActionCall(EditContact.Action.cancel, ["confirm": .boolean(true)])))
     }
 
     /// The front end asks and waits (`confirmationBeforeQuitting`), so the answer is kept for it.
@@ -102,9 +107,12 @@ public final class EditContactViewController: Scene, EditContactDisplayLogic {
         return quitConfirmation
     }
 
-    private func confirmation(_ viewModel: EditContact.Cancel.ConfirmationViewModel, confirmed: ActionCall) -> ConfirmationRequest {
-        ConfirmationRequest(question: viewModel.question, confirmed: confirmed, declined: .info(viewModel.declined),
-                            otherwise: .proceed, refusal: .error(viewModel.question, code: .confirmationRequired))
+    private func confirmation(_ viewModel: EditContact.Cancel.ConfirmationViewModel, confirmed: ActionCall)
+        -> ConfirmationRequest
+    {
+        ConfirmationRequest(
+            question: viewModel.question, confirmed: confirmed, declined: .info(viewModel.declined),
+            otherwise: .proceed, refusal: .error(viewModel.question, code: .confirmationRequired))
     }
 
     public func displayCancelled(viewModel: EditContact.Cancel.ViewModel) {

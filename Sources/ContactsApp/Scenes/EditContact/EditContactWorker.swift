@@ -40,7 +40,9 @@ public struct EditContactWorker {
         let before = self.draft(from: base)
         func line(_ field: EditContact.Field) -> String {
             let value = draft[field]
-            if value != before[field], let problem = ContactRules.lineProblem(value) { errors.append(FieldError(field.rawValue, problem)) }
+            if value != before[field], let problem = ContactRules.lineProblem(value) {
+                errors.append(FieldError(field.rawValue, problem))
+            }
             return value
         }
         contact.givenName = line(.given)
@@ -49,8 +51,10 @@ public struct EditContactWorker {
         contact.nickname = line(.nickname)
         contact.organization = line(.organization)
         contact.title = line(.title)
-        if let problem = ContactRules.nameProblem(given: contact.givenName, family: contact.familyName,
-                                                  organization: contact.organization) {
+        if let problem = ContactRules.nameProblem(
+            given: contact.givenName, family: contact.familyName,
+            organization: contact.organization)
+        {
             errors.append(FieldError("name", problem))
         }
         contact.notes = draft[.notes]
@@ -68,19 +72,27 @@ public struct EditContactWorker {
             }
         }
         for (index, phone) in draft.phones.enumerated() {
-            if !before.phones.contains(where: { $0.value == phone.value }), let problem = ContactRules.phoneProblem(phone.value) {
+            if !before.phones.contains(where: { $0.value == phone.value }),
+                let problem = ContactRules.phoneProblem(phone.value)
+            {
                 errors.append(FieldError("phone \(index + 1)", problem))
             }
-            if !before.phones.contains(where: { $0.label == phone.label }), let problem = ContactRules.labelProblem(phone.label) {
+            if !before.phones.contains(where: { $0.label == phone.label }),
+                let problem = ContactRules.labelProblem(phone.label)
+            {
                 errors.append(FieldError("phone \(index + 1) label", problem))
             }
         }
         contact.phones = draft.phones
         for (index, email) in draft.emails.enumerated() {
-            if !before.emails.contains(where: { $0.value == email.value }), let problem = ContactRules.emailProblem(email.value) {
+            if !before.emails.contains(where: { $0.value == email.value }),
+                let problem = ContactRules.emailProblem(email.value)
+            {
                 errors.append(FieldError("email \(index + 1)", problem))
             }
-            if !before.emails.contains(where: { $0.label == email.label }), let problem = ContactRules.labelProblem(email.label) {
+            if !before.emails.contains(where: { $0.label == email.label }),
+                let problem = ContactRules.labelProblem(email.label)
+            {
                 errors.append(FieldError("email \(index + 1) label", problem))
             }
         }
@@ -94,20 +106,29 @@ public struct EditContactWorker {
                 continue
             }
             if !before.addresses.contains(where: { $0.value == typed.value }),
-               let problem = parts.lazy.compactMap(ContactRules.lineProblem).first {
+                let problem = parts.lazy.compactMap(ContactRules.lineProblem).first
+            {
                 errors.append(FieldError("address \(index + 1)", problem))
             }
-            if !before.addresses.contains(where: { $0.label == typed.label }), let problem = ContactRules.labelProblem(typed.label) {
+            if !before.addresses.contains(where: { $0.label == typed.label }),
+                let problem = ContactRules.labelProblem(typed.label)
+            {
                 errors.append(FieldError("address \(index + 1) label", problem))
             }
             let p = parts + Array(repeating: "", count: 5 - parts.count)
-            contact.addresses.append(PostalAddress(label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
+            contact.addresses.append(
+                PostalAddress(
+                    label: typed.label, street: p[0], city: p[1], region: p[2], postalCode: p[3], country: p[4]))
         }
         for (index, website) in draft.websites.enumerated() {
-            if !before.websites.contains(where: { $0.value == website.value }), let problem = ContactRules.websiteProblem(website.value) {
+            if !before.websites.contains(where: { $0.value == website.value }),
+                let problem = ContactRules.websiteProblem(website.value)
+            {
                 errors.append(FieldError("website \(index + 1)", problem))
             }
-            if !before.websites.contains(where: { $0.label == website.label }), let problem = ContactRules.labelProblem(website.label) {
+            if !before.websites.contains(where: { $0.label == website.label }),
+                let problem = ContactRules.labelProblem(website.label)
+            {
                 errors.append(FieldError("website \(index + 1) label", problem))
             }
         }
@@ -121,7 +142,9 @@ public struct EditContactWorker {
             // The new photo takes the old one's place among the kept properties; other PHOTOs stay.
             let old = base.extraProperties.firstIndex(where: ContactPhoto.isPhotoLine)
             if let old { contact.extraProperties.remove(at: old) }
-            if let line = draft.photoLine { contact.extraProperties.insert(line, at: old ?? contact.extraProperties.count) }
+            if let line = draft.photoLine {
+                contact.extraProperties.insert(line, at: old ?? contact.extraProperties.count)
+            }
         }
         if !errors.isEmpty { throw ContactsFailure.invalid(errors) }
         return contact

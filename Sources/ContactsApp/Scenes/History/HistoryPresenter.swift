@@ -14,8 +14,10 @@ public final class HistoryPresenter: HistoryPresentationLogic {
 
     public func presentHistory(response: History.ShowHistory.Response) {
         let empty = response.contact.map { "No history for \(formatter.displayName($0))" } ?? "No history yet"
-        viewController?.displayHistory(viewModel: formatter.history(response.changes, contactID: response.contact?.id,
-                                                                   emptyCaption: empty))
+        viewController?.displayHistory(
+            viewModel: formatter.history(
+                response.changes, contactID: response.contact?.id,
+                emptyCaption: empty))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

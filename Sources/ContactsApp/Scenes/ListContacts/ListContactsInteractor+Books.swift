@@ -21,7 +21,9 @@ extension ListContactsInteractor: ListContactsBooksBusinessLogic {
             return
         }
         do {
-            let moved = request.copy ? try booksLogic().copy(request.references, to: request.book)
+            let moved =
+                request.copy
+                ? try booksLogic().copy(request.references, to: request.book)
                 : try booksLogic().move(request.references, to: request.book)
             booksPresenter?.presentMovedContacts(response: .init(moved: moved))
         } catch {

@@ -29,7 +29,8 @@ extension ListContactsInteractor: ListContactsDirectoryBusinessLogic {
         // A search the book refused (too long) is not sent to the directories either.
         // An empty search lists the book; nothing is asked of a directory.
         guard let directoryWorker, request.search.count <= ContactLimits.maximumSearchLength,
-              !request.search.trimmingCharacters(in: .whitespaces).isEmpty, directoryWorker.hasSources else { return }
+            !request.search.trimmingCharacters(in: .whitespaces).isEmpty, directoryWorker.hasSources
+        else { return }
         let search = directoryWorker.search(request.search)
         var numbers: [String: Int] = [:]
         directoryResults.entries = [:]
@@ -46,18 +47,24 @@ extension ListContactsInteractor: ListContactsDirectoryBusinessLogic {
 
     public func showDirectoryEntry(request: ListContacts.ShowDirectoryEntry.Request) {
         guard let entry = directoryResults.entries[request.reference.trimmingCharacters(in: .whitespaces)] else {
-            directoryPresenter?.presentDirectoryFailure(.invalid("no directory result \(request.reference): search first, then use a "
-                + "reference its rows show (corp:2)"))
+            directoryPresenter?.presentDirectoryFailure(
+                .invalid(
+                    "no directory result \(request.reference): search first, then use a "
+                        + "reference its rows show (corp:2)"))
             return
         }
-        directoryPresenter?.presentDirectoryEntry(response: .init(entry: entry, contact: DirectoryMapping.contact(from: entry)))
+        directoryPresenter?.presentDirectoryEntry(
+            response: .init(entry: entry, contact: DirectoryMapping.contact(from: entry)))
     }
 
     public func copyDirectoryEntry(request: ListContacts.CopyDirectoryEntry.Request) {
         guard let directoryWorker,
-              let entry = directoryResults.entries[request.reference.trimmingCharacters(in: .whitespaces)] else {
-            directoryPresenter?.presentDirectoryFailure(.invalid("no directory result \(request.reference): search first, then use a "
-                + "reference its rows show (corp:2)"))
+            let entry = directoryResults.entries[request.reference.trimmingCharacters(in: .whitespaces)]
+        else {
+            directoryPresenter?.presentDirectoryFailure(
+                .invalid(
+                    "no directory result \(request.reference): search first, then use a "
+                        + "reference its rows show (corp:2)"))
             return
         }
         do {

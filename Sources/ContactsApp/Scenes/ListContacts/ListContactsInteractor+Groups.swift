@@ -23,7 +23,8 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
             // A name of several words may come unquoted: `group new Book club`.
             let wholeName = ([request.name] + request.values).joined(separator: " ")
             if request.book != nil && request.action != .new {
-                throw ContactsFailure.badInput("--book goes with group new: a group's book is where it was made or found")
+                throw ContactsFailure.badInput(
+                    "--book goes with group new: a group's book is where it was made or found")
             }
             switch request.action {
             case .new:
@@ -31,15 +32,19 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
             case .delete:
                 response = .init(action: .delete, group: try worker.deleteGroup(named: wholeName))
             case .rename:
-                guard !request.values.isEmpty else { throw ContactsFailure.badInput("name the new name: group rename OLD NEW") }
+                guard !request.values.isEmpty else {
+                    throw ContactsFailure.badInput("name the new name: group rename OLD NEW")
+                }
                 let (old, group) = try worker.renameGroup(request.name, to: request.values.joined(separator: " "))
                 response = .init(action: .rename, group: group, oldName: old)
             case .add:
                 let change = try worker.addMembers(request.values, to: request.name)
-                response = .init(action: .add, group: change.group, changed: change.changed, unchanged: change.unchanged)
+                response = .init(
+                    action: .add, group: change.group, changed: change.changed, unchanged: change.unchanged)
             case .remove:
                 let change = try worker.removeMembers(request.values, from: request.name)
-                response = .init(action: .remove, group: change.group, changed: change.changed, unchanged: change.unchanged)
+                response = .init(
+                    action: .remove, group: change.group, changed: change.changed, unchanged: change.unchanged)
             }
             groupsPresenter?.presentChangedGroup(response: response)
         } catch {
@@ -55,7 +60,9 @@ extension ListContactsInteractor: ListContactsGroupsBusinessLogic {
     /// The store's filter for a `list`'s `ListFilter`, and the group's name for the caption.
     func resolve(_ filter: ListContacts.ListFilter) throws -> (GroupFilter?, String?) {
         if filter.ungrouped {
-            guard filter.group == nil else { throw ContactsFailure.badInput("list either --group NAME or --ungrouped, not both") }
+            guard filter.group == nil else {
+                throw ContactsFailure.badInput("list either --group NAME or --ungrouped, not both")
+            }
             return (.ungrouped, nil)
         }
         guard let name = filter.group else { return (nil, nil) }

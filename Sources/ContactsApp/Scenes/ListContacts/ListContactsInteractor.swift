@@ -49,10 +49,12 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     public var insertedContact: EditContact.AddedContact?
 
     /// Every worker is given here, once (a unit test leaves out those it does not use).
-    public init(worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
-                journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil,
-                groupsWorker: ListContactsGroupsLogic? = nil, booksWorker: ListContactsBooksLogic? = nil,
-                directoryWorker: ContactsDirectoryLogic? = nil, pageSize: Int) {
+    public init(
+        worker: ListContactsStorageLogic, transferWorker: ContactsTransferLogic,
+        journalWorker: ContactsJournalLogic? = nil, syncWorker: ContactsSyncLogic? = nil,
+        groupsWorker: ListContactsGroupsLogic? = nil, booksWorker: ListContactsBooksLogic? = nil,
+        directoryWorker: ContactsDirectoryLogic? = nil, pageSize: Int
+    ) {
         self.worker = worker
         self.transferWorker = transferWorker
         self.journalWorker = journalWorker
@@ -69,7 +71,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
             // Bytes bound characters from above: most searches are never counted.
             let limit = ContactLimits.maximumSearchLength
             guard search.utf8.count <= limit || search.count <= limit else {
-                presenter?.presentFailure(.badInput("a search of \(search.count) characters is longer than the \(limit) searched"))
+                presenter?.presentFailure(
+                    .badInput("a search of \(search.count) characters is longer than the \(limit) searched"))
                 return
             }
             next.search = search
@@ -90,7 +93,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         // A group's pages are read from its member index, which knows no books yet: say so rather
         // than list the group's members of every book under a book's name.
         if next.group != nil, let book = next.book {
-            presenter?.presentFailure(.badInput("list filters by a group or by a book, not both: --book \(book) with a group"))
+            presenter?.presentFailure(
+                .badInput("list filters by a group or by a book, not both: --book \(book) with a group"))
             return
         }
         if let limit = request.limit { next.limit = min(max(1, limit), ContactLimits.maximumPageSize); next.page = 1 }
@@ -151,8 +155,9 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         query.group = nil
         groupName = nil
         query.page = inserted.position / query.limit + 1
-        presenter?.presentInsertedContact(response: .init(
-            contact: inserted.contact, position: inserted.position, total: inserted.total, query: query))
+        presenter?.presentInsertedContact(
+            response: .init(
+                contact: inserted.contact, position: inserted.position, total: inserted.total, query: query))
     }
 
     public func importContacts(request: ListContacts.ImportContacts.Request) {
@@ -183,7 +188,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
         let format = request.format ?? (request.path.lowercased().hasSuffix(".csv") ? .csv : .vcard4)
         let search = request.scope == .search ? query.search : ""
         do {
-            let report = try transferWorker.export(search: search, format: format, to: request.path, overwrite: request.overwrite)
+            let report = try transferWorker.export(
+                search: search, format: format, to: request.path, overwrite: request.overwrite)
             presenter?.presentExportedContacts(response: .init(report: report))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
@@ -191,7 +197,8 @@ public final class ListContactsInteractor: ListContactsBusinessLogic, ListContac
     }
 
     public func completeReference(request: ListContacts.CompleteReference.Request) {
-        presenter?.presentCompletions(response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
+        presenter?.presentCompletions(
+            response: .init(names: worker.names(startingWith: request.prefix, sort: query.sort)))
     }
 
     // MARK: - The journal

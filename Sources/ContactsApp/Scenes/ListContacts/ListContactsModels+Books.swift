@@ -20,14 +20,19 @@ extension ListContacts {
             public let books: [Book]
             public let caption: String
             public var layout: DisplayLayout {
-                .table(columns: [.init("Book"), .init("Account"), .init("Contacts", alignRight: true), .init("")],
-                       rows: books.map { book in
-                           [book.name, book.account ?? "(this file)", "\(book.contacts)",
-                            ([book.isDefault ? "default" : nil,
-                              book.readOnly.map { $0 == "server" ? "read-only (server)" : "read-only" }]
-                                .compactMap { $0 }).joined(separator: ", ")]
-                       },
-                       caption: caption)
+                .table(
+                    columns: [.init("Book"), .init("Account"), .init("Contacts", alignRight: true), .init("")],
+                    rows: books.map { book in
+                        [
+                            book.name, book.account ?? "(this file)", "\(book.contacts)",
+                            ([
+                                book.isDefault ? "default" : nil,
+                                book.readOnly.map { $0 == "server" ? "read-only (server)" : "read-only" },
+                            ]
+                            .compactMap { $0 }).joined(separator: ", "),
+                        ]
+                    },
+                    caption: caption)
             }
         }
     }

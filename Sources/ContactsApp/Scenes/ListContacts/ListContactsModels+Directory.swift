@@ -27,7 +27,9 @@ extension ListContacts {
 
             public var layout: DisplayLayout {
                 let table = DisplayLayout.table(
-                    columns: [.init("Directory"), .init("Name"), .init("Organization"), .init("Email"), .init("Phone")],
+                    columns: [
+                        .init("Directory"), .init("Name"), .init("Organization"), .init("Email"), .init("Phone"),
+                    ],
                     rows: rows.map { [$0.reference, $0.name, $0.organization, $0.email, $0.phone] }, caption: caption)
                 return notices.isEmpty ? table : .group([table, .lines(notices)])
             }

@@ -37,9 +37,12 @@ extension ListContacts {
             public let caption: String
 
             public var layout: DisplayLayout {
-                .table(columns: [.init("Group"), .init("Members", alignRight: true)],
-                       rows: groups.map { [$0.name, $0.size == $0.inBook ? "\($0.size)" : "\($0.size) (\($0.inBook) in this book)"] },
-                       caption: caption)
+                .table(
+                    columns: [.init("Group"), .init("Members", alignRight: true)],
+                    rows: groups.map {
+                        [$0.name, $0.size == $0.inBook ? "\($0.size)" : "\($0.size) (\($0.inBook) in this book)"]
+                    },
+                    caption: caption)
             }
         }
     }

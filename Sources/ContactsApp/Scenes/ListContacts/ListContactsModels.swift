@@ -63,8 +63,10 @@ public enum ListContacts {
             /// The book the listing is filtered by (`list --book NAME`); absent for every book.
             public var book: String? = nil
 
-            public init(rows: [Row], page: Int, pageCount: Int, total: Int, search: String, sort: String, caption: String,
-                        group: String? = nil, ungrouped: Bool = false, book: String? = nil) {
+            public init(
+                rows: [Row], page: Int, pageCount: Int, total: Int, search: String, sort: String, caption: String,
+                group: String? = nil, ungrouped: Bool = false, book: String? = nil
+            ) {
                 self.rows = rows; self.page = page; self.pageCount = pageCount; self.total = total
                 self.search = search; self.sort = sort; self.caption = caption
                 self.group = group; self.ungrouped = ungrouped; self.book = book
@@ -75,15 +77,18 @@ public enum ListContacts {
                 // "Book" column only when the file has more than one book in use.
                 let matched = rows.contains { $0.matched != nil }
                 let books = rows.contains { $0.book != nil }
-                return .table(columns: [.init("#", alignRight: true), .init("Name"), .init("Organization"),
-                                        .init("Email"), .init("Phone")] + (books ? [.init("Book")] : [])
-                                  + (matched ? [.init("Matched")] : []),
-                              rows: rows.map { row in
-                                  ["\(row.id)", row.name, row.organization, row.email, row.phone]
-                                      + (books ? [row.book ?? ""] : [])
-                                      + (matched ? [row.matched ?? ""] : [])
-                              },
-                              caption: caption)
+                return .table(
+                    columns: [
+                        .init("#", alignRight: true), .init("Name"), .init("Organization"),
+                        .init("Email"), .init("Phone"),
+                    ] + (books ? [.init("Book")] : [])
+                        + (matched ? [.init("Matched")] : []),
+                    rows: rows.map { row in
+                        ["\(row.id)", row.name, row.organization, row.email, row.phone]
+                            + (books ? [row.book ?? ""] : [])
+                            + (matched ? [row.matched ?? ""] : [])
+                    },
+                    caption: caption)
             }
         }
     }

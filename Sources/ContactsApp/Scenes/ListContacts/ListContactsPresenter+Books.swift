@@ -9,8 +9,10 @@ extension ListContactsPresenter: ListContactsBooksPresentationLogic {
     public func presentBooks(response: ListContacts.ShowBooks.Response) {
         typealias Book = ListContacts.ShowBooks.ViewModel.Book
         let books = response.books.map { book in
-            Book(name: book.name, account: book.account, url: book.url, contacts: book.count,
-                 readOnly: book.serverReadOnly ? "server" : book.markedReadOnly ? "marked" : nil, isDefault: book.isDefault)
+            Book(
+                name: book.name, account: book.account, url: book.url, contacts: book.count,
+                readOnly: book.serverReadOnly ? "server" : book.markedReadOnly ? "marked" : nil,
+                isDefault: book.isDefault)
         }
         let count = books.count == 1 ? "1 book" : "\(books.count) books"
         let target = response.books.first(where: \.isDefault).map { "; new contacts go to \($0.name)" } ?? ""
@@ -28,7 +30,8 @@ extension ListContactsPresenter: ListContactsBooksPresentationLogic {
         } else if moved.leavingServers > 0 || !moved.book.isLocal {
             text += " (on the servers at the next sync: the new book gets the card first, then the old one loses it)"
         }
-        booksViewController?.displayMovedContacts(viewModel: .init(
-            ids: moved.contacts.compactMap(\.id), book: moved.book.name, text: text))
+        booksViewController?.displayMovedContacts(
+            viewModel: .init(
+                ids: moved.contacts.compactMap(\.id), book: moved.book.name, text: text))
     }
 }

@@ -17,31 +17,39 @@ extension ListContactsPresenter: ListContactsDirectoryPresentationLogic {
         let rows = response.search.entries.map { entry -> Model.Row in
             numbers[entry.source, default: 0] += 1
             let contact = DirectoryMapping.contact(from: entry)
-            return Model.Row(reference: "\(entry.source):\(numbers[entry.source]!)", directory: entry.source,
-                             dn: TerminalText.sanitize(entry.dn), name: formatter.displayName(contact),
-                             organization: contact.organization, email: contact.emails.first?.value ?? "",
-                             phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
+            return Model.Row(
+                reference: "\(entry.source):\(numbers[entry.source]!)", directory: entry.source,
+                dn: TerminalText.sanitize(entry.dn), name: formatter.displayName(contact),
+                organization: contact.organization, email: contact.emails.first?.value ?? "",
+                phone: contact.phones.first.map { formatter.phone($0.value) } ?? "")
         }
         let caption: String
         switch rows.count {
         case 0: caption = "No one in the directories"
-        case 1: caption = "1 person in the directories; 'show \(rows[0].reference)' for every field, 'copy \(rows[0].reference)' to keep"
+        case 1:
+            caption =
+                "1 person in the directories; 'show \(rows[0].reference)' for every field, 'copy \(rows[0].reference)' to keep"
         default:
-            caption = "\(rows.count) people in the directories; 'show \(rows[0].reference)' for every field, "
+            caption =
+                "\(rows.count) people in the directories; 'show \(rows[0].reference)' for every field, "
                 + "'copy \(rows[0].reference)' to keep"
         }
-        directoryViewController?.displayDirectoryResults(viewModel: .init(
-            rows: rows, notices: response.search.notices.map(TerminalText.sanitize), caption: caption))
+        directoryViewController?.displayDirectoryResults(
+            viewModel: .init(
+                rows: rows, notices: response.search.notices.map(TerminalText.sanitize), caption: caption))
     }
 
     public func presentDirectoryEntry(response: ListContacts.ShowDirectoryEntry.Response) {
-        directoryViewController?.displayDirectoryEntry(viewModel: DirectoryEntryFormatter(formatter: formatter)
-            .viewModel(response.entry, contact: response.contact))
+        directoryViewController?.displayDirectoryEntry(
+            viewModel: DirectoryEntryFormatter(formatter: formatter)
+                .viewModel(response.entry, contact: response.contact))
     }
 
     public func presentCopiedEntry(response: ListContacts.CopyDirectoryEntry.Response) {
-        viewController?.displayMessage(.success("Copied \(formatter.displayName(response.contact)) from directory "
-            + "\(response.directory) as #\(response.contact.id ?? 0)"))
+        viewController?.displayMessage(
+            .success(
+                "Copied \(formatter.displayName(response.contact)) from directory "
+                    + "\(response.directory) as #\(response.contact.id ?? 0)"))
     }
 
     public func presentDirectoryFailure(_ failure: DirectoryFailure) {
@@ -71,15 +79,22 @@ public struct DirectoryEntryFormatter {
         add("Title", contact.title)
         for phone in contact.phones { add("Phone (\(phone.label))", formatter.phone(phone.value)) }
         for email in contact.emails { add("Email (\(email.label))", email.value) }
-        for address in contact.addresses { add("Address (\(address.label))", address.components.joined(separator: ", ")) }
+        for address in contact.addresses {
+            add("Address (\(address.label))", address.components.joined(separator: ", "))
+        }
         for website in contact.websites { add("Website", website.value) }
         add("Notes", contact.notes)
         let photo = DirectoryMapping.photo(entry)
-        if let photo { add("Photo", "JPEG image, \(ByteCountFormatter.string(fromByteCount: Int64(photo.count), countStyle: .file))") }
+        if let photo {
+            add(
+                "Photo",
+                "JPEG image, \(ByteCountFormatter.string(fromByteCount: Int64(photo.count), countStyle: .file))")
+        }
         add("Directory", entry.source)
         add("DN", entry.dn)
-        return .init(directory: entry.source, dn: TerminalText.sanitize(entry.dn),
-                     name: TerminalText.sanitize(formatter.displayName(contact)), fields: fields,
-                     photo: photo.map { "data:image/jpeg;base64," + $0.base64EncodedString() })
+        return .init(
+            directory: entry.source, dn: TerminalText.sanitize(entry.dn),
+            name: TerminalText.sanitize(formatter.displayName(contact)), fields: fields,
+            photo: photo.map { "data:image/jpeg;base64," + $0.base64EncodedString() })
     }
 }

@@ -14,10 +14,13 @@ extension ListContactsPresenter: ListContactsGroupsPresentationLogic {
     public func presentGroups(response: ListContacts.ListGroups.Response) {
         let groups = response.groups.map { summary in
             ListContacts.ListGroups.ViewModel.Group(
-                id: summary.group.id ?? 0, uid: summary.group.uid, name: summary.group.name, size: summary.group.members.count,
+                id: summary.group.id ?? 0, uid: summary.group.uid, name: summary.group.name,
+                size: summary.group.members.count,
                 inBook: summary.inBook, members: summary.group.members, convention: summary.group.convention.rawValue)
         }
-        let caption = groups.isEmpty ? "No groups yet; make one with 'group new NAME'"
+        let caption =
+            groups.isEmpty
+            ? "No groups yet; make one with 'group new NAME'"
             : groups.count == 1 ? "1 group" : "\(groups.count) groups"
         groupsViewController?.displayGroups(viewModel: .init(groups: groups, caption: caption))
     }
@@ -31,15 +34,22 @@ extension ListContactsPresenter: ListContactsGroupsPresentationLogic {
         case .new: text = "Made group \(group.name)"
         case .rename: text = "Renamed group \(response.oldName ?? "") to \(group.name)"
         case .delete: text = "Deleted group \(group.name) (its \(size) stay in the book)"
-        case .add: text = response.changed.isEmpty ? "Nothing added to \(group.name) (\(size))" : "Added \(names) to \(group.name) (\(size))"
+        case .add:
+            text =
+                response.changed.isEmpty
+                ? "Nothing added to \(group.name) (\(size))" : "Added \(names) to \(group.name) (\(size))"
         case .remove:
-            text = response.changed.isEmpty ? "Nothing removed from \(group.name) (\(size))" : "Removed \(names) from \(group.name) (\(size))"
+            text =
+                response.changed.isEmpty
+                ? "Nothing removed from \(group.name) (\(size))" : "Removed \(names) from \(group.name) (\(size))"
         }
         let notes = response.unchanged.map { contact in
             "\(formatter.displayName(contact)) \(response.action == .add ? "was a member already" : "was not a member")"
         }
-        groupsViewController?.displayChangedGroup(viewModel: .init(
-            action: response.action.rawValue, id: group.id ?? 0, uid: group.uid, name: group.name, members: group.members,
-            changed: response.changed.compactMap(\.id), text: text, notes: notes))
+        groupsViewController?.displayChangedGroup(
+            viewModel: .init(
+                action: response.action.rawValue, id: group.id ?? 0, uid: group.uid, name: group.name,
+                members: group.members,
+                changed: response.changed.compactMap(\.id), text: text, notes: notes))
     }
 }

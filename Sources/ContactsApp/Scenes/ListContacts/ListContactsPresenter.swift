@@ -32,9 +32,13 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             if query.group == .ungrouped && query.search.isEmpty && query.book == nil {
                 caption.append("Every contact is in a group")
             } else if !empty.isEmpty {
-                caption.append(query.search.isEmpty ? "No contacts \(empty)" : "No contacts \(empty) match \(Self.quoted(query.search))")
+                caption.append(
+                    query.search.isEmpty
+                        ? "No contacts \(empty)" : "No contacts \(empty) match \(Self.quoted(query.search))")
             } else {
-                caption.append(query.search.isEmpty ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
+                caption.append(
+                    query.search.isEmpty
+                        ? "No contacts yet; add one with 'add'" : "No contacts match \(Self.quoted(query.search))")
             }
         } else {
             caption.append("Page \(query.page) of \(pageCount)")
@@ -43,15 +47,16 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
             if let book = query.book { caption.append("in book \(book)") }
             caption.append(query.sort == .last ? "by last name" : "by first name")
         }
-        viewController?.displayFetchedContacts(viewModel: .init(
-            rows: response.page.contacts.map { contact in
-                var shown = row(contact, matched: response.page.matches[contact.id ?? 0], search: query.search)
-                shown.book = response.page.books[contact.id ?? 0]
-                return shown
-            },
-            page: query.page, pageCount: pageCount, total: total,
-            search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · "),
-            group: response.groupName, ungrouped: query.group == .ungrouped, book: query.book))
+        viewController?.displayFetchedContacts(
+            viewModel: .init(
+                rows: response.page.contacts.map { contact in
+                    var shown = row(contact, matched: response.page.matches[contact.id ?? 0], search: query.search)
+                    shown.book = response.page.books[contact.id ?? 0]
+                    return shown
+                },
+                page: query.page, pageCount: pageCount, total: total,
+                search: query.search, sort: query.sort.rawValue, caption: caption.joined(separator: " · "),
+                group: response.groupName, ungrouped: query.group == .ungrouped, book: query.book))
     }
 
     /// The search in quotes for a caption, its start only when long: a 20 MB command line was
@@ -63,30 +68,34 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
     }
 
     public func presentSelectedContact(response: ListContacts.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
+        viewController?.displaySelectedContact(
+            viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentDeletedContact(response: ListContacts.DeleteContact.Response) {
-        viewController?.displayDeletedContact(viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
+        viewController?.displayDeletedContact(
+            viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
     }
 
     public func presentDeleteConfirmation(response: ListContacts.DeleteContact.ConfirmationResponse) {
         let id = response.contact.id ?? 0
         let name = formatter.displayName(response.contact)
         let reference = response.reference.trimmingCharacters(in: .whitespaces)
-        viewController?.displayDeleteConfirmation(viewModel: .init(
-            id: id, question: "Delete \(name) (#\(id))?", declined: "Nothing deleted",
-            refusal: "not deleted: '\(reference)' is only part of \(name)'s name; name the contact exactly "
-                + "(delete \(id)) or confirm (delete \(reference) yes)"))
+        viewController?.displayDeleteConfirmation(
+            viewModel: .init(
+                id: id, question: "Delete \(name) (#\(id))?", declined: "Nothing deleted",
+                refusal: "not deleted: '\(reference)' is only part of \(name)'s name; name the contact exactly "
+                    + "(delete \(id)) or confirm (delete \(reference) yes)"))
     }
 
     public func presentInsertedContact(response: ListContacts.ShowInsertedContact.Response) {
         let position = response.position + 1
         let page = response.query.page
         let name = formatter.displayName(response.contact)
-        viewController?.displayInsertedContact(viewModel: .init(
-            row: row(response.contact), position: position, page: page,
-            text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
+        viewController?.displayInsertedContact(
+            viewModel: .init(
+                row: row(response.contact), position: position, page: page,
+                text: "\(name) is number \(position) of \(response.total) in the list (page \(page))"))
     }
 
     /// "Imported book.vcf: 3 added, 1 updated, 2 unchanged", then what could not be read, was
@@ -96,16 +105,20 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let report = response.report
         let files = report.files.map { " (\(count($0, ".vcf file")))" } ?? ""
         var parts: [String] = []
-        if report.newUIDs > 0 { parts.append("\(count(report.newUIDs, "card")) without a UID of its own given a new one") }
+        if report.newUIDs > 0 {
+            parts.append("\(count(report.newUIDs, "card")) without a UID of its own given a new one")
+        }
         if report.problemCount > 0 { parts.append("\(count(report.problemCount, "card")) could not be read") }
         if report.skippedLines > 0 { parts.append("\(count(report.skippedLines, "line")) outside any card skipped") }
         if report.invalidValues > 0 { parts.append("\(count(report.invalidValues, "value")) kept but not valid") }
         if report.changes > 0 { parts.append("\(count(report.changes, "change")) made in reading") }
         if report.groupsAdded + report.groupsUpdated > 0 {
-            parts.insert("\(count(report.groupsAdded + report.groupsUpdated, "group")) (\(report.groupsAdded) added, \(report.groupsUpdated) updated)",
-                         at: 0)
+            parts.insert(
+                "\(count(report.groupsAdded + report.groupsUpdated, "group")) (\(report.groupsAdded) added, \(report.groupsUpdated) updated)",
+                at: 0)
         }
-        let text = report.readNothing
+        let text =
+            report.readNothing
             ? "Nothing imported from \(response.path)\(files): " + parts.joined(separator: "; ")
             : "Imported \(response.path)\(files): \(report.added) added, \(report.updated) updated, \(report.unchanged) unchanged"
                 + parts.map { "; " + $0 }.joined()
@@ -128,8 +141,10 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         if total > shown.count {
             details["more"] = "\(total - shown.count) more problems not shown"
         }
-        viewController?.displayImportedContacts(viewModel: .init(
-            message: report.readNothing ? .error(text, code: .badInput, details: details) : Message(.info, text, details: details)))
+        viewController?.displayImportedContacts(
+            viewModel: .init(
+                message: report.readNothing
+                    ? .error(text, code: .badInput, details: details) : Message(.info, text, details: details)))
     }
 
     /// Enough to find the trouble without flooding a terminal.
@@ -142,21 +157,31 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let report = response.report
         var changes: [String: String] = [:]
         for (index, conversion) in report.conversions.enumerated() {
-            let named = conversion.contacts.map { contact in contact.id.map { "\(contact.name) (#\($0))" } ?? contact.name }
+            let named = conversion.contacts.map { contact in
+                contact.id.map { "\(contact.name) (#\($0))" } ?? contact.name
+            }
             let more = conversion.count > named.count ? ", and \(conversion.count - named.count) more" : ""
             // Keys numbered so that details sorted by key keep the order met.
-            let key = "change " + String(repeating: " ", count: String(report.conversions.count).count - String(index + 1).count) + "\(index + 1)"
-            changes[key] = "\(conversion.note): \(count(conversion.count, "contact")) (\(named.joined(separator: ", "))\(more))"
+            let key =
+                "change "
+                + String(repeating: " ", count: String(report.conversions.count).count - String(index + 1).count)
+                + "\(index + 1)"
+            changes[key] =
+                "\(conversion.note): \(count(conversion.count, "contact")) (\(named.joined(separator: ", "))\(more))"
         }
-        let changed = report.convertedContacts > 0
+        let changed =
+            report.convertedContacts > 0
             ? "; \(count(report.convertedContacts, "contact")) changed to be valid \(report.format.displayName)" : ""
         if let text = report.text {
-            viewController?.displayExportedContacts(viewModel: .init(
-                format: report.format.rawValue, mediaType: report.format == .csv ? "text/csv" : "text/vcard",
-                count: report.count, text: text, changes: changes.keys.sorted().compactMap { changes[$0] }))
+            viewController?.displayExportedContacts(
+                viewModel: .init(
+                    format: report.format.rawValue, mediaType: report.format == .csv ? "text/csv" : "text/vcard",
+                    count: report.count, text: text, changes: changes.keys.sorted().compactMap { changes[$0] }))
             return
         }
-        let text = "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)" + changed
+        let text =
+            "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)"
+            + changed
         viewController?.displayMessage(changes.isEmpty ? .success(text) : Message(.info, text, details: changes))
     }
 
@@ -211,7 +236,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
 
     /// "Undid: deleted Bob Stone", "Redid: deleted Bob Stone".
     public func presentUndoneChange(response: ListContacts.UndoChange.Response) {
-        viewController?.displayUndoneChange(viewModel: .init(message: .success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)")))
+        viewController?.displayUndoneChange(
+            viewModel: .init(message: .success("\(response.redo ? "Redid" : "Undid"): \(response.change.summary)")))
     }
 
     /// What a search matched, briefly, unless the row shows it already (the name, the
@@ -238,7 +264,9 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         var found: (line: [Character], start: Int, end: Int)?
         search: for word in words where !word.isEmpty {
             for line in lines {
-                guard let range = line.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) else { continue }
+                guard let range = line.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) else {
+                    continue
+                }
                 let start = line.distance(from: line.startIndex, to: range.lowerBound)
                 found = (Array(line), start, start + line.distance(from: range.lowerBound, to: range.upperBound))
                 break search
@@ -276,7 +304,8 @@ extension ContactFormatter {
     /// A contact as a row of the list (and of the duplicates scene's groups): the name to show,
     /// the phones formatted.
     func row(_ contact: Contact) -> ListContacts.Row {
-        ListContacts.Row(id: contact.id ?? 0, name: displayName(contact), organization: contact.organization, emails: contact.emails,
-                         phones: contact.phones.map { LabeledValue(label: $0.label, value: phone($0.value)) })
+        ListContacts.Row(
+            id: contact.id ?? 0, name: displayName(contact), organization: contact.organization, emails: contact.emails,
+            phones: contact.phones.map { LabeledValue(label: $0.label, value: phone($0.value)) })
     }
 }

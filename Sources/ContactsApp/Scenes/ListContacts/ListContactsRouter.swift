@@ -85,8 +85,10 @@ public final class ListContactsRouter: ListContactsRoutingLogic, ListContactsDat
         show(&birthdays, factory.makeBirthdays, action, call)
     }
 
-    private func show(_ scene: inout ListContactsToolScene?, _ make: () -> ListContactsToolScene,
-                      _ action: ListContacts.Action, _ call: ActionCall) {
+    private func show(
+        _ scene: inout ListContactsToolScene?, _ make: () -> ListContactsToolScene,
+        _ action: ListContacts.Action, _ call: ActionCall
+    ) {
         let shown = scene ?? make()
         scene = shown
         shown.perform(action, call)

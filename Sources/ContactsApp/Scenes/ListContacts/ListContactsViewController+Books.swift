@@ -19,7 +19,8 @@ extension ListContactsViewController: ListContactsBooksDisplayLogic {
             var book = call.string("book")
             // `move work` alone, or JSON-RPC without `book`: the book is the last word.
             if book == nil, references.count > 1 { book = references.removeLast() }
-            booksInteractor?.moveContacts(request: .init(references: references, book: book ?? "", copy: action == .copy))
+            booksInteractor?.moveContacts(
+                request: .init(references: references, book: book ?? "", copy: action == .copy))
         default: break
         }
     }

@@ -18,8 +18,10 @@ extension ListContactsViewController: ListContactsDirectoryDisplayLogic {
             let text = (call.string("contacts") ?? "").trimmingSpaces
             guard let directoryInteractor, directoryInteractor.isDirectoryReference(text) else { return false }
             if let book = call.string("book") {
-                displayMessage(.error("a directory's result is copied into the default book, not '\(book)': copy \(text), then move it",
-                                      code: .badInput))
+                displayMessage(
+                    .error(
+                        "a directory's result is copied into the default book, not '\(book)': copy \(text), then move it",
+                        code: .badInput))
                 return true
             }
             directoryInteractor.copyDirectoryEntry(request: .init(reference: text))
@@ -39,6 +41,10 @@ extension ListContactsViewController: ListContactsDirectoryDisplayLogic {
         }
     }
 
-    public func displayDirectoryResults(viewModel: ListContacts.SearchDirectories.ViewModel) { output.display(viewModel) }
-    public func displayDirectoryEntry(viewModel: ListContacts.ShowDirectoryEntry.ViewModel) { output.display(viewModel) }
+    public func displayDirectoryResults(viewModel: ListContacts.SearchDirectories.ViewModel) {
+        output.display(viewModel)
+    }
+    public func displayDirectoryEntry(viewModel: ListContacts.ShowDirectoryEntry.ViewModel) {
+        output.display(viewModel)
+    }
 }

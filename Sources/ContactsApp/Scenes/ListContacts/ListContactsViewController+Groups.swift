@@ -12,9 +12,10 @@ extension ListContactsViewController: ListContactsGroupsDisplayLogic {
             let text = call.string("values") ?? ""
             // Unbalanced quotes: the text as one value, which the Interactor reports as not found.
             let values = text.isEmpty ? [] : (try? CommandLineParser.splitWords(text)) ?? [text]
-            groupsInteractor?.changeGroup(request: .init(
-                action: call.string("action").flatMap(ListContacts.ChangeGroup.Action.init(rawValue:)) ?? .new,
-                name: call.string("name") ?? "", values: values, book: call.string("book")))
+            groupsInteractor?.changeGroup(
+                request: .init(
+                    action: call.string("action").flatMap(ListContacts.ChangeGroup.Action.init(rawValue:)) ?? .new,
+                    name: call.string("name") ?? "", values: values, book: call.string("book")))
         }
     }
 

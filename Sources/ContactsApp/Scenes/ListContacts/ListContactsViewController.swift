@@ -16,10 +16,11 @@ public protocol ListContactsDisplayLogic: AnyObject {
 
 /// Turns the list's actions into Requests and hands what it displays to the front end.
 public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
-    public static let descriptor = SceneDescriptor(id: "contacts", summary: "the list of contacts",
-                                                   actions: ListContacts.Action.self,
-                                                   displays: DuplicatesViewController.viewModels + BirthdaysViewController.viewModels
-                                                       + groupViewModels + directoryViewModels + bookViewModels)
+    public static let descriptor = SceneDescriptor(
+        id: "contacts", summary: "the list of contacts",
+        actions: ListContacts.Action.self,
+        displays: DuplicatesViewController.viewModels + BirthdaysViewController.viewModels
+            + groupViewModels + directoryViewModels + bookViewModels)
 
     public var interactor: ListContactsBusinessLogic?
     public var groupsInteractor: ListContactsGroupsBusinessLogic?
@@ -46,22 +47,29 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case .next: interactor?.fetchContacts(request: Fetch(page: .next))
         case .previous: interactor?.fetchContacts(request: Fetch(page: .previous))
         case .page: interactor?.fetchContacts(request: Fetch(page: call.integer("number").map { .number($0) }))
-        case .sort: interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
+        case .sort:
+            interactor?.fetchContacts(request: Fetch(sort: call.string("by").flatMap(SortOrder.init(rawValue:))))
         case .search: interactor?.fetchContacts(request: Fetch(search: call.string("text") ?? ""))
         case .show: interactor?.selectContact(request: .init(reference: call.string("contact") ?? ""))
         case .edit: interactor?.selectContact(request: .init(reference: call.string("contact") ?? "", purpose: .edit))
         case .add: router?.routeToAddContact()
         case .delete:
-            interactor?.deleteContact(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
+            interactor?.deleteContact(
+                request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         case .import:
-            interactor?.importContacts(request: .init(
-                path: call.string("path") ?? "", format: call.string("format").flatMap(ImportFormat.init(rawValue:)) ?? .auto))
+            interactor?.importContacts(
+                request: .init(
+                    path: call.string("path") ?? "",
+                    format: call.string("format").flatMap(ImportFormat.init(rawValue:)) ?? .auto))
         case .export:
-            interactor?.exportContacts(request: .init(
-                path: call.string("path") ?? "", format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
-                scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
-                overwrite: call.boolean("overwrite") ?? false))
-        case .undo: interactor?.undoChange(request: .init(redo: false, changeSet: call.integer("change").map(Int64.init)))
+            interactor?.exportContacts(
+                request: .init(
+                    path: call.string("path") ?? "",
+                    format: call.string("format").flatMap(ExportFormat.init(rawValue:)),
+                    scope: call.string("contacts").flatMap(ListContacts.ExportContacts.Scope.init(rawValue:)) ?? .all,
+                    overwrite: call.boolean("overwrite") ?? false))
+        case .undo:
+            interactor?.undoChange(request: .init(redo: false, changeSet: call.integer("change").map(Int64.init)))
         case .redo: interactor?.undoChange(request: .init(redo: true))
         case .sync: interactor?.syncContacts(request: .init(account: call.string("account")))
         // The tools are scenes of their own, shown in the list's place: nothing to decide here.
@@ -86,7 +94,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
 
     public func completions(for source: String, prefix: String) -> [String] {
         if source == "group" { return groupCompletions(prefix) }
-        return contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: .init(prefix: $0)) }
+        return contactNames.candidates(for: source, prefix: prefix) {
+            interactor?.completeReference(request: .init(prefix: $0))
+        }
     }
 
     public func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel) { output.display(viewModel) }
@@ -96,21 +106,31 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         case .edit: router?.routeToEditContact()
         }
     }
-    public func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) { output.display(viewModel.message) }
-    public func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) { output.display(viewModel.message) }
+    public func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {
+        output.display(viewModel.message)
+    }
+    public func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {
+        output.display(viewModel.message)
+    }
     public func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) { output.display(viewModel.message) }
-    public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) { output.display(viewModel) }
+    public func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel) {
+        output.display(viewModel)
+    }
     public func displayExportedContacts(viewModel: ListContacts.ExportContacts.ViewModel) { output.display(viewModel) }
     /// Asks before deleting; on yes the front end runs `delete` naming the contact by its number.
     public func displayDeleteConfirmation(viewModel: ListContacts.DeleteContact.ConfirmationViewModel) {
-        output.display(ConfirmationRequest(
-            question: viewModel.question,
-            confirmed: ActionCall(ListContacts.Action.delete, ["contact": .string(String(viewModel.id)), "confirm": .boolean(true)]),
-            declined: .info(viewModel.declined), otherwise: .refuse,
-            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+        output.display(
+            ConfirmationRequest(
+                question: viewModel.question,
+                confirmed: ActionCall(
+                    ListContacts.Action.delete, ["contact": .string(String(viewModel.id)), "confirm": .boolean(true)]),
+                declined: .info(viewModel.declined), otherwise: .refuse,
+                refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
 
-    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) { contactNames.answer(viewModel.candidates) }
+    public func displayCompletions(viewModel: ListContacts.CompleteReference.ViewModel) {
+        contactNames.answer(viewModel.candidates)
+    }
     /// The last sync's ViewModel, kept for a front end that shows it its own way and reads it after
     /// the action (`contactsbook sync`: a line per account on stdout, errors on stderr); sessions
     /// are sent its message.

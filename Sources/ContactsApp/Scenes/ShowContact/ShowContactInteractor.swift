@@ -28,8 +28,10 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     public var contactWasSaved = false
     public private(set) var selectedContact: Contact?
 
-    public init(worker: ShowContactStorageLogic, journalWorker: ContactsJournalLogic? = nil,
-                files: ContactFilesLogic = ContactFilesWorker()) {
+    public init(
+        worker: ShowContactStorageLogic, journalWorker: ContactsJournalLogic? = nil,
+        files: ContactFilesLogic = ContactFilesWorker()
+    ) {
         self.worker = worker
         self.journalWorker = journalWorker
         self.files = files
@@ -44,7 +46,9 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             guard let data = photo.data else {
                 throw ContactsFailure.badInput("The photo of \(name) is a link, not in the card: \(photo.uri ?? "")")
             }
-            guard !request.path.isEmpty else { throw ContactsFailure.badInput("Name the file to write: photo save FILE") }
+            guard !request.path.isEmpty else {
+                throw ContactsFailure.badInput("Name the file to write: photo save FILE")
+            }
             try files.write(data, to: request.path)
             presenter?.presentSavedPhoto(response: .init(contact: current, photo: photo, path: request.path))
         } catch {
@@ -56,7 +60,8 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
         guard let current = contact else { return }
         do {
             guard let journalWorker else { throw ContactsFailure.badInput("This book keeps no history.") }
-            presenter?.presentHistory(response: .init(changes: try journalWorker.history(of: current), contact: current))
+            presenter?.presentHistory(
+                response: .init(changes: try journalWorker.history(of: current), contact: current))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -73,7 +78,8 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
             let fresh = try worker.contact(id: id)
             contact = fresh
             let groups = try groupsWorker?.groups(of: fresh).map(\.name) ?? []
-            presenter?.presentFetchedContact(response: .init(contact: fresh, groups: groups, book: worker.bookName(of: fresh)))
+            presenter?.presentFetchedContact(
+                response: .init(contact: fresh, groups: groups, book: worker.bookName(of: fresh)))
         } catch {
             presenter?.presentFailure(ContactsFailure(error))
         }
@@ -105,7 +111,8 @@ public final class ShowContactInteractor: ShowContactBusinessLogic, ShowContactD
     }
 
     public func completeReference(request: ShowContact.CompleteReference.Request) {
-        presenter?.presentCompletedReference(response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
+        presenter?.presentCompletedReference(
+            response: .init(names: worker.names(startingWith: request.prefix, sort: .last)))
     }
 
     public func deleteContact(request: ShowContact.DeleteContact.Request) {

@@ -22,7 +22,9 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         let contact = response.contact
         typealias Field = ShowContact.FetchContact.ViewModel.Field
         var fields: [Field] = []
-        func add(_ label: String, _ value: String) { if !value.isEmpty { fields.append(Field(label: label, value: value)) } }
+        func add(_ label: String, _ value: String) {
+            if !value.isEmpty { fields.append(Field(label: label, value: value)) }
+        }
         // Every field of the table, in its order; a later ORG, TITLE or NOTE after the first ("Title 2").
         for field in ContactField.allCases {
             guard let label = field.declaration.detailLabel else { continue }
@@ -30,7 +32,8 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
             case .text(let text): add(label, text)
             case .date(let date): add(label, date.map(formatter.birthday) ?? "")
             case .items(let items): for item in items { add("\(label) (\(item.label))", shown(field, item.value)) }
-            case .addresses(let addresses): for address in addresses { add("\(label) (\(address.label))", formatter.address(address)) }
+            case .addresses(let addresses):
+                for address in addresses { add("\(label) (\(address.label))", formatter.address(address)) }
             case .words(let words): add(label, words.joined(separator: ", "))
             }
             for (index, value) in contact.laterValues(of: field).enumerated() { add("\(label) \(index + 2)", value) }
@@ -41,16 +44,19 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
         add("Book", response.book ?? "")
         add("Created", formatter.timestamp(contact.createdAt))
         add("Updated", formatter.timestamp(contact.updatedAt))
-        viewController?.displayFetchedContact(viewModel: .init(
-            id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
-            version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups), book: response.book))
+        viewController?.displayFetchedContact(
+            viewModel: .init(
+                id: contact.id ?? 0, uid: contact.uid, name: formatter.displayName(contact),
+                version: contact.version, fields: fields, contact: Self.record(contact, groups: response.groups),
+                book: response.book))
     }
 
     /// An item's value as the detail shows it: a switch, so a new field is shown on purpose.
     private func shown(_ field: ContactField, _ value: String) -> String {
         switch field {
         case .phone: return formatter.phone(value)
-        case .given, .family, .display, .nickname, .organization, .title, .email, .address, .website, .birthday, .notes, .tag:
+        case .given, .family, .display, .nickname, .organization, .title, .email, .address, .website, .birthday, .notes,
+            .tag:
             return value
         }
     }
@@ -58,29 +64,35 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
     /// The contact's own values, unformatted, with its times in ISO 8601 (UTC, whatever the
     /// user's time zone), for programs.
     static func record(_ contact: Contact, groups: [String] = []) -> ShowContact.FetchContact.ViewModel.Record {
-        .init(id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
-              familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
-              organization: contact.organization,
-              title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
-              websites: contact.websites,
-              birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
-              formattedName: contact.formattedName,
-              photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },
-              created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601),
-              groups: groups)
+        .init(
+            id: contact.id ?? 0, uid: contact.uid, version: contact.version, givenName: contact.givenName,
+            familyName: contact.familyName, nameOrder: contact.nameOrder.rawValue, nickname: contact.nickname,
+            organization: contact.organization,
+            title: contact.title, phones: contact.phones, emails: contact.emails, addresses: contact.addresses,
+            websites: contact.websites,
+            birthday: contact.birthday, tags: contact.tags, notes: contact.notes, displayName: contact.fullName,
+            formattedName: contact.formattedName,
+            photo: ContactPhoto(of: contact).map { .init(mediaType: $0.mediaType, bytes: $0.data?.count, uri: $0.uri) },
+            created: contact.createdAt.formatted(.iso8601), updated: contact.updatedAt.formatted(.iso8601),
+            groups: groups)
     }
 
     public func presentSavedPhoto(response: ShowContact.SavePhoto.Response) {
-        viewController?.displaySavedPhoto(viewModel: .init(message: .success(
-            "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)")))
+        viewController?.displaySavedPhoto(
+            viewModel: .init(
+                message: .success(
+                    "Saved the photo of \(formatter.displayName(response.contact)) (\(response.photo.summary)) to \(response.path)"
+                )))
     }
 
     public func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
-        viewController?.displayDeletedContact(viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
+        viewController?.displayDeletedContact(
+            viewModel: .init(message: .success("Deleted \(formatter.displayName(response.contact))")))
     }
 
     public func presentSelectedContact(response: ShowContact.SelectContact.Response) {
-        viewController?.displaySelectedContact(viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
+        viewController?.displaySelectedContact(
+            viewModel: .init(id: response.contact.id ?? 0, purpose: response.purpose))
     }
 
     public func presentContactToEdit(response: ShowContact.EditContact.Response) {
@@ -96,8 +108,9 @@ public final class ShowContactPresenter: ShowContactPresentationLogic {
     }
 
     public func presentHistory(response: ShowContact.ShowHistory.Response) {
-        viewController?.displayHistory(viewModel: formatter.history(
-            response.changes, contactID: response.contact.id,
-            emptyCaption: "No history for \(formatter.displayName(response.contact))"))
+        viewController?.displayHistory(
+            viewModel: formatter.history(
+                response.changes, contactID: response.contact.id,
+                emptyCaption: "No history for \(formatter.displayName(response.contact))"))
     }
 }

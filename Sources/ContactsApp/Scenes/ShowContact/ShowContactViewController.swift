@@ -14,8 +14,9 @@ public protocol ShowContactDisplayLogic: AnyObject {
 }
 
 public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
-    public static let descriptor = SceneDescriptor(id: "contact", summary: "one contact, every field",
-                                                   actions: ShowContact.Action.self, displays: [ShowContact.FetchContact.ViewModel.self])
+    public static let descriptor = SceneDescriptor(
+        id: "contact", summary: "one contact, every field",
+        actions: ShowContact.Action.self, displays: [ShowContact.FetchContact.ViewModel.self])
 
     public var interactor: ShowContactBusinessLogic?
     public var router: (ShowContactRoutingLogic & ShowContactDataPassing)?
@@ -77,7 +78,9 @@ public final class ShowContactViewController: Scene, ShowContactDisplayLogic {
     private let contactNames = ContactNameCompletion()
 
     public func completions(for source: String, prefix: String) -> [String] {
-        contactNames.candidates(for: source, prefix: prefix) { interactor?.completeReference(request: .init(prefix: $0)) }
+        contactNames.candidates(for: source, prefix: prefix) {
+            interactor?.completeReference(request: .init(prefix: $0))
+        }
     }
 
     public func displayCompletedReference(viewModel: ShowContact.CompleteReference.ViewModel) {

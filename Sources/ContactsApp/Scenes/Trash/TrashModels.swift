@@ -28,7 +28,9 @@ public enum Trash {
             /// A trashed contact; empty (or "yes", as `purge yes` reads) for the whole trash.
             public let reference: String
             public let confirmed: Bool
-            public init(reference: String, confirmed: Bool = false) { self.reference = reference; self.confirmed = confirmed }
+            public init(reference: String, confirmed: Bool = false) {
+                self.reference = reference; self.confirmed = confirmed
+            }
         }
         public struct Response {
             public let purged: Int

@@ -20,23 +20,31 @@ public final class TrashPresenter: TrashPresentationLogic {
     }
 
     public func presentRestoredContact(response: Trash.RestoreContact.Response) {
-        viewController?.displayRestoredContact(viewModel: .init(
-            message: .success("Restored \(formatter.displayName(response.contact)) (#\(response.contact.id ?? 0))")))
+        viewController?.displayRestoredContact(
+            viewModel: .init(
+                message: .success("Restored \(formatter.displayName(response.contact)) (#\(response.contact.id ?? 0))"))
+        )
     }
 
     public func presentPurgeConfirmation(response: Trash.PurgeContacts.ConfirmationResponse) {
-        let what = response.contact.map { "\(formatter.displayName($0)) (#\($0.id ?? 0))" }
+        let what =
+            response.contact.map { "\(formatter.displayName($0)) (#\($0.id ?? 0))" }
             ?? count(response.trashCount, "deleted contact")
         let its = response.contact == nil && response.trashCount != 1 ? "their" : "its"
         let confirm = response.contact.map { "purge #\($0.id ?? 0) yes" } ?? "purge yes"
-        viewController?.displayPurgeConfirmation(viewModel: .init(
-            id: response.contact?.id, question: "Erase \(what) for good, with \(its) history?", declined: "Nothing purged",
-            refusal: "not purged: this erases \(what) for good, with \(its) history; confirm with '\(confirm)'"))
+        viewController?.displayPurgeConfirmation(
+            viewModel: .init(
+                id: response.contact?.id, question: "Erase \(what) for good, with \(its) history?",
+                declined: "Nothing purged",
+                refusal: "not purged: this erases \(what) for good, with \(its) history; confirm with '\(confirm)'"))
     }
 
     public func presentPurgedContacts(response: Trash.PurgeContacts.Response) {
-        viewController?.displayPurgedContacts(viewModel: .init(message: .success(
-            "Purged \(count(response.purged, "contact")) for good, with \(response.purged == 1 ? "its" : "their") history")))
+        viewController?.displayPurgedContacts(
+            viewModel: .init(
+                message: .success(
+                    "Purged \(count(response.purged, "contact")) for good, with \(response.purged == 1 ? "its" : "their") history"
+                )))
     }
 
     public func presentFailure(_ failure: ContactsFailure) {

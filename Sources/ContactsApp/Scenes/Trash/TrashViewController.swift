@@ -23,7 +23,8 @@ public final class TrashViewController: ListContactsToolScene, TrashDisplayLogic
         case .trash: interactor.showTrash(request: .init())
         case .restore: interactor.restoreContact(request: .init(reference: call.string("contact") ?? ""))
         case .purge:
-            interactor.purgeContacts(request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
+            interactor.purgeContacts(
+                request: .init(reference: call.string("contact") ?? "", confirmed: call.boolean("confirm") ?? false))
         default: break // not this scene's: the list routes only its three actions here
         }
     }
@@ -37,10 +38,11 @@ public final class TrashViewController: ListContactsToolScene, TrashDisplayLogic
     public func displayPurgeConfirmation(viewModel: Trash.PurgeContacts.ConfirmationViewModel) {
         var confirmed: [String: ArgumentValue] = ["confirm": .boolean(true)]
         if let id = viewModel.id { confirmed["contact"] = .string("#\(id)") }
-        output.display(ConfirmationRequest(
-            question: viewModel.question, confirmed: ActionCall(ListContacts.Action.purge, confirmed),
-            declined: .info(viewModel.declined), otherwise: .refuse,
-            refusal: .error(viewModel.refusal, code: .confirmationRequired)))
+        output.display(
+            ConfirmationRequest(
+                question: viewModel.question, confirmed: ActionCall(ListContacts.Action.purge, confirmed),
+                declined: .info(viewModel.declined), otherwise: .refuse,
+                refusal: .error(viewModel.refusal, code: .confirmationRequired)))
     }
 
     public func displayMessage(_ message: Message) { output.display(message) }

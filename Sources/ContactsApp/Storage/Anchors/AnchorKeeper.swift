@@ -111,10 +111,13 @@ private final class SQLTable: AnchorTable {
     }
 
     func before(_ index: Int) throws -> Int? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT key, id, n FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
-            ORDER BY key DESC, id DESC LIMIT 1
-            """), arguments: [sort.rawValue, rows[index].entry.key, rows[index].entry.id])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT key, id, n FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
+                        ORDER BY key DESC, id DESC LIMIT 1
+                        """), arguments: [sort.rawValue, rows[index].entry.key, rows[index].entry.id])
         else { return nil }
         rows.append(SQLiteContactStore.Anchor(entry: IndexEntry(key: row[0], id: row[1]), n: row[2]))
         return rows.count - 1
@@ -161,12 +164,15 @@ private final class CachedOrder: AnchorTable {
     private let stored: [Place: Int]
 
     init(_ sort: SortOrder, _ db: Database) throws {
-        items = try Row.fetchAll(db, sql: "SELECT key, id, n FROM contact_anchor WHERE sort = ? ORDER BY key, id",
-                                 arguments: [sort.rawValue]).map { row in
+        items = try Row.fetchAll(
+            db, sql: "SELECT key, id, n FROM contact_anchor WHERE sort = ? ORDER BY key, id",
+            arguments: [sort.rawValue]
+        ).map { row in
             let key: String = row[0]
             return Item(bytes: Array(key.utf8), entry: IndexEntry(key: key, id: row[1]), n: row[2])
         }
-        stored = Dictionary(items.map { (Place(bytes: $0.bytes, id: $0.entry.id), $0.n) }, uniquingKeysWith: { a, _ in a })
+        stored = Dictionary(
+            items.map { (Place(bytes: $0.bytes, id: $0.entry.id), $0.n) }, uniquingKeysWith: { a, _ in a })
     }
 
     private static func precedes(_ a: [UInt8], _ aID: Int64, _ b: [UInt8], _ bID: Int64) -> Bool {
@@ -208,10 +214,12 @@ private final class CachedOrder: AnchorTable {
             let place = Place(bytes: item.bytes, id: item.entry.id)
             kept.insert(place)
             guard stored[place] != item.n else { continue }
-            try db.cachedStatement(sql: """
-                INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)
-                ON CONFLICT (sort, key, id) DO UPDATE SET n = excluded.n
-                """).execute(arguments: [sort.rawValue, item.entry.key, item.entry.id, item.n])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (sort, key, id) DO UPDATE SET n = excluded.n
+                    """
+            ).execute(arguments: [sort.rawValue, item.entry.key, item.entry.id, item.n])
         }
         for place in stored.keys where !kept.contains(place) {
             try db.cachedStatement(sql: "DELETE FROM contact_anchor WHERE sort = ? AND key = ? AND id = ?")

@@ -49,10 +49,12 @@ extension SQLiteContactStore {
     /// The last anchor at or before `entry`: the start of the bucket holding it (one seek of the
     /// primary key, which SQLite searches by the row value `(key, id)`).
     static func anchor(holding entry: IndexEntry, _ sort: SortOrder, _ db: Database) throws -> Anchor {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT key, id, n FROM contact_anchor WHERE sort = ? AND (key, id) <= (?, ?)
-            ORDER BY key DESC, id DESC LIMIT 1
-            """), arguments: [sort.rawValue, entry.key, entry.id])
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT key, id, n FROM contact_anchor WHERE sort = ? AND (key, id) <= (?, ?)
+                    ORDER BY key DESC, id DESC LIMIT 1
+                    """), arguments: [sort.rawValue, entry.key, entry.id])
         guard let row else { throw ContactStoreError.storage("The contacts database's page index is missing.") }
         return Anchor(entry: IndexEntry(key: row[0], id: row[1]), n: row[2])
     }
@@ -75,8 +77,9 @@ extension SQLiteContactStore {
                 index += 1
             }
             for anchor in anchors {
-                try db.execute(sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)",
-                               arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id, anchor.n])
+                try db.execute(
+                    sql: "INSERT INTO contact_anchor (sort, key, id, n) VALUES (?, ?, ?, ?)",
+                    arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id, anchor.n])
             }
         }
     }
@@ -87,14 +90,18 @@ extension SQLiteContactStore {
     /// `total`: the bucket holding `offset` found by summing bucket counts from the nearer end,
     /// then a walk of at most that bucket's entries. Nil when the counts do not add up to
     /// `total` (never, while every writer keeps both): the caller's OFFSET answers instead.
-    static func anchoredPageIDs(_ sort: SortOrder, offset: Int, limit: Int, total: Int,
-                                _ db: Database) throws -> [Int64]? {
+    static func anchoredPageIDs(
+        _ sort: SortOrder, offset: Int, limit: Int, total: Int,
+        _ db: Database
+    ) throws -> [Int64]? {
         guard offset < total, limit > 0 else { return [] }
         let descending = offset >= total / 2
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT key, id, n FROM contact_anchor WHERE sort = ?
-            ORDER BY key \(descending ? "DESC" : "ASC"), id \(descending ? "DESC" : "ASC")
-            """, arguments: [sort.rawValue])
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT key, id, n FROM contact_anchor WHERE sort = ?
+                ORDER BY key \(descending ? "DESC" : "ASC"), id \(descending ? "DESC" : "ASC")
+                """, arguments: [sort.rawValue])
         // Positions of the book are [start, end) for the bucket at hand.
         var start = 0, end = total
         while let row = try rows.next() {
@@ -113,9 +120,12 @@ extension SQLiteContactStore {
     /// own, plus its place in its bucket.
     static func anchoredPosition(of entry: IndexEntry, _ sort: SortOrder, _ db: Database) throws -> Int {
         let anchor = try self.anchor(holding: entry, sort, db)
-        let before = try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COALESCE(SUM(n), 0) FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
-            """), arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id]) ?? 0
+        let before =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COALESCE(SUM(n), 0) FROM contact_anchor WHERE sort = ? AND (key, id) < (?, ?)
+                        """), arguments: [sort.rawValue, anchor.entry.key, anchor.entry.id]) ?? 0
         return before + (try entryCount(sort, from: anchor.entry, before: entry, db))
     }
 
@@ -126,8 +136,10 @@ extension SQLiteContactStore {
     /// PLAN shows `contact_sort_last (sort_last>?)`: a seek to the key and a walk of every entry
     /// sharing it (up to 234 in the 1M benchmark book; unbounded in a book full of one name).
     /// `sort_last = ? AND id >= ?` and `sort_last > ?` are both seeks.
-    static func entries(_ sort: SortOrder, from start: IndexEntry, skip: Int, take: Int,
-                        _ db: Database) throws -> [IndexEntry] {
+    static func entries(
+        _ sort: SortOrder, from start: IndexEntry, skip: Int, take: Int,
+        _ db: Database
+    ) throws -> [IndexEntry] {
         guard take > 0 else { return [] }
         let column = sortColumn(sort)
         func fetch(_ sql: String, _ arguments: StatementArguments) throws -> [IndexEntry] {
@@ -135,19 +147,26 @@ extension SQLiteContactStore {
                 .map { IndexEntry(key: $0[0], id: $0[1]) }
         }
         // The start's own key, from its id on.
-        var found = try fetch("""
+        var found = try fetch(
+            """
             SELECT \(column), id FROM contact INDEXED BY contact_\(column) WHERE \(column) = ? AND id >= ?
             ORDER BY id LIMIT ? OFFSET ?
             """, [start.key, start.id, take, skip])
         guard found.count < take else { return found }
         // That run of the key is over: how much of `skip` it used (all of the run if it reached
         // the page, else counted, at most `skip` entries).
-        let run = !found.isEmpty ? skip + found.count : try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT COUNT(*) FROM (SELECT 1 FROM contact INDEXED BY contact_\(column)
-                                  WHERE \(column) = ? AND id >= ? LIMIT ?)
-            """), arguments: [start.key, start.id, skip]) ?? 0
+        let run =
+            !found.isEmpty
+            ? skip + found.count
+            : try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM (SELECT 1 FROM contact INDEXED BY contact_\(column)
+                                              WHERE \(column) = ? AND id >= ? LIMIT ?)
+                        """), arguments: [start.key, start.id, skip]) ?? 0
         // The keys after it.
-        found += try fetch("""
+        found += try fetch(
+            """
             SELECT \(column), id FROM contact INDEXED BY contact_\(column) WHERE \(column) > ?
             ORDER BY \(column), id LIMIT ? OFFSET ?
             """, [start.key, take - found.count, max(0, skip - run)])
@@ -156,18 +175,24 @@ extension SQLiteContactStore {
 
     /// How many entries of `sort`'s index lie at or after `start` and before `end` (start ≤ end),
     /// in exact index ranges (see `entries`).
-    static func entryCount(_ sort: SortOrder, from start: IndexEntry, before end: IndexEntry,
-                      _ db: Database) throws -> Int {
+    static func entryCount(
+        _ sort: SortOrder, from start: IndexEntry, before end: IndexEntry,
+        _ db: Database
+    ) throws -> Int {
         let column = sortColumn(sort), index = "contact INDEXED BY contact_\(column)"
         if start.key == end.key {
-            return try Int.fetchOne(db.cachedStatement(sql: """
-                SELECT COUNT(*) FROM \(index) WHERE \(column) = ? AND id >= ? AND id < ?
-                """), arguments: [start.key, start.id, end.id]) ?? 0
+            return try Int.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) FROM \(index) WHERE \(column) = ? AND id >= ? AND id < ?
+                        """), arguments: [start.key, start.id, end.id]) ?? 0
         }
-        return try Int.fetchOne(db.cachedStatement(sql: """
-            SELECT (SELECT COUNT(*) FROM \(index) WHERE \(column) = ?1 AND id >= ?2)
-                 + (SELECT COUNT(*) FROM \(index) WHERE \(column) > ?1 AND \(column) < ?3)
-                 + (SELECT COUNT(*) FROM \(index) WHERE \(column) = ?3 AND id < ?4)
-            """), arguments: [start.key, start.id, end.key, end.id]) ?? 0
+        return try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT (SELECT COUNT(*) FROM \(index) WHERE \(column) = ?1 AND id >= ?2)
+                         + (SELECT COUNT(*) FROM \(index) WHERE \(column) > ?1 AND \(column) < ?3)
+                         + (SELECT COUNT(*) FROM \(index) WHERE \(column) = ?3 AND id < ?4)
+                    """), arguments: [start.key, start.id, end.key, end.id]) ?? 0
     }
 }

@@ -7,13 +7,14 @@ extension SQLiteContactStore: SeenAddressStore {
     /// keys, so a contact's addresses need no column of their own. Plain SQL only: a migration
     /// must mean the same whatever later code does.
     static let addSeenAddresses = Migration(name: "add the addresses seen in mail", legacyIdentifier: nil) { db, _ in
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS address_seen (
-                address TEXT PRIMARY KEY,   -- MatchKeys.email: trimmed, lower case
-                count INTEGER NOT NULL,     -- messages it was seen in
-                last_seen REAL NOT NULL     -- seconds since 1970, the reading's clock
-            ) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS address_seen (
+                    address TEXT PRIMARY KEY,   -- MatchKeys.email: trimmed, lower case
+                    count INTEGER NOT NULL,     -- messages it was seen in
+                    last_seen REAL NOT NULL     -- seconds since 1970, the reading's clock
+                ) WITHOUT ROWID;
+                """)
     }
 
     public func recordSeen(addresses: [String], at date: Date) throws {
@@ -21,10 +22,11 @@ extension SQLiteContactStore: SeenAddressStore {
         guard !keys.isEmpty else { return }
         try guarded {
             try writer.write { db in
-                let upsert = try db.makeStatement(sql: """
-                    INSERT INTO address_seen(address, count, last_seen) VALUES (?, 1, ?)
-                    ON CONFLICT(address) DO UPDATE SET count = count + 1, last_seen = max(last_seen, excluded.last_seen)
-                    """)
+                let upsert = try db.makeStatement(
+                    sql: """
+                        INSERT INTO address_seen(address, count, last_seen) VALUES (?, 1, ?)
+                        ON CONFLICT(address) DO UPDATE SET count = count + 1, last_seen = max(last_seen, excluded.last_seen)
+                        """)
                 for key in keys.sorted() { try upsert.execute(arguments: [key, date.timeIntervalSince1970]) }
             }
         }
@@ -44,8 +46,9 @@ extension SQLiteContactStore: SeenAddressStore {
         guard let key = MatchKeys.email(address) else { return [] }
         let ids = try guarded {
             try writer.read { db in
-                try Int64.fetchAll(db, sql: "SELECT DISTINCT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id",
-                                   arguments: [key])
+                try Int64.fetchAll(
+                    db, sql: "SELECT DISTINCT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id",
+                    arguments: [key])
             }
         }
         return try contacts(ids: ids)
@@ -57,13 +60,18 @@ extension SQLiteContactStore: SeenAddressStore {
     static func rankedMatches(_ search: ResolvedSearch, sort: SortOrder, _ db: Database) throws -> [Contact] {
         // CROSS JOIN keeps address_seen outside: a plain JOIN let SQLite scan every contact key
         // (100k contacts: 40-60 ms of each search and `query`, when few or no addresses were seen).
-        let seen = try Row.fetchAll(db, sql: """
-            SELECT k.id, s.address, s.count, s.last_seen FROM address_seen s
-            CROSS JOIN contact_key k ON k.key = s.address AND k.kind = 'email'
-            """).map { row -> (contactID: Int64, seen: SeenAddress) in
-                (row[0], SeenAddress(address: row[1], count: row[2], lastSeen: Date(timeIntervalSince1970: row[3])))
-            }
-        guard !seen.isEmpty, let latest = try Double.fetchOne(db, sql: "SELECT MAX(last_seen) FROM address_seen") else { return [] }
+        let seen = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT k.id, s.address, s.count, s.last_seen FROM address_seen s
+                CROSS JOIN contact_key k ON k.key = s.address AND k.kind = 'email'
+                """
+        ).map { row -> (contactID: Int64, seen: SeenAddress) in
+            (row[0], SeenAddress(address: row[1], count: row[2], lastSeen: Date(timeIntervalSince1970: row[3])))
+        }
+        guard !seen.isEmpty, let latest = try Double.fetchOne(db, sql: "SELECT MAX(last_seen) FROM address_seen") else {
+            return []
+        }
         let scores = Frecency.scores(seen, latest: Date(timeIntervalSince1970: latest))
         let (filter, arguments) = filter(search)
         let ids = ResolvedSearch.list(scores.keys.sorted())

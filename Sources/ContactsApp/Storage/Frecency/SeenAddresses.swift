@@ -36,8 +36,10 @@ public enum Frecency {
     /// The plain order is read from its start to the page's end (the ranked contacts are taken
     /// out of it wherever they are): a first page costs one read of `limit` plus the ranked,
     /// a deeper page more, which only a search that matches someone written to pays.
-    static func page(ranked: [Contact], offset: Int, limit: Int,
-                     ordinary: (_ offset: Int, _ limit: Int) throws -> [Contact]) throws -> [Contact] {
+    static func page(
+        ranked: [Contact], offset: Int, limit: Int,
+        ordinary: (_ offset: Int, _ limit: Int) throws -> [Contact]
+    ) throws -> [Contact] {
         let head = offset < ranked.count ? Array(ranked[offset..<min(ranked.count, offset + limit)]) : []
         let wanted = limit - head.count
         guard wanted > 0 else { return head }

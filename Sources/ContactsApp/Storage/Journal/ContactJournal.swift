@@ -45,8 +45,10 @@ public struct ChangeSetRecord: Equatable, Sendable {
     public let addedIDs: ClosedRange<Int64>?
     /// The contacts a `move` took from one book to another.
     public let moves: [BookChange]
-    public init(id: Int64, at: Date, origin: String, kind: ChangeKind, summary: String, undone: Bool,
-                entries: [ChangeEntry] = [], addedIDs: ClosedRange<Int64>? = nil, moves: [BookChange] = []) {
+    public init(
+        id: Int64, at: Date, origin: String, kind: ChangeKind, summary: String, undone: Bool,
+        entries: [ChangeEntry] = [], addedIDs: ClosedRange<Int64>? = nil, moves: [BookChange] = []
+    ) {
         self.id = id; self.at = at; self.origin = origin; self.kind = kind; self.summary = summary
         self.undone = undone; self.entries = entries; self.addedIDs = addedIDs; self.moves = moves
     }
@@ -87,7 +89,8 @@ public struct JournalRetention: Equatable, Sendable {
 
     /// The defaults, overridden by `CONTACTSBOOK_HISTORY_DAYS` and `CONTACTSBOOK_HISTORY_CHANGES`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> JournalRetention {
+        -> JournalRetention
+    {
         var retention = JournalRetention()
         if let days = environment["CONTACTSBOOK_HISTORY_DAYS"].flatMap(Int.init), days > 0 { retention.days = days }
         if let count = environment["CONTACTSBOOK_HISTORY_CHANGES"].flatMap(Int.init), count > 0 {
@@ -117,8 +120,10 @@ public protocol JournalWriter: AnyObject {
 public protocol ContactJournal: AnyObject {
     /// Runs `body` in one write transaction as one change set of `kind`, from `origin` (nil:
     /// the journal's own, the session's front end). All its writes, or none, are stored.
-    func recordChangeSet<T>(kind: ChangeKind, summary: String, origin: String?,
-                            _ body: (JournalWriter) throws -> T) throws -> T
+    func recordChangeSet<T>(
+        kind: ChangeKind, summary: String, origin: String?,
+        _ body: (JournalWriter) throws -> T
+    ) throws -> T
     /// Takes back the most recent change set not undone yet, or the one numbered `changeSet`;
     /// returns it.
     func undo(changeSet: Int64?) throws -> ChangeSetRecord

@@ -18,6 +18,8 @@ public final class JournalNotices {
     public func changes() -> [DataChange] {
         guard let (changes, sequence) = try? journal.changes(after: seen) else { return [] }
         seen = sequence
-        return changes.map { DataChange(topic: "contacts", kind: $0.kind, ids: $0.ids.map(String.init), external: true) }
+        return changes.map {
+            DataChange(topic: "contacts", kind: $0.kind, ids: $0.ids.map(String.init), external: true)
+        }
     }
 }

@@ -6,8 +6,10 @@ import GRDB
 extension SQLiteContactStore: ContactJournal {
     // MARK: - Recording
 
-    public func recordChangeSet<T>(kind: ChangeKind, summary: String, origin: String?,
-                                   _ body: (JournalWriter) throws -> T) throws -> T {
+    public func recordChangeSet<T>(
+        kind: ChangeKind, summary: String, origin: String?,
+        _ body: (JournalWriter) throws -> T
+    ) throws -> T {
         try guarded {
             try write { db, anchors in
                 try journalled(kind, origin: origin, db, anchors: anchors) { recorder in
@@ -20,22 +22,32 @@ extension SQLiteContactStore: ContactJournal {
 
     /// Opens a change set in the current transaction, runs `body` with its recorder, and closes
     /// it: with its summary, or dropped when nothing was changed.
-    func journalled<T>(_ kind: ChangeKind, origin: String?, _ db: Database, anchors: AnchorKeeper?,
-                       _ body: (JournalRecorder) throws -> T) throws -> T {
+    func journalled<T>(
+        _ kind: ChangeKind, origin: String?, _ db: Database, anchors: AnchorKeeper?,
+        _ body: (JournalRecorder) throws -> T
+    ) throws -> T {
         let seq = try Self.tick(db)
-        try db.cachedStatement(sql: """
-            INSERT INTO change_set (seq, at, origin, session, kind, summary) VALUES (?, ?, ?, ?, ?, '')
-            """).execute(arguments: [seq, journalClock().timeIntervalSince1970, origin ?? journalOrigin,
-                                     journalSession, kind.rawValue])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO change_set (seq, at, origin, session, kind, summary) VALUES (?, ?, ?, ?, ?, '')
+                """
+        ).execute(arguments: [
+            seq, journalClock().timeIntervalSince1970, origin ?? journalOrigin,
+            journalSession, kind.rawValue,
+        ])
         let recorder = JournalRecorder(setID: db.lastInsertedRowID, db: db, anchors: anchors, at: journalClock())
         defer { recorder.db = nil }
         let result = try body(recorder)
         if recorder.entryCount == 0 && recorder.addedIDs == nil {
             try db.cachedStatement(sql: "DELETE FROM change_set WHERE id = ?").execute(arguments: [recorder.setID])
         } else {
-            try db.cachedStatement(sql: "UPDATE change_set SET summary = ?, added_first = ?, added_last = ? WHERE id = ?")
-                .execute(arguments: [recorder.summary, recorder.addedIDs?.lowerBound, recorder.addedIDs?.upperBound,
-                                     recorder.setID])
+            try db.cachedStatement(
+                sql: "UPDATE change_set SET summary = ?, added_first = ?, added_last = ? WHERE id = ?"
+            )
+            .execute(arguments: [
+                recorder.summary, recorder.addedIDs?.lowerBound, recorder.addedIDs?.upperBound,
+                recorder.setID,
+            ])
             if recorder.setID % max(1, journalRetention.pruneEvery) == 0 { try prune(db) }
         }
         return result
@@ -43,7 +55,8 @@ extension SQLiteContactStore: ContactJournal {
 
     /// Moves the journal's clock on and returns the new time.
     static func tick(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "UPDATE journal_clock SET seq = seq + 1 WHERE one = 1 RETURNING seq"))
+        try Int64.fetchOne(
+            db.cachedStatement(sql: "UPDATE journal_clock SET seq = seq + 1 WHERE one = 1 RETURNING seq"))
             ?? 0
     }
 
@@ -51,9 +64,10 @@ extension SQLiteContactStore: ContactJournal {
     /// their entries with them (ON DELETE CASCADE). The trash is kept until purged.
     func prune(_ db: Database) throws {
         let cutoff = journalClock().timeIntervalSince1970 - Double(journalRetention.days) * 86_400
-        try db.execute(sql: """
-            DELETE FROM change_set WHERE id <= (SELECT MAX(id) FROM change_set) - ? OR at < ?
-            """, arguments: [journalRetention.changeSets, cutoff])
+        try db.execute(
+            sql: """
+                DELETE FROM change_set WHERE id <= (SELECT MAX(id) FROM change_set) - ? OR at < ?
+                """, arguments: [journalRetention.changeSets, cutoff])
     }
 
     static func importSummary(added: Int, updated: Int) -> String {
@@ -66,7 +80,8 @@ extension SQLiteContactStore: ContactJournal {
     public func undo(changeSet: Int64? = nil) throws -> ChangeSetRecord {
         try guarded {
             try write { db, anchors in
-                let chosen = changeSet.map { ("undone = 0 AND id = ?", StatementArguments([$0])) }
+                let chosen =
+                    changeSet.map { ("undone = 0 AND id = ?", StatementArguments([$0])) }
                     ?? ("undone = 0 ORDER BY id DESC LIMIT 1", [])
                 guard let target = try Self.changeSets(where: chosen.0, chosen.1, db).first else {
                     throw changeSet.map(JournalRefusal.noSuchChange) ?? JournalRefusal.nothingToUndo
@@ -74,15 +89,17 @@ extension SQLiteContactStore: ContactJournal {
                 try Self.refuseIfChangedLater(target, db)
                 let entries = try Self.entriesForUndo(target, db)
                 for entry in entries.reversed() {
-                    try Self.transition(entry.contactID, from: entry.after, to: entry.before,
-                                        toTrash: target.kind == .restore, at: journalClock(), change: target,
-                                        anchors: anchors, db)
+                    try Self.transition(
+                        entry.contactID, from: entry.after, to: entry.before,
+                        toTrash: target.kind == .restore, at: journalClock(), change: target,
+                        anchors: anchors, db)
                 }
                 try Self.transitionGroups(of: target, undoing: true, db)
                 try Self.transitionBooks(of: target, undoing: true, db)
                 // The undoing session's now: the others (the one that made it too) are told.
-                try db.execute(sql: "UPDATE change_set SET undone = 1, seq = ?, session = ? WHERE id = ?",
-                               arguments: [try Self.tick(db), journalSession, target.id])
+                try db.execute(
+                    sql: "UPDATE change_set SET undone = 1, seq = ?, session = ? WHERE id = ?",
+                    arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: entries, undone: true)
             }
         }
@@ -95,14 +112,16 @@ extension SQLiteContactStore: ContactJournal {
                 else { throw JournalRefusal.nothingToRedo }
                 try Self.refuseIfChangedLater(target, db)
                 for entry in target.entries {
-                    try Self.transition(entry.contactID, from: entry.before, to: entry.after,
-                                        toTrash: target.kind == .delete, at: journalClock(), change: target,
-                                        anchors: anchors, db)
+                    try Self.transition(
+                        entry.contactID, from: entry.before, to: entry.after,
+                        toTrash: target.kind == .delete, at: journalClock(), change: target,
+                        anchors: anchors, db)
                 }
                 try Self.transitionGroups(of: target, undoing: false, db)
                 try Self.transitionBooks(of: target, undoing: false, db)
-                try db.execute(sql: "UPDATE change_set SET undone = 0, seq = ?, session = ? WHERE id = ?",
-                               arguments: [try Self.tick(db), journalSession, target.id])
+                try db.execute(
+                    sql: "UPDATE change_set SET undone = 0, seq = ?, session = ? WHERE id = ?",
+                    arguments: [try Self.tick(db), journalSession, target.id])
                 return target.with(entries: target.entries, undone: false)
             }
         }
@@ -113,12 +132,15 @@ extension SQLiteContactStore: ContactJournal {
     static func refuseIfChangedLater(_ target: ChangeSetRecord, _ db: Database) throws {
         let touched: String
         var arguments: [DatabaseValueConvertible] = [target.id]
-        touched = "(e.contact_id BETWEEN ? AND ? OR e.contact_id IN (SELECT contact_id FROM change_entry WHERE change_set = ?))"
+        touched =
+            "(e.contact_id BETWEEN ? AND ? OR e.contact_id IN (SELECT contact_id FROM change_entry WHERE change_set = ?))"
         arguments += [target.addedIDs?.lowerBound ?? 1, target.addedIDs?.upperBound ?? 0, target.id]
-        if let later = try changeSets(where: """
-            undone = 0 AND id > ? AND EXISTS (SELECT 1 FROM change_entry e WHERE e.change_set = change_set.id AND \(touched))
-            ORDER BY id LIMIT 1
-            """, StatementArguments(arguments), db).first {
+        if let later = try changeSets(
+            where: """
+                undone = 0 AND id > ? AND EXISTS (SELECT 1 FROM change_entry e WHERE e.change_set = change_set.id AND \(touched))
+                ORDER BY id LIMIT 1
+                """, StatementArguments(arguments), db
+        ).first {
             throw JournalRefusal.changedLater(change: target, later: later)
         }
         if let later = try laterGroupChange(after: target, db) {
@@ -133,9 +155,11 @@ extension SQLiteContactStore: ContactJournal {
     /// their images are taken now (and kept, for a redo); the first undo does it.
     static func entriesForUndo(_ target: ChangeSetRecord, _ db: Database) throws -> [ChangeEntry] {
         guard let range = target.addedIDs,
-              !target.entries.contains(where: { range.contains($0.contactID) }) else { return target.entries }
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(readColumns) FROM contact WHERE id BETWEEN ? AND ? ORDER BY id",
-                                       arguments: [range.lowerBound, range.upperBound])
+            !target.entries.contains(where: { range.contains($0.contactID) })
+        else { return target.entries }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(readColumns) FROM contact WHERE id BETWEEN ? AND ? ORDER BY id",
+            arguments: [range.lowerBound, range.upperBound])
         var entries = target.entries
         while let row = try rows.next() {
             let contact = try contact(from: row)
@@ -148,10 +172,13 @@ extension SQLiteContactStore: ContactJournal {
 
     /// Takes a contact from the state `from` to `to` (nil: absent), refused when it is not as
     /// `from` says now (changed outside the journal).
-    static func transition(_ id: Int64, from: Contact?, to: Contact?, toTrash: Bool, at: Date, change: ChangeSetRecord,
-                           anchors: AnchorKeeper?, _ db: Database) throws {
+    static func transition(
+        _ id: Int64, from: Contact?, to: Contact?, toTrash: Bool, at: Date, change: ChangeSetRecord,
+        anchors: AnchorKeeper?, _ db: Database
+    ) throws {
         let current = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(readColumns) FROM contact WHERE id = ?"), arguments: [id]).map(contact(from:))
+            db.cachedStatement(sql: "SELECT \(readColumns) FROM contact WHERE id = ?"), arguments: [id]
+        ).map(contact(from:))
         guard sameContent(current, from) else { throw JournalRefusal.changedSince(change: change, contactID: id) }
         switch (current, to) {
         case (nil, nil): break
@@ -174,8 +201,10 @@ extension SQLiteContactStore: ContactJournal {
         func normalized(_ contact: Contact) -> Contact {
             var contact = contact
             contact.version = 0
-            contact.createdAt = Date(timeIntervalSince1970: (contact.createdAt.timeIntervalSince1970 * 1000).rounded() / 1000)
-            contact.updatedAt = Date(timeIntervalSince1970: (contact.updatedAt.timeIntervalSince1970 * 1000).rounded() / 1000)
+            contact.createdAt = Date(
+                timeIntervalSince1970: (contact.createdAt.timeIntervalSince1970 * 1000).rounded() / 1000)
+            contact.updatedAt = Date(
+                timeIntervalSince1970: (contact.updatedAt.timeIntervalSince1970 * 1000).rounded() / 1000)
             return contact
         }
         a = normalized(a); b = normalized(b)
@@ -183,10 +212,14 @@ extension SQLiteContactStore: ContactJournal {
     }
 
     static func trash(_ contact: Contact, at: Date, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO contact_trash (id, uid, image, deleted_at) VALUES (?, ?, ?, ?)
-            """).execute(arguments: [contact.id, contact.uid, JournalImage.encode(contact),
-                                     at.timeIntervalSince1970])
+        try db.cachedStatement(
+            sql: """
+                INSERT OR REPLACE INTO contact_trash (id, uid, image, deleted_at) VALUES (?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            contact.id, contact.uid, JournalImage.encode(contact),
+            at.timeIntervalSince1970,
+        ])
     }
 
     // MARK: - Reading
@@ -197,11 +230,12 @@ extension SQLiteContactStore: ContactJournal {
                 guard let id = contactID else {
                     return try Self.changeSets(where: "1 ORDER BY id DESC LIMIT ?", [limit], db)
                 }
-                return try Self.changeSets(where: """
-                    (id IN (SELECT change_set FROM change_entry WHERE contact_id = ?)
-                     OR id IN (SELECT change_set FROM book_change_entry WHERE contact_id = ?)
-                     OR (? BETWEEN added_first AND added_last)) ORDER BY id DESC LIMIT ?
-                    """, [id, id, id, limit], db)
+                return try Self.changeSets(
+                    where: """
+                        (id IN (SELECT change_set FROM change_entry WHERE contact_id = ?)
+                         OR id IN (SELECT change_set FROM book_change_entry WHERE contact_id = ?)
+                         OR (? BETWEEN added_first AND added_last)) ORDER BY id DESC LIMIT ?
+                        """, [id, id, id, limit], db)
             }
         }
     }
@@ -209,8 +243,13 @@ extension SQLiteContactStore: ContactJournal {
     public func trash() throws -> [TrashedContact] {
         try guarded {
             try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT image, deleted_at FROM contact_trash ORDER BY deleted_at DESC, id DESC")
-                    .map { TrashedContact(contact: try JournalImage.decode($0[0]), deletedAt: Date(timeIntervalSince1970: $0[1])) }
+                try Row.fetchAll(
+                    db, sql: "SELECT image, deleted_at FROM contact_trash ORDER BY deleted_at DESC, id DESC"
+                )
+                .map {
+                    TrashedContact(
+                        contact: try JournalImage.decode($0[0]), deletedAt: Date(timeIntervalSince1970: $0[1]))
+                }
             }
         }
     }
@@ -218,7 +257,9 @@ extension SQLiteContactStore: ContactJournal {
     public func restore(id: Int64) throws -> Contact {
         try guarded {
             try write { db, anchors in
-                guard let image = try String.fetchOne(db, sql: "SELECT image FROM contact_trash WHERE id = ?", arguments: [id])
+                guard
+                    let image = try String.fetchOne(
+                        db, sql: "SELECT image FROM contact_trash WHERE id = ?", arguments: [id])
                 else { throw JournalRefusal.notInTrash("#\(id)") }
                 let contact = try JournalImage.decode(image)
                 return try journalled(.restore, origin: nil, db, anchors: anchors) { recorder in
@@ -232,25 +273,29 @@ extension SQLiteContactStore: ContactJournal {
     public func purge(id: Int64?) throws -> Int {
         try guarded {
             try write { db, _ in
-                let ids = try Int64.fetchAll(db, sql: "SELECT id FROM contact_trash WHERE ? IS NULL OR id = ?",
-                                             arguments: [id, id])
+                let ids = try Int64.fetchAll(
+                    db, sql: "SELECT id FROM contact_trash WHERE ? IS NULL OR id = ?",
+                    arguments: [id, id])
                 if let id, ids.isEmpty { throw JournalRefusal.notInTrash("#\(id)") }
                 for purged in ids {
                     try db.execute(sql: "DELETE FROM contact_trash WHERE id = ?", arguments: [purged])
                     // Its images leave the journal too, and the change sets that were only about it.
-                    let sets = try Int64.fetchAll(db, sql: "SELECT change_set FROM change_entry WHERE contact_id = ?",
-                                                  arguments: [purged])
-                    let moveSets = try Int64.fetchAll(db, sql: "SELECT change_set FROM book_change_entry WHERE contact_id = ?",
-                                                      arguments: [purged])
+                    let sets = try Int64.fetchAll(
+                        db, sql: "SELECT change_set FROM change_entry WHERE contact_id = ?",
+                        arguments: [purged])
+                    let moveSets = try Int64.fetchAll(
+                        db, sql: "SELECT change_set FROM book_change_entry WHERE contact_id = ?",
+                        arguments: [purged])
                     try db.execute(sql: "DELETE FROM change_entry WHERE contact_id = ?", arguments: [purged])
                     try db.execute(sql: "DELETE FROM book_change_entry WHERE contact_id = ?", arguments: [purged])
                     for set in sets + moveSets {
-                        try db.execute(sql: """
-                            DELETE FROM change_set WHERE id = ? AND added_first IS NULL
-                                AND NOT EXISTS (SELECT 1 FROM change_entry WHERE change_set = ?)
-                                AND NOT EXISTS (SELECT 1 FROM book_change_entry WHERE change_set = ?)
-                                AND NOT EXISTS (SELECT 1 FROM group_change_entry WHERE change_set = ?)
-                            """, arguments: [set, set, set, set])
+                        try db.execute(
+                            sql: """
+                                DELETE FROM change_set WHERE id = ? AND added_first IS NULL
+                                    AND NOT EXISTS (SELECT 1 FROM change_entry WHERE change_set = ?)
+                                    AND NOT EXISTS (SELECT 1 FROM book_change_entry WHERE change_set = ?)
+                                    AND NOT EXISTS (SELECT 1 FROM group_change_entry WHERE change_set = ?)
+                                """, arguments: [set, set, set, set])
                     }
                 }
                 return ids.count
@@ -262,7 +307,8 @@ extension SQLiteContactStore: ContactJournal {
     /// start-up (`JournalNotices`), before it needs a reader connection, if it ever does.
     public func lastSequence() throws -> Int64 {
         try guarded {
-            try writer.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0 }
+            try writer.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0
+            }
         }
     }
 
@@ -274,31 +320,39 @@ extension SQLiteContactStore: ContactJournal {
             try writer.read { db in
                 let now = try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0
                 guard now > sequence else { return ([], sequence) }
-                let sets = try Row.fetchAll(db, sql: """
-                    SELECT id, undone, added_first, added_last FROM change_set WHERE seq > ? AND session <> ? ORDER BY seq
-                    """, arguments: [sequence, journalSession])
+                let sets = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, undone, added_first, added_last FROM change_set WHERE seq > ? AND session <> ? ORDER BY seq
+                        """, arguments: [sequence, journalSession])
                 var changes: [JournalChange] = []
                 for set in sets {
                     let setID: Int64 = set[0], undone: Bool = set[1]
-                    let rows = try Row.fetchAll(db, sql: """
-                        SELECT contact_id, before IS NULL, after IS NULL FROM change_entry WHERE change_set = ? LIMIT ?
-                        """, arguments: [setID, Self.noticeIDLimit + 1])
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT contact_id, before IS NULL, after IS NULL FROM change_entry WHERE change_set = ? LIMIT ?
+                            """, arguments: [setID, Self.noticeIDLimit + 1])
                     if rows.count > Self.noticeIDLimit {
                         changes.append(JournalChange(kind: "reload", ids: [])); continue
                     }
                     // The range an import added, not yet taken into entries by an undo.
                     if let first: Int64 = set[2], let last: Int64 = set[3],
-                       !rows.contains(where: { (first...last).contains($0[0] as Int64) }) {
-                        changes.append(last - first < Int64(Self.noticeIDLimit)
-                                       ? JournalChange(kind: "created", ids: Array(first...last))
-                                       : JournalChange(kind: "reload", ids: []))
+                        !rows.contains(where: { (first...last).contains($0[0] as Int64) })
+                    {
+                        changes.append(
+                            last - first < Int64(Self.noticeIDLimit)
+                                ? JournalChange(kind: "created", ids: Array(first...last))
+                                : JournalChange(kind: "reload", ids: []))
                         if rows.isEmpty { continue }
                     }
                     var byKind: [String: [Int64]] = [:]
                     // A contact moved to another book: updated (its book is shown).
-                    let moved = try Int64.fetchAll(db, sql: """
-                        SELECT contact_id FROM book_change_entry WHERE change_set = ? LIMIT ?
-                        """, arguments: [setID, Self.noticeIDLimit])
+                    let moved = try Int64.fetchAll(
+                        db,
+                        sql: """
+                            SELECT contact_id FROM book_change_entry WHERE change_set = ? LIMIT ?
+                            """, arguments: [setID, Self.noticeIDLimit])
                     if !moved.isEmpty { byKind["updated"] = moved }
                     for row in rows {
                         var (noBefore, noAfter): (Bool, Bool) = (row[1], row[2])
@@ -315,17 +369,26 @@ extension SQLiteContactStore: ContactJournal {
     }
 
     /// Change sets chosen by `clause` (after WHERE), with their entries.
-    static func changeSets(where clause: String, _ arguments: StatementArguments, _ db: Database) throws -> [ChangeSetRecord] {
-        try Row.fetchAll(db, sql: """
-            SELECT id, at, origin, kind, summary, undone, added_first, added_last FROM change_set WHERE \(clause)
-            """, arguments: arguments).map { row in
+    static func changeSets(where clause: String, _ arguments: StatementArguments, _ db: Database) throws
+        -> [ChangeSetRecord]
+    {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, at, origin, kind, summary, undone, added_first, added_last FROM change_set WHERE \(clause)
+                """, arguments: arguments
+        ).map { row in
             let id: Int64 = row[0]
-            let entries = try Row.fetchAll(db, sql: """
-                SELECT contact_id, uid, before, after FROM change_entry WHERE change_set = ? ORDER BY contact_id
-                """, arguments: [id]).map { entry in
-                ChangeEntry(contactID: entry[0], uid: entry[1],
-                            before: try (entry[2] as String?).map(JournalImage.decode),
-                            after: try (entry[3] as String?).map(JournalImage.decode))
+            let entries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT contact_id, uid, before, after FROM change_entry WHERE change_set = ? ORDER BY contact_id
+                    """, arguments: [id]
+            ).map { entry in
+                ChangeEntry(
+                    contactID: entry[0], uid: entry[1],
+                    before: try (entry[2] as String?).map(JournalImage.decode),
+                    after: try (entry[3] as String?).map(JournalImage.decode))
             }
             let first: Int64? = row[6], last: Int64? = row[7]
             return ChangeSetRecord(
@@ -337,18 +400,23 @@ extension SQLiteContactStore: ContactJournal {
 
     static func writeEntry(_ entry: ChangeEntry, setID: Int64, _ db: Database) throws {
         // One entry per contact per change set: a second save keeps the first before-image.
-        try db.cachedStatement(sql: """
-            INSERT INTO change_entry (change_set, contact_id, uid, before, after) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (change_set, contact_id) DO UPDATE SET after = excluded.after
-            """).execute(arguments: [setID, entry.contactID, entry.uid, entry.before.map(JournalImage.encode),
-                                     entry.after.map(JournalImage.encode)])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO change_entry (change_set, contact_id, uid, before, after) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (change_set, contact_id) DO UPDATE SET after = excluded.after
+                """
+        ).execute(arguments: [
+            setID, entry.contactID, entry.uid, entry.before.map(JournalImage.encode),
+            entry.after.map(JournalImage.encode),
+        ])
     }
 }
 
 extension ChangeSetRecord {
     func with(entries: [ChangeEntry], undone: Bool) -> ChangeSetRecord {
-        ChangeSetRecord(id: id, at: at, origin: origin, kind: kind, summary: summary, undone: undone,
-                        entries: entries, addedIDs: addedIDs, moves: moves)
+        ChangeSetRecord(
+            id: id, at: at, origin: origin, kind: kind, summary: summary, undone: undone,
+            entries: entries, addedIDs: addedIDs, moves: moves)
     }
 }
 
@@ -387,17 +455,20 @@ final class JournalRecorder: JournalWriter {
     }
 
     func record(_ id: Int64, uid: String, before: Contact?, after: Contact?) throws {
-        try SQLiteContactStore.writeEntry(ChangeEntry(contactID: id, uid: uid, before: before, after: after),
-                                          setID: setID, try database())
+        try SQLiteContactStore.writeEntry(
+            ChangeEntry(contactID: id, uid: uid, before: before, after: after),
+            setID: setID, try database())
         entryCount += 1
     }
 
     func insert(_ contact: Contact, keepingID: Bool) throws -> Contact {
         let db = try database()
-        let saved = keepingID
+        let saved =
+            keepingID
             ? try SQLiteContactStore.insertKeepingID(contact, anchors: anchors, db)
-            : try SQLiteContactStore.insert(contact, SQLiteContactStore.PreparedRow(contact), anchors: anchors,
-                                            counting: true, db)
+            : try SQLiteContactStore.insert(
+                contact, SQLiteContactStore.PreparedRow(contact), anchors: anchors,
+                counting: true, db)
         if keepingID {
             try db.cachedStatement(sql: "DELETE FROM contact_trash WHERE id = ?").execute(arguments: [saved.id])
         }
@@ -410,8 +481,9 @@ final class JournalRecorder: JournalWriter {
     /// transaction, whose ids are consecutive; an id out of step gets its own entry.
     func insertAddingToRange(_ contact: Contact, prepared: SQLiteContactStore.PreparedRow? = nil) throws -> Contact {
         let db = try database()
-        let saved = try SQLiteContactStore.insert(contact, prepared ?? SQLiteContactStore.PreparedRow(contact),
-                                                  anchors: anchors, counting: true, db)
+        let saved = try SQLiteContactStore.insert(
+            contact, prepared ?? SQLiteContactStore.PreparedRow(contact),
+            anchors: anchors, counting: true, db)
         guard let id = saved.id else { return saved }
         if let range = addedIDs, range.upperBound + 1 == id {
             addedIDs = range.lowerBound...id
@@ -440,7 +512,9 @@ final class JournalRecorder: JournalWriter {
     }
 
     func contact(id: Int64) throws -> Contact? {
-        try Row.fetchOne(try database().cachedStatement(sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact WHERE id = ?"),
-                         arguments: [id]).map(SQLiteContactStore.contact(from:))
+        try Row.fetchOne(
+            try database().cachedStatement(sql: "SELECT \(SQLiteContactStore.readColumns) FROM contact WHERE id = ?"),
+            arguments: [id]
+        ).map(SQLiteContactStore.contact(from:))
     }
 }

@@ -54,10 +54,13 @@ extension SQLiteContactStore {
 
         private func runPage() throws -> [Row] {
             guard let run, limit > 0, offset < run.length else { return [] }
-            return try rows(Int64.fetchAll(db, sql: """
-                SELECT id FROM contact INDEXED BY contact_\(sortColumn)
-                WHERE \(sortColumn) >= ? AND \(sortColumn) < ? ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
-                """, arguments: [run.word, run.end, limit, offset]))
+            return try rows(
+                Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM contact INDEXED BY contact_\(sortColumn)
+                        WHERE \(sortColumn) >= ? AND \(sortColumn) < ? ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
+                        """, arguments: [run.word, run.end, limit, offset]))
         }
 
         /// Stops at the page's last match or after `budget` index entries; nil when it ran out
@@ -67,9 +70,12 @@ extension SQLiteContactStore {
                 // The matches already read, as bits: SQLite would first copy every match into a
                 // temporary b-tree for `id IN (...)` (400 ms for 350k matches at 1M contacts).
                 var page: [Int64] = [], skipped = 0
-                try steppingIDs(db, sql: """
-                    SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?
-                    """, arguments: [budget]) { id in
+                try steppingIDs(
+                    db,
+                    sql: """
+                        SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?
+                        """, arguments: [budget]
+                ) { id in
                     guard set.contains(id) else { return true }
                     if skipped < offset { skipped += 1; return true }
                     page.append(id)
@@ -80,7 +86,8 @@ extension SQLiteContactStore {
             // No ORDER BY outside: SQLite reads a subquery with a LIMIT as a co-routine, in its
             // order, and an outer ORDER BY would make it read the whole budget before sorting.
             let filter = SQLiteContactStore.filter(search)
-            let walked = try rows("""
+            let walked = try rows(
+                """
                 SELECT id FROM (
                     SELECT id FROM contact INDEXED BY contact_\(sortColumn) ORDER BY \(sortColumn), id LIMIT ?)
                 WHERE \(filter.0) LIMIT ? OFFSET ?
@@ -92,13 +99,15 @@ extension SQLiteContactStore {
         /// few matches already read are named by id instead of searched for again.
         private func sortedPage() throws -> [Row] {
             if let list = matches.list {
-                return try rows("""
+                return try rows(
+                    """
                     SELECT id FROM contact INDEXED BY contact_id_sorts WHERE id IN (\(ResolvedSearch.list(list)))
                     ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
                     """, [limit, offset])
             }
             let filter = SQLiteContactStore.filter(search)
-            return try rows("""
+            return try rows(
+                """
                 SELECT id FROM contact INDEXED BY contact_id_sorts WHERE \(filter.0)
                 ORDER BY \(sortColumn), id LIMIT ? OFFSET ?
                 """, filter.1 + [limit, offset])
@@ -115,7 +124,9 @@ extension SQLiteContactStore {
             } else {
                 let (sql, arguments) = matchingIDs(search)
                 set = MatchSet(maxID: Int64(book))
-                try steppingIDs(db, sql: sql, arguments: arguments) { set.insert($0); return true }
+                try steppingIDs(db, sql: sql, arguments: arguments) {
+                    set.insert($0); return true
+                }
             }
             let total = set.count
             let inside = cluster.ids.filter { set.remove($0) }
@@ -124,10 +135,12 @@ extension SQLiteContactStore {
             var before: [Int64] = [], after: [Int64] = []
             if !outliers.isEmpty {
                 // Sorted by SQLite (binary collation, as the index is).
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, \(sortColumn) < ? AS first FROM contact INDEXED BY contact_id_sorts
-                    WHERE id IN (\(ResolvedSearch.list(outliers))) ORDER BY \(sortColumn), id
-                    """, arguments: [cluster.word])
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, \(sortColumn) < ? AS first FROM contact INDEXED BY contact_id_sorts
+                        WHERE id IN (\(ResolvedSearch.list(outliers))) ORDER BY \(sortColumn), id
+                        """, arguments: [cluster.word])
                 while let row = try rows.next() {
                     let id: Int64 = row[0]
                     if row[1] as Bool { before.append(id) } else { after.append(id) }
@@ -149,17 +162,24 @@ extension SQLiteContactStore {
         /// first word, when they are a quarter of the matches or more and not more than 8 times
         /// as many (then a walk of the range costs less than looking up every match). Reads at
         /// most 8 × `total` + 1 index entries per term.
-        static func clusterRange(_ search: ResolvedSearch, sort: SortOrder, total: Int,
-                                 _ db: Database) throws -> Cluster? {
+        static func clusterRange(
+            _ search: ResolvedSearch, sort: SortOrder, total: Int,
+            _ db: Database
+        ) throws -> Cluster? {
             let column = SQLiteContactStore.sortColumn(sort)
             let least = total / 4 + 1, most = total.multipliedReportingOverflow(by: 8).partialValue
             for term in search.parsed.terms {
                 guard let word = term.words.first else { continue }
                 var ids: [Int64] = []
-                try steppingIDs(db, sql: """
-                    SELECT id FROM contact INDEXED BY contact_\(column)
-                    WHERE \(column) >= ? AND \(column) < ? ORDER BY \(column), id LIMIT ?
-                    """, arguments: [word, word + "\u{10FFFF}", most + 1]) { ids.append($0); return true }
+                try steppingIDs(
+                    db,
+                    sql: """
+                        SELECT id FROM contact INDEXED BY contact_\(column)
+                        WHERE \(column) >= ? AND \(column) < ? ORDER BY \(column), id LIMIT ?
+                        """, arguments: [word, word + "\u{10FFFF}", most + 1]
+                ) {
+                    ids.append($0); return true
+                }
                 if ids.count >= least, ids.count <= most { return Cluster(word: word, ids: ids) }
             }
             return nil
@@ -170,7 +190,8 @@ extension SQLiteContactStore {
     /// of them, with its `arguments`).
     static func rows(ids: String, _ arguments: StatementArguments, sort: SortOrder, _ db: Database) throws -> [Row] {
         let column = sortColumn(sort)
-        return try Row.fetchAll(db, sql: "SELECT \(readColumns) FROM contact WHERE id IN (\(ids)) ORDER BY \(column), id",
-                                arguments: arguments)
+        return try Row.fetchAll(
+            db, sql: "SELECT \(readColumns) FROM contact WHERE id IN (\(ids)) ORDER BY \(column), id",
+            arguments: arguments)
     }
 }

@@ -42,8 +42,9 @@ extension SQLiteContactStore {
                     // A page made of ranked contacts alone reads no ordinary rows: count them still.
                     total = offset + limit <= ranked.count ? try ordinary(limit: 0) { _ in 0 }.total : count
                 }
-                return ContactPage(contacts: contacts, total: total,
-                                   matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
+                return ContactPage(
+                    contacts: contacts, total: total,
+                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
             }
         }
     }
@@ -60,14 +61,18 @@ extension SQLiteContactStore {
                     filter += " AND id IN (\(sql))"
                     arguments += searchArguments
                 }
-                let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact WHERE \(filter)", arguments: arguments) ?? 0
+                let total =
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM contact WHERE \(filter)", arguments: arguments) ?? 0
                 let (limit, offset) = query.window(total: total)
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(Self.sortColumn(query.sort)), id LIMIT ? OFFSET ?
-                    """, arguments: arguments + [limit, offset])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY \(Self.sortColumn(query.sort)), id LIMIT ? OFFSET ?
+                        """, arguments: arguments + [limit, offset])
                 let contacts = try rows.map(Self.contact(from:))
-                return ContactPage(contacts: contacts, total: total,
-                                   matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
+                return ContactPage(
+                    contacts: contacts, total: total,
+                    matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
             }
         }
     }
@@ -75,23 +80,28 @@ extension SQLiteContactStore {
     /// A page of a search some of whose terms are found inside words: the matches at word
     /// starts first (paged by their plans), then those found only inside words, sorted by id
     /// lists (`insideOnlyIDs`).
-    private func insideWordsPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
-                                 _ db: Database) throws -> (rows: [Row], total: Int) {
+    private func insideWordsPage(
+        _ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
+        _ db: Database
+    ) throws -> (rows: [Row], total: Int) {
         let book = try Self.largestID(db)
         let insideOnly = try Self.insideOnlyIDs(search, book: book, db)
         var pageOffset = 0
-        let (starts, first) = try plannedPage(search.atWordStarts, sort: sort, limit: limit, offset: { first in
-            pageOffset = offset(first + insideOnly.count)
-            return pageOffset
-        }, largestID: book, db)
+        let (starts, first) = try plannedPage(
+            search.atWordStarts, sort: sort, limit: limit,
+            offset: { first in
+                pageOffset = offset(first + insideOnly.count)
+                return pageOffset
+            }, largestID: book, db)
         var rows = starts
         let wanted = limit - rows.count
         if wanted > 0, !insideOnly.isEmpty {
             let column = Self.sortColumn(sort)
-            rows += try Self.rows(ids: """
-                SELECT id FROM contact INDEXED BY contact_id_sorts WHERE id IN (\(ResolvedSearch.list(insideOnly)))
-                ORDER BY \(column), id LIMIT ? OFFSET ?
-                """, [wanted, max(0, pageOffset - first)], sort: sort, db)
+            rows += try Self.rows(
+                ids: """
+                    SELECT id FROM contact INDEXED BY contact_id_sorts WHERE id IN (\(ResolvedSearch.list(insideOnly)))
+                    ORDER BY \(column), id LIMIT ? OFFSET ?
+                    """, [wanted, max(0, pageOffset - first)], sort: sort, db)
         }
         return (rows, first + insideOnly.count)
     }
@@ -104,21 +114,30 @@ extension SQLiteContactStore {
         var ids: [Int64] = []
         let parsed = search.parsed
         if parsed.terms.count == 1, parsed.wholeNumberDigits == nil, search.textMatches.isEmpty,
-           let term = parsed.terms.first, let words = search.insideWords[0] {
+            let term = parsed.terms.first, let words = search.insideWords[0]
+        {
             let holding = words.map { "\"" + ContactSearch.Term.doublingQuotes($0) + "\"" }.joined(separator: " OR ")
-            try steppingIDs(db, sql: "SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
-                            arguments: ["(\(holding)) NOT \(term.ftsPhrase)"]) { ids.append($0); return true }
+            try steppingIDs(
+                db, sql: "SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
+                arguments: ["(\(holding)) NOT \(term.ftsPhrase)"]
+            ) {
+                ids.append($0); return true
+            }
             // (A term found inside words is one word of letters: no phone fragment to match.)
             return ids
         }
         return try insideOnlyIDsByStepping(search, book: book, db)
     }
 
-    private static func insideOnlyIDsByStepping(_ search: ResolvedSearch, book: Int,
-                                                _ db: Database) throws -> [Int64] {
+    private static func insideOnlyIDsByStepping(
+        _ search: ResolvedSearch, book: Int,
+        _ db: Database
+    ) throws -> [Int64] {
         var starts = MatchSet(maxID: Int64(book))
         let (startSQL, startArguments) = matchingIDs(search.atWordStarts)
-        try steppingIDs(db, sql: startSQL, arguments: startArguments) { starts.insert($0); return true }
+        try steppingIDs(db, sql: startSQL, arguments: startArguments) {
+            starts.insert($0); return true
+        }
         var ids: [Int64] = []
         let (sql, arguments) = matchingIDs(search)
         try steppingIDs(db, sql: sql, arguments: arguments) { id in
@@ -131,11 +150,14 @@ extension SQLiteContactStore {
     /// A page found by the plans `PagePlanner` chooses, with the number of matches.
     /// `offset` is asked once the matches are counted, with their number.
     /// `largestID` is the largest id when the caller looked it up already (once per page).
-    private func plannedPage(_ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
-                             largestID: Int? = nil, _ db: Database) throws -> (rows: [Row], total: Int) {
+    private func plannedPage(
+        _ search: ResolvedSearch, sort: SortOrder, limit: Int, offset: (Int) -> Int,
+        largestID: Int? = nil, _ db: Database
+    ) throws -> (rows: [Row], total: Int) {
         let tuning = self.tuning
-        var numbers = PageNumbers(searching: !search.parsed.isEmpty, total: 0, offset: 0, limit: limit,
-                                  anchorBucket: anchorBucket)
+        var numbers = PageNumbers(
+            searching: !search.parsed.isEmpty, total: 0, offset: 0, limit: limit,
+            anchorBucket: anchorBucket)
         var matches = Matches()
         var book = largestID
         let run = try MatchRun(search, sort: sort, minimum: tuning.shortestRun, db)
@@ -158,8 +180,9 @@ extension SQLiteContactStore {
             cluster = try PageReader.clusterRange(search, sort: sort, total: numbers.total, db)
             numbers.cluster = cluster?.ids.count
         }
-        let reader = PageReader(search: search, sort: sort, limit: limit, offset: numbers.offset, total: numbers.total,
-                                book: numbers.book ?? 0, matches: matches, run: run, cluster: cluster, db: db)
+        let reader = PageReader(
+            search: search, sort: sort, limit: limit, offset: numbers.offset, total: numbers.total,
+            book: numbers.book ?? 0, matches: matches, run: run, cluster: cluster, db: db)
         for plan in PagePlanner.plans(numbers) {
             if let rows = try reader.rows(plan) { return (rows, numbers.total) }
         }
@@ -243,12 +266,13 @@ extension SQLiteContactStore {
         init?(_ search: ResolvedSearch, sort: SortOrder, minimum: Int, _ db: Database) throws {
             let parsed = search.parsed
             guard parsed.terms.count == 1, parsed.wholeNumberDigits == nil, let term = parsed.terms.first,
-                  term.digits == nil, term.words.count == 1, let word = term.words.first, !word.isEmpty,
-                  word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
+                term.digits == nil, term.words.count == 1, let word = term.words.first, !word.isEmpty,
+                word.utf8.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
             else { return nil }
             self.word = word
             self.sort = sort
-            length = try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
+            length =
+                try anchoredPosition(of: IndexEntry(key: word + "\u{10FFFF}", id: 0), sort, db)
                 - anchoredPosition(of: IndexEntry(key: word, id: 0), sort, db)
             guard length >= max(minimum, 1) else { return nil }
         }
@@ -258,9 +282,11 @@ extension SQLiteContactStore {
         /// C, three times faster at 1M than stepping through the matches), as far as the first
         /// word and, when its count is the run's length, whether there is a second.
         func isWholeByVocabulary(_ db: Database) throws -> Bool {
-            let words = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT doc FROM contact_text_vocab WHERE term >= ? AND term < ?
-                """), arguments: [word, end])
+            let words = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT doc FROM contact_text_vocab WHERE term >= ? AND term < ?
+                        """), arguments: [word, end])
             guard let first = try words.next(), first[0] as Int == length else { return false }
             return try words.next() == nil
         }

@@ -26,7 +26,7 @@ extension ContactSearch {
         guard words.count > 1 else { return [] }
         return (1..<words.count).compactMap { i in
             guard let last = words[i - 1].unicodeScalars.first, ScalarKind(last) == .letter,
-                  let first = words[i].unicodeScalars.first, ScalarKind(first) == .digit
+                let first = words[i].unicodeScalars.first, ScalarKind(first) == .digit
             else { return nil }
             return (pairMark + words[i - 1] + words[i], i)
         }
@@ -103,7 +103,9 @@ extension ContactSearch {
         static func decode(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (ScalarKind, Int, UInt32) {
             let lead = bytes[index]
             if lead < 0x80 {
-                let kind: ScalarKind = lead >= 0x30 && lead <= 0x39 ? .digit
+                let kind: ScalarKind =
+                    lead >= 0x30 && lead <= 0x39
+                    ? .digit
                     : (lead | 0x20) >= 0x61 && (lead | 0x20) <= 0x7A ? .letter : .other
                 return (kind, 1, UInt32(lead))
             }
@@ -161,7 +163,8 @@ extension ContactSearch {
     static func insideWordCandidates(_ indexedText: String) -> [String] {
         let text = indexedText.range(of: pairMark).map { String(indexedText[..<$0.lowerBound]) } ?? indexedText
         return words(text).filter { word in
-            word.unicodeScalars.count > insideMinimum && word.unicodeScalars.first.map { ScalarKind($0) == .letter } == true
+            word.unicodeScalars.count > insideMinimum
+                && word.unicodeScalars.first.map { ScalarKind($0) == .letter } == true
         }
     }
 
@@ -209,11 +212,16 @@ extension ContactSearch {
                 for other in letterWords where other.scalars < word.scalars && word.scalars - other.scalars <= last {
                     let length = other.end - other.start
                     guard length < word.end - word.start, bytes[word.end - 1] == bytes[other.end - 1],
-                          memcmp(base + word.end - length, base + other.start, length) == 0 else { continue }
+                        memcmp(base + word.end - length, base + other.start, length) == 0
+                    else { continue }
                     starts |= 1 << Int64(word.scalars - other.scalars)
                 }
-                result.append((String(decoding: UnsafeBufferPointer(rebasing: bytes[word.start..<word.end]),
-                                      as: UTF8.self), starts))
+                result.append(
+                    (
+                        String(
+                            decoding: UnsafeBufferPointer(rebasing: bytes[word.start..<word.end]),
+                            as: UTF8.self), starts
+                    ))
             }
             return result
         }

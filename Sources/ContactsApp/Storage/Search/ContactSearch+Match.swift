@@ -16,7 +16,8 @@ extension ContactSearch {
             }
         }
         if found.isEmpty, let whole = wholeNumberDigits,
-           let phone = fields.first(where: { $0.digits.contains { $0.contains(whole) } }) {
+            let phone = fields.first(where: { $0.digits.contains { $0.contains(whole) } })
+        {
             return SearchMatch(field: .phone, text: phone.text)
         }
         return found.first { $0.field != .name } ?? found.first
@@ -40,7 +41,8 @@ extension ContactSearch {
     /// A contact's searched fields one by one, each with its words (as the index holds them)
     /// and, for a phone, its digits.
     private static func fields(of contact: Contact)
-        -> [(field: SearchMatch.Field, text: String, words: [String], digits: [String])] {
+        -> [(field: SearchMatch.Field, text: String, words: [String], digits: [String])]
+    {
         func text(_ field: SearchMatch.Field, _ text: String) -> (SearchMatch.Field, String, [String], [String]) {
             (field, text, words(separatingDigits(ContactKeys.fold(text))), [])
         }

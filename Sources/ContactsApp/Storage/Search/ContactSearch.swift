@@ -38,7 +38,8 @@ struct ContactSearch {
         /// `ContactSearch.insideMinimum` characters.
         var insideWord: String? {
             guard words.count == 1, let word = words.first, word.unicodeScalars.count >= ContactSearch.insideMinimum,
-                  let first = word.unicodeScalars.first, ScalarKind(first) == .letter else { return nil }
+                let first = word.unicodeScalars.first, ScalarKind(first) == .letter
+            else { return nil }
             return word
         }
 
@@ -94,7 +95,8 @@ struct ContactSearch {
                 }
                 if let verdict { return verdict }
                 // The marked pairs after the text are not words of it.
-                let text = indexed.range(of: ContactSearch.pairMark).map { String(indexed[..<$0.lowerBound]) } ?? indexed
+                let text =
+                    indexed.range(of: ContactSearch.pairMark).map { String(indexed[..<$0.lowerBound]) } ?? indexed
                 return ContactSearch.containsPhrasePrefix(words, in: ContactSearch.words(text))
             }
         }
@@ -121,12 +123,13 @@ struct ContactSearch {
                 let byte = text[index]
                 switch byte {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                     UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"):
                     if start == nil { start = index }
                 case 0x80...:
                     // A marked pair (U+E000 is EE 80 80) ends the text; anything else is not ASCII.
                     guard byte == 0xEE, index + 2 < text.count, text[index + 1] == 0x80, text[index + 2] == 0x80,
-                          start == nil else { return nil }
+                        start == nil
+                    else { return nil }
                     break scan
                 default:
                     if let first = start { words.append(first..<index); start = nil }
@@ -184,7 +187,8 @@ struct ContactSearch {
     /// text of every contact goes through it (an import of 100k cards took 50% longer when
     /// this split Characters).
     private static func wordRanges(_ scalars: String.UnicodeScalarView)
-        -> [(range: Range<String.UnicodeScalarView.Index>, isDigits: Bool)] {
+        -> [(range: Range<String.UnicodeScalarView.Index>, isDigits: Bool)]
+    {
         var ranges: [(range: Range<String.UnicodeScalarView.Index>, isDigits: Bool)] = []
         var start = scalars.startIndex
         var current = ScalarKind.other
@@ -220,7 +224,8 @@ struct ContactSearch {
         return terms.allSatisfy { term in
             Self.containsPhrasePrefix(term.words, in: words)
                 || term.digits.map { digits in phoneDigits.contains { $0.contains(digits) } } == true
-                || (inside && term.insideWord.map { part in words.contains { Self.contains(part, inside: $0) } } == true)
+                || (inside
+                    && term.insideWord.map { part in words.contains { Self.contains(part, inside: $0) } } == true)
         }
     }
 
@@ -228,9 +233,9 @@ struct ContactSearch {
     static func contains(_ part: String, inside word: String) -> Bool {
         let part = Array(part.unicodeScalars), word = Array(word.unicodeScalars)
         guard !part.isEmpty, word.count > part.count else { return false }
-        return (1...(word.count - part.count)).contains { start in word[start..<start + part.count].elementsEqual(part) }
+        return (1...(word.count - part.count)).contains { start in word[start..<start + part.count].elementsEqual(part)
+        }
     }
-
 
     static func containsPhrasePrefix(_ phrase: [String], in words: [String]) -> Bool {
         guard let last = phrase.last, words.count >= phrase.count else { return false }

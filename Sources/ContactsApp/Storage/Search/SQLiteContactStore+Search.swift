@@ -40,13 +40,17 @@ extension SQLiteContactStore {
         if let ids = resolved.textMatches[index] {
             atStarts = ("SELECT rowid FROM contact_text WHERE rowid IN (\(ResolvedSearch.list(ids)))", [])
         } else {
-            atStarts = ("SELECT rowid FROM contact_text WHERE contact_text MATCH ?", [resolved.parsed.terms[index].ftsPhrase])
+            atStarts = (
+                "SELECT rowid FROM contact_text WHERE contact_text MATCH ?", [resolved.parsed.terms[index].ftsPhrase]
+            )
         }
         guard let inside = resolved.insideWords[index] else { return atStarts }
         // The words holding the term, each a whole word of the index.
         let words = inside.map { "\"" + ContactSearch.Term.doublingQuotes($0) + "\"" }.joined(separator: " OR ")
-        return (atStarts.sql + " UNION SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
-                atStarts.arguments + [words])
+        return (
+            atStarts.sql + " UNION SELECT rowid FROM contact_text WHERE contact_text MATCH ?",
+            atStarts.arguments + [words]
+        )
     }
 
     /// The ids whose phones contain `digits`, with the query's arguments: short fragments
@@ -59,10 +63,12 @@ extension SQLiteContactStore {
         }
         // `digits` holds the digits of every phone, space-separated: `instr` cannot match
         // across two phones.
-        return ("""
+        return (
+            """
             SELECT rowid FROM contact_phone WHERE rowid IN (
                 SELECT rowid FROM contact_phone_gram WHERE contact_phone_gram MATCH ?) AND instr(digits, ?) > 0
-            """, [grams, digits])
+            """, [grams, digits]
+        )
     }
 
     /// The WHERE clause for a search, with its arguments; see `ContactSearch` for the rules.
@@ -97,8 +103,10 @@ extension SQLiteContactStore {
     /// false. SQLite's C API steps it: GRDB's cursor costs about 0.35 µs a row, which made a
     /// search matching 350k contacts a quarter slower than `COUNT(*)` (measured at 1M
     /// contacts); this loop costs what `COUNT(*)` does.
-    static func steppingIDs(_ db: Database, sql: String, arguments: StatementArguments,
-                            _ body: (Int64) throws -> Bool) throws {
+    static func steppingIDs(
+        _ db: Database, sql: String, arguments: StatementArguments,
+        _ body: (Int64) throws -> Bool
+    ) throws {
         let statement = try db.makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let raw = statement.sqliteStatement
@@ -154,23 +162,28 @@ struct ResolvedSearch {
             // Words where each holder has another word starting at the term (`starts`) hold no
             // inside-only match: left out, a name prefix need not check the email handles made
             // of the name ("marykowalczyk" for `Kowal`), and often no word is left.
-            let words = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT g.word, w.starts FROM contact_word_gram g CROSS JOIN contact_word w ON w.word = g.word
-                WHERE contact_word_gram MATCH ?
-                """), arguments: ["\"" + ContactSearch.Term.doublingQuotes(part) + "\""])
-                .compactMap { row -> String? in
-                    let word: String = row[0]
-                    return ContactSearch.containsOnlyInside(part, word, starts: row[1]) ? word : nil
-                }
+            let words = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT g.word, w.starts FROM contact_word_gram g CROSS JOIN contact_word w ON w.word = g.word
+                        WHERE contact_word_gram MATCH ?
+                        """), arguments: ["\"" + ContactSearch.Term.doublingQuotes(part) + "\""]
+            )
+            .compactMap { row -> String? in
+                let word: String = row[0]
+                return ContactSearch.containsOnlyInside(part, word, starts: row[1]) ? word : nil
+            }
             if !words.isEmpty { insideWords[index] = words }
         }
         self.insideWords = insideWords
         var textMatches: [Int: [Int64]] = [:]
         for (index, term) in parsed.terms.enumerated() {
             guard let pairs = term.pairQuery else { continue }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT rowid, text FROM contact_text WHERE contact_text MATCH ? LIMIT ?
-                """, arguments: [pairs, candidateLimit + 1])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT rowid, text FROM contact_text WHERE contact_text MATCH ? LIMIT ?
+                    """, arguments: [pairs, candidateLimit + 1])
             guard rows.count <= candidateLimit else { continue }
             let matches = term.indexedTextMatcher()
             textMatches[index] = rows.compactMap { row in matches(row[1]) ? row[0] as Int64 : nil }

@@ -9,9 +9,11 @@ public protocol ManageAccountsBusinessLogic {
 
 /// The account work the Interactor delegates (its seam: tests put a spy here).
 public protocol SyncAccountsLogic {
-    func add(name: String, url: String, user: String, passwordCommand: String?, books: [String], allBooks: Bool,
-             isDefault: Bool, conflicts: ConflictWinner, allowHosts: [String],
-             confirm: @escaping (URL) -> Bool) throws -> SyncAccount
+    func add(
+        name: String, url: String, user: String, passwordCommand: String?, books: [String], allBooks: Bool,
+        isDefault: Bool, conflicts: ConflictWinner, allowHosts: [String],
+        confirm: @escaping (URL) -> Bool
+    ) throws -> SyncAccount
     func books(of name: String) throws -> [AddressBook]
     func accounts() throws -> [SyncAccount]
     func update(name: String, conflicts: ConflictWinner?, makeDefault: Bool) throws -> SyncAccount
@@ -32,7 +34,8 @@ public final class ManageAccountsInteractor: ManageAccountsBusinessLogic {
         do {
             let account = try worker.add(
                 name: request.name, url: request.url, user: request.user, passwordCommand: request.passwordCommand,
-                books: request.books, allBooks: request.allBooks, isDefault: request.isDefault, conflicts: request.conflicts,
+                books: request.books, allBooks: request.allBooks, isDefault: request.isDefault,
+                conflicts: request.conflicts,
                 allowHosts: request.allowHosts, confirm: { _ in false })
             presenter?.presentAddedAccount(response: .init(account: account, books: try worker.books(of: account.name)))
         } catch let failure as SyncAccountsWorker.Failure {
@@ -48,7 +51,8 @@ public final class ManageAccountsInteractor: ManageAccountsBusinessLogic {
 
     public func changeAccount(request: ManageAccounts.ChangeAccount.Request) {
         do {
-            let account = try worker.update(name: request.name, conflicts: request.conflicts, makeDefault: request.makeDefault)
+            let account = try worker.update(
+                name: request.name, conflicts: request.conflicts, makeDefault: request.makeDefault)
             presenter?.presentChangedAccount(response: .init(account: account))
         } catch {
             presenter?.presentFailure(error)
@@ -69,7 +73,8 @@ public final class ManageAccountsInteractor: ManageAccountsBusinessLogic {
             return
         }
         do {
-            presenter?.presentRemovedAccount(response: .init(name: request.name, contacts: try worker.remove(name: request.name)))
+            presenter?.presentRemovedAccount(
+                response: .init(name: request.name, contacts: try worker.remove(name: request.name)))
         } catch {
             presenter?.presentFailure(error)
         }

@@ -18,9 +18,11 @@ public enum ManageAccounts {
             public var conflicts: ConflictWinner = .server
             /// Other hosts the server may send the account to (`--allow-host`, or a question answered yes).
             public var allowHosts: [String] = []
-            public init(name: String, url: String, user: String, passwordCommand: String?, books: [String] = [],
-                        allBooks: Bool = false, isDefault: Bool = false, conflicts: ConflictWinner = .server,
-                        allowHosts: [String] = []) {
+            public init(
+                name: String, url: String, user: String, passwordCommand: String?, books: [String] = [],
+                allBooks: Bool = false, isDefault: Bool = false, conflicts: ConflictWinner = .server,
+                allowHosts: [String] = []
+            ) {
                 self.name = name; self.url = url; self.user = user; self.passwordCommand = passwordCommand
                 self.books = books; self.allBooks = allBooks; self.isDefault = isDefault; self.conflicts = conflicts
                 self.allowHosts = allowHosts

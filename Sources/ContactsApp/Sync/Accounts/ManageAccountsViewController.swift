@@ -39,9 +39,15 @@ public final class ManageAccountsViewController: ManageAccountsDisplayLogic {
     }
 
     public func displayAddedAccount(viewModel: ManageAccounts.AddAccount.ViewModel) { displayed = .added(viewModel) }
-    public func displayChangedAccount(viewModel: ManageAccounts.ChangeAccount.ViewModel) { displayed = .changed(viewModel) }
+    public func displayChangedAccount(viewModel: ManageAccounts.ChangeAccount.ViewModel) {
+        displayed = .changed(viewModel)
+    }
     public func displayAccounts(viewModel: ManageAccounts.ListAccounts.ViewModel) { displayed = .accounts(viewModel) }
-    public func displayRemovedAccount(viewModel: ManageAccounts.RemoveAccount.ViewModel) { displayed = .removed(viewModel) }
-    public func displayConfirmation(viewModel: ManageAccounts.ConfirmationViewModel) { displayed = .confirmation(viewModel) }
+    public func displayRemovedAccount(viewModel: ManageAccounts.RemoveAccount.ViewModel) {
+        displayed = .removed(viewModel)
+    }
+    public func displayConfirmation(viewModel: ManageAccounts.ConfirmationViewModel) {
+        displayed = .confirmation(viewModel)
+    }
     public func displayFailure(text: String) { displayed = .failure(text) }
 }

@@ -47,7 +47,9 @@ public struct CollectionChanges: Equatable, Sendable {
     /// known here and absent from it were removed.
     public var isComplete = false
 
-    public init(changed: [String: String] = [:], removed: Set<String> = [], token: String? = nil, isComplete: Bool = false) {
+    public init(
+        changed: [String: String] = [:], removed: Set<String> = [], token: String? = nil, isComplete: Bool = false
+    ) {
         self.changed = changed; self.removed = removed; self.token = token; self.isComplete = isComplete
     }
 }
@@ -112,9 +114,11 @@ public final class CardDAVClient: CardDAVBookLogic {
     private let truncatedRounds: TimeInterval
     private let clock: () -> TimeInterval
 
-    public init(book: URL, transport: DAVTransport, multigetBatch: Int = 500, vcardVersion: String = "4.0",
-                truncatedRounds: TimeInterval = DAVTimeLimits().truncatedRounds,
-                clock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
+    public init(
+        book: URL, transport: DAVTransport, multigetBatch: Int = 500, vcardVersion: String = "4.0",
+        truncatedRounds: TimeInterval = DAVTimeLimits().truncatedRounds,
+        clock: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+    ) {
         self.book = book; self.transport = transport; self.multigetBatch = multigetBatch
         self.truncatedRounds = truncatedRounds; self.clock = clock
         scope = DAVCollectionScope(book: book)
@@ -130,8 +134,9 @@ public final class CardDAVClient: CardDAVBookLogic {
         let started = clock()
         for round in 0..<Self.maximumTruncatedRounds {
             if round > 0, clock() - started >= truncatedRounds {
-                throw DAVError.timedOut("the server truncated its list of changes (507) \(round) times in a row for "
-                    + "\(DAVTimeLimits.seconds(truncatedRounds)); stopped")
+                throw DAVError.timedOut(
+                    "the server truncated its list of changes (507) \(round) times in a row for "
+                        + "\(DAVTimeLimits.seconds(truncatedRounds)); stopped")
             }
             let body = DAVXML.syncCollection(token: next ?? "")
             var truncated = false
@@ -148,7 +153,8 @@ public final class CardDAVClient: CardDAVBookLogic {
             let response = try send("REPORT", book, depth: "1", body: body, receiving: stream)
             // RFC 6578 says 403 or 409; Xandikos answers 412. The condition is what counts.
             if (400..<500).contains(response.status), response.status != 401,
-               DAVErrorBody.conditions(response.body).contains("valid-sync-token") {
+                DAVErrorBody.conditions(response.body).contains("valid-sync-token")
+            {
                 throw DAVError.invalidSyncToken
             }
             try expect(response, [207], "REPORT", book)
@@ -166,10 +172,13 @@ public final class CardDAVClient: CardDAVBookLogic {
     public func listMembers() throws -> CollectionChanges {
         var result = CollectionChanges(isComplete: true)
         let stream = multistatus("PROPFIND") { entry in
-            if self.isInside(entry.href) && !self.isCollection(entry), let etag = entry.etag { result.changed[entry.href] = etag }
+            if self.isInside(entry.href) && !self.isCollection(entry), let etag = entry.etag {
+                result.changed[entry.href] = etag
+            }
         }
-        let response = try send("PROPFIND", book, depth: "1", body: DAVXML.propfind(["D:getetag", "D:resourcetype", "D:sync-token"]),
-                                receiving: stream)
+        let response = try send(
+            "PROPFIND", book, depth: "1", body: DAVXML.propfind(["D:getetag", "D:resourcetype", "D:sync-token"]),
+            receiving: stream)
         try expect(response, [207], "PROPFIND", book)
         try stream.finish()
         result.token = stream.syncToken
@@ -202,7 +211,9 @@ public final class CardDAVClient: CardDAVBookLogic {
                         cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
                         bytes += data.utf8.count
                     } else if let size = entry.oversizedAddressData {
-                        cards.append(RemoteCard(href: entry.href, etag: etag, vcard: "", unreadable: Self.oversized(size, limit)))
+                        cards.append(
+                            RemoteCard(href: entry.href, etag: etag, vcard: "", unreadable: Self.oversized(size, limit))
+                        )
                     }
                     if bytes >= Self.cardsHandedOnAt {
                         try each(cards)
@@ -211,13 +222,15 @@ public final class CardDAVClient: CardDAVBookLogic {
                 }
             }
             var stream = read()
-            var response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: addressDataVersion),
-                                    receiving: stream)
+            var response = try send(
+                "REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: addressDataVersion),
+                receiving: stream)
             if addressDataVersion != nil, [400, 403, 409, 415, 422, 501].contains(response.status) {
                 // A server that cannot convert (or cannot parse the attributes): take what it stores.
                 addressDataVersion = nil
                 stream = read()
-                response = try send("REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: nil), receiving: stream)
+                response = try send(
+                    "REPORT", book, depth: "1", body: DAVXML.multiget(hrefs: batch, version: nil), receiving: stream)
             }
             try expect(response, [207], "REPORT", book)
             try stream.finish()
@@ -231,17 +244,20 @@ public final class CardDAVClient: CardDAVBookLogic {
         if response.status == 404 || response.status == 410 { return nil }
         try expect(response, [200], "GET", url)
         guard response.body.count <= sizeLimits.card else {
-            return RemoteCard(href: href, etag: response.header("ETag") ?? "", vcard: "",
-                              unreadable: Self.oversized(response.body.count, sizeLimits.card))
+            return RemoteCard(
+                href: href, etag: response.header("ETag") ?? "", vcard: "",
+                unreadable: Self.oversized(response.body.count, sizeLimits.card))
         }
-        return RemoteCard(href: href, etag: response.header("ETag") ?? "", vcard: String(decoding: response.body, as: UTF8.self))
+        return RemoteCard(
+            href: href, etag: response.header("ETag") ?? "", vcard: String(decoding: response.body, as: UTF8.self))
     }
 
     public func create(uid: String, vcard: String) throws -> (href: String, etag: String?) {
         let url = book.appendingPathComponent(Self.resourceName(uid: uid))
-        let response = try transport.send(DAVRequest(
-            method: "PUT", url: url,
-            headers: ["Content-Type": "text/vcard; charset=utf-8", "If-None-Match": "*"], body: Data(vcard.utf8)))
+        let response = try transport.send(
+            DAVRequest(
+                method: "PUT", url: url,
+                headers: ["Content-Type": "text/vcard; charset=utf-8", "If-None-Match": "*"], body: Data(vcard.utf8)))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
         try expectForCard(response, [200, 201, 204], "PUT", url)
         return (url.path, response.header("ETag"))
@@ -249,9 +265,10 @@ public final class CardDAVClient: CardDAVBookLogic {
 
     public func update(href: String, vcard: String, etag: String) throws -> String? {
         let url = try resolve(href)
-        let response = try transport.send(DAVRequest(
-            method: "PUT", url: url,
-            headers: ["Content-Type": "text/vcard; charset=utf-8", "If-Match": etag], body: Data(vcard.utf8)))
+        let response = try transport.send(
+            DAVRequest(
+                method: "PUT", url: url,
+                headers: ["Content-Type": "text/vcard; charset=utf-8", "If-Match": etag], body: Data(vcard.utf8)))
         if response.status == 412 { throw DAVError.preconditionFailed(url: url) }
         try expectForCard(response, [200, 201, 204], "PUT", url)
         return response.header("ETag")
@@ -298,15 +315,21 @@ public final class CardDAVClient: CardDAVBookLogic {
         return scope.namesCollection(entry.href)
     }
 
-    private func send(_ method: String, _ url: URL, depth: String, body: String,
-                      receiving stream: DAVMultistatusStream) throws -> DAVResponse {
-        try transport.send(DAVRequest(method: method, url: url,
-                                      headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
-                                      body: Data(body.utf8)), receiving: stream)
+    private func send(
+        _ method: String, _ url: URL, depth: String, body: String,
+        receiving stream: DAVMultistatusStream
+    ) throws -> DAVResponse {
+        try transport.send(
+            DAVRequest(
+                method: method, url: url,
+                headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
+                body: Data(body.utf8)), receiving: stream)
     }
 
     /// A reader of the multistatus answer to `method` on the book, within the size limits.
-    private func multistatus(_ method: String, _ onEntry: @escaping (DAVMultistatus.Entry) throws -> Void) -> DAVMultistatusStream {
+    private func multistatus(_ method: String, _ onEntry: @escaping (DAVMultistatus.Entry) throws -> Void)
+        -> DAVMultistatusStream
+    {
         DAVMultistatusStream(limits: sizeLimits, request: "\(method) \(book.absoluteString)", onEntry: onEntry)
     }
 
@@ -353,13 +376,14 @@ enum DAVXML {
 
     /// With `version`, asks for the cards in that vCard version (RFC 6352 §10.4).
     static func multiget(hrefs: [String], version: String? = nil) -> String {
-        let addressData = version.map { #"<C:address-data content-type="text/vcard" version="\#(escaped($0))"/>"# }
+        let addressData =
+            version.map { #"<C:address-data content-type="text/vcard" version="\#(escaped($0))"/>"# }
             ?? "<C:address-data/>"
         return """
-        <?xml version="1.0" encoding="utf-8"?>
-        <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/>\(addressData)</D:prop>\
-        \(hrefs.map { "<D:href>\(escaped($0))</D:href>" }.joined())</C:addressbook-multiget>
-        """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/>\(addressData)</D:prop>\
+            \(hrefs.map { "<D:href>\(escaped($0))</D:href>" }.joined())</C:addressbook-multiget>
+            """
     }
 
     static func escaped(_ text: String) -> String {

@@ -12,9 +12,13 @@ public struct CardDAVDiscovery {
         var lastError: Error = DAVError.malformed("no CardDAV service at \(base.absoluteString)")
         for start in [base, wellKnown(base)] {
             do {
-                let (entry, at) = try properties(of: start, ["D:current-user-principal", "D:resourcetype",
-                                                             "C:addressbook-home-set", "D:displayname",
-                                                             "C:supported-address-data", "D:current-user-privilege-set"])
+                let (entry, at) = try properties(
+                    of: start,
+                    [
+                        "D:current-user-principal", "D:resourcetype",
+                        "C:addressbook-home-set", "D:displayname",
+                        "C:supported-address-data", "D:current-user-privilege-set",
+                    ])
                 if entry.resourceTypes.contains("addressbook") { return [book(entry, at)] }
                 var home = entry.addressbookHomeSet.map { resolve($0, at) }
                 if home == nil, let principal = entry.currentUserPrincipal.map({ resolve($0, at) }) {
@@ -38,15 +42,24 @@ public struct CardDAVDiscovery {
 
     /// What the server says of one book now (its rights may have changed since it was added).
     public func book(at url: URL) throws -> RemoteAddressBook {
-        let (entry, at) = try properties(of: url, ["D:resourcetype", "D:displayname", "C:supported-address-data",
-                                                   "D:current-user-privilege-set"])
+        let (entry, at) = try properties(
+            of: url,
+            [
+                "D:resourcetype", "D:displayname", "C:supported-address-data",
+                "D:current-user-privilege-set",
+            ])
         return book(entry, at)
     }
 
     /// The address books one level under `home`.
     func books(in home: URL) throws -> [RemoteAddressBook] {
-        let response = try transport.send(propfind(home, depth: "1", ["D:resourcetype", "D:displayname",
-                                                                      "C:supported-address-data", "D:current-user-privilege-set"]))
+        let response = try transport.send(
+            propfind(
+                home, depth: "1",
+                [
+                    "D:resourcetype", "D:displayname",
+                    "C:supported-address-data", "D:current-user-privilege-set",
+                ]))
         try check(response, home)
         let at = response.url ?? home
         return try DAVMultistatus.parse(response.body).entries
@@ -68,8 +81,9 @@ public struct CardDAVDiscovery {
         var url = resolve(entry.href, at)
         if !url.absoluteString.hasSuffix("/") { url = URL(string: url.absoluteString + "/") ?? url }
         let name = entry.displayName.flatMap { $0.isEmpty ? nil : $0 } ?? url.lastPathComponent
-        return RemoteAddressBook(url: url, displayName: name, acceptsVCard4: entry.addressDataVersions.contains("4.0"),
-                                 readOnly: !RemoteAddressBook.writable(entry.privileges))
+        return RemoteAddressBook(
+            url: url, displayName: name, acceptsVCard4: entry.addressDataVersions.contains("4.0"),
+            readOnly: !RemoteAddressBook.writable(entry.privileges))
     }
 
     private func wellKnown(_ base: URL) -> URL {
@@ -79,9 +93,10 @@ public struct CardDAVDiscovery {
     private func resolve(_ href: String, _ at: URL) -> URL { URL(string: href, relativeTo: at)?.absoluteURL ?? at }
 
     private func propfind(_ url: URL, depth: String, _ names: [String]) -> DAVRequest {
-        DAVRequest(method: "PROPFIND", url: url,
-                   headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
-                   body: Data(DAVXML.propfind(names).utf8))
+        DAVRequest(
+            method: "PROPFIND", url: url,
+            headers: ["Depth": depth, "Content-Type": "application/xml; charset=utf-8"],
+            body: Data(DAVXML.propfind(names).utf8))
     }
 
     private func check(_ response: DAVResponse, _ url: URL) throws {

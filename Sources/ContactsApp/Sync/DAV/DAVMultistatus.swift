@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// A WebDAV `207 Multi-Status` body (RFC 4918 §13), read whole; `DAVMultistatusStream` reads
@@ -45,7 +46,9 @@ public struct DAVMultistatus: Equatable, Sendable {
     }
 
     /// Reads a body; throws `DAVError.malformed` when it is not XML or not a multistatus.
-    public static func parse(_ data: Data, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max)) throws -> DAVMultistatus {
+    public static func parse(_ data: Data, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max)) throws
+        -> DAVMultistatus
+    {
         var result = DAVMultistatus()
         let stream = DAVMultistatusStream(limits: limits, request: "the request") { result.entries.append($0) }
         try data.withUnsafeBytes { bytes in
@@ -68,7 +71,8 @@ public struct DAVMultistatus: Equatable, Sendable {
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return first == scalars.startIndex && last == scalars.index(before: scalars.endIndex)
             ? text : String(scalars[first...last])
     }
@@ -107,8 +111,10 @@ public enum DAVErrorBody {
         var conditions: Set<String> = []
         var depth = 0
         var inError = false
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+            qualifiedName: String?, attributes: [String: String] = [:]
+        ) {
             depth += 1
             if depth == 1 { inError = name == "error" } else if depth == 2, inError { conditions.insert(name) }
         }

@@ -79,8 +79,11 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         if let failure { throw failure }
         received += bytes.count
         guard received <= limits.answer else {
-            throw stop(DAVError.tooLarge("the answer to \(request) passed \(DAVSizeLimits.words(limits.answer)), the limit for "
-                + "one answer (\(DAVSizeLimits.Variable.answer) sets it); stopped there, nothing of it was kept"))
+            throw stop(
+                DAVError.tooLarge(
+                    "the answer to \(request) passed \(DAVSizeLimits.words(limits.answer)), the limit for "
+                        + "one answer (\(DAVSizeLimits.Variable.answer) sets it); stopped there, nothing of it was kept"
+                ))
         }
         guard utf8.take(bytes) else { throw stop(DAVError.malformed("the answer is not UTF-8")) }
         try push(bytes, last: false)
@@ -106,7 +109,8 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         }
         guard let parser else { throw stop(DAVError.malformed("out of memory")) }
         // libxml2 takes an int count: a body comes in pieces far below that.
-        let code = cxml_parse(parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), last ? 1 : 0)
+        let code = cxml_parse(
+            parser, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), last ? 1 : 0)
         if let failure { throw failure }
         if code != 0 {
             throw stop(DAVError.malformed(parseError ?? "not XML (libxml2 error \(code))"))
@@ -123,8 +127,10 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
 
     // MARK: The callbacks
 
-    private func start(_ localName: UnsafePointer<UInt8>, attributeCount: Int,
-                       _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) {
+    private func start(
+        _ localName: UnsafePointer<UInt8>, attributeCount: Int,
+        _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    ) {
         guard failure == nil else { return }
         guard path.count < Self.maximumDepth else {
             stop(DAVError.malformed("the answer nests its elements deeper than \(Self.maximumDepth) levels"))
@@ -139,7 +145,9 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         case "response": entry = Entry(href: "")
         case "propstat": propstat = Entry(href: ""); propstatStatus = nil
         case "address-data-type":
-            if path.dropLast().last == "supported-address-data", let version = attribute("version", attributeCount, attributes) {
+            if path.dropLast().last == "supported-address-data",
+                let version = attribute("version", attributeCount, attributes)
+            {
                 propstat?.addressDataVersions.append(version)
             }
         case "current-user-privilege-set": if propstat?.privileges == nil { propstat?.privileges = [] }
@@ -154,12 +162,15 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
 
     /// An attribute's value by local name: libxml2 gives five pointers an attribute (local
     /// name, prefix, URI, value start, value end).
-    private func attribute(_ wanted: String, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?) -> String? {
+    private func attribute(_ wanted: String, _ count: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?)
+        -> String?
+    {
         guard let attributes else { return nil }
         for index in 0..<count {
             let base = index * 5
             guard let name = attributes[base], String(cString: name) == wanted,
-                  let start = attributes[base + 3], let end = attributes[base + 4] else { continue }
+                let start = attributes[base + 3], let end = attributes[base + 4]
+            else { continue }
             return String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
         }
         return nil
@@ -172,8 +183,11 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
             // A card over the limit is skipped (named by its size); any other value that long
             // is no honest answer.
             guard path.last == "address-data" else {
-                stop(DAVError.tooLarge("the answer to \(request) holds a value longer than "
-                    + "\(DAVSizeLimits.words(limits.card)) (\(DAVSizeLimits.Variable.card) sets the limit); stopped"))
+                stop(
+                    DAVError.tooLarge(
+                        "the answer to \(request) holds a value longer than "
+                            + "\(DAVSizeLimits.words(limits.card)) (\(DAVSizeLimits.Variable.card) sets the limit); stopped"
+                    ))
                 return
             }
             text = []
@@ -198,8 +212,11 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
             default: break
             }
         case "status":
-            if parent == "propstat" { propstatStatus = DAVMultistatus.statusCode(value) }
-            else if parent == "response" { entry?.status = DAVMultistatus.statusCode(value) }
+            if parent == "propstat" {
+                propstatStatus = DAVMultistatus.statusCode(value)
+            } else if parent == "response" {
+                entry?.status = DAVMultistatus.statusCode(value)
+            }
         case "getetag": propstat?.etag = value
         // The card's text as sent: only the XML around it is trimmed, not its line ends.
         case "address-data":
@@ -228,8 +245,11 @@ public final class DAVMultistatusStream: DAVBodyReceiver {
         // libxml2 also asks while it reads a declaration in the DTD (is it declared already?):
         // only a reference in the document is one that would be dropped.
         guard !path.isEmpty || sawMultistatus else { return }
-        stop(DAVError.malformed((lastHref.map { "the card \($0)" } ?? "the answer")
-            + " holds an XML entity that cannot be read (\(parameter ? "%" : "&")\(name);); nothing of this answer was kept"))
+        stop(
+            DAVError.malformed(
+                (lastHref.map { "the card \($0)" } ?? "the answer")
+                    + " holds an XML entity that cannot be read (\(parameter ? "%" : "&")\(name);); nothing of this answer was kept"
+            ))
     }
 
     private func noteError(line: Int, _ message: String?) {

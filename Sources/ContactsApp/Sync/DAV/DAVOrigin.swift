@@ -10,7 +10,8 @@ public struct DAVOrigin: Hashable, Sendable, CustomStringConvertible {
     /// The origin of an http or https URL with a host; nil for anything else.
     public init?(_ url: URL) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+            let host = url.host?.lowercased(), !host.isEmpty
+        else { return nil }
         self.scheme = scheme
         self.host = host
         port = url.port ?? (scheme == "https" ? 443 : 80)
@@ -45,17 +46,20 @@ public struct DAVCollectionScope: Sendable {
     public init(book: URL) {
         self.book = book
         origin = DAVOrigin(book)
-        segments = Self.segments(of: URLComponents(url: book, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/") ?? []
+        segments =
+            Self.segments(of: URLComponents(url: book, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/") ?? []
     }
 
     /// The URL of `href` when it is the collection or inside it; nil when it points elsewhere
     /// (another origin, above the collection, dot segments even percent-encoded, a query).
     public func url(of href: String) -> URL? {
         guard let origin, !href.isEmpty,
-              !href.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }),
-              // A lenient server's raw space or `é` encoded as it should have been (`%` kept).
-              let parts = URLComponents(string: href.addingPercentEncoding(withAllowedCharacters: Self.hrefCharacters) ?? href),
-              parts.query == nil, parts.fragment == nil, parts.user == nil, parts.password == nil else { return nil }
+            !href.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || $0 == "\\" }),
+            // A lenient server's raw space or `é` encoded as it should have been (`%` kept).
+            let parts = URLComponents(
+                string: href.addingPercentEncoding(withAllowedCharacters: Self.hrefCharacters) ?? href),
+            parts.query == nil, parts.fragment == nil, parts.user == nil, parts.password == nil
+        else { return nil }
         var path = parts.percentEncodedPath
         if parts.scheme != nil || parts.host != nil {
             // An absolute URL (or `//host/...`) must name the book's own origin.
@@ -67,7 +71,8 @@ public struct DAVCollectionScope: Sendable {
             path = (URLComponents(url: book, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/") + path
         }
         guard let hrefSegments = Self.segments(of: path), hrefSegments.count >= segments.count,
-              Array(hrefSegments.prefix(segments.count)) == segments else { return nil }
+            Array(hrefSegments.prefix(segments.count)) == segments
+        else { return nil }
         var resolved = URLComponents()
         resolved.scheme = origin.scheme
         resolved.host = origin.host
@@ -134,7 +139,8 @@ public struct DAVCollectionScope: Sendable {
         var result: [String] = []
         for raw in path.split(separator: "/", omittingEmptySubsequences: true) {
             guard let segment = String(raw).removingPercentEncoding, segment != ".", segment != "..",
-                  !segment.contains("/"), !segment.contains("\\"), !segment.contains("\0") else { return nil }
+                !segment.contains("/"), !segment.contains("\\"), !segment.contains("\0")
+            else { return nil }
             result.append(segment)
         }
         return result

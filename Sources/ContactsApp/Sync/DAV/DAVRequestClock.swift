@@ -24,8 +24,10 @@ final class DAVRequestClock {
     }
 
     /// - Parameter now: seconds on a monotonic clock (a changed wall clock moves no deadline).
-    init(limits: DAVTimeLimits, isCancelled: @escaping () -> Bool = { false }, tick: TimeInterval = 0.1,
-         now: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
+    init(
+        limits: DAVTimeLimits, isCancelled: @escaping () -> Bool = { false }, tick: TimeInterval = 0.1,
+        now: @escaping () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }
+    ) {
         self.limits = limits
         self.isCancelled = isCancelled
         self.tick = tick
@@ -53,7 +55,8 @@ final class DAVRequestClock {
             }
             if now() >= end {
                 stop()
-                throw budget.byDeadline ? limits.syncTimedOut() : limits.requestTimedOut(method: method, url: url, after: budget.timeout)
+                throw budget.byDeadline
+                    ? limits.syncTimedOut() : limits.requestTimedOut(method: method, url: url, after: budget.timeout)
             }
         }
     }
@@ -62,13 +65,15 @@ final class DAVRequestClock {
 extension DAVTimeLimits {
     /// A request that did not finish within its own limit.
     func requestTimedOut(method: String, url: URL, after timeout: TimeInterval) -> DAVError {
-        .timedOut("\(method) \(url.absoluteString) did not finish within \(Self.seconds(timeout)) "
-            + "(the limit for one request; \(Variable.request) sets it); stopped")
+        .timedOut(
+            "\(method) \(url.absoluteString) did not finish within \(Self.seconds(timeout)) "
+                + "(the limit for one request; \(Variable.request) sets it); stopped")
     }
 
     /// The sync's requests together took longer than its limit.
     func syncTimedOut() -> DAVError {
-        .timedOut("the server's answers took longer than \(Self.seconds(sync)) in all "
-            + "(the limit for one sync; \(Variable.sync) sets it); stopped, what was saved before is kept")
+        .timedOut(
+            "the server's answers took longer than \(Self.seconds(sync)) in all "
+                + "(the limit for one sync; \(Variable.sync) sets it); stopped, what was saved before is kept")
     }
 }

@@ -28,9 +28,12 @@ public struct DAVSizeLimits: Equatable, Sendable {
 
     /// The limits the environment sets (`CONTACTSBOOK_SYNC_MAX_ANSWER`, `CONTACTSBOOK_SYNC_MAX_CARD`:
     /// bytes, or with `K`, `M` or `G` for KiB, MiB, GiB); a value that is not one is ignored.
-    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DAVSizeLimits {
-        DAVSizeLimits(answer: environment[Variable.answer].flatMap(bytes) ?? defaultAnswer,
-                      card: environment[Variable.card].flatMap(bytes) ?? defaultCard)
+    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> DAVSizeLimits
+    {
+        DAVSizeLimits(
+            answer: environment[Variable.answer].flatMap(bytes) ?? defaultAnswer,
+            card: environment[Variable.card].flatMap(bytes) ?? defaultCard)
     }
 
     /// `1048576`, `1024K`, `1M`, `1G` as bytes; nil for anything else or for zero.

@@ -20,8 +20,10 @@ public struct DAVTimeLimits: Equatable, Sendable {
     /// if each brings a fresh token.
     public var truncatedRounds: TimeInterval
 
-    public init(request: TimeInterval = 120, sync: TimeInterval = 1800, lowSpeedBytes: Int = 1024,
-                lowSpeedTime: TimeInterval = 30, truncatedRounds: TimeInterval = 300) {
+    public init(
+        request: TimeInterval = 120, sync: TimeInterval = 1800, lowSpeedBytes: Int = 1024,
+        lowSpeedTime: TimeInterval = 30, truncatedRounds: TimeInterval = 300
+    ) {
         self.request = request; self.sync = sync; self.lowSpeedBytes = lowSpeedBytes
         self.lowSpeedTime = lowSpeedTime; self.truncatedRounds = truncatedRounds
     }
@@ -35,14 +37,17 @@ public struct DAVTimeLimits: Equatable, Sendable {
     }
 
     /// The defaults, each replaced by its variable when that holds a positive number.
-    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DAVTimeLimits {
+    public static func configured(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> DAVTimeLimits
+    {
         func seconds(_ name: String) -> TimeInterval? {
             environment[name].flatMap(TimeInterval.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         }
         var limits = DAVTimeLimits()
         limits.request = seconds(Variable.request) ?? limits.request
         limits.sync = seconds(Variable.sync) ?? limits.sync
-        limits.lowSpeedBytes = environment[Variable.lowSpeedBytes].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        limits.lowSpeedBytes =
+            environment[Variable.lowSpeedBytes].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
             ?? limits.lowSpeedBytes
         limits.lowSpeedTime = seconds(Variable.lowSpeedTime) ?? limits.lowSpeedTime
         return limits

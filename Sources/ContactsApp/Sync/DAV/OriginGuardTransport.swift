@@ -45,7 +45,8 @@ public final class OriginGuardTransport: DAVTransport {
                 throw DAVError.otherOrigin(url)
             }
             guard RedirectPolicy.isRedirect(response.status), let location = response.header("Location"),
-                  let next = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL else {
+                let next = URL(string: location, relativeTo: response.url ?? request.url)?.absoluteURL
+            else {
                 return response
             }
             request.url = next

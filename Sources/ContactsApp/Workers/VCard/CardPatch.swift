@@ -38,12 +38,15 @@ public enum CardPatch {
     static func notesKeptApart(_ contact: Contact, _ view: Contact) -> Contact {
         let later = view.laterValues(of: .notes)
         guard !later.isEmpty, !view.notes.isEmpty, contact.notes != view.notes,
-              contact.notes == ([view.notes] + later).joined(separator: "\n"),
-              contact.laterValues(of: .notes).isEmpty else { return contact }
+            contact.notes == ([view.notes] + later).joined(separator: "\n"),
+            contact.laterValues(of: .notes).isEmpty
+        else { return contact }
         let laterNotes = view.extraProperties.filter { line in
             (try? VCardProperty(text: line))?.name == "NOTE"
         }
-        guard contact.extraProperties == view.extraProperties.filter({ !laterNotes.contains($0) }) else { return contact }
+        guard contact.extraProperties == view.extraProperties.filter({ !laterNotes.contains($0) }) else {
+            return contact
+        }
         var separated = contact
         separated.notes = view.notes
         separated.extraProperties = view.extraProperties
@@ -159,10 +162,16 @@ public enum CardPatch {
             // A card that names nobody (read with a name taken from its email or phone) states the
             // name once it is edited: read again without that email, it would be named otherwise.
             // An N, FN or ORG without a name in it (`N:;;street`) names nobody either.
-            let namesSomeone = indices(of: .name).contains { index in
-                VCardText.components(properties[index].value).prefix(2).contains { !$0.trimmingSpaces.isEmpty }
-            } || indices(of: .formattedName).contains { !VCardText.unescape(properties[$0].value).trimmingSpaces.isEmpty }
-                || indices(of: .organization).contains { VCardText.components(properties[$0].value).contains { !$0.isEmpty } }
+            let namesSomeone =
+                indices(of: .name).contains { index in
+                    VCardText.components(properties[index].value).prefix(2).contains { !$0.trimmingSpaces.isEmpty }
+                }
+                || indices(of: .formattedName).contains {
+                    !VCardText.unescape(properties[$0].value).trimmingSpaces.isEmpty
+                }
+                || indices(of: .organization).contains {
+                    VCardText.components(properties[$0].value).contains { !$0.isEmpty }
+                }
             let nameless = !namesSomeone && !(contact.givenName.isEmpty && contact.familyName.isEmpty)
             for field in Self.order { patch(field, from: view, to: contact, nameless: nameless) }
             if contact.extraProperties != view.extraProperties { extras(contact.extraProperties) }
@@ -175,7 +184,9 @@ public enum CardPatch {
         mutating func patch(_ field: ContactField, from view: Contact, to contact: Contact, nameless: Bool) {
             switch field {
             case .given:
-                guard nameless || contact.givenName != view.givenName || contact.familyName != view.familyName else { return }
+                guard nameless || contact.givenName != view.givenName || contact.familyName != view.familyName else {
+                    return
+                }
                 if let index = indices(of: .name).first {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
@@ -183,8 +194,12 @@ public enum CardPatch {
                     parts[1] = escaped(contact.givenName, in: "N")
                     replace(index, with: [Self.withValue(original[index], parts.joined(separator: ";"))])
                 } else {
-                    insert(["N:" + escaped(contact.familyName, in: "N") + ";" + escaped(contact.givenName, in: "N") + ";;;"],
-                           near: [.formattedName])
+                    insert(
+                        [
+                            "N:" + escaped(contact.familyName, in: "N") + ";" + escaped(contact.givenName, in: "N")
+                                + ";;;"
+                        ],
+                        near: [.formattedName])
                 }
             case .family:
                 return // in N, with the given name
@@ -195,35 +210,46 @@ public enum CardPatch {
             case .nickname:
                 guard contact.nickname != view.nickname else { return }
                 let names = contact.nickname.components(separatedBy: ", ").filter { !$0.isEmpty }
-                single(.nickname, name: "NICKNAME", value: names.isEmpty ? nil : names.map(VCardText.escape).joined(separator: ","),
-                       near: [.name])
+                single(
+                    .nickname, name: "NICKNAME",
+                    value: names.isEmpty ? nil : names.map(VCardText.escape).joined(separator: ","),
+                    near: [.name])
             case .organization:
                 guard contact.organization != view.organization else { return }
-                single(.organization, name: "ORG", value: contact.organization.isEmpty ? nil : escaped(contact.organization, in: "ORG"),
-                       near: [.nickname])
+                single(
+                    .organization, name: "ORG",
+                    value: contact.organization.isEmpty ? nil : escaped(contact.organization, in: "ORG"),
+                    near: [.nickname])
             case .title:
                 guard contact.title != view.title else { return }
-                single(.title, name: "TITLE", value: contact.title.isEmpty ? nil : escaped(contact.title, in: "TITLE"),
-                       near: [.organization])
+                single(
+                    .title, name: "TITLE", value: contact.title.isEmpty ? nil : escaped(contact.title, in: "TITLE"),
+                    near: [.organization])
             case .birthday:
                 guard contact.birthday != view.birthday else { return }
                 let found = indices(of: .birthday)
                 if let birthday = contact.birthday {
                     let line = writer.birthday(birthday)
-                    if let first = found.first { replace(first, with: [line]) } else { insert([line], near: [.address, .email, .phone]) }
+                    if let first = found.first {
+                        replace(first, with: [line])
+                    } else {
+                        insert([line], near: [.address, .email, .phone])
+                    }
                 } else {
                     for index in found { replace(index, with: []) }
                 }
             case .notes:
                 // The first NOTE only: later ones are kept properties, each left as it came.
                 guard contact.notes != view.notes else { return }
-                single(.note, name: "NOTE", value: contact.notes.isEmpty ? nil : escaped(contact.notes, in: "NOTE"),
-                       near: [.birthday, .address, .email, .phone])
+                single(
+                    .note, name: "NOTE", value: contact.notes.isEmpty ? nil : escaped(contact.notes, in: "NOTE"),
+                    near: [.birthday, .address, .email, .phone])
             case .tag:
                 guard contact.tags != view.tags else { return }
-                single(.categories, name: "CATEGORIES",
-                       value: contact.tags.isEmpty ? nil : contact.tags.map(VCardText.escape).joined(separator: ","),
-                       near: [.note])
+                single(
+                    .categories, name: "CATEGORIES",
+                    value: contact.tags.isEmpty ? nil : contact.tags.map(VCardText.escape).joined(separator: ","),
+                    near: [.note])
             case .phone: list(view.phones, contact.phones, layout.phones, kind: .phone) { .phone($0) }
             case .email: list(view.emails, contact.emails, layout.emails, kind: .email) { .email($0) }
             case .address: list(view.addresses, contact.addresses, layout.addresses, kind: .address) { .address($0) }
@@ -236,8 +262,10 @@ public enum CardPatch {
         /// Phones, emails, addresses or websites: the items both lists hold stay as they are; an item
         /// changed in place keeps its property's group and parameters; removed items go, with
         /// their label; new items are written after the last of their kind.
-        mutating func list<T: Equatable>(_ old: [T], _ new: [T], _ at: [Int], kind: CardLayout.Slot,
-                                         item: (T) -> VCardWriter.CardItem) {
+        mutating func list<T: Equatable>(
+            _ old: [T], _ new: [T], _ at: [Int], kind: CardLayout.Slot,
+            item: (T) -> VCardWriter.CardItem
+        ) {
             guard old != new else { return }
             var lastIndex = at.max()
             var pendingOld: [Int] = [], pendingNew: [Int] = []
@@ -278,7 +306,8 @@ public enum CardPatch {
             }
             let (oldLabel, newLabel) = (old.label, new.label)
             var lines: [String]
-            if oldLabel == newLabel || (labelIndex != nil && !VCardWriter.isTypeLabel(newLabel, known: new.knownTypes)) {
+            if oldLabel == newLabel || (labelIndex != nil && !VCardWriter.isTypeLabel(newLabel, known: new.knownTypes))
+            {
                 lines = [Self.withValue(original[index], value(of: new, replacing: property, old: old))]
                 if oldLabel != newLabel, let labelIndex {
                     replace(labelIndex, with: [Self.withValue(original[labelIndex], VCardText.escape(newLabel))])
@@ -287,8 +316,9 @@ public enum CardPatch {
                 lines = writer.lines(for: new, taken: result)
                 // Written anew for its new label, it stays the preferred one if it was.
                 if property.isPreferred, let first = lines.first {
-                    lines[0] = Self.withValue(Self.head(of: first) + (version == .v4 ? ";PREF=1" : ";TYPE=pref"),
-                                              String(first[first.index(after: Self.colon(in: first))...]))
+                    lines[0] = Self.withValue(
+                        Self.head(of: first) + (version == .v4 ? ";PREF=1" : ";TYPE=pref"),
+                        String(first[first.index(after: Self.colon(in: first))...]))
                 }
                 if let labelIndex { replace(labelIndex, with: []) }
             }
@@ -299,7 +329,9 @@ public enum CardPatch {
         /// but a component's `\;` and `\\`, and a line break as `\n` (`VCardVersionConverter.Card.
         /// text21As3`, which reads it), so a patched 2.1 card reads as the fields it was given.
         func escaped(_ text: String, in name: String) -> String {
-            guard version == .v21, VCardVersionConverter.Card.textIn21.contains(name) else { return VCardText.escape(text) }
+            guard version == .v21, VCardVersionConverter.Card.textIn21.contains(name) else {
+                return VCardText.escape(text)
+            }
             let component = VCardVersionConverter.Card.structuredIn21.contains(name)
             var out = String.UnicodeScalarView()
             var afterCR = false
@@ -318,7 +350,9 @@ public enum CardPatch {
 
         /// The new value, keeping what the fields do not show: a `tel:` URI stays one, an
         /// address's post-office box and extended address stay while its street is unchanged.
-        func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem) -> String {
+        func value(of item: VCardWriter.CardItem, replacing property: VCardProperty, old: VCardWriter.CardItem)
+            -> String
+        {
             switch (item, old) {
             case (.phone(let phone), _):
                 guard property.value.lowercased().hasPrefix("tel:") else { return VCardText.escape(phone.value) }
@@ -331,13 +365,20 @@ public enum CardPatch {
             case (.address(let address), .address(let before)):
                 var parts = VCardText.split(property.value, on: ";")
                 while parts.count < 7 { parts.append("") }
-                if address.street != before.street { parts[0] = ""; parts[1] = ""; parts[2] = escaped(address.street, in: "ADR") }
-                let fields = [(address.city, before.city), (address.region, before.region),
-                              (address.postalCode, before.postalCode), (address.country, before.country)]
-                for (offset, (now, was)) in fields.enumerated() where now != was { parts[3 + offset] = escaped(now, in: "ADR") }
+                if address.street != before.street {
+                    parts[0] = ""; parts[1] = ""; parts[2] = escaped(address.street, in: "ADR")
+                }
+                let fields = [
+                    (address.city, before.city), (address.region, before.region),
+                    (address.postalCode, before.postalCode), (address.country, before.country),
+                ]
+                for (offset, (now, was)) in fields.enumerated() where now != was {
+                    parts[3 + offset] = escaped(now, in: "ADR")
+                }
                 return parts.joined(separator: ";")
             case (.address(let address), _):
-                return ";;" + [address.street, address.city, address.region, address.postalCode, address.country]
+                return ";;"
+                    + [address.street, address.city, address.region, address.postalCode, address.country]
                     .map { escaped($0, in: "ADR") }.joined(separator: ";")
             }
         }
@@ -350,7 +391,8 @@ public enum CardPatch {
                 $0 != index && properties[$0].group == group && layout.slots[$0] != .label && !slots[$0].isEmpty
             }
             if !others {
-                for labelIndex in layout.slots.indices where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
+                for labelIndex in layout.slots.indices
+                where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
                     replace(labelIndex, with: [])
                 }
             }
@@ -367,12 +409,20 @@ public enum CardPatch {
             var freed: [Int] = []
             for index in indices(of: .kept) {
                 let raw = properties[index].raw
-                if let count = remaining[raw], count > 0 { remaining[raw] = count - 1 } else { replace(index, with: []); freed.append(index) }
+                if let count = remaining[raw], count > 0 {
+                    remaining[raw] = count - 1
+                } else {
+                    replace(index, with: []); freed.append(index)
+                }
             }
             for line in wanted where !line.hasPrefix("X-CONTACTSBOOK-") {
                 guard let count = remaining[line], count > 0 else { continue }
                 remaining[line] = count - 1
-                if freed.isEmpty { tail.append(line); changed = true } else { replace(freed.removeFirst(), with: [line]) }
+                if freed.isEmpty {
+                    tail.append(line); changed = true
+                } else {
+                    replace(freed.removeFirst(), with: [line])
+                }
             }
         }
 
@@ -406,9 +456,13 @@ public enum CardPatch {
             }
             var steps: [Step] = [], i = 0, j = 0
             while i < a.count || j < b.count {
-                if i < a.count, j < b.count, a[i] == b[j] { steps.append(.both(i, j)); i += 1; j += 1 }
-                else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] { steps.append(.new(j)); j += 1 }
-                else { steps.append(.old(i)); i += 1 }
+                if i < a.count, j < b.count, a[i] == b[j] {
+                    steps.append(.both(i, j)); i += 1; j += 1
+                } else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] {
+                    steps.append(.new(j)); j += 1
+                } else {
+                    steps.append(.old(i)); i += 1
+                }
             }
             return steps
         }

@@ -23,7 +23,8 @@ public struct ContactPhoto: Equatable, Sendable {
 
     static func isPhotoLine(_ line: String) -> Bool {
         let head = line.prefix(6).uppercased()
-        return head == "PHOTO:" || head == "PHOTO;" || line.range(of: #"^[A-Za-z0-9-]+\.PHOTO[;:]"#, options: [.regularExpression, .caseInsensitive]) != nil
+        return head == "PHOTO:" || head == "PHOTO;"
+            || line.range(of: #"^[A-Za-z0-9-]+\.PHOTO[;:]"#, options: [.regularExpression, .caseInsensitive]) != nil
     }
 
     init?(line: String) {
@@ -39,7 +40,8 @@ public struct ContactPhoto: Equatable, Sendable {
             let header = value[value.index(value.startIndex, offsetBy: 5)..<comma] // image/jpeg;base64
             let payload = String(value[value.index(after: comma)...])
             mediaType = header.split(separator: ";").first.map(String.init) ?? ""
-            data = header.lowercased().hasSuffix(";base64")
+            data =
+                header.lowercased().hasSuffix(";base64")
                 ? Data(base64Encoded: payload, options: .ignoreUnknownCharacters)
                 : payload.removingPercentEncoding.map { Data($0.utf8) }
             uri = nil
@@ -57,7 +59,9 @@ public struct ContactPhoto: Equatable, Sendable {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            return "image/webp"
+        }
         if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) { return "image/heic" }
         return nil
     }

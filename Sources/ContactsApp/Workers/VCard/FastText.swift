@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Text helpers on the import path that avoid Foundation's `NSString` bridging: on Linux,
@@ -26,7 +26,8 @@ extension StringProtocol {
         guard let first = scalars.first, let last = scalars.last else { return "" }
         if !isTrimmed(first) && !isTrimmed(last) { return String(self) }
         guard let start = scalars.firstIndex(where: { !isTrimmed($0) }),
-              let end = scalars.lastIndex(where: { !isTrimmed($0) }) else { return "" }
+            let end = scalars.lastIndex(where: { !isTrimmed($0) })
+        else { return "" }
         var result = String.UnicodeScalarView()
         result.append(contentsOf: scalars[start...end])
         return String(result)

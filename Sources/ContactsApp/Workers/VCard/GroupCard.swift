@@ -13,7 +13,8 @@ public enum GroupCard {
         guard card.text.utf8.count >= 10, mentionsKind(card.text) else { return false }
         return card.lines.contains { line in
             guard let property = try? VCardProperty(text: line) else { return false }
-            return kindNames.contains(property.name) && property.value.trimmingCharacters(in: .whitespaces).lowercased() == "group"
+            return kindNames.contains(property.name)
+                && property.value.trimmingCharacters(in: .whitespaces).lowercased() == "group"
         }
     }
 
@@ -29,7 +30,9 @@ public enum GroupCard {
     }
 
     public static func convention(of card: VCardRecord) -> GroupConvention {
-        card.lines.contains { ($0.uppercased().split(separator: ":").first ?? "").hasSuffix("X-ADDRESSBOOKSERVER-KIND") }
+        card.lines.contains {
+            ($0.uppercased().split(separator: ":").first ?? "").hasSuffix("X-ADDRESSBOOKSERVER-KIND")
+        }
             ? .apple : .kind
     }
 
@@ -46,7 +49,8 @@ public enum GroupCard {
             case "UID": uid = uidValue(property.value)
             case "FN" where name.isEmpty: name = VCardText.unescape(property.value).trimmingCharacters(in: .whitespaces)
             case "N" where family.isEmpty:
-                family = VCardText.unescape(String(property.value.split(separator: ";", omittingEmptySubsequences: false).first ?? ""))
+                family = VCardText.unescape(
+                    String(property.value.split(separator: ";", omittingEmptySubsequences: false).first ?? ""))
             case let member where memberNames.contains(member):
                 let value = memberUID(property.value)
                 if !value.isEmpty, seen.insert(value).inserted { members.append(value) }
@@ -75,7 +79,9 @@ public enum GroupCard {
 
     /// A new group's card, in `convention`: 4.0 `KIND:group` with `MEMBER`, or Apple's 3.0 form
     /// (which also carries `N`, as Apple's own group cards do).
-    public static func new(uid: String, name: String, members: [String] = [], convention: GroupConvention) -> ContactGroup {
+    public static func new(uid: String, name: String, members: [String] = [], convention: GroupConvention)
+        -> ContactGroup
+    {
         let escaped = VCardText.escape(name)
         var lines: [String]
         switch convention {

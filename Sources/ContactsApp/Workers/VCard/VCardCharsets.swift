@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Decodes the values of 2.1 cards that name their `CHARSET` (`SHIFT_JIS`, `ISO-8859-1`,
 /// `WINDOWS-1252`, `GB2312`, ...): Foundation for the two it knows everywhere, iconv for every

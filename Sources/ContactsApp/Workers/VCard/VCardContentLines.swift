@@ -67,7 +67,9 @@ enum VCardContentLines {
 
         /// The start of a physical line, kept up to the limit; past it, the line is handed out
         /// at once (it may never end: `/dev/zero` has no line break) and its rest dropped.
-        private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func keep(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void)
+            rethrows
+        {
             guard !partialOverlong else { return }
             let room = maximumLineBytes - partial.count
             guard bytes.count > room else { return partial.append(contentsOf: bytes) }
@@ -123,7 +125,9 @@ enum VCardContentLines {
             try buffered.withUnsafeBufferPointer { try feedLines(UnsafeBufferPointer(rebasing: $0[skip...]), emit) }
         }
 
-        private mutating func feedLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func feedLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void)
+            rethrows
+        {
             if ends == .cr { return try feedCRLines(bytes, emit) }
             var start = 0
             while start < bytes.count {
@@ -138,7 +142,9 @@ enum VCardContentLines {
         }
 
         /// A file whose lines end in a CR (an LF right after one is part of that line end).
-        private mutating func feedCRLines(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func feedCRLines(
+            _ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void
+        ) rethrows {
             var start = 0, index = 0
             while index < bytes.count {
                 let byte = bytes[index]
@@ -157,7 +163,9 @@ enum VCardContentLines {
         }
 
         /// A physical line that ends in this chunk: joined to its start from earlier chunks.
-        private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func line(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (VCardContentLine) throws -> Void)
+            rethrows
+        {
             if partialOverlong {
                 // The end of a line handed out already.
                 partialOverlong = false
@@ -185,8 +193,10 @@ enum VCardContentLines {
         }
 
         /// One physical line, without its line break.
-        private mutating func physical(_ line: UnsafeBufferPointer<UInt8>, overlong: Bool = false,
-                                       _ emit: (VCardContentLine) throws -> Void) rethrows {
+        private mutating func physical(
+            _ line: UnsafeBufferPointer<UInt8>, overlong: Bool = false,
+            _ emit: (VCardContentLine) throws -> Void
+        ) rethrows {
             lineNumber += 1
             var count = line.count
             if count > 0 && line[count - 1] == cr {
@@ -213,14 +223,18 @@ enum VCardContentLines {
                     return
                 }
                 if last == backslash, !physical.isEmpty, Self.endsInEscapingBackslash(pending!.bytes),
-                   !Self.startsLikeAProperty(physical) {
+                    !Self.startsLikeAProperty(physical)
+                {
                     // A 2.1 value continued after a backslash (Android's test card
                     // v21_adr_multiple_line.vcf, a street on three lines): the backslash
                     // escapes the line break, so it reads as `\n`, a line break in the value.
                     continuePending(with: [UInt8(ascii: "n")])
                     continuePending(with: physical)
                     if overlong { pending!.overlong = true }
-                    pending!.remarks = (pending!.remarks ?? []) + [(pendingEnd, "the value continues on the next line after a backslash: read as a line break")]
+                    pending!.remarks =
+                        (pending!.remarks ?? []) + [
+                            (pendingEnd, "the value continues on the next line after a backslash: read as a line break")
+                        ]
                     pendingEnd = lineNumber
                     return
                 }
@@ -246,9 +260,11 @@ enum VCardContentLines {
                 if Self.isLine(line, "END:VCARD"), !foldsKeepSpace.isEmpty { foldsKeepSpace.removeLast() }
             case UInt8(ascii: "v"):
                 guard line.count >= 8, Self.isLine(UnsafeBufferPointer(rebasing: line[..<8]), "VERSION:"),
-                      !foldsKeepSpace.isEmpty else { return }
+                    !foldsKeepSpace.isEmpty
+                else { return }
                 let value = line[8...].drop { $0 == space || $0 == tab }
-                foldsKeepSpace[foldsKeepSpace.count - 1] = value.starts(with: "2.1".utf8)
+                foldsKeepSpace[foldsKeepSpace.count - 1] =
+                    value.starts(with: "2.1".utf8)
                     && value.dropFirst(3).allSatisfy { $0 == space || $0 == tab }
             default: return
             }
@@ -308,7 +324,9 @@ enum VCardContentLines {
                 guard segment[..<equals] == "ENCODING" else { continue }
                 return segment[segment.index(after: equals)...].prefix { $0 != "," } == "QUOTED-PRINTABLE"
             }
-            if ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"].contains(segment) { return segment == "QUOTED-PRINTABLE" }
+            if ["QUOTED-PRINTABLE", "BASE64", "B", "8BIT", "7BIT"].contains(segment) {
+                return segment == "QUOTED-PRINTABLE"
+            }
         }
         return false
     }

@@ -41,8 +41,10 @@ struct VCardProperty {
             text = String(decoding: line, as: UTF8.self)
         }
         var found: [Unicode.Scalar] = []
-        for scalar in text.unicodeScalars where VCardVersionConverter.ControlCharacters.isControl(scalar)
-            && scalar != "\r" && scalar != "\n" && !found.contains(scalar) {
+        for scalar in text.unicodeScalars
+        where VCardVersionConverter.ControlCharacters.isControl(scalar)
+            && scalar != "\r" && scalar != "\n" && !found.contains(scalar)
+        {
             found.append(scalar)
         }
         return found
@@ -104,7 +106,9 @@ struct VCardProperty {
             name = Self.uppercasedASCII(qualified)
         }
         guard !name.isEmpty, name.utf8.allSatisfy(Self.isNameByte) else {
-            throw Failure(reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))", costsTheLineOnly: !name.isEmpty)
+            throw Failure(
+                reason: "not a vCard property name: \(Self.excerpt(Array(qualified.utf8)))",
+                costsTheLineOnly: !name.isEmpty)
         }
         var parameters: [(name: String, values: [String])] = []
         var decodes = false
@@ -133,7 +137,9 @@ struct VCardProperty {
         if encoding == "BASE64" || encoding == "B" {
             let base64 = Self.base64(valueBytes)
             value = base64.text
-            if base64.replaced > 0 { repairs = ["\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD"] }
+            if base64.replaced > 0 {
+                repairs = ["\(Self.bytes(base64.replaced)) not valid in base64 text replaced by U+FFFD"]
+            }
             if base64.changed { decodedRaw = String(decoding: bytes[..<colon], as: UTF8.self) + ":" + base64.text }
             return
         }
@@ -156,8 +162,10 @@ struct VCardProperty {
             // `Krak=F3w`); as U+FFFD every such letter would be lost, and named only as a count. Not
             // when some of it is UTF-8 (`café` and a stray `=80`): that is UTF-8 with a bad byte.
             if declared == nil, text.replaced > 0,
-               !text.text.unicodeScalars.contains(where: { $0.value > 0x7F && $0 != "\u{FFFD}" }),
-               let windows = (charsets ?? VCardCharsets()).decode(decoded, charset: "WINDOWS-1252"), windows.replaced == 0 {
+                !text.text.unicodeScalars.contains(where: { $0.value > 0x7F && $0 != "\u{FFFD}" }),
+                let windows = (charsets ?? VCardCharsets()).decode(decoded, charset: "WINDOWS-1252"),
+                windows.replaced == 0
+            {
                 text = windows
                 guessed = true
                 repairs.append("bytes not valid in UTF-8 and no CHARSET: read as Windows-1252")
@@ -167,22 +175,27 @@ struct VCardProperty {
             charset = "UTF-8"
             text = VCardCharsets.utf8(decoded)
         }
-        if text.replaced > 0 { repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD") }
+        if text.replaced > 0 {
+            repairs.append("\(Self.bytes(text.replaced)) not valid in \(charset) replaced by U+FFFD")
+        }
         let value = text.text
         self.value = value
         if quotedPrintable || parameters.contains(where: { $0.name == "CHARSET" }) || text.replaced > 0 || guessed {
             // QP can carry real line breaks; as kept text they must be escaped.
-            let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(of: "\n", with: "\\n")
-            let keptSegments = [qualified] + segments.dropFirst().filter { segment in
-                guard !segment.isEmpty else { return false }
-                let parameterName: String
-                if let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                    parameterName = Self.uppercasedASCII(String(segment[..<equals]))
-                } else {
-                    parameterName = Self.bareEncodings.contains(Self.uppercasedASCII(segment)) ? "ENCODING" : "TYPE"
+            let escaped = value.replacingOccurrences(of: "\r\n", with: "\\n").replacingOccurrences(
+                of: "\n", with: "\\n")
+            let keptSegments =
+                [qualified]
+                + segments.dropFirst().filter { segment in
+                    guard !segment.isEmpty else { return false }
+                    let parameterName: String
+                    if let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                        parameterName = Self.uppercasedASCII(String(segment[..<equals]))
+                    } else {
+                        parameterName = Self.bareEncodings.contains(Self.uppercasedASCII(segment)) ? "ENCODING" : "TYPE"
+                    }
+                    return parameterName != "ENCODING" && parameterName != "CHARSET"
                 }
-                return parameterName != "ENCODING" && parameterName != "CHARSET"
-            }
             decodedRaw = keptSegments.joined(separator: ";") + ":" + escaped
         }
     }
@@ -246,7 +259,8 @@ struct VCardProperty {
 
     /// Letters, digits and `-`, as ASCII.
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            || byte == 0x2D
     }
 
     /// The bytes as text if they are valid UTF-8 (what `String(bytes:encoding: .utf8)` gives,
@@ -317,7 +331,9 @@ struct VCardProperty {
                     continue
                 }
                 if index == bytes.count - 1 {
-                    repairs.append("the quoted-printable value ends in a soft line break ('=') with nothing after it: the '=' dropped")
+                    repairs.append(
+                        "the quoted-printable value ends in a soft line break ('=') with nothing after it: the '=' dropped"
+                    )
                     break
                 }
                 let written = String(decoding: bytes[index..<min(index + 3, bytes.count)], as: UTF8.self)

@@ -4,7 +4,9 @@ extension VCardReader {
     /// The FN and N an export adds to a card that came without them (`VCardWriter.requiredLines`:
     /// FN in 3.0 and 4.0, N in 3.0 and beside an added FN), named in the import's report with
     /// the line each will be: the export changes the card, and the report says so first.
-    static func namesAnExportAdds(_ properties: [VCardProperty], contact: Contact, cardLine: Int) -> [ParsedContacts.Problem] {
+    static func namesAnExportAdds(_ properties: [VCardProperty], contact: Contact, cardLine: Int) -> [ParsedContacts
+        .Problem]
+    {
         var hasFN = false, hasN = false, is4 = false
         for property in properties {
             switch property.name {
@@ -17,12 +19,17 @@ extension VCardReader {
         var added: [ParsedContacts.Problem] = []
         if !hasFN {
             let line = "FN:" + VCardText.escape(contact.fullName)
-            added.append(.init(line: cardLine, reason: "no FN (display name): an export writes \(line) (vCard 3.0 and 4.0 require FN)",
-                               kind: .changed))
+            added.append(
+                .init(
+                    line: cardLine,
+                    reason: "no FN (display name): an export writes \(line) (vCard 3.0 and 4.0 require FN)",
+                    kind: .changed))
         }
         if !hasN && (!is4 || !hasFN) {
             let line = "N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;"
-            let when = hasFN ? "an export as vCard 3.0 writes \(line) (3.0 requires N)"
+            let when =
+                hasFN
+                ? "an export as vCard 3.0 writes \(line) (3.0 requires N)"
                 : "an export writes \(line) beside the FN (3.0 requires N; in 4.0 it keeps the name's parts)"
             added.append(.init(line: cardLine, reason: "no N (name parts): " + when, kind: .changed))
         }
@@ -42,32 +49,52 @@ extension VCardReader {
             if !controls.isEmpty {
                 let listed = controls.map { String(format: "U+%04X", $0.value) }.joined(separator: ", ")
                 let noun = controls.count == 1 ? "control character" : "control characters"
-                found.append(.init(line: line, reason: "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
-                                   + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
+                found.append(
+                    .init(
+                        line: line,
+                        reason:
+                            "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
+                            + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
             }
             if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
-               !VCardVersionConverter.Binary.looksLikeURI(property.value) {
-                found.append(.init(line: line, reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
-                                   kind: .changed))
+                !VCardVersionConverter.Binary.looksLikeURI(property.value)
+            {
+                found.append(
+                    .init(
+                        line: line,
+                        reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
+                        kind: .changed))
             }
             switch version {
             case .v21?, .v3?:
                 if VCardVersionConverter.Names.onlyIn4.contains(name) {
-                    found.append(.init(line: line, reason: "\(name): vCard 3.0 has no \(name): an export as 3.0 writes it as X-\(name)",
-                                       kind: .changed))
+                    found.append(
+                        .init(
+                            line: line,
+                            reason: "\(name): vCard 3.0 has no \(name): an export as 3.0 writes it as X-\(name)",
+                            kind: .changed))
                 } else if version == .v21 && name == "AGENT" && !property.value.uppercased().hasPrefix("BEGIN:VCARD")
-                            && !VCardVersionConverter.Binary.looksLikeURI(property.value) {
-                    found.append(.init(line: line, reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
-                                       + "an export as 3.0 writes it as X-AGENT", kind: .changed))
+                    && !VCardVersionConverter.Binary.looksLikeURI(property.value)
+                {
+                    found.append(
+                        .init(
+                            line: line,
+                            reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
+                                + "an export as 3.0 writes it as X-AGENT", kind: .changed))
                 } else if version == .v21 && name == "KEY" && Self.isKeyLink(property) {
                     // What `VCardVersionConverter.Binary.to3` does with it (RFC 2426 §3.7.2).
-                    found.append(.init(line: line, reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, "
-                                       + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
+                    found.append(
+                        .init(
+                            line: line,
+                            reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, "
+                                + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
                 }
             case .v4?:
                 if VCardVersionConverter.Names.removedIn4.contains(name) {
-                    found.append(.init(line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
-                                       kind: .changed))
+                    found.append(
+                        .init(
+                            line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
+                            kind: .changed))
                 }
             case nil:
                 continue

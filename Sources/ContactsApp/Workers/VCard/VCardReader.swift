@@ -22,8 +22,10 @@ public struct VCardReader {
     public var maximumCardBytes: Int
     public var maximumCardLines: Int
 
-    public init(maximumLineBytes: Int = ContactLimits.maximumLineBytes, maximumCardBytes: Int = ContactLimits.maximumCardBytes,
-                maximumCardLines: Int = ContactLimits.maximumCardLines) {
+    public init(
+        maximumLineBytes: Int = ContactLimits.maximumLineBytes, maximumCardBytes: Int = ContactLimits.maximumCardBytes,
+        maximumCardLines: Int = ContactLimits.maximumCardLines
+    ) {
         self.maximumLineBytes = maximumLineBytes
         self.maximumCardBytes = maximumCardBytes
         self.maximumCardLines = maximumCardLines
@@ -56,8 +58,11 @@ public struct VCardReader {
             if let long = cards.overlongOutside {
                 // In memory already: named, and the rest read.
                 cards.overlongOutside = nil
-                result.problems.append(.init(line: long, reason: LineTooLong(line: long, limit: maximumLineBytes).description
-                    .replacingOccurrences(of: "line \(long) is", with: "the line is")))
+                result.problems.append(
+                    .init(
+                        line: long,
+                        reason: LineTooLong(line: long, limit: maximumLineBytes).description
+                            .replacingOccurrences(of: "line \(long) is", with: "the line is")))
             }
         }
         cards.finish(into: &result)
@@ -70,8 +75,10 @@ public struct VCardReader {
     /// never in memory. `nextChunk` fills its buffer and returns false at the end of the file.
     /// Same results as `read(_:)` on the whole file, but that a line over `maximumLineBytes`
     /// outside any card throws `LineTooLong` (the batches before it handed out).
-    public func read(batchSize: Int, nextChunk: (inout [UInt8]) throws -> Bool,
-                     _ body: (ParsedContacts) throws -> Void) throws {
+    public func read(
+        batchSize: Int, nextChunk: (inout [UInt8]) throws -> Bool,
+        _ body: (ParsedContacts) throws -> Void
+    ) throws {
         var batches = ParsedBatches(size: batchSize)
         var cards = Cards(reader: self)
         var splitter = VCardContentLines.Splitter(maximumLineBytes: maximumLineBytes)
@@ -131,9 +138,12 @@ public struct VCardReader {
             guard over == nil else { return false }
             held.lines += 1
             held.bytes += bytes
-            while held.lines + suspended.lines > reader.maximumCardLines || held.bytes + suspended.bytes > reader.maximumCardBytes {
+            while held.lines + suspended.lines > reader.maximumCardLines
+                || held.bytes + suspended.bytes > reader.maximumCardBytes
+            {
                 guard outer.isEmpty else { dropOutermost(into: &result); continue }
-                over = held.lines > reader.maximumCardLines
+                over =
+                    held.lines > reader.maximumCardLines
                     ? "the card has more than \(reader.maximumCardLines) lines, the limit for one card: skipped"
                     : "the card is larger than \(ContactLimits.words(bytes: reader.maximumCardBytes)), the limit for one card "
                         + "(\(ContactLimits.importCardVariable) sets it): skipped"
@@ -150,9 +160,12 @@ public struct VCardReader {
         private mutating func dropOutermost(into result: inout ParsedContacts) {
             let bottom = outer.removeFirst()
             suspended = suspended - bottom.held
-            result.problems.append(.init(line: bottom.line, reason: bottom.over ?? "the card has no END:VCARD within the limit "
-                + "for one card (\(ContactLimits.words(bytes: reader.maximumCardBytes)), \(reader.maximumCardLines) lines and "
-                + "\(VCardReader.maximumNesting) cards inside it)"))
+            result.problems.append(
+                .init(
+                    line: bottom.line,
+                    reason: bottom.over ?? "the card has no END:VCARD within the limit "
+                        + "for one card (\(ContactLimits.words(bytes: reader.maximumCardBytes)), \(reader.maximumCardLines) lines and "
+                        + "\(VCardReader.maximumNesting) cards inside it)"))
         }
 
         mutating func take(_ line: VCardContentLine, into result: inout ParsedContacts) {
@@ -162,7 +175,8 @@ public struct VCardReader {
             // no property name starts with `#`.
             if line.bytes.first == UInt8(ascii: "#") {
                 if card != nil && over == nil {
-                    result.warnings.append(.init(line: line.line, reason: "a comment line, not a property: skipped", kind: .changed))
+                    result.warnings.append(
+                        .init(line: line.line, reason: "a comment line, not a property: skipped", kind: .changed))
                 }
                 return
             }
@@ -170,7 +184,9 @@ public struct VCardReader {
             case "BEGIN:VCARD":
                 endOutside(into: &result)
                 if let lines = card {
-                    if let last = lines.last, VCardReader.agentValue(last.bytes)?.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true {
+                    if let last = lines.last,
+                        VCardReader.agentValue(last.bytes)?.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true
+                    {
                         agent = ([line], 1)
                         if !hold(line.bytes.count, into: &result) { agent!.lines = [] }
                         return
@@ -188,7 +204,8 @@ public struct VCardReader {
             case "END:VCARD":
                 guard let lines = card else {
                     endOutside(into: &result)
-                    result.warnings.append(.init(line: line.line, reason: "END:VCARD without BEGIN:VCARD: skipped", kind: .skipped))
+                    result.warnings.append(
+                        .init(line: line.line, reason: "END:VCARD without BEGIN:VCARD: skipped", kind: .skipped))
                     result.skippedLines += 1
                     return
                 }
@@ -198,9 +215,12 @@ public struct VCardReader {
                     reader.readCard(lines, startingAt: cardLine, charsets: charsets, into: &result)
                 }
                 for begin in inner {
-                    result.warnings.append(.init(
-                        line: begin, reason: "a card inside the card of line \(cardLine), not an AGENT's: read as a card of its own",
-                        kind: .changed))
+                    result.warnings.append(
+                        .init(
+                            line: begin,
+                            reason:
+                                "a card inside the card of line \(cardLine), not an AGENT's: read as a card of its own",
+                            kind: .changed))
                 }
                 if let parent = outer.popLast() {
                     let ended = cardLine
@@ -265,7 +285,9 @@ public struct VCardReader {
             }.joined(separator: "\n")
             agent = nil
             var opening = card!.removeLast()
-            opening.bytes = Array(opening.bytes.prefix { $0 != UInt8(ascii: ":") }) + [UInt8(ascii: ":")] + Array(VCardText.escape(text).utf8)
+            opening.bytes =
+                Array(opening.bytes.prefix { $0 != UInt8(ascii: ":") }) + [UInt8(ascii: ":")]
+                + Array(VCardText.escape(text).utf8)
             card!.append(opening)
         }
 
@@ -274,19 +296,25 @@ public struct VCardReader {
             guard let run = outside else { return }
             outside = nil
             let what = run.count == 1 ? "a line outside any card" : "\(run.count) lines outside any card"
-            result.warnings.append(.init(line: run.line, reason: "\(what) (expected BEGIN:VCARD): skipped", kind: .skipped))
+            result.warnings.append(
+                .init(line: run.line, reason: "\(what) (expected BEGIN:VCARD): skipped", kind: .skipped))
             result.skippedLines += run.count
         }
 
         mutating func finish(into result: inout ParsedContacts) {
             endOutside(into: &result)
-            let open = outer.map { (line: $0.line, innermost: false, over: $0.over) }
+            let open =
+                outer.map { (line: $0.line, innermost: false, over: $0.over) }
                 + (card != nil ? [(line: cardLine, innermost: true, over: over)] : [])
             for card in open {
-                let reason = card.over != nil ? card.over!
-                    : !card.innermost ? "the card has no END:VCARD"
-                    : agent != nil ? "the card of its AGENT has no END:VCARD (is the file truncated?)"
-                    : "the card has no END:VCARD (is the file truncated?)"
+                let reason =
+                    card.over != nil
+                    ? card.over!
+                    : !card.innermost
+                        ? "the card has no END:VCARD"
+                        : agent != nil
+                            ? "the card of its AGENT has no END:VCARD (is the file truncated?)"
+                            : "the card has no END:VCARD (is the file truncated?)"
                 result.problems.append(.init(line: card.line, reason: reason))
             }
         }
@@ -295,9 +323,9 @@ public struct VCardReader {
     /// What follows `AGENT:` (or `AGENT;…:`) on a line, nil for any other property.
     fileprivate static func agentValue(_ bytes: [UInt8]) -> ArraySlice<UInt8>? {
         guard bytes.count > 5, bytes[0] | 0x20 == UInt8(ascii: "a"),
-              zip(bytes[1..<5], "GENT".utf8).allSatisfy({ $0 & 0xDF == $1 }),
-              bytes[5] == UInt8(ascii: ":") || bytes[5] == UInt8(ascii: ";"),
-              let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
+            zip(bytes[1..<5], "GENT".utf8).allSatisfy({ $0 & 0xDF == $1 }),
+            bytes[5] == UInt8(ascii: ":") || bytes[5] == UInt8(ascii: ";"),
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":"))
         else { return nil }
         return bytes[(colon + 1)...]
     }
@@ -311,7 +339,7 @@ public struct VCardReader {
     fileprivate static func marker(_ bytes: [UInt8]) -> String? {
         // Most lines are properties: only a line starting with B, E or a blank can be a marker.
         guard bytes.count <= 24, let first = bytes.first,
-              first == UInt8(ascii: "B") || first == UInt8(ascii: "b") || first == UInt8(ascii: "E")
+            first == UInt8(ascii: "B") || first == UInt8(ascii: "b") || first == UInt8(ascii: "E")
                 || first == UInt8(ascii: "e") || first == 0x20 || first == 0x09
         else { return nil }
         // An ASCII line that has no colon, or a property name other than BEGIN/END, is no marker.
@@ -328,8 +356,10 @@ public struct VCardReader {
 
     /// Reads one card into `result`: its contact and what reading it changed, or why it could
     /// not be read.
-    fileprivate func readCard(_ lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets,
-                          into result: inout ParsedContacts) {
+    fileprivate func readCard(
+        _ lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets,
+        into result: inout ParsedContacts
+    ) {
         switch contact(from: lines, startingAt: cardLine, charsets: charsets) {
         case .success(let (contact, warnings)):
             result.entries.append(.init(contact: contact, line: cardLine))
@@ -340,7 +370,8 @@ public struct VCardReader {
     }
 
     fileprivate func contact(from lines: [VCardContentLine], startingAt cardLine: Int, charsets: VCardCharsets)
-        -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem> {
+        -> Result<(Contact, [ParsedContacts.Problem]), ParsedContacts.Problem>
+    {
         var properties: [VCardProperty] = []
         properties.reserveCapacity(lines.count)
         // The line of each property (a line left out has none).
@@ -366,7 +397,8 @@ public struct VCardReader {
             // Read in place: a copy of each property retains and releases all its strings.
             let last = properties.count - 1
             for remark in line.remarks ?? [] {
-                warnings.append(.init(line: remark.line, reason: "\(properties[last].name): \(remark.reason)", kind: .changed))
+                warnings.append(
+                    .init(line: remark.line, reason: "\(properties[last].name): \(remark.reason)", kind: .changed))
             }
             for repair in properties[last].repairs ?? [] {
                 warnings.append(.init(line: line.line, reason: "\(properties[last].name): \(repair)", kind: .changed))
@@ -381,13 +413,16 @@ public struct VCardReader {
             let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
             if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
-            guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else { return .success((contact, warnings)) }
+            guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else {
+                return .success((contact, warnings))
+            }
             var merged: [ParsedContacts.Problem] = [], next = 0
             for (property, line) in zip(properties, propertyLines) where property.name == "EMAIL" {
                 let email = VCardText.unescape(property.value).trimmingSpaces // as ContactBuilder keeps it
                 guard !ContactRules.isEmail(email) else { continue }
                 while next < warnings.count && warnings[next].line <= line { merged.append(warnings[next]); next += 1 }
-                merged.append(.init(line: line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
+                merged.append(
+                    .init(line: line, reason: "EMAIL \"\(email)\" is not an email address (kept)", kind: .invalid))
             }
             return .success((contact, merged + warnings[next...]))
         }
@@ -421,7 +456,8 @@ public struct VCardReader {
     /// its `xmpp:` scheme), nickname or phone, in that order, with the line it came from; for
     /// a card that holds something else (only a photo), "(no name)"; nil for an empty card.
     static func fallbackName(_ properties: [VCardProperty], lines: [Int], cardLine: Int)
-        -> (name: String, line: Int, reason: String)? {
+        -> (name: String, line: Int, reason: String)?
+    {
         func first(_ names: Set<String>, _ value: (VCardProperty) -> String) -> (String, Int, String)? {
             for (property, line) in zip(properties, lines) where names.contains(property.name) {
                 let text = value(property)
@@ -429,11 +465,16 @@ public struct VCardReader {
             }
             return nil
         }
-        let text = { (property: VCardProperty) in ContactBuilder.withoutControlCharacters(VCardText.unescape(property.value)).trimmingSpaces }
-        let found = first(["EMAIL"], text)
+        let text = { (property: VCardProperty) in
+            ContactBuilder.withoutControlCharacters(VCardText.unescape(property.value)).trimmingSpaces
+        }
+        let found =
+            first(["EMAIL"], text)
             ?? first(handleProperties) { property in
                 let handle = text(property)
-                guard let (scheme, rest) = handle.splitAtFirst(":"), scheme.allSatisfy({ $0.isLetter }) else { return handle }
+                guard let (scheme, rest) = handle.splitAtFirst(":"), scheme.allSatisfy({ $0.isLetter }) else {
+                    return handle
+                }
                 return rest.trimmingSpaces
             }
             ?? first(["NICKNAME"]) { VCardText.list($0.value).first?.trimmingSpaces ?? "" }
@@ -477,7 +518,9 @@ public struct VCardReader {
         }
         var builder = ContactBuilder(recordingLayout: true)
         builder.read(properties)
-        if builder.contact == nil, let fallback = fallbackName(properties, lines: Array(1...max(1, properties.count)), cardLine: 1) {
+        if builder.contact == nil,
+            let fallback = fallbackName(properties, lines: Array(1...max(1, properties.count)), cardLine: 1)
+        {
             builder.fallbackName = fallback.name // named on import as it is here
         }
         guard let contact = builder.contact else { return nil }
@@ -523,7 +566,8 @@ private struct ContactBuilder {
                 result.familyName = words[words.count - 1]
             }
         }
-        result.nameOrder = PersonName.order(ofFormattedName: formattedName, given: result.givenName, family: result.familyName)
+        result.nameOrder = PersonName.order(
+            ofFormattedName: formattedName, given: result.givenName, family: result.familyName)
         // FN is kept as written when the name parts would not give it ("John Doe III").
         if !formattedName.isEmpty && formattedName != result.composedName { result.formattedName = formattedName }
         result.phones = Self.preferredFirst(phones).map(\.0)
@@ -565,13 +609,18 @@ private struct ContactBuilder {
             if let group = property.group { groupLabels[group] = Self.cleanLabel(VCardText.unescape(property.value)) }
         }
         // Only an X-ABLabel needs to know which groups a TEL, EMAIL, ADR or URL took its label from.
-        let consumedGroups: Set<String> = groupLabels.isEmpty ? [] : Set(properties.filter {
-            $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR" || $0.name == "URL"
-        }.compactMap(\.group))
+        let consumedGroups: Set<String> =
+            groupLabels.isEmpty
+            ? []
+            : Set(
+                properties.filter {
+                    $0.name == "TEL" || $0.name == "EMAIL" || $0.name == "ADR" || $0.name == "URL"
+                }.compactMap(\.group))
 
         // 2.1's text has no escapes but a compound value's `\;`: read as the 3.0 a conversion
         // writes it (`FN:A\C` is "A\C"), so a card reads the same before and after an export.
-        let is21 = properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
+        let is21 =
+            properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
         for (index, var property) in properties.enumerated() {
             if is21 && VCardVersionConverter.Card.textIn21.contains(property.name) {
                 property.value = VCardVersionConverter.Card.text21As3(
@@ -582,8 +631,10 @@ private struct ContactBuilder {
         }
     }
 
-    private mutating func read(_ property: VCardProperty, at index: Int, groupLabels: [String: String],
-                               consumedGroups: Set<String>) -> CardLayout.Slot {
+    private mutating func read(
+        _ property: VCardProperty, at index: Int, groupLabels: [String: String],
+        consumedGroups: Set<String>
+    ) -> CardLayout.Slot {
         let text = VCardText.unescape(property.value)
         let groupLabel = property.group.flatMap { groupLabels[$0] }
         switch property.name {
@@ -618,27 +669,39 @@ private struct ContactBuilder {
             return .title
         case "TEL":
             let types = property.types
-            phones.append((LabeledValue(label: groupLabel ?? Self.label(types), value: Self.phoneNumber(property, text)),
-                           index, property.isPreferred(types: types)))
+            phones.append(
+                (
+                    LabeledValue(label: groupLabel ?? Self.label(types), value: Self.phoneNumber(property, text)),
+                    index, property.isPreferred(types: types)
+                ))
             return .phone
         case "EMAIL":
             let types = property.types
-            emails.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
-                           index, property.isPreferred(types: types)))
+            emails.append(
+                (
+                    LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
+                    index, property.isPreferred(types: types)
+                ))
             return .email
         case "ADR":
             let types = property.types
-            addresses.append((Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
-                              index, property.isPreferred(types: types)))
+            addresses.append(
+                (
+                    Self.address(VCardText.components(property.value), label: groupLabel ?? Self.label(types)),
+                    index, property.isPreferred(types: types)
+                ))
             return .address
         case "URL":
             let types = property.types
-            websites.append((LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
-                             index, property.isPreferred(types: types)))
+            websites.append(
+                (
+                    LabeledValue(label: groupLabel ?? Self.label(types), value: text.trimmingSpaces),
+                    index, property.isPreferred(types: types)
+                ))
             return .website
         case "BDAY":
             guard draft.birthday == nil,
-                  let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first)
+                let birthday = Self.birthday(text, omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first)
             else { break } // a form we do not model ("circa 1800"): kept
             draft.birthday = birthday
             return .birthday
@@ -664,23 +727,29 @@ private struct ContactBuilder {
     static func withoutControlCharacters(_ text: String) -> String {
         guard VCardVersionConverter.ControlCharacters.contains(text) else { return text }
         // A line break is kept: the export writes a raw one as `\n`, which reads as one.
-        return String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            $0 == "\n" || !VCardVersionConverter.ControlCharacters.isControl($0)
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter {
+                    $0 == "\n" || !VCardVersionConverter.ControlCharacters.isControl($0)
+                }))
     }
 
     /// The family and given names; additional names, prefix and suffix stay in the card's N
     /// (and in FN, which shows them), untouched by an edit of the other two.
     private mutating func readName(_ parts: [String]) {
         // Without control characters, as the export writes them: a name of NULs is none.
-        func part(_ index: Int) -> String { index < parts.count ? Self.withoutControlCharacters(parts[index]).trimmingSpaces : "" }
+        func part(_ index: Int) -> String {
+            index < parts.count ? Self.withoutControlCharacters(parts[index]).trimmingSpaces : ""
+        }
         draft.familyName = part(0)
         draft.givenName = part(1)
     }
 
     /// Labels from `TYPE`s: `cell` reads as "mobile"; `pref`, `internet` and `voice` say nothing
     /// a person calls a label. No type at all reads as "other".
-    private static let ignoredTypes: Set<String> = ["pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel"]
+    private static let ignoredTypes: Set<String> = [
+        "pref", "internet", "voice", "x400", "dom", "intl", "postal", "parcel",
+    ]
 
     static func label(_ types: [String]) -> String {
         if types.count == 1 && !ignoredTypes.contains(types[0]) { return types[0] == "cell" ? "mobile" : types[0] }
@@ -704,7 +773,8 @@ private struct ContactBuilder {
         }
         var extensionNumber = ""
         if let semicolon = number.firstIndex(of: ";") { // ;ext=, ;phone-context=
-            for parameter in number[number.index(after: semicolon)...].split(separator: ";") where parameter.lowercased().hasPrefix("ext=") {
+            for parameter in number[number.index(after: semicolon)...].split(separator: ";")
+            where parameter.lowercased().hasPrefix("ext=") {
                 extensionNumber = String(parameter.dropFirst(4)).trimmingSpaces
             }
             number = String(number[..<semicolon])
@@ -720,8 +790,9 @@ private struct ContactBuilder {
     static func address(_ parts: [String], label: String) -> PostalAddress {
         func part(_ index: Int) -> String { index < parts.count ? parts[index].trimmingSpaces : "" }
         let street = [part(0), part(1), part(2)].filter { !$0.isEmpty }.joined(separator: ", ")
-        return PostalAddress(label: label, street: street, city: part(3), region: part(4),
-                             postalCode: part(5), country: part(6))
+        return PostalAddress(
+            label: label, street: street, city: part(3), region: part(4),
+            postalCode: part(5), country: part(6))
     }
 
     /// `1990-05-17`, `19900517`, `--05-17`, `--0517`, a date-time (`1990-05-17T00:00:00Z`), or

@@ -36,7 +36,9 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
         Self.withBytes(text) { bytes in
             var start = 0
             while start < bytes.count {
-                let end = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 } ?? bytes.count
+                let end =
+                    UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 }
+                    ?? bytes.count
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if line.count <= 16 && Self.startsWithVersionName(line) {
                     let value = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)

@@ -30,14 +30,17 @@ extension VCardVersionConverter {
         var start = 0
         while true {
             // The record's lines are joined by LF, which no line holds (`VCardRecord.lines`).
-            let end = UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 } ?? bytes.count
+            let end =
+                UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 } ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             if ControlCharacters.contains(line) { return nil }
             switch classify(line) {
             case .unreadable: return nil
             case .writersOwn: break
             case .kept: plan.append(.kept(start..<end))
-            case .preferred(let colon, let name): plan.append(.preferred(start..<end, colon: colon, name: (start + name.lowerBound)..<(start + name.upperBound)))
+            case .preferred(let colon, let name):
+                plan.append(
+                    .preferred(start..<end, colon: colon, name: (start + name.lowerBound)..<(start + name.upperBound)))
             case .parsed:
                 // As `convert` does for a line it parses.
                 let text = String(decoding: line, as: UTF8.self)
@@ -67,10 +70,13 @@ extension VCardVersionConverter {
     }
 
     /// Properties whose 3.0 → 4.0 conversion reads or changes other lines (`Card.to4`).
-    private static let acrossLines: [[UInt8]] = ["LABEL", "SORT-STRING", "X-ABSHOWAS", "X-ANNIVERSARY"].map { Array($0.utf8) }
+    private static let acrossLines: [[UInt8]] = ["LABEL", "SORT-STRING", "X-ABSHOWAS", "X-ANNIVERSARY"].map {
+        Array($0.utf8)
+    }
 
     /// `Names.converted` by length, as upper-case bytes.
-    private static let convertedByLength: [Int: [[UInt8]]] = Dictionary(grouping: Names.converted.map { Array($0.utf8) }, by: \.count)
+    private static let convertedByLength: [Int: [[UInt8]]] = Dictionary(
+        grouping: Names.converted.map { Array($0.utf8) }, by: \.count)
 
     /// What `convert`'s loop does with one line of a 3.0 card going to 4.0, decided by its bytes.
     private static func classify(_ line: UnsafeBufferPointer<UInt8>) -> LineKind {
@@ -82,7 +88,9 @@ extension VCardVersionConverter {
             separator += 1
         }
         let head = UnsafeBufferPointer(rebasing: line[..<separator])
-        if isUpperCased(head, "BEGIN") || isUpperCased(head, "END") || isUpperCased(head, "VERSION") { return .writersOwn }
+        if isUpperCased(head, "BEGIN") || isUpperCased(head, "END") || isUpperCased(head, "VERSION") {
+            return .writersOwn
+        }
         guard separator < line.count else { return .parsed } // no property: `convert` drops it with a note
         let nameRange = (lastDot + 1)..<separator
         let name = UnsafeBufferPointer(rebasing: line[nameRange])

@@ -38,7 +38,8 @@ struct VCardVersionConverter {
     }
 
     static func convert(_ lines: [String], from source: SourceVersion, to target: VCardWriter.Version)
-        -> (lines: [String], notes: [String]) {
+        -> (lines: [String], notes: [String])
+    {
         var notes = Notes()
         if source == SourceVersion(target) {
             // The fast path of every export of an unchanged card: only the names and parameters
@@ -73,7 +74,9 @@ struct VCardVersionConverter {
                     continue
                 }
                 if source != .v21, let plain = Syntax.plainTypes(text) {
-                    let line = plain.hasPref && target == .v4 ? Syntax.prefAs4(text, plain, group: head.group, name: head.name) : text
+                    let line =
+                        plain.hasPref && target == .v4
+                        ? Syntax.prefAs4(text, plain, group: head.group, name: head.name) : text
                     card.properties.append(Property(unchanged: line, group: head.group, name: head.name))
                     continue
                 }
@@ -102,7 +105,8 @@ struct VCardVersionConverter {
     /// A line of a card in the version written that the version has no place for (a 3.0 card's
     /// ANNIVERSARY or RELATED, as vcard4android writes them; a 4.0 card's CLASS or a GEO that is
     /// no `geo:` URI, as ical4j's examples hold): written as a conversion into the version would.
-    private static func ownVersionForm(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String] {
+    private static func ownVersionForm(_ line: String, in version: VCardWriter.Version, notes: inout Notes) -> [String]
+    {
         guard var property = Property(parsing: line, notes: &notes) else { return [line] }
         property.changed = true
         if property.name == "TEL" {
@@ -126,8 +130,8 @@ struct VCardVersionConverter {
     /// `isUnreadableRevision(_:notes:)` without the note: whether the line is such a REV.
     static func isUnreadableRevision(_ line: String) -> Bool {
         guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "r"),
-              let head = Property.head(of: line), head.name == "REV",
-              let value = line.splitAtFirst(":")?.rest
+            let head = Property.head(of: line), head.name == "REV",
+            let value = line.splitAtFirst(":")?.rest
         else { return false }
         if let date = DateValue(parsing: value), date.hasFullDate { return false }
         return true
@@ -135,8 +139,10 @@ struct VCardVersionConverter {
 
     /// BEGIN, END and VERSION, which the writer writes: not among the lines, and dropped if they are.
     private static func isWritersOwn(_ line: String) -> Bool {
-        guard let first = line.utf8.first, first | 0x20 == UInt8(ascii: "b") || first | 0x20 == UInt8(ascii: "e")
-            || first | 0x20 == UInt8(ascii: "v") else { return false }
+        guard let first = line.utf8.first,
+            first | 0x20 == UInt8(ascii: "b") || first | 0x20 == UInt8(ascii: "e")
+                || first | 0x20 == UInt8(ascii: "v")
+        else { return false }
         // By scalars: `VERSION:` and a combining mark after the colon is one Character.
         let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" })).uppercased()
         return name == "BEGIN" || name == "END" || name == "VERSION"
@@ -178,7 +184,9 @@ struct VCardVersionConverter {
                         if countingCharset && isName(name, "CHARSET") { return true }
                         if isName(name, "ENCODING") {
                             let value = UnsafeBufferPointer(rebasing: segment[(equals + 1)...])
-                            if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) { return true }
+                            if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) {
+                                return true
+                            }
                             encodingB = true
                         }
                     }
@@ -187,7 +195,9 @@ struct VCardVersionConverter {
                     index += 1
                 }
                 // 3.0's inline binary with the spaces of a 2.1 fold left in it.
-                return encodingB && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
+                return encodingB
+                    && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
+                        || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
             }
             return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
         }
@@ -197,14 +207,16 @@ struct VCardVersionConverter {
         /// among its types, and the offset of the colon before its value. Nil for any other line.
         /// Such a line is valid as it is in 3.0 and 4.0 but for 4.0's `PREF=1` (`prefAs4`).
         static func plainTypes(_ line: String) -> (hasPref: Bool, colon: Int)? {
-            line.utf8.withContiguousStorageIfAvailable(plainTypes) ?? Array(line.utf8).withUnsafeBufferPointer(plainTypes)
+            line.utf8.withContiguousStorageIfAvailable(plainTypes)
+                ?? Array(line.utf8).withUnsafeBufferPointer(plainTypes)
         }
 
         /// `plainTypes(_:)` of a line's bytes.
         static func plainTypes(_ bytes: UnsafeBufferPointer<UInt8>) -> (hasPref: Bool, colon: Int)? {
             func isPlain(_ byte: UInt8) -> Bool {
                 let letter = byte | 0x20
-                return (letter >= 0x61 && letter <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+                return (letter >= 0x61 && letter <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+                    || byte == 0x5F
             }
             var index = 0
             while index < bytes.count, isPlain(bytes[index]) || bytes[index] == UInt8(ascii: ".") { index += 1 }
@@ -213,15 +225,19 @@ struct VCardVersionConverter {
             while index < bytes.count, bytes[index] == UInt8(ascii: ";") {
                 // `TYPE=` in any case, then values separated by commas, none empty.
                 guard bytes.count - index > 6 else { return nil }
-                for (offset, letter) in "TYPE".utf8.enumerated() where bytes[index + 1 + offset] & 0xDF != letter { return nil }
+                for (offset, letter) in "TYPE".utf8.enumerated() where bytes[index + 1 + offset] & 0xDF != letter {
+                    return nil
+                }
                 guard bytes[index + 5] == UInt8(ascii: "=") else { return nil }
                 index += 6
                 while true {
                     let start = index
                     while index < bytes.count, isPlain(bytes[index]) { index += 1 }
                     guard index > start, index < bytes.count else { return nil }
-                    if index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
-                        && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f") {
+                    if index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p")
+                        && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                        && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f")
+                    {
                         hasPref = true
                     }
                     guard bytes[index] == UInt8(ascii: ",") else { break }
@@ -234,7 +250,9 @@ struct VCardVersionConverter {
 
         /// A `plainTypes` line with `pref` as `PREF=1`, as parsing and writing it anew would give:
         /// the name upper-cased, its other types in one `TYPE=a,b`, the value untouched.
-        static func prefAs4(_ line: String, _ plain: (hasPref: Bool, colon: Int), group: String?, name: String) -> String {
+        static func prefAs4(_ line: String, _ plain: (hasPref: Bool, colon: Int), group: String?, name: String)
+            -> String
+        {
             // By bytes: slicing the line as Characters was a quarter of a 3.0 export as 4.0.
             func build(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
                 var out: [UInt8] = []
@@ -249,7 +267,9 @@ struct VCardVersionConverter {
         }
 
         /// `prefAs4` from the parameters on: the other types in one `TYPE=a,b`, `;PREF=1`, the colon and the value.
-        static func appendPrefAs4Parameters(_ bytes: UnsafeBufferPointer<UInt8>, _ plain: (hasPref: Bool, colon: Int), to out: inout [UInt8]) {
+        static func appendPrefAs4Parameters(
+            _ bytes: UnsafeBufferPointer<UInt8>, _ plain: (hasPref: Bool, colon: Int), to out: inout [UInt8]
+        ) {
             var index = 0
             while bytes[index] != UInt8(ascii: ";") { index += 1 }
             var first = true
@@ -257,10 +277,14 @@ struct VCardVersionConverter {
                 index += 6
                 while true {
                     let start = index
-                    while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: ";") && bytes[index] != UInt8(ascii: ":") {
+                    while bytes[index] != UInt8(ascii: ",") && bytes[index] != UInt8(ascii: ";")
+                        && bytes[index] != UInt8(ascii: ":")
+                    {
                         index += 1
                     }
-                    let isPref = index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p") && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
+                    let isPref =
+                        index - start == 4 && bytes[start] | 0x20 == UInt8(ascii: "p")
+                        && bytes[start + 1] | 0x20 == UInt8(ascii: "r")
                         && bytes[start + 2] | 0x20 == UInt8(ascii: "e") && bytes[start + 3] | 0x20 == UInt8(ascii: "f")
                     if !isPref {
                         out.append(contentsOf: first ? ";TYPE=".utf8 : ",".utf8)
@@ -299,7 +323,8 @@ struct VCardVersionConverter {
             let lines = card.lines
             // A line whose only fault was CHARSET has its note already.
             if lines.count == 1 && lines[0] != line && needsRepair(line, in: version, countingCharset: false) {
-                notes.add("\(property.name): written in vCard \(version.rawValue)'s syntax (the card held it in vCard 2.1's)")
+                notes.add(
+                    "\(property.name): written in vCard \(version.rawValue)'s syntax (the card held it in vCard 2.1's)")
             }
             return lines
         }
@@ -328,7 +353,9 @@ struct VCardVersionConverter {
             guard suspect != 0 else { return false }
             var previous: UInt8 = 0
             for byte in bytes {
-                if byte < 0x20 && byte != 0x09 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F { return true }
+                if byte < 0x20 && byte != 0x09 || byte == 0x7F || previous == 0xC2 && byte >= 0x80 && byte <= 0x9F {
+                    return true
+                }
                 previous = byte
             }
             return false
@@ -436,13 +463,17 @@ extension VCardVersionConverter {
         /// the first `;` or `:`; nil when there is neither.
         static func head(of line: String) -> (group: String?, name: String, hasParameters: Bool)? {
             let utf8 = line.utf8
-            guard let end = utf8.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else { return nil }
+            guard let end = utf8.firstIndex(where: { $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ":") }) else {
+                return nil
+            }
             let qualified = line[..<end]
             let hasParameters = utf8[end] == UInt8(ascii: ";")
             guard let dot = qualified.utf8.lastIndex(of: UInt8(ascii: ".")) else {
                 return (nil, uppercased(qualified), hasParameters)
             }
-            return (String(qualified[..<dot]), uppercased(qualified[qualified.utf8.index(after: dot)...]), hasParameters)
+            return (
+                String(qualified[..<dot]), uppercased(qualified[qualified.utf8.index(after: dot)...]), hasParameters
+            )
         }
 
         private static func uppercased(_ text: Substring) -> String {
@@ -477,7 +508,8 @@ extension VCardVersionConverter {
         /// anew a quote in a name opens a quoted value that never closes, and the card does not read.
         static func isName(_ text: String, dots: Bool) -> Bool {
             text.utf8.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F || (dots && c == 0x2E)
+                (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F
+                    || (dots && c == 0x2E)
             }
         }
 
@@ -521,9 +553,12 @@ extension VCardVersionConverter {
         /// Sets a parameter in place of the first of its name, or at the end.
         mutating func set(_ parameter: String, _ values: [String]) {
             if let index = parameters.firstIndex(where: { $0.name == parameter }) {
-                if parameters[index].values == values && parameters.filter({ $0.name == parameter }).count == 1 { return }
+                if parameters[index].values == values && parameters.filter({ $0.name == parameter }).count == 1 {
+                    return
+                }
                 parameters[index].values = values
-                parameters = parameters.enumerated().filter { $0.offset == index || $0.element.name != parameter }.map(\.element)
+                parameters = parameters.enumerated().filter { $0.offset == index || $0.element.name != parameter }.map(
+                    \.element)
             } else {
                 parameters.append((parameter, values))
             }
@@ -538,9 +573,12 @@ extension VCardVersionConverter {
             values(of: "TYPE").flatMap { value -> [String] in
                 guard value.utf8.contains(UInt8(ascii: ",")) else { return value.isEmpty ? [] : [value] }
                 let pieces = value.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
-                let plain = pieces.allSatisfy { $0.utf8.allSatisfy { c in
-                    (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F || c == 0x20
-                } }
+                let plain = pieces.allSatisfy {
+                    $0.utf8.allSatisfy { c in
+                        (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) || c == 0x2D || c == 0x5F
+                            || c == 0x20
+                    }
+                }
                 return plain ? pieces : [value]
             }
         }
@@ -617,24 +655,29 @@ extension VCardVersionConverter {
                 case nil: break
                 case let other?:
                     property.remove("ENCODING")
-                    notes.add("\(property.name): ENCODING=\(other.uppercased()) removed (not a vCard 3.0 or 4.0 encoding)")
+                    notes.add(
+                        "\(property.name): ENCODING=\(other.uppercased()) removed (not a vCard 3.0 or 4.0 encoding)")
                 }
                 switch property.lowered("VALUE") {
-                case nil where ["PHOTO", "LOGO", "SOUND"].contains(property.name) && !property.has("ENCODING")
+                case nil
+                where ["PHOTO", "LOGO", "SOUND"].contains(property.name) && !property.has("ENCODING")
                     && Binary.looksLikeURI(property.value):
                     // 2.1 writers leave a link's VALUE=URL out (`PHOTO;GIF:http://...`); 3.0's default is binary.
                     property.set("VALUE", ["uri"])
                 case "url": property.set("VALUE", ["uri"])
                 case "inline": property.remove("VALUE")
                 case "content-id", "cid":
-                    notes.add("\(property.name): a 2.1 reference to a MIME part (VALUE=CONTENT-ID) has no meaning outside its message")
+                    notes.add(
+                        "\(property.name): a 2.1 reference to a MIME part (VALUE=CONTENT-ID) has no meaning outside its message"
+                    )
                 default: break
                 }
                 if property.name == "GEO", let (latitude, longitude) = Geo.parse(property.value) {
                     property.setValue(latitude + ";" + longitude)
                 }
                 if escapingCommas && Self.textIn21.contains(property.name) {
-                    property.setValue(Self.text21As3(property.value, structured: Self.structuredIn21.contains(property.name)))
+                    property.setValue(
+                        Self.text21As3(property.value, structured: Self.structuredIn21.contains(property.name)))
                 }
                 properties[index] = property
             }
@@ -653,7 +696,9 @@ extension VCardVersionConverter {
         /// line break (the reader writes a quoted-printable line break so in the line it keeps) and
         /// `\,` a comma (some 2.1 writers escape it anyway).
         static func text21As3(_ value: String, structured: Bool) -> String {
-            guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || ($0 == 0x3B && !structured) }) else { return value }
+            guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || ($0 == 0x3B && !structured) }) else {
+                return value
+            }
             var components: [String] = [], current = ""
             var scalars = value.unicodeScalars.makeIterator()
             while let scalar = scalars.next() {
@@ -738,12 +783,16 @@ extension VCardVersionConverter {
                         if property.lowered("VALUE") == "float" { property.remove("VALUE") }
                     }
                 case "TZ":
-                    if property.lowered("VALUE") ?? "utc-offset" == "utc-offset", let offset = Offset(parsing: property.value) {
+                    if property.lowered("VALUE") ?? "utc-offset" == "utc-offset",
+                        let offset = Offset(parsing: property.value)
+                    {
                         property.setValue(offset.basic)
                         property.set("VALUE", ["utc-offset"])
                     }
                 case "TEL":
-                    if !property.has("VALUE") && property.value.lowercased().hasPrefix("tel:") { property.set("VALUE", ["uri"]) }
+                    if !property.has("VALUE") && property.value.lowercased().hasPrefix("tel:") {
+                        property.set("VALUE", ["uri"])
+                    }
                     Self.textTelephoneSaidToBeURI(&property, notes: &notes)
                 default:
                     if property.lowered("ENCODING") == "b" || property.lowered("ENCODING") == "base64" {
@@ -784,15 +833,20 @@ extension VCardVersionConverter {
         private mutating func attachLabel(_ label: inout Property, notes: inout Notes) {
             label.drop()
             let reduced = { (property: Property) in
-                Set(property.types.map { $0.lowercased() }.filter { !["pref", "dom", "intl", "postal", "parcel"].contains($0) })
+                Set(
+                    property.types.map { $0.lowercased() }.filter {
+                        !["pref", "dom", "intl", "postal", "parcel"].contains($0)
+                    })
             }
             let addresses = properties.indices.filter { properties[$0].name == "ADR" && !properties[$0].dropped }
             let labels = properties.filter { $0.name == "LABEL" }.count
-            let match = addresses.first { label.group != nil && properties[$0].group == label.group }
+            let match =
+                addresses.first { label.group != nil && properties[$0].group == label.group }
                 ?? addresses.first { reduced(properties[$0]) == reduced(label) && !properties[$0].has("LABEL") }
                 ?? (addresses.count == 1 && labels == 1 ? addresses.first : nil)
             guard let match else {
-                return notes.add("LABEL dropped: vCard 4.0 has no LABEL property, and no address of the same type holds it")
+                return notes.add(
+                    "LABEL dropped: vCard 4.0 has no LABEL property, and no address of the same type holds it")
             }
             guard !properties[match].has("LABEL") else {
                 return notes.add("LABEL dropped: vCard 4.0 has no LABEL property, and its address has a label already")
@@ -814,9 +868,12 @@ extension VCardVersionConverter {
             let valueType = agent.lowered("VALUE")
             if agent.value.uppercased().hasPrefix("BEGIN:VCARD") || valueType == "vcard" {
                 agent.drop()
-                return notes.add("AGENT dropped: vCard 4.0 has no place for a card inside a card (only RELATED;TYPE=agent with a URI)")
+                return notes.add(
+                    "AGENT dropped: vCard 4.0 has no place for a card inside a card (only RELATED;TYPE=agent with a URI)"
+                )
             }
-            let isURI = valueType == "uri" || valueType == "url" || (valueType == nil && Binary.looksLikeURI(agent.value))
+            let isURI =
+                valueType == "uri" || valueType == "url" || (valueType == nil && Binary.looksLikeURI(agent.value))
             agent.rename("RELATED")
             if isURI { agent.remove("VALUE") } else { agent.set("VALUE", ["text"]) }
             agent.setTypes(["agent"] + agent.types)
@@ -827,11 +884,13 @@ extension VCardVersionConverter {
         private mutating func sortStringTo4(_ sort: inout Property, notes: inout Notes) {
             sort.drop()
             guard let target = firstIndex(of: "N") ?? firstIndex(of: "ORG") else {
-                return notes.add("SORT-STRING dropped: vCard 4.0 has no SORT-STRING, and the card has no N or ORG to sort by it")
+                return notes.add(
+                    "SORT-STRING dropped: vCard 4.0 has no SORT-STRING, and the card has no N or ORG to sort by it")
             }
             let targetName = properties[target].name
             guard !properties[target].has("SORT-AS") else {
-                return notes.add("SORT-STRING dropped: vCard 4.0 has no SORT-STRING, and \(targetName) has its SORT-AS already")
+                return notes.add(
+                    "SORT-STRING dropped: vCard 4.0 has no SORT-STRING, and \(targetName) has its SORT-AS already")
             }
             properties[target].materialize(notes: &notes)
             properties[target].set("SORT-AS", [VCardText.unescape(sort.value)])
@@ -877,20 +936,24 @@ extension VCardVersionConverter {
                 case "MEMBER":
                     property.rename("X-ADDRESSBOOKSERVER-MEMBER")
                     notes.add("MEMBER written as X-ADDRESSBOOKSERVER-MEMBER (Apple's form; vCard 3.0 has no MEMBER)")
-                case "AGENT" where !property.value.uppercased().hasPrefix("BEGIN:VCARD") && property.lowered("VALUE") != "vcard":
+                case "AGENT"
+                where !property.value.uppercased().hasPrefix("BEGIN:VCARD") && property.lowered("VALUE") != "vcard":
                     // 3.0's AGENT is a card or, with VALUE=uri, a link: 2.1 let it be any text.
                     if property.lowered("VALUE") == "uri" || Binary.looksLikeURI(property.value) {
                         property.set("VALUE", ["uri"])
                     } else {
                         property.rename("X-AGENT")
-                        notes.add("AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither")
+                        notes.add(
+                            "AGENT written as X-AGENT: vCard 3.0's AGENT is a card or a link, and this one is neither")
                     }
                 case "RELATED" where property.hasType("agent") && property.lowered("VALUE") == "text":
                     // What `agentTo4` made of a 2.1 AGENT that held text: the X-AGENT a 3.0 export writes for it.
                     property.rename("X-AGENT")
                     _ = property.removeTypes { $0.lowercased() == "agent" }
                     property.remove("VALUE")
-                    notes.add("RELATED;TYPE=agent with a text value written as X-AGENT: vCard 3.0's AGENT is a card or a link")
+                    notes.add(
+                        "RELATED;TYPE=agent with a text value written as X-AGENT: vCard 3.0's AGENT is a card or a link"
+                    )
                 case "RELATED" where property.hasType("agent") && property.lowered("VALUE") != "text":
                     property.rename("AGENT")
                     _ = property.removeTypes { $0.lowercased() == "agent" }
@@ -937,11 +1000,14 @@ extension VCardVersionConverter {
                     if var label = property.values(of: "LABEL").first {
                         property.remove("LABEL")
                         // RFC 6350's own example writes the label's line breaks as `\n` (before RFC 6868's `^n`).
-                        label = label.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\N", with: "\n")
+                        label = label.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(
+                            of: "\\N", with: "\n")
                         var types: [(name: String, values: [String])] = []
                         if !property.types.isEmpty { types = [("TYPE", property.types)] }
-                        property.following.append(Property(group: property.group, name: "LABEL", parameters: types,
-                                                           value: VCardText.escape(label)))
+                        property.following.append(
+                            Property(
+                                group: property.group, name: "LABEL", parameters: types,
+                                value: VCardText.escape(label)))
                     }
                 case "N", "ORG":
                     // RFC 6350 §5.9's example quotes the whole list: `SORT-AS="Harten,Rene"`.
@@ -950,8 +1016,10 @@ extension VCardVersionConverter {
                         property.remove("SORT-AS")
                         if !sortStringWritten {
                             // SORT-AS holds one value per component (family, given); one string here.
-                            property.following.append(Property(group: nil, name: "SORT-STRING",
-                                                               value: VCardText.escape(sortAs.joined(separator: " "))))
+                            property.following.append(
+                                Property(
+                                    group: nil, name: "SORT-STRING",
+                                    value: VCardText.escape(sortAs.joined(separator: " "))))
                             sortStringWritten = true
                         }
                     }
@@ -959,8 +1027,10 @@ extension VCardVersionConverter {
                     // What `to4` wrote for another property's inline binary (Outlook's
                     // X-MS-CARDPICTURE): back in 3.0's ENCODING=b.
                     let value = property.value
-                    if property.lowered("VALUE") == "uri", value.utf8.count > 5, value.prefix(5).lowercased() == "data:",
-                       let comma = value.firstIndex(of: ","), value[..<comma].lowercased().hasSuffix(";base64") {
+                    if property.lowered("VALUE") == "uri", value.utf8.count > 5,
+                        value.prefix(5).lowercased() == "data:",
+                        let comma = value.firstIndex(of: ","), value[..<comma].lowercased().hasSuffix(";base64")
+                    {
                         property.setValue(Binary.cleaned(String(value[value.index(after: comma)...])))
                         property.remove("VALUE")
                         property.set("ENCODING", ["b"])
@@ -990,7 +1060,8 @@ extension VCardVersionConverter {
             if property.name == "ADR" {
                 for parameter in ["GEO", "TZ"] where property.has(parameter) {
                     property.remove(parameter)
-                    notes.add("ADR: \(parameter) parameter dropped (vCard 3.0 has no \(parameter) parameter on an address)")
+                    notes.add(
+                        "ADR: \(parameter) parameter dropped (vCard 3.0 has no \(parameter) parameter on an address)")
                 }
             }
             if property.has("MEDIATYPE") && !Names.binary.contains(property.name) {
@@ -1001,7 +1072,9 @@ extension VCardVersionConverter {
             // any iana-token as a TYPE value too (as 4.0's keeps 3.0's msg, `parametersTo4`).
             // 4.0's quoted list (`TYPE="work,voice"`, RFC 6350's own example) is one quoted value
             // to a 3.0 reader: written as the types it lists.
-            if property.values(of: "TYPE").contains(where: { $0.contains(",") }) { property.set("TYPE", property.types) }
+            if property.values(of: "TYPE").contains(where: { $0.contains(",") }) {
+                property.set("TYPE", property.types)
+            }
         }
 
         /// A 4.0-only property kept as an X- property, which 3.0 allows and readers keep.
@@ -1015,7 +1088,8 @@ extension VCardVersionConverter {
             switch kind.value.lowercased() {
             case "individual":
                 kind.drop()
-                notes.add("KIND:individual dropped (vCard 3.0 has no KIND; a card is a person unless it says otherwise)")
+                notes.add(
+                    "KIND:individual dropped (vCard 3.0 has no KIND; a card is a person unless it says otherwise)")
             case "org":
                 kind = Property(group: kind.group, name: "X-ABShowAs", value: "COMPANY")
                 notes.add("KIND:org written as X-ABShowAs:COMPANY (Apple's form; vCard 3.0 has no KIND)")
@@ -1026,7 +1100,8 @@ extension VCardVersionConverter {
         }
 
         private static func readsAsBirthday(_ property: Property) -> Bool {
-            VCardReader.birthday(VCardText.unescape(property.value), omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) != nil
+            VCardReader.birthday(
+                VCardText.unescape(property.value), omittedYear: property.values(of: "X-APPLE-OMIT-YEAR").first) != nil
         }
 
         private static func birthdayTo3(_ property: inout Property, isTheBirthday: Bool, notes: inout Notes) {
@@ -1035,7 +1110,9 @@ extension VCardVersionConverter {
                 // date-time whose time is no time) stays the birthday it reads as, not an X-BDAY it
                 // would lose. Another (FullContact's ALTID text form) is X-BDAY, as below.
                 let omitted = property.values(of: "X-APPLE-OMIT-YEAR").first
-                if isTheBirthday, let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted) {
+                if isTheBirthday,
+                    let birthday = VCardReader.birthday(VCardText.unescape(property.value), omittedYear: omitted)
+                {
                     let monthDay = "-" + Birthday.padded(birthday.month, 2) + "-" + Birthday.padded(birthday.day, 2)
                     property.remove("VALUE")
                     property.remove("X-APPLE-OMIT-YEAR")
@@ -1078,7 +1155,8 @@ extension VCardVersionConverter {
             tel.remove("VALUE")
             guard tel.value.lowercased().hasPrefix("tel:") else { return }
             // Unescaped as the reader reads it (a `\:` is a colon), since it is escaped again below.
-            let parts = VCardText.unescape(tel.value).dropFirst(4).split(separator: ";", omittingEmptySubsequences: false)
+            let parts = VCardText.unescape(tel.value).dropFirst(4).split(
+                separator: ";", omittingEmptySubsequences: false)
             var number = String(parts.first ?? ""), extensionNumber = ""
             for parameter in parts.dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
@@ -1118,21 +1196,27 @@ extension VCardVersionConverter {
                     // TEL;VALUE=uri with a value that is no URI; parsed only when `VALUE=URI` is among
                     // its parameters' bytes (a same-version export passes every TEL;TYPE=... here).
                     guard bytes[start + 1] & 0xDF == UInt8(ascii: "E"), bytes[start + 2] & 0xDF == UInt8(ascii: "L"),
-                          let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                        let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":"))
+                    else { return false }
                     let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
                     let needle = Array("VALUE=URI".utf8)
-                    guard head.count >= needle.count, (0...(head.count - needle.count)).contains(where: { offset in
-                        needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
-                    }) else { return false }
+                    guard head.count >= needle.count,
+                        (0...(head.count - needle.count)).contains(where: { offset in
+                            needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
+                        })
+                    else { return false }
                     guard let property = try? VCardProperty(text: line) else { return false }
-                    return property.values(of: "VALUE").first?.lowercased() == "uri" && !Binary.looksLikeURI(property.value)
+                    return property.values(of: "VALUE").first?.lowercased() == "uri"
+                        && !Binary.looksLikeURI(property.value)
                 }
                 // Compared as bytes, case folded, with no string made: most lines are no candidate.
                 let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 func isOne(of names: [[UInt8]]) -> Bool {
                     names.contains { candidate in
                         candidate.count == length && candidate[0] == first
-                            && zip(name, candidate).allSatisfy { $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-")) }
+                            && zip(name, candidate).allSatisfy {
+                                $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-"))
+                            }
                     }
                 }
                 if version == .v3 { return isOne(of: onlyIn4Bytes) }
@@ -1179,7 +1263,8 @@ extension VCardVersionConverter {
 
         /// RFC 2426's value types (§4 and RFC 2425).
         static let valueTypes3: Set<String> = [
-            "binary", "boolean", "date", "date-time", "float", "integer", "text", "time", "uri", "utc-offset", "vcard", "phone-number",
+            "binary", "boolean", "date", "date-time", "float", "integer", "text", "time", "uri", "utc-offset", "vcard",
+            "phone-number",
         ]
     }
 
@@ -1188,7 +1273,10 @@ extension VCardVersionConverter {
 
         /// The TYPE values RFC 2426 defines for each property (and home/work for every one).
         private static let defined: [String: Set<String>] = [
-            "TEL": ["home", "msg", "work", "pref", "voice", "fax", "cell", "video", "pager", "bbs", "modem", "car", "isdn", "pcs"],
+            "TEL": [
+                "home", "msg", "work", "pref", "voice", "fax", "cell", "video", "pager", "bbs", "modem", "car", "isdn",
+                "pcs",
+            ],
             "EMAIL": ["internet", "x400", "pref", "home", "work"],
             "ADR": ["dom", "intl", "postal", "parcel", "home", "work", "pref"],
             "LABEL": ["dom", "intl", "postal", "parcel", "home", "work", "pref"],
@@ -1207,7 +1295,8 @@ extension VCardVersionConverter {
     enum Binary {
         static func cleaned(_ base64: String) -> String {
             base64.containsASCII(0x20) || base64.containsASCII(0x09) || base64.containsASCII(0x5C)
-                ? String(base64.unicodeScalars.filter { $0 != " " && $0 != "\t" }).replacingOccurrences(of: "\\n", with: "")
+                ? String(base64.unicodeScalars.filter { $0 != " " && $0 != "\t" }).replacingOccurrences(
+                    of: "\\n", with: "")
                 : base64
         }
 
@@ -1223,7 +1312,8 @@ extension VCardVersionConverter {
             let formatTypes = property.types.filter { !["home", "work", "pref"].contains($0.lowercased()) }
             if encoding == "b" || encoding == "base64" {
                 let base64 = cleaned(property.value)
-                let type = formatTypes.lazy.compactMap { mediaType(of: $0, for: name) }.first
+                let type =
+                    formatTypes.lazy.compactMap { mediaType(of: $0, for: name) }.first
                     ?? sniff(base64, for: property.name)
                 property.setValue("data:\(type);base64,\(base64)")
                 property.remove("ENCODING")
@@ -1353,7 +1443,8 @@ extension VCardVersionConverter {
             let parts = text.split(whereSeparator: { $0 == ";" || $0 == "," })
                 .map { String($0.hasSuffix("\\") ? $0.dropLast() : $0).trimmingWhitespaces }
             guard parts.count >= 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-                  abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+                abs(latitude) <= 90, abs(longitude) <= 180
+            else { return nil }
             return (parts[0], parts[1])
         }
     }
@@ -1366,7 +1457,9 @@ extension VCardVersionConverter {
             let trimmed = text.trimmingWhitespaces
             guard let first = trimmed.first, first == "+" || first == "-" else { return nil }
             let digits = trimmed.dropFirst().filter { $0 != ":" }
-            guard (digits.count == 2 || digits.count == 4), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
             sign = first
             hours = String(digits.prefix(2))
             minutes = digits.count == 4 ? String(digits.suffix(2)) : "00"
@@ -1405,16 +1498,24 @@ extension VCardVersionConverter {
                 let rest = datePart.dropFirst(2)
                 if rest.count == 2 && rest.allSatisfy(isDigit) {
                     month = String(rest)
-                } else if rest.count == 4 && rest.allSatisfy(isDigit) || rest.count == 5 && rest.dropFirst(2).first == "-" {
+                } else if rest.count == 4 && rest.allSatisfy(isDigit)
+                    || rest.count == 5 && rest.dropFirst(2).first == "-"
+                {
                     month = slice(plain[...], 0, 2)
                     day = slice(plain[...], 2, 2)
-                } else { return nil }
+                } else {
+                    return nil
+                }
             } else if datePart.isEmpty {
                 guard pieces.count == 2 else { return nil }
             } else {
                 switch (datePart.count, plain.count) {
                 case (8, 8), (10, 8):
-                    if datePart.count == 10 && !(datePart.dropFirst(4).first == "-" && datePart.dropFirst(7).first == "-") { return nil }
+                    if datePart.count == 10
+                        && !(datePart.dropFirst(4).first == "-" && datePart.dropFirst(7).first == "-")
+                    {
+                        return nil
+                    }
                     year = slice(plain[...], 0, 4); month = slice(plain[...], 4, 2); day = slice(plain[...], 6, 2)
                 case (7, 6):
                     guard datePart.dropFirst(4).first == "-" else { return nil }
@@ -1437,8 +1538,10 @@ extension VCardVersionConverter {
                 // Fractions of a second are not in 4.0's grammar; they are dropped.
                 let whole = timeText.prefix { $0 != "." && $0 != "," }.filter { $0 != ":" }
                 guard [2, 4, 6].contains(whole.count), whole.allSatisfy(isDigit) else { return nil }
-                time = (slice(whole[...], 0, 2), whole.count >= 4 ? slice(whole[...], 2, 2) : nil,
-                        whole.count == 6 ? slice(whole[...], 4, 2) : nil)
+                time = (
+                    slice(whole[...], 0, 2), whole.count >= 4 ? slice(whole[...], 2, 2) : nil,
+                    whole.count == 6 ? slice(whole[...], 4, 2) : nil
+                )
             }
         }
 

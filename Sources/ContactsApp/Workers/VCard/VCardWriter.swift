@@ -94,7 +94,8 @@ public struct VCardWriter {
         if source == .v3 && version == .v4 && appendCard3As4(card, of: contact, to: &lines, notes: &notes) { return }
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
-        let converted = VCardVersionConverter.convert(card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
+        let converted = VCardVersionConverter.convert(
+            card.lines.filter { !Self.isVersionLine($0) }, from: source, to: version)
         notes += converted.notes
         for line in requiredLines(contact, before: converted.lines, notes: &notes) { lines.line(line) }
         for line in converted.lines {
@@ -112,7 +113,9 @@ public struct VCardWriter {
     /// `appendCard` of a 3.0 card in 4.0 from the record's bytes (`VCardVersionConverter.plan3To4`):
     /// the same bytes and notes, with no String per line. False, having written nothing, for a
     /// card the plan does not read.
-    private func appendCard3As4(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String]) -> Bool {
+    private func appendCard3As4(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String])
+        -> Bool
+    {
         var text = card.text
         return text.withUTF8 { bytes in
             var converterNotes = VCardVersionConverter.Notes()
@@ -124,7 +127,8 @@ public struct VCardWriter {
             }
             for line in plan {
                 switch line {
-                case .kept(let range), .preferred(let range, _, _): see(Self.nameProperty(UnsafeBufferPointer(rebasing: bytes[range])))
+                case .kept(let range), .preferred(let range, _, _):
+                    see(Self.nameProperty(UnsafeBufferPointer(rebasing: bytes[range])))
                 case .converted(let converted): for text in converted { see(Self.nameProperty(text)) }
                 }
             }
@@ -136,7 +140,9 @@ public struct VCardWriter {
                 guard !hasUID else { return false }
                 hasUID = true
                 let value = line.splitAtFirst(":").map { VCardText.unescape($0.rest).trimmingSpaces }
-                if !contact.uid.isEmpty && value != contact.uid { lines.start("UID:"); lines.escaped(contact.uid); lines.end(); return false }
+                if !contact.uid.isEmpty && value != contact.uid {
+                    lines.start("UID:"); lines.escaped(contact.uid); lines.end(); return false
+                }
                 return true
             }
             for line in plan {
@@ -147,9 +153,13 @@ public struct VCardWriter {
                     lines.line(line)
                 case .preferred(let range, let colon, let name):
                     lines.startLine()
-                    lines.out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<name.lowerBound]))
-                    for byte in UnsafeBufferPointer(rebasing: bytes[name]) { lines.out.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte) }
-                    VCardVersionConverter.Syntax.appendPrefAs4Parameters(UnsafeBufferPointer(rebasing: bytes[range]), (true, colon), to: &lines.out)
+                    lines.out.append(
+                        contentsOf: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<name.lowerBound]))
+                    for byte in UnsafeBufferPointer(rebasing: bytes[name]) {
+                        lines.out.append(byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+                    }
+                    VCardVersionConverter.Syntax.appendPrefAs4Parameters(
+                        UnsafeBufferPointer(rebasing: bytes[range]), (true, colon), to: &lines.out)
                     lines.end()
                 case .converted(let converted):
                     for line in converted where keepsUID(line) { lines.line(line) }
@@ -186,13 +196,15 @@ public struct VCardWriter {
         var required: [String] = []
         if !hasFN { required.append("FN:" + VCardText.escape(contact.fullName)) }
         if !hasN && (version == .v3 || !hasFN) {
-            required.append("N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
+            required.append(
+                "N:" + VCardText.escape(contact.familyName) + ";" + VCardText.escape(contact.givenName) + ";;;")
         }
         guard !required.isEmpty else { return [] }
         // Names read from a card keep what they held; a control character never goes out.
         var removed = VCardVersionConverter.Notes()
         required = required.map {
-            VCardVersionConverter.ControlCharacters.contains($0) ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &removed) : $0
+            VCardVersionConverter.ControlCharacters.contains($0)
+                ? VCardVersionConverter.ControlCharacters.removed(from: $0, notes: &removed) : $0
         }
         if !hasFN { notes.append(Self.addedNote("FN", version: version)) }
         if !hasN && (version == .v3 || !hasFN) { notes.append(Self.addedNote("N", version: version)) }
@@ -201,9 +213,11 @@ public struct VCardWriter {
 
     /// The note for an FN or N the card did not have, written from the contact's name.
     static func addedNote(_ name: String, version: Version) -> String {
-        name == "FN" ? "FN added from the contact's name (vCard \(version.rawValue) requires FN; the card had none)"
-            : version == .v3 ? "N added from the contact's name (vCard 3.0 requires N; the card had none)"
-            : "N added from the contact's name beside the FN added (so the name reads back in its parts)"
+        name == "FN"
+            ? "FN added from the contact's name (vCard \(version.rawValue) requires FN; the card had none)"
+            : version == .v3
+                ? "N added from the contact's name (vCard 3.0 requires N; the card had none)"
+                : "N added from the contact's name beside the FN added (so the name reads back in its parts)"
     }
 
     /// Whether a line is `FN` or `N` (grouped or not, any case), by its bytes: every line of
@@ -223,7 +237,8 @@ public struct VCardWriter {
         }
         switch end - start {
         case 1 where bytes[start] | 0x20 == UInt8(ascii: "n"): return .n
-        case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"): return .fn
+        case 2 where bytes[start] | 0x20 == UInt8(ascii: "f") && bytes[start + 1] | 0x20 == UInt8(ascii: "n"):
+            return .fn
         default: return .other
         }
     }
@@ -247,7 +262,8 @@ public struct VCardWriter {
     }
 
     private static func isUIDLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= 4 && bytes[0] & 0xDF == UInt8(ascii: "U") && bytes[1] & 0xDF == UInt8(ascii: "I") && bytes[2] & 0xDF == UInt8(ascii: "D")
+        bytes.count >= 4 && bytes[0] & 0xDF == UInt8(ascii: "U") && bytes[1] & 0xDF == UInt8(ascii: "I")
+            && bytes[2] & 0xDF == UInt8(ascii: "D")
             && (bytes[3] == UInt8(ascii: ":") || bytes[3] == UInt8(ascii: ";"))
     }
 
@@ -360,15 +376,19 @@ public struct VCardWriter {
     // MARK: - Labels
 
     /// Labels that are `TYPE`s of `TEL` in both versions (the label "mobile" is `cell`).
-    static let phoneTypes: Set<String> = ["home", "work", "cell", "fax", "pager", "voice", "text", "video", "textphone"]
+    static let phoneTypes: Set<String> = [
+        "home", "work", "cell", "fax", "pager", "voice", "text", "video", "textphone",
+    ]
     /// Labels that are `TYPE`s of `EMAIL` and `ADR`.
     static let placeTypes: Set<String> = ["home", "work"]
     /// Each lower-case label of one word that is a `TYPE`, with the `TYPE` it is written as.
     private static let typeOfLabel: [String: String] =
         Dictionary(uniqueKeysWithValues: phoneTypes.map { ($0, $0) }).merging(["mobile": "cell"]) { $1 }
 
-    private func labelled(_ name: String, _ label: String, known: Set<String>, _ groups: inout Groups,
-                          _ lines: inout Lines, value: (inout Lines) -> Void) {
+    private func labelled(
+        _ name: String, _ label: String, known: Set<String>, _ groups: inout Groups,
+        _ lines: inout Lines, value: (inout Lines) -> Void
+    ) {
         if label.isEmpty { lines.start(name); lines.raw(":"); value(&lines); lines.end(); return }
         // The common case, one known type as the reader writes it ("home", "mobile"): no folding
         // or splitting of the label for every phone and email of an export.
@@ -397,10 +417,13 @@ public struct VCardWriter {
 
         init(taken extras: [String]) {
             if extras.isEmpty { taken = []; return }
-            taken = Set(extras.compactMap { line in
-                let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
-                return name.unicodeScalars.firstIndex(of: ".").map { String(name.unicodeScalars[..<$0]).lowercased() }
-            })
+            taken = Set(
+                extras.compactMap { line in
+                    let name = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
+                    return name.unicodeScalars.firstIndex(of: ".").map {
+                        String(name.unicodeScalars[..<$0]).lowercased()
+                    }
+                })
         }
 
         mutating func next() -> String {
@@ -419,9 +442,11 @@ public struct VCardWriter {
         case (.v4, let year?): return "BDAY:" + Self.padded(year, 4) + monthDay
         case (.v4, nil): return "BDAY:--" + monthDay
         case (.v3, let year?):
-            return "BDAY:" + Self.padded(year, 4) + "-" + Self.padded(birthday.month, 2) + "-" + Self.padded(birthday.day, 2)
+            return "BDAY:" + Self.padded(year, 4) + "-" + Self.padded(birthday.month, 2) + "-"
+                + Self.padded(birthday.day, 2)
         case (.v3, nil):
-            return "BDAY;X-APPLE-OMIT-YEAR=1604:1604-" + Self.padded(birthday.month, 2) + "-" + Self.padded(birthday.day, 2)
+            return "BDAY;X-APPLE-OMIT-YEAR=1604:1604-" + Self.padded(birthday.month, 2) + "-"
+                + Self.padded(birthday.day, 2)
         }
     }
 
@@ -448,7 +473,9 @@ public struct VCardWriter {
     /// against it) instead of a `Calendar` and `String(format:)` per card.
     static func appendTimestamp(_ date: Date, to out: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 1e11 else { return out.append(contentsOf: Array(calendarTimestamp(date).utf8)) }
+        guard interval.isFinite, abs(interval) < 1e11 else {
+            return out.append(contentsOf: Array(calendarTimestamp(date).utf8))
+        }
         let seconds = Int(interval.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -475,8 +502,9 @@ public struct VCardWriter {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0,
-                      c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+            c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
     // MARK: - Folding

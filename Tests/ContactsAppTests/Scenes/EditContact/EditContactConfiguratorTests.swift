@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class EditContactConfiguratorTests: XCTestCase {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class EditContactInteractorTests: XCTestCase {
@@ -38,13 +39,19 @@ final class EditContactInteractorTests: XCTestCase {
         func presentAddedItem(response: EditContact.AddItem.Response) { addedResponses.append(response) }
         func presentRemovedItem(response: EditContact.RemoveItem.Response) { removedResponses.append(response) }
         func presentClearedField(response: EditContact.ClearField.Response) { clearedResponses.append(response) }
-        func presentDraft(response: EditContact.ReviewDraft.Response) { presentDraftCalled = true; draftResponse = response }
+        func presentDraft(response: EditContact.ReviewDraft.Response) {
+            presentDraftCalled = true; draftResponse = response
+        }
         func presentSavedContact(response: EditContact.SaveContact.Response) {
             presentSavedContactCalled = true; savedResponse = response
         }
-        func presentCancelled(response: EditContact.Cancel.Response) { presentCancelledCalled = true; cancelledResponse = response }
+        func presentCancelled(response: EditContact.Cancel.Response) {
+            presentCancelledCalled = true; cancelledResponse = response
+        }
         var cancelConfirmationResponses: [EditContact.Cancel.Response] = []
-        func presentCancelConfirmation(response: EditContact.Cancel.Response) { cancelConfirmationResponses.append(response) }
+        func presentCancelConfirmation(response: EditContact.Cancel.Response) {
+            cancelConfirmationResponses.append(response)
+        }
         var tidiedResponses: [EditContact.TidyNames.Response] = []
         func presentTidiedNames(response: EditContact.TidyNames.Response) { tidiedResponses.append(response) }
         var nameOrderResponses: [EditContact.SetNameOrder.Response] = []
@@ -72,7 +79,9 @@ final class EditContactInteractorTests: XCTestCase {
         sut.addItem(request: .init(kind: .address, label: nil, value: "1 Main St"))
         sut.addItem(request: .init(kind: .phone, label: "Home", value: "555 9876"))
         // Then
-        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "mobile", value: "555 1234"), LabeledValue(label: "home", value: "555 9876")])
+        XCTAssertEqual(
+            sut.draft.phones,
+            [LabeledValue(label: "mobile", value: "555 1234"), LabeledValue(label: "home", value: "555 9876")])
         XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "a@b.org")])
         XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "1 Main St")])
         XCTAssertEqual(presenterSpy.addedResponses.map(\.index), [1, 1, 1, 2])
@@ -102,12 +111,16 @@ final class EditContactInteractorTests: XCTestCase {
         sut.addItem(request: .init(kind: .address, label: "1", value: "2 High St; Leeds"))
         sut.addItem(request: .init(kind: .website, label: "1", value: "https://ann.example"))
         // Then replaced in place, nothing added
-        XCTAssertEqual(sut.draft.phones, [LabeledValue(label: "work", value: "+44 20 7946 0000"), LabeledValue(label: "home", value: "555 9876")])
+        XCTAssertEqual(
+            sut.draft.phones,
+            [LabeledValue(label: "work", value: "+44 20 7946 0000"), LabeledValue(label: "home", value: "555 9876")])
         XCTAssertEqual(sut.draft.emails, [LabeledValue(label: "work", value: "ann@c.org")])
         XCTAssertEqual(sut.draft.addresses, [LabeledValue(label: "home", value: "2 High St; Leeds")])
         XCTAssertEqual(sut.draft.websites, [LabeledValue(label: "work", value: "https://ann.example")])
         XCTAssertEqual(presenterSpy.addedResponses.suffix(4).map(\.index), [1, 1, 1, 1])
-        XCTAssertEqual(presenterSpy.addedResponses.suffix(4).map(\.replaced?.value), ["555 1234", "a@b.org", "1 Main St", "https://a.example"])
+        XCTAssertEqual(
+            presenterSpy.addedResponses.suffix(4).map(\.replaced?.value),
+            ["555 1234", "a@b.org", "1 Main St", "https://a.example"])
         XCTAssertEqual(sut.changes.count, changesBefore + 4)
     }
 
@@ -151,11 +164,13 @@ final class EditContactInteractorTests: XCTestCase {
         sut.removeItem(request: .init(kind: .tag, index: 3))
         sut.removeItem(request: .init(kind: .tag, index: 0))
         // Then
-        XCTAssertEqual(presenterSpy.failures, [
-            .badInput("there is no phone to remove"),
-            .badInput("there is no tag 3; the form has 1"),
-            .badInput("there is no tag 0; the form has 1"),
-        ])
+        XCTAssertEqual(
+            presenterSpy.failures,
+            [
+                .badInput("there is no phone to remove"),
+                .badInput("there is no tag 3; the form has 1"),
+                .badInput("there is no tag 0; the form has 1"),
+            ])
         XCTAssertEqual(sut.draft.tags, ["x"])
         XCTAssertTrue(presenterSpy.removedResponses.isEmpty)
     }
@@ -193,7 +208,8 @@ final class EditContactInteractorTests: XCTestCase {
         // When
         sut.saveContact(request: .init())
         // Then
-        let expected = Contact(id: 5, uid: "uid-1", organization: "Globex", createdAt: Seeds.now, updatedAt: Seeds.now, version: 1)
+        let expected = Contact(
+            id: 5, uid: "uid-1", organization: "Globex", createdAt: Seeds.now, updatedAt: Seeds.now, version: 1)
         XCTAssertTrue(presenterSpy.presentSavedContactCalled)
         XCTAssertEqual(presenterSpy.savedResponse?.contact, expected)
         XCTAssertEqual(presenterSpy.savedResponse?.mode, .add)
@@ -245,10 +261,14 @@ final class EditContactInteractorTests: XCTestCase {
         sut.saveContact(request: .init())
         // Then
         XCTAssertFalse(presenterSpy.presentSavedContactCalled)
-        XCTAssertEqual(presenterSpy.failures, [.invalid([
-            FieldError("name", "a contact needs a given name, a family name or an organization"),
-            FieldError("email 1", "is not an email address like name@example.org"),
-        ])])
+        XCTAssertEqual(
+            presenterSpy.failures,
+            [
+                .invalid([
+                    FieldError("name", "a contact needs a given name, a family name or an organization"),
+                    FieldError("email 1", "is not an email address like name@example.org"),
+                ])
+            ])
         XCTAssertNil(sut.savedContact)
         XCTAssertEqual(try store.page(ContactQuery()).total, 4)
     }

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class EditContactRouterTests: XCTestCase {
@@ -20,7 +21,8 @@ final class EditContactRouterTests: XCTestCase {
         var listOrder: ContactsApp.SortOrder?
         var draft = EditContact.Draft()
         var savedContact: Contact? = Seeds.stored(Seeds.Contacts.taro, id: 3)
-        var addedContact: EditContact.AddedContact? = .init(contact: Seeds.stored(Seeds.Contacts.taro, id: 3), position: 3, total: 4)
+        var addedContact: EditContact.AddedContact? = .init(
+            contact: Seeds.stored(Seeds.Contacts.taro, id: 3), position: 3, total: 4)
         var changes: [String] = []
     }
 

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class EditContactViewControllerTests: XCTestCase {
@@ -67,21 +68,27 @@ final class EditContactViewControllerTests: XCTestCase {
             sut.perform(ActionCall(EditContact.Action.field(.set(field)), ["value": .string("v \(field.rawValue)")]))
         }
         // Then
-        XCTAssertEqual(interactorSpy.updateFieldRequests,
-                       EditContact.Field.allCases.map { .init(field: $0, value: "v \($0.rawValue)") })
+        XCTAssertEqual(
+            interactorSpy.updateFieldRequests,
+            EditContact.Field.allCases.map { .init(field: $0, value: "v \($0.rawValue)") })
     }
 
     func test_itemAdders_becomeAddItemRequests_withOrWithoutALabel() {
         // When
-        sut.perform(ActionCall(EditContact.Action.field(.add(.phone)), ["label": .string("work"), "value": .string("555 1234")]))
+        sut.perform(
+            ActionCall(
+                EditContact.Action.field(.add(.phone)), ["label": .string("work"), "value": .string("555 1234")]))
         sut.perform(ActionCall(EditContact.Action.field(.add(.email)), ["value": .string("a@b.org")]))
         sut.perform(ActionCall(EditContact.Action.field(.add(.address)), ["value": .string("1 Main St")]))
         sut.perform(ActionCall(EditContact.Action.field(.add(.tag)), ["value": .string("friends")]))
         // Then
-        XCTAssertEqual(interactorSpy.addItemRequests, [
-            .init(kind: .phone, label: "work", value: "555 1234"), .init(kind: .email, label: nil, value: "a@b.org"),
-            .init(kind: .address, label: nil, value: "1 Main St"), .init(kind: .tag, label: nil, value: "friends"),
-        ])
+        XCTAssertEqual(
+            interactorSpy.addItemRequests,
+            [
+                .init(kind: .phone, label: "work", value: "555 1234"),
+                .init(kind: .email, label: nil, value: "a@b.org"),
+                .init(kind: .address, label: nil, value: "1 Main St"), .init(kind: .tag, label: nil, value: "friends"),
+            ])
     }
 
     func test_removeClearReviewSaveCancel_becomeTheirRequests() {
@@ -156,7 +163,8 @@ final class EditContactViewControllerTests: XCTestCase {
 
     func test_displayCancelConfirmation_asks_andGoesAheadWhereNobodyCanBeAsked() throws {
         // When
-        sut.displayCancelConfirmation(viewModel: .init(question: "Drop 1 change to Ann Lee (given)?", declined: "Still editing"))
+        sut.displayCancelConfirmation(
+            viewModel: .init(question: "Drop 1 change to Ann Lee (given)?", declined: "Still editing"))
         // Then
         let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
         XCTAssertEqual(request.question, "Drop 1 change to Ann Lee (given)?")
@@ -172,7 +180,8 @@ final class EditContactViewControllerTests: XCTestCase {
         // Then: nothing to lose
         XCTAssertNil(sut.confirmationBeforeQuitting())
         // Given
-        interactorSpy.unsavedChanges = .init(question: "Quit and drop 1 change to Ann Lee (given)?", declined: "Still editing")
+        interactorSpy.unsavedChanges = .init(
+            question: "Quit and drop 1 change to Ann Lee (given)?", declined: "Still editing")
         // Then
         XCTAssertEqual(sut.confirmationBeforeQuitting()?.question, "Quit and drop 1 change to Ann Lee (given)?")
         XCTAssertEqual(interactorSpy.reviewUnsavedChangesCalled, 2)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import ContactsApp
 
 /// An import keeps values it cannot validate; an edit is refused only for what it changes.
@@ -14,7 +15,9 @@ final class EditContactWorkerStoredValuesTests: XCTestCase {
     /// Ann as an import kept her: one email that is not an address, one phone with letters.
     private var imported: Contact {
         var contact = Seeds.Contacts.ann
-        contact.emails = [LabeledValue(label: "work", value: "not-an-email"), LabeledValue(label: "home", value: "ann@home.example")]
+        contact.emails = [
+            LabeledValue(label: "work", value: "not-an-email"), LabeledValue(label: "home", value: "ann@home.example"),
+        ]
         contact.tags = ["bad,tag"]
         return contact
     }
@@ -39,8 +42,9 @@ final class EditContactWorkerStoredValuesTests: XCTestCase {
         draft.emails[1].value = "still-not-an-email"
         // Then only the changed email is refused
         XCTAssertThrowsError(try sut.contact(from: draft, base: imported)) { error in
-            XCTAssertEqual(error as? ContactsFailure,
-                           .invalid([FieldError("email 2", "is not an email address like name@example.org")]))
+            XCTAssertEqual(
+                error as? ContactsFailure,
+                .invalid([FieldError("email 2", "is not an email address like name@example.org")]))
         }
     }
 
@@ -51,8 +55,9 @@ final class EditContactWorkerStoredValuesTests: XCTestCase {
         draft.emails = [LabeledValue(label: "work", value: "not-an-email")]
         // Then it is refused
         XCTAssertThrowsError(try sut.contact(from: draft, base: Contact())) { error in
-            XCTAssertEqual(error as? ContactsFailure,
-                           .invalid([FieldError("email 1", "is not an email address like name@example.org")]))
+            XCTAssertEqual(
+                error as? ContactsFailure,
+                .invalid([FieldError("email 1", "is not an email address like name@example.org")]))
         }
     }
 }

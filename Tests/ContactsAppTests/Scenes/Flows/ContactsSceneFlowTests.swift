@@ -1,6 +1,7 @@
 import SceneCore
 import SceneCoreTesting
 import XCTest
+
 @testable import ContactsApp
 
 /// Whole scene flows through the session, as a person or a program drives them: every
@@ -29,13 +30,15 @@ final class ContactsSceneFlowTests: XCTestCase {
         try store.page(ContactQuery(search: "", sort: .last, page: 1, limit: 100)).contacts
     }
 
-    private static let annForm = EditContact.ReviewDraft.ViewModel(heading: "Editing #1 Ann Lee", fields: [
-        FormRow(field: "given", label: "given name", value: "Ann"),
-        FormRow(field: "family", label: "family name", value: "Lee"),
-        FormRow(field: "birthday", label: "birthday", value: "1990-05-17"),
-        FormRow(field: "phone 1", label: "phone 1 (mobile)", value: "+1 (555) 123-4567"),
-        FormRow(field: "email 1", label: "email 1 (work)", value: "ann@example.org"),
-    ])
+    private static let annForm = EditContact.ReviewDraft.ViewModel(
+        heading: "Editing #1 Ann Lee",
+        fields: [
+            FormRow(field: "given", label: "given name", value: "Ann"),
+            FormRow(field: "family", label: "family name", value: "Lee"),
+            FormRow(field: "birthday", label: "birthday", value: "1990-05-17"),
+            FormRow(field: "phone 1", label: "phone 1 (mobile)", value: "+1 (555) 123-4567"),
+            FormRow(field: "email 1", label: "email 1 (work)", value: "ann@example.org"),
+        ])
 
     private static let newForm = EditContact.ReviewDraft.ViewModel(heading: "New contact", fields: [])
 
@@ -60,19 +63,28 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("save")
         sut.receive(Message.success("Saved Ann Lee"))
         sut.receiveRoute(.pop("form"))
-        sut.receive(Seeds.annDetail(version: 2, fields: [.init(label: "Organization", value: "Acme")],
-                                    updatedAt: Seeds.now) { $0.organization = "Acme" })
+        sut.receive(
+            Seeds.annDetail(
+                version: 2, fields: [.init(label: "Organization", value: "Acme")],
+                updatedAt: Seeds.now
+            ) { $0.organization = "Acme" })
 
         sut.send("back")
         sut.receiveRoute(.pop("contact"))
         XCTAssertEqual(sut.stackIDs, ["contacts"])
 
         sut.send("list")
-        sut.receive(ListContacts.FetchContacts.ViewModel(
-            rows: [Seeds.Rows.acme,
-                   .init(id: 1, name: "Ann Lee", organization: "Acme", emails: Seeds.Rows.ann.emails, phones: Seeds.Rows.ann.phones),
-                   Seeds.Rows.jose, Seeds.Rows.taro],
-            page: 1, pageCount: 1, total: 4, search: "", sort: "last", caption: "Page 1 of 1 · 4 contacts · by last name"))
+        sut.receive(
+            ListContacts.FetchContacts.ViewModel(
+                rows: [
+                    Seeds.Rows.acme,
+                    .init(
+                        id: 1, name: "Ann Lee", organization: "Acme", emails: Seeds.Rows.ann.emails,
+                        phones: Seeds.Rows.ann.phones),
+                    Seeds.Rows.jose, Seeds.Rows.taro,
+                ],
+                page: 1, pageCount: 1, total: 4, search: "", sort: "last",
+                caption: "Page 1 of 1 · 4 contacts · by last name"))
 
         let saved = try XCTUnwrap(store.contact(id: 1))
         XCTAssertEqual(saved.organization, "Acme")
@@ -140,8 +152,9 @@ final class ContactsSceneFlowTests: XCTestCase {
         let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
         XCTAssertEqual(request.question, "Drop 2 changes to the new contact (given, phone 1)?")
         XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
-        XCTAssertEqual(sut.session.confirmationBeforeQuitting()?.question,
-                       "Quit and drop 2 changes to the new contact (given, phone 1)?")
+        XCTAssertEqual(
+            sut.session.confirmationBeforeQuitting()?.question,
+            "Quit and drop 2 changes to the new contact (given, phone 1)?")
 
         // When: yes
         sut.send(request.confirmed)
@@ -187,12 +200,15 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("save")
 
         // Then: every problem, per field, and nothing stored
-        sut.receive(Message.error("not saved: 4 fields are not valid", code: .validationFailed, details: [
-            "name": "a contact needs a given name, a family name or an organization",
-            "birthday": "must be a date as YYYY-MM-DD, or --MM-DD without a year",
-            "phone 1": "must have 3 to 20 digits",
-            "email 1": "is not an email address like name@example.org",
-        ]))
+        sut.receive(
+            Message.error(
+                "not saved: 4 fields are not valid", code: .validationFailed,
+                details: [
+                    "name": "a contact needs a given name, a family name or an organization",
+                    "birthday": "must be a date as YYYY-MM-DD, or --MM-DD without a year",
+                    "phone 1": "must have 3 to 20 digits",
+                    "email 1": "is not an email address like name@example.org",
+                ]))
         XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
         XCTAssertEqual(try allContacts().count, 4)
 
@@ -221,30 +237,38 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then: saved, back on the list, at its sorted place
         sut.receive(Message.success("Added Zoë Adams as #5"))
         sut.receiveRoute(.pop("form"))
-        let zoeRow = ListContacts.Row(id: 5, name: "Zoë Adams", organization: "",
-                                      emails: [LabeledValue(label: "work", value: "zoe@example.org")],
-                                      phones: [LabeledValue(label: "mobile", value: "555 987 6543")])
-        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
-            row: zoeRow, position: 2, page: 1, text: "Zoë Adams is number 2 of 5 in the list (page 1)"))
+        let zoeRow = ListContacts.Row(
+            id: 5, name: "Zoë Adams", organization: "",
+            emails: [LabeledValue(label: "work", value: "zoe@example.org")],
+            phones: [LabeledValue(label: "mobile", value: "555 987 6543")])
+        sut.receive(
+            ListContacts.ShowInsertedContact.ViewModel(
+                row: zoeRow, position: 2, page: 1, text: "Zoë Adams is number 2 of 5 in the list (page 1)"))
 
         sut.send("list")
-        sut.receive(ListContacts.FetchContacts.ViewModel(
-            rows: [Seeds.Rows.acme, zoeRow, Seeds.Rows.ann, Seeds.Rows.jose, Seeds.Rows.taro],
-            page: 1, pageCount: 1, total: 5, search: "", sort: "last", caption: "Page 1 of 1 · 5 contacts · by last name"))
+        sut.receive(
+            ListContacts.FetchContacts.ViewModel(
+                rows: [Seeds.Rows.acme, zoeRow, Seeds.Rows.ann, Seeds.Rows.jose, Seeds.Rows.taro],
+                page: 1, pageCount: 1, total: 5, search: "", sort: "last",
+                caption: "Page 1 of 1 · 5 contacts · by last name"))
 
         let saved = try XCTUnwrap(store.contact(id: 5))
-        XCTAssertEqual(saved, Contact(
-            id: 5, uid: "uid-1", givenName: "Zoë", familyName: "Adams",
-            phones: [LabeledValue(label: "mobile", value: "555 987 6543")],
-            emails: [LabeledValue(label: "work", value: "zoe@example.org")],
-            birthday: Birthday(year: nil, month: 2, day: 29), createdAt: Seeds.now, updatedAt: Seeds.now, version: 1))
+        XCTAssertEqual(
+            saved,
+            Contact(
+                id: 5, uid: "uid-1", givenName: "Zoë", familyName: "Adams",
+                phones: [LabeledValue(label: "mobile", value: "555 987 6543")],
+                emails: [LabeledValue(label: "work", value: "zoe@example.org")],
+                birthday: Birthday(year: nil, month: 2, day: 29), createdAt: Seeds.now, updatedAt: Seeds.now, version: 1
+            ))
     }
 
     func test_addOnALaterPage_reportsThePageTheContactLandedOn() throws {
         // Given: two contacts a page
         store = Seeds.book()
-        sut = SceneHarness(session: ContactsSceneFactory.makeSession(
-            environment: Seeds.environment(store: store, pageSize: 2)))
+        sut = SceneHarness(
+            session: ContactsSceneFactory.makeSession(
+                environment: Seeds.environment(store: store, pageSize: 2)))
         sut.send("add")
         sut.receiveRoute(.push("form"))
         sut.receive(Self.newForm)
@@ -257,13 +281,16 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then: acme, lee, ñúñez, zed, 山田
         sut.receive(Message.success("Added Zed as #5"))
         sut.receiveRoute(.pop("form"))
-        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
-            row: .init(id: 5, name: "Zed", organization: "", emails: [], phones: []), position: 4, page: 2,
-            text: "Zed is number 4 of 5 in the list (page 2)"))
+        sut.receive(
+            ListContacts.ShowInsertedContact.ViewModel(
+                row: .init(id: 5, name: "Zed", organization: "", emails: [], phones: []), position: 4, page: 2,
+                text: "Zed is number 4 of 5 in the list (page 2)"))
         sut.send("page 2")
-        sut.receive(ListContacts.FetchContacts.ViewModel(
-            rows: [Seeds.Rows.jose, .init(id: 5, name: "Zed", organization: "", emails: [], phones: [])],
-            page: 2, pageCount: 3, total: 5, search: "", sort: "last", caption: "Page 2 of 3 · 5 contacts · by last name"))
+        sut.receive(
+            ListContacts.FetchContacts.ViewModel(
+                rows: [Seeds.Rows.jose, .init(id: 5, name: "Zed", organization: "", emails: [], phones: [])],
+                page: 2, pageCount: 3, total: 5, search: "", sort: "last",
+                caption: "Page 2 of 3 · 5 contacts · by last name"))
     }
 
     func test_addWithoutLabels_keepsTheWholeNumberAndAddress() throws {
@@ -275,10 +302,13 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Change(field: "family", value: "Bo", text: "family name: Bo"))
         // When / Then
         sut.send("phone +1 555 987 6543")
-        sut.receive(Change(field: "phone 1 (mobile)", value: "+1 (555) 987-6543", text: "phone 1 (mobile): +1 (555) 987-6543"))
+        sut.receive(
+            Change(field: "phone 1 (mobile)", value: "+1 (555) 987-6543", text: "phone 1 (mobile): +1 (555) 987-6543"))
         sut.send("address 12 High St; Springfield")
-        sut.receive(Change(field: "address 1 (home)", value: "12 High St; Springfield",
-                           text: "address 1 (home): 12 High St; Springfield"))
+        sut.receive(
+            Change(
+                field: "address 1 (home)", value: "12 High St; Springfield",
+                text: "address 1 (home): 12 High St; Springfield"))
         sut.send("save")
         sut.receive(Message.success("Added Bo as #5"))
         sut.receiveRoute(.pop("form"))
@@ -323,9 +353,11 @@ final class ContactsSceneFlowTests: XCTestCase {
         // Then
         let request = try XCTUnwrap(sut.receive(ConfirmationRequest.self))
         XCTAssertEqual(request.question, "Delete Acme Inc. (#4)?")
-        XCTAssertEqual(request.refusal, .error(
-            "not deleted: 'acme' is only part of Acme Inc.'s name; name the contact exactly (delete 4) or confirm (delete acme yes)",
-            code: .confirmationRequired))
+        XCTAssertEqual(
+            request.refusal,
+            .error(
+                "not deleted: 'acme' is only part of Acme Inc.'s name; name the contact exactly (delete 4) or confirm (delete acme yes)",
+                code: .confirmationRequired))
         try assertUnchanged()
 
         // When: confirmed with the flag
@@ -372,9 +404,10 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("save")
 
         // Then
-        sut.receive(Message.error(
-            "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
-                + "Look at it again before retrying.", code: .conflict))
+        sut.receive(
+            Message.error(
+                "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
+                    + "Look at it again before retrying.", code: .conflict))
         XCTAssertEqual(sut.stackIDs, ["contacts", "contact", "form"])
         let stored = try XCTUnwrap(store.contact(id: 1))
         XCTAssertEqual(stored.familyName, "Lee")
@@ -386,8 +419,9 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.receive(Message.info("Cancelled: 1 change to Ann Lee dropped"))
         sut.receiveRoute(.pop("form"))
         sut.send("show")
-        sut.receive(Seeds.annDetail(version: 2) { $0.notes = "changed elsewhere" }
-            .adding(.init(label: "Notes", value: "changed elsewhere"), before: "Created"))
+        sut.receive(
+            Seeds.annDetail(version: 2) { $0.notes = "changed elsewhere" }
+                .adding(.init(label: "Notes", value: "changed elsewhere"), before: "Created"))
     }
 
     func test_staleDelete_fromTheDetail_isRefused() throws {
@@ -403,9 +437,10 @@ final class ContactsSceneFlowTests: XCTestCase {
         sut.send("delete")
 
         // Then
-        sut.receive(Message.error(
-            "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
-                + "Look at it again before retrying.", code: .conflict))
+        sut.receive(
+            Message.error(
+                "#1 Ann Lee was changed elsewhere since you opened it (your version 1, now 2); nothing was changed. "
+                    + "Look at it again before retrying.", code: .conflict))
         XCTAssertEqual(sut.stackIDs, ["contacts", "contact"])
         XCTAssertNotNil(try store.contact(id: 1))
     }
@@ -416,10 +451,11 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("frobnicate")
         // Then
-        sut.receive(Message.error(
-            "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
-                + "undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, books, move, copy, "
-                + "help, back, stack, quit", code: .badInput))
+        sut.receive(
+            Message.error(
+                "unknown command 'frobnicate'; here you can use: list, next, previous, page, sort, search, show, edit, add, delete, import, export, "
+                    + "undo, redo, history, trash, restore, purge, sync, duplicates, merge, birthdays, groups, group, books, move, copy, "
+                    + "help, back, stack, quit", code: .badInput))
         try assertUnchanged()
     }
 
@@ -474,8 +510,10 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("delete a")
         // Then
-        sut.receive(Message.error("'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number",
-                                  code: .badInput))
+        sut.receive(
+            Message.error(
+                "'a' matches 2 contacts: #4 Acme Inc., #1 Ann Lee; name one by its number",
+                code: .badInput))
         try assertUnchanged()
     }
 
@@ -499,7 +537,8 @@ final class ContactsSceneFlowTests: XCTestCase {
         // When
         sut.send("remove fax 1")
         // Then
-        sut.receive(Message.error("KIND must be one of: phone, email, address, website, tag, not 'fax'", code: .badInput))
+        sut.receive(
+            Message.error("KIND must be one of: phone, email, address, website, tag, not 'fax'", code: .badInput))
         XCTAssertEqual(sut.stackIDs, ["contacts", "form"])
         XCTAssertEqual(try allContacts().count, 4)
     }
@@ -507,10 +546,12 @@ final class ContactsSceneFlowTests: XCTestCase {
     /// The book and the stack are as the seeds left them.
     private func assertUnchanged(file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(sut.stackIDs, ["contacts"], file: file, line: line)
-        XCTAssertEqual(try allContacts(), [
-            Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
-            Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
-        ], file: file, line: line)
+        XCTAssertEqual(
+            try allContacts(),
+            [
+                Seeds.stored(Seeds.Contacts.acme, id: 4), Seeds.stored(Seeds.Contacts.ann, id: 1),
+                Seeds.stored(Seeds.Contacts.jose, id: 2), Seeds.stored(Seeds.Contacts.taro, id: 3),
+            ], file: file, line: line)
     }
 
     // MARK: show and edit from either screen

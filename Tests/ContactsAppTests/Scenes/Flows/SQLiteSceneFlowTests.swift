@@ -2,6 +2,7 @@ import Foundation
 import SceneCore
 import SceneCoreTesting
 import XCTest
+
 @testable import ContactsApp
 
 /// One flow on a real SQLite file: what the scenes save is what a later run reads.
@@ -37,14 +38,16 @@ final class SQLiteSceneFlowTests: XCTestCase {
         sut.receive(Message.success("Added José Ñúñez as #1"))
         sut.receiveRoute(.pop("form"))
         let row = ListContacts.Row(id: 1, name: "José Ñúñez", organization: "", emails: [], phones: [])
-        sut.receive(ListContacts.ShowInsertedContact.ViewModel(
-            row: row, position: 1, page: 1, text: "José Ñúñez is number 1 of 1 in the list (page 1)"))
+        sut.receive(
+            ListContacts.ShowInsertedContact.ViewModel(
+                row: row, position: 1, page: 1, text: "José Ñúñez is number 1 of 1 in the list (page 1)"))
 
         // When: found by a folded search, edited
         sut.send("search nunez")
-        sut.receive(ListContacts.FetchContacts.ViewModel(
-            rows: [row], page: 1, pageCount: 1, total: 1, search: "nunez", sort: "last",
-            caption: "Page 1 of 1 · 1 contact · matching \"nunez\" · by last name"))
+        sut.receive(
+            ListContacts.FetchContacts.ViewModel(
+                rows: [row], page: 1, pageCount: 1, total: 1, search: "nunez", sort: "last",
+                caption: "Page 1 of 1 · 1 contact · matching \"nunez\" · by last name"))
         sut.send("show nunez")
         sut.receiveRoute(.push("contact"))
         sut.receive(ShowContact.FetchContact.ViewModel.self)
@@ -85,8 +88,10 @@ final class SQLiteSceneFlowTests: XCTestCase {
         sut.send("delete ann lee")
         sut.receive(Message.success("Deleted Ann Lee"))
         sut.send("trash")
-        sut.receive(TrashViewModel(rows: [.init(id: ann.id!, name: "Ann Lee", deleted: Seeds.nowText)],
-                                   caption: "1 deleted contact · restore CONTACT · purge [CONTACT]"))
+        sut.receive(
+            TrashViewModel(
+                rows: [.init(id: ann.id!, name: "Ann Lee", deleted: Seeds.nowText)],
+                caption: "1 deleted contact · restore CONTACT · purge [CONTACT]"))
         // When: undone, and redone
         sut.send("undo")
         sut.receive(Message.success("Undid: deleted Ann Lee"))
@@ -110,7 +115,9 @@ final class SQLiteSceneFlowTests: XCTestCase {
         sut.send("purge ann")
         let asked = sut.receive(ConfirmationRequest.self)
         XCTAssertEqual(asked?.question, "Erase Ann Lee (#\(ann.id!)) for good, with its history?")
-        XCTAssertEqual(asked?.confirmed, ActionCall(ListContacts.Action.purge, ["contact": .string("#\(ann.id!)"), "confirm": .boolean(true)]))
+        XCTAssertEqual(
+            asked?.confirmed,
+            ActionCall(ListContacts.Action.purge, ["contact": .string("#\(ann.id!)"), "confirm": .boolean(true)]))
         sut.send("purge #\(ann.id!) yes")
         sut.receive(Message.success("Purged 1 contact for good, with its history"))
         sut.send("history")

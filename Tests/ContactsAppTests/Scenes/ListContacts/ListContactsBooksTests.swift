@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The list's books (`books`, `move`) through the Interactor and the Presenter alone.
@@ -13,8 +14,9 @@ final class ListContactsBooksInteractorTests: XCTestCase {
         try super.setUpWithError()
         let store = InMemoryContactStore()
         workerSpy = ListContactsBooksLogicSpy()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
-                                     booksWorker: workerSpy, pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+            booksWorker: workerSpy, pageSize: 2)
         booksPresenterSpy = ListContactsBooksPresentationLogicSpy()
         presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
         sut.booksPresenter = booksPresenterSpy
@@ -29,8 +31,9 @@ final class ListContactsBooksInteractorTests: XCTestCase {
         func move(_ references: [String], to book: String) throws -> MovedContacts {
             moves.append((references, book))
             if let failure { throw failure }
-            return MovedContacts(contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], book: AddressBook(name: book, account: "home"),
-                                 leavingServers: 1)
+            return MovedContacts(
+                contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], book: AddressBook(name: book, account: "home"),
+                leavingServers: 1)
         }
     }
 
@@ -60,7 +63,9 @@ final class ListContactsBooksInteractorTests: XCTestCase {
         request.book = .some("work")
         sut.fetchContacts(request: request)
         // Then
-        XCTAssertEqual(presenterSpy.failures, [.badInput("list filters by a group or by a book, not both: --book work with a group")])
+        XCTAssertEqual(
+            presenterSpy.failures,
+            [.badInput("list filters by a group or by a book, not both: --book work with a group")])
         XCTAssertNil(presenterSpy.fetchedResponse)
         XCTAssertNil(sut.query.book)
         XCTAssertEqual(sut.query.group, .ungrouped)
@@ -88,7 +93,8 @@ final class ListContactsBooksInteractorTests: XCTestCase {
     func test_withoutBooks_booksAndMoveSaySo_ratherThanDoNothing() {
         // Given: an Interactor built without the books' worker
         let store = InMemoryContactStore()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
         sut.booksPresenter = booksPresenterSpy
         sut.presenter = presenterSpy
         // When
@@ -119,38 +125,51 @@ final class ListContactsBooksPresenterTests: XCTestCase {
 
     func test_presentBooks_eachWithItsAccountCountAndRights() {
         // When
-        sut.presentBooks(response: .init(books: [
-            AddressBook(name: "local", count: 1),
-            AddressBook(name: "book", account: "home", url: "http://h/book/", isDefault: true, count: 3),
-            AddressBook(name: "team", account: "home", url: "http://h/team/", serverReadOnly: true, count: 40),
-            AddressBook(name: "old", account: "home", url: "http://h/old/", markedReadOnly: true)]))
+        sut.presentBooks(
+            response: .init(books: [
+                AddressBook(name: "local", count: 1),
+                AddressBook(name: "book", account: "home", url: "http://h/book/", isDefault: true, count: 3),
+                AddressBook(name: "team", account: "home", url: "http://h/team/", serverReadOnly: true, count: 40),
+                AddressBook(name: "old", account: "home", url: "http://h/old/", markedReadOnly: true),
+            ]))
         // Then
         let viewModel = viewControllerSpy.books[0]
         XCTAssertEqual(viewModel.books.map(\.readOnly), [nil, nil, "server", "marked"])
-        XCTAssertEqual(TextRenderer().lines(for: viewModel.layout), [
-            "Book   Account      Contacts",
-            "local  (this file)         1",
-            "book   home                3  default",
-            "team   home               40  read-only (server)",
-            "old    home                0  read-only",
-            "4 books; new contacts go to book",
-        ])
+        XCTAssertEqual(
+            TextRenderer().lines(for: viewModel.layout),
+            [
+                "Book   Account      Contacts",
+                "local  (this file)         1",
+                "book   home                3  default",
+                "team   home               40  read-only (server)",
+                "old    home                0  read-only",
+                "4 books; new contacts go to book",
+            ])
     }
 
     func test_presentMovedContacts_saysWhenTheServersFollow() {
         // When
-        sut.presentMovedContacts(response: .init(moved: MovedContacts(
-            contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1), Seeds.stored(Seeds.Contacts.jose, id: 2)],
-            book: AddressBook(name: "local", isDefault: true), leavingServers: 0)))
-        sut.presentMovedContacts(response: .init(moved: MovedContacts(
-            contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], book: AddressBook(name: "team", account: "home"),
-            leavingServers: 1)))
+        sut.presentMovedContacts(
+            response: .init(
+                moved: MovedContacts(
+                    contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1), Seeds.stored(Seeds.Contacts.jose, id: 2)],
+                    book: AddressBook(name: "local", isDefault: true), leavingServers: 0)))
+        sut.presentMovedContacts(
+            response: .init(
+                moved: MovedContacts(
+                    contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)],
+                    book: AddressBook(name: "team", account: "home"),
+                    leavingServers: 1)))
         // Then
-        XCTAssertEqual(viewControllerSpy.moved, [
-            .init(ids: [1, 2], book: "local", text: "Moved Ann Lee and 1 more to local"),
-            .init(ids: [1], book: "team", text: "Moved Ann Lee to team (on the servers at the next sync: the new book gets "
-                + "the card first, then the old one loses it)"),
-        ])
+        XCTAssertEqual(
+            viewControllerSpy.moved,
+            [
+                .init(ids: [1, 2], book: "local", text: "Moved Ann Lee and 1 more to local"),
+                .init(
+                    ids: [1], book: "team",
+                    text: "Moved Ann Lee to team (on the servers at the next sync: the new book gets "
+                        + "the card first, then the old one loses it)"),
+            ])
     }
 
     func test_fetchedRows_showABookColumn_onlyWhenTheWorkerNamedBooks() {

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ListContactsConfiguratorTests: XCTestCase {
@@ -39,7 +40,8 @@ final class ListContactsConfiguratorTests: XCTestCase {
 
     func test_backReferences_areWeak() throws {
         // Given
-        var sut: ListContactsViewController? = ListContactsConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        var sut: ListContactsViewController? = ListContactsConfigurator.configure(
+            context: fixture.context, factory: fixture.factory)
         weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? ListContactsInteractor)?.presenter as? ListContactsPresenter)
         // When: only the cycle's own references remain

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The list's directory part (issue 31): the Interactor with a directory spy, the Presenter with
@@ -49,10 +50,13 @@ final class ListContactsDirectoryTests: XCTestCase {
         func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
     }
 
-    static func person(_ source: String, _ uid: String, _ name: String, mail: String, phone: String? = nil) -> DirectoryEntry {
-        DirectoryEntry(source: source, dn: "uid=\(uid),dc=\(source)",
-                       attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)]), ("o", [Data("Acme".utf8)])]
-                           + (phone.map { [("telephoneNumber", [Data($0.utf8)])] } ?? []))
+    static func person(_ source: String, _ uid: String, _ name: String, mail: String, phone: String? = nil)
+        -> DirectoryEntry
+    {
+        DirectoryEntry(
+            source: source, dn: "uid=\(uid),dc=\(source)",
+            attributes: [("cn", [Data(name.utf8)]), ("mail", [Data(mail.utf8)]), ("o", [Data("Acme".utf8)])]
+                + (phone.map { [("telephoneNumber", [Data($0.utf8)])] } ?? []))
     }
 
     var sut: ListContactsInteractor!
@@ -63,8 +67,9 @@ final class ListContactsDirectoryTests: XCTestCase {
         super.setUp()
         let store = Seeds.book()
         directorySpy = ContactsDirectoryLogicSpy()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
-                                     directoryWorker: directorySpy, pageSize: 20)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+            directoryWorker: directorySpy, pageSize: 20)
         presenterSpy = PresenterSpy()
         sut.directoryPresenter = presenterSpy
     }
@@ -72,8 +77,10 @@ final class ListContactsDirectoryTests: XCTestCase {
     func test_searchDirectories_asksTheWorker_andNumbersResultsPerDirectory() {
         // Given
         directorySpy.answer = DirectorySearch(answers: [
-            DirectoryAnswer(entries: [Self.person("corp", "a", "Ann Lee", mail: "ann@corp.test"),
-                                      Self.person("corp", "b", "Bo Lee", mail: "bo@corp.test")]),
+            DirectoryAnswer(entries: [
+                Self.person("corp", "a", "Ann Lee", mail: "ann@corp.test"),
+                Self.person("corp", "b", "Bo Lee", mail: "bo@corp.test"),
+            ]),
             DirectoryAnswer(entries: [Self.person("lab", "c", "Cy Lee", mail: "cy@lab.test")]),
         ])
         // When
@@ -90,7 +97,8 @@ final class ListContactsDirectoryTests: XCTestCase {
         directorySpy.hasSources = false
         sut.searchDirectories(request: .init(search: "lee"))
         directorySpy.hasSources = true
-        sut.searchDirectories(request: .init(search: String(repeating: "a", count: ContactLimits.maximumSearchLength + 1)))
+        sut.searchDirectories(
+            request: .init(search: String(repeating: "a", count: ContactLimits.maximumSearchLength + 1)))
         sut.searchDirectories(request: .init(search: "  "))
         XCTAssertEqual(directorySpy.searched, [])
         XCTAssertTrue(presenterSpy.results.isEmpty)
@@ -119,17 +127,27 @@ final class ListContactsDirectoryTests: XCTestCase {
         let presenter = ListContactsPresenter(formatter: Seeds.formatter)
         presenter.viewController = display
         let search = DirectorySearch(answers: [
-            DirectoryAnswer(entries: [Self.person("corp", "a", "Ann \u{1B}[31mLee", mail: "ann@corp.test", phone: "+15550100")]),
+            DirectoryAnswer(entries: [
+                Self.person("corp", "a", "Ann \u{1B}[31mLee", mail: "ann@corp.test", phone: "+15550100")
+            ]),
             DirectoryAnswer(failure: .directory(name: "lab", .timeout, "no complete answer within 3 s")),
         ])
         // When
         presenter.presentDirectoryResults(response: .init(search: search))
         // Then
-        XCTAssertEqual(display.results, [ListContacts.SearchDirectories.ViewModel(
-            rows: [.init(reference: "corp:1", directory: "corp", dn: "uid=a,dc=corp", name: "Ann  [31mLee", organization: "Acme",
-                         email: "ann@corp.test", phone: Seeds.formatter.phone("+15550100"))],
-            notices: ["directory lab: no complete answer within 3 s"],
-            caption: "1 person in the directories; 'show corp:1' for every field, 'copy corp:1' to keep")])
+        XCTAssertEqual(
+            display.results,
+            [
+                ListContacts.SearchDirectories.ViewModel(
+                    rows: [
+                        .init(
+                            reference: "corp:1", directory: "corp", dn: "uid=a,dc=corp", name: "Ann  [31mLee",
+                            organization: "Acme",
+                            email: "ann@corp.test", phone: Seeds.formatter.phone("+15550100"))
+                    ],
+                    notices: ["directory lab: no complete answer within 3 s"],
+                    caption: "1 person in the directories; 'show corp:1' for every field, 'copy corp:1' to keep")
+            ])
     }
 
     func test_presenter_showsAnEntryWithItsPhotoAndSource() {

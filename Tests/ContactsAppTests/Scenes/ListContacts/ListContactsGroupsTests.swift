@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The list's groups through each part of the VIP cycle alone, and the scene end to end.
@@ -13,17 +14,19 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
         super.setUp()
         let store = Seeds.book()
         workerSpy = ListContactsGroupsLogicSpy()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
-                                     groupsWorker: workerSpy, pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+            groupsWorker: workerSpy, pageSize: 2)
         groupsPresenterSpy = ListContactsGroupsPresentationLogicSpy()
         presenterSpy = ListContactsInteractorTests.ListContactsPresentationLogicSpy()
         sut.groupsPresenter = groupsPresenterSpy
         sut.presenter = presenterSpy
     }
 
-    static let family = ContactGroup(id: 7, uid: "g", name: "Family", members: ["uid-ann"],
-                                     card: GroupCard.new(uid: "g", name: "Family", members: ["uid-ann"], convention: .kind).card,
-                                     version: 1)
+    static let family = ContactGroup(
+        id: 7, uid: "g", name: "Family", members: ["uid-ann"],
+        card: GroupCard.new(uid: "g", name: "Family", members: ["uid-ann"], convention: .kind).card,
+        version: 1)
 
     final class ListContactsGroupsLogicSpy: ListContactsGroupsLogic {
         var failure: ContactsFailure?
@@ -54,13 +57,15 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
         func addMembers(_ references: [String], to name: String) throws -> GroupMembersChange {
             calls.append("add \(name) \(references)")
             if let failure { throw failure }
-            return GroupMembersChange(group: ListContactsGroupsInteractorTests.family,
-                                      changed: [Seeds.stored(Seeds.Contacts.ann, id: 1)], unchanged: [])
+            return GroupMembersChange(
+                group: ListContactsGroupsInteractorTests.family,
+                changed: [Seeds.stored(Seeds.Contacts.ann, id: 1)], unchanged: [])
         }
         func removeMembers(_ references: [String], from name: String) throws -> GroupMembersChange {
             calls.append("remove \(name) \(references)")
-            return GroupMembersChange(group: ListContactsGroupsInteractorTests.family, changed: [],
-                                      unchanged: [Seeds.stored(Seeds.Contacts.jose, id: 2)])
+            return GroupMembersChange(
+                group: ListContactsGroupsInteractorTests.family, changed: [],
+                unchanged: [Seeds.stored(Seeds.Contacts.jose, id: 2)])
         }
         func groups(of contact: Contact) throws -> [ContactGroup] { [] }
     }
@@ -94,8 +99,9 @@ final class ListContactsGroupsInteractorTests: XCTestCase {
         sut.changeGroup(request: .init(action: .add, name: "Team", values: ["1"], book: "work"))
         // Then
         XCTAssertEqual(workerSpy.calls, ["new Team --book work"])
-        XCTAssertEqual(presenterSpy.failures,
-                       [.badInput("--book goes with group new: a group's book is where it was made or found")])
+        XCTAssertEqual(
+            presenterSpy.failures,
+            [.badInput("--book goes with group new: a group's book is where it was made or found")])
     }
 
     func test_changeGroup_rename_needsTheNewName() {
@@ -167,7 +173,8 @@ final class ListContactsGroupsPresenterTests: XCTestCase {
 
     func test_presentGroups_givesSizesAndConvention() {
         // Given
-        let sut = ListContactsPresenter(formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
+        let sut = ListContactsPresenter(
+            formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
         let spy = DisplaySpy()
         sut.groupsViewController = spy
         var apple = GroupCard.new(uid: "w", name: "Work", members: ["a", "b"], convention: .apple)
@@ -176,32 +183,48 @@ final class ListContactsGroupsPresenterTests: XCTestCase {
         sut.presentGroups(response: .init(groups: [GroupSummary(group: apple, inBook: 1)]))
         sut.presentGroups(response: .init(groups: []))
         // Then
-        XCTAssertEqual(spy.groups, [
-            .init(groups: [.init(id: 3, uid: "w", name: "Work", size: 2, inBook: 1, members: ["a", "b"], convention: "apple")],
-                  caption: "1 group"),
-            .init(groups: [], caption: "No groups yet; make one with 'group new NAME'"),
-        ])
-        XCTAssertEqual(spy.groups.first?.layout, .table(columns: [.init("Group"), .init("Members", alignRight: true)],
-                                                        rows: [["Work", "2 (1 in this book)"]], caption: "1 group"))
+        XCTAssertEqual(
+            spy.groups,
+            [
+                .init(
+                    groups: [
+                        .init(
+                            id: 3, uid: "w", name: "Work", size: 2, inBook: 1, members: ["a", "b"], convention: "apple")
+                    ],
+                    caption: "1 group"),
+                .init(groups: [], caption: "No groups yet; make one with 'group new NAME'"),
+            ])
+        XCTAssertEqual(
+            spy.groups.first?.layout,
+            .table(
+                columns: [.init("Group"), .init("Members", alignRight: true)],
+                rows: [["Work", "2 (1 in this book)"]], caption: "1 group"))
     }
 
     func test_presentChangedGroup_saysWhatChanged_andWhatWasLeft() {
         // Given
-        let sut = ListContactsPresenter(formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
+        let sut = ListContactsPresenter(
+            formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
         let spy = DisplaySpy()
         sut.groupsViewController = spy
         let family = ListContactsGroupsInteractorTests.family
         // When
-        sut.presentChangedGroup(response: .init(action: .add, group: family, changed: [Seeds.stored(Seeds.Contacts.ann, id: 1)],
-                                                unchanged: [Seeds.stored(Seeds.Contacts.jose, id: 2)]))
+        sut.presentChangedGroup(
+            response: .init(
+                action: .add, group: family, changed: [Seeds.stored(Seeds.Contacts.ann, id: 1)],
+                unchanged: [Seeds.stored(Seeds.Contacts.jose, id: 2)]))
         sut.presentChangedGroup(response: .init(action: .rename, group: family, oldName: "Kin"))
         // Then
-        XCTAssertEqual(spy.changed, [
-            .init(action: "add", id: 7, uid: "g", name: "Family", members: ["uid-ann"], changed: [1],
-                  text: "Added Ann Lee to Family (1 member)", notes: ["José Ñúñez was a member already"]),
-            .init(action: "rename", id: 7, uid: "g", name: "Family", members: ["uid-ann"], changed: [],
-                  text: "Renamed group Kin to Family", notes: []),
-        ])
+        XCTAssertEqual(
+            spy.changed,
+            [
+                .init(
+                    action: "add", id: 7, uid: "g", name: "Family", members: ["uid-ann"], changed: [1],
+                    text: "Added Ann Lee to Family (1 member)", notes: ["José Ñúñez was a member already"]),
+                .init(
+                    action: "rename", id: 7, uid: "g", name: "Family", members: ["uid-ann"], changed: [],
+                    text: "Renamed group Kin to Family", notes: []),
+            ])
     }
 }
 
@@ -239,12 +262,16 @@ final class ListContactsGroupsFlowTests: XCTestCase {
 
     func test_listFlags_parseAnywhere_andAMissingValueIsAnError() throws {
         let spec = ListContactsViewController.descriptor.actions.first { $0.name == "list" }!
-        XCTAssertEqual(try CommandLineParser.parse("list --group 'Book club' 2", actions: [spec]),
-                       ActionCall("list", ["group": .string("Book club"), "page": .integer(2)]))
-        XCTAssertEqual(try CommandLineParser.parse("list 2 10 --ungrouped", actions: [spec]),
-                       ActionCall("list", ["page": .integer(2), "limit": .integer(10), "ungrouped": .boolean(true)]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("list --group 'Book club' 2", actions: [spec]),
+            ActionCall("list", ["group": .string("Book club"), "page": .integer(2)]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("list 2 10 --ungrouped", actions: [spec]),
+            ActionCall("list", ["page": .integer(2), "limit": .integer(10), "ungrouped": .boolean(true)]))
         XCTAssertThrowsError(try CommandLineParser.parse("list --group", actions: [spec]))
-        XCTAssertEqual(try CommandLineParser.parse("list --book work", actions: [spec]), ActionCall("list", ["book": .string("work")]))
+        XCTAssertEqual(
+            try CommandLineParser.parse("list --book work", actions: [spec]),
+            ActionCall("list", ["book": .string("work")]))
         XCTAssertEqual(spec.usage, "list [PAGE] [LIMIT] [--group GROUP] [--ungrouped] [--book BOOK]")
     }
 }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class ListContactsInteractorTests: XCTestCase {
@@ -10,7 +11,8 @@ final class ListContactsInteractorTests: XCTestCase {
         super.setUp()
         store = Seeds.book()
         presenterSpy = ListContactsPresentationLogicSpy()
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store), pageSize: 2)
         sut.presenter = presenterSpy
     }
 
@@ -46,10 +48,16 @@ final class ListContactsInteractorTests: XCTestCase {
         }
         var importedResponses: [ListContacts.ImportContacts.Response] = []
         var exportedResponses: [ListContacts.ExportContacts.Response] = []
-        func presentImportedContacts(response: ListContacts.ImportContacts.Response) { importedResponses.append(response) }
-        func presentExportedContacts(response: ListContacts.ExportContacts.Response) { exportedResponses.append(response) }
+        func presentImportedContacts(response: ListContacts.ImportContacts.Response) {
+            importedResponses.append(response)
+        }
+        func presentExportedContacts(response: ListContacts.ExportContacts.Response) {
+            exportedResponses.append(response)
+        }
         var completionResponses: [ListContacts.CompleteReference.Response] = []
-        func presentCompletions(response: ListContacts.CompleteReference.Response) { completionResponses.append(response) }
+        func presentCompletions(response: ListContacts.CompleteReference.Response) {
+            completionResponses.append(response)
+        }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
         var syncedResponses: [ListContacts.SyncContacts.Response] = []
         func presentSyncedContacts(response: ListContacts.SyncContacts.Response) { syncedResponses.append(response) }
@@ -114,12 +122,18 @@ final class ListContactsInteractorTests: XCTestCase {
         let worker: ContactsWorker
         var pagesRead: [ContactQuery] = []
         init(_ worker: ContactsWorker) { self.worker = worker }
-        func page(_ query: ContactQuery) throws -> ContactPage { pagesRead.append(query); return try worker.page(query) }
+        func page(_ query: ContactQuery) throws -> ContactPage {
+            pagesRead.append(query); return try worker.page(query)
+        }
         func contact(id: Int64) throws -> Contact { try worker.contact(id: id) }
         func resolve(_ reference: String) throws -> Contact { try worker.resolve(reference) }
         func delete(_ contact: Contact) throws { try worker.delete(contact) }
-        func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { try worker.position(of: id, sort: sort) }
-        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { worker.names(startingWith: prefix, sort: sort) }
+        func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int {
+            try worker.position(of: id, sort: sort)
+        }
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] {
+            worker.names(startingWith: prefix, sort: sort)
+        }
     }
 
     func test_fetchContacts_pastTheEnd_readsOnePage_theLast() {
@@ -164,7 +178,8 @@ final class ListContactsInteractorTests: XCTestCase {
         // When
         sut.fetchContacts(request: Fetch(search: longest + "é"))
         // Then
-        XCTAssertEqual(presenterSpy.failures, [.badInput("a search of 1001 characters is longer than the 1000 searched")])
+        XCTAssertEqual(
+            presenterSpy.failures, [.badInput("a search of 1001 characters is longer than the 1000 searched")])
         XCTAssertEqual(sut.query, ContactQuery(search: "a", sort: .last, page: 1, limit: 2))
         // When: a search at the limit
         sut.fetchContacts(request: Fetch(search: longest))
@@ -187,7 +202,8 @@ final class ListContactsInteractorTests: XCTestCase {
     func test_fetchContacts_storageFailure_isPresented_andTheQueryKept() {
         // Given
         sut = ListContactsInteractor(
-            worker: Seeds.worker(FailingContactStore()), transferWorker: Seeds.transferWorker(FailingContactStore()), pageSize: 2)
+            worker: Seeds.worker(FailingContactStore()), transferWorker: Seeds.transferWorker(FailingContactStore()),
+            pageSize: 2)
         sut.presenter = presenterSpy
         // When
         sut.fetchContacts(request: Fetch(search: "x"))
@@ -301,8 +317,12 @@ final class ListContactsInteractorTests: XCTestCase {
         sut.completeReference(request: .init(prefix: "a"))
         sut.completeReference(request: .init(prefix: "1"))
         // Then
-        XCTAssertEqual(presenterSpy.completionResponses, [.init(names: ["José Ñúñez"]), .init(names: ["Acme Inc.", "Ann Lee"]),
-                                                          .init(names: [])])
+        XCTAssertEqual(
+            presenterSpy.completionResponses,
+            [
+                .init(names: ["José Ñúñez"]), .init(names: ["Acme Inc.", "Ann Lee"]),
+                .init(names: []),
+            ])
     }
 
     func test_completeReference_anyWordOfTheName_namesStartingWithItFirst() {
@@ -311,16 +331,18 @@ final class ListContactsInteractorTests: XCTestCase {
         // When
         for prefix in ["le", "山", "nunez", "inc", "example"] { sut.completeReference(request: .init(prefix: prefix)) }
         // Then: and a contact found by its email only is no name to complete
-        XCTAssertEqual(presenterSpy.completionResponses.map(\.names),
-                       [["Lena Ortiz", "Ann Lee"], ["太郎 山田"], ["José Ñúñez"], ["Acme Inc."], []])
+        XCTAssertEqual(
+            presenterSpy.completionResponses.map(\.names),
+            [["Lena Ortiz", "Ann Lee"], ["太郎 山田"], ["José Ñúñez"], ["Acme Inc."], []])
     }
 
     func test_completeReference_withNothingTyped_offersTheListsFirstNamesInOrder() {
         // When
         sut.completeReference(request: .init(prefix: " "))
         // Then
-        XCTAssertEqual(presenterSpy.completionResponses.first?.names,
-                       [Seeds.Contacts.acme, Seeds.Contacts.ann, Seeds.Contacts.jose, Seeds.Contacts.taro].map(\.fullName))
+        XCTAssertEqual(
+            presenterSpy.completionResponses.first?.names,
+            [Seeds.Contacts.acme, Seeds.Contacts.ann, Seeds.Contacts.jose, Seeds.Contacts.taro].map(\.fullName))
     }
 
     // MARK: the Worker seam
@@ -332,7 +354,9 @@ final class ListContactsInteractorTests: XCTestCase {
 
         func page(_ query: ContactQuery) throws -> ContactPage { ContactPage(contacts: [], total: 0) }
         func contact(id: Int64) throws -> Contact { throw ContactsFailure.notFound(reference: "#\(id)") }
-        func resolve(_ reference: String) throws -> Contact { resolved.append(reference); return try resolveResult.get() }
+        func resolve(_ reference: String) throws -> Contact {
+            resolved.append(reference); return try resolveResult.get()
+        }
         func delete(_ contact: Contact) throws { deleted.append(contact) }
         func position(of id: Int64, sort: ContactsApp.SortOrder) throws -> Int { 0 }
         func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { [] }
@@ -369,9 +393,12 @@ final class ListContactsInteractorTests: XCTestCase {
     func test_syncContacts_asksTheSyncWorker_andPresentsEachAccountsResult() {
         // Given
         let syncSpy = ContactsSyncLogicSpy()
-        syncSpy.answer = [.success(SyncSummary(account: "home")), .failure(.server(account: "work", .network("refused")))]
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
-                                     syncWorker: syncSpy, pageSize: 2)
+        syncSpy.answer = [
+            .success(SyncSummary(account: "home")), .failure(.server(account: "work", .network("refused"))),
+        ]
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+            syncWorker: syncSpy, pageSize: 2)
         sut.presenter = presenterSpy
         // When
         sut.syncContacts(request: .init(account: "home"))
@@ -384,8 +411,9 @@ final class ListContactsInteractorTests: XCTestCase {
     func test_syncContacts_unknownAccount_presentsNotFound() {
         let syncSpy = ContactsSyncLogicSpy()
         syncSpy.failure = SyncAccountsWorker.Failure.unknownAccount("nope")
-        sut = ListContactsInteractor(worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
-                                     syncWorker: syncSpy, pageSize: 2)
+        sut = ListContactsInteractor(
+            worker: Seeds.worker(store), transferWorker: Seeds.transferWorker(store),
+            syncWorker: syncSpy, pageSize: 2)
         sut.presenter = presenterSpy
         sut.syncContacts(request: .init(account: "nope"))
         XCTAssertEqual(presenterSpy.failures, [.notFound(reference: "nope")])

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// A search of hostile size is not echoed back whole (bench/ROBUSTNESS.md: a 20 MB command line).
@@ -18,11 +19,15 @@ final class ListContactsPresenterHostileSizeTests: XCTestCase {
         // Given a search of 100,000 characters
         let search = String(repeating: "é", count: 100_000)
         // When nothing matches, and when something does
-        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [], total: 0),
-                                                   query: ContactQuery(search: search, limit: 20)))
+        sut.presentFetchedContacts(
+            response: .init(
+                page: ContactPage(contacts: [], total: 0),
+                query: ContactQuery(search: search, limit: 20)))
         let none = viewControllerSpy.fetchedViewModel?.caption
-        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [Seeds.Contacts.ann], total: 1),
-                                                   query: ContactQuery(search: search, limit: 20)))
+        sut.presentFetchedContacts(
+            response: .init(
+                page: ContactPage(contacts: [Seeds.Contacts.ann], total: 1),
+                query: ContactQuery(search: search, limit: 20)))
         let some = viewControllerSpy.fetchedViewModel?.caption
         // Then
         let start = "\"" + String(repeating: "é", count: 80) + "…\" (100000 characters)"
@@ -34,8 +39,10 @@ final class ListContactsPresenterHostileSizeTests: XCTestCase {
         // Given
         let search = String(repeating: "a", count: 80)
         // When
-        sut.presentFetchedContacts(response: .init(page: ContactPage(contacts: [], total: 0),
-                                                   query: ContactQuery(search: search, limit: 20)))
+        sut.presentFetchedContacts(
+            response: .init(
+                page: ContactPage(contacts: [], total: 0),
+                query: ContactQuery(search: search, limit: 20)))
         // Then
         XCTAssertEqual(viewControllerSpy.fetchedViewModel?.caption, "No contacts match \"\(search)\"")
     }

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ListContactsRouterTests: XCTestCase {
@@ -48,7 +49,9 @@ final class ListContactsRouterTests: XCTestCase {
         // Then: the save can say where the contact lands, and says it to this list
         let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.listOrder, .first)
-        guard case .list(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the list") }
+        guard case .list(let origin)? = form.router?.origin else {
+            return XCTFail("the form does not return to the list")
+        }
         XCTAssertTrue(origin === dataStoreSpy)
     }
 
@@ -71,7 +74,9 @@ final class ListContactsRouterTests: XCTestCase {
         let form = try XCTUnwrap(fixture.navigator.pushed.last as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
         // and a save goes back to that detail
-        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        guard case .contact(let origin)? = form.router?.origin else {
+            return XCTFail("the form does not return to the detail")
+        }
         XCTAssertTrue(origin === detail.router?.dataStore)
     }
 
@@ -101,8 +106,10 @@ final class ListContactsRouterTests: XCTestCase {
         XCTAssertTrue(sut.birthdays is BirthdaysViewController)
         XCTAssertTrue(sut.history is HistoryViewController)
         let kinds = fixture.display.displayed.map { type(of: $0).kind }
-        XCTAssertEqual(kinds, ["duplicateGroups", "duplicateGroups", "upcomingBirthdays", "message", "message", "message"])
-        XCTAssertEqual(fixture.display.displayed.compactMap { ($0 as? Message)?.text },
-                       Array(repeating: "This book keeps no history.", count: 3))
+        XCTAssertEqual(
+            kinds, ["duplicateGroups", "duplicateGroups", "upcomingBirthdays", "message", "message", "message"])
+        XCTAssertEqual(
+            fixture.display.displayed.compactMap { ($0 as? Message)?.text },
+            Array(repeating: "This book keeps no history.", count: 3))
     }
 }

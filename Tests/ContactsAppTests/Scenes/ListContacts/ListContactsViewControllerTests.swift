@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ListContactsViewControllerTests: XCTestCase {
@@ -60,8 +61,12 @@ final class ListContactsViewControllerTests: XCTestCase {
         var routed: [String] = []
         func routeToHistory(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("history: \(action)") }
         func routeToTrash(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("trash: \(action)") }
-        func routeToDuplicates(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("duplicates: \(action)") }
-        func routeToBirthdays(_ action: ListContacts.Action, _ call: ActionCall) { routed.append("birthdays: \(action)") }
+        func routeToDuplicates(_ action: ListContacts.Action, _ call: ActionCall) {
+            routed.append("duplicates: \(action)")
+        }
+        func routeToBirthdays(_ action: ListContacts.Action, _ call: ActionCall) {
+            routed.append("birthdays: \(action)")
+        }
     }
 
     typealias Fetch = ListContacts.FetchContacts.Request
@@ -72,7 +77,8 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall(ListContacts.Action.undo, ["change": .integer(12)]))
         sut.perform(ActionCall(ListContacts.Action.redo))
         // Then
-        XCTAssertEqual(interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
+        XCTAssertEqual(
+            interactorSpy.undoRequests, [.init(redo: false), .init(redo: false, changeSet: 12), .init(redo: true)])
     }
 
     /// History, trash, duplicates and birthdays are scenes of their own: the list routes their
@@ -83,8 +89,12 @@ final class ListContactsViewControllerTests: XCTestCase {
             sut.perform(ActionCall(action))
         }
         // Then
-        XCTAssertEqual(routerSpy.routed, ["history: history", "trash: trash", "trash: restore", "trash: purge",
-                                          "duplicates: duplicates", "duplicates: merge", "birthdays: birthdays"])
+        XCTAssertEqual(
+            routerSpy.routed,
+            [
+                "history: history", "trash: trash", "trash: restore", "trash: purge",
+                "duplicates: duplicates", "duplicates: merge", "birthdays: birthdays",
+            ])
         XCTAssertEqual(interactorSpy.fetchRequests, [])
         XCTAssertTrue(output.displayed.isEmpty)
     }
@@ -92,10 +102,15 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_import_passesThePathAndFormat_defaultingToAuto() {
         // When
         sut.perform(ActionCall(ListContacts.Action.import, ["path": .string("/tmp/book.vcf")]))
-        sut.perform(ActionCall(ListContacts.Action.import, ["path": .string("/tmp/book.txt"), "format": .string("csv")]))
+        sut.perform(
+            ActionCall(ListContacts.Action.import, ["path": .string("/tmp/book.txt"), "format": .string("csv")]))
         // Then
-        XCTAssertEqual(interactorSpy.importRequests, [.init(path: "/tmp/book.vcf", format: .auto),
-                                                      .init(path: "/tmp/book.txt", format: .csv)])
+        XCTAssertEqual(
+            interactorSpy.importRequests,
+            [
+                .init(path: "/tmp/book.vcf", format: .auto),
+                .init(path: "/tmp/book.txt", format: .csv),
+            ])
     }
 
     func test_sync_passesTheAccount_orNoneForEvery() {
@@ -109,13 +124,20 @@ final class ListContactsViewControllerTests: XCTestCase {
     func test_export_passesEveryOption_withSafeDefaults() {
         // When
         sut.perform(ActionCall(ListContacts.Action.export, ["path": .string("-")]))
-        sut.perform(ActionCall(ListContacts.Action.export, ["path": .string("b.vcf"), "format": .string("vcard3"),
-                                          "contacts": .string("search"), "overwrite": .boolean(true)]))
+        sut.perform(
+            ActionCall(
+                ListContacts.Action.export,
+                [
+                    "path": .string("b.vcf"), "format": .string("vcard3"),
+                    "contacts": .string("search"), "overwrite": .boolean(true),
+                ]))
         // Then
-        XCTAssertEqual(interactorSpy.exportRequests, [
-            .init(path: "-", format: nil, scope: .all, overwrite: false),
-            .init(path: "b.vcf", format: .vcard3, scope: .search, overwrite: true),
-        ])
+        XCTAssertEqual(
+            interactorSpy.exportRequests,
+            [
+                .init(path: "-", format: nil, scope: .all, overwrite: false),
+                .init(path: "b.vcf", format: .vcard3, scope: .search, overwrite: true),
+            ])
     }
 
     func test_list_fetchesAPage_andClearsTheSearch_andTheGroup() {
@@ -125,10 +147,14 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall(ListContacts.Action.list, ["group": .string("Family")]))
         sut.perform(ActionCall(ListContacts.Action.list, ["ungrouped": .boolean(true)]))
         // Then
-        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
-                                                     Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
-                                                     Fetch(page: .number(1), search: "", filter: .init(group: "Family"), book: .some(nil)),
-                                                     Fetch(page: .number(1), search: "", filter: .init(ungrouped: true), book: .some(nil))])
+        XCTAssertEqual(
+            interactorSpy.fetchRequests,
+            [
+                Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
+                Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
+                Fetch(page: .number(1), search: "", filter: .init(group: "Family"), book: .some(nil)),
+                Fetch(page: .number(1), search: "", filter: .init(ungrouped: true), book: .some(nil)),
+            ])
     }
 
     func test_list_fetchesAPage_andClearsTheSearch_andTheBook() {
@@ -137,9 +163,13 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall("list"))
         sut.perform(ActionCall("list", ["book": .string("work")]))
         // Then: `list` sets the book every time, to none when not named
-        XCTAssertEqual(interactorSpy.fetchRequests, [Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
-                                                     Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
-                                                     Fetch(page: .number(1), search: "", filter: .all, book: "work")])
+        XCTAssertEqual(
+            interactorSpy.fetchRequests,
+            [
+                Fetch(page: .number(2), limit: 5, search: "", filter: .all, book: .some(nil)),
+                Fetch(page: .number(1), search: "", filter: .all, book: .some(nil)),
+                Fetch(page: .number(1), search: "", filter: .all, book: "work"),
+            ])
     }
 
     func test_move_splitsTheContactsFromTheBook_andBooksAsksForTheList() {
@@ -153,10 +183,14 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall("books"))
         sut.perform(ActionCall("copy", ["contacts": .string("12 local")]))
         // Then
-        XCTAssertEqual(booksSpy.moveRequests, [.init(references: ["3", "ann lee"], book: "work"),
-                                               .init(references: ["7"], book: "local"),
-                                               .init(references: ["7"], book: ""),
-                                               .init(references: ["12"], book: "local", copy: true)])
+        XCTAssertEqual(
+            booksSpy.moveRequests,
+            [
+                .init(references: ["3", "ann lee"], book: "work"),
+                .init(references: ["7"], book: "local"),
+                .init(references: ["7"], book: ""),
+                .init(references: ["12"], book: "local", copy: true),
+            ])
         XCTAssertEqual(booksSpy.showBooksRequests, [.init()])
     }
 
@@ -175,10 +209,12 @@ final class ListContactsViewControllerTests: XCTestCase {
         sut.perform(ActionCall(ListContacts.Action.sort, ["by": .string("first")]))
         sut.perform(ActionCall(ListContacts.Action.search, ["text": .string("ann lee")]))
         // Then
-        XCTAssertEqual(interactorSpy.fetchRequests, [
-            Fetch(page: .next), Fetch(page: .previous), Fetch(page: .number(3)), Fetch(sort: .first),
-            Fetch(search: "ann lee"),
-        ])
+        XCTAssertEqual(
+            interactorSpy.fetchRequests,
+            [
+                Fetch(page: .next), Fetch(page: .previous), Fetch(page: .number(3)), Fetch(sort: .first),
+                Fetch(search: "ann lee"),
+            ])
     }
 
     func test_showAndDelete_passTheReferenceAsTyped() {
@@ -257,24 +293,33 @@ final class ListContactsViewControllerTests: XCTestCase {
 
     func test_descriptor_andTitle() {
         XCTAssertEqual(sut.descriptor.id, "contacts")
-        XCTAssertEqual(sut.descriptor.actions.map(\.name),
-                       ["list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import", "export",
-                        "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
-                        "groups", "group", "books", "move", "copy"])
+        XCTAssertEqual(
+            sut.descriptor.actions.map(\.name),
+            [
+                "list", "next", "previous", "page", "sort", "search", "show", "edit", "add", "delete", "import",
+                "export",
+                "undo", "redo", "history", "trash", "restore", "purge", "sync", "duplicates", "merge", "birthdays",
+                "groups", "group", "books", "move", "copy",
+            ])
         XCTAssertEqual(sut.title, "contacts")
     }
 
     func test_displayDeleteConfirmation_asksToDeleteByNumber_andRefusesWhereNobodyCanAnswer() throws {
         // When
-        sut.displayDeleteConfirmation(viewModel: .init(id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
-                                                       refusal: "not deleted"))
+        sut.displayDeleteConfirmation(
+            viewModel: .init(
+                id: 2, question: "Delete José Ñúñez (#2)?", declined: "Nothing deleted",
+                refusal: "not deleted"))
         // Then
         let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
-        XCTAssertEqual(request, ConfirmationRequest(
-            question: "Delete José Ñúñez (#2)?",
-            confirmed: ActionCall(ListContacts.Action.delete, ["contact": .string("2"), "confirm": .boolean(true)]),
-            declined: .info("Nothing deleted"), otherwise: .refuse,
-            refusal: .error("not deleted", code: .confirmationRequired)))
+        XCTAssertEqual(
+            request,
+            ConfirmationRequest(
+                question: "Delete José Ñúñez (#2)?",
+                confirmed: ActionCall(
+                    ListContacts.Action.delete, ["contact": .string("2"), "confirm": .boolean(true)]),
+                declined: .info("Nothing deleted"), otherwise: .refuse,
+                refusal: .error("not deleted", code: .confirmationRequired)))
     }
 
     func test_edit_selectsTheContactToEdit_andDisplayingTheSelectionRoutesToTheForm() {

@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ShowContactConfiguratorTests: XCTestCase {
@@ -27,7 +28,8 @@ final class ShowContactConfiguratorTests: XCTestCase {
 
     func test_backReferences_areWeak() throws {
         // Given
-        var sut: ShowContactViewController? = ShowContactConfigurator.configure(context: fixture.context, factory: fixture.factory)
+        var sut: ShowContactViewController? = ShowContactConfigurator.configure(
+            context: fixture.context, factory: fixture.factory)
         weak let weakViewController = sut
         let presenter = try XCTUnwrap((sut?.interactor as? ShowContactInteractor)?.presenter as? ShowContactPresenter)
         // When

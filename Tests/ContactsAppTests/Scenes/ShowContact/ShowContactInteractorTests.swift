@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import ContactsApp
 
 final class ShowContactInteractorTests: XCTestCase {
@@ -27,7 +28,9 @@ final class ShowContactInteractorTests: XCTestCase {
         var deletedResponse: ShowContact.DeleteContact.Response?
         var failures: [ContactsFailure] = []
 
-        func presentFetchedContact(response: ShowContact.FetchContact.Response) { presentContactCalled = true; contactResponse = response }
+        func presentFetchedContact(response: ShowContact.FetchContact.Response) {
+            presentContactCalled = true; contactResponse = response
+        }
         func presentDeletedContact(response: ShowContact.DeleteContact.Response) {
             presentDeletedContactCalled = true; deletedResponse = response
         }
@@ -35,9 +38,13 @@ final class ShowContactInteractorTests: XCTestCase {
         var selectedResponses: [ShowContact.SelectContact.Response] = []
         func presentSelectedContact(response: ShowContact.SelectContact.Response) { selectedResponses.append(response) }
         var contactToEditResponses: [ShowContact.EditContact.Response] = []
-        func presentContactToEdit(response: ShowContact.EditContact.Response) { contactToEditResponses.append(response) }
+        func presentContactToEdit(response: ShowContact.EditContact.Response) {
+            contactToEditResponses.append(response)
+        }
         var completionResponses: [ShowContact.CompleteReference.Response] = []
-        func presentCompletedReference(response: ShowContact.CompleteReference.Response) { completionResponses.append(response) }
+        func presentCompletedReference(response: ShowContact.CompleteReference.Response) {
+            completionResponses.append(response)
+        }
     }
 
     func test_history_asksForThisContactsChanges() {
@@ -131,7 +138,9 @@ final class ShowContactInteractorTests: XCTestCase {
         func resolve(_ reference: String) throws -> Contact { stored }
         func delete(_ contact: Contact) throws { deleted.append(contact) }
         var namesAsked: [String] = []
-        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] { namesAsked.append(prefix); return ["José Ñúñez"] }
+        func names(startingWith prefix: String, sort: ContactsApp.SortOrder) -> [String] {
+            namesAsked.append(prefix); return ["José Ñúñez"]
+        }
     }
 
     func test_fetchAndDelete_goThroughTheWorker_withTheContactShown() {

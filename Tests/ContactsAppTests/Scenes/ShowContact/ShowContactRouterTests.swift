@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 final class ShowContactRouterTests: XCTestCase {
@@ -44,7 +45,9 @@ final class ShowContactRouterTests: XCTestCase {
         // Then
         let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(shown))
-        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        guard case .contact(let origin)? = form.router?.origin else {
+            return XCTFail("the form does not return to the detail")
+        }
         XCTAssertTrue(origin === dataStoreSpy)
     }
 
@@ -86,7 +89,9 @@ final class ShowContactRouterTests: XCTestCase {
         let form = try XCTUnwrap(fixture.navigator.pushed.first as? EditContactViewController)
         XCTAssertEqual(form.router?.dataStore?.mode, .edit(Seeds.stored(Seeds.Contacts.jose, id: 2)))
         // and a save goes back to the new detail, not this one
-        guard case .contact(let origin)? = form.router?.origin else { return XCTFail("the form does not return to the detail") }
+        guard case .contact(let origin)? = form.router?.origin else {
+            return XCTFail("the form does not return to the detail")
+        }
         XCTAssertTrue(origin === detail.router?.dataStore)
     }
 

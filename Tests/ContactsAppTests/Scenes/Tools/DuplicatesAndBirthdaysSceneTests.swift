@@ -1,5 +1,6 @@
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The list's tools, scenes of their own (duplicates and merge; birthdays), through each part of
@@ -50,12 +51,15 @@ final class ToolScenesInteractorTests: XCTestCase {
         private(set) var birthdaysResponses: [Birthdays.UpcomingBirthdays.Response] = []
         func presentDuplicates(response: Duplicates.FindDuplicates.Response) { duplicatesResponses.append(response) }
         func presentMergedContacts(response: Duplicates.MergeContacts.Response) { mergedResponses.append(response) }
-        func presentUpcomingBirthdays(response: Birthdays.UpcomingBirthdays.Response) { birthdaysResponses.append(response) }
+        func presentUpcomingBirthdays(response: Birthdays.UpcomingBirthdays.Response) {
+            birthdaysResponses.append(response)
+        }
     }
 
     func test_findDuplicates_presentsTheWorkersGroups() {
         // Given
-        let group = DuplicateGroup(contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], reasons: [DuplicateReason(.email, "a@b")])
+        let group = DuplicateGroup(
+            contacts: [Seeds.stored(Seeds.Contacts.ann, id: 1)], reasons: [DuplicateReason(.email, "a@b")])
         workerSpy.groups = [group]
         // When
         sut.findDuplicates(request: .init())
@@ -119,13 +123,17 @@ final class ToolScenesPresenterTests: XCTestCase {
     func test_presentDuplicates_aPhoneWrittenWithoutItsCountryCode_saysSo() {
         // Given
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1), jose = Seeds.stored(Seeds.Contacts.jose, id: 2)
-        let reasons = [DuplicateReason(.phone, "+15550001111", withoutCountryCode: true), DuplicateReason(.phone, "+15550002222")]
+        let reasons = [
+            DuplicateReason(.phone, "+15550001111", withoutCountryCode: true), DuplicateReason(.phone, "+15550002222"),
+        ]
         // When
         sut.presentDuplicates(response: .init(groups: [DuplicateGroup(contacts: [ann, jose], reasons: reasons)]))
         // Then
-        XCTAssertEqual(viewControllerSpy.duplicates.first?.groups.first?.reasons.map(\.text), [
-            "same phone +1 (555) 000-1111, once written without its country code", "same phone +1 (555) 000-2222",
-        ])
+        XCTAssertEqual(
+            viewControllerSpy.duplicates.first?.groups.first?.reasons.map(\.text),
+            [
+                "same phone +1 (555) 000-1111, once written without its country code", "same phone +1 (555) 000-2222",
+            ])
         XCTAssertEqual(viewControllerSpy.duplicates.first?.groups.first?.reasons.first?.value, "+15550001111")
     }
 
@@ -133,10 +141,16 @@ final class ToolScenesPresenterTests: XCTestCase {
         // Given
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1), jose = Seeds.stored(Seeds.Contacts.jose, id: 2)
         // When
-        sut.presentMergedContacts(response: .init(result: MergedContacts(merged: ann, removed: [jose], differences: [])))
+        sut.presentMergedContacts(
+            response: .init(result: MergedContacts(merged: ann, removed: [jose], differences: [])))
         // Then
-        XCTAssertEqual(viewControllerSpy.merged, [.init(id: 1, name: "Ann Lee", removed: [2], differences: [],
-                                                        text: "Merged #2 José Ñúñez into #1 Ann Lee", differenceLines: [])])
+        XCTAssertEqual(
+            viewControllerSpy.merged,
+            [
+                .init(
+                    id: 1, name: "Ann Lee", removed: [2], differences: [],
+                    text: "Merged #2 José Ñúñez into #1 Ann Lee", differenceLines: [])
+            ])
     }
 
     func test_presentUpcomingBirthdays_todayTomorrowAndInDays_andTheCaption() {
@@ -144,7 +158,9 @@ final class ToolScenesPresenterTests: XCTestCase {
         let today = CalendarDay(year: 2023, month: 11, day: 15)
         let ann = Seeds.stored(Seeds.Contacts.ann, id: 1)
         let entries = [0, 1, 12].map {
-            UpcomingBirthday(contact: ann, date: CalendarDay(year: 2023, month: 11, day: 15 + $0), age: $0 == 0 ? nil : 33, daysAway: $0)
+            UpcomingBirthday(
+                contact: ann, date: CalendarDay(year: 2023, month: 11, day: 15 + $0), age: $0 == 0 ? nil : 33,
+                daysAway: $0)
         }
         // When
         birthdays.presentUpcomingBirthdays(response: .init(today: today, days: 30, birthdays: entries))
@@ -155,13 +171,15 @@ final class ToolScenesPresenterTests: XCTestCase {
         XCTAssertEqual(shown.first?.entries.map(\.date), ["2023-11-15", "2023-11-16", "2023-11-27"])
         XCTAssertEqual(shown.first?.caption, "3 birthdays in the next 30 days")
         XCTAssertEqual(shown.last?.caption, "No birthdays today or tomorrow")
-        XCTAssertEqual(shown.first.map { TextRenderer().lines(for: $0.layout) }, [
-            "#  Name     Date        Turns  When",
-            "1  Ann Lee  2023-11-15         today",
-            "1  Ann Lee  2023-11-16     33  tomorrow",
-            "1  Ann Lee  2023-11-27     33  in 12 days",
-            "3 birthdays in the next 30 days",
-        ])
+        XCTAssertEqual(
+            shown.first.map { TextRenderer().lines(for: $0.layout) },
+            [
+                "#  Name     Date        Turns  When",
+                "1  Ann Lee  2023-11-15         today",
+                "1  Ann Lee  2023-11-16     33  tomorrow",
+                "1  Ann Lee  2023-11-27     33  in 12 days",
+                "3 birthdays in the next 30 days",
+            ])
     }
 }
 
@@ -194,8 +212,12 @@ final class ToolScenesViewControllerTests: XCTestCase {
     func test_merge_splitsTheContactsAsCommandLineWords() {
         sut.perform(.merge, ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann lee" "o'brien""#)]))
         sut.perform(.merge, ActionCall(ListContacts.Action.merge, ["contacts": .string(#"3 "ann"#)]))
-        XCTAssertEqual(interactorSpy.mergeRequests, [.init(references: ["3", "ann lee", "o'brien"]),
-                                                     .init(references: [#"3 "ann"#])])
+        XCTAssertEqual(
+            interactorSpy.mergeRequests,
+            [
+                .init(references: ["3", "ann lee", "o'brien"]),
+                .init(references: [#"3 "ann"#]),
+            ])
     }
 
     func test_birthdays_defaultsTo30Days_andDuplicatesAsksOnce() {

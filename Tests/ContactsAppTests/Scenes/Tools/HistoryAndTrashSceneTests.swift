@@ -1,6 +1,7 @@
 import Foundation
 import SceneCore
 import XCTest
+
 @testable import ContactsApp
 
 /// The history scene (`history`), each part of its VIP cycle alone; the journal is a spy.
@@ -17,14 +18,16 @@ final class HistoryJournalTests: XCTestCase {
     var history: HistoryInteractor!
     var historyPresenter: PresenterSpy!
     var journalSpy: ContactsJournalLogicSpy!
-    private let bob = TrashedContact(contact: Contact(id: 9, uid: "u-bob", givenName: "Bob", familyName: "Stone"),
-                                     deletedAt: Seeds.now)
+    private let bob = TrashedContact(
+        contact: Contact(id: 9, uid: "u-bob", givenName: "Bob", familyName: "Stone"),
+        deletedAt: Seeds.now)
 
     override func setUp() {
         super.setUp()
         historyPresenter = PresenterSpy()
         journalSpy = ContactsJournalLogicSpy()
-        history = HistoryInteractor(worker: Seeds.worker(Seeds.book()), journalWorker: journalSpy, presenter: historyPresenter)
+        history = HistoryInteractor(
+            worker: Seeds.worker(Seeds.book()), journalWorker: journalSpy, presenter: historyPresenter)
     }
 
     func test_history_ofTheBook_andOfAContactNamed() {
@@ -73,9 +76,12 @@ final class HistoryPresenterTests: XCTestCase {
         sut.viewController = viewControllerSpy
     }
 
-    private func change(_ id: Int64, _ summary: String, before: Contact?, after: Contact?, undone: Bool = false) -> ChangeSetRecord {
-        ChangeSetRecord(id: id, at: Seeds.now, origin: "rpc", kind: .edit, summary: summary, undone: undone,
-                        entries: [ChangeEntry(contactID: 9, uid: "u", before: before, after: after)])
+    private func change(_ id: Int64, _ summary: String, before: Contact?, after: Contact?, undone: Bool = false)
+        -> ChangeSetRecord
+    {
+        ChangeSetRecord(
+            id: id, at: Seeds.now, origin: "rpc", kind: .edit, summary: summary, undone: undone,
+            entries: [ChangeEntry(contactID: 9, uid: "u", before: before, after: after)])
     }
 
     func test_history_showsWhenWhereAndEachFieldChanged_newestFirst() {
@@ -85,18 +91,28 @@ final class HistoryPresenterTests: XCTestCase {
         acme.organization = "Acme"
         acme.phones = [LabeledValue(label: "work", value: "555 0100")]
         // When
-        sut.presentHistory(response: .init(changes: [change(2, "edited bob stone", before: bob, after: acme, undone: true)],
-                                           contact: nil))
+        sut.presentHistory(
+            response: .init(
+                changes: [change(2, "edited bob stone", before: bob, after: acme, undone: true)],
+                contact: nil))
         // Then
-        XCTAssertEqual(viewControllerSpy.historyViewModels, [HistoryViewModel(changes: [
-            .init(id: 2, when: Seeds.nowText, origin: "rpc", summary: "edited bob stone", undone: true,
-                  details: ["organization: (empty) → Acme", "phones: (empty) → work: 555 0100"]),
-        ], caption: "")])
-        XCTAssertEqual(viewControllerSpy.historyViewModels.first?.layout, .lines([
-            "#2  \(Seeds.nowText)  rpc  edited bob stone  (undone)",
-            "    organization: (empty) → Acme",
-            "    phones: (empty) → work: 555 0100",
-        ]))
+        XCTAssertEqual(
+            viewControllerSpy.historyViewModels,
+            [
+                HistoryViewModel(
+                    changes: [
+                        .init(
+                            id: 2, when: Seeds.nowText, origin: "rpc", summary: "edited bob stone", undone: true,
+                            details: ["organization: (empty) → Acme", "phones: (empty) → work: 555 0100"])
+                    ], caption: "")
+            ])
+        XCTAssertEqual(
+            viewControllerSpy.historyViewModels.first?.layout,
+            .lines([
+                "#2  \(Seeds.nowText)  rpc  edited bob stone  (undone)",
+                "    organization: (empty) → Acme",
+                "    phones: (empty) → work: 555 0100",
+            ]))
     }
 
     func test_history_ofAContactWithoutAny_saysSo() {
@@ -119,15 +135,18 @@ final class TrashJournalTests: XCTestCase {
         func presentTrash(response: Trash.ShowTrash.Response) { trashResponses.append(response) }
         func presentRestoredContact(response: Trash.RestoreContact.Response) { restoredResponses.append(response) }
         func presentPurgedContacts(response: Trash.PurgeContacts.Response) { purgedResponses.append(response) }
-        func presentPurgeConfirmation(response: Trash.PurgeContacts.ConfirmationResponse) { purgeConfirmations.append(response) }
+        func presentPurgeConfirmation(response: Trash.PurgeContacts.ConfirmationResponse) {
+            purgeConfirmations.append(response)
+        }
         func presentFailure(_ failure: ContactsFailure) { failures.append(failure) }
     }
 
     var sut: TrashInteractor!
     var presenterSpy: PresenterSpy!
     var journalSpy: ContactsJournalLogicSpy!
-    private let bob = TrashedContact(contact: Contact(id: 9, uid: "u-bob", givenName: "Bob", familyName: "Stone"),
-                                     deletedAt: Seeds.now)
+    private let bob = TrashedContact(
+        contact: Contact(id: 9, uid: "u-bob", givenName: "Bob", familyName: "Stone"),
+        deletedAt: Seeds.now)
 
     override func setUp() {
         super.setUp()
@@ -186,7 +205,9 @@ final class TrashPresenterTests: XCTestCase {
         var purgeConfirmations: [Trash.PurgeContacts.ConfirmationViewModel] = []
         var messages: [Message] = []
         func displayTrash(viewModel: TrashViewModel) { trashViewModels.append(viewModel) }
-        func displayPurgeConfirmation(viewModel: Trash.PurgeContacts.ConfirmationViewModel) { purgeConfirmations.append(viewModel) }
+        func displayPurgeConfirmation(viewModel: Trash.PurgeContacts.ConfirmationViewModel) {
+            purgeConfirmations.append(viewModel)
+        }
         // The use cases that end in a message: kept in `messages`, in order.
         func displayRestoredContact(viewModel: Trash.RestoreContact.ViewModel) { messages.append(viewModel.message) }
         func displayPurgedContacts(viewModel: Trash.PurgeContacts.ViewModel) { messages.append(viewModel.message) }
@@ -204,11 +225,19 @@ final class TrashPresenterTests: XCTestCase {
     }
 
     func test_trash_isATable_withHowToRestore() {
-        sut.presentTrash(response: .init(items: [TrashedContact(contact: Contact(id: 9, givenName: "Bob", familyName: "Stone"),
-                                                                deletedAt: Seeds.now)]))
-        XCTAssertEqual(viewControllerSpy.trashViewModels, [TrashViewModel(
-            rows: [.init(id: 9, name: "Bob Stone", deleted: Seeds.nowText)],
-            caption: "1 deleted contact · restore CONTACT · purge [CONTACT]")])
+        sut.presentTrash(
+            response: .init(items: [
+                TrashedContact(
+                    contact: Contact(id: 9, givenName: "Bob", familyName: "Stone"),
+                    deletedAt: Seeds.now)
+            ]))
+        XCTAssertEqual(
+            viewControllerSpy.trashViewModels,
+            [
+                TrashViewModel(
+                    rows: [.init(id: 9, name: "Bob Stone", deleted: Seeds.nowText)],
+                    caption: "1 deleted contact · restore CONTACT · purge [CONTACT]")
+            ])
     }
 
     func test_purge_unconfirmed_asksWhatWouldBeErased_confirmed_saysItIsGone() {
@@ -216,12 +245,21 @@ final class TrashPresenterTests: XCTestCase {
         sut.presentPurgeConfirmation(response: .init(contact: bob, trashCount: 2))
         sut.presentPurgeConfirmation(response: .init(contact: nil, trashCount: 2))
         sut.presentPurgedContacts(response: .init(purged: 2))
-        XCTAssertEqual(viewControllerSpy.purgeConfirmations, [
-            .init(id: 9, question: "Erase Bob Stone (#9) for good, with its history?", declined: "Nothing purged",
-                  refusal: "not purged: this erases Bob Stone (#9) for good, with its history; confirm with 'purge #9 yes'"),
-            .init(id: nil, question: "Erase 2 deleted contacts for good, with their history?", declined: "Nothing purged",
-                  refusal: "not purged: this erases 2 deleted contacts for good, with their history; confirm with 'purge yes'"),
-        ])
+        XCTAssertEqual(
+            viewControllerSpy.purgeConfirmations,
+            [
+                .init(
+                    id: 9, question: "Erase Bob Stone (#9) for good, with its history?", declined: "Nothing purged",
+                    refusal:
+                        "not purged: this erases Bob Stone (#9) for good, with its history; confirm with 'purge #9 yes'"
+                ),
+                .init(
+                    id: nil, question: "Erase 2 deleted contacts for good, with their history?",
+                    declined: "Nothing purged",
+                    refusal:
+                        "not purged: this erases 2 deleted contacts for good, with their history; confirm with 'purge yes'"
+                ),
+            ])
         XCTAssertEqual(viewControllerSpy.messages, [.success("Purged 2 contacts for good, with their history")])
     }
 
@@ -259,7 +297,8 @@ final class JournalScenesViewControllerTests: XCTestCase {
         history.perform(.history, ActionCall(ListContacts.Action.history, ["contact": .string("bob stone")]))
         trash.perform(.trash, ActionCall(ListContacts.Action.trash))
         trash.perform(.restore, ActionCall(ListContacts.Action.restore, ["contact": .string("#9")]))
-        trash.perform(.purge, ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
+        trash.perform(
+            .purge, ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
         // Then
         XCTAssertEqual(interactorSpy.historyRequests, [.init(reference: ""), .init(reference: "bob stone")])
         XCTAssertEqual(interactorSpy.trashRequests, [.init()])
@@ -272,11 +311,15 @@ final class JournalScenesViewControllerTests: XCTestCase {
         let output = DisplaySinkSpy()
         let trash = TrashViewController(interactor: InteractorSpy(), output: output)
         // When
-        trash.displayPurgeConfirmation(viewModel: .init(id: 9, question: "Erase Bob Stone (#9) for good, with its history?",
-                                                        declined: "Nothing purged", refusal: "not purged"))
+        trash.displayPurgeConfirmation(
+            viewModel: .init(
+                id: 9, question: "Erase Bob Stone (#9) for good, with its history?",
+                declined: "Nothing purged", refusal: "not purged"))
         // Then: on yes the session runs the list's `purge`, which the list routes back here
         let request = try XCTUnwrap(output.displayed.first as? ConfirmationRequest)
-        XCTAssertEqual(request.confirmed, ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
+        XCTAssertEqual(
+            request.confirmed,
+            ActionCall(ListContacts.Action.purge, ["contact": .string("#9"), "confirm": .boolean(true)]))
         XCTAssertEqual(request.otherwise, .refuse)
     }
 

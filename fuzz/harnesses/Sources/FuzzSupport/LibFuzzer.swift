@@ -11,9 +11,11 @@ public func runLibFuzzer(_ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> 
 }
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
-                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-                                 _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 /// The input as bytes (libFuzzer passes a null pointer for the empty input).
 public func input(_ start: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {

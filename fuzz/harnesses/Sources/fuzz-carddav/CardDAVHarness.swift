@@ -38,8 +38,11 @@ public func fuzzCardDAV(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 // MARK: Read as it arrives
 
 /// `bytes` through the stream in pieces of `size` (the last one shorter), within `limits`.
-private func streamed(_ bytes: [UInt8], pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max))
-    throws -> DAVMultistatus {
+private func streamed(
+    _ bytes: [UInt8], pieces size: Int, limits: DAVSizeLimits = DAVSizeLimits(answer: .max, card: .max)
+)
+    throws -> DAVMultistatus
+{
     var result = DAVMultistatus()
     let stream = DAVMultistatusStream(limits: limits, request: "REPORT /") { result.entries.append($0) }
     var start = 0
@@ -114,9 +117,11 @@ private func checkTakenFromInput(_ status: DAVMultistatus, _ bytes: [UInt8]) {
     var values: [(String, String)] = status.syncToken.map { [("sync token", $0)] } ?? []
     for entry in status.entries {
         values.append(("href", entry.href))
-        for (name, value) in [("etag", entry.etag), ("displayname", entry.displayName), ("sync-token", entry.syncToken),
-                              ("current-user-principal", entry.currentUserPrincipal),
-                              ("addressbook-home-set", entry.addressbookHomeSet), ("address-data", entry.addressData)] {
+        for (name, value) in [
+            ("etag", entry.etag), ("displayname", entry.displayName), ("sync-token", entry.syncToken),
+            ("current-user-principal", entry.currentUserPrincipal),
+            ("addressbook-home-set", entry.addressbookHomeSet), ("address-data", entry.addressData),
+        ] {
             if let value { values.append((name, value)) }
         }
     }
@@ -162,8 +167,9 @@ private func checkReadsBack(_ status: DAVMultistatus) {
         fatalError("the writer's multistatus does not read (\(error)):\n\(written)")
     }
     guard again == status else {
-        fatalError("\(difference(status.entries, again.entries)); tokens \(String(reflecting: status.syncToken)) and "
-                   + "\(String(reflecting: again.syncToken)); written as:\n\(written)")
+        fatalError(
+            "\(difference(status.entries, again.entries)); tokens \(String(reflecting: status.syncToken)) and "
+                + "\(String(reflecting: again.syncToken)); written as:\n\(written)")
     }
 }
 
@@ -178,7 +184,8 @@ private let readersElements: Set<String> = [
 
 private func isElementName(_ name: String) -> Bool {
     guard !readersElements.contains(name), let first = name.unicodeScalars.first, !name.contains(":"),
-          first == "_" || first.properties.isAlphabetic else { return false }
+        first == "_" || first.properties.isAlphabetic
+    else { return false }
     return name.unicodeScalars.allSatisfy {
         $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.".unicodeScalars.contains($0)
     } && !name.lowercased().hasPrefix("xml")
@@ -187,7 +194,8 @@ private func isElementName(_ name: String) -> Bool {
 /// A multistatus as a server would write it, with every field of each entry in its place.
 enum MultistatusWriter {
     static func write(_ status: DAVMultistatus) -> String {
-        var out = #"<?xml version="1.0" encoding="utf-8"?>"#
+        var out =
+            #"<?xml version="1.0" encoding="utf-8"?>"#
             + #"<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav" xmlns:X="urn:x">"#
         for entry in status.entries {
             out += "<D:response><D:href>\(escaped(entry.href))</D:href>"
@@ -196,7 +204,9 @@ enum MultistatusWriter {
             if let etag = entry.etag { out += "<D:getetag>\(escaped(etag))</D:getetag>" }
             if let card = entry.addressData { out += "<C:address-data>\(escaped(card))</C:address-data>" }
             if !entry.resourceTypes.isEmpty {
-                out += "<D:resourcetype>" + entry.resourceTypes.sorted().map { "<X:\($0)/>" }.joined() + "</D:resourcetype>"
+                out +=
+                    "<D:resourcetype>" + entry.resourceTypes.sorted().map { "<X:\($0)/>" }.joined()
+                    + "</D:resourcetype>"
             }
             if let name = entry.displayName { out += "<D:displayname>\(escaped(name))</D:displayname>" }
             if let principal = entry.currentUserPrincipal {
@@ -206,8 +216,11 @@ enum MultistatusWriter {
                 out += "<C:addressbook-home-set><D:href>\(escaped(home))</D:href></C:addressbook-home-set>"
             }
             if !entry.addressDataVersions.isEmpty {
-                out += "<C:supported-address-data>"
-                    + entry.addressDataVersions.map { #"<C:address-data-type content-type="text/vcard" version="\#(escaped($0))"/>"# }.joined()
+                out +=
+                    "<C:supported-address-data>"
+                    + entry.addressDataVersions.map {
+                        #"<C:address-data-type content-type="text/vcard" version="\#(escaped($0))"/>"#
+                    }.joined()
                     + "</C:supported-address-data>"
             }
             if let token = entry.syncToken { out += "<D:sync-token>\(escaped(token))</D:sync-token>" }
@@ -257,7 +270,8 @@ private func checkClient(_ data: Data, _ status: DAVMultistatus) {
     for token in [nil, "t1"] as [String?] {
         if let changes = try? CardDAVClient(book: book, transport: InputTransport(data)).changes(since: token) {
             guard Set(changes.changed.keys).isSubset(of: hrefs), changes.removed.isSubset(of: hrefs),
-                  Set(changes.changed.values).isSubset(of: etags) else {
+                Set(changes.changed.values).isSubset(of: etags)
+            else {
                 fatalError("sync-collection reported \(changes), the reader found \(status.entries)")
             }
             guard Set(changes.changed.keys).isDisjoint(with: changes.removed) else {

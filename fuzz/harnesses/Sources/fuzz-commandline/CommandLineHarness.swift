@@ -1,6 +1,7 @@
-@testable import SceneCore
 import ContactsApp
 import FuzzSupport
+
+@testable import SceneCore
 
 /// Every action the app declares, as the session offers them scene by scene.
 private let scenes = ContactsSceneFactory.sceneKinds.map(\.actions)
@@ -16,7 +17,9 @@ public func fuzzCommandLine(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     let line = String(decoding: input(start, count), as: UTF8.self)
     for actions in scenes {
         guard let call = try? CommandLineParser.parse(line, actions: actions) else { continue }
-        guard let spec = actions.first(where: { $0.name == call.name }) else { fatalError("'\(line)' called an undeclared \(call.name)") }
+        guard let spec = actions.first(where: { $0.name == call.name }) else {
+            fatalError("'\(line)' called an undeclared \(call.name)")
+        }
         for (name, value) in call.arguments {
             guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
                 fatalError("'\(line)' bound an undeclared \(name) of \(spec.name)")

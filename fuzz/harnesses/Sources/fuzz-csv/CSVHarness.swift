@@ -1,6 +1,7 @@
-@testable import ContactsApp
 import Foundation
 import FuzzSupport
+
+@testable import ContactsApp
 
 /// One input is a .csv file: ours, or a Google or Outlook export.
 ///

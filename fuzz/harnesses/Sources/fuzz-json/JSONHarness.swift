@@ -48,6 +48,8 @@ private func checkRoundTrip(_ body: [UInt8]) {
     } catch {
         fatalError("the writer's text does not parse (\(error)): \(String(decoding: text, as: UTF8.self))")
     }
-    guard again == value else { fatalError("\(value) was written as \(String(decoding: text, as: UTF8.self)), read back as \(again)") }
+    guard again == value else {
+        fatalError("\(value) was written as \(String(decoding: text, as: UTF8.self)), read back as \(again)")
+    }
     guard again.serialized() == text else { fatalError("\(value) is written two ways") }
 }

@@ -61,15 +61,23 @@ public func fuzzMCP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 private let created = Date(timeIntervalSince1970: 1_700_000_000)
 private let book = [
-    Contact(uid: "uid-ann", givenName: "Ann", familyName: "Lee", phones: [LabeledValue(label: "mobile", value: "+15551234567")],
-            emails: [LabeledValue(label: "work", value: "ann@example.org")], birthday: Birthday(year: 1990, month: 5, day: 17),
-            createdAt: created, updatedAt: created),
-    Contact(uid: "uid-ann2", givenName: "Ann", familyName: "Lee", emails: [LabeledValue(label: "home", value: "ann@example.org")],
-            createdAt: created, updatedAt: created),
-    Contact(uid: "uid-taro", givenName: "太郎", familyName: "山田", phones: [LabeledValue(label: "home", value: "03-1234-5678")],
-            createdAt: created, updatedAt: created),
-    Contact(uid: "uid-acme", organization: "Acme Inc.", emails: [LabeledValue(label: "work", value: "info@acme.example")],
-            createdAt: created, updatedAt: created),
+    Contact(
+        uid: "uid-ann", givenName: "Ann", familyName: "Lee",
+        phones: [LabeledValue(label: "mobile", value: "+15551234567")],
+        emails: [LabeledValue(label: "work", value: "ann@example.org")],
+        birthday: Birthday(year: 1990, month: 5, day: 17),
+        createdAt: created, updatedAt: created),
+    Contact(
+        uid: "uid-ann2", givenName: "Ann", familyName: "Lee",
+        emails: [LabeledValue(label: "home", value: "ann@example.org")],
+        createdAt: created, updatedAt: created),
+    Contact(
+        uid: "uid-taro", givenName: "太郎", familyName: "山田",
+        phones: [LabeledValue(label: "home", value: "03-1234-5678")],
+        createdAt: created, updatedAt: created),
+    Contact(
+        uid: "uid-acme", organization: "Acme Inc.", emails: [LabeledValue(label: "work", value: "info@acme.example")],
+        createdAt: created, updatedAt: created),
 ]
 
 /// The server `runMCPServer` (main.swift's composition root) builds, over an in-memory book.
@@ -79,15 +87,19 @@ private func makeServer(limits: FrameLimits) -> RPCServer {
     let progress = ProgressHub()
     let environment = ContactsEnvironment(
         store: InMemoryContactStore(book), now: { created.addingTimeInterval(86_400) },
-        makeUID: { uids += 1; return "uid-\(uids)" }, locale: Locale(identifier: "en_US_POSIX"), timeZone: .gmt,
+        makeUID: {
+            uids += 1; return "uid-\(uids)"
+        }, locale: Locale(identifier: "en_US_POSIX"), timeZone: .gmt,
         changes: changes, progress: progress)
     let session = ContactsSceneFactory.makeSession(environment: environment)
     let outside: Set<String> = ["import", "export", "sync"]
-    let mcp = MCPServer(name: "contactsbook", version: "fuzz", instructions: "a contacts book",
-                        tools: ContactsTools(session: session).all.filter { !outside.contains($0.name) },
-                        resources: ContactResources(environment: environment))
-    let server = RPCServer(session: session, info: RPCServerInfo(name: "contactsbook", version: "fuzz"), limits: limits,
-                           progress: progress, log: { _, _ in }, protocolHandler: mcp)
+    let mcp = MCPServer(
+        name: "contactsbook", version: "fuzz", instructions: "a contacts book",
+        tools: ContactsTools(session: session).all.filter { !outside.contains($0.name) },
+        resources: ContactResources(environment: environment))
+    let server = RPCServer(
+        session: session, info: RPCServerInfo(name: "contactsbook", version: "fuzz"), limits: limits,
+        progress: progress, log: { _, _ in }, protocolHandler: mcp)
     mcp.attach(to: server, changes: changes)
     return server
 }
@@ -125,13 +137,16 @@ private func answer(in frame: [UInt8], framing: Framing?, acknowledged: inout [J
     case .newlineDelimited?:
         guard frame.last == UInt8(ascii: "\n") else { fatalError("a frame without its newline: \(text(frame))") }
         body = Array(frame.dropLast())
-        guard !body.contains(UInt8(ascii: "\n")) else { fatalError("a line frame with a newline inside: \(text(frame))") }
+        guard !body.contains(UInt8(ascii: "\n")) else {
+            fatalError("a line frame with a newline inside: \(text(frame))")
+        }
     case .contentLength?:
         let header = Array("Content-Length: ".utf8)
         guard frame.starts(with: header),
-              let end = frame.indices.first(where: { frame[$0...].starts(with: Array("\r\n\r\n".utf8)) }),
-              let length = Int(String(decoding: frame[header.count..<end], as: UTF8.self)),
-              length == frame.count - end - 4 else { fatalError("a Content-Length frame that says a wrong length: \(text(frame))") }
+            let end = frame.indices.first(where: { frame[$0...].starts(with: Array("\r\n\r\n".utf8)) }),
+            let length = Int(String(decoding: frame[header.count..<end], as: UTF8.self)),
+            length == frame.count - end - 4
+        else { fatalError("a Content-Length frame that says a wrong length: \(text(frame))") }
         body = Array(frame[(end + 4)...])
     case nil:
         fatalError("a frame written before any framing was read: \(text(frame))")
@@ -161,7 +176,8 @@ private func answer(in frame: [UInt8], framing: Framing?, acknowledged: inout [J
 /// The id of a well-formed response.
 private func responseID(_ value: JSONValue, _ frame: [UInt8]) -> JSONValue {
     guard case .object(let members) = value, members["jsonrpc"] == "2.0", let id = members["id"],
-          (members["result"] == nil) != (members["error"] == nil) else { fatalError("a malformed response: \(text(frame))") }
+        (members["result"] == nil) != (members["error"] == nil)
+    else { fatalError("a malformed response: \(text(frame))") }
     if let error = members["error"] {
         guard case .integer? = error["code"], case .string? = error["message"] else {
             fatalError("a malformed error: \(text(frame))")
@@ -184,7 +200,10 @@ private func expectedAnswers(_ bytes: [UInt8], _ limits: FrameLimits) -> ([Answe
     var listens: [JSONValue] = []
     func noteListen(_ message: JSONValue) {
         if case .object(let members) = message, members["method"] == "subscriptions/listen",
-           let id = members["id"], expectedID(message) == id { listens.append(id) }
+            let id = members["id"], expectedID(message) == id
+        {
+            listens.append(id)
+        }
     }
     for event in reader.push(bytes) + reader.finish() {
         switch event {
@@ -194,7 +213,9 @@ private func expectedAnswers(_ bytes: [UInt8], _ limits: FrameLimits) -> ([Answe
             switch try? JSONValue.parse(body) {
             case nil: answers.append(.single(.null)) // a parse error
             case .array(let elements)?:
-                if elements.isEmpty || elements.count > limits.maxBatchLength { answers.append(.single(.null)); continue }
+                if elements.isEmpty || elements.count > limits.maxBatchLength {
+                    answers.append(.single(.null)); continue
+                }
                 elements.forEach(noteListen)
                 let ids = elements.compactMap(expectedID)
                 if !ids.isEmpty { answers.append(.batch(ids)) }

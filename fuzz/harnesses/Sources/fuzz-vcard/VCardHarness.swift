@@ -1,6 +1,7 @@
-@testable import ContactsApp
 import Foundation
 import FuzzSupport
+
+@testable import ContactsApp
 
 /// One input is a .vcf file as another program could export it.
 ///
@@ -25,12 +26,15 @@ public func fuzzVCard(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var offset = 0
     var stopped: VCardReader.LineTooLong?
     do {
-        try reader.read(batchSize: 2, nextChunk: { chunk in
-            guard offset < bytes.count else { return false }
-            chunk = Array(bytes[offset..<min(offset + chunkSize, bytes.count)])
-            offset += chunkSize
-            return true
-        }) { batch in
+        try reader.read(
+            batchSize: 2,
+            nextChunk: { chunk in
+                guard offset < bytes.count else { return false }
+                chunk = Array(bytes[offset..<min(offset + chunkSize, bytes.count)])
+                offset += chunkSize
+                return true
+            }
+        ) { batch in
             streamed.entries += batch.entries
             streamed.problems += batch.problems
             streamed.warnings += batch.warnings
@@ -45,13 +49,18 @@ public func fuzzVCard(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // In chunks, a line over the limit outside any card stops the reading (a file read as it
         // comes may never end: /dev/zero); whole, it is named and the rest read. Up to there the
         // two agree.
-        let named = ParsedContacts.Problem(line: stopped.line,
-                                           reason: "the line is longer than 4096 bytes, outside any card: not a vCard file")
-        guard whole.problems.contains(named), streamed.entries == Array(whole.entries.prefix(streamed.entries.count)) else {
-            fatalError("chunks of \(chunkSize) bytes stopped at \(stopped) with \(streamed), the whole file read \(whole)")
+        let named = ParsedContacts.Problem(
+            line: stopped.line,
+            reason: "the line is longer than 4096 bytes, outside any card: not a vCard file")
+        guard whole.problems.contains(named), streamed.entries == Array(whole.entries.prefix(streamed.entries.count))
+        else {
+            fatalError(
+                "chunks of \(chunkSize) bytes stopped at \(stopped) with \(streamed), the whole file read \(whole)")
         }
     } else {
-        guard streamed == whole else { fatalError("chunks of \(chunkSize) bytes read \(streamed), the whole file \(whole)") }
+        guard streamed == whole else {
+            fatalError("chunks of \(chunkSize) bytes read \(streamed), the whole file \(whole)")
+        }
     }
 
     for contact in whole.entries.map(\.contact) {
@@ -99,16 +108,24 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
         let alone = VCardVersionConverter.convert([line], from: source, to: version)
         lineByLine += alone.lines
         if isWritersOwn(line) {
-            guard alone.lines.isEmpty else { fatalError("vCard \(version.rawValue): \(line.debugDescription) came back as \(alone.lines)") }
+            guard alone.lines.isEmpty else {
+                fatalError("vCard \(version.rawValue): \(line.debugDescription) came back as \(alone.lines)")
+            }
         } else if isValid(line, in: version) {
             guard alone.lines == [line], alone.notes.isEmpty else {
-                fatalError("vCard \(version.rawValue): a valid line came back as \(alone.lines) \(alone.notes): \(line.debugDescription)")
+                fatalError(
+                    "vCard \(version.rawValue): a valid line came back as \(alone.lines) \(alone.notes): \(line.debugDescription)"
+                )
             }
         } else if alone.lines != [line] && alone.notes.isEmpty {
-            fatalError("vCard \(version.rawValue): a line was changed without a note, \(line.debugDescription) to \(alone.lines)")
+            fatalError(
+                "vCard \(version.rawValue): a line was changed without a note, \(line.debugDescription) to \(alone.lines)"
+            )
         }
         for repaired in alone.lines where !isValid(repaired, in: version) {
-            fatalError("vCard \(version.rawValue): the converter's line is not valid vCard \(version.rawValue): \(repaired.debugDescription) (from \(line.debugDescription))")
+            fatalError(
+                "vCard \(version.rawValue): the converter's line is not valid vCard \(version.rawValue): \(repaired.debugDescription) (from \(line.debugDescription))"
+            )
         }
     }
     guard converted.lines == lineByLine else {
@@ -121,14 +138,21 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
     checkUID(written, contact.uid, keptFrom: converted.lines, text)
     // FN (3.0, 4.0) and N (3.0) are required: a card without them gets them first, from the fields.
     let required = VCardWriter(version: version).requiredLines(contact, before: converted.lines)
-    for line in required where !isValid(line, in: version) { fatalError("vCard \(version.rawValue): the added \(line.debugDescription) is not valid") }
+    for line in required where !isValid(line, in: version) {
+        fatalError("vCard \(version.rawValue): the added \(line.debugDescription) is not valid")
+    }
     guard Array(written.prefix(required.count)) == required,
-          written.dropFirst(required.count).filter({ !isUIDLine($0) }) == converted.lines.filter({ !isUIDLine($0) }) else {
-        fatalError("vCard \(version.rawValue): the card written is not \(required) then the converter's lines \(converted.lines) (UID aside):\n\(text)")
+        written.dropFirst(required.count).filter({ !isUIDLine($0) }) == converted.lines.filter({ !isUIDLine($0) })
+    else {
+        fatalError(
+            "vCard \(version.rawValue): the card written is not \(required) then the converter's lines \(converted.lines) (UID aside):\n\(text)"
+        )
     }
     let back = readOne(text)
     guard back.card?.lines == ["VERSION:" + version.rawValue] + written else {
-        fatalError("vCard \(version.rawValue): the card read back keeps \(back.card?.lines ?? []), not the lines written:\n\(text)")
+        fatalError(
+            "vCard \(version.rawValue): the card read back keeps \(back.card?.lines ?? []), not the lines written:\n\(text)"
+        )
     }
     let expected = readOne(unfoldedCard(required + converted.lines, uid: contact.uid, version: version))
     guard fields(back) == fields(expected) else {
@@ -136,11 +160,15 @@ private func sameVersionTrip(_ contact: Contact, in version: VCardWriter.Version
     }
     if converted.lines == body {
         guard fields(back) == fields(contact) else {
-            fatalError("vCard \(version.rawValue), nothing repaired, read back \(difference([fields(contact)], [fields(back)]))\n\(text)")
+            fatalError(
+                "vCard \(version.rawValue), nothing repaired, read back \(difference([fields(contact)], [fields(back)]))\n\(text)"
+            )
         }
     }
     let again = writer.card(for: back)
-    guard again == text else { fatalError("vCard \(version.rawValue) written a second time:\n\(again)\nnot as the first time:\n\(text)") }
+    guard again == text else {
+        fatalError("vCard \(version.rawValue) written a second time:\n\(again)\nnot as the first time:\n\(text)")
+    }
 }
 
 // MARK: - In another version
@@ -170,7 +198,9 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
         fatalError("vCard \(version.rawValue): \(what) \(before) read back as \(after)\n\(text)")
     }
     func check<T: Equatable>(_ what: String, _ before: T, _ after: T) {
-        guard before == after else { fatalError("vCard \(version.rawValue): \(what) \(before) read back as \(after)\n\(text)") }
+        guard before == after else {
+            fatalError("vCard \(version.rawValue): \(what) \(before) read back as \(after)\n\(text)")
+        }
     }
     check("the UID", contact.uid, back.uid)
     check("the given name", contact.givenName, back.givenName)
@@ -187,7 +217,9 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
     same("the addresses", contact.addresses, back.addresses) { "\($0)" }
 
     let again = writer.card(for: back)
-    guard again == text else { fatalError("vCard \(version.rawValue) written a second time:\n\(again)\nnot as the first time:\n\(text)") }
+    guard again == text else {
+        fatalError("vCard \(version.rawValue) written a second time:\n\(again)\nnot as the first time:\n\(text)")
+    }
     let backAgain = readOne(again)
     guard fields(backAgain) == fields(back), backAgain.card == back.card else {
         fatalError("vCard \(version.rawValue) read back, a second time, \(difference([back], [backAgain]))\n\(text)")
@@ -204,9 +236,11 @@ private func withoutControlCharacters(_ contact: Contact) -> Contact {
     guard lines.contains(where: VCardVersionConverter.ControlCharacters.contains) else { return contact }
     var notes = VCardVersionConverter.Notes()
     let cleaned = lines.map { line in
-        VCardVersionConverter.ControlCharacters.contains(line) ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
+        VCardVersionConverter.ControlCharacters.contains(line)
+            ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
     }.filter { !isWritersOwn($0) }
-    return readOne((["BEGIN:VCARD", "VERSION:" + card.version.rawValue] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }.joined())
+    return readOne(
+        (["BEGIN:VCARD", "VERSION:" + card.version.rawValue] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }.joined())
 }
 
 // MARK: - What is written
@@ -223,15 +257,21 @@ private func checkWellFormed(_ text: String, version: VCardWriter.Version) -> [S
         let next = index + 1 < bytes.count ? bytes[index + 1] : 0
         let allowed = byte == 0x09 || (byte == 0x0D && next == 0x0A) || (byte == 0x0A && previous == 0x0D)
         if (byte < 0x20 && !allowed) || byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
-            fatalError("vCard \(version.rawValue): a control character (byte \(byte)) at byte \(index) of\n\(text.debugDescription)")
+            fatalError(
+                "vCard \(version.rawValue): a control character (byte \(byte)) at byte \(index) of\n\(text.debugDescription)"
+            )
         }
         previous = byte
     }
-    guard text.hasSuffix("\r\n") else { fatalError("vCard \(version.rawValue): the card does not end in CRLF:\n\(text.debugDescription)") }
+    guard text.hasSuffix("\r\n") else {
+        fatalError("vCard \(version.rawValue): the card does not end in CRLF:\n\(text.debugDescription)")
+    }
     var logical: [String] = []
     for physical in text.utf8.dropLast(2).split(separator: 0x0D, omittingEmptySubsequences: false) {
         let line = physical.first == 0x0A ? physical.dropFirst() : physical[...]
-        guard line.count <= 75 else { fatalError("vCard \(version.rawValue): a line of \(line.count) octets:\n\(text)") }
+        guard line.count <= 75 else {
+            fatalError("vCard \(version.rawValue): a line of \(line.count) octets:\n\(text)")
+        }
         if line.first == 0x20 || line.first == 0x09 {
             guard !logical.isEmpty else { fatalError("vCard \(version.rawValue): a continuation first:\n\(text)") }
             logical[logical.count - 1] += String(decoding: line.dropFirst(), as: UTF8.self)
@@ -244,11 +284,13 @@ private func checkWellFormed(_ text: String, version: VCardWriter.Version) -> [S
         let name = line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }
         // A group or name is kept as the card had it (the reader takes `i tem2.TEL`).
         guard !name.isEmpty, line.unicodeScalars.contains(":") else {
-            fatalError("vCard \(version.rawValue): a line without a name or colon, \(line.debugDescription), in\n\(text)")
+            fatalError(
+                "vCard \(version.rawValue): a line without a name or colon, \(line.debugDescription), in\n\(text)")
         }
     }
     guard logical.count >= 3, logical.first == "BEGIN:VCARD", logical[1] == "VERSION:" + version.rawValue,
-          logical.last == "END:VCARD" else {
+        logical.last == "END:VCARD"
+    else {
         fatalError("vCard \(version.rawValue): not one card's BEGIN, VERSION and END:\n\(text)")
     }
     let inside = Array(logical.dropFirst(2).dropLast())
@@ -284,9 +326,11 @@ private func uidValue(_ line: String) -> String {
 /// BEGIN, END or VERSION, which the writer writes itself: named so once control characters are gone.
 private func isWritersOwn(_ line: String) -> Bool {
     var notes = VCardVersionConverter.Notes()
-    let text = VCardVersionConverter.ControlCharacters.contains(line)
+    let text =
+        VCardVersionConverter.ControlCharacters.contains(line)
         ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
-    return ["BEGIN", "END", "VERSION"].contains(String(text.unicodeScalars.prefix { $0 != ":" && $0 != ";" }).uppercased())
+    return ["BEGIN", "END", "VERSION"].contains(
+        String(text.unicodeScalars.prefix { $0 != ":" && $0 != ";" }).uppercased())
 }
 
 private func isVersionLine(_ line: String) -> Bool {
@@ -297,8 +341,10 @@ private func isVersionLine(_ line: String) -> Bool {
 /// a property the version has a place for (`Names.hasNoPlace`: 3.0's ANNIVERSARY, 4.0's CLASS),
 /// and no REV that is no date and time (dropped).
 private func isValid(_ line: String, in version: VCardWriter.Version) -> Bool {
-    !VCardVersionConverter.ControlCharacters.contains(line) && !VCardVersionConverter.Syntax.needsRepair(line, in: version)
-        && !VCardVersionConverter.Names.hasNoPlace(line, in: version) && !VCardVersionConverter.isUnreadableRevision(line)
+    !VCardVersionConverter.ControlCharacters.contains(line)
+        && !VCardVersionConverter.Syntax.needsRepair(line, in: version)
+        && !VCardVersionConverter.Names.hasNoPlace(line, in: version)
+        && !VCardVersionConverter.isUnreadableRevision(line)
 }
 
 /// The lines as one card, unfolded, UID lines replaced by the contact's: what the writer is
@@ -358,6 +404,7 @@ private func checkPatchedEdit(_ contact: Contact) {
         CardPatch.sameFields(a, b) && a.addresses == b.addresses
     }
     guard same(view, edited) else {
-        fatalError("an edit saved reads back as \(difference([fields(edited)], [fields(view)]))\nfrom the card \(card.lines)")
+        fatalError(
+            "an edit saved reads back as \(difference([fields(edited)], [fields(view)]))\nfrom the card \(card.lines)")
     }
 }
