@@ -198,6 +198,9 @@ public enum ListContacts {
         public struct Response {
             public let report: ExportReport
         }
+        /// "Exported 3 contacts to book.vcf as vCard 4.0", with what writing them in that version
+        /// changed as details: an export to a file.
+        public struct FileViewModel: Equatable { public let message: Message }
         /// The exported text itself, for `export -`: the app never prints, so the front end
         /// writes `text` out (a line session prints it; JSON-RPC returns it in the result).
         public struct ViewModel: SceneCore.ViewModel, Equatable {

@@ -182,7 +182,8 @@ public final class ListContactsPresenter: ListContactsPresentationLogic {
         let text =
             "Exported \(count(report.count, "contact")) to \(report.path ?? "") as \(report.format.displayName)"
             + changed
-        viewController?.displayMessage(changes.isEmpty ? .success(text) : Message(.info, text, details: changes))
+        viewController?.displayExportedFile(
+            viewModel: .init(message: changes.isEmpty ? .success(text) : Message(.info, text, details: changes)))
     }
 
     /// Names as stored: what Tab inserts must find the contact again.

@@ -4,6 +4,7 @@ public protocol ListContactsDisplayLogic: AnyObject {
     func displayFetchedContacts(viewModel: ListContacts.FetchContacts.ViewModel)
     func displaySelectedContact(viewModel: ListContacts.SelectContact.ViewModel)
     func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel)
+    func displayExportedFile(viewModel: ListContacts.ExportContacts.FileViewModel)
     func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel)
     func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel)
     func displayInsertedContact(viewModel: ListContacts.ShowInsertedContact.ViewModel)
@@ -107,6 +108,9 @@ public final class ListContactsViewController: Scene, ListContactsDisplayLogic {
         }
     }
     public func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {
+        output.display(viewModel.message)
+    }
+    public func displayExportedFile(viewModel: ListContacts.ExportContacts.FileViewModel) {
         output.display(viewModel.message)
     }
     public func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {

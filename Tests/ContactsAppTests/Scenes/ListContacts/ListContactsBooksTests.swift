@@ -203,6 +203,7 @@ extension ListContactsInteractorTests {
         func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {}
         func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {}
         func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
+        func displayExportedFile(viewModel: ListContacts.ExportContacts.FileViewModel) {}
         func displayMessage(_ message: Message) {}
     }
 }

@@ -48,6 +48,7 @@ final class ListContactsDirectoryTests: XCTestCase {
         func displayDeletedContact(viewModel: ListContacts.DeleteContact.ViewModel) {}
         func displayImportedContacts(viewModel: ListContacts.ImportContacts.ViewModel) {}
         func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) {}
+        func displayExportedFile(viewModel: ListContacts.ExportContacts.FileViewModel) {}
     }
 
     static func person(_ source: String, _ uid: String, _ name: String, mail: String, phone: String? = nil)

@@ -54,6 +54,9 @@ final class ListContactsPresenterTests: XCTestCase {
             messages.append(viewModel.message)
         }
         func displayUndoneChange(viewModel: ListContacts.UndoChange.ViewModel) { messages.append(viewModel.message) }
+        func displayExportedFile(viewModel: ListContacts.ExportContacts.FileViewModel) {
+            messages.append(viewModel.message)
+        }
         var syncViewModels: [ListContacts.SyncContacts.ViewModel] = []
         func displaySyncedContacts(viewModel: ListContacts.SyncContacts.ViewModel) {
             syncViewModels.append(viewModel)
