@@ -51,6 +51,144 @@ def git(*args):
         return "?"
 
 
+NOT_MEASURED = "not measured in this run"
+
+
+def goals(results):
+    """Issue 32's goals, one row each, from this run's own rows: the figure, its ratio to the floor
+    or peer measured beside it, and whether the goal is met; "not measured in this run" where the
+    run holds no figure (the CardDAV goals are measured by bench/carddav.py and
+    bench/carddav-scale.py against a local server, not by bench/run)."""
+    rows, sizes = results["rows"], results["sizes"]
+
+    def get(group, what, size=None):
+        for r in rows:
+            if r["group"] == group and r["what"].startswith(what) and (size is None or r["size"] == size):
+                return r
+        return None
+
+    def verdict(ok):
+        return "—" if ok is None else ("met" if ok else "**not met**")
+
+    L = ["## Goals of issue 32", "",
+         "The installed binary (`swift build -c release --product contactsbook`), this run's medians. Rates and "
+         "times are wall-clock, as the goals are; where the run also took the process's CPU time (user + sys) it "
+         "is given beside them, since on a shared host the wall clock also counts other people's work. A start "
+         "goal is met when it is met at every size measured.", "",
+         "| goal | target | this run | ratio | met |", "|---|---|---|---|---|"]
+
+    def row(goal, target, measured, ratio="—", ok=None):
+        L.append("| %s | %s | %s | %s | %s |" % (goal, target, measured, ratio, verdict(ok)))
+
+    def absent(goal, target, why=""):
+        row(goal, target, NOT_MEASURED + (" (%s)" % why if why else ""))
+
+    def per_size(goal, target, what, floor_what, limit):
+        """A start-up time against a floor measured beside it, at each size; met at every size."""
+        found = []
+        for n in sizes:
+            a, b = get("start", what, n), get("start", floor_what, n)
+            if a and b and b["value"] > 0:
+                found.append((n, a["value"], b["value"], a["value"] / b["value"]))
+        if not found:
+            return absent(goal, target)
+        row(goal, target, "; ".join("%s: %s vs %s" % (human(n), fmt_s(a), fmt_s(b)) for n, a, b, _ in found),
+            " / ".join("%.2f×" % r for _, _, _, r in found), all(r <= limit for _, _, _, r in found))
+
+    def per_size_time(goal, target, what, limit):
+        found = [(n, r["value"]) for n in sizes for r in [get("start", what, n)] if r]
+        if not found:
+            return absent(goal, target)
+        row(goal, target, "; ".join("%s: %s" % (human(n), fmt_s(v)) for n, v in found),
+            " / ".join("%.1f× the goal" % (v / limit) for _, v in found), all(v <= limit for _, v in found))
+
+    per_size("`contactsbook query` (mutt, aerc: one process per lookup) against the sqlite3 shell, same FTS query",
+             "≤ 1.2×", "contactsbook query", "sqlite3 shell", 1.2)
+    per_size("`contactsbook --help` against a C program that exits", "≤ 3×",
+             "contactsbook --help", "floor: a C program", 3)
+    per_size_time("`--rpc` up to `initialize` answered", "≤ 5 ms", "contactsbook --rpc: initialize", 0.005)
+    per_size_time("one piped command (`search NAME`)", "≤ 6 ms", "contactsbook: one piped command", 0.006)
+
+    khard = get("khard", "email query", 5000)
+    if khard:
+        row("`query` against khard at 5k (khard's `email --parsable`)", "≥ 1,000× faster",
+            "ours %s, khard %s" % (fmt_s(khard["ours"]), fmt_s(khard["khard"])), "%.0f× faster" % khard["value"],
+            khard["value"] >= 1000)
+    else:
+        measured = [r for r in rows if r["group"] == "khard" and r["what"].startswith("email query")]
+        absent("`query` against khard at 5k", "≥ 1,000× faster",
+               "khard compared at %s only" % ", ".join(human(r["size"]) for r in measured) if measured else "")
+
+    # The import and export goals are at 100k; a run without that size says so rather than
+    # judging a smaller book by them.
+    n = 100_000
+    imp, floor = get("load", "import", n), get("load", "floor: SQLite alone", n)
+    if imp and floor and floor["value"] > 0:
+        ratio = imp["seconds"] / floor["value"]
+        cpu, cpu_ratio = "", ""
+        if imp.get("cpu") and floor.get("cpu"):
+            cpu = "; CPU %.1f s vs %.1f s" % (imp["cpu"], floor["cpu"])
+            cpu_ratio = " (CPU %.2f×)" % (imp["cpu"] / floor["cpu"])
+        row("import 100k against SQLite alone writing the same rows with our schema (`bench/import-floor.sh`)",
+            "≤ 1.3×", "%.1f s ({:,.0f} cards/s) vs %.1f s%s".format(imp["value"]) % (imp["seconds"], floor["value"], cpu),
+            "%.2f×%s" % (ratio, cpu_ratio), ratio <= 1.3)
+    else:
+        absent("import 100k against SQLite alone writing the same rows (`bench/import-floor.sh`)", "≤ 1.3×",
+               "no 100k book" if not imp else "the floor did not run")
+    exp = get("export", "export", n)
+    if exp:
+        cpu = ""
+        if exp.get("cpu"):
+            cpu = "; CPU %.2f s = {:,.0f} cards per CPU second".format(n / exp["cpu"]) % exp["cpu"]
+        row("export 100k as vCard 4.0", "≥ 100,000 cards/s",
+            "{:,.0f} cards/s (%.2f s%s)".format(exp["value"]) % (exp["seconds"], cpu),
+            "%.2f× the goal" % (exp["value"] / 100000), exp["value"] >= 100000)
+    else:
+        absent("export 100k as vCard 4.0", "≥ 100,000 cards/s", "no 100k book")
+    for framing in ("NDJSON", "Content-Length"):
+        t = get("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % framing)
+        goal = "pipelined `session/stack` over `--rpc` (%s)" % framing
+        if t:
+            cpu = ""
+            if t.get("cpu"):
+                cpu = " (CPU %.2f s for {:,}: {:,.0f} per CPU second)".format(
+                    t["requests"], t["requests"] / t["cpu"]) % t["cpu"]
+            row(goal, "≥ 300,000 req/s", "{:,.0f} req/s%s".format(t["value"]) % cpu,
+                "%.2f× the goal" % (t["value"] / 300000), t["value"] >= 300000)
+        else:
+            absent(goal, "≥ 300,000 req/s")
+    # Issue 32 asks these to stay met: the one-at-a-time round trip and memory flat in the book's size.
+    for framing in ("NDJSON", "Content-Length"):
+        e = get("rpc", "echo floor, one at a time (%s)" % framing)
+        c = get("rpc", "contactsbook --rpc session/stack, one at a time (%s)" % framing)
+        goal = "one-at-a-time `--rpc` round trip against the echo floor (%s), stays met" % framing
+        if c and e and e["value"] > 0:
+            ratio = c["value"] / e["value"]
+            row(goal, "≤ 3× (was 1.1–1.2×)", "%s vs %s" % (fmt_s(c["value"]), fmt_s(e["value"])),
+                "%.2f×" % ratio, ratio <= 3)
+        else:
+            absent(goal, "≤ 3×")
+    a, b = get("memory", "session", 10_000), get("memory", "session", 100_000)
+    if a and b:
+        ratio = b["value"] / a["value"]
+        row("a session's peak memory, 10k → 100k, stays flat", "≤ 1.5×",
+            "%.1f MiB vs %.1f MiB" % (b["value"] / 1024, a["value"] / 1024), "%.2f×" % ratio, ratio <= 1.5)
+    else:
+        absent("a session's peak memory, 10k → 100k, stays flat", "≤ 1.5×", "needs both a 10k and a 100k book")
+    # The sync goals: bench/carddav.py (Radicale, 5,000 cards) and bench/carddav-scale.py (50,000).
+    sync = "`bench/carddav.py` measures it against Radicale; bench/FINDINGS.md"
+    for goal, target, why in (
+            ("CardDAV first download, 5,000 cards, against Radicale's own floor", "≤ 1.2×", sync),
+            ("CardDAV sync with nothing to do, against one `sync-collection`", "≤ 1.2×", sync),
+            ("CardDAV push of 100 edits, against a plain PUT loop", "≤ 1.1×", sync),
+            ("CardDAV first download, 50,000 cards, against the floor", "≤ 1.2×", "`bench/carddav-scale.py`; bench/FINDINGS.md"),
+            ("CardDAV peak memory of a first download, 5,000 → 50,000 cards", "flat",
+             "`bench/carddav-scale.py`; bench/FINDINGS.md")):
+        absent(goal, target, why)
+    L.append("")
+    return L
+
+
 def write(results, args, path):
     rows = results["rows"]
     m = machine()
@@ -86,6 +224,7 @@ def write(results, args, path):
         return [r for r in rows if r["group"] == group]
 
     sizes = results["sizes"]
+    L.extend(goals(results))
 
     def table(group, title, cols=("median", "p99")):
         rs = by(group)
@@ -137,7 +276,7 @@ def write(results, args, path):
     table("khard", "Against khard (khard time / our time, whole process)")
 
     # targets
-    L.append("## Targets")
+    L.append("## Other targets (earlier issues)")
     L.append("")
     L.append("| target | measured | verdict |")
     L.append("|---|---|---|")
@@ -152,38 +291,7 @@ def write(results, args, path):
         return "—" if ok is None else ("met" if ok else "**missed**")
 
     small, big = sizes[0], sizes[-1]
-    # Issue 32's start-up goals, on the installed binary.
-    for size in sizes:
-        q = get("start", "contactsbook query", size)
-        sq = get("start", "sqlite3", size)
-        if q and sq and sq["value"] > 0:
-            ratio = q["value"] / sq["value"]
-            L.append("| whole-process `query` ≤ 1.2× sqlite3 shell, same query (%s) | %s vs %s = %.2f× | %s |" % (
-                human(size), fmt_s(q["value"]), fmt_s(sq["value"]), ratio, verdict(ratio <= 1.2)))
-        h = get("start", "contactsbook --help", size)
-        c = get("start", "floor: a C program", size)
-        if h and c and c["value"] > 0:
-            ratio = h["value"] / c["value"]
-            L.append("| `--help` ≤ 3× a C program that exits (%s) | %s vs %s = %.1f× | %s |" % (
-                human(size), fmt_s(h["value"]), fmt_s(c["value"]), ratio, verdict(ratio <= 3)))
-        for what, label, goal in (("contactsbook --rpc: initialize", "`--rpc` up to `initialize` answered", 0.005),
-                                  ("contactsbook: one piped command", "one piped command", 0.006)):
-            r = get("start", what, size)
-            if r:
-                L.append("| %s ≤ %.0f ms (%s) | %s | %s |" % (label, goal * 1000, human(size), fmt_s(r["value"]),
-                                                          verdict(r["value"] <= goal)))
-    for fr in ("NDJSON", "Content-Length"):
-        e = get("rpc", "echo floor, one at a time (%s)" % fr)
-        c = get("rpc", "contactsbook --rpc session/stack, one at a time (%s)" % fr)
-        if c and e:
-            ratio = c["value"] / e["value"]
-            L.append("| RPC round trip ≤ 3× echo floor (%s) | %s vs %s = %.1f× | %s |" % (
-                fr, fmt_s(c["value"]), fmt_s(e["value"]), ratio, verdict(ratio <= 3)))
-    for fr in ("NDJSON", "Content-Length"):
-        t = get("throughput", "contactsbook --rpc session/stack, pipelined (%s)" % fr)
-        if t:
-            L.append("| ≥ 300,000 pipelined requests/s (%s) | {:,.0f} req/s | %s |".format(t["value"]) % (
-                fr, verdict(t["value"] >= 300000)))
+    # Issue 32's goals are in their own table above (`goals`); these are the earlier issues' targets.
     for w in ("search: name prefix", "search: email fragment", "search: phone digits"):
         a, b = get("latency", w, small), get("latency", w, big)
         if a and b and small != big:  # one size compares nothing
@@ -197,20 +305,10 @@ def write(results, args, path):
         L.append("| deep page (page %d) within 2× first page at %s | %s vs %s = %.1f× | %s |" % (
             max(1, big // 200), human(big), fmt_s(b["value"]), fmt_s(a["value"]), ratio, verdict(ratio <= 2)))
     mid = sizes[1] if len(sizes) > 1 else big
-    # Issue 32: export ≥ 100,000 cards/s; the import's goal is bench/import-floor.sh's floor.
-    imp, floor = get("load", "import", mid), get("load", "floor: SQLite alone", mid)
-    if imp and floor and floor["value"] > 0:
-        ratio = imp["seconds"] / floor["value"]
-        cpu = ""
-        if imp.get("cpu") and floor.get("cpu"):
-            cpu = "; CPU %.1f s vs %.1f s = %.2f×" % (imp["cpu"], floor["cpu"], imp["cpu"] / floor["cpu"])
-        L.append("| import ≤ 1.3× SQLite alone writing the same rows (`bench/import-floor.sh`) at %s | %.1f s vs %.1f s = %.2f× (wall)%s | %s |" % (
-            human(mid), imp["seconds"], floor["value"], ratio, cpu, verdict(ratio <= 1.3)))
-    for group, what, goal in (("load", "import", 50000), ("export", "export", 100000)):
-        r = get(group, what, mid)
-        if r:
-            L.append("| %s ≥ {:,} cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(goal, r["value"]) % (
-                what, human(mid), r["seconds"], verdict(r["value"] >= goal)))
+    r = get("load", "import", mid)
+    if r:
+        L.append("| import ≥ 50,000 cards/s at %s | {:,.0f} cards/s (%.1f s) | %s |".format(r["value"]) % (
+            human(mid), r["seconds"], verdict(r["value"] >= 50000)))
     for what, label in (("session", "peak memory (peak RSS)"),
                         ("the same session's heap", "our own stricter check: heap (RssAnon)")):
         a, b = get("memory", what, small), get("memory", what, big)
@@ -219,17 +317,10 @@ def write(results, args, path):
             L.append("| %s at %s ≤ 1.5× at %s | %.1f MiB vs %.1f MiB = %.2f× | %s |" % (
                 label, human(big), human(small), b["value"] / 1024, a["value"] / 1024, ratio, verdict(ratio <= 1.5)))
     peer_big = results["peer_sizes"][-1]
-    for r in [r for r in rows if r["group"] == "khard" and r["size"] == peer_big]:
-        # Issue 32 raised the goal for `query` (what mutt runs) to 1,000×; the others stay at 100×.
-        goal = 1000 if "query" in r["what"] else 100
-        L.append("| ≥ {:,}× faster than khard at %s: %s | %.0f× | %s |".format(goal) % (
-            human(peer_big), r["what"], r["value"], verdict(r["value"] >= goal)))
-    # Issue 32's sync goals are measured against a local Radicale by bench/carddav.py, not here.
-    for label in ("CardDAV first download of 5,000 cards ≤ 1.2× Radicale's floor",
-                  "CardDAV sync with nothing to do ≤ 1.2× one sync-collection",
-                  "CardDAV first download of 50,000 cards ≤ 1.2× the floor, peak memory flat 5k → 50k",
-                  "CardDAV push of 100 edits ≤ 1.1× a plain PUT loop"):
-        L.append("| %s | not measured by `bench/run`: `bench/carddav.py` (see bench/FINDINGS.md) | — |" % label)
+    for r in [r for r in rows if r["group"] == "khard" and r["size"] == peer_big and "query" not in r["what"]]:
+        # `query` (what mutt runs) has issue 32's goal of 1,000×, in the goals table.
+        L.append("| ≥ 100× faster than khard at %s: %s | %.0f× | %s |" % (
+            human(peer_big), r["what"], r["value"], verdict(r["value"] >= 100)))
     L.append("")
     extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), "FINDINGS.md")
     if os.path.exists(extra):
