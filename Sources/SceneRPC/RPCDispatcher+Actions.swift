@@ -28,7 +28,9 @@ extension RPCDispatcher {
         var displayed: [JSONValue] = []
         displayed.reserveCapacity(outcome.displayed.count)
         for viewModel in outcome.displayed {
-            if let stackModel, let shown = viewModel as? StackViewModel, shown == stackModel {
+            if let stackModel, ObjectIdentifier(type(of: viewModel)) == ObjectIdentifier(StackViewModel.self),
+                let shown = viewModel as? StackViewModel, shown == stackModel
+            {
                 stackShownAt.append(displayed.count)
                 displayed.append(stack.shown)
             } else {

@@ -40,7 +40,13 @@ public protocol SceneStackObserver: AnyObject {
 /// The stack owns its scenes (each ViewController owns its VIP cycle), so popping a scene
 /// releases its Interactor, Presenter and Router.
 public final class SceneStack: SceneNavigating {
-    public private(set) var scenes: [Scene]
+    public private(set) var scenes: [Scene] {
+        // The ids kept beside the scenes: `Session.stackViewModel`, asked twice by every JSON-RPC
+        // request, then copies no descriptor (issue 32).
+        didSet { ids = scenes.map(\.descriptor.id) }
+    }
+    /// Each scene's `descriptor.id`, root first.
+    public private(set) var ids: [String] = []
     public weak var observer: SceneStackObserver?
 
     /// An empty stack; `start(with:)` sets its root.

@@ -89,6 +89,21 @@ final class VCardVersionConverterTests: XCTestCase {
         XCTAssertEqual(result.lines, ["FN:A"])
     }
 
+    func test_convert_sameVersion_beginEndAndVersionInAnyCaseLeftToTheWriter_namesLikeThemKept() {
+        // Given: the names in any case and with parameters, beside lines that only start like them
+        // (a non-ASCII name is upper-cased as a String: `ı` becomes `I`, `ſ` becomes `S`)
+        let lines = [
+            "begin:VCARD", "Version;X=1:4.0", "eNd:VCARD", "VERSıON:4.0", "ENDſ:x", "EMAIL:a@example.org",
+            "BEGINS:x", "END", "VERSIONS:4.0", "ENDE:x", "item1.END:x", "FN:A",
+        ]
+        // When
+        let result = SUT.convert(lines, from: .v4, to: .v4)
+        // Then
+        XCTAssertEqual(
+            result.lines,
+            ["ENDſ:x", "EMAIL:a@example.org", "BEGINS:x", "VERSIONS:4.0", "ENDE:x", "item1.END:x", "FN:A"])
+    }
+
     func test_convert_sameVersion_controlBytesRemovedWithNote() {
         // Given: a form feed and a C1 control (U+0085) in a note; a tab is allowed (RFC 6350's WSP)
         let lines = ["FN:Ann Lee", "NOTE:page one\u{0C}page two\u{85}", "X-TABBED:a\tb"]

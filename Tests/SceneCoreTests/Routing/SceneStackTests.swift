@@ -24,7 +24,12 @@ final class SceneStackTests: XCTestCase {
         super.tearDown()
     }
 
-    private var ids: [String] { sut.scenes.map(\.descriptor.id) }
+    /// The scenes' ids, checked against the ids the stack keeps beside them after every change.
+    private var ids: [String] {
+        let ids = sut.scenes.map(\.descriptor.id)
+        XCTAssertEqual(sut.ids, ids, "the kept ids follow the scenes")
+        return ids
+    }
 
     private func note() -> SceneSpy { SceneSpy(Seeds.note, title: "Groceries") }
     private func history() -> SceneSpy { SceneSpy(Seeds.history, title: "Groceries history") }

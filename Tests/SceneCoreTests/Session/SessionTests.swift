@@ -244,6 +244,36 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(outcome.routes, [])
     }
 
+    func testStackViewModel_followsATitleThatChangesWithoutARoute() {
+        // Given: the model made once, then the note renamed where it is shown (no route)
+        _ = sut.handle(line: "open 3")
+        let before = sut.stackViewModel
+        active.title = "Trip to Lisbon"
+
+        // When
+        let after = sut.stackViewModel
+
+        // Then
+        XCTAssertEqual(before.scenes.map(\.title), ["Notes", "Trip"])
+        XCTAssertEqual(after.scenes.map(\.title), ["Notes", "Trip to Lisbon"])
+        XCTAssertEqual(sut.handle(line: "stack").displayed.first as? StackViewModel, after)
+    }
+
+    func testStackViewModel_followsTheStackAsItMoves() {
+        // Given
+        let atRoot = sut.stackViewModel
+        _ = sut.handle(line: "open 3")
+
+        // When
+        let opened = sut.stackViewModel
+        _ = sut.handle(line: "back")
+
+        // Then
+        XCTAssertEqual(opened.scenes.map(\.scene), ["notes", "note"])
+        XCTAssertEqual(sut.stackViewModel, atRoot)
+        XCTAssertEqual(sut.stackViewModel.scenes.map(\.scene), ["notes"])
+    }
+
     // MARK: - quit
 
     func testQuit_andItsAliasAskToLeave() {

@@ -3,7 +3,7 @@
 /// A scene that records what the core asks of it and does what its test stubs.
 final class SceneSpy: Scene {
     let descriptor: SceneDescriptor
-    let title: String
+    var title: String
     private(set) var performedCalls: [ActionCall] = []
     private(set) var activations: [ActivationReason] = []
     /// Runs after a call is recorded: display, route, whatever the test needs.

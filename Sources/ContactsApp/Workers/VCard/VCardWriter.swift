@@ -251,14 +251,14 @@ public struct VCardWriter {
 
     /// `UID:` or `UID;` at the start, in any case.
     private static func isUIDLine(_ line: String) -> Bool {
-        let bytes = line.utf8.prefix(4)
-        guard bytes.count == 4 else { return false }
-        var index = bytes.startIndex
-        for letter in "UID".utf8 {
-            guard bytes[index] & 0xDF == letter else { return false }
-            index = bytes.index(after: index)
-        }
-        return bytes[index] == UInt8(ascii: ":") || bytes[index] == UInt8(ascii: ";")
+        // Four bytes from an iterator: indexing `utf8.prefix(4)` was 2 % of an export (issue 32).
+        var bytes = line.utf8.makeIterator()
+        guard bytes.next().map({ $0 & 0xDF == UInt8(ascii: "U") }) == true,
+            bytes.next().map({ $0 & 0xDF == UInt8(ascii: "I") }) == true,
+            bytes.next().map({ $0 & 0xDF == UInt8(ascii: "D") }) == true,
+            let separator = bytes.next()
+        else { return false }
+        return separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";")
     }
 
     private static func isUIDLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
