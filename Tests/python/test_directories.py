@@ -71,6 +71,7 @@ def test_anonymous_query_lists_the_book_first_then_the_directory(tmp_path, serve
                                        for r in range(25))
     assert lines[0] == "contactsbook: 26 addresses"
     assert result.stderr == ""
+    assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
 
 
 def test_words_are_prefixes_of_any_attribute_and_all_must_match(tmp_path, server):
@@ -185,6 +186,8 @@ def test_the_books_lines_go_out_at_once_while_a_slow_directory_is_asked(tmp_path
                                        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
             assert process.stdout.readline() == line
             assert process.poll() is None, "still asking the directory"
+            # The book was closed before its lines went out: nothing of SQLite's is left beside it.
+            assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
             process.kill()
             process.communicate(timeout=30)
             process = None
