@@ -3,8 +3,8 @@
 session, `conftest.people_directory`; a test that stops its server has its own copy):
 anonymous and bound searches, a wrong password, LDAPS and StartTLS with a self-signed
 certificate (refused by default, accepted with --ca-file), a stopped server, a server that never
-answers (the time limit holds and the book's answer stands), a size limit, hostile values, and
-`show` and `copy` of a directory's entry."""
+answers (the time limit holds, the book's answer stands and its lines go out first), a size
+limit, a directory's own --filter, hostile values, and `show` and `copy` of a directory's entry."""
 import json
 import os
 import subprocess
