@@ -11,11 +11,22 @@ of 2,000 contacts; then, for a few queries, RUNS rounds in which each command ru
     does (DirectoryMapping.mailAttributes): the floor of asking that server, a whole process, a
     connection, a search,
   - `contactsbook query TEXT` on the same book without a directory,
-  - with --previous, the same `query` with the directory by another build (before a change).
+  - with --previous, the same `query` with the directory by another build (before a change),
+and the floors, in the same rounds:
+  - a C program that exits (bench/echo.c, stdin at its end): a process, nothing more,
+  - our binary's pre-main floor: the same `query` command line with bench/nomain.c preloaded,
+    which runs the loader, the static constructors and exit, not main,
+  - the same search through our own C path alone (bench/ldapfloor.c with CLDAPSupport's
+    cldap.c and lazyldap.c): libldap loaded, connect, search, entries decoded, no Swift, no book.
 Prints a Markdown table of medians of the wall time (and p90) and of the CPU time (user + sys,
-from wait4) of whole processes, as a mail client waits for them; ratios are of medians."""
+from wait4) of whole processes, as a mail client waits for them; ratios are of medians. Then a
+second table: the floors and what they add up to. `query` with a directory cannot cost less than
+its pre-main floor plus libldap's own work for the search (ldapfloor less the C program that
+exits), whatever its own code does; that sum against 1.3 × ldapsearch says whether the target is
+reachable at all, in CPU and in wall time."""
 import os
 import pathlib
+import shutil
 import resource
 import statistics
 import subprocess
@@ -46,9 +57,9 @@ def ldap_filter(text):
 
 
 def once(command, env):
-    """Wall seconds of one whole process, its output and status."""
+    """Wall seconds of one whole process, its output and status (stdin at its end)."""
     start = time.perf_counter()
-    process = subprocess.run(command, capture_output=True, env=env, timeout=60)
+    process = subprocess.run(command, capture_output=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
     return time.perf_counter() - start, process.stdout, process.stderr, process.returncode
 
 
@@ -58,8 +69,10 @@ def measured(commands, env):
     results = {name: {"wall": [], "cpu": [], "out": b""} for name in commands}
     for _ in range(RUNS):
         for name, command in commands.items():
+            # A command given as (argv, variables) runs with those added to the environment.
+            command, extra = command if isinstance(command, tuple) else (command, {})
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            wall, out, err, code = once(command, env)
+            wall, out, err, code = once(command, {**env, **extra})
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             # 1: query found nothing; 4: ldapsearch stopped at the size limit, as query does.
             assert code in (0, 1, 4), (command, err)
@@ -85,8 +98,24 @@ def book(path, count=2000):
     subprocess.run([BIN, "import", str(cards), "--db", str(path), "--create"], check=True, capture_output=True)
 
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def floors(work):
+    """The floor programs, built once: the C program that exits, nomain.so, ldapfloor."""
+    compiler = shutil.which("clang") or "cc"  # CLDAPSupport.h's _Nonnull is clang's
+    exit_program, nomain, ldapfloor = work / "exit", work / "nomain.so", work / "ldapfloor"
+    support = ROOT / "Sources" / "CLDAPSupport"
+    subprocess.run([compiler, "-O2", "-o", exit_program, ROOT / "bench" / "echo.c"], check=True)
+    subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", nomain, ROOT / "bench" / "nomain.c", "-ldl"], check=True)
+    subprocess.run([compiler, "-O2", "-I", support / "include", "-o", ldapfloor, ROOT / "bench" / "ldapfloor.c",
+                    support / "cldap.c", support / "lazyldap.c", "-ldl", "-lpthread", "-lm"], check=True)
+    return str(exit_program), str(nomain), str(ldapfloor)
+
+
 def main(sizes, previous):
     env = {"HOME": "/tmp", "PATH": os.environ["PATH"]}
+    floor_rows = []
     print(f"binary: {BIN}" + (f"; previous: {previous}" if previous else "")
           + f"; {RUNS} interleaved rounds; whole processes, ms, median (p90 of wall)\n")
     header = "| directory | query | query + directory, wall | ldapsearch, wall | ratio | query + directory, CPU | ldapsearch, CPU | query, book only, wall / CPU |"
@@ -98,6 +127,7 @@ def main(sizes, previous):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = pathlib.Path(tmp)
             server = ldap_server.LDAPServer(tmp, count=size)
+            exit_program, nomain, ldapfloor = floors(tmp)
             try:
                 plain, with_directory = tmp / "plain.sqlite", tmp / "dir.sqlite"
                 book(plain)
@@ -116,6 +146,10 @@ def main(sizes, previous):
                         "floor": ["ldapsearch", "-x", "-LLL", "-H", f"ldap://127.0.0.1:{server.port}", "-b",
                                   ldap_server.PEOPLE, "-z", "50", "-l", "3", ldap_filter(text), *ATTRIBUTES],
                         "alone": [BIN, "query", "--db", str(plain), *text.split()],
+                        "exit": [exit_program],
+                        "premain": ([BIN, "query", "--db", str(with_directory), *text.split()], {"LD_PRELOAD": nomain}),
+                        "cldap": [ldapfloor, f"ldap://127.0.0.1:{server.port}", ldap_server.PEOPLE, ldap_filter(text),
+                                  "50", "3", *ATTRIBUTES],
                     }
                     if previous:
                         commands["previous"] = [previous, "query", "--db", str(older), *text.split()]
@@ -129,8 +163,24 @@ def main(sizes, previous):
                     if previous:
                         row += f" {median_ms(r['previous']['wall']):.1f} / {median_ms(r['previous']['cpu']):.1f} |"
                     print(row, flush=True)
+                    # Our floor: pre-main plus libldap's own work (the C search less a process).
+                    floor_rows.append((size, text, {name: (median_ms(r[name]["wall"]), median_ms(r[name]["cpu"]))
+                                                    for name in ("ours", "floor", "alone", "exit", "premain", "cldap")}))
             finally:
                 server.stop()
+    print("\nFloors, same rounds (wall / CPU, ms, medians). *reachable floor* = our pre-main floor + "
+          "(C search − C exit); the target is 1.3 × ldapsearch.\n")
+    print("| directory | query | C exit | our pre-main | C search (cldap) | ldapsearch | reachable floor | 1.3 × ldapsearch "
+          "| floor / ldapsearch | `query` + directory |")
+    print("|" + "---|" * 10)
+    for size, text, m in floor_rows:
+        floor = [m["premain"][i] + m["cldap"][i] - m["exit"][i] for i in (0, 1)]
+        print(f"| {size:,} | `{text}` | " + " | ".join(f"{m[n][0]:.1f} / {m[n][1]:.1f}"
+                                                        for n in ("exit", "premain", "cldap", "floor"))
+              + f" | {floor[0]:.1f} / {floor[1]:.1f} | {1.3 * m['floor'][0]:.1f} / {1.3 * m['floor'][1]:.1f} "
+              f"| {floor[0] / m['floor'][0]:.2f}× / {floor[1] / m['floor'][1]:.2f}× "
+              f"| {m['ours'][0]:.1f} / {m['ours'][1]:.1f} ({m['ours'][0] / m['floor'][0]:.2f}× / "
+              f"{m['ours'][1] / m['floor'][1]:.2f}×) |")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,9 @@ struct QueryCommand: ParsableCommand {
                 for: words.joined(separator: " "),
                 directories: store
             ) { book in
+                // The book is read: closed now, while the directories are asked, rather than
+                // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).
+                closeBeforeExit(store)
                 guard format != .mutt, !book.isEmpty else { return }
                 write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
                 written = true

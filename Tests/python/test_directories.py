@@ -3,8 +3,8 @@
 session, `conftest.people_directory`; a test that stops its server has its own copy):
 anonymous and bound searches, a wrong password, LDAPS and StartTLS with a self-signed
 certificate (refused by default, accepted with --ca-file), a stopped server, a server that never
-answers (the time limit holds and the book's answer stands), a size limit, hostile values, and
-`show` and `copy` of a directory's entry."""
+answers (the time limit holds, the book's answer stands and its lines go out first), a size
+limit, a directory's own --filter, hostile values, and `show` and `copy` of a directory's entry."""
 import json
 import os
 import subprocess
@@ -71,6 +71,7 @@ def test_anonymous_query_lists_the_book_first_then_the_directory(tmp_path, serve
                                        for r in range(25))
     assert lines[0] == "contactsbook: 26 addresses"
     assert result.stderr == ""
+    assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
 
 
 def test_words_are_prefixes_of_any_attribute_and_all_must_match(tmp_path, server):
@@ -168,6 +169,50 @@ def test_a_directory_that_never_answers_costs_its_time_limit_once(tmp_path):
         assert searched.stdout.count("directory slow: no complete answer within 0.5 s") == 1
     finally:
         proxy.close()
+
+
+def test_the_books_lines_go_out_at_once_while_a_slow_directory_is_asked(tmp_path):
+    # Without mutt's counting first line, `query` writes the book's lines before the directories
+    # answer: the proxy never answers and the limit is 30 s, so the line read here came first.
+    book(tmp_path)
+    proxy = SilentProxy()
+    process = None
+    try:
+        add(tmp_path, "slow", f"ldap://127.0.0.1:{proxy.port}/{PEOPLE}", "--plaintext", "--time-limit", "30")
+        for format_, line in [("plain", "zoe.local@example.org\tZoë Local\twork\n"),
+                              ("aerc", "zoe.local@example.org\tZoë Local\n")]:
+            process = subprocess.Popen([BIN, "query", "--format", format_, "--db", str(tmp_path / "book.sqlite"), "zoë"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                       env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+            assert process.stdout.readline() == line
+            assert process.poll() is None, "still asking the directory"
+            # The book was closed before its lines went out: nothing of SQLite's is left beside it.
+            assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
+            process.kill()
+            process.communicate(timeout=30)
+            process = None
+    finally:
+        if process:
+            process.kill()
+            process.communicate(timeout=30)
+        proxy.close()
+
+
+def test_the_directorys_own_filter_says_who_is_a_person(tmp_path, server):
+    book(tmp_path)
+    # Of the 500 Zoës, the filter keeps those whose uid is p2 or p402.
+    add(tmp_path, "corp", server.url, "--plaintext", "--filter", "(&(objectClass=inetOrgPerson)(|(uid=p2)(uid=p402)))")
+    listed = run(tmp_path, "directory", "list")
+    assert "filter (&(objectClass=inetOrgPerson)(|(uid=p2)(uid=p402)))" in listed.stdout
+    result = run(tmp_path, "query", "--format", "aerc", "zoë")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("zoe.local@example.org\tZoë Local\n" "p2@corp.example.org\tZoë Lee\n"
+                             "p402@corp.example.org\tZoë Lee1\n")
+    assert result.stderr == ""
+    # `directory test` looks for one person through the same filter.
+    tested = run(tmp_path, "directory", "test", "corp")
+    assert tested.returncode == 0, tested.stderr
+    assert "e.g. uid=p2," in tested.stdout or "e.g. uid=p402," in tested.stdout
 
 
 def test_the_size_limit_says_more_exist(tmp_path, server):

@@ -147,17 +147,26 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     ) -> DirectorySearch {
         let moment = now()
         let all = sources.filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
-        guard !all.isEmpty, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return DirectorySearch() }
+        // Only blanks (Foundation's `.whitespaces`: Zs and tab) ask nothing. Checked scalar by scalar:
+        // `trimmingCharacters(in:)` bridged to NSString, on the way to the server (bench/DIRECTORY.md).
+        let blank = text.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        guard !all.isEmpty, !blank else { return DirectorySearch() }
         var answers = [DirectoryAnswer](repeating: DirectoryAnswer(), count: all.count)
         let results = NSLock()
-        // Every directory at once: the search costs the longest time limit, not their sum.
-        DispatchQueue.concurrentPerform(iterations: all.count) { index in
+        let askOne = { (index: Int) in
             let source = all[index]
             let answer =
                 LDAPFilter.search(text, people: source.peopleFilter).map {
-                    ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
+                    self.ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
                 } ?? DirectoryAnswer()
             results.withLock { answers[index] = answer }
+        }
+        // Every directory at once: the search costs the longest time limit, not their sum. One
+        // directory (the usual case) is asked on this thread: `concurrentPerform` started another.
+        if all.count == 1 {
+            askOne(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: all.count, execute: askOne)
         }
         for (source, answer) in zip(all, answers) {
             if case .directory(_, let reason, _)? = answer.failure, [.connect, .timeout, .noLibrary].contains(reason) {

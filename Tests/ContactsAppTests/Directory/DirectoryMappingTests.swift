@@ -91,6 +91,19 @@ final class DirectoryMappingTests: XCTestCase {
         XCTAssertTrue(contact.title.hasSuffix("…"))
     }
 
+    func test_values_areTrimmedOfBlanks_scalarByScalar_inAnyScript() {
+        // Tab, no-break space and the ideographic space (Zs) are trimmed; a newline is a control
+        // and becomes a space first. What is left is the value's own scalars, untouched: a
+        // combining mark after a leading blank stays (a Character would take the blank along).
+        let values: [(String, String?)] = [
+            ("Zoë", "Zoë"), ("\tZoë\u{00A0}", "Zoë"), ("\u{3000}李 小龙\u{3000}", "李 小龙"),
+            ("\nØdegaard\r", "Ødegaard"), (" \u{0301}e", "\u{0301}e"), ("\u{00A0}\t ", nil), ("  Ann Lee ", "Ann Lee"),
+        ]
+        for (value, expected) in values {
+            XCTAssertEqual(DirectoryEntry.text(Data(value.utf8)), expected, value.debugDescription)
+        }
+    }
+
     func test_anEntryWithNoName_isNamedByItsDN() {
         XCTAssertEqual(
             DirectoryMapping.contact(from: entry([("mail", ["a@b.test"])])).fullName,

@@ -126,7 +126,25 @@ final class DirectoryWorkerTests: XCTestCase {
 
     func test_noWords_askNoDirectory() {
         XCTAssertEqual(sut.search("   "), DirectorySearch())
+        // Blanks of any script (tab, no-break space, ideographic space) are no words either.
+        XCTAssertEqual(sut.search("\t\u{00A0}\u{3000}"), DirectorySearch())
+        // A line break is no word for the filter: each directory's answer is empty, nothing is asked.
+        XCTAssertEqual(sut.search("\n").answers, [DirectoryAnswer(), DirectoryAnswer()])
         XCTAssertTrue(client.requests.isEmpty)
+    }
+
+    func test_oneDirectory_isAskedAndAnswers_likeSeveral() {
+        // Given: one directory, asked on the caller's thread (no concurrentPerform)
+        client.answers = [
+            "lab": DirectoryAnswer(entries: [person("lab", "al", "Al Lee", mail: "al@lab.test")], more: true)
+        ]
+        // When
+        let found = sut.search("lee", in: [lab], attributes: DirectoryMapping.mailAttributes)
+        // Then
+        XCTAssertEqual(found.entries.map(\.dn), ["uid=al,dc=lab"])
+        XCTAssertEqual(found.notices, ["directory lab: more entries match than the 1 shown; type more of the name"])
+        XCTAssertEqual(client.requests.map(\.filter), [LDAPFilter.search("lee")])
+        XCTAssertEqual(client.requests.map(\.password), [nil])
     }
 
     func test_entry_asksForTheDNAsBase_oneEntry() throws {

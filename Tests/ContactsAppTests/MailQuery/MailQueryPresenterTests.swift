@@ -65,6 +65,21 @@ final class MailQueryPresenterTests: XCTestCase {
         XCTAssertEqual(answer.text, "contactsbook: 1 address\nx@example.org\tAnn Lee Jr [31m\ta b\n")
     }
 
+    func test_present_formatCharactersAndC1Controls_becomeSpaces_otherTextStaysAsItIs() {
+        // Given names in other scripts (combining marks kept) and a right-to-left override, a C1
+        // control and DEL, which a terminal would act on
+        let matches = [
+            MailQueryMatch(address: "p1@corp.test", name: "Zoë Nguyễn", info: "corp directory · Example Corp"),
+            MailQueryMatch(address: "p2@corp.test", name: "e\u{0301}\u{202E}kcaH", info: "a\u{85}b\u{7F}c"),
+        ]
+        // When
+        let answer = sut.present(matches, format: .plain)
+        // Then
+        XCTAssertEqual(
+            answer.text,
+            "p1@corp.test\tZoë Nguyễn\tcorp directory · Example Corp\np2@corp.test\te\u{0301} kcaH\ta b c\n")
+    }
+
     func test_present_plain_isMuttsLinesWithoutTheFirst_andNothingWhenNoneMatch() {
         // Given
         let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme")]
