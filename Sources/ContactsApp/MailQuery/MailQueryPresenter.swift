@@ -62,6 +62,9 @@ public struct MailQueryPresenter {
 
     /// One field of a line: tabs, line breaks and other control characters become spaces.
     private static func field(_ text: String, _ controls: CharacterSet) -> String {
-        String(text.unicodeScalars.map { controls.contains($0) ? " " : Character($0) })
+        // Printable ASCII holds no control character: returned as it is. A group's field of 10,000
+        // addresses (320 kB) rebuilt character by character was a sixth of `query GROUP`'s time.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return String(text.unicodeScalars.map { controls.contains($0) ? " " : Character($0) })
     }
 }
