@@ -12,6 +12,12 @@ CPU time (user + sys), as bench/cpubench.py measures it (the host is shared, wal
 waiting for a core): line sessions of 1 and of 8 commands, 3 of each, least of each kept,
 (many - one) / 7 per command; each `query` is a whole process, as mutt starts it, `--runs` times,
 least and median CPU and median wall. Prints a Markdown table.
+
+    bench/groups.py BIN BOOK --against BIN2 BOOK2 [--rounds 7]
+
+Side by side, interleaved (A's run then B's, round after round): per command, the median over
+the rounds of (8-command session - 1-command session) / 7, and each `query`'s median CPU. BOOK2
+is a copy of BOOK (each binary may upgrade its own copy; the group is made in each by its BIN).
 """
 import argparse
 import os
@@ -78,6 +84,45 @@ def query(binary, book, term, runs):
     return cpu[0], statistics.median(cpu), wall, out
 
 
+def session_cpu(binary, book, command, k):
+    text = (command + "\n") * k
+    return cpu_of(lambda: subprocess.run([binary, "--db", book], input=text.encode(), stdout=subprocess.DEVNULL,
+                                         check=True))[0]
+
+
+def side_by_side(a, b, rounds, person, n=8):
+    commands = ["list", f'list --group "{GROUP}"', f'list --group "{GROUP}"\nnext', "list --ungrouped",
+                "list --ungrouped\nnext"]
+    print(f"| command (CPU ms per command, median of {rounds} interleaved rounds) | A | B | B / A |")
+    print("|---|---|---|---|")
+    for command in commands:
+        got = {0: [], 1: []}
+        for _ in range(rounds):
+            for side, (binary, book) in enumerate([a, b]):
+                one = session_cpu(binary, book, command, 1)
+                many = session_cpu(binary, book, command, n)
+                got[side].append((many - one) / (n - 1) * 1000)
+        ma, mb = statistics.median(got[0]), statistics.median(got[1])
+        shown = command.replace("\n", " then ")
+        print(f"| `{shown}` | {ma:.2f} | {mb:.2f} | {mb / ma if ma > 0 else float('nan'):.2f} |")
+    print()
+    print(f"| `query` (whole process, CPU ms, median of {rounds} interleaved) | A | B | output A / B bytes |")
+    print("|---|---|---|---|")
+    for term in [person, "bench"]:
+        got, outs = {0: [], 1: []}, {}
+        for _ in range(rounds):
+            for side, (binary, book) in enumerate([a, b]):
+                holder = {}
+                def go():
+                    holder["out"] = subprocess.run([binary, "--db", book, "query", term], stdout=subprocess.PIPE,
+                                                   stderr=subprocess.DEVNULL, check=True).stdout
+                got[side].append(cpu_of(go)[0] * 1000)
+                outs[side] = holder["out"]
+        same = "same" if outs[0] == outs[1] else "DIFFERENT"
+        print(f"| `query {term}` | {statistics.median(got[0]):.1f} | {statistics.median(got[1]):.1f} | "
+              f"{len(outs[0]):,} / {len(outs[1]):,} ({same}) |")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -85,8 +130,15 @@ def main():
     parser.add_argument("--members", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--person", default="jos")
+    parser.add_argument("--against", nargs=2, metavar=("BIN2", "BOOK2"))
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     make_group(args.binary, args.book, args.members)
+    if args.against:
+        make_group(args.against[0], args.against[1], args.members)
+        print(f"A: {args.binary} on {args.book}\nB: {args.against[0]} on {args.against[1]}\n")
+        side_by_side((args.binary, args.book), tuple(args.against), args.rounds, args.person)
+        return
     with sqlite3.connect(f"file:{args.book}?mode=ro", uri=True) as db:
         contacts = db.execute("SELECT COUNT(*) FROM contact").fetchone()[0]
         size = db.execute("SELECT COUNT(*) FROM group_member m JOIN contact_group g ON g.id = m.group_id "

@@ -201,6 +201,35 @@ def test_a_book_the_server_does_not_let_us_write_is_searched_and_refuses_every_e
     assert "Lead" in book.run("show", str(team[0]["id"])).stdout
 
 
+def test_a_group_made_for_a_book_that_turns_read_only_before_its_push_is_refused_naming_it(two_books, tmp_path):
+    server = two_books.server
+    two_books.put(two_books.team, "bob.vcf", vcard("bob", "Bob", "Ray"))
+    book = Book(tmp_path)
+    add_all_books(book, server)
+    summary(book.sync())
+    made = book.run("group", "new", "Team club", "--book", "team")
+    assert made.returncode == 0, made.stderr
+    # The server takes write away before the group was ever pushed: the sync learns it and pushes nothing there.
+    two_books.restart_with_rights(READ_ONLY_TEAM)
+    summary(book.sync())
+    assert books_json(book)["team"]["readOnly"] == "server"
+    message = "group Team club is in book team, which is read-only (the server does not let us write it); nothing was changed"
+    for args in (["group", "add", "Team club", "Bob Ray"], ["group", "rename", "Team club", "Crew"],
+                 ["group", "delete", "Team club"]):
+        refused = book.run(*args)
+        assert refused.returncode == 1, args
+        assert message in refused.stdout + refused.stderr, (args, refused.stdout, refused.stderr)
+    assert "Team club" in book.run("groups").stdout
+    assert two_books.names(two_books.team) == ["bob.vcf"]
+    # Writable again: the group is changed, and pushed to team at the next sync.
+    two_books.restart_with_rights(READ_ONLY_TEAM.replace("permissions: r\n", "permissions: rw\n", 1))
+    summary(book.sync())
+    added = book.run("group", "add", "Team club", "Bob Ray")
+    assert added.returncode == 0, added.stderr
+    summary(book.sync())
+    assert len(two_books.names(two_books.team)) == 2
+
+
 def test_a_book_marked_read_only_refuses_edits_until_unmarked(two_books, tmp_path):
     server = two_books.server
     two_books.put(two_books.team, "bob.vcf", vcard("bob", "Bob", "Ray"))

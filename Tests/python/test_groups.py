@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 
 from rpc_client import TIMEOUT, binary, isolated_env
@@ -39,6 +40,31 @@ def test_group_words_in_a_line_session_and_undo(tmp_path):
     assert "  Groups        Book club" in out
     assert "Undid: added Ann Lee, Cy Young to group Book club" in out
     assert out.rstrip().endswith("Book club        0\n1 group")
+
+
+def test_rename_remove_and_delete_in_a_line_session_each_undone(tmp_path):
+    db = book(tmp_path)
+    # Members by number, by name and by a search word ("young" names Cy alone)
+    script = ("group new Family\ngroup add family 1 \"bob stone\" young\ngroup rename family Kin\n"
+              "group remove kin stone\nlist --group kin\nlist --ungrouped\ngroups\n"
+              "undo\nlist --group kin\nundo\ngroups\ngroup delete family\ngroups\nundo\ngroups\n")
+    result = run(tmp_path, db, script=script)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Added Ann Lee, Bob Stone, Cy Young to Family (3 members)" in out
+    assert "Renamed group Family to Kin" in out, out
+    assert "Removed Bob Stone from Kin (2 members)" in out
+    assert "Page 1 of 1 · 2 contacts in group Kin · by last name" in out
+    assert "Page 1 of 1 · 1 contact in no group · by last name" in out
+    assert "Undid: removed Bob Stone from group Kin" in out
+    assert "Page 1 of 1 · 3 contacts in group Kin · by last name" in out
+    assert "Undid: renamed group Family to Kin" in out
+    assert "Deleted group Family" in out, out
+    assert "Undid: deleted group Family" in out
+    # The listings in order: Kin of 2, Family of 3 (both undone), none, Family again
+    listed = re.findall(r"\n(Kin|Family) +(\d+)\n1 group|(No groups yet)", out)
+    assert [m[0] + m[1] or m[2] for m in listed] == ["Kin2", "Family3", "No groups yet", "Family3"], listed
+    assert out.rstrip().endswith("Family        3\n1 group"), out[-200:]
 
 
 def test_subcommands_with_json_and_errors(tmp_path):

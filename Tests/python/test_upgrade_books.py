@@ -3,6 +3,7 @@ README names the commit and the commands that made each), opened with today's ex
 person would: the upgrade is said once, every contact is there and found, and in the books that
 kept a journal the old history is listed, its last change undone and the trash restored."""
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -130,3 +131,33 @@ def test_the_directories_of_an_earlier_version_are_kept(tmp_path):
     with sqlite3.connect(older) as book:
         assert book.execute("SELECT name, security FROM directory_source").fetchall() == [("corp", "ldaps")]
         assert book.execute("SELECT COUNT(*) FROM grdb_migrations WHERE identifier = 'add directory sources'").fetchone() == (1,)
+
+
+def test_the_groups_of_an_earlier_version_list_their_members_after_the_upgrade(tmp_path):
+    # Made by main 51b1074 with WITH_GROUPS=1 (Fixtures/books/README.md): groups whose members name
+    # cards with `urn:uuid:` and without, one member whose card is not in the book, Bob deleted
+    # while in Friends. The upgrade finds each member's row once (`group_contact`).
+    db = copy(tmp_path, "groups-51b1074")
+    first = run(tmp_path, db, "groups\nlist --group friends\nlist --group clients\nlist --ungrouped\n")
+    assert first.returncode == 0, first.stderr
+    assert "upgrading " + db in first.stderr
+    assert "Board                     1\nClients  3 (2 in this book)\nFriends  3 (2 in this book)\n" in first.stdout
+    friends, clients, ungrouped = first.stdout.split("#  Name")[1:]
+    assert "Ann Lee" in friends and "José Núñez" in friends and "Bob Stone" not in friends
+    assert "2 contacts in group Friends" in friends
+    assert "Acme Support" in clients and "Olga Brown" in clients and "2 contacts in group Clients" in clients
+    assert [name in ungrouped for name in ["Beethoven", "Mary Kowalczyk", "山田", "Ann Lee"]] == [True, True, True, False]
+    assert "3 contacts in no group" in ungrouped
+    # Bob's deletion undone: he is back in Friends, and out of the contacts in no group.
+    undone = run(tmp_path, db, "undo\nlist --group friends\nlist --ungrouped\n")
+    assert "Undid: deleted Bob Stone" in undone.stdout, undone.stdout + undone.stderr
+    friends, ungrouped = undone.stdout.split("#  Name")[1:]
+    assert "Bob Stone" in friends and "3 contacts in group Friends" in friends
+    assert "Bob Stone" not in ungrouped and "3 contacts in no group" in ungrouped
+    # A member added and taken back after the upgrade.
+    added = run(tmp_path, db, "group add friends 山田\nlist --group friends\ngroups\nundo\nlist --group friends\n")
+    assert added.returncode == 0, added.stderr
+    with_taro, without = added.stdout.split("#  Name")[1:3]
+    assert "太郎 山田" in with_taro and "4 contacts in group Friends" in with_taro
+    assert "太郎 山田" not in without and "3 contacts in group Friends" in without
+    assert re.search(r"\nFriends +4\n", with_taro), with_taro

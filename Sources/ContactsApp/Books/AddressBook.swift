@@ -71,8 +71,11 @@ public protocol AddressBookStore: AnyObject {
     /// Puts the contacts in `book`, in one transaction: a contact linked to another server book
     /// leaves its link for a `BookMove`; one not yet on a server is pinned to `book`.
     /// With a `summary`, one change set of the journal (`undo` moves them back); without, not
-    /// journalled (a copy's new contacts, whose insert is).
+    /// journalled.
     func move(_ ids: [Int64], to book: String, summary: String?) throws
+    /// Inserts new contacts straight into `book` (which exists), in one change set saying
+    /// `summary`: one `undo` takes every copy back, and a `redo` puts them in that book again.
+    func insertCopies(_ contacts: [Contact], into book: String, summary: String) throws -> [Contact]
     /// The moves whose DELETE is still to send, from the books of `account`.
     func pendingMoves(account: String) throws -> [BookMove]
     /// The move's card was deleted (or is gone): forgotten.

@@ -29,11 +29,18 @@ public struct BookAccess {
 
     /// Throws `ContactsFailure.readOnly` when `group`'s card is linked to a read-only book: a change
     /// made here would never be pushed (a read-only book is only pulled) and would part from the server's.
+    /// A group not pushed yet is in the book its first push sends it to (`group new --book`, else
+    /// the default book), which may have become read-only since it was made.
     public func check(group: ContactGroup) throws {
         guard let books, let links = store as? GroupSyncStore else { return }
-        let readOnly = try Self.translating { try books.addressBooks(counting: false) }.filter(\.isReadOnly)
+        let all = try Self.translating { try books.addressBooks(counting: false) }
+        let readOnly = all.filter(\.isReadOnly)
         guard !readOnly.isEmpty else { return }
-        let linked = try Self.translating { try links.groupBooks(uid: group.uid) }
+        var linked = try Self.translating { try links.groupBooks(uid: group.uid) }
+        if linked.isEmpty {
+            let chosen = try Self.translating { try links.chosenGroupBooks() }[group.uid]
+            linked = (chosen ?? all.first(where: \.isDefault)?.name).map { [$0] } ?? []
+        }
         guard let book = readOnly.first(where: { linked.contains($0.name) }) else { return }
         throw ContactsFailure.readOnly(book: book.name, byServer: book.serverReadOnly, contact: "group \(group.name)")
     }

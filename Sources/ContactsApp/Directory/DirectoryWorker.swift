@@ -26,7 +26,8 @@ public protocol ContactsDirectoryLogic: AnyObject {
     func search(_ text: String) -> DirectorySearch
     /// Whether any directory is set up (nothing is asked, and libldap is not loaded, without one).
     var hasSources: Bool { get }
-    /// Saves the entry as a new contact, in one journalled change set; returns it saved.
+    /// Saves the entry as a new contact, in one journalled change set; returns it saved. Throws
+    /// `ContactsFailure.readOnly` when the default book, where it would go, is read-only.
     func copy(_ entry: DirectoryEntry) throws -> Contact
 }
 
@@ -208,6 +209,9 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
     /// directory and the entry's LDAP URL.
     public func copy(_ entry: DirectoryEntry) throws -> Contact {
         guard let journal else { throw DirectoryFailure.storage("this book cannot keep copies") }
+        // A new contact goes to the default book: refused, naming it, when that book is read-only
+        // (issue 30), as `add` is.
+        if let store = journal as? ContactStore { try BookAccess(store: store).checkNewContacts() }
         let server = try? source(named: entry.source).server
         var contact = DirectoryMapping.contact(from: entry, server: server)
         contact.uid = makeUID()

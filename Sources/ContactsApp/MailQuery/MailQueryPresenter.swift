@@ -63,7 +63,7 @@ public struct MailQueryPresenter {
     /// One field of a line: tabs, line breaks and other control characters become spaces.
     /// Printable ASCII (most addresses and many names) has none, and a field without one is
     /// returned as it is: rebuilding every field scalar by scalar was a tenth of a `query`'s
-    /// own work with 50 directory lines (bench/DIRECTORY.md).
+    /// own work with 50 directory lines (bench/DIRECTORY.md), a sixth of `query GROUP`'s.
     private static func field(_ text: String, _ controls: CharacterSet) -> String {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: controls.contains) else { return text }

@@ -18,6 +18,10 @@ public protocol ContactGroupStore: AnyObject {
     func groupNames() throws -> [(id: Int64, name: String)]
     /// The groups a contact with this UID is a member of, by name.
     func groups(containing uid: String) throws -> [ContactGroup]
+    /// A group's members whose card is in this book, in last-name order, with what a mail
+    /// client's line needs: id, UID, the name's parts and order, organisation and emails (a
+    /// store may leave every other field empty).
+    func mailContacts(inGroup id: Int64) throws -> [Contact]
     /// Saves a group in one change set of `kind` saying `summary`: a new one (no id) is inserted
     /// with version 1; a stored one is replaced if its stored version is still `group.version`.
     func saveGroup(_ group: ContactGroup, kind: ChangeKind, summary: String) throws -> ContactGroup

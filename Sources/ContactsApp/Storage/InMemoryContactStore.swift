@@ -188,6 +188,10 @@ extension InMemoryContactStore: ContactGroupStore {
         try groups().compactMap { summary in summary.group.id.map { ($0, summary.group.name) } }
     }
 
+    public func mailContacts(inGroup id: Int64) throws -> [Contact] {
+        groupPage(ContactQuery(sort: .last, page: 1, limit: .max, locatesMatches: false), .members(of: id)).contacts
+    }
+
     public func groups(containing uid: String) throws -> [ContactGroup] {
         let key = GroupCard.memberUID(uid)
         return lock.withLock { groupsByID.values.filter { $0.members.map(GroupCard.memberUID).contains(key) } }.sorted(

@@ -169,6 +169,26 @@ extension SQLiteContactStore: AddressBookStore {
         }
     }
 
+    /// The copies are the change set's inserts; their book is a pin (`moveRows`), not a move of
+    /// the journal's: an undo deletes them (the pin of an id never given again is inert), a
+    /// redo puts them back under their ids, where the pin still places them.
+    public func insertCopies(_ contacts: [Contact], into book: String, summary: String) throws -> [Contact] {
+        try guarded {
+            try write { db, anchors in
+                guard
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM address_book WHERE name = ?)", arguments: [book]) == true
+                else { throw ContactStoreError.storage("There is no book named \(book).") }
+                return try journalled(.add, origin: nil, db, anchors: anchors) { recorder in
+                    recorder.summary = summary
+                    let saved = try contacts.map { try recorder.insert($0, keepingID: false) }
+                    try Self.moveRows(saved.compactMap(\.id), to: book, db)
+                    return saved
+                }
+            }
+        }
+    }
+
     /// The book a contact is in and whether a pin put it there (nil: no such contact).
     static func placement(of id: Int64, _ db: Database) throws -> (book: String, pinned: Bool)? {
         guard

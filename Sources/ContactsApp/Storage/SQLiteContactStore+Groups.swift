@@ -45,17 +45,42 @@ extension SQLiteContactStore: ContactGroupStore {
                 """)
     }
 
+    /// Each group's members by contact row (`group_contact`), with the row's sort keys, kept by
+    /// the store in the transaction of every save of a group or a contact (`linkMember`,
+    /// `linkContact`): a group's page walks (group, sort key, id) and stops at its 50 rows,
+    /// where joining members to contacts by UID cost two UID look-ups per member for every
+    /// page (72 ms for a group of 10,000 in a 1M book, bench/FINDINGS.md). Filled from the
+    /// member index, the contacts found by UID as the join found them; the member index
+    /// drives the join (CROSS JOIN), so a book's cost is its members', not its contacts'.
+    static let addGroupRowsByContact = Migration(
+        name: "add group members by contact row with their sort keys", legacyIdentifier: nil
+    ) { db, _ in
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS group_contact (
+                    group_id INTEGER NOT NULL,            -- contact_group.id
+                    contact_id INTEGER NOT NULL,          -- contact.id of a card a member's UID names
+                    sort_first TEXT NOT NULL,             -- the contact's sort keys, as in contact
+                    sort_last TEXT NOT NULL,
+                    PRIMARY KEY (group_id, contact_id)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO group_contact (group_id, contact_id, sort_first, sort_last)
+                    SELECT m.group_id, c.id, c.sort_first, c.sort_last
+                    FROM group_member m CROSS JOIN contact c
+                    ON c.uid IN (m.member, 'urn:uuid:' || m.member, 'URN:UUID:' || m.member);
+                CREATE INDEX IF NOT EXISTS group_contact_first ON group_contact(group_id, sort_first, contact_id);
+                CREATE INDEX IF NOT EXISTS group_contact_last ON group_contact(group_id, sort_last, contact_id);
+                CREATE INDEX IF NOT EXISTS group_contact_by_contact ON group_contact(contact_id);
+                """)
+    }
+
     // MARK: - Reading
 
     public func groups() throws -> [GroupSummary] {
         try guarded {
             try writer.read { db in
                 let counts = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT m.group_id, COUNT(*) FROM group_member m
-                        WHERE EXISTS (SELECT 1 FROM contact c WHERE c.uid IN (m.member, 'urn:uuid:' || m.member)) GROUP BY m.group_id
-                        """
+                    db, sql: "SELECT group_id, COUNT(*) FROM group_contact GROUP BY group_id"
                 ).reduce(into: [Int64: Int]()) { $0[$1[0]] = $1[1] }
                 return try Self.groupRows(where: "1", [], db).map {
                     GroupSummary(group: $0, inBook: counts[$0.id ?? 0] ?? 0)
@@ -210,17 +235,81 @@ extension SQLiteContactStore: ContactGroupStore {
 
     static func deleteGroupRow(id: Int64, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM group_member WHERE group_id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM group_contact WHERE group_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM contact_group WHERE id = ?", arguments: [id])
     }
 
-    /// The member index follows the card: every member the card names, once.
+    /// The member index follows the card: every member the card names, once. Only the members
+    /// added or removed are written, with their rows in `group_contact`: adding one member to a
+    /// group of 10,000 rewrote all of them (two UID look-ups each).
     static func writeMembers(_ group: ContactGroup, _ db: Database) throws {
         guard let id = group.id else { return }
-        try db.execute(sql: "DELETE FROM group_member WHERE group_id = ?", arguments: [id])
-        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO group_member (group_id, member) VALUES (?, ?)")
-        for member in GroupCard.read(group.card)?.members ?? group.members {
-            try insert.execute(arguments: [id, member])
+        let stored = Set(
+            try String.fetchAll(
+                db.cachedStatement(sql: "SELECT member FROM group_member WHERE group_id = ?"), arguments: [id]))
+        var wanted: [String] = []
+        var seen = Set<String>()
+        for member in GroupCard.read(group.card)?.members ?? group.members where seen.insert(member).inserted {
+            wanted.append(member)
         }
+        let removing = stored.subtracting(seen)
+        let deleteMember = try db.cachedStatement(sql: "DELETE FROM group_member WHERE group_id = ? AND member = ?")
+        let unlink = try db.cachedStatement(
+            sql: """
+                DELETE FROM group_contact WHERE group_id = ? AND contact_id IN
+                    (SELECT id FROM contact WHERE uid IN (?, 'urn:uuid:' || ?, 'URN:UUID:' || ?))
+                """)
+        for member in removing.sorted() {
+            try deleteMember.execute(arguments: [id, member])
+            try unlink.execute(arguments: [id, member, member, member])
+        }
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO group_member (group_id, member) VALUES (?, ?)")
+        for member in wanted where !stored.contains(member) {
+            try insert.execute(arguments: [id, member])
+            try linkMember(member, group: id, db)
+        }
+    }
+
+    /// The contacts a member names (its UID with or without `urn:uuid:`, as cards write it), put
+    /// in the group's rows of `group_contact`: resolved once here, so a page of the group reads
+    /// its members by contact row and sort key, not by UID.
+    static func linkMember(_ member: String, group id: Int64, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO group_contact (group_id, contact_id, sort_first, sort_last)
+                SELECT ?, id, sort_first, sort_last FROM contact WHERE uid IN (?, 'urn:uuid:' || ?, 'URN:UUID:' || ?)
+                """
+        ).execute(arguments: [id, member, member, member])
+    }
+
+    /// Keeps `group_contact` in step with a contact row: called by every insert, update and
+    /// delete of one (`SQLiteContactStore.insert`, `update`, `deleteRow`, `insertKeepingID`).
+    /// A new row joins the groups whose members name its UID (one look-up in the member index).
+    static func linkContact(id: Int64, uid: String, keys: SortKeys, _ db: Database) throws {
+        try run(
+            """
+            INSERT OR IGNORE INTO group_contact (group_id, contact_id, sort_first, sort_last)
+            SELECT group_id, ?, ?, ? FROM group_member WHERE member = ?
+            """, db
+        ) {
+            $0.integer(id); $0.text(keys.first); $0.text(keys.last); $0.text(GroupCard.memberUID(uid))
+        }
+    }
+
+    /// A row whose UID or sort keys changed: its memberships found again, or their keys moved.
+    static func relinkContact(id: Int64, uid: String, keys: SortKeys, uidChanged: Bool, _ db: Database) throws {
+        if uidChanged {
+            try unlinkContact(id: id, db)
+            try linkContact(id: id, uid: uid, keys: keys, db)
+        } else {
+            try run("UPDATE group_contact SET sort_first = ?, sort_last = ? WHERE contact_id = ?", db) {
+                $0.text(keys.first); $0.text(keys.last); $0.integer(id)
+            }
+        }
+    }
+
+    static func unlinkContact(id: Int64, _ db: Database) throws {
+        try run("DELETE FROM group_contact WHERE contact_id = ?", db) { $0.integer(id) }
     }
 
     // MARK: - The journal's part
@@ -295,27 +384,16 @@ extension JournalRecorder {
 
 extension SQLiteContactStore {
     /// A page of a group's members, or of the contacts in no group, in sort order; with a
-    /// search, only those it matches. A group's members are read through the member index
-    /// (10k members: 10k look-ups and one sort), never by walking the book.
+    /// search, only those it matches. A group's page walks its rows of `group_contact` in the
+    /// order's (group, sort key, id) index: 50 entries and their rows, and the count from the
+    /// group's own entries, never a UID look-up per member. The contacts in no group are the
+    /// book's count less the distinct members, and a page walks the sort index skipping members.
     func groupPage(_ query: ContactQuery, _ filter: GroupFilter) throws -> ContactPage {
         let parsed = ContactSearch(query.search)
         let column = Self.sortColumn(query.sort)
         return try guarded {
             try writer.read { db in
-                var from: String, arguments: StatementArguments
-                switch filter {
-                case .members(let id):
-                    // A member is kept without `urn:uuid:` (GroupCard.memberUID); a contact's UID may have it.
-                    from =
-                        "group_member m CROSS JOIN contact ON contact.uid IN (m.member, 'urn:uuid:' || m.member) WHERE m.group_id = ?"
-                    arguments = [id]
-                case .ungrouped:
-                    from = """
-                        contact WHERE NOT EXISTS (SELECT 1 FROM group_member m WHERE m.member =
-                            CASE WHEN contact.uid LIKE 'urn:uuid:%' THEN substr(contact.uid, 10) ELSE contact.uid END)
-                        """
-                    arguments = []
-                }
+                var searched: String?
                 if !parsed.isEmpty {
                     let search = try ResolvedSearch(parsed, db)
                     let (sql, searchArguments) = Self.matchingIDs(search)
@@ -323,42 +401,87 @@ extension SQLiteContactStore {
                     try Self.steppingIDs(db, sql: sql, arguments: searchArguments) {
                         ids.append($0); return true
                     }
-                    from += " AND contact.id IN (\(ResolvedSearch.list(ids)))"
+                    searched = ResolvedSearch.list(ids)
                 }
                 let columns = Self.readColumnList.map { "contact." + $0.name }.joined(separator: ", ")
                 let total: Int, rows: [Row]
-                if case .members = filter {
-                    // One pass over the members: their ids sorted by the sort key alone (the count is
-                    // their number), then the page's rows. Sorting whole rows (cards and all) to keep
-                    // 50, and counting in a second pass, read every member twice (bench/groups.py).
-                    let ids = try Int64.fetchAll(
-                        db, sql: "SELECT contact.id FROM \(from) ORDER BY contact.\(column), contact.id",
-                        arguments: arguments)
-                    total = ids.count
-                    let (limit, offset) = query.window(total: total)
-                    let page = ids.dropFirst(min(offset, ids.count)).prefix(limit)
-                    rows =
-                        page.isEmpty
-                        ? []
-                        : try Row.fetchAll(
-                            db,
-                            sql: """
-                                SELECT \(columns) FROM contact WHERE contact.id IN (\(page.map(String.init).joined(separator: ",")))
-                                ORDER BY contact.\(column), contact.id
-                                """)
-                } else {
-                    total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(from)", arguments: arguments) ?? 0
+                switch filter {
+                case .members(let id):
+                    let within = searched.map { " AND g.contact_id IN (\($0))" } ?? ""
+                    total =
+                        try Int.fetchOne(
+                            db, sql: "SELECT COUNT(*) FROM group_contact g WHERE g.group_id = ?\(within)",
+                            arguments: [id]
+                        ) ?? 0
                     let (limit, offset) = query.window(total: total)
                     rows = try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT \(columns) FROM \(from) ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
-                            """, arguments: arguments + [limit, offset])
+                            SELECT \(columns) FROM group_contact g CROSS JOIN contact ON contact.id = g.contact_id
+                            WHERE g.group_id = ?\(within) ORDER BY g.\(column), g.contact_id LIMIT ? OFFSET ?
+                            """, arguments: [id, limit, offset])
+                case .ungrouped:
+                    let outside = "NOT EXISTS (SELECT 1 FROM group_contact g WHERE g.contact_id = contact.id)"
+                    if let searched {
+                        total =
+                            try Int.fetchOne(
+                                db, sql: "SELECT COUNT(*) FROM contact WHERE contact.id IN (\(searched)) AND \(outside)"
+                            )
+                            ?? 0
+                    } else {
+                        // The kept count less the distinct members (read from the member rows'
+                        // contact index): a NOT EXISTS per contact counted the whole book.
+                        total =
+                            try Int.fetchOne(
+                                db,
+                                sql: """
+                                    SELECT (SELECT n FROM contact_count WHERE one = 1)
+                                         - (SELECT COUNT(DISTINCT contact_id) FROM group_contact)
+                                    """) ?? 0
+                    }
+                    let (limit, offset) = query.window(total: total)
+                    let within = searched.map { "contact.id IN (\($0)) AND " } ?? ""
+                    rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT \(columns) FROM contact WHERE \(within)\(outside)
+                            ORDER BY contact.\(column), contact.id LIMIT ? OFFSET ?
+                            """, arguments: [limit, offset])
                 }
                 let contacts = try rows.map(Self.contact(from:))
                 return ContactPage(
                     contacts: contacts, total: total,
                     matches: query.locatesMatches ? parsed.matches(on: contacts) : [:])
+            }
+        }
+    }
+
+    /// A group's members as a mail line needs them (`MailQueryWorker.groupMatches`), in
+    /// last-name order, read in one statement: id, the name's parts, organisation and emails,
+    /// nothing else (a group of 10,000 read whole was 16x the time of a person's query).
+    public func mailContacts(inGroup id: Int64) throws -> [Contact] {
+        try guarded {
+            try writer.read { db in
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT c.id, c.uid, c.given, c.family, c.organization, c.formatted_name, c.name_order, c.emails
+                        FROM group_contact g CROSS JOIN contact c ON c.id = g.contact_id
+                        WHERE g.group_id = ? ORDER BY g.sort_last, g.contact_id
+                        """, arguments: [id])
+                var found: [Contact] = []
+                while let row = try rows.next() {
+                    var contact = Contact(uid: row[1])
+                    contact.id = row[0]
+                    contact.givenName = row[2]
+                    contact.familyName = row[3]
+                    contact.organization = row[4]
+                    contact.formattedName = row[5]
+                    contact.nameOrder = NameOrder(rawValue: row[6]) ?? .givenFirst
+                    contact.emails = try Self.labeledValues(row[7])
+                    found.append(contact)
+                }
+                return found
             }
         }
     }

@@ -26,9 +26,11 @@ extension SQLiteContactStore: ImportSessionStore {
                 // writer, one transaction: consecutive), no images of them: an undo takes them then
                 // (`entriesForUndo`). Only the contacts it updated get before and after images.
                 return try journalled(.import, origin: nil, db, anchors: anchors) { recorder in
+                    // A book with no group members has no group rows to add for each card.
+                    let linkingGroups = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM group_member)") ?? true
                     let transaction = Transaction(
                         db: db, anchors: deferred == nil ? anchors : nil, bookWasEmpty: bookWasEmpty,
-                        recorder: bookWasEmpty ? nil : recorder)
+                        recorder: bookWasEmpty ? nil : recorder, linkingGroups: linkingGroups)
                     defer { transaction.db = nil }
                     try body(transaction)
                     try transaction.flushWords(db)
@@ -106,11 +108,14 @@ extension SQLiteContactStore: ImportSessionStore {
         let bookWasEmpty: Bool
         /// Records each save's images; nil into an empty book (the change set names the ids added).
         let recorder: JournalRecorder?
+        let linkingGroups: Bool
         /// The first id this import added: the ids it adds are consecutive (one writer, one
         /// transaction), so every id from here on is its own (no set growing with the file).
         var firstAdded: Int64? { ids.added.runs.first?.lowerBound }
-        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?) {
+        init(db: Database, anchors: AnchorKeeper?, bookWasEmpty: Bool, recorder: JournalRecorder?, linkingGroups: Bool)
+        {
             self.db = db; self.anchors = anchors; self.bookWasEmpty = bookWasEmpty; self.recorder = recorder
+            self.linkingGroups = linkingGroups
         }
 
         func flushWords(_ db: Database) throws {
@@ -149,7 +154,7 @@ extension SQLiteContactStore: ImportSessionStore {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
                 let saved = try SQLiteContactStore.insert(
                     contact, row, anchors: anchors, counting: false,
-                    addingWords: false, db)
+                    addingWords: false, linkingGroups: linkingGroups, db)
                 ids.added.append(saved.id!)
                 for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
             }

@@ -242,7 +242,7 @@ extension SQLiteContactStore {
         return contact
     }
 
-    private static func labeledValues(_ text: String) throws -> [LabeledValue] {
+    static func labeledValues(_ text: String) throws -> [LabeledValue] {
         try ContactJSON.decodeLabeledValues(text) ?? decode(text)
     }
 

@@ -22,7 +22,7 @@ extension SQLiteContactStore {
         addWordVocabulary, addNameOrderAndSortPastParticles, indexTagsNotesAndAddresses, addWordListForInsideWords,
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
         orderMatchKeysByKey, keepCardsAndDisplayNames, scopeUIDs, addSeenAddresses, addWebsites, addGroups,
-        addAddressBooks, addDirectorySources, addBookJournalAndGroupBooks,
+        addAddressBooks, addDirectorySources, addBookJournalAndGroupBooks, addGroupRowsByContact,
     ]
 
     static let createContacts = Migration(

@@ -288,6 +288,7 @@ public final class SQLiteContactStore: ContactStore {
         try anchors?.remove(IndexEntry(key: removed[0], id: id), .first)
         try anchors?.remove(IndexEntry(key: removed[1], id: id), .last)
         try unindex(id: id, db)
+        try unlinkContact(id: id, db)
         return stored
     }
 
@@ -320,6 +321,7 @@ public final class SQLiteContactStore: ContactStore {
         try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
         try anchors?.add(IndexEntry(key: row.keys.last, id: id), .last)
         try index(row, id: id, db, isNew: true)
+        try linkContact(id: id, uid: contact.uid, keys: row.keys, db)
         var saved = contact
         saved.version = max(1, contact.version)
         return saved
@@ -327,10 +329,11 @@ public final class SQLiteContactStore: ContactStore {
 
     /// Inserts a contact with what was prepared from it; `counting` false leaves
     /// `contact_count` to the caller (an import adds a batch's inserts at once), no `anchors`
-    /// leaves the page anchors to it too (`DeferredIndexes`), and `addingWords` false the word list.
+    /// leaves the page anchors to it too (`DeferredIndexes`), `addingWords` false the word list,
+    /// and `linkingGroups` false the group rows (an import into a book with no group members).
     static func insert(
         _ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
-        _ db: Database
+        linkingGroups: Bool = true, _ db: Database
     ) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
         try run(insertSQL, db) { bindSaved(contact, row, &$0) }
@@ -343,6 +346,7 @@ public final class SQLiteContactStore: ContactStore {
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
         try index(row, id: id, db, isNew: true, addingWords: addingWords)
+        if linkingGroups { try linkContact(id: id, uid: contact.uid, keys: row.keys, db) }
         return saved
     }
 
@@ -359,7 +363,7 @@ public final class SQLiteContactStore: ContactStore {
         let keys = row.keys
         // The stored sort keys, for the page anchors when a key moves.
         let stored = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT sort_first, sort_last FROM contact WHERE id = ?"), arguments: [id])
+            db.cachedStatement(sql: "SELECT sort_first, sort_last, uid FROM contact WHERE id = ?"), arguments: [id])
         try run(updateSQL, db) {
             bindSaved(contact, row, &$0); $0.integer(id); $0.integer(Int64(contact.version))
         }
@@ -370,6 +374,11 @@ public final class SQLiteContactStore: ContactStore {
         where old != new {
             try anchors?.remove(IndexEntry(key: old, id: id), sort)
             try anchors?.add(IndexEntry(key: new, id: id), sort)
+        }
+        // The group rows hold the sort keys and were found by the UID.
+        let uidChanged = stored[2] as String != contact.uid
+        if uidChanged || stored[0] as String != keys.first || stored[1] as String != keys.last {
+            try relinkContact(id: id, uid: contact.uid, keys: keys, uidChanged: uidChanged, db)
         }
         try index(row, id: id, db)
         var saved = contact

@@ -114,29 +114,23 @@ extension ContactsWorker: ListContactsBooksLogic {
             if !originals.contains(where: { $0.id == contact.id }) { originals.append(contact) }
         }
         // Reading is all a copy asks of the originals: a read-only book's contacts may be copied.
-        var copies: [Contact] = []
-        for original in originals {
+        let stamp = now()
+        let fresh = originals.map { original in
             var copy = original
-            copy.id = nil; copy.version = 0; copy.uid = ""
-            let saved = try insertCopy(copy)
-            copies.append(saved)
+            copy.id = nil; copy.version = 0
+            copy.uid = makeUID(); copy.createdAt = stamp; copy.updatedAt = stamp
+            return copy
         }
-        try translating { try bookStore.move(copies.compactMap(\.id), to: target.name) }
+        let names =
+            originals.count <= 3 ? originals.map(\.fullName).joined(separator: ", ") : "\(originals.count) contacts"
+        // The copies and their book in one change set: one `undo` takes them all back.
+        let copies = try translating {
+            try bookStore.insertCopies(fresh, into: target.name, summary: "copied \(names) to \(target.name)")
+        }
+        for copy in copies { announce("created", copy.id) }
         var moved = MovedContacts(contacts: copies, book: target, leavingServers: 0)
         moved.copied = true
         return moved
-    }
-
-    /// A new contact as `insert` makes one (a new UID: the card keeps its other lines), without
-    /// the default book's check: it is put in the copy's own book at once.
-    private func insertCopy(_ contact: Contact) throws -> Contact {
-        var new = contact
-        new.uid = makeUID()
-        new.createdAt = now()
-        new.updatedAt = new.createdAt
-        let inserted = try translating { try store.insert(new) }
-        announce("created", inserted.id)
-        return inserted
     }
 
     /// `book readonly NAME on|off`: the person's own mark. The default book stays writable.

@@ -196,6 +196,25 @@ final class DirectoryWorkerTests: XCTestCase {
         XCTAssertEqual(history.first?.kind, .add)
     }
 
+    func test_copy_intoADefaultBookTheServerMadeReadOnly_isRefusedNamingIt_nothingSaved() throws {
+        // Given: an account whose one book, the default, the server does not let us write
+        let store = try SQLiteContactStore(path: ":memory:")
+        try store.addDirectorySource(lab)
+        try store.addAccount(
+            SyncAccount(name: "home", serverURL: "http://h/", bookURL: "", user: "ann"),
+            books: [AddressBook(name: "book", url: "http://h/book/")])
+        try store.setServerReadOnly("book", true)
+        let worker = DirectoryWorker(
+            sources: store, journal: store, client: client, makeUID: { "uid-1" },
+            now: { Date(timeIntervalSince1970: 1_000) })
+        // When / Then
+        XCTAssertThrowsError(try worker.copy(person("lab", "al", "Al Lee", mail: "al@lab.test"))) {
+            XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "book", byServer: true, contact: nil))
+        }
+        XCTAssertEqual(try store.page(ContactQuery(limit: 5)).total, 0)
+        XCTAssertEqual(try store.history(contactID: nil, limit: 5).map(\.summary), [])
+    }
+
     func test_sourcesInTheBook_areAddedListedAndRemoved_withoutAnyPassword() throws {
         let store = try SQLiteContactStore(path: ":memory:")
         XCTAssertEqual(try store.directorySources(), [], "a new book has none")

@@ -31,6 +31,20 @@ final class MailQueryPresenterTests: XCTestCase {
         XCTAssertEqual(answer.text, "contactsbook: 1 address\nbo@example.org\tBo\t\n")
     }
 
+    func test_present_controlCharactersInAField_becomeSpaces_plainASCIIStaysAsItIs() {
+        // Given: a tab and a line break in a name, a zero-width space (a format character) in a label
+        let matches = [
+            MailQueryMatch(address: "ann@example.org", name: "Ann\tLee\nJr", info: "work\u{200B}x"),
+            MailQueryMatch(address: "bo@example.org", name: "Bo ~ {Ray}", info: ""),
+        ]
+        // When
+        let answer = sut.present(matches)
+        // Then: mutt's columns stay three
+        XCTAssertEqual(
+            answer.text,
+            "contactsbook: 2 addresses\nann@example.org\tAnn Lee Jr\twork x\nbo@example.org\tBo ~ {Ray}\t\n")
+    }
+
     func test_present_aGroupOfOneMember_namesTheMemberInItsAddress_asMuttWouldOtherwiseNameTheGroup() {
         // Given: groups of one member (a name with RFC 5322 specials, a plain one) and of two
         func group(_ name: String, _ members: [MailQueryMatch]) -> MailQueryMatch {

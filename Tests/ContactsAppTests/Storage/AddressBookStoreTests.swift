@@ -458,4 +458,77 @@ final class AddressBookStoreTests: XCTestCase {
         _ = try sut.removeAccount(named: "home")
         XCTAssertEqual(try sut.chosenGroupBooks(), [:])
     }
+
+    func test_anUnpushedGroupMadeForABook_isRefusedOnceThatBookIsReadOnly_namingIt() throws {
+        // Given: Family made for team (not pushed yet: linked nowhere), then team became read-only on the server
+        try sut.addAccount(
+            account("home"),
+            books: [
+                AddressBook(name: "book", url: "http://h/book/"),
+                AddressBook(name: "team", url: "http://h/team/"),
+            ])
+        _ = try contact("Ann")
+        let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+        let family = try worker.newGroup(named: "Family", book: "team"),
+            friends = try worker.newGroup(named: "Friends", book: nil)
+        try sut.setServerReadOnly("team", true)
+        let refusal = ContactsFailure.readOnly(book: "team", byServer: true, contact: "group Family")
+
+        // When / Then: every change of Family is refused before it is written, naming team
+        XCTAssertThrowsError(try worker.addMembers(["Ann"], to: "Family")) {
+            XCTAssertEqual($0 as? ContactsFailure, refusal)
+        }
+        XCTAssertThrowsError(try worker.renameGroup("Family", to: "Kin")) {
+            XCTAssertEqual($0 as? ContactsFailure, refusal)
+        }
+        XCTAssertThrowsError(try worker.deleteGroup(named: "Family")) {
+            XCTAssertEqual($0 as? ContactsFailure, refusal)
+        }
+        XCTAssertEqual(try worker.group(named: "Family").version, family.version)
+        XCTAssertEqual(
+            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+                .message(for: refusal).text,
+            "group Family is in book team, which is read-only (the server does not let us write it); nothing was changed"
+        )
+        // Friends, bound for the writable default book, changes as before
+        XCTAssertEqual(try worker.addMembers(["Ann"], to: "Friends").group.members.count, 1)
+        XCTAssertEqual(try worker.group(named: "Friends").uid, friends.uid)
+        // and once team is writable again, so is Family
+        try sut.setServerReadOnly("team", false)
+        XCTAssertEqual(try worker.addMembers(["Ann"], to: "Family").group.members.count, 1)
+    }
+
+    func test_copy_isOneChangeSet_undoTakesEveryCopyBack_redoPutsThemInTheirBookAgain() throws {
+        // Given: Ann and Bob in book (the default)
+        let (ann, bob, worker) = try twoBooksAnnSyncedBobNot()
+        let before = try sut.page(ContactQuery(limit: 10)).total
+
+        // When: both copied to team
+        let copied = try worker.copy(["#\(ann.id!)", "#\(bob.id!)"], to: "team")
+        let ids = copied.contacts.compactMap(\.id)
+
+        // Then: two new contacts in team, one change set saying so
+        XCTAssertEqual(ids.count, 2)
+        XCTAssertEqual(try sut.bookNames(of: ids), [ids[0]: "team", ids[1]: "team"])
+        let change = try XCTUnwrap(sut.history(contactID: nil, limit: 5).first)
+        XCTAssertEqual(change.kind, .add)
+        XCTAssertEqual(change.summary, "copied Ann Lee, Bob Lee to team")
+        XCTAssertEqual(Set(change.entries.map(\.contactID)), Set(ids))
+
+        // When: undone
+        let undone = try sut.undo(changeSet: nil)
+        // Then: both copies gone at once, the originals where they were
+        XCTAssertEqual(undone.id, change.id)
+        XCTAssertEqual(try sut.contact(id: ids[0]), nil)
+        XCTAssertEqual(try sut.contact(id: ids[1]), nil)
+        XCTAssertEqual(try sut.page(ContactQuery(limit: 10)).total, before)
+        XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), [])
+        XCTAssertEqual(try sut.bookNames(of: [ann.id!, bob.id!]), [ann.id!: "book", bob.id!: "book"])
+
+        // When: redone
+        _ = try sut.redo()
+        // Then: back under their ids, in team, to be pushed there
+        XCTAssertEqual(try sut.bookNames(of: ids), [ids[0]: "team", ids[1]: "team"])
+        XCTAssertEqual(try sut.unlinkedContacts(book: "team", isDefault: false).map(\.id), ids)
+    }
 }

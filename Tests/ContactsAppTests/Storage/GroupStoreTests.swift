@@ -90,6 +90,56 @@ final class GroupStoreTests: XCTestCase {
         }
     }
 
+    func test_aGroupsMembers_followTheirContacts_throughAdds_renames_newUIDs_deletesAndUndo() throws {
+        for (name, store) in try stores() {
+            // Given: Family holds Cy, Ann and "elsewhere", whose card is not here yet
+            let family = try seeded(store)
+            let id = try XCTUnwrap(family.id)
+            func members() throws -> [String] {
+                try store.page(ContactQuery(sort: .last, limit: 10, group: .members(of: id))).contacts.map(\.uid)
+            }
+            func ungrouped() throws -> (uids: [String], total: Int) {
+                let page = try store.page(ContactQuery(sort: .last, limit: 10, group: .ungrouped))
+                return (page.contacts.map(\.uid), page.total)
+            }
+            // When: its card arrives, as an import writes the UID
+            let eve = try store.insert(person("Eve", "Adams", uid: "urn:uuid:elsewhere"))
+            // Then: a member, first by last name
+            XCTAssertEqual(try members(), ["urn:uuid:elsewhere", "a", "c"], name)
+            XCTAssertEqual(try store.groups().map(\.inBook), [3], name)
+            // When: Cy renamed (his sort key moves)
+            var cy = try XCTUnwrap(store.page(ContactQuery(search: "young", limit: 5)).contacts.first)
+            cy.familyName = "Aaron"
+            _ = try store.update(cy)
+            // Then: the group's order follows
+            XCTAssertEqual(try members(), ["c", "urn:uuid:elsewhere", "a"], name)
+            // When: Ann's card gets another UID
+            var ann = try XCTUnwrap(store.page(ContactQuery(search: "lee", limit: 5)).contacts.first)
+            ann.uid = "a2"
+            _ = try store.update(ann)
+            // Then: no member any more; in no group, counted there
+            XCTAssertEqual(try members(), ["c", "urn:uuid:elsewhere"], name)
+            XCTAssertEqual(try ungrouped().uids, ["a2", "b"], name)
+            XCTAssertEqual(try ungrouped().total, 2, name)
+            // What a mail line reads: members in last-name order, with their emails
+            XCTAssertEqual(
+                try store.mailContacts(inGroup: id).map { [$0.fullName, $0.emails.first?.value ?? ""] },
+                [["Cy Aaron", "cy@example.org"], ["Eve Adams", "eve@example.org"]], name)
+            // When: Eve deleted
+            try store.delete(id: XCTUnwrap(eve.id), expectedVersion: nil)
+            // Then
+            XCTAssertEqual(try members(), ["c"], name)
+            XCTAssertEqual(try store.groups().map(\.inBook), [1], name)
+            XCTAssertEqual(try ungrouped().total, 2, name)
+            guard let journal = store as? ContactJournal else { continue }
+            // When: her deletion undone (SQLite: restored under her id)
+            _ = try journal.undo(changeSet: nil)
+            // Then: a member again
+            XCTAssertEqual(try members(), ["c", "urn:uuid:elsewhere"], name)
+            XCTAssertEqual(try store.groups().map(\.inBook), [2], name)
+        }
+    }
+
     func test_saveGroup_refusesAStaleVersion_andDeleteKeepsTheMembers() throws {
         for (name, store) in try stores() {
             // Given

@@ -11,7 +11,9 @@ final class UpgradeFixtureTests: XCTestCase {
     private var directory: URL!
 
     /// The fixture books, oldest first.
-    static let books = ["v5-71b6665", "named-b0fa603", "journal-292235c", "sync-51f85f7", "directory-3220305"]
+    static let books = [
+        "v5-71b6665", "named-b0fa603", "journal-292235c", "sync-51f85f7", "directory-3220305", "groups-51b1074",
+    ]
 
     override func setUp() {
         super.setUp()

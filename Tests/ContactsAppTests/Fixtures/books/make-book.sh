@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes a small book with the contactsbook executable BIN, as a person would: an import, contacts
 # added and edited through the form, one deleted. Each step is a run of its own (so a journal, in
-# versions that keep one, holds one change set per step). Usage: [SYNC_URL=URL] [DIRECTORIES=1] make-book.sh BIN BOOK
+# versions that keep one, holds one change set per step). Usage: [SYNC_URL=URL] [DIRECTORIES=1] [WITH_GROUPS=1] make-book.sh BIN BOOK
 set -eu
 BIN=$1 BOOK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +28,15 @@ if [ -n "${DIRECTORIES:-}" ]; then
     "$BIN" directory add corp ldaps://ldap.example.org/ou=people,dc=example,dc=org --db "$BOOK" >>"$BOOK.log" 2>&1
     "$BIN" directory add ad ldap://dc1.example.org/dc=example,dc=org --bind-dn 'cn=reader,ou=service,dc=example,dc=org' \
         --password-command 'pass show ldap/reader' --size-limit 20 --time-limit 1.5 --db "$BOOK" >>"$BOOK.log" 2>&1
+fi
+# Groups (versions with them, WITH_GROUPS=1): a vCard 4.0 group and an Apple 3.0 one imported (members
+# by `urn:uuid:` and without), one made here with members added by name, Bob in two of them
+# before his deletion below, and one member removed (its change set the last of the groups').
+if [ -n "${WITH_GROUPS:-}" ]; then
+    "$BIN" import --db "$BOOK" "$HERE/groups.vcf" >>"$BOOK.log" 2>&1
+    "$BIN" group new Friends --db "$BOOK" >>"$BOOK.log" 2>&1
+    "$BIN" group add Friends 'ann lee' 'jose' 'bob stone' 'mary' --db "$BOOK" >>"$BOOK.log" 2>&1
+    "$BIN" group remove Friends mary --db "$BOOK" >>"$BOOK.log" 2>&1
 fi
 step 'show ann lee\nedit\norganization Acme Corp\ntag vip\nsave\n'
 step 'show mary kowalczyk\nedit\nphone work 555-000-2222\nsave\n'
