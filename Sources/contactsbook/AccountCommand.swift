@@ -187,11 +187,14 @@ struct SyncCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "One account's name.") var account: String?
 
-    func run() throws {
-        let logger = global.bootstrapLogging()
+    func run() throws { try Self.run(global.book, account: account) }
+
+    /// The command, for options parsed by ArgumentParser or by hand (`FastCommandLine`).
+    static func run(_ options: BookOptions, account: String?) throws {
+        let logger = options.bootstrapLogging()
         // The REPL's and JSON-RPC's use case, `sync` on the list (its Interactor, the sync Worker with
         // the cancellable transport, its Presenter); only the showing of the ViewModel is this command's.
-        let book = try openSession(global, origin: "line", progress: SceneProgressToLog(logger: logger))
+        let book = try openSession(options, origin: "line", progress: SceneProgressToLog(logger: logger))
         let outcome = book.session.run(
             ActionCall(ListContacts.Action.sync, account.map { ["account": .string($0)] } ?? [:]))
         guard let list = book.session.stack.scenes.first as? ListContactsViewController,

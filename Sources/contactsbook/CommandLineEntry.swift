@@ -27,6 +27,9 @@ extension ContactsBookCommand {
         case .session(let session):
             runThenExit { try session.run() }
             return
+        case .sync(let book, let account):
+            runThenExit { try SyncCommand.run(book, account: account) }
+            return
         case .help:
             // What ArgumentParser prints for `contactsbook --help`: the root's help at the
             // terminal's width, on stdout, status 0 (an end-to-end test holds the two equal).
@@ -65,11 +68,14 @@ extension ContactsBookCommand {
 /// The command lines started on every use, read without ArgumentParser: only shapes whose
 /// meaning is certain, every value checked as ArgumentParser and the commands' `validate()`
 /// check it; for anything else `read` answers nil and the whole tree parses the line.
-/// Options and their spellings must stay those of `GlobalOptions`, `QueryCommand` and
-/// `SessionCommand` (Tests/python/test_fast_command_line.py runs each shape both ways).
+/// Options and their spellings must stay those of `GlobalOptions`, `QueryCommand`,
+/// `SessionCommand` and `SyncCommand` (OneShotCommandsEndToEndTests runs each shape both ways).
 enum FastCommandLine {
     case query(MailQuery)
     case session(SessionRun)
+    /// `sync [ACCOUNT]`, which a timer starts every few minutes: ArgumentParser was a fifth of a
+    /// sync with nothing to do (bench/FINDINGS.md, issue 32).
+    case sync(BookOptions, account: String?)
     case help
 
     /// `contactsbook query [options] WORDS...`.
@@ -82,6 +88,7 @@ enum FastCommandLine {
     static func read(_ arguments: [String]) -> FastCommandLine? {
         if arguments == ["--help"] || arguments == ["-h"] { return .help }
         if arguments.first == "query" { return readQuery(arguments.dropFirst()).map(FastCommandLine.query) }
+        if arguments.first == "sync" { return readSync(arguments.dropFirst()) }
         return readSession(arguments.first == "session" ? arguments.dropFirst() : arguments[...]).map(
             FastCommandLine.session)
     }
@@ -117,6 +124,23 @@ enum FastCommandLine {
         }
         guard reader.valid, !query.words.isEmpty, query.book.isValid else { return nil }
         return query
+    }
+
+    /// `sync`'s options and at most one account name (`--` and anything else go to ArgumentParser).
+    private static func readSync(_ arguments: ArraySlice<String>) -> FastCommandLine? {
+        var book = BookOptions()
+        var account: String?
+        var reader = OptionReader(arguments)
+        while let argument = reader.next() {
+            if argument.hasPrefix("-") {
+                guard reader.readBookOption(argument, into: &book) else { return nil }
+                continue
+            }
+            guard account == nil, !argument.isEmpty else { return nil }
+            account = argument
+        }
+        guard reader.valid, book.isValid else { return nil }
+        return .sync(book, account: account)
     }
 
     /// A session with the global options and at most one front end named (`SessionCommand`'s

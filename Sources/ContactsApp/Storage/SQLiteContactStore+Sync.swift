@@ -253,13 +253,27 @@ extension SQLiteContactStore: SyncStateStore {
     public func orphanedItems(account: String) throws -> [SyncItem] {
         try guarded {
             try writer.read { db in
-                // In table order, as `changedContacts` (18 M → 8 M instructions at 5,000 links).
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT * FROM sync_item NOT INDEXED WHERE account = ? AND contact_id NOT IN (SELECT id FROM contact)
-                        """, arguments: [account]
-                ).map(Self.item(from:))
+                // Through the two small indexes on ids, then the few orphans' rows: scanning the
+                // links (each with its base vCard) and looking up each contact's row read both
+                // tables whole, 1,831 pages at 5,000 links against 112 (6.6 → 4.4 ms of CPU in the
+                // sqlite3 shell, bench/FINDINGS.md, issue 32). A book without one of those indexes
+                // (they are dropped only inside an import's transaction) is read the plain way.
+                let indexed =
+                    (try? Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT * FROM sync_item WHERE rowid IN (
+                                SELECT s.rowid FROM sync_item s INDEXED BY sync_item_contact
+                                WHERE NOT EXISTS (SELECT 1 FROM contact c INDEXED BY contact_id_sorts WHERE c.id = s.contact_id)
+                            ) AND +account = ?
+                            """, arguments: [account]))
+                let rows =
+                    try indexed
+                    ?? Row.fetchAll(
+                        db,
+                        sql: "SELECT * FROM sync_item WHERE account = ? AND contact_id NOT IN (SELECT id FROM contact)",
+                        arguments: [account])
+                return rows.map(Self.item(from:))
             }
         }
     }
@@ -280,11 +294,11 @@ extension SQLiteContactStore: SyncStateStore {
         _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
     ) throws -> SyncedChanges {
         // A first sync of thousands of cards is an import: the page anchors kept in memory and,
-        // below, the import's larger page cache and its journal range instead of an image per card.
+        // below, a larger page cache and the import's journal range instead of an image per card.
         try guarded {
             try write(cachingAnchors: large) { db, anchors in
                 let cacheSize = large ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
-                if large { try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)") }
+                if large { try db.execute(sql: "PRAGMA cache_size = -\(Self.pullCacheKiB)") }
                 defer { if let cacheSize { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") } }
                 var changes = SyncedChanges()
                 // One change set per pull (ChangeKind.sync): `undo` takes back what a sync changed here.
@@ -332,6 +346,12 @@ extension SQLiteContactStore: SyncStateStore {
 
     /// Past this many writes, a pull is written as an import is.
     static let largePull = 100
+
+    /// The page cache of a large pull: a quarter of the import's. The pull's one transaction
+    /// keeps its dirty pages there until the cache is full, so with the import's 64 MiB the
+    /// peak memory of a first sync grew with the book (71 MiB at 5,000 cards, 150 at 50,000);
+    /// past this, SQLite writes them to the WAL as it goes (bench/FINDINGS.md, issue 32).
+    static let pullCacheKiB = 16_384
 
     public func link(_ item: SyncItem) throws {
         try guarded { try write { db, _ in try Self.saveLink(item, db) } }

@@ -177,11 +177,17 @@ public final class SyncWorker {
             removed.formUnion(items.keys.filter { changes.changed[$0] == nil })
             removed.formUnion(groupETags.keys.filter { changes.changed[$0] == nil })
         }
-        let wanted = changes.changed.filter { href, etag in
-            items[href].map { !$0.onServer || $0.etag != etag } ?? (groupETags[href] != etag)
-        }.keys.sorted()
-        progress?.report(completed: 0, of: wanted.count, message: "downloading")
+        var wanted: [String] = []
+        for (href, etag) in changes.changed
+        where items[href].map({ !$0.onServer || $0.etag != etag }) ?? (groupETags[href] != etag) {
+            wanted.append(href)
+        }
+        wanted.sort()
         let token = changes.token
+        // The listing's ETags are not needed past here (each card comes with its own): a first
+        // sync held 50,000 of them, and their table, until its end (bench/FINDINGS.md, issue 32).
+        changes.changed = [:]
+        progress?.report(completed: 0, of: wanted.count, message: "downloading")
         // A large pull (a first sync) is saved as its cards come: while the server prepares the
         // next multiget, a thread of its own writes the last batch, in one transaction all the
         // same (cut off, nothing is kept). Here: the download, progress, cancelling.

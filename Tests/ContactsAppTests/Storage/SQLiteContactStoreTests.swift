@@ -767,6 +767,30 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertLessThan(SQLiteContactStore.indexBuildCacheKiB, SQLiteContactStore.importCacheKiB)
     }
 
+    func test_aLargePull_isWrittenUnderTheSmallerPullCache_thenPutsTheCacheBack() throws {
+        // Given a book whose connection reports every statement it runs
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let sut = try SQLiteContactStore(path: databasePath)
+        let seen = Statements()
+        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
+        // When a first sync's pull of as many cards as make a large one is saved
+        let cards = StoreSeeds.numbered(SQLiteContactStore.largePull)
+        try sut.apply(
+            SyncPull(
+                account: "home",
+                writes: cards.enumerated().map { index, card in
+                    .insert(card, href: "/book/\(index).vcf", etag: "\"\(index)\"", base: "")
+                }, token: "t1"))
+        // Then its rows went in under the pull's cache, smaller than the import's (its dirty pages
+        // stay there until it is full: a first sync's memory grew with the book), which is put back
+        XCTAssertEqual(
+            seen.sql.filter { $0.hasPrefix("PRAGMA cache_size = ") },
+            ["PRAGMA cache_size = -\(SQLiteContactStore.pullCacheKiB)", "PRAGMA cache_size = \(before ?? 0)"])
+        XCTAssertLessThan(SQLiteContactStore.pullCacheKiB, SQLiteContactStore.importCacheKiB)
+        XCTAssertEqual(try sut.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sync_item") }, cards.count)
+    }
+
     func test_streamedImport_withRowsPreparedBeforeTheUIDWasGiven_savesWhatPlainInsertsSave() throws {
         // Given: the seed book prepared as an import prepares it, before each card got its
         // uid and dates (an import gives them on the saving thread), and one row prepared by

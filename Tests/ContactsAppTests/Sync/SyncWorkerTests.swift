@@ -434,6 +434,28 @@ final class SyncWorkerTests: XCTestCase {
         XCTAssertEqual(server.cards.count, 0)
     }
 
+    func test_anOrphanedLink_isFoundThroughTheIdIndexes_andInABookWithoutThemToo() throws {
+        // Given two synced contacts, one deleted here since
+        server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        server.put("/alice/book/bob.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Ray"))
+        try sync()
+        try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let seen = Statements()
+        store.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        let indexed = try store.orphanedItems(account: "home").map(\.href)
+        XCTAssertFalse(seen.sql.isEmpty)
+        XCTAssertFalse(seen.sql.contains { $0.contains("NOT IN (SELECT id FROM contact)") }, "the plain query ran")
+
+        // When the (id, sort keys) index the quick query names is not there (an import drops it
+        // inside its transaction)
+        try store.writer.writeWithoutTransaction { try $0.execute(sql: "DROP INDEX contact_id_sorts") }
+
+        // Then the same link is found, read the plain way
+        XCTAssertEqual(indexed, ["/alice/book/ann.vcf"])
+        XCTAssertEqual(try store.orphanedItems(account: "home").map(\.href), indexed)
+    }
+
     func test_aDeletionRacingAnEditOnTheServer_a412_stillBringsTheContactBack_notAFailure() throws {
         // Given: deleted here; the server's edit lands between our pull and our DELETE
         server.put("/alice/book/ann.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
