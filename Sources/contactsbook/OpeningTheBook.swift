@@ -236,15 +236,6 @@ final class Deferred<Value>: @unchecked Sendable {
     }
 }
 
-/// The variables among `names` that are set, read with `getenv`.
-func environmentVariables(_ names: [String]) -> [String: String] {
-    var found: [String: String] = [:]
-    for name in names {
-        if let value = getenv(name) { found[name] = String(cString: value) }
-    }
-    return found
-}
-
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;
 /// README: command language), for sessions and one-shot commands alike.
 func bookCountry(_ variables: [String: String] = ProcessInfo.processInfo.environment) -> String? {
