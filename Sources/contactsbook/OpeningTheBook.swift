@@ -197,16 +197,15 @@ func openSession(
     if inBackground {
         // The notices start from the journal as the open left it, as they do below: taken on the
         // opening thread right after the open, so a change made meanwhile is told, not skipped.
+        // A failed open is left to the session's thread (the next call that needs the book, or
+        // closing it at the end), never reported from this one or by the watch: the answers
+        // already due (`initialize`) go out first.
         let notices = watching && path != ":memory:" ? Deferred<JournalNotices>() : nil
         Thread {
-            store.openNow()
-            notices?.set(JournalNotices(journal: store))
+            if store.openNow() { notices?.set(JournalNotices(journal: store)) }
         }.start()
         if let notices {
-            watch = ChangeWatch(file: path) {
-                store.waitUntilOpen()
-                return notices.value.changes()
-            }
+            watch = ChangeWatch(file: path) { store.waitForOpen() ? notices.value.changes() : [] }
         }
     } else if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)

@@ -6,8 +6,8 @@ extension SQLiteContactStore {
     /// front end that can answer its first message without the book (`--rpc`'s `initialize`): the
     /// open overlaps reading that message instead of coming before it (bench/STARTUP.md, issue 32).
     /// Every call that needs the book waits for the open; if the book cannot be opened, that call
-    /// (or `waitUntilOpen()`) runs `failed` with the error `init(path:)` would have thrown, and
-    /// `failed` must end the process.
+    /// runs `failed` with the error `init(path:)` would have thrown, and `failed` must end the
+    /// process.
     public static func toOpen(
         path: String, upgrading: (@Sendable () -> Void)? = nil,
         failed: @escaping @Sendable (Error) -> Never
@@ -17,14 +17,22 @@ extension SQLiteContactStore {
                 Opening(path: path, anchorBucket: defaultAnchorBucket, upgrading: upgrading, failed: failed)))
     }
 
-    /// Opens a store made by `toOpen` on the calling thread (once; later calls, and calls on any
-    /// other store, do nothing). Calls waiting for the book go on when it returns.
-    public func openNow() {
-        if case .opening(let opening) = connection { opening.open() }
+    /// Opens a store made by `toOpen` on the calling thread (once; a later call waits for the
+    /// first). Calls waiting for the book go on when it returns. Returns whether the book is open;
+    /// a failure is not reported here (no `failed`) but by the next call that needs the book.
+    @discardableResult
+    public func openNow() -> Bool {
+        guard case .opening(let opening) = connection else { return true }
+        opening.open()
+        return opening.succeeded
     }
 
-    /// Waits until the book is open (see `toOpen`); returns at once for any other store.
-    public func waitUntilOpen() { _ = writer }
+    /// Waits until the open of a store made by `toOpen` ends; whether the book is open (true at
+    /// once for any other store). Like `openNow()`, it leaves a failure to the next call.
+    public func waitForOpen() -> Bool {
+        guard case .opening(let opening) = connection else { return true }
+        return opening.succeeded
+    }
 
     /// The book's connection: open, or to be opened (`toOpen`).
     enum Connection {
@@ -62,6 +70,13 @@ extension SQLiteContactStore {
                 try SQLiteContactStore.openWriter(path: path, anchorBucket: anchorBucket, upgrading: upgrading)
             }
             done.leave()
+        }
+
+        /// Waits for the open; whether it succeeded.
+        var succeeded: Bool {
+            done.wait()
+            if case .success = result! { return true }
+            return false
         }
 
         var writer: any DatabaseWriter {
