@@ -7,6 +7,9 @@ program that exits, interleaved.
 The commands are issue 32's four start-up goals: `query --db BOOK EMAIL` (mutt), `--help`,
 `--rpc --db BOOK` up to `initialize` answered (stdin: one `initialize` line, then end of input),
 and one piped command (`--db BOOK`, stdin `search NAME`; NAME defaults to Kowal, bench.py's).
+A fifth row is what an editor waits for: `--rpc --db BOOK` with stdin a pipe kept open, the
+`initialize` line written, wall from spawn to the answer's line read on stdout (CPU: the whole
+process, after stdin is then closed); the fourth row's process wall also counts its exit.
 Each round runs every command once (no shell in between), in reversed order every other round, so
 load from other work falls on all alike. For each command it prints the median wall time (spawn
 to exit) and the median CPU time of the process (user + sys, from wait4), the after/before
@@ -32,6 +35,21 @@ def run(argv, stdin_path, env=None):
         _, _, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t
         child.returncode = 0  # reaped by wait4
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def run_answered(argv, line):
+    """Wall seconds until the first line of stdout (stdin kept open), and the process's CPU."""
+    t = time.perf_counter()
+    child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    child.stdin.write(line)
+    child.stdin.flush()
+    child.stdout.readline()
+    wall = time.perf_counter() - t
+    child.stdin.close()
+    child.stdout.read()
+    _, _, usage = os.wait4(child.pid, 0)
+    child.returncode = 0  # reaped by wait4
     return wall, usage.ru_utime + usage.ru_stime
 
 
@@ -62,6 +80,8 @@ def main():
         ("`--rpc --db BOOK` up to `initialize` answered", lambda db: ["--rpc", "--db", db], init),
         ("`--db BOOK`, one piped command (`search %s`)" % name, lambda db: ["--db", db], piped),
     ]
+    answered = "`--rpc --db BOOK`, `initialize` answered, stdin kept open (the client's wait)"
+    shapes.append((answered, lambda db: ["--rpc", "--db", db], "ANSWER"))
     commands = [("sqlite3", ["sqlite3", book, sql], None, None), ("C", [floor], None, None),
                 ("C floor", [floor], None, preload), ("before floor", [before], None, preload),
                 ("after floor", [after], None, preload)]
@@ -72,7 +92,10 @@ def main():
     cpus = {label: [] for label, _, _, _ in commands}
     for k in range(rounds + 1):
         for label, argv, stdin, env in (commands if k % 2 else commands[::-1]):
-            wall, cpu = run(argv, stdin, env)
+            if stdin == "ANSWER":
+                wall, cpu = run_answered(argv, b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n')
+            else:
+                wall, cpu = run(argv, stdin, env)
             if k:  # the first round warms the page cache
                 walls[label].append(wall)
                 cpus[label].append(cpu)

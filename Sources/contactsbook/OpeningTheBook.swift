@@ -65,7 +65,7 @@ extension GlobalOptions {
     /// `bookPath(for:)` for a `--db` and `--create` parsed elsewhere (`MailQueryArguments`).
     static func bookPath(db: String?, create: Bool, for use: BookUse) throws -> String {
         guard let db else {
-            let path = try DefaultPaths.database(environment: ProcessInfo.processInfo.environment)
+            let path = try DefaultPaths.database(environment: environmentVariables(["XDG_DATA_HOME", "HOME"]))
             try refuseUnlessRegular(path)
             if use == .reading && !FileManager.default.fileExists(atPath: path) {
                 throw refusal("there is no book at \(path) yet (import or add a contact to make it)")
@@ -157,21 +157,36 @@ func openSession(
 }
 
 /// `openSession(_:origin:...)` for options parsed by hand (`FastCommandLine`) or by ArgumentParser.
+/// `inBackground` opens the book on a thread of its own while the front end reads its first
+/// message (`--rpc`, `--mcp`, `--lsp`: `initialize` needs no book, and was answered after a whole
+/// open, bench/STARTUP.md); a book that cannot be opened is reported the same way, status 2, when
+/// the session first needs it or at the latest when it ends.
 func openSession(
     _ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
-    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil
+    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, inBackground: Bool = false
 ) throws -> OpenedBook {
     let path = try GlobalOptions.bookPath(db: options.db, create: options.create, for: .writing)
     let store: SQLiteContactStore
-    do {
-        store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
-    } catch {
-        FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
-        throw ExitCode(2)
+    if inBackground {
+        store = SQLiteContactStore.toOpen(
+            path: path, upgrading: { sayUpgrading(path) },
+            failed: { error in
+                FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+                exit(2)
+            })
+    } else {
+        do {
+            store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
+        } catch {
+            FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
+            throw ExitCode(2)
+        }
     }
     store.journalOrigin = origin
-    // The process's environment built once (a third of a million instructions each time).
-    let variables = ProcessInfo.processInfo.environment
+    // Only the variables a session reads: the whole environment as a dictionary
+    // (`ProcessInfo.environment`) was a million instructions, a tenth of `--rpc`'s way to `initialize`.
+    let variables = environmentVariables(
+        ["CONTACTSBOOK_HISTORY_DAYS", "CONTACTSBOOK_HISTORY_CHANGES", "CONTACTSBOOK_COUNTRY"])
     store.journalRetention = JournalRetention.fromEnvironment(variables)
     let environment = ContactsEnvironment(
         store: store, pageSize: pageSize, changes: changes, progress: progress,
@@ -179,13 +194,45 @@ func openSession(
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
-    if watching, path != ":memory:" {
+    if inBackground {
+        // The notices start from the journal as the open left it, as they do below: taken on the
+        // opening thread right after the open, so a change made meanwhile is told, not skipped.
+        // A failed open is left to the session's thread (the next call that needs the book, or
+        // closing it at the end), never reported from this one or by the watch: the answers
+        // already due (`initialize`) go out first.
+        let notices = watching && path != ":memory:" ? Deferred<JournalNotices>() : nil
+        Thread {
+            if store.openNow() { notices?.set(JournalNotices(journal: store)) }
+        }.start()
+        if let notices {
+            watch = ChangeWatch(file: path) { store.waitForOpen() ? notices.value.changes() : [] }
+        }
+    } else if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)
         watch = ChangeWatch(file: path, check: notices.changes)
     }
     return OpenedBook(
         session: ContactsSceneFactory.makeSession(environment: environment), path: path, store: store,
         environment: environment, watch: watch)
+}
+
+/// A value another thread sets once; `value` waits for it.
+final class Deferred<Value>: @unchecked Sendable {
+    private let done = DispatchGroup()
+    /// Written once before `done` is left; read only after `done.wait()`.
+    private var stored: Value?
+
+    init() { done.enter() }
+
+    func set(_ value: Value) {
+        stored = value
+        done.leave()
+    }
+
+    var value: Value {
+        done.wait()
+        return stored!
+    }
 }
 
 /// The book's country for phone numbers without a country code: `CONTACTSBOOK_COUNTRY` (`US`, `DE`;

@@ -107,9 +107,10 @@ struct SessionRun {
         // The front end a change set names in `history`; all but the piped line session hear of
         // other processes' changes.
         let origin = lsp ? "lsp" : mcp ? "mcp" : rpc ? "rpc" : repl || REPL.isTerminal(fd: 0) ? "repl" : "line"
+        // The JSON-RPC front ends answer `initialize` while the book opens (openSession).
         let book = try openSession(
             self.book, origin: origin, watching: origin != "line", pageSize: pageSize,
-            changes: changes, progress: progress)
+            changes: changes, progress: progress, inBackground: lsp || mcp || rpc)
         // The front ends read stdin on this thread and leave no work behind when they return.
         defer { closeBeforeExit(book.store) }
         let session = book.session

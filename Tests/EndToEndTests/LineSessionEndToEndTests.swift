@@ -178,6 +178,37 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: path, encoding: .utf8), "not a database\n")
     }
 
+    func testJsonRpcFrontEndsAnswerInitializeWhileTheBookOpensAndReportABadBookWhenItIsNeeded() throws {
+        // Given: a file that is not a book
+        let path = home.appendingPathComponent("notes.txt")
+        try Data("not a database\n".utf8).write(to: path)
+        let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"# + "\n"
+        let list = #"{"jsonrpc":"2.0","id":2,"method":"contacts/list","params":{}}"# + "\n"
+        let mcpInitialize =
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","#
+            + #""capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"# + "\n"
+        for (mode, line) in [("--rpc", initialize), ("--mcp", mcpInitialize)] {
+            // When: a JSON-RPC front end gets initialize, then the end of its input
+            let ended = try run(line, [mode, "--db", path.path])
+            // Then: initialize is answered (it needs no book), and the process says why the book
+            // cannot be opened and ends with status 2, as a session on that file always did
+            XCTAssertEqual(ended.status, 2, mode)
+            XCTAssertTrue(ended.stderr.hasPrefix("error: cannot open \(path.path): "), ended.stderr)
+            XCTAssertTrue(ended.stdout.contains(#""id":1"#), ended.stdout)
+        }
+        // And: a request that needs the book is never answered: the same error, status 2, at once
+        let result = try run(initialize + list, ["--rpc", "--db", path.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("error: cannot open \(path.path): "), result.stderr)
+        XCTAssertFalse(result.stdout.contains(#""id":2"#), result.stdout)
+        XCTAssertEqual(try String(contentsOf: path, encoding: .utf8), "not a database\n")
+        // And: a --db naming no file is refused at once, before anything is read or answered
+        let missing = try run(initialize, ["--rpc", "--db", home.appendingPathComponent("nobook.sqlite").path])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertEqual(missing.stdout, "")
+        XCTAssertTrue(missing.stderr.contains("pass --create to make a new one there"), missing.stderr)
+    }
+
     func testAStaleEditFromAnotherProcessIsRefusedAndNothingIsOverwritten() throws {
         // Given a contact, and a first process with its edit form open
         XCTAssertEqual(try run("add\ngiven Ann\nfamily Lee\nsave\n").status, 0)

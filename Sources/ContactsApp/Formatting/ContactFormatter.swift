@@ -5,13 +5,16 @@ import SceneCore
 /// One place, so the list, the detail and the form show a contact the same way.
 public struct ContactFormatter {
     let locale: Locale
-    let timeZone: TimeZone
+    /// The machine's time zone is looked up only when a time is shown (`ContactsEnvironment.timeZone`).
+    var timeZone: TimeZone { givenTimeZone ?? .current }
+    private let givenTimeZone: TimeZone?
     /// The book's country for numbers without a country code (ISO 3166 code, e.g. "US"), or
     /// nil: such numbers are then shown as typed, since nothing says which country they are in.
     let defaultCountry: String?
 
-    public init(locale: Locale, timeZone: TimeZone, defaultCountry: String? = nil) {
-        self.locale = locale; self.timeZone = timeZone
+    /// A nil `timeZone` is the machine's.
+    public init(locale: Locale, timeZone: TimeZone?, defaultCountry: String? = nil) {
+        self.locale = locale; givenTimeZone = timeZone
         self.defaultCountry = defaultCountry?.uppercased()
     }
 

@@ -36,7 +36,7 @@ public final class ContactsSceneFactory {
                 now: environment.now)
         }
         formatter = ContactFormatter(
-            locale: environment.locale, timeZone: environment.timeZone,
+            locale: environment.locale, timeZone: environment.givenTimeZone,
             defaultCountry: environment.defaultCountry)
     }
 

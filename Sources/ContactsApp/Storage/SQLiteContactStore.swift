@@ -12,7 +12,15 @@ import GRDBSQLite
 /// - Lists are paged in SQL and searched through FTS5 indexes (words, phone-digit trigrams
 ///   and runs of phone digits), so showing a page never loads the whole book.
 public final class SQLiteContactStore: ContactStore {
-    let writer: any DatabaseWriter
+    /// The book's connection(s); waits for the open when it runs on another thread
+    /// (`toOpen`).
+    var writer: any DatabaseWriter {
+        switch connection {
+        case .open(let writer): return writer
+        case .opening(let opening): return opening.writer
+        }
+    }
+    let connection: Connection
     /// Opened by `openForReading(path:)`: every write is refused.
     private let readOnly: Bool
     /// Set by `close()`; every call checks it first, as GRDB does not guard a closed queue.
@@ -59,8 +67,16 @@ public final class SQLiteContactStore: ContactStore {
         readOnly = false
         self.tuning = tuning
         self.anchorBucket = max(1, anchorBucket)
+        connection = .open(try Self.openWriter(path: path, anchorBucket: self.anchorBucket, upgrading: upgrading))
+    }
+
+    /// Opens (creating if needed) the book at `path` and brings its schema up to date.
+    static func openWriter(
+        path: String, anchorBucket: Int, upgrading: (() -> Void)?
+    ) throws -> any DatabaseWriter {
         let config = Self.configuration()
         do {
+            let writer: any DatabaseWriter
             if path == ":memory:" {
                 writer = try DatabaseQueue(configuration: config)
             } else {
@@ -74,10 +90,10 @@ public final class SQLiteContactStore: ContactStore {
             // and one statement says so: the migrator reads the table twice through GRDB's generic
             // fetches and the legacy check builds GRDB's schema cache, 2.4M instructions and a
             // tenth of an `--rpc` start-up (bench/STARTUP.md, issue 32).
-            if (try? writer.writeWithoutTransaction(Self.needsNoMigration)) == true { return }
+            if (try? writer.writeWithoutTransaction(Self.needsNoMigration)) == true { return writer }
             // A book made before migrations had names: they are renamed first (never run again).
             if try writer.writeWithoutTransaction(Self.hasLegacyIdentifiers) { try writer.write(Self.adoptNames) }
-            let migrator = Self.migrator(anchorBucket: self.anchorBucket)
+            let migrator = Self.migrator(anchorBucket: anchorBucket)
             // An upgrade: some migrations done (a new file has none), not all.
             if let upgrading,
                 try writer.writeWithoutTransaction({ db in
@@ -87,14 +103,22 @@ public final class SQLiteContactStore: ContactStore {
                 upgrading()
             }
             try migrator.migrate(writer)
+            return writer
         } catch {
             throw Self.storageError(error)
         }
     }
 
+    init(connection: Connection) {
+        tuning = PagingTuning()
+        self.connection = connection
+        readOnly = false
+        anchorBucket = Self.defaultAnchorBucket
+    }
+
     private init(writer: any DatabaseWriter, readOnly: Bool) {
         tuning = PagingTuning()
-        self.writer = writer
+        connection = .open(writer)
         self.readOnly = readOnly
         anchorBucket = Self.defaultAnchorBucket
     }

@@ -24,7 +24,9 @@ public struct PasswordCommand: PasswordSource {
     }
 
     /// `CONTACTSBOOK_PASSWORD_TIMEOUT` (seconds) when set to a positive number, else 30 s.
-    public static func configuredTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func configuredTimeout(
+        _ environment: [String: String] = environmentVariables(["CONTACTSBOOK_PASSWORD_TIMEOUT"])
+    )
         -> TimeInterval
     {
         environment["CONTACTSBOOK_PASSWORD_TIMEOUT"].flatMap(TimeInterval.init).flatMap {

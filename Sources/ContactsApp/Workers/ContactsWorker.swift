@@ -84,12 +84,15 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     let now: () -> Date
     let makeUID: () -> String
     let changes: ChangeNotifier?
-    let timeZone: TimeZone
+    /// The machine's time zone is looked up only when needed (`ContactsEnvironment.timeZone`).
+    var timeZone: TimeZone { givenTimeZone ?? .current }
+    private let givenTimeZone: TimeZone?
     let defaultCountry: String?
 
     public init(environment: ContactsEnvironment) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
-        changes = environment.changes; timeZone = environment.timeZone; defaultCountry = environment.defaultCountry
+        changes = environment.changes; givenTimeZone = environment.givenTimeZone;
+        defaultCountry = environment.defaultCountry
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {

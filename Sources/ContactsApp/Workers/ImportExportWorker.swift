@@ -187,7 +187,9 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     /// `CONTACTSBOOK_IMPORT_MAX_CARD` (bytes, or with `K`, `M`, `G`), else the default; a value
     /// that is not one is ignored, as the sync's limits are.
-    public static func configuredMaximumCardBytes(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func configuredMaximumCardBytes(
+        _ environment: [String: String] = environmentVariables([ContactLimits.importCardVariable])
+    )
         -> Int
     {
         environment[ContactLimits.importCardVariable].flatMap(ContactLimits.bytes) ?? ContactLimits.maximumCardBytes

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+extension SQLiteContactStore {
+    /// A store whose book the caller opens later, on a thread of its choosing (`openNow()`), for a
+    /// front end that can answer its first message without the book (`--rpc`'s `initialize`): the
+    /// open overlaps reading that message instead of coming before it (bench/STARTUP.md, issue 32).
+    /// Every call that needs the book waits for the open; if the book cannot be opened, that call
+    /// runs `failed` with the error `init(path:)` would have thrown, and `failed` must end the
+    /// process.
+    public static func toOpen(
+        path: String, upgrading: (@Sendable () -> Void)? = nil,
+        failed: @escaping @Sendable (Error) -> Never
+    ) -> SQLiteContactStore {
+        SQLiteContactStore(
+            connection: .opening(
+                Opening(path: path, anchorBucket: defaultAnchorBucket, upgrading: upgrading, failed: failed)))
+    }
+
+    /// Opens a store made by `toOpen` on the calling thread (once; a later call waits for the
+    /// first). Calls waiting for the book go on when it returns. Returns whether the book is open;
+    /// a failure is not reported here (no `failed`) but by the next call that needs the book.
+    @discardableResult
+    public func openNow() -> Bool {
+        guard case .opening(let opening) = connection else { return true }
+        opening.open()
+        return opening.succeeded
+    }
+
+    /// Waits until the open of a store made by `toOpen` ends; whether the book is open (true at
+    /// once for any other store). Like `openNow()`, it leaves a failure to the next call.
+    public func waitForOpen() -> Bool {
+        guard case .opening(let opening) = connection else { return true }
+        return opening.succeeded
+    }
+
+    /// The book's connection: open, or to be opened (`toOpen`).
+    enum Connection {
+        case open(any DatabaseWriter)
+        case opening(Opening)
+    }
+
+    /// A book opened by `openNow()`; `writer` waits for it.
+    final class Opening: @unchecked Sendable {
+        private let done = DispatchGroup()
+        private let lock = NSLock()
+        private var started = false
+        /// Written once by `open()` before it leaves `done`; read only after `done.wait()`.
+        private var result: Result<any DatabaseWriter, Error>?
+        private let path: String
+        private let anchorBucket: Int
+        private let upgrading: (@Sendable () -> Void)?
+        private let failed: @Sendable (Error) -> Never
+
+        init(
+            path: String, anchorBucket: Int, upgrading: (@Sendable () -> Void)?,
+            failed: @escaping @Sendable (Error) -> Never
+        ) {
+            self.path = path; self.anchorBucket = anchorBucket; self.upgrading = upgrading; self.failed = failed
+            done.enter()
+        }
+
+        func open() {
+            let first = lock.withLock {
+                defer { started = true }
+                return !started
+            }
+            guard first else { return }
+            result = Result {
+                try SQLiteContactStore.openWriter(path: path, anchorBucket: anchorBucket, upgrading: upgrading)
+            }
+            done.leave()
+        }
+
+        /// Waits for the open; whether it succeeded.
+        var succeeded: Bool {
+            done.wait()
+            if case .success = result! { return true }
+            return false
+        }
+
+        var writer: any DatabaseWriter {
+            done.wait()
+            switch result! {
+            case .success(let writer): return writer
+            case .failure(let error): failed(error)
+            }
+        }
+    }
+}
