@@ -10,6 +10,10 @@ public protocol ImportSessionStore: ContactStore {
     /// touching no storage: an import calls it on the thread that reads the file, so the thread
     /// holding the transaction only writes. Nil when the store has nothing to prepare.
     func prepareForImport(_ contact: Contact) -> PreparedContact?
+    /// What the store can work out for a whole batch from its contacts' prepared rows, on the
+    /// reading thread too (the SQLite store: the batch's words for the word list, merged once
+    /// there instead of card by card while the transaction waits). Nil when nothing.
+    func prepareForImport(batch prepared: [PreparedContact?]) -> PreparedBatch?
     /// `importInBatches`, with the session's speed plumbing: one transaction, all or nothing.
     func importSession(_ body: (ContactImportSession) throws -> Void) throws -> ImportedIDs
 }
@@ -24,6 +28,9 @@ public protocol ContactImportSession: ContactImportTransaction {
     /// prepared from that same contact, whose `uid`, `id`, `version` and dates alone may have
     /// changed since.
     func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws
+    /// `save`, with what `prepareForImport(batch:)` gave for the batch when `inserting` is every
+    /// contact of that batch, in order, each with its `prepared` row (else `batch` is nil).
+    func save(inserting: [Contact], prepared: [PreparedContact?], batch: PreparedBatch?, updating: [Contact]) throws
     /// Those of `uids` that this session's saves have added: an import gives a UID it meets a
     /// second time a new one, and asks the store which it added rather than keeping a set that
     /// grows with the file.
@@ -35,7 +42,22 @@ extension ContactImportSession {
     public func save(inserting: [Contact], updating: [Contact]) throws {
         try save(inserting: inserting, prepared: [], updating: updating)
     }
+
+    /// A session with nothing to do with a prepared batch saves its contacts alone.
+    public func save(inserting: [Contact], prepared: [PreparedContact?], batch: PreparedBatch?, updating: [Contact])
+        throws
+    {
+        try save(inserting: inserting, prepared: prepared, updating: updating)
+    }
 }
+
+extension ImportSessionStore {
+    public func prepareForImport(batch prepared: [PreparedContact?]) -> PreparedBatch? { nil }
+}
+
+/// What a store works out from a whole batch of an import ahead of its transaction
+/// (`ImportSessionStore.prepareForImport(batch:)`); only the store that made it reads it.
+public protocol PreparedBatch: Sendable {}
 
 /// What a store works out from a contact's own fields ahead of an import's transaction
 /// (`ImportSessionStore.prepareForImport`); only the store that made it reads it.

@@ -357,7 +357,7 @@ extension SQLiteContactStore {
     }
 }
 
-private extension DuplicateReason.Kind {
+extension DuplicateReason.Kind {
     /// `rawValue` as a constant, for `Binder.text(_: StaticString)`.
     var storedText: StaticString {
         switch self {

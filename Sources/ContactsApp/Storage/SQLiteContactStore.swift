@@ -332,18 +332,27 @@ public final class SQLiteContactStore: ContactStore {
         _ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
         _ db: Database
     ) throws -> Contact {
-        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try run(insertSQL, db) { bindSaved(contact, row, &$0) }
-        let id = db.lastInsertedRowID
+        let id = try insertRow(contact, row, anchors: anchors, db)
         if counting { try addToContactCount(+1, db) }
-        try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
-        try anchors?.add(IndexEntry(key: row.keys.last, id: id), .last)
         var saved = contact
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
         try index(row, id: id, db, isNew: true, addingWords: addingWords)
         return saved
+    }
+
+    /// The contact's row alone, and its page anchors: its index entries are the caller's
+    /// (`index`, or an import's `BulkIndex`). Returns the new id.
+    static func insertRow(_ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, _ db: Database) throws
+        -> Int64
+    {
+        guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
+        try run(insertSQL, db) { bindSaved(contact, row, &$0) }
+        let id = db.lastInsertedRowID
+        try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
+        try anchors?.add(IndexEntry(key: row.keys.last, id: id), .last)
+        return id
     }
 
     /// Keeps `contact_count` in step with the table, in the transaction that inserts or deletes.

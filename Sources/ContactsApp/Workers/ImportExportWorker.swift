@@ -376,10 +376,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 // Group cards are told apart here, on the reading thread.
                                 var parsed = parsed
                                 let groups = Self.takingGroups(&parsed)
-                                try send(
-                                    (parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
+                                let prepared = parsed.entries.map { preparing?.prepareForImport($0.contact) }
+                                try send((parsed, prepared, preparing?.prepareForImport(batch: prepared), groups))
                             }
-                        }) { parsed, prepared, groups in
+                        }) { parsed, prepared, preparedBatch, groups in
                             groupsRead += groups
                             func inFile(_ problem: ParsedContacts.Problem) -> ParsedContacts.Problem {
                                 var problem = problem
@@ -397,8 +397,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 throw ContactsFailure.cancelled("import cancelled: nothing was imported")
                             }
                             try save(
-                                parsed, prepared: prepared, time: time, matched: &matched, reexported: reexported,
-                                memberships: &memberships, report: &report, in: session)
+                                parsed, prepared: prepared, batch: preparedBatch, time: time, matched: &matched,
+                                reexported: reexported, memberships: &memberships, report: &report, in: session)
                             savedCount = readCount
                         }
                     } catch let failure as ContactsFailure {
@@ -501,7 +501,8 @@ public final class ImportExportWorker: ContactsTransferLogic {
     /// tells in one question for the batch's UIDs and first derivations, and one more for each
     /// further derivation (only for a card the file repeats).
     private func save(
-        _ parsed: ParsedContacts, prepared: [PreparedContact?], time: Date, matched: inout Set<String>,
+        _ parsed: ParsedContacts, prepared: [PreparedContact?], batch: PreparedBatch? = nil, time: Date,
+        matched: inout Set<String>,
         reexported: [String: (uid: String, id: Int64)] = [:], memberships: inout [(uid: String, groups: [String])],
         report: inout ImportReport, in session: ContactImportSession
     ) throws {
@@ -575,7 +576,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
             }
         }
         if !inserts.isEmpty || !updates.isEmpty {
-            try session.save(inserting: inserts, prepared: insertsPrepared, updating: updates)
+            // What was prepared for the whole batch holds only when the whole batch is inserted.
+            let whole = inserts.count == parsed.entries.count && insertsPrepared.count == prepared.count
+            try session.save(
+                inserting: inserts, prepared: insertsPrepared, batch: whole ? batch : nil, updating: updates)
         }
         report.added += inserts.count
         report.updated += updates.count

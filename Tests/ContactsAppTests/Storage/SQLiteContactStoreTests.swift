@@ -807,6 +807,60 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertEqual(try texts(databasePath), try texts(insertedPath))
         XCTAssertEqual(try imported.page(ContactQuery()).total, book.count)
     }
+
+    func test_streamedImport_inBulkWithTheBatchPrepared_writesTheRowsOfContactByContactInserts() throws {
+        // Given: more contacts than one bulk statement takes (so full statements and the rows
+        // left over), with repeated and unique words, phones with and without digit grams, and
+        // every field set on one; prepared as an import prepares them, each batch too
+        let book =
+            StoreSeeds.book + [StoreSeeds.full]
+            + StoreSeeds.generated(2 * SQLiteContactStore.BulkIndex.rowsPerStatement + 9)
+        let imported = try SQLiteContactStore(path: databasePath)
+        let prepared = book.map { imported.prepareForImport($0) }
+        let firstBatch = Array(prepared[..<100])
+        let insertedPath = directory.appendingPathComponent("nested/one-by-one.sqlite").path
+        let inserted = try SQLiteContactStore(path: insertedPath)
+        // When: the first batch saved with its prepared words, the second without
+        _ = try imported.importSession { session in
+            try session.save(
+                inserting: Array(book[..<100]), prepared: firstBatch,
+                batch: imported.prepareForImport(batch: firstBatch), updating: [])
+            try session.save(inserting: Array(book[100...]), prepared: Array(prepared[100...]), updating: [])
+        }
+        for contact in book { _ = try inserted.insert(contact) }
+        // Then: every table an import writes holds the same rows, the index tables entry by entry
+        func rows(_ path: String) throws -> [String: [String]] {
+            try DatabaseQueue(path: path).write { db in
+                for table in ["contact_text", "contact_phone", "contact_phone_gram", "contact_word_gram"] {
+                    try db.execute(
+                        sql: "CREATE VIRTUAL TABLE temp.\(table)_entries USING fts5vocab(main, \(table), 'instance')")
+                }
+                let queries = [
+                    "contact":
+                        "SELECT \(SQLiteContactStore.readColumns), sort_first, sort_last FROM contact ORDER BY id",
+                    "contact_key": "SELECT rowid, kind, key, id FROM contact_key ORDER BY rowid",
+                    "contact_word": "SELECT word, starts FROM contact_word ORDER BY word",
+                    "contact_text": "SELECT rowid, text FROM contact_text ORDER BY rowid",
+                    "contact_phone": "SELECT rowid, digits FROM contact_phone ORDER BY rowid",
+                    "contact_phone_gram_entries": "SELECT * FROM contact_phone_gram_entries ORDER BY 1, 2, 3, 4",
+                    "contact_text_entries": "SELECT * FROM contact_text_entries ORDER BY 1, 2, 3, 4",
+                    "contact_phone_entries": "SELECT * FROM contact_phone_entries ORDER BY 1, 2, 3, 4",
+                    // Its rowids follow the order words were added in: only the words are the book's.
+                    "contact_word_gram": "SELECT word FROM contact_word_gram ORDER BY word",
+                    "contact_count": "SELECT n FROM contact_count",
+                ]
+                return try queries.mapValues { sql in
+                    try Row.fetchAll(db, sql: sql).map { $0.description }
+                }
+            }
+        }
+        let (got, want) = (try rows(databasePath), try rows(insertedPath))
+        for table in want.keys.sorted() {
+            XCTAssertFalse(want[table]!.isEmpty, table)
+            XCTAssertEqual(got[table], want[table], table)
+        }
+        XCTAssertGreaterThan(want["contact_key"]!.count, 2 * SQLiteContactStore.BulkIndex.rowsPerStatement)
+    }
     // MARK: - openForReading (`contactsbook query`)
 
     func test_openForReading_readsWhatWasSaved_andRefusesWrites() throws {
