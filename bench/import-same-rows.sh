@@ -1,7 +1,8 @@
 #!/bin/bash
 # Whether two books imported from the same file hold the same rows: every table an import
 # writes, in a fixed order, with what differs by the moment alone taken out (the contacts'
-# `created_at`/`updated_at`, the change set's time and session token). The FTS5 tables are
+# `created_at`/`updated_at`, the change set's time and session token, the dates in the change
+# entries' images, whose JSON is compared member by member: its keys come in no fixed order). The FTS5 tables are
 # compared by what they index, entry by entry (`fts5vocab` 'instance': term, row, column,
 # offset), not by their shadow tables' segments, whose cut depends on how many rows each
 # statement handed FTS5; the word list's trigram table by its words (its rowids follow the
@@ -47,7 +48,11 @@ SELECT * FROM gram_entries ORDER BY 1, 2, 3, 4;
 .print change_set
 SELECT id, seq, origin, kind, summary, undone, added_first, added_last FROM change_set ORDER BY id;
 .print change_entry
-SELECT * FROM change_entry ORDER BY 1;
+SELECT change_set, contact_id, uid, before IS NULL, after IS NULL FROM change_entry ORDER BY 1, 2;
+SELECT e.change_set, e.contact_id, 'before', t.fullkey, t.atom FROM change_entry e, json_tree(e.before) t
+  WHERE t.atom IS NOT NULL AND t.key NOT IN ('createdAt', 'updatedAt') ORDER BY 1, 2, 4;
+SELECT e.change_set, e.contact_id, 'after', t.fullkey, t.atom FROM change_entry e, json_tree(e.after) t
+  WHERE t.atom IS NOT NULL AND t.key NOT IN ('createdAt', 'updatedAt') ORDER BY 1, 2, 4;
 .print sqlite_sequence
 SELECT * FROM sqlite_sequence ORDER BY name;
 SQL
