@@ -187,19 +187,13 @@ extension SQLiteContactStore: ImportSessionStore {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
             let batchWords = (batch as? PreparedWords).flatMap { $0.rows == inserting.count ? $0 : nil }
-            let prepared = inserting.enumerated().map { index, contact in
-                (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
-            }
-            // With page anchors kept row by row (a book that was not empty), each row is
-            // inserted before its anchors are counted: a bucket split reads the sort index.
-            let rows =
-                anchors == nil
-                ? try bulkIndex(db).insertContacts(inserting, prepared, db)
-                : try zip(inserting, prepared).map { contact, row in
-                    (row: row, id: try SQLiteContactStore.insertRow(contact, row, anchors: anchors, db))
-                }
-            for (row, id) in rows {
+            var rows: [(row: PreparedRow, id: Int64)] = []
+            rows.reserveCapacity(inserting.count)
+            for (index, contact) in inserting.enumerated() {
+                let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
+                let id = try SQLiteContactStore.insertRow(contact, row, anchors: anchors, db)
                 ids.added.append(id)
+                rows.append((row, id))
                 if batchWords == nil {
                     for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
                 }
@@ -230,54 +224,11 @@ extension SQLiteContactStore: ImportSessionStore {
         static let rowsPerStatement = 64
         private let text, phones, grams, keys: RowsInsert
 
-        /// Contact rows, fewer to a statement: 21 values each.
-        static let contactsPerStatement = 16
-        private let contacts: Statement
-
         init(_ db: Database) throws {
-            contacts = try db.makeStatement(
-                sql: SQLiteContactStore.insertSQL
-                    + String(
-                        repeating: ", ("
-                            + Array(repeating: "?", count: SQLiteContactStore.savedColumns.count)
-                            .joined(separator: ", ") + ", 1)",
-                        count: Self.contactsPerStatement - 1))
             text = try RowsInsert(db, "INSERT INTO contact_text(rowid, text) VALUES", columns: 2)
             phones = try RowsInsert(db, "INSERT INTO contact_phone(rowid, digits) VALUES", columns: 2)
             grams = try RowsInsert(db, "INSERT INTO contact_phone_gram(rowid, grams) VALUES", columns: 2)
             keys = try RowsInsert(db, "INSERT INTO contact_key(kind, key, id) VALUES", columns: 3)
-        }
-
-        /// Inserts the contacts' rows, with no page anchors (`DeferredIndexes`), and returns each
-        /// with its new id. A statement's rows take consecutive ids (AUTOINCREMENT, one writer),
-        /// its last one `lastInsertedRowID`.
-        func insertContacts(_ inserting: [Contact], _ prepared: [PreparedRow], _ db: Database) throws
-            -> [(row: PreparedRow, id: Int64)]
-        {
-            var rows: [(row: PreparedRow, id: Int64)] = []
-            rows.reserveCapacity(inserting.count)
-            var start = 0
-            let size = Self.contactsPerStatement
-            if inserting.contains(where: \.uid.isEmpty) { throw ContactStoreError.storage("missing uid") }
-            while inserting.count - start >= size {
-                try SQLiteContactStore.run(contacts, db) { binder in
-                    for index in start..<start + size {
-                        SQLiteContactStore.bindSaved(inserting[index], prepared[index], &binder)
-                    }
-                }
-                guard db.changesCount == size else { throw ContactStoreError.storage("contacts not inserted") }
-                let first = db.lastInsertedRowID - Int64(size - 1)
-                for index in start..<start + size { rows.append((prepared[index], first + Int64(index - start))) }
-                start += size
-            }
-            for index in start..<inserting.count {
-                rows.append(
-                    (
-                        prepared[index],
-                        try SQLiteContactStore.insertRow(inserting[index], prepared[index], anchors: nil, db)
-                    ))
-            }
-            return rows
         }
 
         func add(_ rows: [(row: PreparedRow, id: Int64)], _ db: Database) throws {
