@@ -54,6 +54,14 @@ def git(*args):
 NOT_MEASURED = "not measured in this run"
 
 
+def find_row(rows, group, what, size=None):
+    """The run's first row of this group whose label starts with `what` (at `size`, if given)."""
+    for r in rows:
+        if r["group"] == group and r["what"].startswith(what) and (size is None or r["size"] == size):
+            return r
+    return None
+
+
 def goals(results):
     """Issue 32's goals, one row each, from this run's own rows: the figure, its ratio to the floor
     or peer measured beside it, and whether the goal is met; "not measured in this run" where the
@@ -62,10 +70,7 @@ def goals(results):
     rows, sizes = results["rows"], results["sizes"]
 
     def get(group, what, size=None):
-        for r in rows:
-            if r["group"] == group and r["what"].startswith(what) and (size is None or r["size"] == size):
-                return r
-        return None
+        return find_row(rows, group, what, size)
 
     def verdict(ok):
         return "—" if ok is None else ("met" if ok else "**not met**")
@@ -282,10 +287,7 @@ def write(results, args, path):
     L.append("|---|---|---|")
 
     def get(group, what, size=None):
-        for r in rows:
-            if r["group"] == group and r["what"].startswith(what) and (size is None or r["size"] == size):
-                return r
-        return None
+        return find_row(rows, group, what, size)
 
     def verdict(ok):
         return "—" if ok is None else ("met" if ok else "**missed**")
