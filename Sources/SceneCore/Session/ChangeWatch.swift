@@ -36,12 +36,18 @@ public final class ChangeWatch {
 
     deinit { close(descriptor) }
 
+    /// 8 reads of 16 KB: some thousands of events, more than a burst of SQLite's writes makes.
+    static let readsPerCall = 8
+
     /// Reads every pending event without waiting; when one concerns the watched file (or its
     /// `-wal`, `-journal`), asks the app what changed. Empty when nothing did.
     public func changes() -> [DataChange] {
         var concerned = false
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
+        // A bounded number of reads, not "until empty": a program writing beside the book without
+        // pause would keep the loop busy and the front end's input unread. What is left keeps the
+        // descriptor readable, so the front end's `poll` comes back for it after its input.
+        for _ in 0..<Self.readsPerCall {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }

@@ -59,6 +59,32 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertEqual(asked, 0)
     }
 
+    func test_eventsWithoutEnd_areReadInBoundedTurns_andTheRestWaitsReadable() throws {
+        // Given: more events from other files than one call reads, then the book's WAL written
+        var asked = 0
+        let change = DataChange(topic: "things", kind: "created", ids: ["1"], external: true)
+        let sut = try XCTUnwrap(
+            ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) {
+                asked += 1
+                return [change]
+            })
+        // 2,000 new files: 3 events of 32 bytes each, 192 KB, against 8 reads of 16 KB a call
+        for index in 0..<2_000 { try write(String(format: "other-%05d.txt", index)) }
+        try write("book.sqlite-wal")
+        // When
+        let first = sut.changes()
+        // Then: the first call stopped before the book's event, which still wakes a `poll`
+        XCTAssertEqual(first, [])
+        XCTAssertEqual(asked, 0)
+        var waiting = pollfd(fd: sut.descriptor, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&waiting, 1, 0), 1)
+        // When: the front end comes back for the rest
+        let second = sut.changes()
+        // Then
+        XCTAssertEqual(second, [change])
+        XCTAssertEqual(asked, 1)
+    }
+
     func test_notice_isOneLine_namingKindsAndAFewIDs() {
         XCTAssertEqual(
             ChangeWatch.notice(for: [
