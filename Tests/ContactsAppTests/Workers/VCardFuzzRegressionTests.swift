@@ -130,6 +130,18 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertFalse(VCardVersionConverter.Names.hasNoPlace(result.lines[0], in: .v3))
     }
 
+    func test_convert_a4OnlyPropertyIn21Syntax_inA3Card_isRepairedAndRenamed() {
+        // Given the shape fuzz-vcard found (CI, stop 35): a 3.0 card's RELATED with bare parameters
+        let line = "RELATED;BEGI;N:urn:uuid:alexandrine"
+        // When
+        let result = VCardVersionConverter.convert([line], from: .v3, to: .v3)
+        // Then: in 3.0's syntax and under 3.0's name for it, with a note for each change
+        XCTAssertEqual(result.lines, ["X-RELATED;TYPE=BEGI,N:urn:uuid:alexandrine"])
+        XCTAssertFalse(VCardVersionConverter.Names.hasNoPlace(result.lines[0], in: .v3))
+        XCTAssertFalse(VCardVersionConverter.Syntax.needsRepair(result.lines[0], in: .v3))
+        XCTAssertTrue(result.notes.contains { $0.contains("X-RELATED") }, "\(result.notes)")
+    }
+
     func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
         // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"

@@ -51,7 +51,15 @@ struct VCardVersionConverter {
                 // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
                 if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { continue }
                 if Syntax.needsRepair(line, in: target) {
-                    out.append(contentsOf: Syntax.repaired(line, in: target, notes: &notes))
+                    // A repaired line may still have no place in the version (fuzz-vcard: a 3.0
+                    // card's `RELATED;BEGI;N:x`, in 2.1's syntax and 4.0-only): formed as one then.
+                    for repaired in Syntax.repaired(line, in: target, notes: &notes) {
+                        if Names.hasNoPlace(repaired, in: target) {
+                            out.append(contentsOf: Self.ownVersionForm(repaired, in: target, notes: &notes))
+                        } else {
+                            out.append(repaired)
+                        }
+                    }
                 } else if Names.hasNoPlace(line, in: target) {
                     out.append(contentsOf: Self.ownVersionForm(line, in: target, notes: &notes))
                 } else {
