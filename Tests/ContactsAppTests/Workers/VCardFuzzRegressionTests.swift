@@ -142,6 +142,22 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertTrue(result.notes.contains { $0.contains("X-RELATED") }, "\(result.notes)")
     }
 
+    func test_export_aBackslashBeforeAControlCharacter_goesWithIt_soTheCardWrittenReadsTheSame() throws {
+        // Given the shape fuzz-vcard found (stop 36): an escaping backslash right before a NUL,
+        // which the reader reads as the NUL (then drops); and an escaped backslash before one
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\\\u{0}\r\nFN:Bug\\\\\u{0} 195\r\nEND:VCARD\r\n"
+        // When
+        let contact = try readOne(card)
+        let converted = VCardVersionConverter.convert(["UID:bf3ly\\\u{0}", "NOTE:a\\\u{0}n"], from: .v3, to: .v4)
+        let back = try readOne(VCardWriter(version: .v4).card(for: contact))
+        // Then: the lone backslash leaves with the NUL (else `a\<NUL>n` would be written as a line break)
+        XCTAssertEqual(contact.uid, "bf3ly")
+        XCTAssertEqual(contact.fullName, "Bug\\ 195")
+        XCTAssertEqual(converted.lines, ["UID:bf3ly", "NOTE:an"])
+        XCTAssertEqual(back.uid, contact.uid)
+        XCTAssertEqual(back.fullName, contact.fullName)
+    }
+
     func test_read_aUIDWithControlCharacters_readsWithoutThem_asTheExportWritesIt() throws {
         // Given the shape fuzz-vcard found: ESCs inside a UID (the export wrote them raw, in a new UID line)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bf3ly\u{1B}\u{1B}\u{1B}965h\r\nFN:bug 195\r\nEND:VCARD\r\n"

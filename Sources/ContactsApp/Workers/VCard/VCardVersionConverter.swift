@@ -393,17 +393,31 @@ struct VCardVersionConverter {
             // A raw line break (a lone CR a writer left in a value or a quoted parameter) is a
             // line break still: `\n` in the value, RFC 6868's `^n` in a parameter; a CRLF is one.
             var kept = String.UnicodeScalarView()
-            var inValue = false, quoted = false, previousCR = false
+            // `escaping`: the value's last kept backslash escapes what follows. The reader reads
+            // `\<NUL>` as the NUL, then drops it (fuzz-vcard: `UID:bf3ly\<NUL>`), so the backslash
+            // goes with the control character: the line written reads as the line read.
+            var inValue = false, quoted = false, previousCR = false, escaping = false
             for scalar in line.unicodeScalars {
                 defer { previousCR = scalar == "\r" }
                 if scalar == "\"" && !inValue { quoted.toggle() }
-                if scalar == ":" && !quoted { inValue = true }
+                if scalar == ":" && !quoted && !inValue {
+                    inValue = true
+                    kept.append(scalar)
+                    continue
+                }
+                if isControl(scalar) && escaping {
+                    kept.removeLast()
+                    escaping = false
+                }
                 if scalar == "\r" || scalar == "\n" {
                     if scalar == "\n" && previousCR { continue }
                     kept.append(contentsOf: (inValue ? "\\n" : "^n").unicodeScalars)
                     continue
                 }
-                if !isControl(scalar) { kept.append(scalar) }
+                if !isControl(scalar) {
+                    kept.append(scalar)
+                    escaping = inValue && scalar == "\\" && !escaping
+                }
             }
             let head = String(String.UnicodeScalarView(line.unicodeScalars.prefix { $0 != ":" && $0 != ";" }))
             let name = head.split(separator: ".").last.map(String.init) ?? ""
