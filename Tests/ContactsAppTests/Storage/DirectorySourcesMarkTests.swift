@@ -84,12 +84,12 @@ final class DirectorySourcesMarkTests: XCTestCase {
     func test_whatIsNotABook_isNotMarked() throws {
         XCTAssertFalse(SQLiteContactStore.mayHaveDirectorySources(atPath: path), "no file")
         XCTAssertFalse(SQLiteContactStore.mayHaveDirectorySources(atPath: directory.path), "a folder")
-        FileManager.default.createFile(atPath: path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data()))
         XCTAssertFalse(marked, "empty")
         // 100 bytes with bit 0 set where user_version would be, but not SQLite's header
         var bytes = [UInt8](repeating: 0xFF, count: 100)
         bytes.replaceSubrange(0..<4, with: Array("BEGI".utf8))
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         XCTAssertFalse(marked, "not SQLite")
         let fifo = directory.appendingPathComponent("fifo").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
