@@ -63,12 +63,29 @@ public final class DirectoryLookahead: @unchecked Sendable {
 
     public init(client: DirectoryClient = OpenLDAPClient()) {
         self.client = client
-        DispatchQueue.global().async { [self] in
-            client.prepare()
-            handed.wait()
-            if let job { found = job() }
-            done.signal()
+        // A thread of its own rather than libdispatch's pool, whose first block starts a second
+        // worker thread before it runs (bench/DIRECTORY.md, `directory4`).
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<DirectoryLookahead>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<DirectoryLookahead>.fromOpaque(context).release()
+            DispatchQueue.global().async { [self] in run() }
         }
+    }
+
+    private func run() {
+        client.prepare()
+        handed.wait()
+        if let job { found = job() }
+        done.signal()
     }
 
     /// Hands the search to the thread (nil: nothing to ask). Once.
