@@ -36,7 +36,13 @@ struct QueryCommand: ParsableCommand {
         // while this one opens the book and reads which they are (bench/DIRECTORY.md, `directory4`).
         let lookahead = SQLiteContactStore.mayHaveDirectorySources(atPath: path) ? DirectoryLookahead() : nil
         do {
-            let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
+            let store: SQLiteContactStore
+            do {
+                store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
+            } catch {
+                lookahead?.abandon()
+                throw error
+            }
             defer { closeBeforeExit(store) }
             // Lines without mutt's counting first line go out as soon as the book has them.
             var written = false

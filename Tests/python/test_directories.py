@@ -407,6 +407,22 @@ def test_query_asks_the_sources_the_book_lists_whatever_its_header_mark_says(tmp
     assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
 
 
+def test_a_marked_book_that_cannot_be_opened_is_an_error_not_a_crash(tmp_path, server):
+    # The header says "directories", so libldap starts loading before SQLite finds the book broken:
+    # the error is said and the status is 2, as for any broken book, with the loader let finish.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    path = tmp_path / "book.sqlite"
+    data = bytearray(path.read_bytes())
+    data[100:400] = b"\xff" * 300  # page 1's b-tree header and cells: the schema cannot be read
+    path.write_bytes(bytes(data))
+    assert header_mark(tmp_path) == 1
+    result = run(tmp_path, "query", "zoë")
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    assert result.stderr.startswith(f"error: cannot search {path}:"), result.stderr
+    assert result.stdout == ""
+
+
 def test_sasl_plugins_are_not_loaded_for_a_simple_or_anonymous_bind(tmp_path, server):
     # libldap starts Cyrus SASL, which would load every mechanism plugin it finds (libcrypto and
     # Berkeley DB among them): a third of an ldapsearch's CPU, for binds that never use SASL.

@@ -88,6 +88,14 @@ public final class DirectoryLookahead: @unchecked Sendable {
         done.signal()
     }
 
+    /// Ends the thread when no search will be handed to it (the book could not be opened): hands
+    /// it nothing and waits until it has finished loading, so that the process never exits with
+    /// the loader or libldap's start under way on another thread. Instead of `answer`, once.
+    public func abandon() {
+        ask(nil)
+        _ = wait()
+    }
+
     /// Hands the search to the thread (nil: nothing to ask). Once.
     func ask(_ search: (@Sendable () -> DirectorySearch)?) {
         job = search

@@ -115,4 +115,14 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertEqual(lookahead.wait(), DirectorySearch())
         XCTAssertEqual(client.calls, ["prepare"])
     }
+
+    func test_aLookaheadAbandoned_finishesHavingAskedNothing() {
+        // Given: the book's header said "directories" but the book could not be opened
+        let lookahead = DirectoryLookahead(client: client)
+        // When
+        lookahead.abandon()
+        // Then: it has finished (the wait returned) with only the library prepared
+        XCTAssertEqual(client.calls, ["prepare"])
+        XCTAssertEqual(client.requests, [])
+    }
 }
