@@ -32,14 +32,23 @@ struct QueryCommand: ParsableCommand {
     /// searches the book and the organisation's directories (issue 31); this shows its answer.
     static func search(bookAt path: String, for words: [String], format: MailQueryFormat) throws {
         var matches: [MailQueryMatch]
+        // A book whose header says it has directories: libldap loads and starts on another thread
+        // while this one opens the book and reads which they are (bench/DIRECTORY.md, `directory4`).
+        let lookahead = SQLiteContactStore.mayHaveDirectorySources(atPath: path) ? DirectoryLookahead() : nil
         do {
-            let store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
+            let store: SQLiteContactStore
+            do {
+                store = try SQLiteContactStore.openForReading(path: path, upgrading: { sayUpgrading(path) })
+            } catch {
+                lookahead?.abandon()
+                throw error
+            }
             defer { closeBeforeExit(store) }
             // Lines without mutt's counting first line go out as soon as the book has them.
             var written = false
             let found = try MailQueryWorker(store: store, groups: store).answer(
                 for: words.joined(separator: " "),
-                directories: store
+                directories: store, lookahead: lookahead
             ) { book in
                 // The book is read: closed now, while the directories are asked, rather than
                 // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).

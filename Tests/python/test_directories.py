@@ -361,6 +361,68 @@ def test_libldap_is_loaded_only_when_a_directory_is_asked(tmp_path, server):
     assert not opened("list")
 
 
+def header_mark(tmp_path):
+    """Bit 0 of user_version in the book file's SQLite header, as `query` reads it before opening the book."""
+    header = (tmp_path / "book.sqlite").read_bytes()[:100]
+    assert header.startswith(b"SQLite format 3\0")
+    return int.from_bytes(header[60:64], "big") & 1
+
+
+def set_user_version(tmp_path, value):
+    import sqlite3
+    with sqlite3.connect(tmp_path / "book.sqlite") as db:
+        db.execute(f"PRAGMA user_version = {value}")
+    db.close()
+
+
+def test_directory_add_and_remove_keep_the_books_header_mark_in_step(tmp_path, server):
+    book(tmp_path)
+    assert header_mark(tmp_path) == 0
+    add(tmp_path, "corp", server.url, "--plaintext")
+    assert header_mark(tmp_path) == 1
+    add(tmp_path, "lab", server.url, "--plaintext")
+    assert run(tmp_path, "directory", "remove", "corp").returncode == 0
+    assert header_mark(tmp_path) == 1
+    assert run(tmp_path, "directory", "remove", "lab").returncode == 0
+    assert header_mark(tmp_path) == 0
+
+
+def test_query_asks_the_sources_the_book_lists_whatever_its_header_mark_says(tmp_path, server):
+    # The mark only lets `query` load libldap before the book is open; what is asked is the book's
+    # own list, so a mark another program left behind (or one not yet written back from the WAL)
+    # changes no byte of the answer.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    marked = run(tmp_path, "query", "zoë", "lee")
+    assert marked.returncode == 0 and "p2@corp.example.org" in marked.stdout, marked.stderr
+    set_user_version(tmp_path, 0)
+    unmarked = run(tmp_path, "query", "zoë", "lee")
+    assert (unmarked.stdout, unmarked.stderr, unmarked.returncode) == (marked.stdout, marked.stderr, marked.returncode)
+    assert run(tmp_path, "directory", "remove", "corp").returncode == 0
+    alone = run(tmp_path, "query", "zoë", "lee")
+    assert alone.returncode == 1 and "corp" not in alone.stdout + alone.stderr, alone
+    set_user_version(tmp_path, 1)
+    stale = run(tmp_path, "query", "zoë", "lee")
+    assert (stale.stdout, stale.stderr, stale.returncode) == (alone.stdout, alone.stderr, alone.returncode)
+    assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
+
+
+def test_a_marked_book_that_cannot_be_opened_is_an_error_not_a_crash(tmp_path, server):
+    # The header says "directories", so libldap starts loading before SQLite finds the book broken:
+    # the error is said and the status is 2, as for any broken book, with the loader let finish.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    path = tmp_path / "book.sqlite"
+    data = bytearray(path.read_bytes())
+    data[100:400] = b"\xff" * 300  # page 1's b-tree header and cells: the schema cannot be read
+    path.write_bytes(bytes(data))
+    assert header_mark(tmp_path) == 1
+    result = run(tmp_path, "query", "zoë")
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    assert result.stderr.startswith(f"error: cannot search {path}:"), result.stderr
+    assert result.stdout == ""
+
+
 def test_sasl_plugins_are_not_loaded_for_a_simple_or_anonymous_bind(tmp_path, server):
     # libldap starts Cyrus SASL, which would load every mechanism plugin it finds (libcrypto and
     # Berkeley DB among them): a third of an ldapsearch's CPU, for binds that never use SASL.

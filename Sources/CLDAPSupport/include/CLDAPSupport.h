@@ -47,4 +47,8 @@ int cldap_search(const cldap_search_params *_Nonnull params, void *_Nullable con
 /// NULL when libldap is loaded (loading it if needed), else why not, naming the package.
 const char *_Nullable cldap_load_failure(void);
 
+/// Loads libldap and runs its process-wide start (the host's name, ldap.conf), which the first
+/// search would do; nothing else. For a thread that starts before the directory is known.
+void cldap_prepare(void);
+
 #endif

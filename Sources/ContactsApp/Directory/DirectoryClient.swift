@@ -41,12 +41,26 @@ public struct DirectoryAnswer: Equatable, Sendable {
 /// The seam to the LDAP library: tests put a fake directory here.
 public protocol DirectoryClient: Sendable {
     func search(_ request: DirectoryRequest) -> DirectoryAnswer
+    /// The work of a first search that needs no directory (loading a library), done ahead on a
+    /// thread that does not know the directory yet; the search would do it otherwise.
+    func prepare()
+}
+
+extension DirectoryClient {
+    public func prepare() {}
 }
 
 /// OpenLDAP's libldap, loaded on first use (CLDAPSupport): one connection per search, under the
 /// source's time limit from connect to the last entry.
 public struct OpenLDAPClient: DirectoryClient {
     public init() {}
+
+    /// libldap loaded and started (`cldap_prepare`), so that the search begins at its connection.
+    public func prepare() {
+        #if canImport(CLDAPSupport)
+            cldap_prepare()
+        #endif
+    }
 
     public func search(_ request: DirectoryRequest) -> DirectoryAnswer {
         #if canImport(CLDAPSupport)

@@ -16,29 +16,95 @@ extension MailQueryWorker {
     /// slower of the two, not both. A directory that fails is a notice of the answer and the
     /// book's matches stand. `bookFirst` is handed the book's matches while the directories are
     /// still being asked (never when none is set up), for a front end that shows lines as soon
-    /// as it has them.
+    /// as it has them. `lookahead`, when given, is the thread that asks them (its client is
+    /// used), started before the book was opened; it is handed the search, or nothing when the
+    /// book has no directory after all.
     public func answer(
         for text: String, directories: DirectorySourceStore, client: DirectoryClient = OpenLDAPClient(),
-        bookFirst: ([MailQueryMatch]) -> Void = { _ in }
+        lookahead: DirectoryLookahead? = nil, bookFirst: ([MailQueryMatch]) -> Void = { _ in }
     ) throws -> MailQueryResult {
-        let sources = try directories.directorySources()
-        let worker = DirectoryWorker(sources: directories, client: client)
-        let asking = DispatchGroup()
-        let found = DirectoryAnswerBox()
-        if !sources.isEmpty {
+        let sources: [DirectorySource]
+        do {
+            sources = try directories.directorySources()
+        } catch {
+            lookahead?.ask(nil)
+            throw error
+        }
+        var asking = lookahead
+        if sources.isEmpty {
+            asking?.ask(nil)
+        } else {
+            let worker = DirectoryWorker(sources: directories, client: lookahead?.client ?? client)
+            if asking == nil { asking = DirectoryLookahead(client: client) }
             // Only the attributes a mail line shows are asked for: no photos cross the network for `query`.
-            DispatchQueue.global().async(group: asking) {
-                found.search = worker.search(text, in: sources, attributes: DirectoryMapping.mailAttributes)
-            }
+            asking?.ask { worker.search(text, in: sources, attributes: DirectoryMapping.mailAttributes) }
         }
         let book = try matches(for: text)
         if !sources.isEmpty { bookFirst(book) }
-        asking.wait()
-        return MailQueryResult(book: book, directories: found.search)
+        // Also when there was nothing to ask: a lookahead still loading its library is let finish
+        // rather than have the process exit under it.
+        let found = asking?.wait() ?? DirectorySearch()
+        return MailQueryResult(book: book, directories: found)
     }
 }
 
-/// The directories' answer, handed from the thread that asks them (read after `wait()`).
-private final class DirectoryAnswerBox: @unchecked Sendable {
-    var search = DirectorySearch()
+/// The thread that asks `query`'s directories, which can start before they are known: it first
+/// does what the client can do without a directory (`DirectoryClient.prepare`: libldap loaded
+/// and started), then waits to be handed the search. `query` starts it before opening the book
+/// when the book's header says it has directories (`SQLiteContactStore.mayHaveDirectorySources`),
+/// so that the library loads while the book opens and is searched (bench/DIRECTORY.md).
+public final class DirectoryLookahead: @unchecked Sendable {
+    public let client: DirectoryClient
+    private let handed = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    // Written before `handed` is signalled / `done` is signalled, read after the wait on it.
+    private var job: (@Sendable () -> DirectorySearch)?
+    private var found = DirectorySearch()
+
+    public init(client: DirectoryClient = OpenLDAPClient()) {
+        self.client = client
+        // A thread of its own rather than libdispatch's pool, whose first block starts a second
+        // worker thread before it runs (bench/DIRECTORY.md, `directory4`).
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let started = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<DirectoryLookahead>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<DirectoryLookahead>.fromOpaque(context).release()
+            DispatchQueue.global().async { [self] in run() }
+        }
+    }
+
+    private func run() {
+        client.prepare()
+        handed.wait()
+        if let job { found = job() }
+        done.signal()
+    }
+
+    /// Ends the thread when no search will be handed to it (the book could not be opened): hands
+    /// it nothing and waits until it has finished loading, so that the process never exits with
+    /// the loader or libldap's start under way on another thread. Instead of `answer`, once.
+    public func abandon() {
+        ask(nil)
+        _ = wait()
+    }
+
+    /// Hands the search to the thread (nil: nothing to ask). Once.
+    func ask(_ search: (@Sendable () -> DirectorySearch)?) {
+        job = search
+        handed.signal()
+    }
+
+    /// What the search found (empty when nothing was asked), once the thread is done. Once, after `ask`.
+    func wait() -> DirectorySearch {
+        done.wait()
+        return found
+    }
 }

@@ -23,6 +23,7 @@ extension SQLiteContactStore {
         addMatchKeys, addChangeJournalAndTrash, addSyncState, addWordStartsInsideWords, addSyncConflictSetting,
         orderMatchKeysByKey, keepCardsAndDisplayNames, scopeUIDs, addSeenAddresses, addWebsites, addGroups,
         addAddressBooks, addDirectorySources, addBookJournalAndGroupBooks, addGroupRowsByContact,
+        markDirectorySourcesInHeader,
     ]
 
     static let createContacts = Migration(

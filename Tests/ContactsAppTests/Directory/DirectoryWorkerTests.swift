@@ -17,16 +17,22 @@ final class DirectoryWorkerTests: XCTestCase {
         }
     }
 
-    /// A directory in memory: answers per source name, and every request it got.
+    /// A directory in memory: answers per source name, and every request it got; `calls` says in
+    /// which order it was prepared and asked.
     final class DirectoryClientFake: DirectoryClient, @unchecked Sendable {
         let lock = NSLock()
         var answers: [String: DirectoryAnswer] = [:]
         private(set) var requests: [DirectoryRequest] = []
+        private(set) var calls: [String] = []
         func search(_ request: DirectoryRequest) -> DirectoryAnswer {
             lock.withLock {
                 requests.append(request)
+                calls.append("search \(request.source.name)")
                 return answers[request.source.name] ?? DirectoryAnswer()
             }
+        }
+        func prepare() {
+            lock.withLock { calls.append("prepare") }
         }
     }
 

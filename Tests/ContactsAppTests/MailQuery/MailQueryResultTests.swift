@@ -67,4 +67,62 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertEqual(handedFirst, 0)
         XCTAssertEqual(client.requests, [])
     }
+
+    func test_answer_withALookahead_itPreparesFirst_thenAsksTheBooksSources() throws {
+        // Given: the thread `query` starts before the book is open
+        client.answers = ["corp": DirectoryAnswer(entries: [entry("zoe", "Zoë Lee", mail: "zoe@corp.test")])]
+        let lookahead = DirectoryLookahead(client: client)
+        var handedFirst: [[MailQueryMatch]] = []
+        // When: another client is passed too, the lookahead's asks
+        let answer = try sut.answer(
+            for: "lee", directories: SourcesFake([corp]), client: ClientFake(), lookahead: lookahead
+        ) { handedFirst.append($0) }
+        // Then
+        XCTAssertEqual(client.calls, ["prepare", "search corp"])
+        XCTAssertEqual(handedFirst.map { $0.map(\.address) }, [["ann@example.org"]])
+        XCTAssertEqual(answer.book.map(\.address), ["ann@example.org"])
+        XCTAssertEqual(answer.directories.entries.map(\.dn), ["uid=zoe,dc=corp"])
+    }
+
+    func test_answer_withALookahead_butNoSourceInTheBook_asksNone_likeWithout() throws {
+        // Given: a header that said "directories" while the book lists none (another process
+        // removed the last one and the header in the file is behind its WAL)
+        let lookahead = DirectoryLookahead(client: client)
+        var handedFirst = 0
+        // When
+        let answer = try sut.answer(for: "lee", directories: SourcesFake([]), client: client, lookahead: lookahead) {
+            _ in handedFirst += 1
+        }
+        // Then: only the library was prepared; the answer is the one without a lookahead
+        XCTAssertEqual(client.calls, ["prepare"])
+        XCTAssertEqual(client.requests, [])
+        XCTAssertEqual(answer, try sut.answer(for: "lee", directories: SourcesFake([]), client: ClientFake()))
+        XCTAssertEqual(handedFirst, 0)
+    }
+
+    func test_answer_whenTheSourcesCannotBeRead_throws_andReleasesTheLookahead() {
+        // Given
+        final class Unreadable: DirectorySourceStore {
+            func directorySources() throws -> [DirectorySource] { throw ContactStoreError.storage("disk I/O error") }
+            func addDirectorySource(_ source: DirectorySource) throws {}
+            func removeDirectorySource(named name: String) throws -> Bool { false }
+        }
+        let lookahead = DirectoryLookahead(client: client)
+        // When
+        XCTAssertThrowsError(
+            try sut.answer(for: "lee", directories: Unreadable(), client: client, lookahead: lookahead))
+        // Then: handed nothing, it finishes (a wait on it returns) having asked no directory
+        XCTAssertEqual(lookahead.wait(), DirectorySearch())
+        XCTAssertEqual(client.calls, ["prepare"])
+    }
+
+    func test_aLookaheadAbandoned_finishesHavingAskedNothing() {
+        // Given: the book's header said "directories" but the book could not be opened
+        let lookahead = DirectoryLookahead(client: client)
+        // When
+        lookahead.abandon()
+        // Then: it has finished (the wait returned) with only the library prepared
+        XCTAssertEqual(client.calls, ["prepare"])
+        XCTAssertEqual(client.requests, [])
+    }
 }
