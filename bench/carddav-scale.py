@@ -80,13 +80,19 @@ def make_handler(cards):
             if "sync-collection" in request:
                 token = re.search(r"<[^>]*sync-token>([^<]*)<", request)
                 listed = [] if token and token.group(1) == TOKEN else list(cards.cards)
+                if "address-data" in request:
+                    # The cards in the listing when asked for, as Radicale sends them (sync4).
+                    self.answer(207, self.cards(listed, f"<sync-token>{TOKEN}</sync-token>".encode()))
+                    return
                 parts = ['<?xml version="1.0" encoding="utf-8"?><multistatus xmlns="DAV:">']
                 parts += [f"<response><href>{h}</href><propstat><prop><getetag>{cards.etags[h]}</getetag></prop>"
                           "<status>HTTP/1.1 200 OK</status></propstat></response>" for h in listed]
                 parts.append(f"<sync-token>{TOKEN}</sync-token></multistatus>")
                 self.answer(207, "".join(parts).encode())
                 return
-            hrefs = re.findall(r"<[^>]*href>([^<]+)<", request)
+            self.answer(207, self.cards(re.findall(r"<[^>]*href>([^<]+)<", request)))
+
+        def cards(self, hrefs, tail=b""):
             parts = [b'<?xml version="1.0" encoding="utf-8"?><multistatus xmlns="DAV:" '
                      b'xmlns:C="urn:ietf:params:xml:ns:carddav">']
             for h in hrefs:
@@ -94,8 +100,8 @@ def make_handler(cards):
                 parts.append(f"<response><href>{h}</href><propstat><prop><getetag>{cards.etags[h]}</getetag>"
                              "<C:address-data>".encode() + body
                              + b"</C:address-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>")
-            parts.append(b"</multistatus>")
-            self.answer(207, b"".join(parts))
+            parts.append(tail + b"</multistatus>")
+            return b"".join(parts)
 
     return Handler
 

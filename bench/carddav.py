@@ -11,7 +11,9 @@ of `bench/gen.py N --vdir` (written into Radicale's storage folder: 5,000 PUTs t
 server's cost, not ours), then times, each round in turn so all share the same minutes:
 
 - first download: the server's floor (one `sync-collection` with an empty token, then one
-  `addressbook-multiget` of every href, in Python) against `BIN sync` into an empty book;
+  `addressbook-multiget` of every href, in Python) against `BIN sync` into an empty book; also
+  printed beside it, the same cards in one request (the `sync-collection` asking for
+  `address-data`, what a first sync asks since branch `sync4`), and the ratios to that;
 - a sync with nothing to do: one `sync-collection` with the token (the floor) against `BIN sync`
   on the synced book;
 - pushing changes: a plain sequential loop of If-Match PUTs of edited cards (the floor) against
@@ -64,6 +66,15 @@ def sync_collection(book, token=""):
     assert status == 207, status
     text = answer.decode()
     return re.findall(r"<href>([^<]+\.vcf)</href>", text), re.search(r"<sync-token>([^<]+)<", text).group(1)
+
+
+def listing_with_cards(book):
+    """One `sync-collection` from scratch asking for `address-data` too: a first download in one request."""
+    body = ('<sync-collection xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:carddav"><sync-token></sync-token>'
+            '<sync-level>1</sync-level><prop><getetag/><C:address-data/></prop></sync-collection>').encode()
+    status, _, answer = request("REPORT", book, body, {"Depth": "1"})
+    assert status == 207, status
+    return answer
 
 
 def multiget(book, hrefs):
@@ -155,12 +166,15 @@ def main():
         binaries = options.binaries
         keys = ["first", "noop", "push"]
         floor = {key: [] for key in keys}
+        in_listing = []
         ours = {(key, b): [] for key in keys for b in range(len(binaries))}
         cpu = {(key, b): [] for key in keys for b in range(len(binaries))}
         ordered = sorted(hrefs)
         for round_ in range(options.runs):
             # First download: the floor, then each binary into an empty book.
             floor["first"].append(timed(lambda: multiget(book, sync_collection(book)[0])))
+            # The same in one request (the cards in the listing), what a first sync asks since sync4.
+            in_listing.append(timed(lambda: listing_with_cards(book)))
             dbs = []
             for b, binary in enumerate(binaries):
                 db = os.path.join(out, f"book-{round_}-{b}.sqlite")
@@ -226,6 +240,11 @@ def main():
                 o = median(ours[key, b])
                 line += f"{o:>9.3f}{o / f:>7.2f}{median(cpu[key, b]):>7.2f}"
             print(line)
+            if key == "first":
+                f = median(in_listing)
+                print(f"{'… one listing with cards':<26}{f:>9.3f}"
+                      + "".join(f"{median(ours[key, b]):>9.3f}{median(ours[key, b]) / f:>7.2f}{'':>7}"
+                                for b in range(len(binaries))))
     finally:
         server.terminate()
         try:

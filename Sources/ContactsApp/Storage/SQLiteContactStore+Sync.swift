@@ -280,7 +280,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     @discardableResult
     public func apply(_ pull: SyncPull) throws -> SyncedChanges {
-        try apply(account: pull.account, token: pull.token, large: pull.writes.count >= Self.largePull) { write in
+        try apply(account: pull.account, token: { pull.token }, large: pull.writes.count >= Self.largePull) { write in
             try write(pull.writes, [])
         }
     }
@@ -290,7 +290,7 @@ extension SQLiteContactStore: SyncStateStore {
     public func prepareForInsert(_ contact: Contact) -> PreparedContact? { PreparedRow(contact) }
 
     public func apply(
-        account: String, token: String?, large: Bool,
+        account: String, token: () -> String?, large: Bool,
         _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
     ) throws -> SyncedChanges {
         // A first sync of thousands of cards is an import: the page anchors kept in memory and,
@@ -338,7 +338,7 @@ extension SQLiteContactStore: SyncStateStore {
                 }
                 try db.execute(
                     sql: "UPDATE address_book SET sync_token = ? WHERE name = ?",
-                    arguments: [token, account])
+                    arguments: [token(), account])
                 return changes
             }
         }

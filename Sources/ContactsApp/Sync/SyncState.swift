@@ -157,11 +157,12 @@ public protocol SyncStateStore: AnyObject {
     /// Applies a pull whose writes come in batches, in one transaction all the same: `body`
     /// runs inside it and hands each batch to `write` as it comes (the download of the next
     /// goes on meanwhile), with, for each write, nil or what `prepareForImport` gave for the
-    /// contact it inserts (worked out on the downloading thread); the token is kept after the
-    /// last. A throw from `body` rolls back everything. `large`: thousands of writes, written as
-    /// an import is.
+    /// contact it inserts (worked out on the downloading thread); the token, asked once `body`
+    /// is done (a first download learns it from the listing that brings the cards), is kept
+    /// after the last. A throw from `body` rolls back everything. `large`: thousands of writes,
+    /// written as an import is.
     func apply(
-        account: String, token: String?, large: Bool,
+        account: String, token: () -> String?, large: Bool,
         _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
     ) throws -> SyncedChanges
     /// What the store can work out for a contact it will insert before the transaction that
@@ -178,11 +179,12 @@ public protocol SyncStateStore: AnyObject {
 extension SyncStateStore {
     /// The writes gathered, then applied as one pull.
     public func apply(
-        account: String, token: String?, large: Bool,
+        account: String, token: () -> String?, large: Bool,
         _ body: (_ write: ([SyncPull.Write], [PreparedContact?]) throws -> Void) throws -> Void
     ) throws -> SyncedChanges {
-        var pull = SyncPull(account: account, token: token)
+        var pull = SyncPull(account: account, token: nil)
         try body { writes, _ in pull.writes += writes }
+        pull.token = token()
         return try apply(pull)
     }
 

@@ -143,6 +143,14 @@ public final class SyncWorker {
     private func pull(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary) throws -> Set<
         String
     > {
+        // A first download (nothing of this account here yet) asks for the cards in its listing.
+        if account.syncToken == nil && groupLinks.isEmpty && store.readsDuringWrites,
+            try store.itemsWithoutBase(account: account.name).isEmpty,
+            try store.movingHrefs(book: account.name).isEmpty
+        {
+            try firstDownload(account, book, &summary)
+            return []
+        }
         var changes: CollectionChanges
         do {
             changes = try book.changes(since: account.syncToken)
@@ -193,48 +201,16 @@ public final class SyncWorker {
         // same (cut off, nothing is kept). Here: the download, progress, cancelling.
         if wanted.count >= Self.pipelinedPull && store.readsDuringWrites {
             var downloaded = 0
-            typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
-            let synced = try BatchPipe.runConsumingElsewhere(
-                consume: { (next: () throws -> Batch?) in
-                    try self.store.apply(account: account.name, token: token, large: true) { write in
-                        while let batch = try next() { try write(batch.writes, batch.prepared) }
-                    }
-                },
-                produce: { send in
-                    // A third thread works out what each batch changes here, so this one asks for the
-                    // next batch as soon as one has come: the server sat idle while the cards were
-                    // parsed and decided (perf, bench/FINDINGS.md "quiet host"). The decisions read
-                    // the book as it was before the pull (WAL), as they do below; what each insert
-                    // writes is worked out there too, so the writing thread only writes.
-                    let counted = summary
-                    // The deciding thread is waited for before this returns.
-                    summary = try BatchPipe.runConsumingElsewhere(
-                        consume: { (nextCards: () throws -> [RemoteCard]?) in
-                            var decided = counted
-                            var matched = UIDMatches()
-                            while let cards = try nextCards() {
-                                let writes = try self.writes(for: cards, account, items, &matched, &decided)
-                                try send(
-                                    (
-                                        writes,
-                                        writes.map { write -> PreparedContact? in
-                                            guard case .insert(let contact, _, _, _) = write else { return nil }
-                                            return self.store.prepareForInsert(contact)
-                                        }
-                                    ))
-                            }
-                            return decided
-                        },
-                        produce: { sendCards in
-                            try book.cards(hrefs: wanted) { cards in
-                                downloaded += cards.count
-                                progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
-                                try sendCards(cards)
-                            }
-                        })
-                    progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
-                    try send((try removals(removed, account, items, &summary), []))
-                })
+            let synced = try pipelinedPull(account, items, { token }, &summary) { sendCards in
+                try book.cards(hrefs: wanted) { cards in
+                    downloaded += cards.count
+                    progress?.report(completed: downloaded, of: wanted.count, message: "downloading")
+                    try sendCards(cards)
+                }
+                progress?.report(completed: downloaded, of: wanted.count, message: "downloaded")
+            } removals: { summary in
+                try self.removals(removed, account, items, &summary)
+            }
             post(synced)
             // As below: a card not read here keeps the token where it was, to be asked for again.
             if summary.failed.contains(where: { $0.direction == .pull }) {
@@ -260,6 +236,94 @@ public final class SyncWorker {
 
     /// Pulls of this many cards or more are saved while they download (`pull`).
     static let pipelinedPull = 100
+
+    /// A pull saved as its cards come, on three threads: this one downloads (`download` hands each
+    /// batch of cards to its argument), one decides what each batch changes here, one writes, all
+    /// in one transaction with the token and `removals`' writes (cut off, nothing is kept).
+    private func pipelinedPull(
+        _ account: SyncAccount, _ items: [String: SyncItem], _ token: @escaping () -> String?,
+        _ summary: inout SyncSummary,
+        download: (_ sendCards: @escaping ([RemoteCard]) throws -> Void) throws -> Void,
+        removals: (inout SyncSummary) throws -> [SyncPull.Write] = { _ in [] }
+    ) throws -> SyncedChanges {
+        typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
+        return try BatchPipe.runConsumingElsewhere(
+            consume: { (next: () throws -> Batch?) in
+                try self.store.apply(account: account.name, token: token, large: true) { write in
+                    while let batch = try next() { try write(batch.writes, batch.prepared) }
+                }
+            },
+            produce: { send in
+                // A third thread works out what each batch changes here, so this one asks for the
+                // next batch as soon as one has come: the server sat idle while the cards were
+                // parsed and decided (perf, bench/FINDINGS.md "quiet host"). The decisions read
+                // the book as it was before the pull (WAL), as they do below; what each insert
+                // writes is worked out there too, so the writing thread only writes.
+                let counted = summary
+                // The deciding thread is waited for before this returns.
+                summary = try BatchPipe.runConsumingElsewhere(
+                    consume: { (nextCards: () throws -> [RemoteCard]?) in
+                        var decided = counted
+                        var matched = UIDMatches()
+                        while let cards = try nextCards() {
+                            let writes = try self.writes(for: cards, account, items, &matched, &decided)
+                            try send(
+                                (
+                                    writes,
+                                    writes.map { write -> PreparedContact? in
+                                        guard case .insert(let contact, _, _, _) = write else { return nil }
+                                        return self.store.prepareForInsert(contact)
+                                    }
+                                ))
+                        }
+                        return decided
+                    },
+                    produce: { sendCards in try download(sendCards) })
+                let removed = try removals(&summary)
+                if !removed.isEmpty { try send((removed, [])) }
+            })
+    }
+
+    /// A first download: nothing of this account here (no link, no token), so every card listed
+    /// comes down. The cards are asked for in the listing itself (`changesWithCards`): one request
+    /// where the server took a listing and then a multiget per 500 cards, about 1.3 times the
+    /// time of one (bench/FINDINGS.md, sync4); what a server lists without its card is fetched
+    /// by multiget after. Saved as they come, in one transaction with the listing's token.
+    private func firstDownload(_ account: SyncAccount, _ book: CardDAVBookLogic, _ summary: inout SyncSummary)
+        throws
+    {
+        var downloaded = 0
+        var token: String?
+        let progress = self.progress
+        let synced = try pipelinedPull(account, [:], { token }, &summary) { sendCards in
+            let hand = { (cards: [RemoteCard]) throws in
+                downloaded += cards.count
+                progress?.report(completed: downloaded, message: "downloading")
+                try sendCards(cards)
+            }
+            var changes: CollectionChanges
+            do {
+                changes = try book.changesWithCards(each: hand)
+            } catch DAVError.status(let code, "REPORT", _) where [400, 403, 405, 501].contains(code) {
+                // A server without sync-collection: its members by PROPFIND, then multigets.
+                changes = try book.listMembers()
+            }
+            let rest = changes.changed.keys.sorted()
+            progress?.report(completed: downloaded, of: downloaded + rest.count, message: "downloading")
+            try book.cards(hrefs: rest) { cards in
+                downloaded += cards.count
+                progress?.report(completed: downloaded, of: downloaded + rest.count, message: "downloading")
+                try sendCards(cards)
+            }
+            token = changes.token
+            progress?.report(completed: downloaded, of: downloaded, message: "downloaded")
+        }
+        post(synced)
+        // As in `pull`: a card not read here keeps the token where it was, to be asked for again.
+        if summary.failed.contains(where: { $0.direction == .pull }) {
+            try store.apply(SyncPull(account: account.name, token: account.syncToken))
+        }
+    }
 
     /// What one pull has met so far (its cards come in batches): the first href of each UID. A
     /// later card with that UID is added beside it, so a contact linked nowhere joins one card only.

@@ -92,6 +92,73 @@ final class CardDAVClientTests: XCTestCase {
         }
     }
 
+    func test_changesWithCards_handsOnTheCardsOfTheListing_andLeavesOnlyTheOthersToFetch() throws {
+        // Given: a listing with one member's card, and one whose card the server did not send
+        // (its address-data in a 404 propstat)
+        let card = Seeds.CardDAV.card(uid: "a", given: "Ann", family: "Lee")
+        transport.responses = [
+            DAVResponse(
+                status: 207,
+                body: Seeds.CardDAV.multistatus(
+                    "<response><href>/alice/book/a.vcf</href><propstat><prop><getetag>\"1\"</getetag>"
+                        + "<C:address-data>\(card)</C:address-data></prop><status>HTTP/1.1 200 OK</status>"
+                        + "</propstat></response>"
+                        + "<response><href>/alice/book/b.vcf</href><propstat><prop><getetag>\"2\"</getetag></prop>"
+                        + "<status>HTTP/1.1 200 OK</status></propstat><propstat><prop><C:address-data/></prop>"
+                        + "<status>HTTP/1.1 404 Not Found</status></propstat></response>",
+                    token: "t1"))
+        ]
+
+        // When
+        var handed: [RemoteCard] = []
+        let changes = try sut.changesWithCards { handed += $0 }
+
+        // Then: one request, from scratch, asking for the cards in the version we send
+        XCTAssertEqual(transport.requests.count, 1)
+        let body = String(decoding: transport.requests[0].body ?? Data(), as: UTF8.self)
+        XCTAssertTrue(body.contains("<D:sync-token></D:sync-token>"))
+        XCTAssertTrue(body.contains(#"<C:address-data content-type="text/vcard" version="4.0"/>"#))
+        // (XML reads a line end as LF, as in a multiget's answer)
+        XCTAssertEqual(
+            handed,
+            [
+                RemoteCard(
+                    href: "/alice/book/a.vcf", etag: "\"1\"", vcard: card.replacingOccurrences(of: "\r\n", with: "\n"))
+            ])
+        XCTAssertEqual(changes.changed, ["/alice/book/b.vcf": "\"2\""])
+        XCTAssertEqual(changes.token, "t1")
+        XCTAssertTrue(changes.isComplete)
+    }
+
+    func test_changesWithCards_refusedByTheServer_listsAgainWithoutThem_andDoesNotAskAgain() throws {
+        // Given: a server that refuses a property it does not serve in a sync-collection
+        let listing = DAVResponse(
+            status: 207,
+            body: Seeds.CardDAV.multistatus(Seeds.CardDAV.member("/alice/book/a.vcf", etag: "\"1\""), token: "t1"))
+        transport.responses = [DAVResponse(status: 400), listing, listing]
+
+        // When
+        var handed: [RemoteCard] = []
+        let changes = try sut.changesWithCards { handed += $0 }
+        _ = try sut.changesWithCards { handed += $0 }
+
+        // Then: the plain listing, every member left to fetch; the next one plain at once
+        XCTAssertEqual(handed, [])
+        XCTAssertEqual(changes.changed, ["/alice/book/a.vcf": "\"1\""])
+        XCTAssertEqual(changes.token, "t1")
+        let bodies = transport.requests.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        XCTAssertEqual(bodies.map { $0.contains("address-data") }, [true, false, false])
+    }
+
+    func test_changesWithCards_401_throwsUnauthorized_withoutListingAgain() {
+        transport.responses = [DAVResponse(status: 401)]
+
+        XCTAssertThrowsError(try sut.changesWithCards { _ in }) { error in
+            guard case DAVError.unauthorized = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+    }
+
     func test_cards_multigetInBatches() throws {
         // Given
         let answer = DAVResponse(status: 207, body: Seeds.CardDAV.recorded("radicale-multiget"))

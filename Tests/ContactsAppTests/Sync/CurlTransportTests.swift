@@ -121,6 +121,76 @@ final class RedirectPolicyTests: XCTestCase {
             }
         }
 
+        func test_send_aStreamedAnswer_aServerThatNeverAnswers_stillStopsAtTheRequestLimit() throws {
+            // Given: a receiver waiting for a body that never comes (libcurl then holds only the
+            // sync's limit; the request's is checked in the progress callback)
+            let (fd, port) = try Self.listening()
+            defer { close(fd) }
+            let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(request: 0.5))
+            let url = URL(string: "http://127.0.0.1:\(port)/book/")!
+
+            // When / Then: the same limit and words as for an answer held here
+            XCTAssertThrowsError(try sut.send(DAVRequest(method: "REPORT", url: url), receiving: SlowReceiver(0))) {
+                error in
+                XCTAssertEqual(
+                    error as? DAVError,
+                    .timedOut(
+                        "REPORT http://127.0.0.1:\(port)/book/ did not finish within 0.5 s "
+                            + "(the limit for one request; CONTACTSBOOK_REQUEST_TIMEOUT sets it); stopped"))
+            }
+        }
+
+        func test_send_aStreamedAnswerItsReceiverHoldsLongerThanTheRequestLimit_isReadToItsEnd() throws {
+            // Given: a server that sends the first half of its answer at once and the rest once the
+            // receiver has held the first half longer than the request's limit (a first download's
+            // pipeline behind the listing)
+            let (fd, port) = try Self.listening()
+            defer { close(fd) }
+            let body = "<multistatus xmlns=\"DAV:\">" + String(repeating: " ", count: 1000) + "</multistatus>"
+            let answer = Array("HTTP/1.0 207 Multi-Status\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+            let held = DispatchSemaphore(value: 0)
+            let server = Thread {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                defer { close(client) }
+                var request = [UInt8](repeating: 0, count: 4096)
+                _ = read(client, &request, request.count)
+                let half = answer.count - 500
+                _ = answer[..<half].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+                held.wait()
+                _ = answer[half...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            }
+            server.start()
+            let receiver = SlowReceiver(0.8) { held.signal() }
+            let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(request: 0.3))
+
+            // When
+            let response = try sut.send(
+                DAVRequest(method: "REPORT", url: URL(string: "http://127.0.0.1:\(port)/book/")!), receiving: receiver)
+
+            // Then: our own time is not the server's
+            XCTAssertEqual(response.status, 207)
+            XCTAssertEqual(String(decoding: receiver.bytes, as: UTF8.self), body)
+        }
+
+        /// Takes `seconds` with the first bytes of a 207's body, as a pipeline that is behind.
+        final class SlowReceiver: DAVBodyReceiver {
+            var bytes: [UInt8] = []
+            let seconds: TimeInterval
+            let afterHold: () -> Void
+            init(_ seconds: TimeInterval, afterHold: @escaping () -> Void = {}) {
+                self.seconds = seconds; self.afterHold = afterHold
+            }
+            func accepts(status: Int) -> Bool { status == 207 }
+            func receive(_ bytes: UnsafeRawBufferPointer) throws {
+                if self.bytes.isEmpty {
+                    Thread.sleep(forTimeInterval: seconds)
+                    afterHold()
+                }
+                self.bytes += bytes
+            }
+        }
+
         func test_send_cancelledWhileWaitingForTheServer_stopsAtOnce() throws {
             // Given: the sync is cancelled once the request is under way (the first look is before it)
             let (fd, port) = try Self.listening()

@@ -88,6 +88,25 @@ final class InMemoryCardDAVBook: CardDAVBookLogic {
         return changes
     }
 
+    /// Sends the cards in its listing from scratch (`changesWithCards`), in batches of
+    /// `multigetBatch`, all but those in `listedWithoutCard`; false: lists, as most tests expect.
+    var listsCards = false
+    var listedWithoutCard: Set<String> = []
+
+    func changesWithCards(each: ([RemoteCard]) throws -> Void) throws -> CollectionChanges {
+        guard listsCards else { return try changes(since: nil) }
+        calls.append("changesWithCards")
+        var changes = CollectionChanges(token: "\(revision)", isComplete: true)
+        let sent = cards.keys.sorted().filter { !listedWithoutCard.contains($0) }
+        for href in listedWithoutCard { changes.changed[href] = cards[href]?.etag }
+        let batch = multigetBatch ?? max(1, sent.count)
+        for (index, start) in stride(from: 0, to: sent.count, by: batch).enumerated() {
+            if let failAfterBatches, index == failAfterBatches.count { throw failAfterBatches.error }
+            try each(sent[start..<min(start + batch, sent.count)].compactMap { cards[$0] })
+        }
+        return changes
+    }
+
     func listMembers() throws -> CollectionChanges {
         calls.append("listMembers")
         return CollectionChanges(changed: cards.mapValues(\.etag), token: "\(revision)", isComplete: true)

@@ -709,6 +709,48 @@ final class SyncWorkerPipelinedPullTests: XCTestCase {
         XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
     }
 
+    func test_aFirstSync_fromAServerSendingTheCardsInItsListing_savesThemAll_fetchingOnlyTheOthers() throws {
+        // Given: a server that sends the cards in its listing, all but two
+        server.listsCards = true
+        server.listedWithoutCard = ["/alice/book/c3.vcf", "/alice/book/c201.vcf"]
+
+        // When
+        let summary = try sync()
+
+        // Then: one listing, one multiget of the two, every card saved once in one change set
+        XCTAssertEqual(server.calls, ["changesWithCards", "cards(2)"])
+        XCTAssertEqual(summary.pulled, 250)
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 250)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "250")
+        XCTAssertEqual(try store.page(ContactQuery(search: "Given201")).contacts.map(\.uid), ["c201"])
+        XCTAssertEqual(try store.history(contactID: nil, limit: 10).filter { $0.kind == .sync }.count, 1)
+        // The next sync goes on from the token, with nothing to fetch
+        server.calls = []
+        XCTAssertEqual(try sync().pulled, 0)
+        XCTAssertEqual(server.calls, ["changes(250)"])
+    }
+
+    func test_aFirstSync_cutOffHalfWayThroughItsListingOfCards_keepsNothing_andTheNextSyncTakesItAll() throws {
+        // Given: the server goes away after the listing's second batch of cards
+        server.listsCards = true
+        server.failAfterBatches = (2, DAVError.network("connection reset"))
+
+        // When
+        XCTAssertThrowsError(try sync()) { error in
+            XCTAssertEqual(error as? DAVError, .network("connection reset"))
+        }
+
+        // Then: the book as it was, no link, no token; the next sync takes it all
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 0)
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 0)
+        XCTAssertNil(try store.accounts().first?.syncToken)
+        server.failAfterBatches = nil
+        XCTAssertEqual(try sync().pulled, 250)
+        XCTAssertEqual(try store.page(ContactQuery(limit: 1000)).contacts.count, 250)
+        XCTAssertEqual(try store.accounts().first?.syncToken, "250")
+    }
+
     func test_aLargePull_withOneCardThatCannotBeReadHere_savesTheOthers_andKeepsTheToken() throws {
         // Given
         server.put("/alice/book/c100.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nnot a property\r\nEND:VCARD\r\n")

@@ -60,6 +60,11 @@ public protocol CardDAVBookLogic: AnyObject {
     /// `sync-collection` from `token` (nil: from scratch), following truncated (507) results.
     /// Throws `DAVError.invalidSyncToken` when the server no longer knows the token.
     func changes(since token: String?) throws -> CollectionChanges
+    /// A listing from scratch (`changes(since: nil)`) that asks for the cards too: each card the
+    /// server sends in it is handed to `each` in batches and left out of `changed`, which holds
+    /// only the members listed without their card (the caller fetches those). A first download
+    /// in one request instead of a listing and a multiget per 500 cards (bench/FINDINGS.md, sync4).
+    func changesWithCards(each: ([RemoteCard]) throws -> Void) throws -> CollectionChanges
     /// Every member and its ETag (PROPFIND, Depth 1): the resync when a token is refused.
     func listMembers() throws -> CollectionChanges
     /// The cards at `hrefs` (`addressbook-multiget` in batches).
@@ -83,6 +88,11 @@ public protocol CardDAVBookLogic: AnyObject {
 
 extension CardDAVBookLogic {
     public var refused: [String] { [] }
+
+    /// A book that cannot send cards in its listing lists them; the caller fetches every one.
+    public func changesWithCards(each: ([RemoteCard]) throws -> Void) throws -> CollectionChanges {
+        try changes(since: nil)
+    }
 
     /// One batch of everything (a book without batches of its own, as the tests' in-memory one).
     public func cards(hrefs: [String], each: ([RemoteCard]) throws -> Void) throws {
@@ -126,7 +136,39 @@ public final class CardDAVClient: CardDAVBookLogic {
     }
 
     public func changes(since token: String?) throws -> CollectionChanges {
+        try listChanges(since: token, cards: nil)
+    }
+
+    /// Whether the listing from scratch still asks for the cards: false once the server refused
+    /// that request (it is then asked again without them, and the cards are fetched by multiget).
+    private(set) var listsCards = true
+
+    public func changesWithCards(each: ([RemoteCard]) throws -> Void) throws -> CollectionChanges {
+        guard listsCards else { return try changes(since: nil) }
+        var handed = false
+        do {
+            return try withoutActuallyEscaping(each) { each in
+                try listChanges(since: nil) { cards in
+                    handed = true
+                    try each(cards)
+                }
+            }
+        } catch DAVError.status(let code, "REPORT", _) where code != 401 && !handed {
+            // RFC 6578 lets a sync-collection ask for any property, but a server may refuse
+            // one it does not serve there: the plain listing, and multigets as before. (Not
+            // once cards were handed on: a truncated listing refused half way stops the sync.)
+            listsCards = false
+            return try changes(since: nil)
+        }
+    }
+
+    /// `changes(since:)`; with `each`, the cards asked for in the listing and handed on in batches.
+    private func listChanges(since token: String?, cards each: (([RemoteCard]) throws -> Void)?) throws
+        -> CollectionChanges
+    {
         var result = CollectionChanges(isComplete: token == nil)
+        var cards: [RemoteCard] = [], bytes = 0
+        let limit = sizeLimits.card
         var next = token
         // A server that truncates (507 on the collection's own response) gives a token to go
         // on from; the rounds are bounded in count and in time, so a broken server that sends a
@@ -138,7 +180,8 @@ public final class CardDAVClient: CardDAVBookLogic {
                     "the server truncated its list of changes (507) \(round) times in a row for "
                         + "\(DAVTimeLimits.seconds(truncatedRounds)); stopped")
             }
-            let body = DAVXML.syncCollection(token: next ?? "")
+            let body = DAVXML.syncCollection(
+                token: next ?? "", addressData: each == nil ? nil : .some(addressDataVersion))
             var truncated = false
             // Each member as its response is read: the answer is never held whole.
             let stream = multistatus("REPORT") { entry in
@@ -147,7 +190,19 @@ public final class CardDAVClient: CardDAVBookLogic {
                 if entry.status == 404 {
                     result.removed.insert(entry.href); result.changed[entry.href] = nil
                 } else if let etag = entry.etag, !self.isCollection(entry) {
-                    result.changed[entry.href] = etag; result.removed.remove(entry.href)
+                    result.removed.remove(entry.href)
+                    guard let each, let card = Self.card(entry, etag, limit) else {
+                        result.changed[entry.href] = etag
+                        return
+                    }
+                    result.changed[entry.href] = nil
+                    cards.append(card)
+                    bytes += card.vcard.utf8.count
+                    // In batches as a multiget's, so the deciding and writing threads start at once.
+                    if cards.count >= self.multigetBatch || bytes >= Self.cardsHandedOnAt {
+                        try each(cards)
+                        cards = []; bytes = 0
+                    }
                 }
             }
             let response = try send("REPORT", book, depth: "1", body: body, receiving: stream)
@@ -159,6 +214,10 @@ public final class CardDAVClient: CardDAVBookLogic {
             }
             try expect(response, [207], "REPORT", book)
             try stream.finish()
+            if let each, !cards.isEmpty {
+                try each(cards)
+                cards = []; bytes = 0
+            }
             result.token = stream.syncToken ?? result.token
             guard truncated, let token = stream.syncToken, token != next else { return result }
             next = token
@@ -207,13 +266,9 @@ public final class CardDAVClient: CardDAVBookLogic {
             let read = { [unowned self] in
                 self.multistatus("REPORT") { entry in
                     guard self.isInside(entry.href), let etag = entry.etag else { return }
-                    if let data = entry.addressData {
-                        cards.append(RemoteCard(href: entry.href, etag: etag, vcard: data))
-                        bytes += data.utf8.count
-                    } else if let size = entry.oversizedAddressData {
-                        cards.append(
-                            RemoteCard(href: entry.href, etag: etag, vcard: "", unreadable: Self.oversized(size, limit))
-                        )
+                    if let card = Self.card(entry, etag, limit) {
+                        cards.append(card)
+                        bytes += card.vcard.utf8.count
                     }
                     if bytes >= Self.cardsHandedOnAt {
                         try each(cards)
@@ -236,6 +291,14 @@ public final class CardDAVClient: CardDAVBookLogic {
             try stream.finish()
             try each(cards)
         }
+    }
+
+    /// The card a response carries (its `address-data`), or the reason it was not taken; nil
+    /// when it carries none.
+    private static func card(_ entry: DAVMultistatus.Entry, _ etag: String, _ limit: Int) -> RemoteCard? {
+        if let data = entry.addressData { return RemoteCard(href: entry.href, etag: etag, vcard: data) }
+        guard let size = entry.oversizedAddressData else { return nil }
+        return RemoteCard(href: entry.href, etag: etag, vcard: "", unreadable: oversized(size, limit))
     }
 
     public func card(href: String) throws -> RemoteCard? {
@@ -366,19 +429,24 @@ enum DAVXML {
         """
     }
 
-    static func syncCollection(token: String) -> String {
+    /// With `addressData`, asks for each member's card too, in that vCard version if one (as `multiget`).
+    static func syncCollection(token: String, addressData: String?? = nil) -> String {
         """
         <?xml version="1.0" encoding="utf-8"?>
         <D:sync-collection \(namespaces)><D:sync-token>\(escaped(token))</D:sync-token>\
-        <D:sync-level>1</D:sync-level><D:prop><D:getetag/></D:prop></D:sync-collection>
+        <D:sync-level>1</D:sync-level><D:prop><D:getetag/>\(addressData.map(Self.addressData) ?? "")</D:prop>\
+        </D:sync-collection>
         """
     }
 
     /// With `version`, asks for the cards in that vCard version (RFC 6352 §10.4).
-    static func multiget(hrefs: [String], version: String? = nil) -> String {
-        let addressData =
-            version.map { #"<C:address-data content-type="text/vcard" version="\#(escaped($0))"/>"# }
+    static func addressData(_ version: String?) -> String {
+        version.map { #"<C:address-data content-type="text/vcard" version="\#(escaped($0))"/>"# }
             ?? "<C:address-data/>"
+    }
+
+    static func multiget(hrefs: [String], version: String? = nil) -> String {
+        let addressData = addressData(version)
         return """
             <?xml version="1.0" encoding="utf-8"?>
             <C:addressbook-multiget \(namespaces)><D:prop><D:getetag/>\(addressData)</D:prop>\

@@ -77,11 +77,25 @@ import SceneCore
         private var window: (time: TimeInterval, bytes: Int64)?
         /// The floor stopped the transfer (not a cancellation).
         private var tooSlow = false
+        /// The exchange under way, for the request's own limit when libcurl holds only the sync's
+        /// (a streamed answer): when it started and that limit; nil when libcurl holds the limit.
+        private var ownLimit: (started: TimeInterval, limit: TimeInterval)?
+        /// The request's own limit stopped the transfer (checked here, not by libcurl).
+        private var overLimit = false
 
         /// Asked by the progress callback while a transfer runs (at least once a second), with the
         /// bytes moved so far: a cancellation, or an answer slower than the floor over its window.
         fileprivate func shouldStop(moved bytes: Int64) -> Bool {
             if isCancelled() { return true }
+            // The request's limit counts the server's time and the network's, not ours: the time
+            // its receiver held the body (a first download's listing hands its cards to the
+            // deciding thread as they come, and waits when that one is behind) is not counted.
+            if let own = ownLimit, let exchange = current,
+                Self.uptime() - own.started - exchange.heldByReceiver >= own.limit
+            {
+                overLimit = true
+                return true
+            }
             // Not before a status line, nor after a 401 libcurl answers with credentials (the server
             // thinks again before the second answer) or an interim 100.
             guard let exchange = current, ![0, 100, 401].contains(exchange.status) else { window = nil; return false }
@@ -138,6 +152,12 @@ import SceneCore
             let budget = try clock.next()
             let started = Self.uptime()
             let timeout = budget.timeout
+            // A streamed answer may be paced by its receiver (a first download's listing of every
+            // card, saved as it comes): libcurl gets the sync's time left, and the request's own
+            // limit, net of the receiver's time, is checked in the progress callback.
+            let curlTimeout = receiver == nil || budget.byDeadline ? timeout : max(timeout, clock.left())
+            ownLimit = curlTimeout > timeout ? (started, timeout) : nil
+            overLimit = false
             // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
             // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
             // request would go twice. Every option a request needs is set below either way.
@@ -161,7 +181,8 @@ import SceneCore
             headers = curl_slist_append(headers, "Expect:")
             errorBuffer.initialize(to: 0)
 
-            var code = setup(url: url, method: request.method, headers: headers, context: context, timeout: timeout)
+            var code = setup(
+                url: url, method: request.method, headers: headers, context: context, timeout: curlTimeout)
             if code == CURLE_OK, withCredentials, let credentials {
                 code = authenticate(credentials)
                 if code == CURLE_OK { authenticatedOrigin = origin }
@@ -184,7 +205,9 @@ import SceneCore
                 } : code
             guard code == CURLE_OK else {
                 throw stopped(
-                    code, request.method, url, timeout: timeout, byDeadline: budget.byDeadline,
+                    code, request.method, url, timeout: timeout,
+                    // libcurl's own limit was then the sync's
+                    byDeadline: budget.byDeadline || curlTimeout > timeout,
                     elapsed: Self.uptime() - started)
             }
             var status = 0
@@ -278,6 +301,9 @@ import SceneCore
                         + "\(DAVTimeLimits.seconds(limits.lowSpeedTime)) (\(DAVTimeLimits.Variable.lowSpeedBytes) and "
                         + "\(DAVTimeLimits.Variable.lowSpeedTime) set that floor); stopped")
             }
+            if code == CURLE_ABORTED_BY_CALLBACK && overLimit {
+                return limits.requestTimedOut(method: method, url: url, after: timeout)
+            }
             if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
             guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
             // A connection not made in time says so in libcurl's words.
@@ -304,6 +330,8 @@ import SceneCore
             let limit: Int
             /// Whether this answer's body goes to `receiver`, decided at its first byte.
             private var streaming: Bool?
+            /// Seconds the receiver spent with the body's bytes (not the server's time).
+            private(set) var heldByReceiver: TimeInterval = 0
             /// What stopped the transfer: the receiver's error, or `TooLarge`.
             private(set) var failure: Error?
 
@@ -316,6 +344,8 @@ import SceneCore
                 if streaming == nil { streaming = receiver?.accepts(status: status) ?? false }
                 do {
                     if streaming == true, let receiver {
+                        let start = ProcessInfo.processInfo.systemUptime
+                        defer { heldByReceiver += ProcessInfo.processInfo.systemUptime - start }
                         try receiver.receive(bytes)
                     } else {
                         guard body.count + bytes.count <= limit else { throw TooLarge() }

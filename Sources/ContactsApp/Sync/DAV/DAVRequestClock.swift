@@ -43,6 +43,9 @@ final class DAVRequestClock {
         return Budget(timeout: min(limits.request, left), byDeadline: left < limits.request)
     }
 
+    /// Seconds left of the sync's limit.
+    func left() -> TimeInterval { deadline - now() }
+
     /// Waits until `done` is signalled (the answer came, or the transfer failed), or until the
     /// budget is spent or the sync cancelled: then `stop` ends the transfer and the error naming
     /// why is thrown.
