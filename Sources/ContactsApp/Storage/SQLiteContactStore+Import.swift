@@ -63,10 +63,7 @@ extension SQLiteContactStore: ImportSessionStore {
     /// from the made indexes (`fillAnchors`, as migration v4 does). Measured with
     /// `bench/import-floor.sh`, SQLite alone: 100k rows with their indexes 1.27 s, against 0.52 s
     /// for the rows and 0.39 s for the three indexes after. The UID's index stays: each batch
-    /// asks the book which of its UIDs this import added (`addedUIDs`), and so do the indexes led
-    /// by the contact's id (`contact_id_sorts`, `contact_key_id`): the import adds ids in order,
-    /// so their entries go on at their end, kept while the reading thread still runs instead of
-    /// sorted after it ends (branch `import4`). All inside the import's transaction: if the import fails, the indexes and
+    /// asks the book which of its UIDs this import added (`addedUIDs`). All inside the import's transaction: if the import fails, the indexes and
     /// anchors are back as they were with everything else.
     private struct DeferredIndexes {
         /// Each dropped index's own `CREATE INDEX`, as SQLite stored it, so what is made again
@@ -80,7 +77,6 @@ extension SQLiteContactStore: ImportSessionStore {
                     SELECT name, sql FROM sqlite_master
                     WHERE type = 'index' AND tbl_name IN ('contact', 'contact_key') AND sql IS NOT NULL
                       AND name != 'contact_uid'
-                      AND (SELECT name FROM pragma_index_info(sqlite_master.name) WHERE seqno = 0) IS NOT 'id'
                     ORDER BY name
                     """)
             for index in indexes {
