@@ -99,8 +99,9 @@ extension SQLiteContactStore: ImportSessionStore {
     /// The cache, and so the sort's memory, while the set-aside indexes are built (`DeferredIndexes`).
     static let indexBuildCacheKiB = 16_384
     /// SQLite's helper threads for the sorts of that build (`PRAGMA threads`): none on one core.
-    /// Measured at 100k cards: the building thread's CPU 1.7 s with none, 1.1–1.3 s with one or
-    /// two (two the lower), the rest on the idle core.
+    /// The five indexes of a 100k book, SQLite alone: the building thread's CPU 1.7 s with none,
+    /// 1.1–1.3 s with one, 1.0 s with two, the rest on the idle core; the import's peak RSS
+    /// 160 → 186 MB (each helper's sort buffer, bounded by `indexBuildCacheKiB`).
     static var indexBuildThreads: Int { ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0 }
 
     /// The import session `importSession` hands out; usable only inside it.
