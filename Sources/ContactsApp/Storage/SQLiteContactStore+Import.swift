@@ -38,6 +38,12 @@ extension SQLiteContactStore: ImportSessionStore {
                         // SQLite sorts a CREATE INDEX in memory up to the cache size, then in temp files:
                         // a small cache for the build keeps that sort from growing with the book.
                         try db.execute(sql: "PRAGMA cache_size = -\(Self.indexBuildCacheKiB)")
+                        // The build runs after the last card is read, on one core while the
+                        // reading thread's is idle: SQLite's sorter hands its sorts to helper
+                        // threads (bench/FINDINGS.md, branch `import4`).
+                        let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
+                        try db.execute(sql: "PRAGMA threads = \(Self.indexBuildThreads)")
+                        defer { try? db.execute(sql: "PRAGMA threads = \(threads)") }
                         try deferred.build(anchorBucket: anchorBucket, db)
                     }
                     let ids = transaction.ids
@@ -92,6 +98,11 @@ extension SQLiteContactStore: ImportSessionStore {
     static let importCacheKiB = 65_536
     /// The cache, and so the sort's memory, while the set-aside indexes are built (`DeferredIndexes`).
     static let indexBuildCacheKiB = 16_384
+    /// SQLite's helper threads for the sorts of that build (`PRAGMA threads`): none on one core.
+    /// The five indexes of a 100k book, SQLite alone: the building thread's CPU 1.7 s with none,
+    /// 1.1–1.3 s with one, 1.0 s with two, the rest on the idle core; the import's peak RSS
+    /// 160 → 186 MB (each helper's sort buffer, bounded by `indexBuildCacheKiB`).
+    static var indexBuildThreads: Int { ProcessInfo.processInfo.activeProcessorCount > 1 ? 2 : 0 }
 
     /// The import session `importSession` hands out; usable only inside it.
     private final class Transaction: ContactImportSession {

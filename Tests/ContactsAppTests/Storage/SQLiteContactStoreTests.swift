@@ -767,6 +767,37 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertLessThan(SQLiteContactStore.indexBuildCacheKiB, SQLiteContactStore.importCacheKiB)
     }
 
+    func test_importIntoAnEmptyBook_sortsTheSetAsideIndexesWithHelperThreads_thenPutsTheSettingBack() throws {
+        // Given an empty book whose connection reports every statement it runs
+        final class Statements: @unchecked Sendable { var sql: [String] = [] }
+        let sut = try SQLiteContactStore(path: databasePath)
+        let seen = Statements()
+        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA threads") } ?? -1
+        // When
+        _ = try sut.importSession { session in
+            try session.save(inserting: StoreSeeds.numbered(5), prepared: [], updating: [])
+        }
+        // Then: the helper threads are asked for after the last row and before the first index
+        // is made again, and the connection's own setting is back after the last
+        let threadSets = seen.sql.indices.filter { seen.sql[$0].hasPrefix("PRAGMA threads = ") }
+        let creates = seen.sql.indices.filter { seen.sql[$0].hasPrefix("CREATE INDEX") }
+        let inserts = seen.sql.indices.filter { seen.sql[$0].hasPrefix("INSERT INTO contact ") }
+        XCTAssertEqual(
+            threadSets.map { seen.sql[$0] },
+            ["PRAGMA threads = \(SQLiteContactStore.indexBuildThreads)", "PRAGMA threads = \(before)"])
+        XCTAssertEqual(
+            creates.map { seen.sql[$0].split(separator: " ")[2] },
+            ["contact_id_sorts", "contact_key_by_key", "contact_key_id", "contact_sort_first", "contact_sort_last"])
+        XCTAssertLessThan(inserts.last ?? .max, threadSets.first ?? -1)
+        XCTAssertLessThan(threadSets.first ?? .max, creates.first ?? -1)
+        XCTAssertLessThan(creates.last ?? .max, threadSets.last ?? -1)
+        XCTAssertEqual(try sut.writer.write { try Int.fetchOne($0, sql: "PRAGMA threads") }, before)
+        // And the indexes made with them hold what the rows hold
+        XCTAssertEqual(try sut.writer.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }, "ok")
+        XCTAssertEqual(try sut.contacts(uids: StoreSeeds.numbered(5).map(\.uid)).count, 5)
+    }
+
     func test_aLargePull_isWrittenUnderTheSmallerPullCache_thenPutsTheCacheBack() throws {
         // Given a book whose connection reports every statement it runs
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
