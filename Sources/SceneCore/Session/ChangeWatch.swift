@@ -13,6 +13,8 @@ import Foundation
 public final class ChangeWatch {
     /// Readable when some file beside the watched one was written; never blocks when read.
     public let descriptor: Int32
+    /// The watch on the folder, removed before `descriptor` is closed (`deinit`).
+    private let watch: Int32
     private let fileName: String
     private let check: () -> [DataChange]
 
@@ -27,14 +29,22 @@ public final class ChangeWatch {
         let fd = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard fd >= 0 else { return nil }
         let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
-        guard inotify_add_watch(fd, folder, mask) >= 0 else {
+        let watch = inotify_add_watch(fd, folder, mask)
+        guard watch >= 0 else {
             close(fd)
             return nil
         }
         descriptor = fd
+        self.watch = watch
     }
 
-    deinit { close(descriptor) }
+    /// The watch is removed first: closing a descriptor that still holds one waits in the kernel for
+    /// its marks to be freed (5-23 ms here, the longest wait of a short `--rpc` session's end, and an
+    /// exit waits the same); removed, its mark is freed without the close waiting (0.03 ms).
+    deinit {
+        inotify_rm_watch(descriptor, watch)
+        close(descriptor)
+    }
 
     /// 8 reads of 16 KB: some thousands of events, more than a burst of SQLite's writes makes.
     static let readsPerCall = 8

@@ -85,6 +85,18 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertEqual(asked, 1)
     }
 
+    func test_released_closesItsDescriptor() throws {
+        // Given
+        var sut = ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) { [] }
+        let descriptor = try XCTUnwrap(sut?.descriptor)
+        XCTAssertNotEqual(fcntl(descriptor, F_GETFD), -1)
+        // When
+        sut = nil
+        // Then: its watch removed and the descriptor closed (none left open for the process's exit)
+        XCTAssertEqual(fcntl(descriptor, F_GETFD), -1)
+        XCTAssertEqual(errno, EBADF)
+    }
+
     func test_notice_isOneLine_namingKindsAndAFewIDs() {
         XCTAssertEqual(
             ChangeWatch.notice(for: [
