@@ -17,7 +17,13 @@ extension RPCServer {
     ///
     /// With a `watch`, the loop waits on the input and the watch at once (`poll`, no timeout):
     /// changes other processes made go out as `session/dataChanged` between requests.
-    public func run(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, watch: ChangeWatch? = nil) -> Int32 {
+    ///
+    /// `beforeWaiting` runs once, the first time the loop is about to wait for input that has not
+    /// arrived (never when the input, to its end, was there already: a script's).
+    public func run(
+        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, watch: ChangeWatch? = nil,
+        beforeWaiting: (() -> Void)? = nil
+    ) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let frames = dup(output)
         guard frames >= 0 else {
@@ -35,7 +41,15 @@ extension RPCServer {
         defer { waitingInput = nil }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
+        var beforeWaiting = beforeWaiting
         while !isFinished {
+            if let first = beforeWaiting {
+                var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 0) == 0 {
+                    beforeWaiting = nil
+                    first()
+                }
+            }
             if let watch {
                 var fds = [
                     pollfd(fd: input, events: Int16(POLLIN), revents: 0),

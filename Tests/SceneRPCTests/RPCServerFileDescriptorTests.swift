@@ -41,6 +41,53 @@ final class RPCServerFileDescriptorTests: XCTestCase {
         XCTAssertEqual(ids, [0, 1])
     }
 
+    func test_run_withTheWholeInputThere_neverRunsBeforeWaiting() throws {
+        // Given: a script's input, to its end, before the server starts
+        let fixture = RPCFixture()
+        let input = try pipePair(), output = try pipePair()
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.initialize), to: input.write))
+        close(input.write)
+        var waited = 0
+        // When
+        let status = fixture.sut.run(input: input.read, output: output.write, beforeWaiting: { waited += 1 })
+        close(input.read); close(output.write); close(output.read)
+        // Then: answered and ended without ever waiting
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(waited, 0)
+    }
+
+    func test_run_aboutToWaitForInput_runsBeforeWaitingOnce_afterTheAnswersDue() throws {
+        // Given: a client that sends initialize and keeps its input open
+        let fixture = RPCFixture()
+        let input = try pipePair(), output = try pipePair()
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.initialize), to: input.write))
+        var waited = 0
+        var answeredFirst = false
+        // When: the server is about to wait, the hook sees the answer out, then sends one more
+        // request and ends the input (so the loop ends without a second thread)
+        let status = fixture.sut.run(
+            input: input.read, output: output.write,
+            beforeWaiting: {
+                waited += 1
+                var ready = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+                answeredFirst = poll(&ready, 1, 0) == 1
+                XCTAssertTrue(
+                    RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")), to: input.write))
+                close(input.write)
+            })
+        close(input.read); close(output.write)
+        var written: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(output.read, &chunk, chunk.count), count > 0 { written += chunk[0..<count] }
+        close(output.read)
+        // Then: run once, after initialize was answered; both requests answered
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(waited, 1)
+        XCTAssertTrue(answeredFirst)
+        let ids = written.split(separator: 0x0A).compactMap { try? JSONValue.parse(Array($0))["id"] }
+        XCTAssertEqual(ids, [0, 1])
+    }
+
     // MARK: - Output buffering: answers wait only while complete frames wait in the input
 
     private func temporaryFile() throws -> (fd: Int32, path: String) {

@@ -71,9 +71,10 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Opens (creating if needed) the book at `path` and brings its schema up to date.
-    /// `leaving`, asked once the book's first connection is open and before anything is written,
-    /// says the caller no longer needs the book (`Opening.end()`): a book that can be read and needs
-    /// no migration is then left as it is (`LeftUnopened` thrown), without the WAL set-up's write.
+    /// `leaving`, asked once the book's first connection is open and before anything is written
+    /// when the book needs no migration, says whether the caller no longer needs the book
+    /// (`Opening.end()`; it may wait to know): the book is then left as it is (`LeftUnopened`
+    /// thrown), without the WAL set-up's write.
     static func openWriter(
         path: String, anchorBucket: Int, upgrading: (() -> Void)?, leaving: (@Sendable () -> Bool)? = nil
     ) throws -> any DatabaseWriter {
@@ -201,10 +202,11 @@ public final class SQLiteContactStore: ContactStore {
             // Here, before GRDB's WAL set-up on the writer's connection, which writes a transaction
             // whenever the `-wal` file is missing (every first open of a book) and costs two syncs
             // then and two more for the checkpoint at close. Only a book that reads as today's (the
-            // check every open makes first) and can be written is left, so whatever a full open
-            // would have reported (not a book, an upgrade to make, read-only) is still found.
-            if let leaving, !db.configuration.readonly, leaving(), (try? Self.needsNoMigration(db)) == true,
-                sqlite3_db_readonly(db.sqliteConnection, "main") == 0
+            // check every open makes first) and can be written is asked about (and may be held
+            // there, `Opening`), so whatever a full open would report (not a book, an upgrade to
+            // make, read-only) is still found and done.
+            if let leaving, !db.configuration.readonly, (try? Self.needsNoMigration(db)) == true,
+                sqlite3_db_readonly(db.sqliteConnection, "main") == 0, leaving()
             {
                 throw LeftUnopened()
             }

@@ -23,8 +23,10 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
     }
 
     /// A store to be opened; a failed open ends the test run (as it ends the process).
-    private func toOpen(upgrading: (@Sendable () -> Void)? = nil) -> SQLiteContactStore {
-        SQLiteContactStore.toOpen(path: path, upgrading: upgrading) { error in fatalError("open failed: \(error)") }
+    private func toOpen(upgrading: (@Sendable () -> Void)? = nil, holdingWrites: Bool = false) -> SQLiteContactStore {
+        SQLiteContactStore.toOpen(path: path, upgrading: upgrading, holdingWrites: holdingWrites) { error in
+            fatalError("open failed: \(error)")
+        }
     }
 
     private func bytes() throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
@@ -95,6 +97,51 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         // Then: a whole book, never an empty file
         XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration))
         XCTAssertEqual(try SQLiteContactStore(path: path).page(ContactQuery()).total, 0)
+        assertNothingBeside()
+    }
+
+    func test_heldOpenOnAnotherThread_closedBeforeAnyUse_leavesTheBookByteForByte() throws {
+        // Given: a book, its open begun on another thread and held before its first write
+        _ = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
+        let before = try bytes()
+        let sut = toOpen(holdingWrites: true)
+        let opened = DispatchSemaphore(value: 0)
+        let result = Counter()
+        Thread {
+            if sut.openNow() { result.add() }
+            opened.signal()
+        }.start()
+        // When: the session ends without having used the book (wherever the other thread is)
+        try sut.close()
+        opened.wait()
+        // Then: the book was left as it was; the other thread's open says it is not open
+        XCTAssertEqual(try bytes(), before)
+        assertNothingBeside()
+        XCTAssertEqual(result.count, 0)
+    }
+
+    func test_heldOpen_goesOnWhenLet_orWhenTheBookIsUsed() throws {
+        // Given: a book
+        let saved = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
+        // When: the front end is about to wait for input (it lets the open finish)
+        let let_ = toOpen(holdingWrites: true)
+        let_.letOpenFinish()
+        // Then: the open goes on to the end on this thread
+        XCTAssertTrue(let_.openNow())
+        XCTAssertEqual(try let_.page(ContactQuery()).contacts, [saved])
+        try let_.close()
+        // When: a request needs the book while the open is held on another thread
+        let used = toOpen(holdingWrites: true)
+        let opened = DispatchSemaphore(value: 0)
+        Thread {
+            _ = used.openNow()
+            opened.signal()
+        }.start()
+        // Then: it gets the book (no deadlock), and the open ended whole
+        XCTAssertEqual(try used.page(ContactQuery()).contacts, [saved])
+        opened.wait()
+        XCTAssertTrue(used.waitForOpen())
+        try used.close()
         assertNothingBeside()
     }
 
