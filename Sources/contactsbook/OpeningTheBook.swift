@@ -208,7 +208,9 @@ func openSession(
             if store.openNow() { notices?.set(JournalNotices(journal: store)) }
         }.start()
         if let notices {
-            watch = ChangeWatch(file: path) { store.waitForOpen() ? notices.value.changes() : [] }
+            // Not waiting for the open (nor letting a held one write): the open's own files wake
+            // the watch, and what changed before it ended is before the journal position anyway.
+            watch = ChangeWatch(file: path) { store.hasOpened ? notices.value.changes() : [] }
         }
     } else if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)

@@ -51,6 +51,14 @@ extension SQLiteContactStore {
         return opening.succeeded
     }
 
+    /// Whether the book is open now, without waiting nor letting a held open go on: what changed
+    /// in the book before its open ended is not news to this session (its journal position is
+    /// taken then), and a watch that asked and waited would let the open's write go on.
+    public var hasOpened: Bool {
+        guard case .opening(let opening) = connection else { return true }
+        return opening.hasOpened
+    }
+
     /// The book's connection: open, or to be opened (`toOpen`).
     enum Connection {
         case open(any DatabaseWriter)
@@ -67,6 +75,8 @@ extension SQLiteContactStore {
         private var mayWrite: Bool
         /// Set by `end()`: the store is closing, so the open may leave a book that needs nothing.
         private var ending = false
+        /// Set when the open has succeeded.
+        private var opened = false
         /// Written once by `open()` before it leaves `done`; read only after `done.wait()`. Nil
         /// when the open left the book as it was (`end()`).
         private var result: Result<any DatabaseWriter, Error>?
@@ -100,8 +110,11 @@ extension SQLiteContactStore {
             } catch {
                 result = .failure(error)
             }
+            if case .success = result { gate.withLock { opened = true } }
             done.leave()
         }
+
+        var hasOpened: Bool { gate.withLock { opened } }
 
         /// Asked by the open before its first write, on a book that needs none: waits while the open
         /// is held; whether the store is closing (the book is then left as it is).

@@ -111,7 +111,9 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
             if sut.openNow() { result.add() }
             opened.signal()
         }.start()
-        // When: the session ends without having used the book (wherever the other thread is)
+        // When: a watch asks whether it is open (it is not: held or not begun, and asking does not
+        // let it go on), and the session ends without having used the book
+        XCTAssertFalse(sut.hasOpened)
         try sut.close()
         opened.wait()
         // Then: the book was left as it was; the other thread's open says it is not open
@@ -128,6 +130,7 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         let_.letOpenFinish()
         // Then: the open goes on to the end on this thread
         XCTAssertTrue(let_.openNow())
+        XCTAssertTrue(let_.hasOpened)
         XCTAssertEqual(try let_.page(ContactQuery()).contacts, [saved])
         try let_.close()
         // When: a request needs the book while the open is held on another thread
