@@ -210,7 +210,8 @@ func openSession(
         if let notices {
             // Not waiting for the open (nor letting a held one write): the open's own files wake
             // the watch, and what changed before it ended is before the journal position anyway.
-            watch = ChangeWatch(file: path) { store.hasOpened ? notices.value.changes() : [] }
+            // Armed by the front end when it first waits for input (RPCServer.run).
+            watch = ChangeWatch(file: path, armed: false) { store.hasOpened ? notices.value.changes() : [] }
         }
     } else if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)
