@@ -17,7 +17,14 @@ extension RPCServer {
     ///
     /// With a `watch`, the loop waits on the input and the watch at once (`poll`, no timeout):
     /// changes other processes made go out as `session/dataChanged` between requests.
-    public func run(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, watch: ChangeWatch? = nil) -> Int32 {
+    ///
+    /// `beforeWaiting` runs once, the first time the loop is about to wait for input that has not
+    /// arrived (never when the input, to its end, was there already: a script's); a `watch` made
+    /// unarmed is armed then too.
+    public func run(
+        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, watch: ChangeWatch? = nil,
+        beforeWaiting: (() -> Void)? = nil
+    ) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let frames = dup(output)
         guard frames >= 0 else {
@@ -35,8 +42,27 @@ extension RPCServer {
         defer { waitingInput = nil }
         let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         defer { chunk.deallocate() }
+        var beforeWaiting = beforeWaiting
+        // A watch made unarmed is armed the first time the loop is about to wait, as is
+        // `beforeWaiting` run: a script's session, its input all there, never waits.
+        var toArm = watch.map { $0.descriptor < 0 } ?? false
         while !isFinished {
-            if let watch {
+            if beforeWaiting != nil || toArm, !Self.hasInput(input) {
+                if let first = beforeWaiting {
+                    beforeWaiting = nil
+                    first()
+                }
+                if toArm, let watch {
+                    toArm = false
+                    // What changed before it was armed is asked for once now.
+                    if watch.arm() {
+                        announce(watch.changes(), into: buffer)
+                        buffer.flush()
+                        if buffer.failed { return 1 }
+                    }
+                }
+            }
+            if let watch, watch.descriptor >= 0 {
                 var fds = [
                     pollfd(fd: input, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0),
@@ -68,6 +94,12 @@ extension RPCServer {
             if buffer.failed { return 1 }
         }
         return exitStatus
+    }
+
+    /// Whether reading `input` now would not wait (bytes, or its end, are there).
+    static func hasInput(_ input: Int32) -> Bool {
+        var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) != 0
     }
 
     /// What `input` holds now: one read of what is there, without waiting (`poll` with no timeout).

@@ -21,5 +21,5 @@ func runLSPServer(
         session: book.session, info: ContactsBookCommand.serverInfo, limits: limits,
         progress: progress, log: log, protocolHandler: lsp)
     lsp.attach(to: server, changes: changes)
-    return server.run(watch: book.watch)
+    return server.run(watch: book.watch, beforeWaiting: book.store.letOpenFinish)
 }

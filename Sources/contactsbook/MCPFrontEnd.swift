@@ -26,5 +26,5 @@ func runMCPServer(
         session: session, info: ContactsBookCommand.serverInfo, limits: limits,
         progress: progress, log: log, protocolHandler: mcp)
     mcp.attach(to: server, changes: changes)
-    return server.run(watch: book.watch)
+    return server.run(watch: book.watch, beforeWaiting: book.store.letOpenFinish)
 }

@@ -160,7 +160,8 @@ func openSession(
 /// `inBackground` opens the book on a thread of its own while the front end reads its first
 /// message (`--rpc`, `--mcp`, `--lsp`: `initialize` needs no book, and was answered after a whole
 /// open, bench/STARTUP.md); a book that cannot be opened is reported the same way, status 2, when
-/// the session first needs it or at the latest when it ends.
+/// the session first needs it or at the latest when it ends. Its front end calls
+/// `store.letOpenFinish()` before it first waits for input (the open is held before its first write).
 func openSession(
     _ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
     changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, inBackground: Bool = false
@@ -168,8 +169,10 @@ func openSession(
     let path = try GlobalOptions.bookPath(db: options.db, create: options.create, for: .writing)
     let store: SQLiteContactStore
     if inBackground {
+        // Held before its first write until the front end waits for input or needs the book: a
+        // script's session that ends first leaves an up-to-date book as it is (no syncs to wait for).
         store = SQLiteContactStore.toOpen(
-            path: path, upgrading: { sayUpgrading(path) },
+            path: path, upgrading: { sayUpgrading(path) }, holdingWrites: true,
             failed: { error in
                 FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
                 exit(2)
@@ -205,7 +208,10 @@ func openSession(
             if store.openNow() { notices?.set(JournalNotices(journal: store)) }
         }.start()
         if let notices {
-            watch = ChangeWatch(file: path) { store.waitForOpen() ? notices.value.changes() : [] }
+            // Not waiting for the open (nor letting a held one write): the open's own files wake
+            // the watch, and what changed before it ended is before the journal position anyway.
+            // Armed by the front end when it first waits for input (RPCServer.run).
+            watch = ChangeWatch(file: path, armed: false) { store.hasOpened ? notices.value.changes() : [] }
         }
     } else if watching, path != ":memory:" {
         let notices = JournalNotices(journal: store)

@@ -136,7 +136,7 @@ struct SessionRun {
                 log: { level, text in logger.log(level: level, "\(text)") })
         }
         if rpc {
-            let status = makeServer().run(watch: book.watch)
+            let status = makeServer().run(watch: book.watch, beforeWaiting: book.store.letOpenFinish)
             if status != 0 { throw ExitCode(status) }
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import JSONBytes
+import SceneCore
 import XCTest
 
 @testable import SceneRPC
@@ -38,6 +39,75 @@ final class RPCServerFileDescriptorTests: XCTestCase {
             guard case .message(let body) = event else { return nil }
             return try? JSONValue.parse(body)["id"]
         }
+        XCTAssertEqual(ids, [0, 1])
+    }
+
+    func test_run_withTheWholeInputThere_neverRunsBeforeWaiting() throws {
+        // Given: a script's input, to its end, before the server starts
+        let fixture = RPCFixture()
+        let input = try pipePair(), output = try pipePair()
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.initialize), to: input.write))
+        close(input.write)
+        var waited = 0, asked = 0
+        let folder = NSTemporaryDirectory() + "rpc-watch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watch = try XCTUnwrap(
+            ChangeWatch(file: folder + "/book.sqlite", armed: false) {
+                asked += 1
+                return []
+            })
+        // When
+        let status = fixture.sut.run(
+            input: input.read, output: output.write, watch: watch, beforeWaiting: { waited += 1 })
+        close(input.read); close(output.write); close(output.read)
+        // Then: answered and ended without ever waiting, nor arming the watch
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(waited, 0)
+        XCTAssertEqual(watch.descriptor, -1)
+        XCTAssertEqual(asked, 0)
+    }
+
+    func test_run_aboutToWaitForInput_runsBeforeWaitingOnce_afterTheAnswersDue() throws {
+        // Given: a client that sends initialize and keeps its input open
+        let fixture = RPCFixture()
+        let input = try pipePair(), output = try pipePair()
+        XCTAssertTrue(RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.initialize), to: input.write))
+        var waited = 0, asked = 0
+        var answeredFirst = false
+        let folder = NSTemporaryDirectory() + "rpc-watch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watch = try XCTUnwrap(
+            ChangeWatch(file: folder + "/book.sqlite", armed: false) {
+                asked += 1
+                return []
+            })
+        // When: the server is about to wait, the hook sees the answer out, then sends one more
+        // request and ends the input (so the loop ends without a second thread)
+        let status = fixture.sut.run(
+            input: input.read, output: output.write, watch: watch,
+            beforeWaiting: {
+                waited += 1
+                var ready = pollfd(fd: output.read, events: Int16(POLLIN), revents: 0)
+                answeredFirst = poll(&ready, 1, 0) == 1
+                XCTAssertTrue(
+                    RPCServer.writeWhole(RPCSeeds.line(RPCSeeds.request(1, "session/stack")), to: input.write))
+                close(input.write)
+            })
+        close(input.read); close(output.write)
+        var written: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(output.read, &chunk, chunk.count), count > 0 { written += chunk[0..<count] }
+        close(output.read)
+        // Then: run once, after initialize was answered; both requests answered
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(waited, 1)
+        XCTAssertTrue(answeredFirst)
+        // And the watch was armed then, the app asked once what changed before
+        XCTAssertGreaterThanOrEqual(watch.descriptor, 0)
+        XCTAssertEqual(asked, 1)
+        let ids = written.split(separator: 0x0A).compactMap { try? JSONValue.parse(Array($0))["id"] }
         XCTAssertEqual(ids, [0, 1])
     }
 

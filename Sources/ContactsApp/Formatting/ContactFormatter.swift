@@ -33,9 +33,33 @@ public struct ContactFormatter {
     /// North American: by their +1, or, without a country code, by the book's default country.
     /// Others are shown as entered with runs of spaces collapsed: "4930123456" may be Berlin.
     public func phone(_ number: String) -> String {
+        // An ASCII number (nearly all) by its bytes, the same answers: `trimmingCharacters` went
+        // through NSString and `isNumber` through Unicode's tables, 6 % of a piped `search`.
+        guard number.utf8.allSatisfy({ $0 < 0x80 }) else { return phoneByCharacters(number) }
+        var digits = "", onlyPhoneCharacters = true
+        for byte in number.utf8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                UInt8(ascii: "."):
+                break
+            default: onlyPhoneCharacters = false
+            }
+        }
+        // `.whitespaces` in ASCII: space and tab.
+        let plus = number.utf8.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } == UInt8(ascii: "+")
+        return phone(number, digits: digits, plus: plus, onlyPhoneCharacters: onlyPhoneCharacters)
+    }
+
+    /// `phone(_:)` character by character, for any text.
+    func phoneByCharacters(_ number: String) -> String {
         let digits = number.filter { $0.isASCII && $0.isNumber }
         let plus = number.trimmingCharacters(in: .whitespaces).hasPrefix("+")
         let onlyPhoneCharacters = number.allSatisfy { $0.isASCII && ($0.isNumber || " +-().".contains($0)) }
+        return phone(number, digits: digits, plus: plus, onlyPhoneCharacters: onlyPhoneCharacters)
+    }
+
+    private func phone(_ number: String, digits: String, plus: Bool, onlyPhoneCharacters: Bool) -> String {
         if onlyPhoneCharacters {
             if plus && digits.count == 11 && digits.hasPrefix("1") && isAreaCode(digits.dropFirst()) {
                 return "+1 " + nanp(String(digits.dropFirst()))

@@ -8,13 +8,21 @@ extension SQLiteContactStore {
     /// Every call that needs the book waits for the open; if the book cannot be opened, that call
     /// runs `failed` with the error `init(path:)` would have thrown, and `failed` must end the
     /// process.
+    ///
+    /// With `holdingWrites`, an open that finds the book as this version leaves it (the usual
+    /// case) stops before its first write (GRDB's WAL set-up) until the book is used, the caller
+    /// lets it go on (`letOpenFinish()`, when its front end is about to wait for input), or the
+    /// store is closed: then the book is left as it was, so a session that ended without needing
+    /// it does not wait for that write's syncs nor the checkpoint's (bench/FINDINGS.md, `start4`).
     public static func toOpen(
-        path: String, upgrading: (@Sendable () -> Void)? = nil,
+        path: String, upgrading: (@Sendable () -> Void)? = nil, holdingWrites: Bool = false,
         failed: @escaping @Sendable (Error) -> Never
     ) -> SQLiteContactStore {
         SQLiteContactStore(
             connection: .opening(
-                Opening(path: path, anchorBucket: defaultAnchorBucket, upgrading: upgrading, failed: failed)))
+                Opening(
+                    path: path, anchorBucket: defaultAnchorBucket, upgrading: upgrading, holdingWrites: holdingWrites,
+                    failed: failed)))
     }
 
     /// Opens a store made by `toOpen` on the calling thread (once; a later call waits for the
@@ -27,11 +35,28 @@ extension SQLiteContactStore {
         return opening.succeeded
     }
 
-    /// Waits until the open of a store made by `toOpen` ends; whether the book is open (true at
-    /// once for any other store). Like `openNow()`, it leaves a failure to the next call.
+    /// Lets an open held before its first write (`toOpen(…holdingWrites: true…)`) go on; nothing
+    /// for any other store.
+    public func letOpenFinish() {
+        guard case .opening(let opening) = connection else { return }
+        opening.letFinish()
+    }
+
+    /// Waits until the open of a store made by `toOpen` ends (letting a held one go on); whether
+    /// the book is open (true at once for any other store). Like `openNow()`, it leaves a failure
+    /// to the next call.
     public func waitForOpen() -> Bool {
         guard case .opening(let opening) = connection else { return true }
+        opening.letFinish()
         return opening.succeeded
+    }
+
+    /// Whether the book is open now, without waiting nor letting a held open go on: what changed
+    /// in the book before its open ended is not news to this session (its journal position is
+    /// taken then), and a watch that asked and waited would let the open's write go on.
+    public var hasOpened: Bool {
+        guard case .opening(let opening) = connection else { return true }
+        return opening.hasOpened
     }
 
     /// The book's connection: open, or to be opened (`toOpen`).
@@ -43,9 +68,17 @@ extension SQLiteContactStore {
     /// A book opened by `openNow()`; `writer` waits for it.
     final class Opening: @unchecked Sendable {
         private let done = DispatchGroup()
-        private let lock = NSLock()
+        /// Guards `started`, `mayWrite` and `ending`; the open waits on it while held.
+        private let gate = NSCondition()
         private var started = false
-        /// Written once by `open()` before it leaves `done`; read only after `done.wait()`.
+        /// False while the open is held before its first write (`holdingWrites`).
+        private var mayWrite: Bool
+        /// Set by `end()`: the store is closing, so the open may leave a book that needs nothing.
+        private var ending = false
+        /// Set when the open has succeeded.
+        private var opened = false
+        /// Written once by `open()` before it leaves `done`; read only after `done.wait()`. Nil
+        /// when the open left the book as it was (`end()`).
         private var result: Result<any DatabaseWriter, Error>?
         private let path: String
         private let anchorBucket: Int
@@ -53,38 +86,89 @@ extension SQLiteContactStore {
         private let failed: @Sendable (Error) -> Never
 
         init(
-            path: String, anchorBucket: Int, upgrading: (@Sendable () -> Void)?,
+            path: String, anchorBucket: Int, upgrading: (@Sendable () -> Void)?, holdingWrites: Bool,
             failed: @escaping @Sendable (Error) -> Never
         ) {
             self.path = path; self.anchorBucket = anchorBucket; self.upgrading = upgrading; self.failed = failed
+            mayWrite = !holdingWrites
             done.enter()
         }
 
         func open() {
-            let first = lock.withLock {
+            let first = gate.withLock {
                 defer { started = true }
                 return !started
             }
             guard first else { return }
-            result = Result {
-                try SQLiteContactStore.openWriter(path: path, anchorBucket: anchorBucket, upgrading: upgrading)
+            do {
+                result = .success(
+                    try SQLiteContactStore.openWriter(
+                        path: path, anchorBucket: anchorBucket, upgrading: upgrading,
+                        leaving: { [unowned self] in leavesTheBook() }))
+            } catch is LeftUnopened {
+                result = nil
+            } catch {
+                result = .failure(error)
             }
+            if case .success = result { gate.withLock { opened = true } }
             done.leave()
+        }
+
+        var hasOpened: Bool { gate.withLock { opened } }
+
+        /// Asked by the open before its first write, on a book that needs none: waits while the open
+        /// is held; whether the store is closing (the book is then left as it is).
+        private func leavesTheBook() -> Bool {
+            gate.withLock {
+                while !mayWrite && !ending { gate.wait() }
+                return ending
+            }
+        }
+
+        func letFinish() {
+            gate.withLock {
+                mayWrite = true
+                gate.broadcast()
+            }
+        }
+
+        /// The session ends (the store closes): an open that has not yet written anything leaves a
+        /// book that reads as today's as it is (no WAL set-up, no checkpoint at close); one under
+        /// way, an upgrade above all, is waited for, never cut short. An open not begun yet is made
+        /// here. Whether there is a connection to close; a failed open is reported (`failed`) as
+        /// any call needing the book would.
+        func end() -> Bool {
+            gate.withLock {
+                ending = true
+                gate.broadcast()
+            }
+            open()
+            done.wait()
+            guard result != nil else { return false }
+            _ = writer
+            return true
         }
 
         /// Waits for the open; whether it succeeded.
         var succeeded: Bool {
             done.wait()
-            if case .success = result! { return true }
+            if case .success = result { return true }
             return false
         }
 
         var writer: any DatabaseWriter {
+            letFinish()
             done.wait()
-            switch result! {
+            switch result {
             case .success(let writer): return writer
             case .failure(let error): failed(error)
+            // Only after `end()`, which closed the store: every call checks that first.
+            case nil: failed(ContactStoreError.storage("This book is closed."))
             }
         }
     }
 }
+
+/// Thrown by the book's first connection when the caller no longer needs the book and it needs
+/// nothing done (`SQLiteContactStore.openWriter(…leaving:)`); never seen outside the open.
+struct LeftUnopened: Error {}

@@ -71,10 +71,14 @@ public final class SQLiteContactStore: ContactStore {
     }
 
     /// Opens (creating if needed) the book at `path` and brings its schema up to date.
+    /// `leaving`, asked once the book's first connection is open and before anything is written
+    /// when the book needs no migration, says whether the caller no longer needs the book
+    /// (`Opening.end()`; it may wait to know): the book is then left as it is (`LeftUnopened`
+    /// thrown), without the WAL set-up's write.
     static func openWriter(
-        path: String, anchorBucket: Int, upgrading: (() -> Void)?
+        path: String, anchorBucket: Int, upgrading: (() -> Void)?, leaving: (@Sendable () -> Bool)? = nil
     ) throws -> any DatabaseWriter {
-        let config = Self.configuration()
+        let config = Self.configuration(leaving: leaving)
         do {
             let writer: any DatabaseWriter
             if path == ":memory:" {
@@ -104,6 +108,8 @@ public final class SQLiteContactStore: ContactStore {
             }
             try migrator.migrate(writer)
             return writer
+        } catch let left as LeftUnopened {
+            throw left
         } catch {
             throw Self.storageError(error)
         }
@@ -165,6 +171,12 @@ public final class SQLiteContactStore: ContactStore {
         closing.lock()
         defer { closing.unlock() }
         guard !isClosed else { return }
+        // A session ending before its book has been opened (`toOpen`) leaves it as it is when it
+        // need not wait for more (`Opening.end()`); a failed open is reported here, as before.
+        if case .opening(let opening) = connection, !opening.end() {
+            isClosed = true
+            return
+        }
         // GRDB closes a pool's writer before its readers, which are read-only connections and
         // cannot remove the `-wal` and `-shm` files: after a session that had read, both stayed
         // beside the book. Closing the idle readers first leaves the writer the last connection.
@@ -173,7 +185,7 @@ public final class SQLiteContactStore: ContactStore {
         isClosed = true
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(leaving: (@Sendable () -> Bool)? = nil) -> Configuration {
         var config = Configuration()
         // A writer waits for another process's write as long as an import can hold the book (one
         // transaction for the whole file): with 5 s, a save beside a 2,000-card import on a loaded
@@ -185,7 +197,20 @@ public final class SQLiteContactStore: ContactStore {
         // walk, the (id, sort keys) index, the digit grams, the kept count); through pread() and
         // SQLite's small page cache a name search at 1M costs ~10% more than through the map,
         // and long walks of the sort index more (the last page of 1M: 53 ms vs 33 ms).
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = 0") }
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            // Here, before GRDB's WAL set-up on the writer's connection, which writes a transaction
+            // whenever the `-wal` file is missing (every first open of a book) and costs two syncs
+            // then and two more for the checkpoint at close. Only a book that reads as today's (the
+            // check every open makes first) and can be written is asked about (and may be held
+            // there, `Opening`), so whatever a full open would report (not a book, an upgrade to
+            // make, read-only) is still found and done.
+            if let leaving, !db.configuration.readonly, (try? Self.needsNoMigration(db)) == true,
+                sqlite3_db_readonly(db.sqliteConnection, "main") == 0, leaving()
+            {
+                throw LeftUnopened()
+            }
+        }
         return config
     }
 

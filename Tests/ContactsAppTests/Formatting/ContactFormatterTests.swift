@@ -26,6 +26,29 @@ final class ContactFormatterTests: XCTestCase {
 
     // MARK: phones
 
+    func test_phone_ofASCIIText_answersAsCharacterByCharacter() {
+        // Given: every text of up to three characters from phone characters and a few others
+        // (tab, letters, CR LF, which is one character), and whole numbers of every shape
+        let alphabet = [" ", "+", "-", "(", ")", ".", "0", "2", "5", "\t", "x", "/", "\r\n", "#"]
+        var texts = [""]
+        for _ in 1...3 { texts += texts.flatMap { text in alphabet.map { text + $0 } } }
+        texts += [
+            "+1 555 123 4567", " +1 (555) 123-4567 ", "\t+15551234567", "5551234567", "555.123.4567",
+            "+1 155 123 4567", "+49 30 1234567", "+49  30   123", "03-1234-5678", "+1 555 123 4567 ext 9",
+            "(555) 123-4567", "++15551234567", "1-555-123-4567", "+1\r\n5551234567",
+        ]
+        for formatter in [
+            sut!, ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: nil, defaultCountry: "US"),
+        ] {
+            for text in Set(texts) {
+                // Then: the bytes' way and the characters' way agree
+                XCTAssertEqual(formatter.phone(text), formatter.phoneByCharacters(text), text.debugDescription)
+            }
+        }
+        // And text beyond ASCII goes the characters' way
+        XCTAssertEqual(sut.phone("\u{00A0}+49 30 １２"), sut.phoneByCharacters("\u{00A0}+49 30 １２"))
+    }
+
     func test_phone_masksNorthAmericanNumbers() {
         XCTAssertEqual(sut.phone("+15551234567"), "+1 (555) 123-4567")
         XCTAssertEqual(sut.phone("+1 555 123 4567"), "+1 (555) 123-4567")

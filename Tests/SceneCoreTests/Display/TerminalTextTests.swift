@@ -3,6 +3,25 @@ import XCTest
 @testable import SceneCore
 
 final class TerminalTextTests: XCTestCase {
+    // MARK: - width
+
+    func testWidth_belowTheFirstCombiningMark_isOneColumnAsTheGeneralCategorySays() {
+        // Every scalar up to U+02FF (ASCII, Latin-1, Latin Extended, IPA, modifier letters), the
+        // rule without the shortcut: no mark among them, none wide; U+0000 is none
+        for value in UInt32(1)..<0x300 {
+            let scalar = Unicode.Scalar(value)!
+            XCTAssertNotEqual(scalar.properties.generalCategory, .nonspacingMark, "U+\(String(value, radix: 16))")
+            XCTAssertNotEqual(scalar.properties.generalCategory, .enclosingMark, "U+\(String(value, radix: 16))")
+            XCTAssertEqual(TerminalText.width(of: scalar), 1, "U+\(String(value, radix: 16))")
+        }
+        XCTAssertEqual(TerminalText.width(of: "\u{0}"), 0)
+        // And from the first mark on, the general category decides, as before
+        XCTAssertEqual(TerminalText.width(of: "\u{300}"), 0)
+        XCTAssertEqual(TerminalText.width("Ágnes Kowalczyk"), 15)
+        XCTAssertEqual(TerminalText.width("e\u{301}"), 1)
+        XCTAssertEqual(TerminalText.width("李小龙"), 6)
+    }
+
     // MARK: - sanitize
 
     func testSanitize_keepsPrintableTextOfAnyScript() {

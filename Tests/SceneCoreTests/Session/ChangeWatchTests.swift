@@ -85,6 +85,49 @@ final class ChangeWatchTests: XCTestCase {
         XCTAssertEqual(asked, 1)
     }
 
+    func test_madeUnarmed_watchesNothingUntilArmed_thenAsksOnceForWhatCameBefore() throws {
+        // Given: a watch made unarmed (a JSON-RPC front end arms it when it first waits)
+        var asked = 0
+        let change = DataChange(topic: "things", kind: "created", ids: ["1"], external: true)
+        let sut = try XCTUnwrap(
+            ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path, armed: false) {
+                asked += 1
+                return [change]
+            })
+        // Then: no descriptor, nothing asked, even after a write
+        XCTAssertEqual(sut.descriptor, -1)
+        try write("book.sqlite-wal")
+        XCTAssertEqual(sut.changes(), [])
+        XCTAssertEqual(asked, 0)
+        // When: armed
+        XCTAssertTrue(sut.arm())
+        // Then: what changed before is asked for once, then only writes wake it, as always
+        XCTAssertGreaterThanOrEqual(sut.descriptor, 0)
+        XCTAssertEqual(sut.changes(), [change])
+        XCTAssertEqual(sut.changes(), [])
+        XCTAssertEqual(asked, 1)
+        try write("book.sqlite-wal")
+        XCTAssertEqual(sut.changes(), [change])
+        XCTAssertEqual(asked, 2)
+        // And arming again changes nothing
+        let descriptor = sut.descriptor
+        XCTAssertTrue(sut.arm())
+        XCTAssertEqual(sut.descriptor, descriptor)
+        XCTAssertEqual(sut.changes(), [])
+    }
+
+    func test_released_closesItsDescriptor() throws {
+        // Given
+        var sut = ChangeWatch(file: directory.appendingPathComponent("book.sqlite").path) { [] }
+        let descriptor = try XCTUnwrap(sut?.descriptor)
+        XCTAssertNotEqual(fcntl(descriptor, F_GETFD), -1)
+        // When
+        sut = nil
+        // Then: its watch removed and the descriptor closed (none left open for the process's exit)
+        XCTAssertEqual(fcntl(descriptor, F_GETFD), -1)
+        XCTAssertEqual(errno, EBADF)
+    }
+
     func test_notice_isOneLine_namingKindsAndAFewIDs() {
         XCTAssertEqual(
             ChangeWatch.notice(for: [
