@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The start-up floor of any Swift program built the way README installs ours, beside the goals
+of issue 32 that are stated against C and the sqlite3 shell.
+
+    swift-floor.py CONTACTSBOOK BOOK EMAIL_FRAGMENT [ROUNDS] > table.md
+
+Builds, with the toolchain's swiftc and the same static runtime as our installed binary
+(`-O -static-stdlib`), three programs that read stdin to its end and exit:
+  - `swift`: the standard library alone;
+  - `swift + FoundationEssentials`: also touches ProcessInfo (swift-foundation's core, no ICU);
+  - `swift + Foundation`: also touches NSNumber, i.e. links swift-corelibs-foundation, which
+    GRDB imports (so every binary that uses GRDB pays it).
+and runs them interleaved with a C program that does the same (bench/echo.c), the sqlite3 shell
+running `query`'s FTS query on BOOK (compare-start.py's), and CONTACTSBOOK's `--help`, `query
+--db BOOK EMAIL` and its pre-main floor (bench/nomain.c preloaded). Medians of wall (spawn to exit)
+and CPU (user + sys, from wait4); each program's relative relocations (what the loader writes
+into copy-on-write pages) from `readelf -r`."""
+import os, re, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(argv, env):
+    """Wall and CPU (user + sys) seconds of one process, stdin at its end (compare-start.py's way)."""
+    with open(os.devnull, "rb") as stdin:
+        t = time.perf_counter()
+        child = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        _, _, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - t
+        child.returncode = 0  # reaped by wait4
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+PROGRAMS = {
+    "swift": "while readLine() != nil {}\n",
+    "swift + FoundationEssentials": "import FoundationEssentials\n"
+    "if ProcessInfo.processInfo.arguments.isEmpty { print(0) }\nwhile readLine() != nil {}\n",
+    "swift + Foundation": "import Foundation\n"
+    "if NSNumber(value: CommandLine.arguments.count).intValue == 0 { print(0) }\n"
+    "while readLine() != nil {}\n",
+}
+
+
+def relocations(path):
+    out = subprocess.run(["readelf", "-rW", path], capture_output=True, text=True).stdout
+    return out.count("R_X86_64_RELATIVE")
+
+
+def main():
+    binary, book, email = sys.argv[1:4]
+    rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 150
+    work = tempfile.mkdtemp(prefix="swift-floor-")
+    swiftc = os.environ.get("SWIFTC", "swiftc")
+    c = os.path.join(work, "c")
+    subprocess.run(["cc", "-O2", "-o", c, os.path.join(HERE, "echo.c")], check=True)
+    nomain = os.path.join(work, "nomain.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", nomain, os.path.join(HERE, "nomain.c"), "-ldl"], check=True)
+    built = {}
+    for label, source in PROGRAMS.items():
+        name = re.sub(r"[^a-z]+", "-", label.lower()).strip("-")
+        src = os.path.join(work, name + ".swift")
+        with open(src, "w") as f:
+            f.write(source)
+        out = os.path.join(work, name)
+        subprocess.run([swiftc, "-O", "-static-stdlib", src, "-o", out], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        built[label] = out
+    phrase = re.sub(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])", " ", email.lower())
+    sql = ("SELECT emails, given, family, organization FROM contact WHERE id IN "
+           "(SELECT rowid FROM contact_text WHERE contact_text MATCH '\"%s\"*') "
+           "ORDER BY sort_last, id LIMIT 100" % phrase.replace("'", "''"))
+    preload = dict(os.environ, LD_PRELOAD=nomain)
+    commands = [("C program", [c], None, c), ("sqlite3 shell, `query`'s FTS query", ["sqlite3", book, sql], None, None)]
+    commands += [(label, [path], None, path) for label, path in built.items()]
+    commands += [("contactsbook before main (nomain.c)", [binary], preload, binary),
+                 ("contactsbook `--help`", [binary, "--help"], None, binary),
+                 ("contactsbook `query`", [binary, "query", "--db", book, email], None, binary)]
+    walls = {label: [] for label, *_ in commands}
+    cpus = {label: [] for label, *_ in commands}
+    for k in range(rounds + 1):
+        for label, argv, env, _ in (commands if k % 2 else commands[::-1]):
+            wall, cpu = run(argv, env)
+            if k:  # the first round warms the page cache
+                walls[label].append(wall)
+                cpus[label].append(cpu)
+    ms = lambda xs: statistics.median(xs) * 1000
+    c_cpu, c_wall = ms(cpus["C program"]), ms(walls["C program"])
+    sq = "sqlite3 shell, `query`'s FTS query"
+    sq_cpu, sq_wall = ms(cpus[sq]), ms(walls[sq])
+    load = os.getloadavg()
+    print("%d interleaved rounds, medians; load average %.1f %.1f %.1f at the end\n" % (rounds, *load))
+    print("| program | relative relocations | wall | CPU | CPU ÷ C | CPU ÷ sqlite3 query |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, _, _, path in commands:
+        rel = "%d" % relocations(path) if path else ""
+        print("| %s | %s | %.2f ms | %.2f ms | %.2f | %.2f |" % (label, rel, ms(walls[label]), ms(cpus[label]),
+                                                              ms(cpus[label]) / c_cpu, ms(cpus[label]) / sq_cpu))
+    print("\nGoals: `--help` ≤ 3 × C = %.2f ms CPU (%.2f wall); `query` ≤ 1.2 × sqlite3 = %.2f ms CPU (%.2f wall)."
+          % (3 * c_cpu, 3 * c_wall, 1.2 * sq_cpu, 1.2 * sq_wall))
+
+
+if __name__ == "__main__":
+    main()
