@@ -75,12 +75,15 @@ extension VCardVersionConverter {
         _ bytes: UnsafeBufferPointer<UInt8>, in version: VCardWriter.Version, notes: inout Notes
     ) -> [PlannedLine] {
         var plan: [PlannedLine] = []
-        guard !bytes.isEmpty else { return [] } // `VCardRecord.lines` of an empty text
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] } // `VCardRecord.lines` of an empty text
+        plan.reserveCapacity(16)
         var start = 0
         while true {
             // The record's lines are joined by LF, which no line holds (`VCardRecord.lines`).
-            let end =
-                UnsafeBufferPointer(rebasing: bytes[start...]).firstIndex(of: 0x0A).map { start + $0 } ?? bytes.count
+            var end = bytes.count
+            if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                end = UnsafePointer<UInt8>(newline.assumingMemoryBound(to: UInt8.self)) - base
+            }
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             // The writer leaves out the card's VERSION lines before converting (`isVersionLine`).
             if !(line.count <= 16 && VCardRecord.startsWithVersionName(line)) {

@@ -1263,12 +1263,7 @@ extension VCardVersionConverter {
                     let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":"))
                 else { return false }
                 let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
-                let needle = valueURI
-                guard head.count >= needle.count,
-                    (0...(head.count - needle.count)).contains(where: { offset in
-                        needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
-                    })
-                else { return false }
+                guard Self.containsValueURI(head) else { return false }
                 guard let property = try? VCardProperty(text: line ?? String(decoding: bytes, as: UTF8.self))
                 else { return false }
                 return property.values(of: "VALUE").first?.lowercased() == "uri"
@@ -1300,6 +1295,19 @@ extension VCardVersionConverter {
         private static let onlyIn4Bytes = onlyIn4.map { Array($0.utf8) }
         private static let geoBytes = [Array("GEO".utf8)]
         private static let valueURI = Array("VALUE=URI".utf8)
+
+        /// Whether `VALUE=URI`, in any case, is among the bytes (a loop: every TEL of a
+        /// same-version export is searched).
+        private static func containsValueURI(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+            let needle = valueURI
+            guard head.count >= needle.count else { return false }
+            for offset in 0...(head.count - needle.count) where head[offset] & 0xDF == UInt8(ascii: "V") {
+                var index = 1
+                while index < needle.count && head[offset + index] & 0xDF == needle[index] & 0xDF { index += 1 }
+                if index == needle.count { return true }
+            }
+            return false
+        }
 
         /// Properties RFC 6350 and its extensions (RFC 6474, RFC 6715) added, that 3.0 has not.
         /// CALURI, CALADRURI, FBURL (RFC 2739) and IMPP (RFC 4770) are in 3.0 too.

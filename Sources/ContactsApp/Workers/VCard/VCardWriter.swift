@@ -90,7 +90,12 @@ public struct VCardWriter {
     private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String]) {
         let uid = contact.uid
         var hasUID = false
-        let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
+        let source: VCardVersionConverter.SourceVersion
+        switch card.version {
+        case .v21: source = .v21
+        case .v3: source = .v3
+        case .v4: source = .v4
+        }
         if source == .v3 && version == .v4
             && appendPlanned(card, of: contact, to: &lines, notes: &notes, plan: VCardVersionConverter.plan3To4)
         {
@@ -290,10 +295,10 @@ public struct VCardWriter {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
         let value = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
         guard let first = value.first, let last = value.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F,
-            !value.contains(UInt8(ascii: "\\")), !value.contains(0x0D)
+            memchr(value.baseAddress!, 0x5C, value.count) == nil, memchr(value.baseAddress!, 0x0D, value.count) == nil
         else { return false }
         var uid = uid
-        return uid.withUTF8 { $0.elementsEqual(value) }
+        return uid.withUTF8 { $0.count == value.count && memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 }
     }
 
     private static func isUIDLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
