@@ -45,14 +45,29 @@ extension SQLiteContactStore {
         try guarded { try writer.read(Self.sharedUIDs) }
     }
 
-    /// Along the UID's index: one pass, nothing kept but the UIDs held twice.
+    /// Along the UID's index: one pass counting, then the ids of the UIDs held twice. A
+    /// `group_concat` of every UID's ids (a string built for each of 100k UIDs to keep a few)
+    /// was 7 % of an export (bench/FINDINGS.md, branch export5).
     static func sharedUIDs(_ db: Database) throws -> [String: [Int64]] {
         var shared: [String: [Int64]] = [:]
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1")
+            db,
+            sql: """
+                SELECT uid, id FROM contact
+                WHERE uid IN (SELECT uid FROM contact GROUP BY uid HAVING COUNT(*) > 1) ORDER BY uid, id
+                """)
+        // One entry per UID as SQLite groups them (by bytes), as the grouped query gave.
+        var uid: String?, ids: [Int64] = []
         while let row = try rows.next() {
-            shared[row[0]] = (row[1] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
+            let rowUID: String = row[0]
+            if let current = uid, !current.utf8.elementsEqual(rowUID.utf8) {
+                shared[current] = ids
+                ids = []
+            }
+            uid = rowUID
+            ids.append(row[1])
         }
+        if let uid { shared[uid] = ids }
         return shared
     }
 

@@ -60,7 +60,7 @@ public final class Session {
                 Message.error(
                     "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
                     code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
-        } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
+        } else if stack.activeActions.contains(where: { $0.name == call.name }) {
             performInActiveScene(call)
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)
