@@ -170,9 +170,7 @@ enum FastCommandLine {
 /// line invalid, and the caller leaves it to ArgumentParser.
 private struct OptionReader {
     private var arguments: ArraySlice<String>
-    /// The options read so far. An array: a `Set<String>` here was the process's first, whose
-    /// type the runtime checks by scanning every conformance in the binary (0.44M instructions).
-    private var seen: [String] = []
+    private var seen: Set<String> = []
     private(set) var valid = true
     var afterTerminator = false
 
@@ -199,7 +197,7 @@ private struct OptionReader {
 
     mutating func readFlag(_ argument: String, _ name: String, into flag: inout Bool) -> Bool {
         guard argument == name else { return false }
-        if seen.contains(name) { valid = false } else { seen.append(name) }
+        if !seen.insert(name).inserted { valid = false }
         flag = true
         return true
     }
@@ -213,7 +211,7 @@ private struct OptionReader {
         } else {
             return false
         }
-        if seen.contains(name) { valid = false } else { seen.append(name) }
+        if !seen.insert(name).inserted { valid = false }
         guard let given, !given.hasPrefix("-") else {
             valid = false
             return true
