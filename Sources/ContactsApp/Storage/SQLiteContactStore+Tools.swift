@@ -9,7 +9,7 @@ extension SQLiteContactStore {
     /// the book's country; a name block compares its distinct given names).
     public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // One UID held by several contacts (two servers hold it).
                 var shared = try Self.sharedUIDs(db).map { SharedMatchKey(kind: .uid, key: $0.key, ids: $0.value) }
                     .sorted { $0.key < $1.key }
@@ -42,7 +42,7 @@ extension SQLiteContactStore {
     }
 
     public func sharedUIDs() throws -> [String: [Int64]] {
-        try guarded { try writer.read(Self.sharedUIDs) }
+        try guarded { try reader.read(Self.sharedUIDs) }
     }
 
     /// Along the UID's index: one pass counting, then the ids of the UIDs held twice. A
@@ -74,7 +74,7 @@ extension SQLiteContactStore {
     /// Along the duplicate index's key order (`contact_key_by_key`): one probe per key.
     public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var found: [String: [Int64]] = [:]
                 let statement = try db.cachedStatement(
                     sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
@@ -89,7 +89,7 @@ extension SQLiteContactStore {
 
     public func contacts(ids: [Int64]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var byID: [Int64: Contact] = [:]
                 // In chunks: SQLite limits the number of arguments of one statement.
                 for start in stride(from: 0, to: ids.count, by: 500) {
@@ -110,7 +110,7 @@ extension SQLiteContactStore {
 
     public func contactsWithBirthdays() throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE birthday IS NOT NULL")
                     .map(Self.contact(from:))
             }

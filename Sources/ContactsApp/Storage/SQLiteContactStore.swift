@@ -13,11 +13,25 @@ import GRDBSQLite
 ///   and runs of phone digits), so showing a page never loads the whole book.
 public final class SQLiteContactStore: ContactStore {
     /// The book's connection(s); waits for the open when it runs on another thread
-    /// (`toOpen`).
+    /// (`toOpen`), and makes the full open of a store that has only read so far
+    /// (`openReadingFirst`), which throws if that open fails.
     var writer: any DatabaseWriter {
+        get throws {
+            switch connection {
+            case .open(let writer): return writer
+            case .opening(let opening): return opening.writer
+            case .readingFirst(let book): return try book.writer()
+            }
+        }
+    }
+
+    /// Where reads go: the writer's pool, or the one connection of a store that has not written
+    /// yet (`openReadingFirst`), which never makes the full open.
+    var reader: any DatabaseReader {
         switch connection {
         case .open(let writer): return writer
         case .opening(let opening): return opening.writer
+        case .readingFirst(let book): return book.reader
         }
     }
     let connection: Connection
@@ -157,6 +171,29 @@ public final class SQLiteContactStore: ContactStore {
         return try SQLiteContactStore(path: path, upgrading: upgrading)
     }
 
+    /// Opens the book at `path` for a session that may only read (a piped line session): read
+    /// through one connection as `openForReading` does, with the full open (`init(path:)`) made
+    /// at the store's first write (`ReadingFirst`). A book that `init(path:)` would change or
+    /// report on at once (a new file, one to upgrade or rename, one that is not a book, one
+    /// that cannot be written) is opened with it now, so what the session says and does is the
+    /// same either way.
+    public static func openReadingFirst(path: String, upgrading: (() -> Void)? = nil) throws -> SQLiteContactStore {
+        if path != ":memory:", FileManager.default.fileExists(atPath: path),
+            let queue = try? DatabaseQueue(path: path, configuration: configuration())
+        {
+            let readsAsToday = try? queue.read { db in
+                try needsNoMigration(db) && sqlite3_db_readonly(db.sqliteConnection, "main") == 0
+            }
+            if readsAsToday == true {
+                return SQLiteContactStore(
+                    connection: .readingFirst(ReadingFirst(queue: queue, path: path, anchorBucket: defaultAnchorBucket))
+                )
+            }
+            try? queue.close()
+        }
+        return try SQLiteContactStore(path: path, upgrading: upgrading)
+    }
+
     /// Closes the book now rather than when the store is released; SQLite removes the `-wal`
     /// and `-shm` files when its last connection closes. Call it when no other call on the
     /// store is under way; any call afterwards fails with `ContactStoreError.storage`, and
@@ -177,11 +214,23 @@ public final class SQLiteContactStore: ContactStore {
             isClosed = true
             return
         }
+        // The reading connection first, so that the pool's writer, if the store wrote, is the
+        // last to close; alone, it removes the `-wal` and `-shm` files as `query`'s does.
+        if case .readingFirst(let book) = connection {
+            do { try book.queue.close() } catch { throw Self.storageError(error) }
+            if !book.hasWritten {
+                isClosed = true
+                return
+            }
+        }
         // GRDB closes a pool's writer before its readers, which are read-only connections and
         // cannot remove the `-wal` and `-shm` files: after a session that had read, both stayed
         // beside the book. Closing the idle readers first leaves the writer the last connection.
-        (writer as? DatabasePool)?.releaseMemory()
-        do { try writer.close() } catch { throw Self.storageError(error) }
+        do {
+            let writer = try writer
+            (writer as? DatabasePool)?.releaseMemory()
+            try writer.close()
+        } catch { throw Self.storageError(error) }
         isClosed = true
     }
 
@@ -216,7 +265,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func contact(id: Int64) throws -> Contact? {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchOne(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id = ?", arguments: [id])
                     .map(Self.contact(from:))
             }
@@ -237,7 +286,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in try Self.contacts(uids: uids, db) }
+            try reader.read { db in try Self.contacts(uids: uids, db) }
         }
     }
 
@@ -344,7 +393,7 @@ public final class SQLiteContactStore: ContactStore {
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
         let column = Self.sortColumn(sort)
         return try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 guard
                     let key = try String.fetchOne(
                         db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])

@@ -741,7 +741,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
         // When
         _ = try sut.importSession { session in
@@ -772,7 +772,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA threads") } ?? -1
         // When
         _ = try sut.importSession { session in
@@ -803,7 +803,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
         // When a first sync's pull of as many cards as make a large one is saved
         let cards = StoreSeeds.numbered(SQLiteContactStore.largePull)
