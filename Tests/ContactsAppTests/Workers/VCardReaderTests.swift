@@ -102,28 +102,37 @@ final class VCardReaderTests: XCTestCase {
         }
     }
 
-    func test_read_birthdayInTheCommonForm_asTheGeneralFormsReadIt() {
-        // Given: `YYYY-MM-DD` (read from its bytes) beside the same dates in forms that are not
+    func test_read_birthdayInTheCommonForms_asTheGeneralPathReadsThem() {
+        // Given: dates in the forms read from their bytes, and each as a date-time, which is not
         let dates = [
-            ("1990-05-17", "19900517"), ("2000-02-29", "20000229"), ("1900-02-29", "19000229"),
-            ("0000-01-01", "00000101"), ("1990-13-01", "19901301"), ("1990-04-31", "19900431"),
-            ("9999-12-31", "99991231"), ("1990-05-1x", "1990051x"),
+            ("1990", "05", "17"), ("2000", "02", "29"), ("1900", "02", "29"), ("0000", "01", "01"),
+            ("1990", "13", "01"), ("1990", "04", "31"), ("9999", "12", "31"), ("1990", "05", "1x"),
+            ("199x", "05", "17"), ("", "05", "17"), ("", "02", "29"), ("", "02", "30"), ("", "00", "10"),
         ]
-        for (common, other) in dates {
-            // When
-            let fast = VCardReader.birthday(common, omittedYear: nil)
-            let general = VCardReader.birthday(other, omittedYear: nil)
-            // Then
-            XCTAssertEqual(fast, general, common)
+        for (year, month, day) in dates {
+            let forms =
+                year.isEmpty
+                ? ["--\(month)-\(day)", "--\(month)\(day)"] : ["\(year)-\(month)-\(day)", "\(year)\(month)\(day)"]
+            // The store's own parser of the ISO form, and the reader's general path (a date-time)
+            let expected = Birthday(parsing: forms[0])
+            XCTAssertEqual(VCardReader.birthday(forms[0] + "T00:00:00Z", omittedYear: nil), expected, forms[0])
+            for form in forms {
+                // When / Then
+                XCTAssertEqual(VCardReader.birthday(form, omittedYear: nil), expected, form)
+            }
         }
-        XCTAssertEqual(VCardReader.birthday("2000-02-29", omittedYear: nil), Birthday(year: 2000, month: 2, day: 29))
+        XCTAssertEqual(VCardReader.birthday("19900517", omittedYear: nil), Birthday(year: 1990, month: 5, day: 17))
+        XCTAssertEqual(VCardReader.birthday("--0229", omittedYear: nil), Birthday(year: nil, month: 2, day: 29))
         XCTAssertNil(VCardReader.birthday("1900-02-29", omittedYear: nil), "1900 was no leap year")
         XCTAssertNil(VCardReader.birthday("0000-01-01", omittedYear: nil), "there is no year 0")
         XCTAssertEqual(
             VCardReader.birthday("1604-05-17", omittedYear: "1604"), Birthday(year: nil, month: 5, day: 17),
             "Apple's year for none")
+        XCTAssertEqual(VCardReader.birthday("16040517", omittedYear: "1604"), Birthday(year: nil, month: 5, day: 17))
         XCTAssertEqual(VCardReader.birthday(" 1990-05-17 ", omittedYear: nil), Birthday(year: 1990, month: 5, day: 17))
+        XCTAssertNil(VCardReader.birthday("1990-5-17", omittedYear: nil), "a month of one digit, as before")
         XCTAssertNil(VCardReader.birthday("1990/05/17", omittedYear: nil))
+        XCTAssertNil(VCardReader.birthday("--05-17-18", omittedYear: nil))
     }
 
     func test_read_rfc6868ParameterEscapes() throws {

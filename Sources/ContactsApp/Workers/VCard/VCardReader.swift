@@ -799,8 +799,9 @@ private struct ContactBuilder {
     /// `1990-05-17`, `19900517`, `--05-17`, `--0517`, a date-time (`1990-05-17T00:00:00Z`), or
     /// Apple's `1604-05-17` with `X-APPLE-OMIT-YEAR=1604` for a birthday without a year.
     static func birthday(_ text: String, omittedYear: String?) -> Birthday? {
-        // The common form, `YYYY-MM-DD`, read from its bytes: the path below makes and parses
-        // four strings, 23,000 instructions a card (bench/FINDINGS.md, branch `import5`).
+        // The common forms, `YYYY-MM-DD`, `YYYYMMDD`, `--MM-DD` and `--MMDD`, read from their
+        // bytes: the path below makes and parses four strings, 23,000 instructions a card
+        // (bench/FINDINGS.md, branch `import5`).
         if omittedYear == nil, let date = text.utf8.withContiguousStorageIfAvailable(isoDate) ?? nil {
             return Birthday(validYear: date.year, month: date.month, day: date.day)
         }
@@ -820,9 +821,9 @@ private struct ContactBuilder {
         return Birthday(parsing: iso)
     }
 
-    /// The numbers of exactly `YYYY-MM-DD` (ASCII digits); nil for any other text.
-    static func isoDate(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+    /// The numbers of exactly `YYYY-MM-DD`, `YYYYMMDD`, `--MM-DD` or `--MMDD` (ASCII digits; no
+    /// year in the last two); nil for any other text.
+    static func isoDate(_ bytes: UnsafeBufferPointer<UInt8>) -> (year: Int?, month: Int, day: Int)? {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for index in range {
@@ -831,7 +832,21 @@ private struct ContactBuilder {
             }
             return value
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        let dash = UInt8(ascii: "-")
+        // Where the year, month and day start; nil when the text has none of the four forms.
+        let starts: (year: Int?, month: Int, day: Int)? =
+            switch bytes.count {
+            case 10 where bytes[4] == dash && bytes[7] == dash: (0, 5, 8)
+            case 8 where bytes[0] != dash: (0, 4, 6)
+            case 7 where bytes[0] == dash && bytes[1] == dash && bytes[4] == dash: (nil, 2, 5)
+            case 6 where bytes[0] == dash && bytes[1] == dash: (nil, 2, 4)
+            default: nil
+            }
+        guard let starts, let month = number(starts.month..<starts.month + 2),
+            let day = number(starts.day..<starts.day + 2)
+        else { return nil }
+        guard let yearStart = starts.year else { return (nil, month, day) }
+        guard let year = number(yearStart..<yearStart + 4) else { return nil }
         return (year, month, day)
     }
 
