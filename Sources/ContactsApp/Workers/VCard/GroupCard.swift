@@ -19,7 +19,7 @@ public enum GroupCard {
     }
 
     /// Whether `KIND:` occurs in the text, any ASCII case. Each colon is found by `memchr` and the
-    /// four bytes before it compared: stepping every byte of every card was 2 % of an import's
+    /// four bytes before it compared: stepping every byte of every card was 4 % of an import's
     /// reading thread (bench/FINDINGS.md, branch `import5`).
     static func mentionsKind(_ text: String) -> Bool {
         var text = text

@@ -57,7 +57,7 @@ struct VCardProperty {
     /// Every `TYPE` value, lower-cased, `TYPE=a,b` and repeated `TYPE`s alike.
     var types: [String] {
         // One loop, and a value with no comma and nothing to lower-case kept as it is: the
-        // chain of `filter`, `flatMap`, `split` and `lowercased` was 3 % of an import's reading
+        // chain of `filter`, `flatMap`, `split` and `lowercased` was 5 % of an import's reading
         // thread (bench/FINDINGS.md, branch `import5`). `split` omits empty parts, so an empty
         // value gives no type.
         var types: [String] = []
@@ -250,8 +250,8 @@ struct VCardProperty {
     private static func split(_ text: String, on separator: Character) -> [String] {
         let separatorByte = separator.asciiValue!, quote = UInt8(ascii: "\"")
         var text = text
-        // `memchr`: most heads and values have no separator, and stepping the string's view
-        // byte by byte was a third of this function (bench/FINDINGS.md, branch `import5`).
+        // `memchr` first: most heads and values have no separator, and stepping the string's
+        // view byte by byte to find none cost more (bench/FINDINGS.md, branch `import5`).
         let separated = text.withUTF8 { bytes in
             bytes.baseAddress.map { memchr($0, Int32(separatorByte), bytes.count) != nil } ?? false
         }

@@ -772,8 +772,9 @@ private struct ContactBuilder {
             number = String(number.dropFirst(4))
         }
         var extensionNumber = ""
-        // Most numbers have no ";": the byte test spares them the search by Character.
-        if number.utf8.contains(UInt8(ascii: ";")), let semicolon = number.firstIndex(of: ";") { // ;ext=, ;phone-context=
+        // `;ext=`, `;phone-context=`. Most numbers have no ";": the byte test spares them the
+        // search by Character.
+        if number.utf8.contains(UInt8(ascii: ";")), let semicolon = number.firstIndex(of: ";") {
             for parameter in number[number.index(after: semicolon)...].split(separator: ";")
             where parameter.lowercased().hasPrefix("ext=") {
                 extensionNumber = String(parameter.dropFirst(4)).trimmingSpaces
