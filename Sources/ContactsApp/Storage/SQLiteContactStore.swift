@@ -1,3 +1,4 @@
+import CProcessSupport
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -234,7 +235,13 @@ public final class SQLiteContactStore: ContactStore {
         isClosed = true
     }
 
+    /// SQLite's process-wide settings, made once before the first connection opens
+    /// (`csqlite_configure_connections_per_thread`): GRDB uses each connection from one thread at
+    /// a time, so SQLite's own mutex around every call was cost without use.
+    static let sqliteConfigured: Bool = csqlite_configure_connections_per_thread() == 0
+
     private static func configuration(leaving: (@Sendable () -> Bool)? = nil) -> Configuration {
+        _ = sqliteConfigured
         var config = Configuration()
         // A writer waits for another process's write as long as an import can hold the book (one
         // transaction for the whole file): with 5 s, a save beside a 2,000-card import on a loaded
@@ -431,10 +438,10 @@ public final class SQLiteContactStore: ContactStore {
     /// and `linkingGroups` false the group rows (an import into a book with no group members).
     static func insert(
         _ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
-        linkingGroups: Bool = true, _ db: Database
+        linkingGroups: Bool = true, statements: RowStatements? = nil, _ db: Database
     ) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try run(insertSQL, db) { bindSaved(contact, row, &$0) }
+        try run(statements?.insert ?? db.cachedStatement(sql: insertSQL), db) { bindSaved(contact, row, &$0) }
         let id = db.lastInsertedRowID
         if counting { try addToContactCount(+1, db) }
         try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
@@ -443,7 +450,7 @@ public final class SQLiteContactStore: ContactStore {
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(row, id: id, db, isNew: true, addingWords: addingWords)
+        try index(row, id: id, db, isNew: true, addingWords: addingWords, statements: statements)
         if linkingGroups { try linkContact(id: id, uid: contact.uid, keys: row.keys, db) }
         return saved
     }

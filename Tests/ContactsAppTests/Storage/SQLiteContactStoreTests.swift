@@ -248,6 +248,17 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_digitGramText_gramsOfSixAtEveryOtherDigit_acrossPhones() {
+        XCTAssertEqual(ContactSearch.digitGramText([]), "")
+        XCTAssertEqual(ContactSearch.digitGramText(["12345"]), "", "shorter than a gram")
+        XCTAssertEqual(ContactSearch.digitGramText(["123456"]), "123456")
+        XCTAssertEqual(ContactSearch.digitGramText(["1234567"]), "123456")
+        XCTAssertEqual(ContactSearch.digitGramText(["12345678"]), "123456 345678")
+        XCTAssertEqual(
+            ContactSearch.digitGramText(["12", "48123456789", "", "5550100"]),
+            "481234 123456 345678 555010")
+    }
+
     func test_indexedText_addsAMarkedWordForEachWordFollowedByANumber() {
         XCTAssertEqual(
             ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
