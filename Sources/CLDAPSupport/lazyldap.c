@@ -30,13 +30,11 @@ static struct {
     int (*search_ext)(LDAP *, const char *, int, const char *, char **, int, LDAPControl **, LDAPControl **,
                       struct timeval *, int, int *);
     int (*msgtype)(LDAPMessage *);
-    char *(*get_dn)(LDAP *, LDAPMessage *);
-    char *(*first_attribute)(LDAP *, LDAPMessage *, BerElement **);
-    char *(*next_attribute)(LDAP *, LDAPMessage *, BerElement *);
-    struct berval **(*get_values_len)(LDAP *, LDAPMessage *, const char *);
-    void (*value_free_len)(struct berval **);
+    int (*get_dn_ber)(LDAP *, LDAPMessage *, BerElement **, struct berval *);
+    int (*get_attribute_ber)(LDAP *, LDAPMessage *, BerElement *, struct berval *, struct berval **);
     void (*memfree)(void *);
     void (*ber_free)(BerElement *, int);
+    void (*ber_memfree)(void *);
     int (*msgfree)(LDAPMessage *);
     char *(*err2string)(int);
     int (*unbind_ext)(LDAP *, LDAPControl **, LDAPControl **);
@@ -111,14 +109,12 @@ static void load(void) {
     FIND(parse_result, "ldap_parse_result")
     FIND(search_ext, "ldap_search_ext")
     FIND(msgtype, "ldap_msgtype")
-    FIND(get_dn, "ldap_get_dn")
-    FIND(first_attribute, "ldap_first_attribute")
-    FIND(next_attribute, "ldap_next_attribute")
-    FIND(get_values_len, "ldap_get_values_len")
-    FIND(value_free_len, "ldap_value_free_len")
+    FIND(get_dn_ber, "ldap_get_dn_ber")
+    FIND(get_attribute_ber, "ldap_get_attribute_ber")
     FIND(memfree, "ldap_memfree")
     // liblber's, found through libldap's own dependencies.
     FIND(ber_free, "ber_free")
+    FIND(ber_memfree, "ber_memfree")
     FIND(msgfree, "ldap_msgfree")
     FIND(err2string, "ldap_err2string")
     FIND(unbind_ext, "ldap_unbind_ext")
@@ -153,19 +149,16 @@ HIDDEN int ldap_search_ext(LDAP *ld, const char *base, int scope, const char *fi
     return real.search_ext(ld, base, scope, filter, attrs, attrsonly, s, c, timeout, sizelimit, msgid);
 }
 HIDDEN int ldap_msgtype(LDAPMessage *message) { return real.msgtype(message); }
-HIDDEN char *ldap_get_dn(LDAP *ld, LDAPMessage *entry) { return real.get_dn(ld, entry); }
-HIDDEN char *ldap_first_attribute(LDAP *ld, LDAPMessage *entry, BerElement **ber) {
-    return real.first_attribute(ld, entry, ber);
+HIDDEN int ldap_get_dn_ber(LDAP *ld, LDAPMessage *entry, BerElement **ber, struct berval *dn) {
+    return real.get_dn_ber(ld, entry, ber, dn);
 }
-HIDDEN char *ldap_next_attribute(LDAP *ld, LDAPMessage *entry, BerElement *ber) {
-    return real.next_attribute(ld, entry, ber);
+HIDDEN int ldap_get_attribute_ber(LDAP *ld, LDAPMessage *entry, BerElement *ber, struct berval *name,
+                                  struct berval **values) {
+    return real.get_attribute_ber(ld, entry, ber, name, values);
 }
-HIDDEN struct berval **ldap_get_values_len(LDAP *ld, LDAPMessage *entry, const char *attribute) {
-    return real.get_values_len(ld, entry, attribute);
-}
-HIDDEN void ldap_value_free_len(struct berval **values) { real.value_free_len(values); }
 HIDDEN void ldap_memfree(void *p) { real.memfree(p); }
 HIDDEN void ber_free(BerElement *ber, int freebuf) { real.ber_free(ber, freebuf); }
+HIDDEN void ber_memfree(void *p) { real.ber_memfree(p); }
 HIDDEN int ldap_msgfree(LDAPMessage *message) { return real.msgfree(message); }
 HIDDEN char *ldap_err2string(int code) { return real.err2string(code); }
 HIDDEN int ldap_unbind_ext(LDAP *ld, LDAPControl **s, LDAPControl **c) { return real.unbind_ext(ld, s, c); }
