@@ -41,6 +41,10 @@ public struct DirectoryAnswer: Equatable, Sendable {
 /// The seam to the LDAP library: tests put a fake directory here.
 public protocol DirectoryClient: Sendable {
     func search(_ request: DirectoryRequest) -> DirectoryAnswer
+    /// `search`, handing each entry to `eachEntry` as soon as it is complete, in the answer's
+    /// order, on the calling thread (and then in the answer, as `search` does), so that a caller
+    /// can work on the first entries while the next ones are on their way.
+    func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer
     /// The work of a first search that needs no directory (loading a library), done ahead on a
     /// thread that does not know the directory yet; the search would do it otherwise.
     func prepare()
@@ -48,6 +52,13 @@ public protocol DirectoryClient: Sendable {
 
 extension DirectoryClient {
     public func prepare() {}
+
+    /// A client that has the whole answer at once hands its entries over after it.
+    public func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
+        let answer = search(request)
+        answer.entries.forEach(eachEntry)
+        return answer
+    }
 }
 
 /// OpenLDAP's libldap, loaded on first use (CLDAPSupport): one connection per search, under the
@@ -63,14 +74,26 @@ public struct OpenLDAPClient: DirectoryClient {
     }
 
     public func search(_ request: DirectoryRequest) -> DirectoryAnswer {
+        search(request, eachEntry: { _ in })
+    }
+
+    public func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
         #if canImport(CLDAPSupport)
             let source = request.source
+            // An entry is complete when the next one's DN arrives, or the search ends.
             final class Collector {
                 let source: String
+                let eachEntry: (DirectoryEntry) -> Void
                 var entries: [DirectoryEntry] = []
-                init(source: String) { self.source = source }
+                init(source: String, eachEntry: @escaping (DirectoryEntry) -> Void) {
+                    self.source = source; self.eachEntry = eachEntry
+                }
+                func complete() {
+                    if let last = entries.last { eachEntry(last) }
+                }
             }
-            let collector = Collector(source: source.name)
+            return withoutActuallyEscaping(eachEntry) { eachEntry in
+            let collector = Collector(source: source.name, eachEntry: eachEntry)
             var message = [CChar](repeating: 0, count: 1024)
             var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
             defer { cAttributes.forEach { free($0) } }
@@ -98,6 +121,7 @@ public struct OpenLDAPClient: DirectoryClient {
                                                         .takeUnretainedValue()
                                                     let data = Data(bytes: value, count: length)
                                                     guard let attribute else {
+                                                        collector.complete()
                                                         collector.entries.append(
                                                             DirectoryEntry(
                                                                 source: collector.source,
@@ -126,8 +150,9 @@ public struct OpenLDAPClient: DirectoryClient {
             let text = String(cString: message)
             let reason: DirectoryFailure.Reason
             switch status {
-            case CLDAP_OK: return DirectoryAnswer(entries: collector.entries)
-            case CLDAP_MORE: return DirectoryAnswer(entries: collector.entries, more: true)
+            case CLDAP_OK, CLDAP_MORE:
+                collector.complete()
+                return DirectoryAnswer(entries: collector.entries, more: status == CLDAP_MORE)
             case CLDAP_NO_LIBRARY: reason = .noLibrary
             case CLDAP_TIMEOUT: reason = .timeout
             case CLDAP_BIND: reason = .bind
@@ -136,6 +161,7 @@ public struct OpenLDAPClient: DirectoryClient {
             default: reason = .connect
             }
             return DirectoryAnswer(failure: .directory(name: source.name, reason, text))
+            }
         #else
             return DirectoryAnswer(
                 failure: .directory(

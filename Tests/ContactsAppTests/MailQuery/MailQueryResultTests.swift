@@ -112,7 +112,7 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertThrowsError(
             try sut.answer(for: "lee", directories: Unreadable(), client: client, lookahead: lookahead))
         // Then: handed nothing, it finishes (a wait on it returns) having asked no directory
-        XCTAssertEqual(lookahead.wait(), DirectorySearch())
+        XCTAssertEqual(lookahead.wait().0, DirectorySearch())
         XCTAssertEqual(client.calls, ["prepare"])
     }
 
