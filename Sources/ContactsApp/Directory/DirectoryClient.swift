@@ -129,8 +129,20 @@ public struct OpenLDAPClient: DirectoryClient {
                                                         return
                                                     }
                                                     guard !collector.entries.isEmpty else { return }
-                                                    let name = String(cString: attribute)
                                                     let last = collector.entries.count - 1
+                                                    // An attribute's values come one after another:
+                                                    // the name is made once, not once per value.
+                                                    let bytes = UnsafeBufferPointer(
+                                                        start: UnsafeRawPointer(attribute).assumingMemoryBound(
+                                                            to: UInt8.self), count: strlen(attribute))
+                                                    if let previous = collector.entries[last].attributes.last,
+                                                        previous.name.utf8.elementsEqual(bytes)
+                                                    {
+                                                        let index = collector.entries[last].attributes.count - 1
+                                                        collector.entries[last].attributes[index].values.append(data)
+                                                        return
+                                                    }
+                                                    let name = String(decoding: bytes, as: UTF8.self)
                                                     if let index = collector.entries[last].attributes.firstIndex(
                                                         where: { $0.name == name })
                                                     {

@@ -28,6 +28,8 @@ public struct DirectoryEntry: Equatable, Sendable {
     /// Attribute names are ASCII (RFC 4512's keystring) and compared without case, byte by byte:
     /// Foundation's `caseInsensitiveCompare` here was a third of a `query`'s CPU (bench/DIRECTORY.md).
     static func sameAttribute(_ a: String, _ b: String) -> Bool {
+        // Most often spelled as asked.
+        if a == b { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         for (x, y) in zip(a.utf8, b.utf8) where x != y {
             let lower = x | 0x20
@@ -83,7 +85,11 @@ public struct DirectoryEntry: Equatable, Sendable {
         if data.count > maximumValueLength, text.count > maximumValueLength {
             text = String(text.prefix(maximumValueLength)) + "…"
         }
-        // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString.
+        // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString; nothing to
+        // trim when both ends are printable ASCII (most names in any script start or end in one).
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         let scalars = text.unicodeScalars
         let blank = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
         }
@@ -210,12 +216,22 @@ public enum DirectoryMapping {
     }
 
     private static func labelled(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> [LabeledValue] {
-        var seen = Set<String>()
-        return sources.flatMap { source in
-            entry.texts(source.attribute).filter { seen.insert($0).inserted }.map {
-                LabeledValue(label: source.label, value: $0)
+        // Each value once, the first source's label kept. Compared in a list while it is short
+        // (one or two addresses, usually): a set was a third of a mail line's mapping.
+        var found: [LabeledValue] = []
+        var seen: Set<String>?
+        for source in sources {
+            for text in entry.texts(source.attribute) {
+                if found.count < 16 {
+                    guard !found.contains(where: { $0.value == text }) else { continue }
+                } else {
+                    if seen == nil { seen = Set(found.map(\.value)) }
+                    guard seen!.insert(text).inserted else { continue }
+                }
+                found.append(LabeledValue(label: source.label, value: text))
             }
         }
+        return found
     }
 
     private static func address(_ entry: DirectoryEntry) -> PostalAddress? {
