@@ -52,13 +52,13 @@ struct QueryCommand: ParsableCommand {
                 for: words.joined(separator: " "),
                 directories: store, lookahead: lookahead,
                 bookFirst: { book in
-                // The book is read: closed now, while the directories are asked, rather than
-                // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).
-                closeBeforeExit(store)
-                guard format != .mutt, !book.isEmpty else { return }
-                write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
-                written = true
-            }, mapEntry: { DirectoryPresenter().mailMatches(for: $0) })
+                    // The book is read: closed now, while the directories are asked, rather than
+                    // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).
+                    closeBeforeExit(store)
+                    guard format != .mutt, !book.isEmpty else { return }
+                    write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
+                    written = true
+                }, mapEntry: { DirectoryPresenter().mailMatches(for: $0) })
             // A directory that failed says so once on stderr; the book's answer stands.
             for notice in found.directories.notices {
                 write("contactsbook: \(terminalLines(notice))\n", to: .standardError)

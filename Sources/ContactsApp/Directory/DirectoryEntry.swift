@@ -63,10 +63,12 @@ public struct DirectoryEntry: Equatable, Sendable {
         // to clean or cut, only spaces to trim; the same answer without a pass per scalar.
         // Read through a buffer pointer: `Data`'s own iterator went through its representation
         // at every byte (bench/DIRECTORY.md, `directory5`).
-        let ascii = data.count <= maximumValueLength && data.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        let ascii =
+            data.count <= maximumValueLength && data.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
         if ascii {
             return data.withUnsafeBytes { bytes -> String? in
-                guard let first = bytes.firstIndex(where: { $0 != 0x20 }), let last = bytes.lastIndex(where: { $0 != 0x20 })
+                guard let first = bytes.firstIndex(where: { $0 != 0x20 }),
+                    let last = bytes.lastIndex(where: { $0 != 0x20 })
                 else { return nil }
                 return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
             }
@@ -87,7 +89,8 @@ public struct DirectoryEntry: Equatable, Sendable {
         }
         // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString; nothing to
         // trim when both ends are printable ASCII (most names in any script start or end in one).
-        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        {
             return text
         }
         let scalars = text.unicodeScalars

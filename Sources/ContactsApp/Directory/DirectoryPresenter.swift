@@ -57,7 +57,9 @@ public struct DirectoryPresenter {
     public func mailMatches(for entry: DirectoryEntry) -> [MailQueryMatch] {
         let contact = DirectoryMapping.mailContact(from: entry)
         guard !contact.emails.isEmpty else { return [] }
-        let info = contact.organization.isEmpty ? "\(entry.source) directory" : "\(entry.source) directory · \(contact.organization)"
+        let info =
+            contact.organization.isEmpty
+            ? "\(entry.source) directory" : "\(entry.source) directory · \(contact.organization)"
         let name = contact.fullName
         return contact.emails.map { MailQueryMatch(address: $0.value, name: name, info: info) }
     }
