@@ -5,6 +5,7 @@ anonymous and bound searches, a wrong password, LDAPS and StartTLS with a self-s
 certificate (refused by default, accepted with --ca-file), a stopped server, a server that never
 answers (the time limit holds, the book's answer stands and its lines go out first), a size
 limit, a directory's own --filter, hostile values, and `show` and `copy` of a directory's entry."""
+import base64
 import json
 import os
 import subprocess
@@ -287,6 +288,41 @@ def test_copy_by_dn_is_journalled_and_remembers_its_source(tmp_path, server):
     undone = run(tmp_path, "undo")
     assert undone.returncode == 0, undone.stderr
     assert run(tmp_path, "query", "--format", "plain", "p2@corp").stdout.count("\tcorp directory") == 1
+
+
+def ldapsearch_entries(server, filter, limit):
+    """The entries `ldapsearch` gets for `filter`, in the order the server sent them: dicts of lists."""
+    result = subprocess.run(["ldapsearch", "-x", "-LLL", "-o", "ldif-wrap=no", "-H", server.url.rsplit("/", 1)[0],
+                             "-b", PEOPLE, "-z", str(limit), filter, "cn", "displayName", "mail", "o"],
+                            capture_output=True, timeout=60)
+    assert result.returncode in (0, 4), result.stderr
+    entries = []
+    for block in result.stdout.decode().strip().split("\n\n"):
+        entry = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name.endswith(":"):  # base64 (RFC 2849)
+                name, value = name[:-1], base64.b64decode(value).decode()
+            entry.setdefault(name, []).append(value)
+        entries.append(entry)
+    return entries
+
+
+def test_query_lines_are_the_servers_entries_in_the_order_it_sent_them(tmp_path, server):
+    # Each entry becomes its lines as it arrives (on the thread asking the directory): what the
+    # mail client gets is the server's entries, in the server's order, as ldapsearch sees them.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    result = run(tmp_path, "query", "--format", "plain", "zoë")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "zoe.local@example.org\tZoë Local\twork"
+    filter = "(&(|(objectClass=inetOrgPerson)(objectClass=person))(|" + "".join(
+        f"({a}=zoë*)" for a in ("cn", "displayName", "givenName", "sn", "mail", "telephoneNumber", "mobile", "o", "ou",
+                                "title")) + "))"
+    expected = [f"{mail}\t{(e.get('displayName') or e['cn'])[0]}\tcorp directory · {e['o'][0]}"
+                for e in ldapsearch_entries(server, filter, 50) for mail in e["mail"]]
+    assert len(expected) == 50 and lines[1:] == expected
+    assert result.stderr == "contactsbook: directory corp: more entries match than the 50 shown; type more of the name\n"
 
 
 def test_hostile_values_are_shown_safely(tmp_path, server):
