@@ -299,13 +299,18 @@ static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *co
     }
 }
 
-void cldap_prepare(void) {
+static pthread_once_t prepared = PTHREAD_ONCE_INIT;
+
+static void prepare_once(void) {
     if (cldap_load_failure()) return;
     // Any option read on the global options runs libldap's one-time start (ldap_int_initialize):
     // it resolves the host's own name and reads ldap.conf, which ldap_initialize would do anyway.
     int version = 0;
     ldap_get_option(NULL, LDAP_OPT_PROTOCOL_VERSION, &version);
 }
+
+// Once per process: the thread prewarm.c starts and `query`'s own may both call it; the second waits.
+void cldap_prepare(void) { pthread_once(&prepared, prepare_once); }
 
 int cldap_search(const cldap_search_params *p, void *context, cldap_value_fn each, char *message, size_t size) {
     message[0] = 0;

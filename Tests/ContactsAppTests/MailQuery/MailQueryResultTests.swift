@@ -89,18 +89,21 @@ final class MailQueryResultTests: XCTestCase {
                 return DirectoryAnswer(failure: .directory(name: "corp", .timeout, "no complete answer within 3 s"))
             }
         }
-        var mapped = 0
-        let lock = NSLock()
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var value = 0
+        }
+        let mapped = Count()
         // When
         let answer = try sut.answer(
             for: "lee", directories: SourcesFake([corp]),
             client: FailsAfterOne(entry("zoe", "Zoë Lee", mail: "z@corp.test")),
             mapEntry: { entry in
-                lock.withLock { mapped += 1 }
+                mapped.lock.withLock { mapped.value += 1 }
                 return DirectoryPresenter().mailMatches(for: entry)
             })
         // Then: mapped as it came, but the answer is the failure's, as without a mapping
-        XCTAssertEqual(mapped, 1)
+        XCTAssertEqual(mapped.value, 1)
         XCTAssertEqual(answer.fromDirectories, [])
         XCTAssertEqual(answer.directories.entries, [])
         XCTAssertEqual(answer.directories.notices, ["directory corp: no complete answer within 3 s"])
