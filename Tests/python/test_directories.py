@@ -8,6 +8,7 @@ limit, a directory's own --filter, hostile values, and `show` and `copy` of a di
 import base64
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -441,6 +442,32 @@ def test_query_asks_the_sources_the_book_lists_whatever_its_header_mark_says(tmp
     stale = run(tmp_path, "query", "zoë", "lee")
     assert (stale.stdout, stale.stderr, stale.returncode) == (alone.stdout, alone.stderr, alone.returncode)
     assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
+
+
+def test_query_answers_alike_however_its_marked_book_is_named_and_a_bad_line_exits_cleanly(tmp_path, server):
+    # For `query` with a marked book, libldap starts loading from a C constructor before main
+    # (Sources/CLDAPSupport/prewarm.c reads `--db PATH`, `--db=PATH` or the default book itself):
+    # the answer is the same whichever way the book is named, and a line that fails to parse
+    # after that thread has started exits with its usage error, not a crash.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    path = tmp_path / "book.sqlite"
+    default = tmp_path / ".local" / "share" / "contactsbook"
+    default.mkdir(parents=True)
+    shutil.copyfile(path, default / "contacts.sqlite")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def query(*args):
+        r = subprocess.run([BIN, "query", *args], capture_output=True, text=True, timeout=60, env=env)
+        return r.stdout, r.stderr, r.returncode
+
+    by_option = query("--db", str(path), "zoë", "lee")
+    assert by_option[2] == 0 and "p2@corp.example.org\tZoë Lee\tcorp directory · Example Corp" in by_option[0]
+    assert query(f"--db={path}", "zoë", "lee") == by_option
+    assert query("zoë", "lee") == by_option
+    assert query("--db", "~/book.sqlite", "zoë", "lee") == by_option
+    stdout, stderr, status = query("--db", str(path), "--format", "bogus", "zoë")
+    assert status == 64 and stdout == "" and "bogus" in stderr, (status, stderr)
 
 
 def test_a_marked_book_that_cannot_be_opened_is_an_error_not_a_crash(tmp_path, server):
