@@ -141,6 +141,7 @@ def main():
         print(f"  [{b}] {binary}")
     print(f"{'cards':>7} {'floor s':>8} " + " ".join(f"{f'[{b}] wall s':>11} {'CPU s':>6} {'RSS MiB':>8} {'cards/CPU s':>11}"
                                                    for b in range(len(options.binaries))))
+    peaks = {}  # (cards, binary) → median peak RSS, for the growth line at the end
     for n in options.cards:
         vdir = os.path.join(out, f"vdir-{n}")
         if not os.path.isdir(vdir):
@@ -166,11 +167,18 @@ def main():
             line = f"{n:>7} {median(floor):>8.3f} "
             for b in range(len(options.binaries)):
                 wall, cpu, rss = (median(r[i] for r in results[b]) for i in range(3))
-                line += f"{wall:>11.3f} {cpu:>6.2f} {rss:>8.0f} {n / cpu:>11.0f} "
+                peaks[n, b] = rss
+                line += f"{wall:>11.3f} {cpu:>6.2f} {rss:>8.1f} {n / cpu:>11.0f} "
             print(line, flush=True)
         finally:
             server.shutdown()
             server.server_close()
+    # Issue 32: peak memory flat with the book's size (the first download streams; its state is
+    # bounded). The line to watch: a few MiB is noise, tens of MiB is something held per card.
+    if len(options.cards) > 1:
+        low, high = min(options.cards), max(options.cards)
+        print(f"peak RSS growth {low} → {high} cards: "
+              + ", ".join(f"[{b}] {peaks[high, b] - peaks[low, b]:+.1f} MiB" for b in range(len(options.binaries))))
 
 
 if __name__ == "__main__":
