@@ -354,11 +354,13 @@ extension SQLiteContactStore: SyncStateStore {
     /// Past this many writes, a pull is written as an import is.
     static let largePull = 100
 
-    /// The page cache of a large pull: a quarter of the import's. The pull's one transaction
+    /// The page cache of a large pull: an eighth of the import's. The pull's one transaction
     /// keeps its dirty pages there until the cache is full, so with the import's 64 MiB the
     /// peak memory of a first sync grew with the book (71 MiB at 5,000 cards, 150 at 50,000);
-    /// past this, SQLite writes them to the WAL as it goes (bench/FINDINGS.md, issue 32).
-    static let pullCacheKiB = 16_384
+    /// past this, SQLite writes them to the WAL as it goes. At 16 MiB a pull of 5,000 cards
+    /// (10 MB of pages) still left it part empty, so memory grew 8 MB more to 50,000; at 8 MiB
+    /// both fill it, for the same CPU (bench/FINDINGS.md, issue 32, sync3 and sync5).
+    static let pullCacheKiB = 8_192
 
     public func link(_ item: SyncItem) throws {
         try guarded { try write { db, _ in try Self.saveLink(item, db) } }
