@@ -309,7 +309,7 @@ static void prepare_once(void) {
     ldap_get_option(NULL, LDAP_OPT_PROTOCOL_VERSION, &version);
 }
 
-// Once per process: the thread prewarm.c starts and `query`'s own may both call it; the second waits.
+// Once per process: `query`'s early thread and a later search may both call it; the second waits.
 void cldap_prepare(void) { pthread_once(&prepared, prepare_once); }
 
 int cldap_search(const cldap_search_params *p, void *context, cldap_value_fn each, char *message, size_t size) {

@@ -445,10 +445,9 @@ def test_query_asks_the_sources_the_book_lists_whatever_its_header_mark_says(tmp
 
 
 def test_query_answers_alike_however_its_marked_book_is_named_and_a_bad_line_exits_cleanly(tmp_path, server):
-    # For `query` with a marked book, libldap starts loading from a C constructor before main
-    # (Sources/CLDAPSupport/prewarm.c reads `--db PATH`, `--db=PATH` or the default book itself):
-    # the answer is the same whichever way the book is named, and a line that fails to parse
-    # after that thread has started exits with its usage error, not a crash.
+    # For `query` with a marked book, libldap starts loading on a thread of its own as soon as
+    # the book's header is read: the answer is the same whichever way the book is named, and a
+    # line that fails to parse exits with its usage error, not a crash.
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
     path = tmp_path / "book.sqlite"
