@@ -125,4 +125,5 @@ def main():
               ms(walls["after " + help_]) / ms(walls["C"]), ms(cpus["after " + help_]) / ms(cpus["C"])))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -15,20 +15,15 @@ running `query`'s FTS query on BOOK (compare-start.py's), and CONTACTSBOOK's `--
 --db BOOK EMAIL` and its pre-main floor (bench/nomain.c preloaded). Medians of wall (spawn to exit)
 and CPU (user + sys, from wait4); each program's relative relocations (what the loader writes
 into copy-on-write pages) from `readelf -r`."""
-import os, re, statistics, subprocess, sys, tempfile, time
+import importlib.util, os, re, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run(argv, env):
-    """Wall and CPU (user + sys) seconds of one process, stdin at its end (compare-start.py's way)."""
-    with open(os.devnull, "rb") as stdin:
-        t = time.perf_counter()
-        child = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        _, _, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - t
-        child.returncode = 0  # reaped by wait4
-    return wall, usage.ru_utime + usage.ru_stime
+# compare-start.py's way of timing one process (its name has a dash: loaded by path).
+_spec = importlib.util.spec_from_file_location("compare_start", os.path.join(HERE, "compare-start.py"))
+compare_start = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(compare_start)
 
 
 PROGRAMS = {
@@ -79,7 +74,7 @@ def main():
     cpus = {label: [] for label, *_ in commands}
     for k in range(rounds + 1):
         for label, argv, env, _ in (commands if k % 2 else commands[::-1]):
-            wall, cpu = run(argv, env)
+            wall, cpu = compare_start.run(argv, None, env)
             if k:  # the first round warms the page cache
                 walls[label].append(wall)
                 cpus[label].append(cpu)
