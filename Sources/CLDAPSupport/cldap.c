@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -163,21 +164,39 @@ static int bind_simple(LDAP *ld, const cldap_search_params *p, double deadline, 
     return CLDAP_OK;
 }
 
+/// One entry's DN, then each value, read in one pass over the entry as ldapsearch reads it
+/// (`ldap_get_dn_ber`, `ldap_get_attribute_ber`): the values point into the message, nothing is
+/// copied. `ldap_first_attribute` + `ldap_get_values_len` rescanned the entry from its start for
+/// every attribute and copied every value: 30,000 instructions an entry (bench/DIRECTORY.md).
 static void hand_over(LDAP *ld, LDAPMessage *entry, void *context, cldap_value_fn each) {
-    char *dn = ldap_get_dn(ld, entry);
-    each(context, NULL, dn ? dn : "", dn ? strlen(dn) : 0);
-    if (dn) ldap_memfree(dn);
     BerElement *ber = NULL;
-    for (char *attribute = ldap_first_attribute(ld, entry, &ber); attribute;
-         attribute = ldap_next_attribute(ld, entry, ber)) {
-        struct berval **values = ldap_get_values_len(ld, entry, attribute);
-        for (int i = 0; values && values[i]; i++) {
-            each(context, attribute, values[i]->bv_val ? values[i]->bv_val : "", values[i]->bv_len);
-        }
-        if (values) ldap_value_free_len(values);
-        ldap_memfree(attribute);
+    struct berval dn = {0, NULL};
+    if (ldap_get_dn_ber(ld, entry, &ber, &dn) != LDAP_SUCCESS) {
+        if (ber) ber_free(ber, 0);
+        return;
     }
-    if (ber) ber_free(ber, 0);
+    each(context, NULL, dn.bv_val ? dn.bv_val : "", dn.bv_val ? dn.bv_len : 0);
+    char small[128];
+    for (;;) {
+        struct berval name = {0, NULL};
+        struct berval *values = NULL;
+        if (ldap_get_attribute_ber(ld, entry, ber, &name, &values) != LDAP_SUCCESS || !name.bv_val) {
+            if (values) ber_memfree(values);
+            break;
+        }
+        // The name is not NUL-terminated in the message; the callback takes a C string.
+        char *attribute = name.bv_len < sizeof small ? small : malloc(name.bv_len + 1);
+        if (attribute) {
+            memcpy(attribute, name.bv_val, name.bv_len);
+            attribute[name.bv_len] = 0;
+            for (int i = 0; values && values[i].bv_val; i++) {
+                each(context, attribute, values[i].bv_val, values[i].bv_len);
+            }
+            if (attribute != small) free(attribute);
+        }
+        if (values) ber_memfree(values);
+    }
+    ber_free(ber, 0);
 }
 
 static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *context, cldap_value_fn each,
@@ -280,13 +299,18 @@ static int run(LDAP *ld, const cldap_search_params *p, double deadline, void *co
     }
 }
 
-void cldap_prepare(void) {
+static pthread_once_t prepared = PTHREAD_ONCE_INIT;
+
+static void prepare_once(void) {
     if (cldap_load_failure()) return;
     // Any option read on the global options runs libldap's one-time start (ldap_int_initialize):
     // it resolves the host's own name and reads ldap.conf, which ldap_initialize would do anyway.
     int version = 0;
     ldap_get_option(NULL, LDAP_OPT_PROTOCOL_VERSION, &version);
 }
+
+// Once per process: `query`'s early thread and a later search may both call it; the second waits.
+void cldap_prepare(void) { pthread_once(&prepared, prepare_once); }
 
 int cldap_search(const cldap_search_params *p, void *context, cldap_value_fn each, char *message, size_t size) {
     message[0] = 0;

@@ -30,13 +30,11 @@ static struct {
     int (*search_ext)(LDAP *, const char *, int, const char *, char **, int, LDAPControl **, LDAPControl **,
                       struct timeval *, int, int *);
     int (*msgtype)(LDAPMessage *);
-    char *(*get_dn)(LDAP *, LDAPMessage *);
-    char *(*first_attribute)(LDAP *, LDAPMessage *, BerElement **);
-    char *(*next_attribute)(LDAP *, LDAPMessage *, BerElement *);
-    struct berval **(*get_values_len)(LDAP *, LDAPMessage *, const char *);
-    void (*value_free_len)(struct berval **);
+    int (*get_dn_ber)(LDAP *, LDAPMessage *, BerElement **, struct berval *);
+    int (*get_attribute_ber)(LDAP *, LDAPMessage *, BerElement *, struct berval *, struct berval **);
     void (*memfree)(void *);
     void (*ber_free)(BerElement *, int);
+    void (*ber_memfree)(void *);
     int (*msgfree)(LDAPMessage *);
     char *(*err2string)(int);
     int (*unbind_ext)(LDAP *, LDAPControl **, LDAPControl **);
@@ -63,7 +61,7 @@ static const char *const sonames[] = {"libldap.so.2", "libldap-2.5.so.0", NULL};
 /// through SASL, so SASL's plugin path is set, before libldap starts it, to one where no plugin can
 /// be. Nothing happens where libldap has no SASL (no libsasl2 among its libraries).
 static void skip_sasl_plugins(void) {
-    void *sasl = dlopen("libsasl2.so.2", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    void *sasl = dlopen("libsasl2.so.2", RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
     if (!sasl) return;
     // sasl.h's sasl_set_path(SASL_PATH_TYPE_PLUGIN, path); its header is not needed for one call.
     int (*set_path)(int, char *) = NULL;
@@ -72,6 +70,9 @@ static void skip_sasl_plugins(void) {
     dlclose(sasl);  // drops the reference RTLD_NOLOAD took; libldap keeps the library loaded
 }
 
+/// RTLD_LAZY, as a program linked with libldap gets it (`ldapsearch`): most of its libraries are
+/// linked BIND_NOW anyway, but not libgmp or libffi, whose every symbol RTLD_NOW bound at load
+/// for the few a search calls: 0.47M of a C search's 6.4M instructions (bench/DIRECTORY.md, `directory5`).
 static void load(void) {
     const char *test = getenv("CONTACTSBOOK_TEST_LIBLDAP");
     void *library = NULL;
@@ -79,12 +80,12 @@ static void load(void) {
     const char *why = NULL;
     if (test && *test) {
         name = test;
-        library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        library = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
         if (!library) why = dlerror();
     } else {
         for (int i = 0; sonames[i] && !library; i++) {
             name = sonames[i];
-            library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+            library = dlopen(name, RTLD_LAZY | RTLD_LOCAL);
             if (!library) why = dlerror();
         }
     }
@@ -111,14 +112,12 @@ static void load(void) {
     FIND(parse_result, "ldap_parse_result")
     FIND(search_ext, "ldap_search_ext")
     FIND(msgtype, "ldap_msgtype")
-    FIND(get_dn, "ldap_get_dn")
-    FIND(first_attribute, "ldap_first_attribute")
-    FIND(next_attribute, "ldap_next_attribute")
-    FIND(get_values_len, "ldap_get_values_len")
-    FIND(value_free_len, "ldap_value_free_len")
+    FIND(get_dn_ber, "ldap_get_dn_ber")
+    FIND(get_attribute_ber, "ldap_get_attribute_ber")
     FIND(memfree, "ldap_memfree")
     // liblber's, found through libldap's own dependencies.
     FIND(ber_free, "ber_free")
+    FIND(ber_memfree, "ber_memfree")
     FIND(msgfree, "ldap_msgfree")
     FIND(err2string, "ldap_err2string")
     FIND(unbind_ext, "ldap_unbind_ext")
@@ -153,19 +152,16 @@ HIDDEN int ldap_search_ext(LDAP *ld, const char *base, int scope, const char *fi
     return real.search_ext(ld, base, scope, filter, attrs, attrsonly, s, c, timeout, sizelimit, msgid);
 }
 HIDDEN int ldap_msgtype(LDAPMessage *message) { return real.msgtype(message); }
-HIDDEN char *ldap_get_dn(LDAP *ld, LDAPMessage *entry) { return real.get_dn(ld, entry); }
-HIDDEN char *ldap_first_attribute(LDAP *ld, LDAPMessage *entry, BerElement **ber) {
-    return real.first_attribute(ld, entry, ber);
+HIDDEN int ldap_get_dn_ber(LDAP *ld, LDAPMessage *entry, BerElement **ber, struct berval *dn) {
+    return real.get_dn_ber(ld, entry, ber, dn);
 }
-HIDDEN char *ldap_next_attribute(LDAP *ld, LDAPMessage *entry, BerElement *ber) {
-    return real.next_attribute(ld, entry, ber);
+HIDDEN int ldap_get_attribute_ber(LDAP *ld, LDAPMessage *entry, BerElement *ber, struct berval *name,
+                                  struct berval **values) {
+    return real.get_attribute_ber(ld, entry, ber, name, values);
 }
-HIDDEN struct berval **ldap_get_values_len(LDAP *ld, LDAPMessage *entry, const char *attribute) {
-    return real.get_values_len(ld, entry, attribute);
-}
-HIDDEN void ldap_value_free_len(struct berval **values) { real.value_free_len(values); }
 HIDDEN void ldap_memfree(void *p) { real.memfree(p); }
 HIDDEN void ber_free(BerElement *ber, int freebuf) { real.ber_free(ber, freebuf); }
+HIDDEN void ber_memfree(void *p) { real.ber_memfree(p); }
 HIDDEN int ldap_msgfree(LDAPMessage *message) { return real.msgfree(message); }
 HIDDEN char *ldap_err2string(int code) { return real.err2string(code); }
 HIDDEN int ldap_unbind_ext(LDAP *ld, LDAPControl **s, LDAPControl **c) { return real.unbind_ext(ld, s, c); }

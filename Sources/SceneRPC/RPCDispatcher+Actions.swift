@@ -52,7 +52,10 @@ extension RPCDispatcher {
 
     /// The stack as JSON-RPC shows it.
     static func stackJSON(of session: Session) -> StackJSON {
-        StackJSON((try? JSONValueEncoder.encode(session.stackViewModel))?["scenes"] ?? [])
+        // What `JSONValueEncoder.encode` returns for it, without that function's run-time check
+        // (`as? JSONValueConvertible`): a scan of every conformance in the binary the first
+        // time, a tenth of `--rpc`'s way to `initialize` after the loader (bench/FINDINGS.md).
+        StackJSON(session.stackViewModel.jsonValue["scenes"] ?? [])
     }
 
     /// `session/message` for each message, then `session/stackChanged` if the stack moved.

@@ -17,7 +17,8 @@ public enum RPCLifecycle: Equatable, Sendable {
 /// can write them before the response they belong to.
 final class RPCDispatcher {
     let session: Session
-    let catalog: MethodCatalog
+    /// Made when a method is first looked up: `initialize` needs none.
+    private(set) lazy var catalog = MethodCatalog(sceneKinds: session.sceneKinds)
     let info: RPCServerInfo
     private let log: RPCServer.Log
     private(set) var lifecycle = RPCLifecycle.awaitingInitialize
@@ -37,7 +38,6 @@ final class RPCDispatcher {
 
     init(session: Session, info: RPCServerInfo, log: @escaping RPCServer.Log) {
         self.session = session; self.info = info; self.log = log
-        catalog = MethodCatalog(sceneKinds: session.sceneKinds)
     }
 
     /// Queues a server notification (also used for data changes the app posts).

@@ -170,7 +170,10 @@ enum FastCommandLine {
 /// line invalid, and the caller leaves it to ArgumentParser.
 private struct OptionReader {
     private var arguments: ArraySlice<String>
-    private var seen: Set<String> = []
+    // A list, not a set: a handful of names, and `query` reads its line before it starts the
+    // directory's thread, where a set's first use (its storage type's metadata) cost 0.44M
+    // instructions (bench/DIRECTORY.md, `directory5`).
+    private var seen: [String] = []
     private(set) var valid = true
     var afterTerminator = false
 
@@ -197,7 +200,7 @@ private struct OptionReader {
 
     mutating func readFlag(_ argument: String, _ name: String, into flag: inout Bool) -> Bool {
         guard argument == name else { return false }
-        if !seen.insert(name).inserted { valid = false }
+        if seen.contains(name) { valid = false } else { seen.append(name) }
         flag = true
         return true
     }
@@ -211,7 +214,7 @@ private struct OptionReader {
         } else {
             return false
         }
-        if !seen.insert(name).inserted { valid = false }
+        if seen.contains(name) { valid = false } else { seen.append(name) }
         guard let given, !given.hasPrefix("-") else {
             valid = false
             return true

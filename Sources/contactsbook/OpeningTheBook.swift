@@ -162,9 +162,12 @@ func openSession(
 /// open, bench/STARTUP.md); a book that cannot be opened is reported the same way, status 2, when
 /// the session first needs it or at the latest when it ends. Its front end calls
 /// `store.letOpenFinish()` before it first waits for input (the open is held before its first write).
+/// `readingFirst` reads the book through one connection until the session first writes
+/// (`SQLiteContactStore.openReadingFirst`): a piped line session, which often only reads.
 func openSession(
     _ options: BookOptions, origin: String, watching: Bool = false, pageSize: Int = 20,
-    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, inBackground: Bool = false
+    changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, inBackground: Bool = false,
+    readingFirst: Bool = false
 ) throws -> OpenedBook {
     let path = try GlobalOptions.bookPath(db: options.db, create: options.create, for: .writing)
     let store: SQLiteContactStore
@@ -179,7 +182,10 @@ func openSession(
             })
     } else {
         do {
-            store = try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
+            store =
+                readingFirst
+                ? try SQLiteContactStore.openReadingFirst(path: path, upgrading: { sayUpgrading(path) })
+                : try SQLiteContactStore(path: path, upgrading: { sayUpgrading(path) })
         } catch {
             FileHandle.standardError.write(Data("error: cannot open \(path): \(error)\n".utf8))
             throw ExitCode(2)
@@ -193,7 +199,7 @@ func openSession(
     store.journalRetention = JournalRetention.fromEnvironment(variables)
     let environment = ContactsEnvironment(
         store: store, pageSize: pageSize, changes: changes, progress: progress,
-        defaultCountry: bookCountry(variables), journal: store, syncState: store)
+        defaultCountry: bookCountry(variables), journal: store, syncState: store, directories: store)
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?

@@ -46,22 +46,24 @@ struct QueryCommand: ParsableCommand {
             defer { closeBeforeExit(store) }
             // Lines without mutt's counting first line go out as soon as the book has them.
             var written = false
+            // Each directory entry becomes its lines on the thread asking the directory, as it
+            // arrives; this thread then only prints (bench/DIRECTORY.md, `directory5`).
             let found = try MailQueryWorker(store: store, groups: store).answer(
                 for: words.joined(separator: " "),
-                directories: store, lookahead: lookahead
-            ) { book in
-                // The book is read: closed now, while the directories are asked, rather than
-                // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).
-                closeBeforeExit(store)
-                guard format != .mutt, !book.isEmpty else { return }
-                write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
-                written = true
-            }
+                directories: store, lookahead: lookahead,
+                bookFirst: { book in
+                    // The book is read: closed now, while the directories are asked, rather than
+                    // after their answer (SQLite's unlocking, the `-wal` and `-shm` removed).
+                    closeBeforeExit(store)
+                    guard format != .mutt, !book.isEmpty else { return }
+                    write(MailQueryPresenter().present(book, format: format).text, to: .standardOutput)
+                    written = true
+                }, mapEntry: { DirectoryPresenter().mailMatches(for: $0) })
             // A directory that failed says so once on stderr; the book's answer stands.
             for notice in found.directories.notices {
                 write("contactsbook: \(terminalLines(notice))\n", to: .standardError)
             }
-            let fromDirectories = DirectoryPresenter().mailMatches(found.directories)
+            let fromDirectories = found.fromDirectories
             if written {
                 write(MailQueryPresenter().present(fromDirectories, format: format).text, to: .standardOutput)
                 return

@@ -110,7 +110,7 @@ struct SessionRun {
         // The JSON-RPC front ends answer `initialize` while the book opens (openSession).
         let book = try openSession(
             self.book, origin: origin, watching: origin != "line", pageSize: pageSize,
-            changes: changes, progress: progress, inBackground: lsp || mcp || rpc)
+            changes: changes, progress: progress, inBackground: lsp || mcp || rpc, readingFirst: origin == "line")
         // The front ends read stdin on this thread and leave no work behind when they return.
         defer { closeBeforeExit(book.store) }
         let session = book.session

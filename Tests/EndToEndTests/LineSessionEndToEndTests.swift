@@ -139,6 +139,34 @@ final class LineSessionEndToEndTests: XCTestCase {
         XCTAssertTrue(try run("list\n", ["--db", path]).stdout.contains("Acme"))
     }
 
+    func testAPipedSessionThatOnlyReads_leavesTheBookByteForByte_andOneThatWritesThenJournalsIt() throws {
+        // Given: a book with a contact, made and closed by an earlier session
+        try FileManager.default.createDirectory(
+            at: home.appendingPathComponent("other"), withIntermediateDirectories: true)
+        let path = home.appendingPathComponent("other/book.sqlite").path
+        XCTAssertEqual(try run("add\ngiven Ann\nfamily Kowalska\nsave\n", ["--db", path, "--create"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // When: a script searches, shows and lists (and asks the history), writing nothing
+        let reading = try run("search kowal\nshow 1\nback\nlist\nhistory\n", ["--db", path])
+        // Then: it answered, and the book is as it was, nothing beside it (no WAL set-up written)
+        XCTAssertEqual(reading.status, 0, reading.stderr)
+        XCTAssertTrue(reading.stdout.contains("Ann Kowalska"), reading.stdout)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        for suffix in ["-wal", "-shm"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path + suffix), suffix)
+        }
+        // When: a script reads, then edits
+        let writing = try run("search kowal\nshow 1\nedit\norganization Acme\nsave\nback\nlist\n", ["--db", path])
+        // Then: the edit is saved, seen by the list after it, journalled as the line session's
+        XCTAssertEqual(writing.status, 0, writing.stderr)
+        XCTAssertTrue(writing.stdout.contains("Saved Ann Kowalska\n"), writing.stdout)
+        XCTAssertTrue(writing.stdout.contains("Acme"), writing.stdout)
+        XCTAssertTrue(try run("history\n", ["--db", path]).stdout.contains("line"))
+        for suffix in ["-wal", "-shm"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path + suffix), suffix)
+        }
+    }
+
     func testBadFlagsAreRefusedWithUsage() throws {
         let unknown = try run("", ["--frob"])
         XCTAssertNotEqual(unknown.status, 0)

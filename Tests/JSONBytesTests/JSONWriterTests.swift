@@ -53,6 +53,18 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(JSONValue.double(.infinity).text, "null")
     }
 
+    func test_integers_areWrittenAsStringSpellsThem_atTheEndsOfTheRangeToo() {
+        for number in [0, 7, 10, -1, -10, 1_234_567, 999_999_999_999, Int.max, Int.min, Int.min + 1] {
+            // When
+            let text = JSONValue.integer(number).text
+            // Then
+            XCTAssertEqual(text, String(number))
+            XCTAssertEqual(
+                JSONValue.array([.integer(number), .integer(~number)]).text,
+                "[\(number),\(~number)]")
+        }
+    }
+
     func test_serializedPretty_indentsTwoSpacesAsJSONEncoderPrints() {
         // Given
         let sut: JSONValue = ["b": [1, "x"], "a": [:], "c": []]

@@ -5,8 +5,10 @@ anonymous and bound searches, a wrong password, LDAPS and StartTLS with a self-s
 certificate (refused by default, accepted with --ca-file), a stopped server, a server that never
 answers (the time limit holds, the book's answer stands and its lines go out first), a size
 limit, a directory's own --filter, hostile values, and `show` and `copy` of a directory's entry."""
+import base64
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -289,6 +291,41 @@ def test_copy_by_dn_is_journalled_and_remembers_its_source(tmp_path, server):
     assert run(tmp_path, "query", "--format", "plain", "p2@corp").stdout.count("\tcorp directory") == 1
 
 
+def ldapsearch_entries(server, filter, limit):
+    """The entries `ldapsearch` gets for `filter`, in the order the server sent them: dicts of lists."""
+    result = subprocess.run(["ldapsearch", "-x", "-LLL", "-o", "ldif-wrap=no", "-H", server.url.rsplit("/", 1)[0],
+                             "-b", PEOPLE, "-z", str(limit), filter, "cn", "displayName", "mail", "o"],
+                            capture_output=True, timeout=60)
+    assert result.returncode in (0, 4), result.stderr
+    entries = []
+    for block in result.stdout.decode().strip().split("\n\n"):
+        entry = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            if name.endswith(":"):  # base64 (RFC 2849)
+                name, value = name[:-1], base64.b64decode(value).decode()
+            entry.setdefault(name, []).append(value)
+        entries.append(entry)
+    return entries
+
+
+def test_query_lines_are_the_servers_entries_in_the_order_it_sent_them(tmp_path, server):
+    # Each entry becomes its lines as it arrives (on the thread asking the directory): what the
+    # mail client gets is the server's entries, in the server's order, as ldapsearch sees them.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    result = run(tmp_path, "query", "--format", "plain", "zoë")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "zoe.local@example.org\tZoë Local\twork"
+    filter = "(&(|(objectClass=inetOrgPerson)(objectClass=person))(|" + "".join(
+        f"({a}=zoë*)" for a in ("cn", "displayName", "givenName", "sn", "mail", "telephoneNumber", "mobile", "o", "ou",
+                                "title")) + "))"
+    expected = [f"{mail}\t{(e.get('displayName') or e['cn'])[0]}\tcorp directory · {e['o'][0]}"
+                for e in ldapsearch_entries(server, filter, 50) for mail in e["mail"]]
+    assert len(expected) == 50 and lines[1:] == expected
+    assert result.stderr == "contactsbook: directory corp: more entries match than the 50 shown; type more of the name\n"
+
+
 def test_hostile_values_are_shown_safely(tmp_path, server):
     book(tmp_path)
     add(tmp_path, "corp", server.url, "--plaintext")
@@ -405,6 +442,31 @@ def test_query_asks_the_sources_the_book_lists_whatever_its_header_mark_says(tmp
     stale = run(tmp_path, "query", "zoë", "lee")
     assert (stale.stdout, stale.stderr, stale.returncode) == (alone.stdout, alone.stderr, alone.returncode)
     assert sorted(p.name for p in tmp_path.glob("book.sqlite*")) == ["book.sqlite"]
+
+
+def test_query_answers_alike_however_its_marked_book_is_named_and_a_bad_line_exits_cleanly(tmp_path, server):
+    # For `query` with a marked book, libldap starts loading on a thread of its own as soon as
+    # the book's header is read: the answer is the same whichever way the book is named, and a
+    # line that fails to parse exits with its usage error, not a crash.
+    book(tmp_path)
+    add(tmp_path, "corp", server.url, "--plaintext")
+    path = tmp_path / "book.sqlite"
+    default = tmp_path / ".local" / "share" / "contactsbook"
+    default.mkdir(parents=True)
+    shutil.copyfile(path, default / "contacts.sqlite")
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def query(*args):
+        r = subprocess.run([BIN, "query", *args], capture_output=True, text=True, timeout=60, env=env)
+        return r.stdout, r.stderr, r.returncode
+
+    by_option = query("--db", str(path), "zoë", "lee")
+    assert by_option[2] == 0 and "p2@corp.example.org\tZoë Lee\tcorp directory · Example Corp" in by_option[0]
+    assert query(f"--db={path}", "zoë", "lee") == by_option
+    assert query("zoë", "lee") == by_option
+    assert query("--db", "~/book.sqlite", "zoë", "lee") == by_option
+    stdout, stderr, status = query("--db", str(path), "--format", "bogus", "zoë")
+    assert status == 64 and stdout == "" and "bogus" in stderr, (status, stderr)
 
 
 def test_a_marked_book_that_cannot_be_opened_is_an_error_not_a_crash(tmp_path, server):

@@ -17,4 +17,9 @@
 int cprocess_run(const char *_Nonnull command, double timeout_seconds, size_t max_output,
                  char *_Nullable *_Nonnull output, size_t *_Nonnull length, int *_Nonnull status);
 
+/// Sets SQLite's multi-thread mode and turns its memory statistics off, before SQLite starts
+/// (the first connection opened starts it). 0 when both were set; -1 when SQLite had started
+/// already (or was built without threads), nothing changed.
+int csqlite_configure_connections_per_thread(void);
+
 #endif

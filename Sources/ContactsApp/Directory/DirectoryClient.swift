@@ -41,6 +41,10 @@ public struct DirectoryAnswer: Equatable, Sendable {
 /// The seam to the LDAP library: tests put a fake directory here.
 public protocol DirectoryClient: Sendable {
     func search(_ request: DirectoryRequest) -> DirectoryAnswer
+    /// `search`, handing each entry to `eachEntry` as soon as it is complete, in the answer's
+    /// order, on the calling thread (and then in the answer, as `search` does), so that a caller
+    /// can work on the first entries while the next ones are on their way.
+    func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer
     /// The work of a first search that needs no directory (loading a library), done ahead on a
     /// thread that does not know the directory yet; the search would do it otherwise.
     func prepare()
@@ -48,6 +52,13 @@ public protocol DirectoryClient: Sendable {
 
 extension DirectoryClient {
     public func prepare() {}
+
+    /// A client that has the whole answer at once hands its entries over after it.
+    public func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
+        let answer = search(request)
+        answer.entries.forEach(eachEntry)
+        return answer
+    }
 }
 
 /// OpenLDAP's libldap, loaded on first use (CLDAPSupport): one connection per search, under the
@@ -63,58 +74,86 @@ public struct OpenLDAPClient: DirectoryClient {
     }
 
     public func search(_ request: DirectoryRequest) -> DirectoryAnswer {
+        search(request, eachEntry: { _ in })
+    }
+
+    public func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
         #if canImport(CLDAPSupport)
             let source = request.source
+            // An entry is complete when the next one's DN arrives, or the search ends.
             final class Collector {
                 let source: String
+                let eachEntry: (DirectoryEntry) -> Void
                 var entries: [DirectoryEntry] = []
-                init(source: String) { self.source = source }
+                init(source: String, eachEntry: @escaping (DirectoryEntry) -> Void) {
+                    self.source = source; self.eachEntry = eachEntry
+                }
+                func complete() {
+                    if let last = entries.last { eachEntry(last) }
+                }
             }
-            let collector = Collector(source: source.name)
-            var message = [CChar](repeating: 0, count: 1024)
-            var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
-            defer { cAttributes.forEach { free($0) } }
-            let status: Int32 = source.server.withCString { uri in
-                (request.base ?? source.baseDN).withCString { base in
-                    request.filter.withCString { filter in
-                        withOptionalCString(source.bindDN) { bindDN in
-                            withOptionalCString(request.password) { password in
-                                withOptionalCString(source.caFile) { caFile in
-                                    cAttributes.withUnsafeMutableBufferPointer { buffer in
-                                        buffer.baseAddress!.withMemoryRebound(
-                                            to: UnsafePointer<CChar>?.self, capacity: buffer.count
-                                        ) { names in
-                                            var params = cldap_search_params(
-                                                uri: uri, bind_dn: bindDN, password: password, base: base,
-                                                filter: filter,
-                                                attributes: names, tls: Self.tls(source.security), ca_file: caFile,
-                                                size_limit: Int32(clamping: request.sizeLimit),
-                                                time_limit: source.timeLimit)
-                                            let context = Unmanaged.passUnretained(collector).toOpaque()
-                                            return cldap_search(
-                                                &params, context,
-                                                { context, attribute, value, length in
-                                                    let collector = Unmanaged<Collector>.fromOpaque(context!)
-                                                        .takeUnretainedValue()
-                                                    let data = Data(bytes: value, count: length)
-                                                    guard let attribute else {
-                                                        collector.entries.append(
-                                                            DirectoryEntry(
-                                                                source: collector.source,
-                                                                dn: String(decoding: data, as: UTF8.self)))
-                                                        return
-                                                    }
-                                                    guard !collector.entries.isEmpty else { return }
-                                                    let name = String(cString: attribute)
-                                                    let last = collector.entries.count - 1
-                                                    if let index = collector.entries[last].attributes.firstIndex(
-                                                        where: { $0.name == name })
-                                                    {
-                                                        collector.entries[last].attributes[index].values.append(data)
-                                                    } else {
-                                                        collector.entries[last].attributes.append((name, [data]))
-                                                    }
-                                                }, &message, message.count)
+            return withoutActuallyEscaping(eachEntry) { eachEntry in
+                let collector = Collector(source: source.name, eachEntry: eachEntry)
+                var message = [CChar](repeating: 0, count: 1024)
+                var cAttributes: [UnsafeMutablePointer<CChar>?] = request.attributes.map { strdup($0) } + [nil]
+                defer { cAttributes.forEach { free($0) } }
+                let status: Int32 = source.server.withCString { uri in
+                    (request.base ?? source.baseDN).withCString { base in
+                        request.filter.withCString { filter in
+                            withOptionalCString(source.bindDN) { bindDN in
+                                withOptionalCString(request.password) { password in
+                                    withOptionalCString(source.caFile) { caFile in
+                                        cAttributes.withUnsafeMutableBufferPointer { buffer in
+                                            buffer.baseAddress!.withMemoryRebound(
+                                                to: UnsafePointer<CChar>?.self, capacity: buffer.count
+                                            ) { names in
+                                                var params = cldap_search_params(
+                                                    uri: uri, bind_dn: bindDN, password: password, base: base,
+                                                    filter: filter,
+                                                    attributes: names, tls: Self.tls(source.security), ca_file: caFile,
+                                                    size_limit: Int32(clamping: request.sizeLimit),
+                                                    time_limit: source.timeLimit)
+                                                let context = Unmanaged.passUnretained(collector).toOpaque()
+                                                return cldap_search(
+                                                    &params, context,
+                                                    { context, attribute, value, length in
+                                                        let collector = Unmanaged<Collector>.fromOpaque(context!)
+                                                            .takeUnretainedValue()
+                                                        let data = Data(bytes: value, count: length)
+                                                        guard let attribute else {
+                                                            collector.complete()
+                                                            collector.entries.append(
+                                                                DirectoryEntry(
+                                                                    source: collector.source,
+                                                                    dn: String(decoding: data, as: UTF8.self)))
+                                                            return
+                                                        }
+                                                        guard !collector.entries.isEmpty else { return }
+                                                        let last = collector.entries.count - 1
+                                                        // An attribute's values come one after another:
+                                                        // the name is made once, not once per value.
+                                                        let bytes = UnsafeBufferPointer(
+                                                            start: UnsafeRawPointer(attribute).assumingMemoryBound(
+                                                                to: UInt8.self), count: strlen(attribute))
+                                                        if let previous = collector.entries[last].attributes.last,
+                                                            previous.name.utf8.elementsEqual(bytes)
+                                                        {
+                                                            let index = collector.entries[last].attributes.count - 1
+                                                            collector.entries[last].attributes[index].values.append(
+                                                                data)
+                                                            return
+                                                        }
+                                                        let name = String(decoding: bytes, as: UTF8.self)
+                                                        if let index = collector.entries[last].attributes.firstIndex(
+                                                            where: { $0.name == name })
+                                                        {
+                                                            collector.entries[last].attributes[index].values.append(
+                                                                data)
+                                                        } else {
+                                                            collector.entries[last].attributes.append((name, [data]))
+                                                        }
+                                                    }, &message, message.count)
+                                            }
                                         }
                                     }
                                 }
@@ -122,20 +161,21 @@ public struct OpenLDAPClient: DirectoryClient {
                         }
                     }
                 }
+                let text = String(cString: message)
+                let reason: DirectoryFailure.Reason
+                switch status {
+                case CLDAP_OK, CLDAP_MORE:
+                    collector.complete()
+                    return DirectoryAnswer(entries: collector.entries, more: status == CLDAP_MORE)
+                case CLDAP_NO_LIBRARY: reason = .noLibrary
+                case CLDAP_TIMEOUT: reason = .timeout
+                case CLDAP_BIND: reason = .bind
+                case CLDAP_TLS: reason = .tls
+                case CLDAP_SEARCH: reason = .search
+                default: reason = .connect
+                }
+                return DirectoryAnswer(failure: .directory(name: source.name, reason, text))
             }
-            let text = String(cString: message)
-            let reason: DirectoryFailure.Reason
-            switch status {
-            case CLDAP_OK: return DirectoryAnswer(entries: collector.entries)
-            case CLDAP_MORE: return DirectoryAnswer(entries: collector.entries, more: true)
-            case CLDAP_NO_LIBRARY: reason = .noLibrary
-            case CLDAP_TIMEOUT: reason = .timeout
-            case CLDAP_BIND: reason = .bind
-            case CLDAP_TLS: reason = .tls
-            case CLDAP_SEARCH: reason = .search
-            default: reason = .connect
-            }
-            return DirectoryAnswer(failure: .directory(name: source.name, reason, text))
         #else
             return DirectoryAnswer(
                 failure: .directory(

@@ -28,6 +28,8 @@ public struct DirectoryEntry: Equatable, Sendable {
     /// Attribute names are ASCII (RFC 4512's keystring) and compared without case, byte by byte:
     /// Foundation's `caseInsensitiveCompare` here was a third of a `query`'s CPU (bench/DIRECTORY.md).
     static func sameAttribute(_ a: String, _ b: String) -> Bool {
+        // Most often spelled as asked.
+        if a == b { return true }
         guard a.utf8.count == b.utf8.count else { return false }
         for (x, y) in zip(a.utf8, b.utf8) where x != y {
             let lower = x | 0x20
@@ -42,17 +44,34 @@ public struct DirectoryEntry: Equatable, Sendable {
         values(attribute).compactMap(Self.text)
     }
 
+    /// `texts(attribute).first` without making the others: a mail line reads one value of most
+    /// of its attributes, for up to 50 entries while the mail client waits.
+    public func firstText(_ attribute: String) -> String? {
+        for item in attributes where Self.sameAttribute(item.name, attribute) {
+            for value in item.values {
+                if let text = Self.text(value) { return text }
+            }
+        }
+        return nil
+    }
+
     /// Longest text kept from one value: a directory's value could be megabytes.
     public static let maximumValueLength = 1_000
 
     static func text(_ data: Data) -> String? {
         // Printable ASCII, most of a directory's values (addresses, numbers, many names): nothing
         // to clean or cut, only spaces to trim; the same answer without a pass per scalar.
-        if data.count <= maximumValueLength, data.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            guard let first = data.firstIndex(where: { $0 != 0x20 }),
-                let last = data.lastIndex(where: { $0 != 0x20 })
-            else { return nil }
-            return String(decoding: data[first...last], as: UTF8.self)
+        // Read through a buffer pointer: `Data`'s own iterator went through its representation
+        // at every byte (bench/DIRECTORY.md, `directory5`).
+        let ascii =
+            data.count <= maximumValueLength && data.withUnsafeBytes { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        if ascii {
+            return data.withUnsafeBytes { bytes -> String? in
+                guard let first = bytes.firstIndex(where: { $0 != 0x20 }),
+                    let last = bytes.lastIndex(where: { $0 != 0x20 })
+                else { return nil }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[first...last]), as: UTF8.self)
+            }
         }
         guard var text = String(validating: data, as: UTF8.self) else { return nil }
         // Scalar by scalar only when a control character (C0, DEL, C1) or a line or paragraph
@@ -68,7 +87,12 @@ public struct DirectoryEntry: Equatable, Sendable {
         if data.count > maximumValueLength, text.count > maximumValueLength {
             text = String(text.prefix(maximumValueLength)) + "…"
         }
-        // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString.
+        // Foundation's `.whitespaces` (Zs and tab) trimmed, without bridging to NSString; nothing to
+        // trim when both ends are printable ASCII (most names in any script start or end in one).
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+        {
+            return text
+        }
         let scalars = text.unicodeScalars
         let blank = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
         }
@@ -85,16 +109,18 @@ public struct DirectoryEntry: Equatable, Sendable {
     /// Whether UTF-8 `data` holds a C0 control or DEL (one byte), a C1 control (0xC2 0x80-0x9F)
     /// or U+2028/U+2029 (0xE2 0x80 0xA8/0xA9).
     private static func hasControls(_ data: Data) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in data {
-            if byte < 0x20 || byte == 0x7F { return true }
-            if previous == 0xC2, (0x80...0x9F).contains(byte) { return true }
-            if beforePrevious == 0xE2, previous == 0x80, byte == 0xA8 || byte == 0xA9 { return true }
-            beforePrevious = previous
-            previous = byte
+        data.withUnsafeBytes { bytes in
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F { return true }
+                if previous == 0xC2, (0x80...0x9F).contains(byte) { return true }
+                if beforePrevious == 0xE2, previous == 0x80, byte == 0xA8 || byte == 0xA9 { return true }
+                beforePrevious = previous
+                previous = byte
+            }
+            return false
         }
-        return false
     }
 }
 
@@ -106,7 +132,7 @@ public enum DirectoryMapping {
     public static let sourceProperty = "X-CONTACTSBOOK-DIRECTORY"
 
     public static func contact(from entry: DirectoryEntry, server: String? = nil) -> Contact {
-        var contact = read(entry, fields: ContactField.allCases)
+        var contact = read(entry, fields: allSources)
         // A name the book can show: the display name alone is enough for it, but the parts read better.
         if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.formattedName.isEmpty {
             contact.formattedName = entry.dn
@@ -125,7 +151,7 @@ public enum DirectoryMapping {
     /// reads them and nothing else: a `query` maps up to 50 entries per directory while the mail
     /// client waits, and has no use for their photos, phones or addresses.
     public static func mailContact(from entry: DirectoryEntry) -> Contact {
-        var contact = read(entry, fields: mailFields)
+        var contact = read(entry, fields: mailSources)
         if contact.givenName.isEmpty && contact.familyName.isEmpty && contact.formattedName.isEmpty {
             contact.formattedName = entry.dn
         }
@@ -134,16 +160,19 @@ public enum DirectoryMapping {
 
     static let mailFields: [ContactField] = [.given, .family, .display, .organization, .email]
 
+    // Each field with where it is read from, made once: `ldapSources` builds its array at each call.
+    private static let allSources = ContactField.allCases.map { ($0, $0.ldapSources) }
+    private static let mailSources = mailFields.map { ($0, $0.ldapSources) }
+
     /// What a search for `mailContact` asks the server for: the attributes of those fields alone.
     public static let mailAttributes: [String] = {
         var seen = Set<String>()
         return mailFields.flatMap { $0.ldapSources.map(\.attribute) }.filter { seen.insert($0.lowercased()).inserted }
     }()
 
-    private static func read(_ entry: DirectoryEntry, fields: [ContactField]) -> Contact {
+    private static func read(_ entry: DirectoryEntry, fields: [(ContactField, [ContactField.LDAPSource])]) -> Contact {
         var contact = Contact()
-        for field in fields {
-            let sources = field.ldapSources
+        for (field, sources) in fields {
             guard !sources.isEmpty else { continue }
             switch field {
             case .given: contact.givenName = first(entry, sources)
@@ -183,16 +212,29 @@ public enum DirectoryMapping {
     }
 
     private static func first(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> String {
-        sources.lazy.compactMap { entry.texts($0.attribute).first }.first ?? ""
+        for source in sources {
+            if let text = entry.firstText(source.attribute) { return text }
+        }
+        return ""
     }
 
     private static func labelled(_ entry: DirectoryEntry, _ sources: [ContactField.LDAPSource]) -> [LabeledValue] {
-        var seen = Set<String>()
-        return sources.flatMap { source in
-            entry.texts(source.attribute).filter { seen.insert($0).inserted }.map {
-                LabeledValue(label: source.label, value: $0)
+        // Each value once, the first source's label kept. Compared in a list while it is short
+        // (one or two addresses, usually): a set was a third of a mail line's mapping.
+        var found: [LabeledValue] = []
+        var seen: Set<String>?
+        for source in sources {
+            for text in entry.texts(source.attribute) {
+                if found.count < 16 {
+                    guard !found.contains(where: { $0.value == text }) else { continue }
+                } else {
+                    if seen == nil { seen = Set(found.map(\.value)) }
+                    guard seen!.insert(text).inserted else { continue }
+                }
+                found.append(LabeledValue(label: source.label, value: text))
             }
         }
+        return found
     }
 
     private static func address(_ entry: DirectoryEntry) -> PostalAddress? {

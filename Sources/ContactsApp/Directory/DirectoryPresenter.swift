@@ -49,12 +49,19 @@ public struct DirectoryPresenter {
     /// The directories' addresses for a mail client, after the book's: one per `mail` value, the
     /// info naming the directory ("corp directory · Acme").
     public func mailMatches(_ search: DirectorySearch) -> [MailQueryMatch] {
-        search.entries.flatMap { entry -> [MailQueryMatch] in
-            let contact = DirectoryMapping.mailContact(from: entry)
-            let info = ["\(entry.source) directory", contact.organization].filter { !$0.isEmpty }.joined(
-                separator: " · ")
-            return contact.emails.map { MailQueryMatch(address: $0.value, name: contact.fullName, info: info) }
-        }
+        search.entries.flatMap(mailMatches(for:))
+    }
+
+    /// `mailMatches` of one entry: `query` maps each as it arrives, on the thread asking the
+    /// directory, while the next ones are still on their way (bench/DIRECTORY.md, `directory5`).
+    public func mailMatches(for entry: DirectoryEntry) -> [MailQueryMatch] {
+        let contact = DirectoryMapping.mailContact(from: entry)
+        guard !contact.emails.isEmpty else { return [] }
+        let info =
+            contact.organization.isEmpty
+            ? "\(entry.source) directory" : "\(entry.source) directory · \(contact.organization)"
+        let name = contact.fullName
+        return contact.emails.map { MailQueryMatch(address: $0.value, name: name, info: info) }
     }
 
     public func describe(_ source: DirectorySource) -> String {

@@ -146,21 +146,40 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         _ text: String, in sources: [DirectorySource],
         attributes: [String] = DirectoryRequest.everyAttribute
     ) -> DirectorySearch {
+        search(text, in: sources, attributes: attributes, mapping: { (_: DirectoryEntry) -> [Never] in [] }).search
+    }
+
+    /// `search`, with each entry also handed to `mapping` as it arrives, on the thread asking its
+    /// directory (`query` makes its mail lines there while the next entries are on their way):
+    /// what it made, in the answers' order, for the directories that answered (none for one that
+    /// failed or timed out, whose entries the answer leaves out too).
+    public func search<Mapped>(
+        _ text: String, in sources: [DirectorySource], attributes: [String],
+        mapping: @escaping (DirectoryEntry) -> [Mapped]
+    ) -> (search: DirectorySearch, mapped: [Mapped]) {
         let moment = now()
         let all = sources.filter { source in lock.withLock { restingUntil[source.name].map { moment >= $0 } ?? true } }
         // Only blanks (Foundation's `.whitespaces`: Zs and tab) ask nothing. Checked scalar by scalar:
         // `trimmingCharacters(in:)` bridged to NSString, on the way to the server (bench/DIRECTORY.md).
         let blank = text.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
-        guard !all.isEmpty, !blank else { return DirectorySearch() }
+        guard !all.isEmpty, !blank else { return (DirectorySearch(), []) }
         var answers = [DirectoryAnswer](repeating: DirectoryAnswer(), count: all.count)
+        var mapped = [[Mapped]](repeating: [], count: all.count)
         let results = NSLock()
         let askOne = { (index: Int) in
             let source = all[index]
+            var made: [Mapped] = []
             let answer =
                 LDAPFilter.search(text, people: source.peopleFilter).map {
-                    self.ask(DirectoryRequest(source: source, filter: $0, attributes: attributes))
+                    self.ask(DirectoryRequest(source: source, filter: $0, attributes: attributes)) { entry in
+                        made += mapping(entry)
+                    }
                 } ?? DirectoryAnswer()
-            results.withLock { answers[index] = answer }
+            if answer.failure != nil { made = [] }
+            results.withLock {
+                answers[index] = answer
+                mapped[index] = made
+            }
         }
         // Every directory at once: the search costs the longest time limit, not their sum. One
         // directory (the usual case) is asked on this thread: `concurrentPerform` started another.
@@ -174,7 +193,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
                 lock.withLock { restingUntil[source.name] = moment.addingTimeInterval(Self.restAfterFailure) }
             }
         }
-        return DirectorySearch(answers: answers)
+        return (DirectorySearch(answers: answers), mapped.flatMap { $0 })
     }
 
     /// The entry at `dn` in directory `name` (for `show` and `copy`).
@@ -233,7 +252,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         return "\(error)"
     }
 
-    private func ask(_ request: DirectoryRequest) -> DirectoryAnswer {
+    private func ask(_ request: DirectoryRequest, eachEntry: ((DirectoryEntry) -> Void)? = nil) -> DirectoryAnswer {
         var request = request
         if request.source.bindDN != nil {
             do {
@@ -242,7 +261,8 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
                 return DirectoryAnswer(failure: .directory(name: request.source.name, .password, "\(error)"))
             }
         }
-        return client.search(request)
+        guard let eachEntry else { return client.search(request) }
+        return client.search(request, eachEntry: eachEntry)
     }
 
     private func password(for source: DirectorySource) throws -> String? {

@@ -96,9 +96,31 @@ public enum ContactField: String, CaseIterable, Sendable {
     }
 
     /// The field's row of the table (made once: saves and imports read it for every contact).
-    public var declaration: Declaration { Self.declarations[self]! }
+    public var declaration: Declaration { Self.declarations[ordinal] }
 
-    private static let declarations = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.makeDeclaration()) })
+    /// In `allCases` order. An array, not a dictionary keyed by the field: making that
+    /// dictionary's type looked up `ContactField: Hashable` by scanning every conformance in the
+    /// binary, 0.43M instructions of a session's start (bench/FINDINGS.md, `start5`).
+    private static let declarations = allCases.map { $0.makeDeclaration() }
+
+    /// The field's place in `allCases` (`ContactFieldTests` checks the two agree).
+    var ordinal: Int {
+        switch self {
+        case .given: return 0
+        case .family: return 1
+        case .display: return 2
+        case .nickname: return 3
+        case .organization: return 4
+        case .title: return 5
+        case .phone: return 6
+        case .email: return 7
+        case .address: return 8
+        case .website: return 9
+        case .birthday: return 10
+        case .notes: return 11
+        case .tag: return 12
+        }
+    }
 
     /// The table.
     private func makeDeclaration() -> Declaration {

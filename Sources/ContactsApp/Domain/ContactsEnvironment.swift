@@ -30,21 +30,25 @@ public struct ContactsEnvironment {
     public var journal: ContactJournal?
     /// Where `sync` keeps its accounts and state; nil for a store that keeps none (the in-memory one).
     public var syncState: (SyncStateStore & ContactStore)?
+    /// The book's directory sources (`directory add`); nil for a store that keeps none.
+    public var directories: DirectorySourceStore?
 
-    /// A `journal` or `syncState` not given is the store itself if it is one. A caller that has
-    /// the concrete store passes it for both: each cast scans every conformance in the binary
-    /// (a quarter of a million instructions; bench/STARTUP.md).
+    /// A `journal`, `syncState` or `directories` not given is the store itself if it is one. A
+    /// caller that has the concrete store passes it for all three: each cast scans every
+    /// conformance in the binary (a quarter of a million instructions; bench/STARTUP.md).
     public init(
         store: ContactStore, now: @escaping () -> Date = Date.init,
         makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
         locale: Locale = .current, timeZone: TimeZone? = nil, pageSize: Int = 20,
         changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
-        journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil
+        journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil,
+        directories: DirectorySourceStore? = nil
     ) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; givenTimeZone = timeZone; self.pageSize = pageSize
         self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry
         self.journal = journal ?? store as? ContactJournal
         self.syncState = syncState ?? store as? SyncStateStore & ContactStore
+        self.directories = directories ?? store as? DirectorySourceStore
     }
 }

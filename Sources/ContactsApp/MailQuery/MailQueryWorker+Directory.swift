@@ -8,6 +8,8 @@ public struct MailQueryResult: Equatable, Sendable {
     /// The directories' entries, and a notice per directory that failed or was cut short; empty
     /// when no directory is set up.
     public var directories: DirectorySearch
+    /// The directories' entries as `mapEntry` made them, as each arrived (empty without one).
+    public var fromDirectories: [MailQueryMatch] = []
 }
 
 extension MailQueryWorker {
@@ -18,10 +20,13 @@ extension MailQueryWorker {
     /// still being asked (never when none is set up), for a front end that shows lines as soon
     /// as it has them. `lookahead`, when given, is the thread that asks them (its client is
     /// used), started before the book was opened; it is handed the search, or nothing when the
-    /// book has no directory after all.
+    /// book has no directory after all. `mapEntry`, when given, makes each directory entry's
+    /// lines on the thread asking the directory, as the entry arrives, while the next ones are on
+    /// their way (`fromDirectories`); the mail client then waits for nothing but the printing.
     public func answer(
         for text: String, directories: DirectorySourceStore, client: DirectoryClient = OpenLDAPClient(),
-        lookahead: DirectoryLookahead? = nil, bookFirst: ([MailQueryMatch]) -> Void = { _ in }
+        lookahead: DirectoryLookahead? = nil, bookFirst: ([MailQueryMatch]) -> Void = { _ in },
+        mapEntry: (@Sendable (DirectoryEntry) -> [MailQueryMatch])? = nil
     ) throws -> MailQueryResult {
         let sources: [DirectorySource]
         do {
@@ -37,14 +42,19 @@ extension MailQueryWorker {
             let worker = DirectoryWorker(sources: directories, client: lookahead?.client ?? client)
             if asking == nil { asking = DirectoryLookahead(client: client) }
             // Only the attributes a mail line shows are asked for: no photos cross the network for `query`.
-            asking?.ask { worker.search(text, in: sources, attributes: DirectoryMapping.mailAttributes) }
+            asking?.ask {
+                guard let mapEntry else {
+                    return (worker.search(text, in: sources, attributes: DirectoryMapping.mailAttributes), [])
+                }
+                return worker.search(text, in: sources, attributes: DirectoryMapping.mailAttributes, mapping: mapEntry)
+            }
         }
         let book = try matches(for: text)
         if !sources.isEmpty { bookFirst(book) }
         // Also when there was nothing to ask: a lookahead still loading its library is let finish
         // rather than have the process exit under it.
-        let found = asking?.wait() ?? DirectorySearch()
-        return MailQueryResult(book: book, directories: found)
+        let (found, mapped) = asking?.wait() ?? (DirectorySearch(), [])
+        return MailQueryResult(book: book, directories: found, fromDirectories: mapped)
     }
 }
 
@@ -58,8 +68,8 @@ public final class DirectoryLookahead: @unchecked Sendable {
     private let handed = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
     // Written before `handed` is signalled / `done` is signalled, read after the wait on it.
-    private var job: (@Sendable () -> DirectorySearch)?
-    private var found = DirectorySearch()
+    private var job: (@Sendable () -> (DirectorySearch, [MailQueryMatch]))?
+    private var found = (DirectorySearch(), [MailQueryMatch]())
 
     public init(client: DirectoryClient = OpenLDAPClient()) {
         self.client = client
@@ -97,13 +107,13 @@ public final class DirectoryLookahead: @unchecked Sendable {
     }
 
     /// Hands the search to the thread (nil: nothing to ask). Once.
-    func ask(_ search: (@Sendable () -> DirectorySearch)?) {
+    func ask(_ search: (@Sendable () -> (DirectorySearch, [MailQueryMatch]))?) {
         job = search
         handed.signal()
     }
 
     /// What the search found (empty when nothing was asked), once the thread is done. Once, after `ask`.
-    func wait() -> DirectorySearch {
+    func wait() -> (DirectorySearch, [MailQueryMatch]) {
         done.wait()
         return found
     }

@@ -30,10 +30,11 @@ public final class ContactsSceneFactory {
                     return progress.map { CancellableTransport(transport, progress: $0) } ?? transport
                 }, now: environment.now, progress: environment.progress, changes: environment.changes)
         }
-        directoryWorker = (environment.store as? DirectorySourceStore).map {
+        // The environment's, not casts of the store here: two more scans of every conformance
+        // in the binary, an eighth of an `--rpc` start-up after the loader (bench/FINDINGS.md).
+        directoryWorker = environment.directories.map {
             DirectoryWorker(
-                sources: $0, journal: environment.store as? ContactJournal, makeUID: environment.makeUID,
-                now: environment.now)
+                sources: $0, journal: environment.journal, makeUID: environment.makeUID, now: environment.now)
         }
         formatter = ContactFormatter(
             locale: environment.locale, timeZone: environment.givenTimeZone,

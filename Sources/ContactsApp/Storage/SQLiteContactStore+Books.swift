@@ -64,7 +64,7 @@ extension SQLiteContactStore: AddressBookStore {
 
     public func addressBooks(counting: Bool) throws -> [AddressBook] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var counts: [String: Int] = [:]
                 if counting {
                     for row in try Row.fetchAll(
@@ -93,7 +93,7 @@ extension SQLiteContactStore: AddressBookStore {
 
     public func bookNames(of ids: [Int64]) throws -> [Int64: String] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var names: [Int64: String] = [:]
                 for start in stride(from: 0, to: ids.count, by: 500) {
                     let chunk = Array(ids[start..<min(start + 500, ids.count)])
@@ -259,7 +259,7 @@ extension SQLiteContactStore: AddressBookStore {
 
     public func pendingMoves(account: String) throws -> [BookMove] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(
                     db,
                     sql: """
@@ -277,7 +277,7 @@ extension SQLiteContactStore: AddressBookStore {
 
     public func moveIsReady(_ move: BookMove) throws -> Bool {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Bool.fetchOne(
                     db,
                     sql: """

@@ -76,7 +76,7 @@ extension SQLiteContactStore: DirectorySourceStore {
 
     public func directorySources() throws -> [DirectorySource] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // Stepped through SQLite's C API: GRDB's `Row.fetchAll` instantiates its generic
                 // cursor types on first use, which `query` paid at every keystroke (bench/DIRECTORY.md).
                 let sql =

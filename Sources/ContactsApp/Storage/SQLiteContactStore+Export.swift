@@ -54,7 +54,7 @@ extension SQLiteContactStore {
         let sortColumn = Self.sortColumn(sort)
         var bodyError: Error?
         let count: Int = try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 let (filter, arguments) = Self.filter(try ResolvedSearch(parsed, db))
                 let rows = try Row.fetchCursor(
                     db, sql: "SELECT \(select) FROM contact WHERE \(filter) ORDER BY \(sortColumn), id",

@@ -78,7 +78,7 @@ extension SQLiteContactStore: ContactGroupStore {
 
     public func groups() throws -> [GroupSummary] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 let counts = try Row.fetchAll(
                     db, sql: "SELECT group_id, COUNT(*) FROM group_contact GROUP BY group_id"
                 ).reduce(into: [Int64: Int]()) { $0[$1[0]] = $1[1] }
@@ -91,7 +91,7 @@ extension SQLiteContactStore: ContactGroupStore {
 
     public func groupNames() throws -> [(id: Int64, name: String)] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT id, name FROM contact_group ORDER BY name COLLATE NOCASE, id").map {
                     ($0[0], $0[1])
                 }
@@ -101,7 +101,7 @@ extension SQLiteContactStore: ContactGroupStore {
 
     public func groups(containing uid: String) throws -> [ContactGroup] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Self.groupRows(
                     where: "id IN (SELECT group_id FROM group_member WHERE member = ?)", [GroupCard.memberUID(uid)], db)
             }
@@ -392,7 +392,7 @@ extension SQLiteContactStore {
         let parsed = ContactSearch(query.search)
         let column = Self.sortColumn(query.sort)
         return try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var searched: String?
                 if !parsed.isEmpty {
                     let search = try ResolvedSearch(parsed, db)
@@ -461,7 +461,7 @@ extension SQLiteContactStore {
     /// nothing else (a group of 10,000 read whole was 16x the time of a person's query).
     public func mailContacts(inGroup id: Int64) throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 let rows = try Row.fetchCursor(
                     db,
                     sql: """
@@ -490,7 +490,7 @@ extension SQLiteContactStore {
 extension SQLiteContactStore: GroupSyncStore {
     public func groupLinks(account: String) throws -> [GroupLink] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT href, uid, etag, base, card FROM group_sync WHERE account = ? ORDER BY href",
                     arguments: [account]
@@ -513,12 +513,12 @@ extension SQLiteContactStore: GroupSyncStore {
     }
 
     public func allGroupUIDs() throws -> [String] {
-        try guarded { try writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM group_sync") } }
+        try guarded { try reader.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT uid FROM group_sync") } }
     }
 
     public func groupBooks(uid: String) throws -> [String] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try String.fetchAll(
                     db, sql: "SELECT DISTINCT account FROM group_sync WHERE uid = ? ORDER BY account", arguments: [uid])
             }
@@ -536,7 +536,7 @@ extension SQLiteContactStore: GroupSyncStore {
 
     public func chosenGroupBooks() throws -> [String: String] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT uid, book FROM group_book").reduce(into: [String: String]()) {
                     $0[$1[0]] = $1[1]
                 }

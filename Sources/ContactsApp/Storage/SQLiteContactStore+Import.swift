@@ -120,6 +120,8 @@ extension SQLiteContactStore: ImportSessionStore {
         /// Records each save's images; nil into an empty book (the change set names the ids added).
         let recorder: JournalRecorder?
         let linkingGroups: Bool
+        /// Looked up at the first save, then reused for every card (`RowStatements`).
+        var statements: RowStatements?
         /// The first id this import added: the ids it adds are consecutive (one writer, one
         /// transaction), so every id from here on is its own (no set growing with the file).
         var firstAdded: Int64? { ids.added.runs.first?.lowerBound }
@@ -161,13 +163,16 @@ extension SQLiteContactStore: ImportSessionStore {
         func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
             precondition(prepared.isEmpty || prepared.count == inserting.count, "one prepared row per insert, or none")
+            let statements = try self.statements ?? RowStatements(db)
+            self.statements = statements
             for (index, contact) in inserting.enumerated() {
                 let row = (prepared.isEmpty ? nil : prepared[index] as? PreparedRow) ?? PreparedRow(contact)
                 let saved = try SQLiteContactStore.insert(
                     contact, row, anchors: anchors, counting: false,
-                    addingWords: false, linkingGroups: linkingGroups, db)
+                    addingWords: false, linkingGroups: linkingGroups, statements: statements, db)
                 ids.added.append(saved.id!)
-                for (word, starts) in row.insideWords { words[word] = words[word].map { $0 & starts } ?? starts }
+                // One lookup per word (a read, then a write, hashed each word twice).
+                for (word, starts) in row.insideWords { words[word, default: starts] &= starts }
             }
             if words.count >= Self.wordsFlushedAt { try flushWords(db) }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }

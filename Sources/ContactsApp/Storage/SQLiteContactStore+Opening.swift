@@ -59,10 +59,47 @@ extension SQLiteContactStore {
         return opening.hasOpened
     }
 
-    /// The book's connection: open, or to be opened (`toOpen`).
+    /// The book's connection: open, to be opened (`toOpen`), or open for reading until the
+    /// first write (`openReadingFirst`).
     enum Connection {
         case open(any DatabaseWriter)
         case opening(Opening)
+        case readingFirst(ReadingFirst)
+    }
+
+    /// A book read through one connection, as `query` reads it, until the store first writes:
+    /// then the full open (`openWriter`: the pool, its WAL set-up) is made, and every read and
+    /// write after goes to the pool. A session that only reads (a piped `search`) never pays
+    /// that open, a second connection parsing the schema again, nor the WAL set-up's syncs and
+    /// the checkpoint's at close, and leaves the book as it was (bench/FINDINGS.md, `start5`).
+    final class ReadingFirst: @unchecked Sendable {
+        /// The reading connection, kept open after the full open (a read on another thread may
+        /// still hold it) and closed first by `close()`.
+        let queue: DatabaseQueue
+        private let path: String
+        private let anchorBucket: Int
+        /// Guards `full`; held through the full open, so two threads writing first open once.
+        private let lock = NSLock()
+        private var full: (any DatabaseWriter)?
+
+        init(queue: DatabaseQueue, path: String, anchorBucket: Int) {
+            self.queue = queue; self.path = path; self.anchorBucket = anchorBucket
+        }
+
+        var reader: any DatabaseReader { lock.withLock { full } ?? queue }
+
+        /// Whether the full open was made (the store has written, or is writing).
+        var hasWritten: Bool { lock.withLock { full != nil } }
+
+        /// The pool, opened on first use; an open that fails is tried again by the next write.
+        func writer() throws -> any DatabaseWriter {
+            try lock.withLock {
+                if let full { return full }
+                let opened = try SQLiteContactStore.openWriter(path: path, anchorBucket: anchorBucket, upgrading: nil)
+                full = opened
+                return opened
+            }
+        }
     }
 
     /// A book opened by `openNow()`; `writer` waits for it.

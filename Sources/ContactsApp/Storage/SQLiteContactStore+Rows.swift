@@ -260,26 +260,46 @@ extension SQLiteContactStore {
     /// the table.
     static func index(
         _ row: PreparedRow, id: Int64, _ db: Database, isNew: Bool = false,
-        addingWords: Bool = true
+        addingWords: Bool = true, statements: RowStatements? = nil
     ) throws {
         if !isNew { try unindex(id: id, db) }
         if addingWords { try addWords(row.insideWords, db) }
-        try run("INSERT INTO contact_text(rowid, text) VALUES (?, ?)", db) {
+        try run(statements?.text ?? db.cachedStatement(sql: RowStatements.textSQL), db) {
             $0.integer(id); $0.text(row.text)
         }
-        try run("INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)", db) {
+        try run(statements?.phone ?? db.cachedStatement(sql: RowStatements.phoneSQL), db) {
             $0.integer(id); $0.text(row.digits)
         }
-        try indexDigitGrams(row.grams, id: id, db)
-        try indexMatchKeys(row.matchKeys, id: id, db)
+        try indexDigitGrams(row.grams, id: id, db, statement: statements?.grams)
+        try indexMatchKeys(row.matchKeys, id: id, db, statement: statements?.key)
+    }
+
+    /// The statements an insert runs for each contact, looked up once by a caller that saves
+    /// many in a row (an import): GRDB's cache hashes the SQL text on every lookup, about 2 % of
+    /// an import's saving thread at 100k cards (bench/FINDINGS.md, branch `import5`).
+    struct RowStatements {
+        static let textSQL = "INSERT INTO contact_text(rowid, text) VALUES (?, ?)"
+        static let phoneSQL = "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)"
+        static let gramsSQL = "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)"
+        static let keySQL = "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)"
+        let insert, text, phone, grams, key: Statement
+        init(_ db: Database) throws {
+            insert = try db.cachedStatement(sql: insertSQL)
+            text = try db.cachedStatement(sql: Self.textSQL)
+            phone = try db.cachedStatement(sql: Self.phoneSQL)
+            grams = try db.cachedStatement(sql: Self.gramsSQL)
+            key = try db.cachedStatement(sql: Self.keySQL)
+        }
     }
 
     /// Adds a contact's rows to the duplicate index (`contact_key`).
     /// One statement looked up per contact, not per key, and the kind bound without a copy: an
     /// import adds six or seven keys per card.
-    static func indexMatchKeys(_ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database) throws {
+    static func indexMatchKeys(
+        _ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database, statement: Statement? = nil
+    ) throws {
         guard !keys.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)")
+        let statement = try statement ?? db.cachedStatement(sql: RowStatements.keySQL)
         for (kind, key) in keys {
             try run(statement, db) {
                 $0.text(kind.storedText); $0.text(key); $0.integer(id)
@@ -328,9 +348,9 @@ extension SQLiteContactStore {
 
     /// Adds a contact's phones' grams (`ContactSearch.digitGramText`) to the digit-gram index
     /// (nothing for phones shorter than a gram).
-    static func indexDigitGrams(_ grams: String, id: Int64, _ db: Database) throws {
+    static func indexDigitGrams(_ grams: String, id: Int64, _ db: Database, statement: Statement? = nil) throws {
         guard !grams.isEmpty else { return }
-        try run("INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)", db) {
+        try run(statement ?? db.cachedStatement(sql: RowStatements.gramsSQL), db) {
             $0.integer(id); $0.text(grams)
         }
     }

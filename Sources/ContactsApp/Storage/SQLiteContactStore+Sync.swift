@@ -45,7 +45,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func accounts() throws -> [SyncAccount] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // The account's own book (named as it), else its first: the URL, token and
                 // default an account had before it had several books.
                 try Row.fetchAll(
@@ -161,7 +161,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func itemsWithoutBase(account: String) throws -> [SyncItem] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // Read by position: by column name, GRDB's lookups cost 21,000 instructions a
                 // row, most of a sync with nothing to do (callgrind, 5,000 links). In table order,
                 // as `changedContacts` (callers key them by href or contact).
@@ -181,7 +181,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func base(account: String, href: String) throws -> String? {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try String.fetchOne(
                     db, sql: "SELECT base FROM sync_item WHERE account = ? AND href = ?", arguments: [account, href])
             }
@@ -212,7 +212,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func syncToken(book: String) throws -> String? {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try String.fetchOne(db, sql: "SELECT sync_token FROM address_book WHERE name = ?", arguments: [book])
             }
         }
@@ -220,7 +220,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func movingHrefs(book: String) throws -> Set<String> {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 Set(try String.fetchAll(db, sql: "SELECT href FROM book_move WHERE from_book = ?", arguments: [book]))
             }
         }
@@ -228,7 +228,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func holders(uids: [String]) throws -> [UIDHolder] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 let contacts = try Self.contacts(uids: uids, db)
                 var links: [Int64: (account: String, href: String)] = [:]
                 let ids = contacts.compactMap(\.id)
@@ -252,7 +252,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     public func orphanedItems(account: String) throws -> [SyncItem] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // Through the two small indexes on ids, then the few orphans' rows: scanning the
                 // links (each with its base vCard) and looking up each contact's row read both
                 // tables whole, 1,831 pages at 5,000 links against 112 (6.6 → 4.4 ms of CPU in the
@@ -285,7 +285,14 @@ extension SQLiteContactStore: SyncStateStore {
         }
     }
 
-    public var readsDuringWrites: Bool { writer is DatabasePool }
+    public var readsDuringWrites: Bool {
+        switch connection {
+        case .open(let writer): return writer is DatabasePool
+        case .opening(let opening): return opening.writer is DatabasePool
+        // Its writes go to a pool (`ReadingFirst`), opened by the first.
+        case .readingFirst: return true
+        }
+    }
 
     public func prepareForInsert(_ contact: Contact) -> PreparedContact? { PreparedRow(contact) }
 
@@ -347,11 +354,13 @@ extension SQLiteContactStore: SyncStateStore {
     /// Past this many writes, a pull is written as an import is.
     static let largePull = 100
 
-    /// The page cache of a large pull: a quarter of the import's. The pull's one transaction
+    /// The page cache of a large pull: an eighth of the import's. The pull's one transaction
     /// keeps its dirty pages there until the cache is full, so with the import's 64 MiB the
     /// peak memory of a first sync grew with the book (71 MiB at 5,000 cards, 150 at 50,000);
-    /// past this, SQLite writes them to the WAL as it goes (bench/FINDINGS.md, issue 32).
-    static let pullCacheKiB = 16_384
+    /// past this, SQLite writes them to the WAL as it goes. At 16 MiB a pull of 5,000 cards
+    /// (10 MB of pages) still left it part empty, so memory grew 8 MB more to 50,000; at 8 MiB
+    /// both fill it, for the same CPU (bench/FINDINGS.md, issue 32, sync3 and sync5).
+    static let pullCacheKiB = 8_192
 
     public func link(_ item: SyncItem) throws {
         try guarded { try write { db, _ in try Self.saveLink(item, db) } }
@@ -363,7 +372,7 @@ extension SQLiteContactStore: SyncStateStore {
 
     private func contacts(where filter: String, _ arguments: [DatabaseValueConvertible]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT \(Self.readColumns) FROM contact WHERE \(filter) ORDER BY id",
                     arguments: StatementArguments(arguments)

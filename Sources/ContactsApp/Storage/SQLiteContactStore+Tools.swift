@@ -9,7 +9,7 @@ extension SQLiteContactStore {
     /// the book's country; a name block compares its distinct given names).
     public func sharedMatchKeys(defaultCountry: String?) throws -> [SharedMatchKey] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 // One UID held by several contacts (two servers hold it).
                 var shared = try Self.sharedUIDs(db).map { SharedMatchKey(kind: .uid, key: $0.key, ids: $0.value) }
                     .sorted { $0.key < $1.key }
@@ -42,24 +42,39 @@ extension SQLiteContactStore {
     }
 
     public func sharedUIDs() throws -> [String: [Int64]] {
-        try guarded { try writer.read(Self.sharedUIDs) }
+        try guarded { try reader.read(Self.sharedUIDs) }
     }
 
-    /// Along the UID's index: one pass, nothing kept but the UIDs held twice.
+    /// Along the UID's index: one pass counting, then the ids of the UIDs held twice. A
+    /// `group_concat` of every UID's ids (a string built for each of 100k UIDs to keep a few)
+    /// was 7 % of an export (bench/FINDINGS.md, branch export5).
     static func sharedUIDs(_ db: Database) throws -> [String: [Int64]] {
         var shared: [String: [Int64]] = [:]
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT uid, group_concat(id) FROM contact GROUP BY uid HAVING COUNT(*) > 1")
+            db,
+            sql: """
+                SELECT uid, id FROM contact
+                WHERE uid IN (SELECT uid FROM contact GROUP BY uid HAVING COUNT(*) > 1) ORDER BY uid, id
+                """)
+        // One entry per UID as SQLite groups them (by bytes), as the grouped query gave.
+        var uid: String?, ids: [Int64] = []
         while let row = try rows.next() {
-            shared[row[0]] = (row[1] as String).split(separator: ",").compactMap { Int64($0) }.sorted()
+            let rowUID: String = row[0]
+            if let current = uid, !current.utf8.elementsEqual(rowUID.utf8) {
+                shared[current] = ids
+                ids = []
+            }
+            uid = rowUID
+            ids.append(row[1])
         }
+        if let uid { shared[uid] = ids }
         return shared
     }
 
     /// Along the duplicate index's key order (`contact_key_by_key`): one probe per key.
     public func contactIDs(withEmailKeys keys: [String]) throws -> [String: [Int64]] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var found: [String: [Int64]] = [:]
                 let statement = try db.cachedStatement(
                     sql: "SELECT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id")
@@ -74,7 +89,7 @@ extension SQLiteContactStore {
 
     public func contacts(ids: [Int64]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var byID: [Int64: Contact] = [:]
                 // In chunks: SQLite limits the number of arguments of one statement.
                 for start in stride(from: 0, to: ids.count, by: 500) {
@@ -95,7 +110,7 @@ extension SQLiteContactStore {
 
     public func contactsWithBirthdays() throws -> [Contact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE birthday IS NOT NULL")
                     .map(Self.contact(from:))
             }

@@ -1,3 +1,4 @@
+import CProcessSupport
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -13,11 +14,25 @@ import GRDBSQLite
 ///   and runs of phone digits), so showing a page never loads the whole book.
 public final class SQLiteContactStore: ContactStore {
     /// The book's connection(s); waits for the open when it runs on another thread
-    /// (`toOpen`).
+    /// (`toOpen`), and makes the full open of a store that has only read so far
+    /// (`openReadingFirst`), which throws if that open fails.
     var writer: any DatabaseWriter {
+        get throws {
+            switch connection {
+            case .open(let writer): return writer
+            case .opening(let opening): return opening.writer
+            case .readingFirst(let book): return try book.writer()
+            }
+        }
+    }
+
+    /// Where reads go: the writer's pool, or the one connection of a store that has not written
+    /// yet (`openReadingFirst`), which never makes the full open.
+    var reader: any DatabaseReader {
         switch connection {
         case .open(let writer): return writer
         case .opening(let opening): return opening.writer
+        case .readingFirst(let book): return book.reader
         }
     }
     let connection: Connection
@@ -157,6 +172,29 @@ public final class SQLiteContactStore: ContactStore {
         return try SQLiteContactStore(path: path, upgrading: upgrading)
     }
 
+    /// Opens the book at `path` for a session that may only read (a piped line session): read
+    /// through one connection as `openForReading` does, with the full open (`init(path:)`) made
+    /// at the store's first write (`ReadingFirst`). A book that `init(path:)` would change or
+    /// report on at once (a new file, one to upgrade or rename, one that is not a book, one
+    /// that cannot be written) is opened with it now, so what the session says and does is the
+    /// same either way.
+    public static func openReadingFirst(path: String, upgrading: (() -> Void)? = nil) throws -> SQLiteContactStore {
+        if path != ":memory:", FileManager.default.fileExists(atPath: path),
+            let queue = try? DatabaseQueue(path: path, configuration: configuration())
+        {
+            let readsAsToday = try? queue.read { db in
+                try needsNoMigration(db) && sqlite3_db_readonly(db.sqliteConnection, "main") == 0
+            }
+            if readsAsToday == true {
+                return SQLiteContactStore(
+                    connection: .readingFirst(ReadingFirst(queue: queue, path: path, anchorBucket: defaultAnchorBucket))
+                )
+            }
+            try? queue.close()
+        }
+        return try SQLiteContactStore(path: path, upgrading: upgrading)
+    }
+
     /// Closes the book now rather than when the store is released; SQLite removes the `-wal`
     /// and `-shm` files when its last connection closes. Call it when no other call on the
     /// store is under way; any call afterwards fails with `ContactStoreError.storage`, and
@@ -177,15 +215,33 @@ public final class SQLiteContactStore: ContactStore {
             isClosed = true
             return
         }
+        // The reading connection first, so that the pool's writer, if the store wrote, is the
+        // last to close; alone, it removes the `-wal` and `-shm` files as `query`'s does.
+        if case .readingFirst(let book) = connection {
+            do { try book.queue.close() } catch { throw Self.storageError(error) }
+            if !book.hasWritten {
+                isClosed = true
+                return
+            }
+        }
         // GRDB closes a pool's writer before its readers, which are read-only connections and
         // cannot remove the `-wal` and `-shm` files: after a session that had read, both stayed
         // beside the book. Closing the idle readers first leaves the writer the last connection.
-        (writer as? DatabasePool)?.releaseMemory()
-        do { try writer.close() } catch { throw Self.storageError(error) }
+        do {
+            let writer = try writer
+            (writer as? DatabasePool)?.releaseMemory()
+            try writer.close()
+        } catch { throw Self.storageError(error) }
         isClosed = true
     }
 
+    /// SQLite's process-wide settings, made once before the first connection opens
+    /// (`csqlite_configure_connections_per_thread`): GRDB uses each connection from one thread at
+    /// a time, so SQLite's own mutex around every call was cost without use.
+    static let sqliteConfigured: Bool = csqlite_configure_connections_per_thread() == 0
+
     private static func configuration(leaving: (@Sendable () -> Bool)? = nil) -> Configuration {
+        _ = sqliteConfigured
         var config = Configuration()
         // A writer waits for another process's write as long as an import can hold the book (one
         // transaction for the whole file): with 5 s, a save beside a 2,000-card import on a loaded
@@ -216,7 +272,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func contact(id: Int64) throws -> Contact? {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchOne(db, sql: "SELECT \(Self.readColumns) FROM contact WHERE id = ?", arguments: [id])
                     .map(Self.contact(from:))
             }
@@ -237,7 +293,7 @@ public final class SQLiteContactStore: ContactStore {
 
     public func contacts(uids: [String]) throws -> [Contact] {
         try guarded {
-            try writer.read { db in try Self.contacts(uids: uids, db) }
+            try reader.read { db in try Self.contacts(uids: uids, db) }
         }
     }
 
@@ -344,7 +400,7 @@ public final class SQLiteContactStore: ContactStore {
     public func position(of id: Int64, sort: SortOrder) throws -> Int {
         let column = Self.sortColumn(sort)
         return try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 guard
                     let key = try String.fetchOne(
                         db, sql: "SELECT \(column) FROM contact WHERE id = ?", arguments: [id])
@@ -382,10 +438,10 @@ public final class SQLiteContactStore: ContactStore {
     /// and `linkingGroups` false the group rows (an import into a book with no group members).
     static func insert(
         _ contact: Contact, _ row: PreparedRow, anchors: AnchorKeeper?, counting: Bool, addingWords: Bool = true,
-        linkingGroups: Bool = true, _ db: Database
+        linkingGroups: Bool = true, statements: RowStatements? = nil, _ db: Database
     ) throws -> Contact {
         guard !contact.uid.isEmpty else { throw ContactStoreError.storage("missing uid") }
-        try run(insertSQL, db) { bindSaved(contact, row, &$0) }
+        try run(statements?.insert ?? db.cachedStatement(sql: insertSQL), db) { bindSaved(contact, row, &$0) }
         let id = db.lastInsertedRowID
         if counting { try addToContactCount(+1, db) }
         try anchors?.add(IndexEntry(key: row.keys.first, id: id), .first)
@@ -394,7 +450,7 @@ public final class SQLiteContactStore: ContactStore {
         saved.id = id
         saved.version = 1
         // A new id (AUTOINCREMENT never reuses one) has no index entries to remove.
-        try index(row, id: id, db, isNew: true, addingWords: addingWords)
+        try index(row, id: id, db, isNew: true, addingWords: addingWords, statements: statements)
         if linkingGroups { try linkContact(id: id, uid: contact.uid, keys: row.keys, db) }
         return saved
     }

@@ -231,6 +231,7 @@ public final class SyncWorker {
         // Nothing to write and the same token: no write transaction, and the journal's clock
         // stays still, so sessions watching the book are not woken for nothing.
         if !pull.writes.isEmpty || pull.token != account.syncToken { try apply(pull) }
+        try nameFirstCards(matched.unnamed, account.name, &summary)
         return removed
     }
 
@@ -247,7 +248,8 @@ public final class SyncWorker {
         removals: (inout SyncSummary) throws -> [SyncPull.Write] = { _ in [] }
     ) throws -> SyncedChanges {
         typealias Batch = (writes: [SyncPull.Write], prepared: [PreparedContact?])
-        return try BatchPipe.runConsumingElsewhere(
+        var unnamed: [(index: Int, uid: String)] = []
+        let synced = try BatchPipe.runConsumingElsewhere(
             consume: { (next: () throws -> Batch?) in
                 try self.store.apply(account: account.name, token: token, large: true) { write in
                     while let batch = try next() { try write(batch.writes, batch.prepared) }
@@ -261,7 +263,7 @@ public final class SyncWorker {
                 // writes is worked out there too, so the writing thread only writes.
                 let counted = summary
                 // The deciding thread is waited for before this returns.
-                summary = try BatchPipe.runConsumingElsewhere(
+                (summary, unnamed) = try BatchPipe.runConsumingElsewhere(
                     consume: { (nextCards: () throws -> [RemoteCard]?) in
                         var decided = counted
                         var matched = UIDMatches()
@@ -276,12 +278,14 @@ public final class SyncWorker {
                                     }
                                 ))
                         }
-                        return decided
+                        return (decided, matched.unnamed)
                     },
                     produce: { sendCards in try download(sendCards) })
                 let removed = try removals(&summary)
                 if !removed.isEmpty { try send((removed, [])) }
             })
+        try nameFirstCards(unnamed, account.name, &summary)
+        return synced
     }
 
     /// A first download: nothing of this account here (no link, no token), so every card listed
@@ -325,10 +329,48 @@ public final class SyncWorker {
         }
     }
 
-    /// What one pull has met so far (its cards come in batches): the first href of each UID. A
-    /// later card with that UID is added beside it, so a contact linked nowhere joins one card only.
+    /// What one pull has met so far (its cards come in batches), so that a later card with a UID
+    /// met before is added beside the first, and a contact linked nowhere joins one card only.
+    ///
+    /// It keeps a hash of each UID, not the UID and its first href: those were 250 bytes a card,
+    /// 12 MB of a first download of 50,000 (bench/FINDINGS.md, sync5). A hash met again is a UID
+    /// met before or another UID with the same hash; which, is told exactly: a card whose UID a
+    /// contact linked nowhere holds is a second one only if an earlier card was merged into that
+    /// contact (`mergedLocal`), and a card added beside is named with its first card once the
+    /// pull is in the book (`nameFirstCards`), or not at all if no earlier card holds its UID.
     struct UIDMatches {
-        var firstHref: [String: String] = [:]
+        var seen: Set<Int> = []
+        /// The contacts linked nowhere that a card of this pull was merged into.
+        var mergedLocal: Set<Int64> = []
+        /// Cards added beside an earlier one of this pull: the index of each in the summary's
+        /// `sharedUIDs` (its first href still empty) and its UID as the card has it.
+        var unnamed: [(index: Int, uid: String)] = []
+    }
+
+    /// The hash `UIDMatches` keeps of a UID (tests make every UID's the same).
+    var uidHash: (String) -> Int = { $0.hashValue }
+
+    /// Names the first card of each UID a pull met twice (`UIDMatches`), from the book as the pull
+    /// left it: the oldest contact of this account holding that UID (`holders` lists the oldest
+    /// first: a contact merged into, or the first added). An entry that is that card itself
+    /// met a hash of another UID (it was added as any new card is): it is taken out.
+    private func nameFirstCards(_ unnamed: [(index: Int, uid: String)], _ account: String, _ summary: inout SyncSummary)
+        throws
+    {
+        guard !unnamed.isEmpty else { return }
+        var first: [String: String] = [:]
+        for holder in try store.holders(uids: Array(Set(unnamed.map(\.uid)))) where holder.account == account {
+            if first[holder.contact.uid] == nil, let href = holder.href { first[holder.contact.uid] = href }
+        }
+        var gone: [Int] = []
+        for (index, uid) in unnamed {
+            if let href = first[uid], href != summary.sharedUIDs[index].second {
+                summary.sharedUIDs[index].first = href
+            } else {
+                gone.append(index)
+            }
+        }
+        for index in gone.reversed() { summary.sharedUIDs.remove(at: index) }
     }
 
     /// What the cards that came down change here: new contacts, updates, merges.
@@ -367,8 +409,7 @@ public final class SyncWorker {
             by: \.contact.uid)
         for (card, parsedContact) in parsed {
             var remote = parsedContact
-            let sibling = matched.firstHref[remote.uid]
-            if !remote.uid.isEmpty && sibling == nil { matched.firstHref[remote.uid] = card.href }
+            let metBefore = !remote.uid.isEmpty && !matched.seen.insert(uidHash(remote.uid)).inserted
             if let item = items[card.href], let local = try store.contact(id: item.contactID) {
                 if local.version == item.syncedVersion {
                     writes.append(
@@ -389,15 +430,22 @@ public final class SyncWorker {
                 continue
             }
             let holders = byUID[remote.uid] ?? []
-            if let sibling = sibling
-                ?? holders.first(where: { $0.account == account.name && $0.href != card.href })?.href
-            {
+            let local = holders.first(where: { $0.account == nil })?.contact
+            // Met before in this pull: exactly so when a contact linked nowhere holds the UID (the
+            // first card was merged into it), else as far as the hash says (`UIDMatches`).
+            let earlier = metBefore && local.map { matched.mergedLocal.contains($0.id ?? -1) } ?? metBefore
+            if let sibling = holders.first(where: { $0.account == account.name && $0.href != card.href })?.href {
                 // One UID twice in this address book: both kept, each linked by its own href.
                 summary.sharedUIDs.append(
                     .init(uid: TerminalText.sanitize(remote.uid), first: sibling, second: card.href))
-            } else if let local = holders.first(where: { $0.account == nil })?.contact {
+            } else if earlier {
+                // The same, the first card in this pull: named once the pull is in the book.
+                matched.unnamed.append((summary.sharedUIDs.count, remote.uid))
+                summary.sharedUIDs.append(.init(uid: TerminalText.sanitize(remote.uid), first: "", second: card.href))
+            } else if let local {
                 // Found here but linked nowhere: a sync cut off after the server took a card, the
                 // same card imported before, or an account removed and added again. Merged with no base.
+                if let id = local.id { matched.mergedLocal.insert(id) }
                 let result = SyncMerge.merge(base: nil, local: local, remote: remote, winner: account.conflicts)
                 count(result, local, &summary)
                 writes.append(

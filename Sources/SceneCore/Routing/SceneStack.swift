@@ -43,10 +43,17 @@ public final class SceneStack: SceneNavigating {
     public private(set) var scenes: [Scene] {
         // The ids kept beside the scenes: `Session.stackViewModel`, asked twice by every JSON-RPC
         // request, then copies no descriptor (issue 32).
-        didSet { ids = scenes.map(\.descriptor.id) }
+        didSet {
+            ids = scenes.map(\.descriptor.id)
+            activeActions = scenes.last?.descriptor.actions ?? []
+        }
     }
     /// Each scene's `descriptor.id`, root first.
     public private(set) var ids: [String] = []
+    /// The active scene's `descriptor.actions` (a descriptor is its scene kind's, as `ids` takes it):
+    /// `Session.run` looks every call up here without retaining the scene, a view controller whose
+    /// count its presenter's weak reference keeps in a side table (bench/FINDINGS.md, export5).
+    public private(set) var activeActions: [ActionSpec] = []
     public weak var observer: SceneStackObserver?
 
     /// An empty stack; `start(with:)` sets its root.

@@ -5,8 +5,11 @@
 /// so parsing and dispatch exist once.
 public final class Session {
     public let stack = SceneStack()
-    /// Every kind of scene the app has, for introspection and help.
-    public let sceneKinds: [SceneDescriptor]
+    /// Every kind of scene the app has, for introspection and help: made when first asked for
+    /// (`initialize`, `help`), as building every scene's declarations is work a piped command
+    /// that stays in the root scene never needs.
+    public private(set) lazy var sceneKinds: [SceneDescriptor] = makeSceneKinds()
+    private let makeSceneKinds: () -> [SceneDescriptor]
     private let recorder = Recorder()
     /// Whether the front end puts a scene's `ConfirmationRequest` to the person (the REPL).
     /// When false, the session answers it by the request's `otherwise`.
@@ -18,8 +21,8 @@ public final class Session {
     /// - Parameters:
     ///   - sceneKinds: declarations of every scene of the app.
     ///   - makeRoot: builds the root scene with the context its VIP cycle needs.
-    public init(sceneKinds: [SceneDescriptor], makeRoot: (SceneContext) -> Scene) {
-        self.sceneKinds = sceneKinds
+    public init(sceneKinds: @autoclosure @escaping () -> [SceneDescriptor], makeRoot: (SceneContext) -> Scene) {
+        makeSceneKinds = sceneKinds
         stack.observer = recorder
         stack.start(with: makeRoot(context))
     }
@@ -60,7 +63,7 @@ public final class Session {
                 Message.error(
                     "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
                     code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
-        } else if stack.active.descriptor.actions.contains(where: { $0.name == call.name }) {
+        } else if stack.activeActions.contains(where: { $0.name == call.name }) {
             performInActiveScene(call)
         } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
             quit = runGlobal(call)

@@ -104,6 +104,47 @@ final class DirectoryMappingTests: XCTestCase {
         }
     }
 
+    func test_valuesWithPrintableASCIIEnds_areKeptAsTheyAre_othersCleanedAsBefore() {
+        // Both ends printable ASCII: nothing to trim, whatever is between (a no-break space stays,
+        // a control still becomes a space).
+        let values: [(String, String?)] = [
+            ("Zoë Lee", "Zoë Lee"), ("A\u{00A0}ë\u{3000}B", "A\u{00A0}ë\u{3000}B"), ("Zoë\u{2028}Lee", "Zoë Lee"),
+            ("Ann\u{85}Lee", "Ann Lee"), ("ë", "ë"), ("e\u{0301}", "e\u{0301}"), ("李 小龙", "李 小龙"),
+        ]
+        for (value, expected) in values {
+            XCTAssertEqual(DirectoryEntry.text(Data(value.utf8)), expected, value.debugDescription)
+        }
+    }
+
+    func test_firstText_isTheFirstValueThatIsText_inAnyCase() {
+        let person = entry(
+            [("GivenName", ["Ann", "Anna"]), ("sn", ["\u{00A0}"]), ("mail", ["a@b.test"])],
+            binary: [("givenName", Data([0xFF])), ("cn", Data([0xC3, 0x28]))])
+        for attribute in ["givenName", "sn", "cn", "mail", "title"] {
+            XCTAssertEqual(person.firstText(attribute), person.texts(attribute).first, attribute)
+        }
+        XCTAssertEqual(person.firstText("givenname"), "Ann")
+        XCTAssertNil(person.firstText("sn"), "a blank value is no text")
+    }
+
+    func test_labelledValues_areKeptOnce_withTheFirstSourcesLabel_alsoPastSixteen() {
+        // Given: a number in two attributes, and 40 addresses each sent twice
+        let addresses = (0..<20).map { "p\($0)@corp.test" }
+        let contact = DirectoryMapping.contact(
+            from: entry([
+                ("telephoneNumber", ["+1 555 0100", "+1 555 0101"]), ("mobile", ["+1 555 0100", "+1 555 0199"]),
+                ("mail", addresses + addresses.reversed()),
+            ]))
+        // Then
+        XCTAssertEqual(
+            contact.phones,
+            [
+                LabeledValue(label: "work", value: "+1 555 0100"), LabeledValue(label: "work", value: "+1 555 0101"),
+                LabeledValue(label: "mobile", value: "+1 555 0199"),
+            ])
+        XCTAssertEqual(contact.emails.map(\.value), addresses)
+    }
+
     func test_anEntryWithNoName_isNamedByItsDN() {
         XCTAssertEqual(
             DirectoryMapping.contact(from: entry([("mail", ["a@b.test"])])).fullName,

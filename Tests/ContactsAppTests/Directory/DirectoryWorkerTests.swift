@@ -114,6 +114,51 @@ final class DirectoryWorkerTests: XCTestCase {
         XCTAssertEqual(client.requests.filter { $0.source.name == "corp" }.count, 2)
     }
 
+    func test_searchWithAMapping_mapsEachEntryAsTheClientHandsIt_inTheSourcesOrder() {
+        // Given: a client that hands each entry over before its answer is complete, as libldap's does
+        final class Streaming: DirectoryClient, @unchecked Sendable {
+            let lock = NSLock()
+            var events: [String] = []
+            let answers: [String: [DirectoryEntry]]
+            init(_ answers: [String: [DirectoryEntry]]) { self.answers = answers }
+            func search(_ request: DirectoryRequest) -> DirectoryAnswer { search(request) { _ in } }
+            func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
+                let entries = answers[request.source.name] ?? []
+                for entry in entries {
+                    lock.withLock { events.append("sent \(entry.dn)") }
+                    eachEntry(entry)
+                }
+                lock.withLock { events.append("done \(request.source.name)") }
+                return DirectoryAnswer(entries: entries)
+            }
+        }
+        let streaming = Streaming([
+            "corp": [
+                person("corp", "ann", "Ann Lee", mail: "ann@corp.test"),
+                person("corp", "bo", "Bo Lee", mail: "bo@corp.test"),
+            ],
+            "lab": [person("lab", "al", "Al Lee", mail: "al@lab.test")],
+        ])
+        let sut = DirectoryWorker(sources: SourcesFake([corp, lab]), client: streaming, passwords: { _ in "s3cret" })
+        // When
+        let (search, mapped) = sut.search(
+            "lee", in: [corp, lab], attributes: DirectoryMapping.mailAttributes,
+            mapping: { entry -> [String] in
+                streaming.lock.withLock { streaming.events.append("mapped \(entry.dn)") }
+                return [entry.dn]
+            })
+        // Then: each entry mapped before the next was sent; what was made in the sources' order
+        XCTAssertEqual(mapped, ["uid=ann,dc=corp", "uid=bo,dc=corp", "uid=al,dc=lab"])
+        XCTAssertEqual(search.entries.map(\.dn), mapped)
+        let corpEvents = streaming.events.filter { $0.hasSuffix("corp") }
+        XCTAssertEqual(
+            corpEvents,
+            [
+                "sent uid=ann,dc=corp", "mapped uid=ann,dc=corp", "sent uid=bo,dc=corp", "mapped uid=bo,dc=corp",
+                "done corp",
+            ])
+    }
+
     func test_aRefusedBind_isNotRested_soAFixedPasswordWorksAtOnce() {
         client.answers = ["corp": DirectoryAnswer(failure: .directory(name: "corp", .bind, "refused"))]
         _ = sut.search("lee")

@@ -9,6 +9,16 @@ import XCTest
 /// the form, the detail, history, CSV, the record for programs and its schema, and round-trips
 /// through vCard; then `website`, the field added through it, end to end.
 final class ContactFieldTests: XCTestCase {
+    func test_everyFieldsOrdinal_isItsPlaceInAllCases_soItsDeclarationIsItsOwn() {
+        // Given / When / Then: the declarations are kept in `allCases` order, found by `ordinal`
+        XCTAssertEqual(ContactField.allCases.map(\.ordinal), Array(ContactField.allCases.indices))
+        // And each field reads its own row (its record key is its own, and unique)
+        let keys = ContactField.allCases.map(\.declaration.recordKey)
+        XCTAssertEqual(Set(keys).count, ContactField.allCases.count)
+        XCTAssertEqual(ContactField.given.declaration.recordKey, "givenName")
+        XCTAssertEqual(ContactField.tag.declaration.name, "tag")
+    }
+
     /// A contact with every field of the table set (and nothing else).
     static let everyField: Contact = {
         var contact = Contact(uid: "every-1")

@@ -94,6 +94,20 @@ final class MailQueryPresenterTests: XCTestCase {
             "p1@corp.test\tZoë Nguyễn\tcorp directory · Example Corp\np2@corp.test\te\u{0301} kcaH\ta b c\n")
     }
 
+    func test_present_belowU0600_replacesExactlyWhatFoundationsControlSetHolds() {
+        // The check below U+0600 answers without the set: it must agree with it on every scalar there.
+        let controls = CharacterSet.controlCharacters
+        for value in UInt32(0)..<0x600 {
+            let scalar = Unicode.Scalar(value)!
+            let name = "é" + String(Character(scalar)) + "ë"
+            // When
+            let line = sut.present([MailQueryMatch(address: "a@b.test", name: name, info: "")], format: .aerc).text
+            // Then: one space for a control (or format) character, the name as it is otherwise
+            let expected = controls.contains(scalar) ? "é ë" : name
+            XCTAssertEqual(line, "a@b.test\t\(expected)\n", String(format: "U+%04X", value))
+        }
+    }
+
     func test_present_plain_isMuttsLinesWithoutTheFirst_andNothingWhenNoneMatch() {
         // Given
         let matches = [MailQueryMatch(address: "ann@example.org", name: "Ann Lee", info: "work · Acme")]

@@ -42,6 +42,73 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertEqual(client.requests.map(\.source.name), ["corp"])
     }
 
+    func test_answer_entriesMappedAsTheyArrive_areTheLinesMappedAfter_withOrWithoutALookahead() throws {
+        // Given: two entries (one with two addresses, one with none), the size limit hit
+        let entries = [
+            entry("zoe", "Zoë Lee", mail: "zoe@corp.test"),
+            DirectoryEntry(
+                source: "corp", dn: "uid=al,dc=corp",
+                attributes: [
+                    ("cn", [Data("Al\u{1B}[31m Lee".utf8)]), ("o", [Data("Acme".utf8)]),
+                    ("mail", [Data("al@corp.test".utf8), Data("al2@corp.test".utf8)]),
+                ]),
+            entry("nobody", "No Mail", mail: "not an address"),
+        ]
+        client.answers = ["corp": DirectoryAnswer(entries: entries, more: true)]
+        let map: @Sendable (DirectoryEntry) -> [MailQueryMatch] = { DirectoryPresenter().mailMatches(for: $0) }
+        // When
+        let now = try sut.answer(for: "lee", directories: SourcesFake([corp]), client: client, mapEntry: map)
+        let ahead = try sut.answer(
+            for: "lee", directories: SourcesFake([corp]), client: ClientFake(),
+            lookahead: DirectoryLookahead(client: client), mapEntry: map)
+        let unmapped = try sut.answer(for: "lee", directories: SourcesFake([corp]), client: client)
+        // Then
+        XCTAssertEqual(now.fromDirectories, DirectoryPresenter().mailMatches(now.directories))
+        XCTAssertEqual(
+            now.fromDirectories,
+            [
+                MailQueryMatch(address: "zoe@corp.test", name: "Zoë Lee", info: "corp directory"),
+                MailQueryMatch(address: "al@corp.test", name: "Al [31m Lee", info: "corp directory · Acme"),
+                MailQueryMatch(address: "al2@corp.test", name: "Al [31m Lee", info: "corp directory · Acme"),
+            ])
+        XCTAssertEqual(ahead, now)
+        XCTAssertEqual(now.directories, unmapped.directories)
+        XCTAssertEqual(unmapped.fromDirectories, [], "nothing mapped without a mapping")
+        XCTAssertEqual(
+            now.directories.notices, ["directory corp: more entries match than the 3 shown; type more of the name"])
+    }
+
+    func test_answer_aDirectoryThatFails_hasNoMappedLines_evenForEntriesMappedBeforeIt() throws {
+        // Given: a directory that sends one entry, then times out
+        final class FailsAfterOne: DirectoryClient, @unchecked Sendable {
+            let first: DirectoryEntry
+            init(_ first: DirectoryEntry) { self.first = first }
+            func search(_ request: DirectoryRequest) -> DirectoryAnswer { search(request) { _ in } }
+            func search(_ request: DirectoryRequest, eachEntry: (DirectoryEntry) -> Void) -> DirectoryAnswer {
+                eachEntry(first)
+                return DirectoryAnswer(failure: .directory(name: "corp", .timeout, "no complete answer within 3 s"))
+            }
+        }
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var value = 0
+        }
+        let mapped = Count()
+        // When
+        let answer = try sut.answer(
+            for: "lee", directories: SourcesFake([corp]),
+            client: FailsAfterOne(entry("zoe", "Zoë Lee", mail: "z@corp.test")),
+            mapEntry: { entry in
+                mapped.lock.withLock { mapped.value += 1 }
+                return DirectoryPresenter().mailMatches(for: entry)
+            })
+        // Then: mapped as it came, but the answer is the failure's, as without a mapping
+        XCTAssertEqual(mapped.value, 1)
+        XCTAssertEqual(answer.fromDirectories, [])
+        XCTAssertEqual(answer.directories.entries, [])
+        XCTAssertEqual(answer.directories.notices, ["directory corp: no complete answer within 3 s"])
+    }
+
     func test_answer_aFailingDirectory_isANotice_andTheBookStands() throws {
         // Given
         client.answers = [
@@ -112,7 +179,7 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertThrowsError(
             try sut.answer(for: "lee", directories: Unreadable(), client: client, lookahead: lookahead))
         // Then: handed nothing, it finishes (a wait on it returns) having asked no directory
-        XCTAssertEqual(lookahead.wait(), DirectorySearch())
+        XCTAssertEqual(lookahead.wait().0, DirectorySearch())
         XCTAssertEqual(client.calls, ["prepare"])
     }
 

@@ -142,6 +142,23 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_sharedUIDs_areEachUIDHeldMoreThanOnce_withItsIDsInOrder_andNoOther() {
+        forEachStore {
+            // Given: a UID three times, one twice between them, one once
+            var twin = StoreSeeds.ann
+            twin.uid = "twin"
+            let first = try sut.insert(StoreSeeds.ann)
+            let twins = [try sut.insert(twin), try sut.insert(twin)].compactMap(\.id)
+            let second = try sut.insert(StoreSeeds.ann)
+            _ = try sut.insert(StoreSeeds.al)
+            let third = try sut.insert(StoreSeeds.ann)
+            // When
+            let shared = try sut.sharedUIDs()
+            // Then
+            XCTAssertEqual(shared, [StoreSeeds.ann.uid: [first, second, third].compactMap(\.id), "twin": twins])
+        }
+    }
+
     func test_update_incrementsVersion_andPersists() {
         forEachStore {
             // Given

@@ -248,6 +248,17 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_digitGramText_gramsOfSixAtEveryOtherDigit_acrossPhones() {
+        XCTAssertEqual(ContactSearch.digitGramText([]), "")
+        XCTAssertEqual(ContactSearch.digitGramText(["12345"]), "", "shorter than a gram")
+        XCTAssertEqual(ContactSearch.digitGramText(["123456"]), "123456")
+        XCTAssertEqual(ContactSearch.digitGramText(["1234567"]), "123456")
+        XCTAssertEqual(ContactSearch.digitGramText(["12345678"]), "123456 345678")
+        XCTAssertEqual(
+            ContactSearch.digitGramText(["12", "48123456789", "", "5550100"]),
+            "481234 123456 345678 555010")
+    }
+
     func test_indexedText_addsAMarkedWordForEachWordFollowedByANumber() {
         XCTAssertEqual(
             ContactSearch.indexedText("olga brown 636@example.org ann 7 b 0 b 2 x"),
@@ -741,7 +752,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
         // When
         _ = try sut.importSession { session in
@@ -772,7 +783,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA threads") } ?? -1
         // When
         _ = try sut.importSession { session in
@@ -803,7 +814,7 @@ final class SQLiteContactStoreTests: XCTestCase {
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let sut = try SQLiteContactStore(path: databasePath)
         let seen = Statements()
-        sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try sut.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let before = try sut.writer.read { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
         // When a first sync's pull of as many cards as make a large one is saved
         let cards = StoreSeeds.numbered(SQLiteContactStore.largePull)

@@ -442,7 +442,7 @@ final class SyncWorkerTests: XCTestCase {
         try store.delete(id: try XCTUnwrap(contact("ann").id), expectedVersion: nil)
         final class Statements: @unchecked Sendable { var sql: [String] = [] }
         let seen = Statements()
-        store.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
+        try store.writer.writeWithoutTransaction { db in db.trace { seen.sql.append($0.description) } }
         let indexed = try store.orphanedItems(account: "home").map(\.href)
         XCTAssertFalse(seen.sql.isEmpty)
         XCTAssertFalse(seen.sql.contains { $0.contains("NOT IN (SELECT id FROM contact)") }, "the plain query ran")

@@ -137,6 +137,34 @@ final class SyncWorkerUIDTests: XCTestCase {
         XCTAssertEqual(summary.sharedUIDs, [.init(uid: "cy", first: "/alice/book/c.vcf", second: "/alice/book/d.vcf")])
         XCTAssertEqual(try holders("cy"), [["Cy Dee", "home"], ["Cy Again", "home"]])
     }
+
+    func test_uidsWhoseHashesAllMatch_areStillToldApart_localContactMerged_onlyTrueTwinsNamed() throws {
+        // Given: every UID hashing alike (the pull keeps hashes, not UIDs); a local Bob
+        sut.uidHash = { _ in 7 }
+        _ = try store.insert(Contact(uid: "bob", givenName: "Bob", familyName: "Local"))
+        home.put("/alice/book/a.vcf", Seeds.CardDAV.card(uid: "ann", given: "Ann", family: "Lee"))
+        home.put("/alice/book/b.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Local", "TITLE:Chief"))
+        home.put("/alice/book/c.vcf", Seeds.CardDAV.card(uid: "cy", given: "Cy", family: "Dee"))
+        home.put("/alice/book/d.vcf", Seeds.CardDAV.card(uid: "twin", given: "Di", family: "One"))
+        home.put("/alice/book/e.vcf", Seeds.CardDAV.card(uid: "twin", given: "Di", family: "Two"))
+        home.put("/alice/book/f.vcf", Seeds.CardDAV.card(uid: "bob", given: "Bob", family: "Again"))
+
+        // When
+        let summary = try sync("home")
+
+        // Then: Bob's first card merged into the local Bob, the second beside it; Cy and Ann new
+        XCTAssertEqual([summary.pulled, summary.merged], [5, 1])
+        XCTAssertEqual(
+            summary.sharedUIDs,
+            [
+                .init(uid: "twin", first: "/alice/book/d.vcf", second: "/alice/book/e.vcf"),
+                .init(uid: "bob", first: "/alice/book/b.vcf", second: "/alice/book/f.vcf"),
+            ])
+        XCTAssertEqual(try holders("bob"), [["Bob Local", "home"], ["Bob Again", "home"]])
+        XCTAssertEqual(try store.contacts(uids: ["bob"]).first?.title, "Chief")
+        XCTAssertEqual(try holders("cy"), [["Cy Dee", "home"]])
+        XCTAssertEqual(try store.itemsWithoutBase(account: "home").count, 6)
+    }
 }
 
 /// The same rules in a large pull, worked out batch by batch on threads of their own.
@@ -149,6 +177,14 @@ final class SyncWorkerUIDPipelineTests: XCTestCase {
     }
 
     func test_aLargePull_withOneUIDInTwoBatches_andALocalContact_keepsBoth_matchesTheLocalOnce() throws {
+        try pullRepeatingTheFirstUID(hashingEveryUIDAlike: false)
+    }
+
+    func test_aLargePull_whereEveryUIDHashesAlike_decidesTheSame() throws {
+        try pullRepeatingTheFirstUID(hashingEveryUIDAlike: true)
+    }
+
+    func pullRepeatingTheFirstUID(hashingEveryUIDAlike: Bool) throws {
         // Given: 250 cards in batches of 100, the last repeating the first's UID; a local contact with it
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "SyncWorkerUIDPipelineTests-\(UUID().uuidString)")
@@ -166,8 +202,11 @@ final class SyncWorkerUIDPipelineTests: XCTestCase {
         server.put("/alice/book/z.vcf", Seeds.CardDAV.card(uid: "c0", given: "Given0", family: "Again"))
         _ = try store.insert(Contact(uid: "c0", givenName: "Given0", familyName: "Pull"))
 
+        let sut = SyncWorker(store: store)
+        if hashingEveryUIDAlike { sut.uidHash = { _ in 7 } }
+
         // When
-        let summary = try SyncWorker(store: store).sync(try XCTUnwrap(store.accounts().first), book: server)
+        let summary = try sut.sync(try XCTUnwrap(store.accounts().first), book: server)
 
         // Then
         XCTAssertEqual([summary.pulled, summary.merged], [249, 1])

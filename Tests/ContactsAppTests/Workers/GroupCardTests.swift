@@ -46,6 +46,25 @@ final class GroupCardTests: XCTestCase {
         XCTAssertTrue(GroupCard.isGroup(VCardRecord(lines: ["VERSION:4.0", "kind:GROUP", "FN:Crew"])))
     }
 
+    func test_mentionsKind_findsKINDColonInAnyASCIICase_likeASubstringSearch() {
+        // Given: texts around the word, each with what a plain search of the lower-cased bytes says
+        let texts = [
+            "", "KIND:", "kind:", "KiNd:group", "KIND", "KIND group", ":KIND", "KIN:D:", "KKIND:", "KIKIND:",
+            "X-ADDRESSBOOKSERVER-KIND:group", "NOTE:a KIND:b", "ǩIND:", "KÍND:", "zoë\nKIND:group", "::::KIND:",
+            "K\u{1A}ND:", "KIND\u{1A}",
+        ]
+        for text in texts {
+            let bytes = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, word = Array("kind:".utf8)
+            let expected =
+                bytes.count >= word.count
+                && (0...bytes.count - word.count).contains { at in
+                    Array(bytes[at..<at + word.count]) == word
+                }
+            // When / Then
+            XCTAssertEqual(GroupCard.mentionsKind(text), expected, text)
+        }
+    }
+
     func test_new_writesEachConvention() {
         // When
         let kind = GroupCard.new(uid: "g1", name: "Book club; Tuesdays", members: ["a"], convention: .kind)

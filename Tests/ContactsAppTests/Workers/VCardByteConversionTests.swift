@@ -128,4 +128,118 @@ final class VCardByteConversionTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), expected.joined(separator: "\r\n"))
         XCTAssertEqual(notes, [VCardWriter.addedNote("FN", version: .v4)])
     }
+
+    // MARK: - A card in its own version (`planSameVersion`, every export of an unchanged card)
+
+    /// The same-version plan's lines as strings, and its notes.
+    private func plannedSame(_ record: VCardRecord, _ version: VCardWriter.Version) -> (
+        lines: [String], notes: [String]
+    ) {
+        var text = record.text
+        return text.withUTF8 { bytes in
+            var notes = SUT.Notes()
+            let lines = SUT.planSameVersion(bytes, in: version, notes: &notes).flatMap { line -> [String] in
+                switch line {
+                case .kept(let range):
+                    return [String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)]
+                case .preferred: XCTFail("a card in its own version has no 4.0 PREF to write"); return []
+                case .converted(let converted): return converted
+                }
+            }
+            return (lines, notes.sentences)
+        }
+    }
+
+    /// What the writer gave before the plan: `convert` of the record's lines less its VERSION lines.
+    private func assertSameIsConvert(
+        _ record: VCardRecord, _ version: VCardWriter.Version, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let fast = plannedSame(record, version)
+        let lines = record.lines.filter { !($0.utf8.count <= 16 && $0.uppercased().hasPrefix("VERSION:")) }
+        let slow = SUT.convert(lines, from: SUT.SourceVersion(version), to: version)
+        XCTAssertEqual(fast.lines, slow.lines, message, file: file, line: line)
+        XCTAssertEqual(fast.notes, slow.notes, message, file: file, line: line)
+    }
+
+    func test_planSameVersion_isConvert_forEveryCorpusCardIn30And40() throws {
+        // Given: the corpus's files, read as an import reads them
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/vcards")
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "vcf" }
+        var checked: [VCardWriter.Version: Int] = [:]
+        for file in files {
+            for entry in VCardReader().read(try Data(contentsOf: file)).entries {
+                guard let card = entry.contact.card, card.version != .v21 else { continue }
+                let version: VCardWriter.Version = card.version == .v4 ? .v4 : .v3
+                // When / Then
+                assertSameIsConvert(card, version, "\(file.lastPathComponent) line \(entry.line)")
+                checked[version, default: 0] += 1
+            }
+        }
+        XCTAssertGreaterThan(checked[.v3] ?? 0, 40)
+        XCTAssertGreaterThan(checked[.v4] ?? 0, 5)
+    }
+
+    func test_planSameVersion_isConvert_lineByLineAtEachDecision_inBothVersions() {
+        // Given: one line for each way `convert` takes a line of a card in its own version
+        let lines = [
+            "VERSION:4.0", "version:3.0", "VERSION:4.0 ", "VERSION;X=Y:4.0", "End", "begin:VCARD", "item1.END:x",
+            "VERSION:2.\u{0}1", // the writer's VERSION lines dropped before; a control character noted
+            "FN:Ann Lee", "N:Lee;Ann;;;", ":no name", "item1.:empty name", "no property at all", "",
+            "EMAIL;TYPE=work:a@example.com", "TEL;VALUE=text;TYPE=cell:+351 945 874 9326",
+            "TEL;VALUE=uri:tel:+1-555-0101", "TEL;VALUE=URI:+1 555 0102", "tel;type=x;value=Uri:not a uri",
+            "REV:0", "REV:2017-05-10T14:36:01Z", "rev:20170510T143601Z", "REVISION:x",
+            "CLASS:PUBLIC", "NAME:x", "MAILER:x", "PROFILE:VCARD", "GEO:1.5;2.5", "GEO:geo:1.5,2.5", "geo;x=y:2,3",
+            "ANNIVERSARY:20000101", "RELATED;TYPE=friend:urn:uuid:1", "GENDER:F", "ORG-DIRECTORY:x", "X-GENDER:F",
+            "TEL;WORK:+1 555 0103", "N;CHARSET=UTF-8:Lee;Ann;;;", "PHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ SkZJRg==",
+            "PHOTO;ENCODING=BASE64;TYPE=JPEG:/9j/4AAQSkZJRg==", "NOTE;LANGUAGE=\"a;b:c\":x", "NOTE:a\u{0C}b",
+            "NOTE:a\u{85}b", "NÖTE:x", "VERSİON:4.0", "item1.VERSİON:4.0", "X-ÄB:x", "UID:1", "uid;x=y:2",
+            "ADR;TYPE=home:;;264 ul. Długa;Kraków;;77941;Poland", "BDAY:--0415",
+        ]
+        for version in [VCardWriter.Version.v3, .v4] {
+            for line in lines {
+                // When / Then: alone, and all together in one card
+                assertSameIsConvert(VCardRecord(lines: [line]), version, "\(version) \(line)")
+            }
+            assertSameIsConvert(VCardRecord(lines: lines), version, "\(version) all")
+            assertSameIsConvert(VCardRecord(lines: []), version, "\(version) none")
+            assertSameIsConvert(VCardRecord(text: "FN:A\n"), version, "\(version) an empty last line")
+        }
+    }
+
+    func test_export40As40_keepsTheCardsUIDWhenItIsTheContacts_andWritesTheContactsOtherwise() {
+        // Given: cards whose UID is the contact's byte for byte, escaped, spaced, or another
+        let cases: [(card: String, uid: String, written: String)] = [
+            ("UID:urn:uuid:6b94b5b5", "urn:uuid:6b94b5b5", "UID:urn:uuid:6b94b5b5"),
+            ("uid;VALUE=text:a\\,b", "a,b", "uid;VALUE=text:a\\,b"), // unescaped, it is the contact's
+            ("UID: padded ", "padded", "UID: padded "), // trimmed, it is the contact's
+            ("UID:e\u{301}", "\u{E9}", "UID:e\u{301}"), // canonically the same String
+            ("UID:old", "new", "UID:new"),
+            ("UID:", "new", "UID:new"),
+        ]
+        for (card, uid, written) in cases {
+            var contact = Contact(uid: uid, formattedName: "Ann Lee")
+            contact.card = VCardRecord(lines: ["VERSION:4.0", "FN:Ann Lee", card, "UID:second"])
+            var out: [UInt8] = []
+            var notes: [String] = []
+            // When
+            VCardWriter(version: .v4).append(contact, to: &out, notes: &notes)
+            // Then: one UID, the second left out, as before the card was written from its bytes
+            let expected = ["BEGIN:VCARD", "VERSION:4.0", "FN:Ann Lee", written, "END:VCARD", ""]
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), expected.joined(separator: "\r\n"), card)
+            XCTAssertEqual(notes, [], card)
+        }
+    }
+
+    func test_recordVersion_readsTheCommonSpellingsByBytes_andTheRestAsBefore() {
+        let cases: [(String, VCardVersion)] = [
+            ("VERSION:4.0", .v4), ("VERSION:3.0", .v3), ("VERSION:2.1", .v21), ("version:4.0", .v4),
+            ("VERSION:4", .v4), ("VERSION: 4.0", .v4), ("VERSION:4.1", .v3), ("VERSION:3.1", .v3), ("FN:x", .v3),
+        ]
+        for (line, version) in cases {
+            XCTAssertEqual(VCardRecord(lines: ["FN:A", line]).version, version, line)
+        }
+    }
 }

@@ -68,6 +68,73 @@ final class VCardReaderTests: XCTestCase {
             ])
     }
 
+    func test_types_lowerCasedSplitOnCommas_emptyPartsLeftOut_asTheGeneralRuleGives() throws {
+        // Given: values kept as they are (no comma, nothing to lower-case) and values that are not
+        let lines = [
+            "TEL;TYPE=work;TYPE=fax:1", "TEL;TYPE=HOME,VOICE:2", "TEL;TYPE=:3", "TEL;TYPE=work,,Cell,:4",
+            "TEL;TYPE=Büro;TYPE=\"x-a b\":5", "TEL;CELL;PREF:6", "TEL;TYPE=,:7", "TEL:8",
+        ]
+        for line in lines {
+            // When
+            let property = try VCardProperty(VCardContentLine(bytes: Array(line.utf8), line: 1))
+            // Then: what lower-casing every comma-separated part, empty ones left out, gives
+            let general = property.parameters.filter { $0.name == "TYPE" }.flatMap(\.values)
+                .flatMap { $0.split(separator: ",").map { $0.lowercased() } }
+            XCTAssertEqual(property.types, general, line)
+        }
+        let busy = try VCardProperty(VCardContentLine(bytes: Array("TEL;TYPE=work,,Cell,:4".utf8), line: 1))
+        XCTAssertEqual(busy.types, ["work", "cell"])
+        let bare = try VCardProperty(VCardContentLine(bytes: Array("TEL;TYPE=:3".utf8), line: 1))
+        XCTAssertEqual(bare.types, [])
+    }
+
+    func test_read_phoneNumbers_telURIsExtensionsAndSemicolons() {
+        let numbers = [
+            "+48 12 345 67 89": "+48 12 345 67 89", "tel:+1-555-0100": "+1-555-0100", "TEL:+1-555-0101": "+1-555-0101",
+            "tel:+1-555-0102;ext=7": "+1-555-0102 ext. 7", "+1 555 0103;phone-context=example.com": "+1 555 0103",
+            "+1 ;x": "+1", "tel: 5": "5",
+        ]
+        for (text, expected) in numbers {
+            // When
+            let result = read("BEGIN:VCARD\nFN:A B\nTEL;VALUE=uri:\(text)\nEND:VCARD\n")
+            // Then
+            XCTAssertEqual(result.entries.first?.contact.phones.first?.value, expected, text)
+        }
+    }
+
+    func test_read_birthdayInTheCommonForms_asTheGeneralPathReadsThem() {
+        // Given: dates in the forms read from their bytes, and each as a date-time, which is not
+        let dates = [
+            ("1990", "05", "17"), ("2000", "02", "29"), ("1900", "02", "29"), ("0000", "01", "01"),
+            ("1990", "13", "01"), ("1990", "04", "31"), ("9999", "12", "31"), ("1990", "05", "1x"),
+            ("199x", "05", "17"), ("", "05", "17"), ("", "02", "29"), ("", "02", "30"), ("", "00", "10"),
+        ]
+        for (year, month, day) in dates {
+            let forms =
+                year.isEmpty
+                ? ["--\(month)-\(day)", "--\(month)\(day)"] : ["\(year)-\(month)-\(day)", "\(year)\(month)\(day)"]
+            // The store's own parser of the ISO form, and the reader's general path (a date-time)
+            let expected = Birthday(parsing: forms[0])
+            XCTAssertEqual(VCardReader.birthday(forms[0] + "T00:00:00Z", omittedYear: nil), expected, forms[0])
+            for form in forms {
+                // When / Then
+                XCTAssertEqual(VCardReader.birthday(form, omittedYear: nil), expected, form)
+            }
+        }
+        XCTAssertEqual(VCardReader.birthday("19900517", omittedYear: nil), Birthday(year: 1990, month: 5, day: 17))
+        XCTAssertEqual(VCardReader.birthday("--0229", omittedYear: nil), Birthday(year: nil, month: 2, day: 29))
+        XCTAssertNil(VCardReader.birthday("1900-02-29", omittedYear: nil), "1900 was no leap year")
+        XCTAssertNil(VCardReader.birthday("0000-01-01", omittedYear: nil), "there is no year 0")
+        XCTAssertEqual(
+            VCardReader.birthday("1604-05-17", omittedYear: "1604"), Birthday(year: nil, month: 5, day: 17),
+            "Apple's year for none")
+        XCTAssertEqual(VCardReader.birthday("16040517", omittedYear: "1604"), Birthday(year: nil, month: 5, day: 17))
+        XCTAssertEqual(VCardReader.birthday(" 1990-05-17 ", omittedYear: nil), Birthday(year: 1990, month: 5, day: 17))
+        XCTAssertNil(VCardReader.birthday("1990-5-17", omittedYear: nil), "a month of one digit, as before")
+        XCTAssertNil(VCardReader.birthday("1990/05/17", omittedYear: nil))
+        XCTAssertNil(VCardReader.birthday("--05-17-18", omittedYear: nil))
+    }
+
     func test_read_rfc6868ParameterEscapes() throws {
         // When
         let property = try VCardProperty(

@@ -24,10 +24,14 @@ final class SceneStackTests: XCTestCase {
         super.tearDown()
     }
 
-    /// The scenes' ids, checked against the ids the stack keeps beside them after every change.
+    /// The scenes' ids, checked against the ids the stack keeps beside them after every change,
+    /// and the active scene's actions against the ones it keeps (`Session.run` looks calls up there).
     private var ids: [String] {
         let ids = sut.scenes.map(\.descriptor.id)
         XCTAssertEqual(sut.ids, ids, "the kept ids follow the scenes")
+        XCTAssertEqual(
+            sut.activeActions.map(\.name), sut.scenes.last?.descriptor.actions.map(\.name) ?? [],
+            "the kept actions are the active scene's")
         return ids
     }
 

@@ -34,7 +34,7 @@ extension SQLiteContactStore: SeenAddressStore {
 
     public func seenAddresses() throws -> [SeenAddress] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(db, sql: "SELECT address, count, last_seen FROM address_seen ORDER BY address").map {
                     SeenAddress(address: $0[0], count: $0[1], lastSeen: Date(timeIntervalSince1970: $0[2]))
                 }
@@ -45,7 +45,7 @@ extension SQLiteContactStore: SeenAddressStore {
     public func contacts(withEmail address: String) throws -> [Contact] {
         guard let key = MatchKeys.email(address) else { return [] }
         let ids = try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Int64.fetchAll(
                     db, sql: "SELECT DISTINCT id FROM contact_key WHERE key = ? AND kind = 'email' ORDER BY id",
                     arguments: [key])

@@ -226,7 +226,7 @@ extension SQLiteContactStore: ContactJournal {
 
     public func history(contactID: Int64?, limit: Int) throws -> [ChangeSetRecord] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 guard let id = contactID else {
                     return try Self.changeSets(where: "1 ORDER BY id DESC LIMIT ?", [limit], db)
                 }
@@ -242,7 +242,7 @@ extension SQLiteContactStore: ContactJournal {
 
     public func trash() throws -> [TrashedContact] {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT image, deleted_at FROM contact_trash ORDER BY deleted_at DESC, id DESC"
                 )
@@ -304,11 +304,13 @@ extension SQLiteContactStore: ContactJournal {
     }
 
     /// Read on the writer's connection, as the open's checks are: a session asks this once at
-    /// start-up (`JournalNotices`), before it needs a reader connection, if it ever does.
+    /// start-up (`JournalNotices`), before it needs a reader connection, if it ever does. A
+    /// store that has not written yet (`openReadingFirst`) reads it on its one connection.
     public func lastSequence() throws -> Int64 {
-        try guarded {
-            try writer.writeWithoutTransaction { db in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0
-            }
+        let read = { (db: Database) in try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0 }
+        return try guarded {
+            if case .readingFirst(let book) = connection, !book.hasWritten { return try book.queue.read(read) }
+            return try writer.writeWithoutTransaction(read)
         }
     }
 
@@ -317,7 +319,7 @@ extension SQLiteContactStore: ContactJournal {
 
     public func changes(after sequence: Int64) throws -> (changes: [JournalChange], sequence: Int64) {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 let now = try Int64.fetchOne(db, sql: "SELECT seq FROM journal_clock") ?? 0
                 guard now > sequence else { return ([], sequence) }
                 let sets = try Row.fetchAll(

@@ -11,7 +11,7 @@ extension SQLiteContactStore {
         let (limit, offset) = query.window
         return try guarded {
             // One read transaction: the page and the total describe the same snapshot.
-            try writer.read { db in
+            try reader.read { db in
                 let search = try ResolvedSearch(parsed, db)
                 // `offset` is handed the total once counted: a page past the end may be the last
                 // one (`ContactQuery.lastPageWhenPastTheEnd`), found in the same read.
@@ -53,7 +53,7 @@ extension SQLiteContactStore {
     /// sort order, without the planner's anchors (a filter people use on books of their size).
     private func bookPage(_ query: ContactQuery, book: String, _ parsed: ContactSearch) throws -> ContactPage {
         try guarded {
-            try writer.read { db in
+            try reader.read { db in
                 var filter = "\(Self.bookOfContact) = ?"
                 var arguments: StatementArguments = [book]
                 if !parsed.isEmpty {

@@ -139,13 +139,18 @@ extension ContactSearch {
     /// second digit, so `digitGramQuery` finds every phone that contains it (and a few more,
     /// which the caller rules out by checking the digits themselves).
     static func digitGramText(_ phoneDigits: [String]) -> String {
-        phoneDigits.flatMap { digits -> [String] in
+        // Into one buffer: a string per gram, an array per phone and the join were 2 % of an
+        // import's reading thread (bench/FINDINGS.md, branch `import5`). The digits are ASCII.
+        var out: [UInt8] = []
+        for digits in phoneDigits {
             let bytes = Array(digits.utf8)
-            guard bytes.count >= gramLength else { return [] }
-            return stride(from: 0, through: bytes.count - gramLength, by: 2).map {
-                String(decoding: bytes[$0..<$0 + gramLength], as: UTF8.self)
+            guard bytes.count >= gramLength else { continue }
+            for start in stride(from: 0, through: bytes.count - gramLength, by: 2) {
+                if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+                out.append(contentsOf: bytes[start..<start + gramLength])
             }
-        }.joined(separator: " ")
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The FTS5 query for the phones that may contain `digits`: its grams at its first and

@@ -18,15 +18,26 @@ public enum GroupCard {
         }
     }
 
-    private static func mentionsKind(_ text: String) -> Bool {
-        var matched = 0
-        let word = Array("KIND:".utf8)
-        for byte in text.utf8 {
-            let upper = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
-            matched = upper == word[matched] ? matched + 1 : (upper == word[0] ? 1 : 0)
-            if matched == word.count { return true }
+    /// Whether `KIND:` occurs in the text, any ASCII case. Each colon is found by `memchr` and the
+    /// four bytes before it compared: stepping every byte of every card was 4 % of an import's
+    /// reading thread (bench/FINDINGS.md, branch `import5`).
+    static func mentionsKind(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, bytes.count >= 5 else { return false }
+            var at = 4
+            while at < bytes.count, let found = memchr(base + at, 0x3A, bytes.count - at) {
+                let colon = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                // `| 0x20` lower-cases the letters and maps no other byte onto one.
+                if base[colon - 4] | 0x20 == 0x6B, base[colon - 3] | 0x20 == 0x69, base[colon - 2] | 0x20 == 0x6E,
+                    base[colon - 1] | 0x20 == 0x64
+                {
+                    return true
+                }
+                at = colon + 1
+            }
+            return false
         }
-        return false
     }
 
     public static func convention(of card: VCardRecord) -> GroupConvention {

@@ -41,6 +41,15 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
                     ?? bytes.count
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 if line.count <= 16 && Self.startsWithVersionName(line) {
+                    // `VERSION:4.0` as nearly every card says it, without a String to trim.
+                    if line.count == 11 && line[9] == UInt8(ascii: ".") {
+                        switch (line[8], line[10]) {
+                        case (UInt8(ascii: "4"), UInt8(ascii: "0")): return .v4
+                        case (UInt8(ascii: "3"), UInt8(ascii: "0")): return .v3
+                        case (UInt8(ascii: "2"), UInt8(ascii: "1")): return .v21
+                        default: break
+                        }
+                    }
                     let value = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)
                     return VCardVersion(versionValue: value) ?? .v3
                 }

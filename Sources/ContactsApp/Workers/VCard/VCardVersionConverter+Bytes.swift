@@ -64,6 +64,66 @@ extension VCardVersionConverter {
         return plan
     }
 
+    /// The lines of a card whose record's bytes these are, written in the card's own version:
+    /// what the writer gives for `convert(lines, from: version, to: version)` of the record's
+    /// lines less its VERSION lines, line for line and note for note. A line `convert` would
+    /// give back as it is (most lines of most cards) is kept as the record's bytes; any other
+    /// (a control character, a name that is not ASCII, a REV, a repair, a property the version
+    /// has no place for) goes through `sameVersion` as a String. A String per line was most of
+    /// a same-version export's time (bench/FINDINGS.md, branch export5).
+    static func planSameVersion(
+        _ bytes: UnsafeBufferPointer<UInt8>, in version: VCardWriter.Version, notes: inout Notes
+    ) -> [PlannedLine] {
+        var plan: [PlannedLine] = []
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] } // `VCardRecord.lines` of an empty text
+        plan.reserveCapacity(16)
+        var start = 0
+        while true {
+            // The record's lines are joined by LF, which no line holds (`VCardRecord.lines`).
+            var end = bytes.count
+            if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                end = UnsafePointer<UInt8>(newline.assumingMemoryBound(to: UInt8.self)) - base
+            }
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            // The writer leaves out the card's VERSION lines before converting (`isVersionLine`).
+            if !(line.count <= 16 && VCardRecord.startsWithVersionName(line)) {
+                switch sameVersionKind(line, in: version) {
+                case .writersOwn: break
+                case .kept: plan.append(.kept(start..<end))
+                default:
+                    var converted: [String] = []
+                    sameVersion(String(decoding: line, as: UTF8.self), in: version, notes: &notes, to: &converted)
+                    plan.append(.converted(converted))
+                }
+            }
+            if end == bytes.count { break }
+            start = end + 1
+        }
+        return plan
+    }
+
+    /// Whether `sameVersion` gives a line back as it is (`.kept`) or drops it as BEGIN, END or
+    /// VERSION (`.writersOwn`), decided by its bytes; `.parsed` when the String's way must decide.
+    private static func sameVersionKind(_ line: UnsafeBufferPointer<UInt8>, in version: VCardWriter.Version)
+        -> LineKind
+    {
+        // The group and name end at the first `;` or `:` (`isWritersOwn`).
+        var separator = 0
+        while separator < line.count, line[separator] != UInt8(ascii: ";"), line[separator] != UInt8(ascii: ":") {
+            if line[separator] >= 0x80 { return .parsed } // upper-cased by Unicode's rules in `isWritersOwn`
+            separator += 1
+        }
+        guard separator < line.count, !ControlCharacters.contains(line) else { return .parsed }
+        let head = UnsafeBufferPointer(rebasing: line[..<separator])
+        if isUpperCased(head, "BEGIN") || isUpperCased(head, "END") || isUpperCased(head, "VERSION") {
+            return .writersOwn
+        }
+        // A REV is read as a date (`isUnreadableRevision`): one line a card, the String's way.
+        if line[0] | 0x20 == UInt8(ascii: "r") { return .parsed }
+        if Syntax.needsRepair(line, in: version) || Names.hasNoPlace(line, in: version) { return .parsed }
+        return .kept
+    }
+
     private enum LineKind {
         case unreadable, writersOwn, kept, parsed
         case preferred(colon: Int, name: Range<Int>)

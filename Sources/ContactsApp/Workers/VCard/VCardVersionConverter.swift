@@ -46,26 +46,7 @@ struct VCardVersionConverter {
             // are looked at, and a line is parsed only when it is not valid in its own version.
             var out: [String] = []
             out.reserveCapacity(lines.count)
-            for var line in lines {
-                if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
-                // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
-                if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { continue }
-                if Syntax.needsRepair(line, in: target) {
-                    // A repaired line may still have no place in the version (fuzz-vcard: a 3.0
-                    // card's `RELATED;BEGI;N:x`, in 2.1's syntax and 4.0-only): formed as one then.
-                    for repaired in Syntax.repaired(line, in: target, notes: &notes) {
-                        if Names.hasNoPlace(repaired, in: target) {
-                            out.append(contentsOf: Self.ownVersionForm(repaired, in: target, notes: &notes))
-                        } else {
-                            out.append(repaired)
-                        }
-                    }
-                } else if Names.hasNoPlace(line, in: target) {
-                    out.append(contentsOf: Self.ownVersionForm(line, in: target, notes: &notes))
-                } else {
-                    out.append(line)
-                }
-            }
+            for line in lines { sameVersion(line, in: target, notes: &notes, to: &out) }
             return (out, notes.sentences)
         }
         var card = Card()
@@ -108,6 +89,32 @@ struct VCardVersionConverter {
         default: break
         }
         return (card.lines, notes.sentences)
+    }
+
+    /// One line of a card written in its own version: appended to `out` as it is, repaired,
+    /// formed as the version has it, or not at all (`convert`'s same-version path, line by line).
+    static func sameVersion(
+        _ line: String, in target: VCardWriter.Version, notes: inout Notes, to out: inout [String]
+    ) {
+        var line = line
+        if ControlCharacters.contains(line) { line = ControlCharacters.removed(from: line, notes: &notes) }
+        // Checked after the control characters are gone: `VERSION:2.\0 1` is a VERSION too.
+        if Self.isWritersOwn(line) || Self.isUnreadableRevision(line, notes: &notes) { return }
+        if Syntax.needsRepair(line, in: target) {
+            // A repaired line may still have no place in the version (fuzz-vcard: a 3.0
+            // card's `RELATED;BEGI;N:x`, in 2.1's syntax and 4.0-only): formed as one then.
+            for repaired in Syntax.repaired(line, in: target, notes: &notes) {
+                if Names.hasNoPlace(repaired, in: target) {
+                    out.append(contentsOf: Self.ownVersionForm(repaired, in: target, notes: &notes))
+                } else {
+                    out.append(repaired)
+                }
+            }
+        } else if Names.hasNoPlace(line, in: target) {
+            out.append(contentsOf: Self.ownVersionForm(line, in: target, notes: &notes))
+        } else {
+            out.append(line)
+        }
     }
 
     /// A line of a card in the version written that the version has no place for (a 3.0 card's
@@ -197,37 +204,44 @@ struct VCardVersionConverter {
         /// allocating: every line of every same-version export comes here.
         static func needsRepair(_ line: String, in version: VCardWriter.Version, countingCharset: Bool = true) -> Bool {
             func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-                var quoted = false, encodingB = false
-                var segmentStart = -1 // the first parameter's start, once the name has ended
-                var index = 0
-                while index <= bytes.count {
-                    let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ":")
-                    if byte == UInt8(ascii: "\"") { quoted.toggle() }
-                    if quoted || (byte != UInt8(ascii: ";") && byte != UInt8(ascii: ":")) { index += 1; continue }
-                    if segmentStart >= 0 {
-                        let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
-                        // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
-                        guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
-                        let name = UnsafeBufferPointer(rebasing: segment[..<equals])
-                        if countingCharset && isName(name, "CHARSET") { return true }
-                        if isName(name, "ENCODING") {
-                            let value = UnsafeBufferPointer(rebasing: segment[(equals + 1)...])
-                            if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) {
-                                return true
-                            }
-                            encodingB = true
-                        }
-                    }
-                    if byte == UInt8(ascii: ":") { break }
-                    segmentStart = index + 1
-                    index += 1
-                }
-                // 3.0's inline binary with the spaces of a 2.1 fold left in it.
-                return encodingB
-                    && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
-                        || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
+                needsRepair(bytes, in: version, countingCharset: countingCharset)
             }
             return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// `needsRepair` of a line's UTF-8 bytes.
+        static func needsRepair(
+            _ bytes: UnsafeBufferPointer<UInt8>, in version: VCardWriter.Version, countingCharset: Bool = true
+        ) -> Bool {
+            var quoted = false, encodingB = false
+            var segmentStart = -1 // the first parameter's start, once the name has ended
+            var index = 0
+            while index <= bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ":")
+                if byte == UInt8(ascii: "\"") { quoted.toggle() }
+                if quoted || (byte != UInt8(ascii: ";") && byte != UInt8(ascii: ":")) { index += 1; continue }
+                if segmentStart >= 0 {
+                    let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+                    // A bare parameter (2.1's `TEL;WORK`), CHARSET, or an ENCODING the version has not.
+                    guard let equals = segment.firstIndex(of: UInt8(ascii: "=")) else { return true }
+                    let name = UnsafeBufferPointer(rebasing: segment[..<equals])
+                    if countingCharset && isName(name, "CHARSET") { return true }
+                    if isName(name, "ENCODING") {
+                        let value = UnsafeBufferPointer(rebasing: segment[(equals + 1)...])
+                        if version == .v4 || !(value.count == 1 && value[0] | 0x20 == UInt8(ascii: "b")) {
+                            return true
+                        }
+                        encodingB = true
+                    }
+                }
+                if byte == UInt8(ascii: ":") { break }
+                segmentStart = index + 1
+                index += 1
+            }
+            // 3.0's inline binary with the spaces of a 2.1 fold left in it.
+            return encodingB
+                && (memchr(bytes.baseAddress!, 0x20, bytes.count) != nil
+                    || memchr(bytes.baseAddress!, 0x09, bytes.count) != nil)
         }
 
         /// A line whose parameters are all `TYPE=` with plain values (letters, digits, `-`, `_`;
@@ -1225,52 +1239,54 @@ extension VCardVersionConverter {
         /// (`onlyIn4` in 3.0; in 4.0 those RFC 6350 removed, and a GEO that is no `geo:` URI). By
         /// the name's bytes: every line of every same-version export comes here.
         static func hasNoPlace(_ line: String, in version: VCardWriter.Version) -> Bool {
-            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-                var start = 0, end = 0
-                while end < bytes.count && bytes[end] != UInt8(ascii: ";") && bytes[end] != UInt8(ascii: ":") {
-                    if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
-                    end += 1
-                }
-                let length = end - start
-                guard length >= 3 && length <= 14 else { return false }
-                let first = bytes[start] & 0xDF
-                if length == 3 && first == UInt8(ascii: "T") && end < bytes.count && bytes[end] == UInt8(ascii: ";") {
-                    // TEL;VALUE=uri with a value that is no URI; parsed only when `VALUE=URI` is among
-                    // its parameters' bytes (a same-version export passes every TEL;TYPE=... here).
-                    guard bytes[start + 1] & 0xDF == UInt8(ascii: "E"), bytes[start + 2] & 0xDF == UInt8(ascii: "L"),
-                        let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":"))
-                    else { return false }
-                    let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
-                    let needle = Array("VALUE=URI".utf8)
-                    guard head.count >= needle.count,
-                        (0...(head.count - needle.count)).contains(where: { offset in
-                            needle.indices.allSatisfy { head[offset + $0] & 0xDF == needle[$0] & 0xDF }
-                        })
-                    else { return false }
-                    guard let property = try? VCardProperty(text: line) else { return false }
-                    return property.values(of: "VALUE").first?.lowercased() == "uri"
-                        && !Binary.looksLikeURI(property.value)
-                }
-                // Compared as bytes, case folded, with no string made: most lines are no candidate.
-                let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                func isOne(of names: [[UInt8]]) -> Bool {
-                    names.contains { candidate in
-                        candidate.count == length && candidate[0] == first
-                            && zip(name, candidate).allSatisfy {
-                                $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-"))
-                            }
-                    }
-                }
-                if version == .v3 { return isOne(of: onlyIn4Bytes) }
-                if isOne(of: removedIn4Bytes) { return true }
-                if isOne(of: geoBytes) {
-                    guard let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
-                    let value = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
-                    return !(value.count >= 4 && zip(value.prefix(4), "geo:".utf8).allSatisfy { $0 | 0x20 == $1 })
-                }
-                return false
-            }
+            func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { hasNoPlace(bytes, in: version, line: line) }
             return line.utf8.withContiguousStorageIfAvailable(scan) ?? Array(line.utf8).withUnsafeBufferPointer(scan)
+        }
+
+        /// `hasNoPlace` of a line's UTF-8 bytes; `line` is their text, made from them when nil (only
+        /// a `TEL;VALUE=uri` is parsed).
+        static func hasNoPlace(
+            _ bytes: UnsafeBufferPointer<UInt8>, in version: VCardWriter.Version, line: String? = nil
+        ) -> Bool {
+            var start = 0, end = 0
+            while end < bytes.count && bytes[end] != UInt8(ascii: ";") && bytes[end] != UInt8(ascii: ":") {
+                if bytes[end] == UInt8(ascii: ".") { start = end + 1 }
+                end += 1
+            }
+            let length = end - start
+            guard length >= 3 && length <= 14 else { return false }
+            let first = bytes[start] & 0xDF
+            if length == 3 && first == UInt8(ascii: "T") && end < bytes.count && bytes[end] == UInt8(ascii: ";") {
+                // TEL;VALUE=uri with a value that is no URI; parsed only when `VALUE=URI` is among
+                // its parameters' bytes (a same-version export passes every TEL;TYPE=... here).
+                guard bytes[start + 1] & 0xDF == UInt8(ascii: "E"), bytes[start + 2] & 0xDF == UInt8(ascii: "L"),
+                    let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":"))
+                else { return false }
+                let head = UnsafeBufferPointer(rebasing: bytes[end..<colon])
+                guard Self.containsValueURI(head) else { return false }
+                guard let property = try? VCardProperty(text: line ?? String(decoding: bytes, as: UTF8.self))
+                else { return false }
+                return property.values(of: "VALUE").first?.lowercased() == "uri"
+                    && !Binary.looksLikeURI(property.value)
+            }
+            // Compared as bytes, case folded, with no string made: most lines are no candidate.
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            func isOne(of names: [[UInt8]]) -> Bool {
+                names.contains { candidate in
+                    candidate.count == length && candidate[0] == first
+                        && zip(name, candidate).allSatisfy {
+                            $0 & 0xDF == $1 || ($0 == $1 && $1 == UInt8(ascii: "-"))
+                        }
+                }
+            }
+            if version == .v3 { return isOne(of: onlyIn4Bytes) }
+            if isOne(of: removedIn4Bytes) { return true }
+            if isOne(of: geoBytes) {
+                guard let colon = bytes[end...].firstIndex(of: UInt8(ascii: ":")) else { return false }
+                let value = UnsafeBufferPointer(rebasing: bytes[(colon + 1)...])
+                return !(value.count >= 4 && zip(value.prefix(4), "geo:".utf8).allSatisfy { $0 | 0x20 == $1 })
+            }
+            return false
         }
 
         /// 3.0's properties RFC 6350 has not, that a 4.0 card may still hold (dropped with a note).
@@ -1278,6 +1294,20 @@ extension VCardVersionConverter {
         private static let removedIn4Bytes = removedIn4.map { Array($0.utf8) }
         private static let onlyIn4Bytes = onlyIn4.map { Array($0.utf8) }
         private static let geoBytes = [Array("GEO".utf8)]
+        private static let valueURI = Array("VALUE=URI".utf8)
+
+        /// Whether `VALUE=URI`, in any case, is among the bytes (a loop: every TEL of a
+        /// same-version export is searched).
+        private static func containsValueURI(_ head: UnsafeBufferPointer<UInt8>) -> Bool {
+            let needle = valueURI
+            guard head.count >= needle.count else { return false }
+            for offset in 0...(head.count - needle.count) where head[offset] & 0xDF == UInt8(ascii: "V") {
+                var index = 1
+                while index < needle.count && head[offset + index] & 0xDF == needle[index] & 0xDF { index += 1 }
+                if index == needle.count { return true }
+            }
+            return false
+        }
 
         /// Properties RFC 6350 and its extensions (RFC 6474, RFC 6715) added, that 3.0 has not.
         /// CALURI, CALADRURI, FBURL (RFC 2739) and IMPP (RFC 4770) are in 3.0 too.

@@ -90,8 +90,24 @@ public struct VCardWriter {
     private func appendCard(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String]) {
         let uid = contact.uid
         var hasUID = false
-        let source = VCardVersionConverter.SourceVersion(rawValue: card.version.rawValue) ?? .v3
-        if source == .v3 && version == .v4 && appendCard3As4(card, of: contact, to: &lines, notes: &notes) { return }
+        let source: VCardVersionConverter.SourceVersion
+        switch card.version {
+        case .v21: source = .v21
+        case .v3: source = .v3
+        case .v4: source = .v4
+        }
+        if source == .v3 && version == .v4
+            && appendPlanned(card, of: contact, to: &lines, notes: &notes, plan: VCardVersionConverter.plan3To4)
+        {
+            return
+        }
+        if source == VCardVersionConverter.SourceVersion(version) {
+            let version = version
+            _ = appendPlanned(card, of: contact, to: &lines, notes: &notes) { bytes, notes in
+                VCardVersionConverter.planSameVersion(bytes, in: version, notes: &notes)
+            }
+            return
+        }
         // Valid for the version written: 2.1 syntax repaired, 3.0 and 4.0 converted (RFC 6350
         // Appendix A); a card already in this version comes back as it is.
         let converted = VCardVersionConverter.convert(
@@ -110,16 +126,18 @@ public struct VCardWriter {
         if !hasUID && !uid.isEmpty { lines.start("UID:"); lines.escaped(uid); lines.end() }
     }
 
-    /// `appendCard` of a 3.0 card in 4.0 from the record's bytes (`VCardVersionConverter.plan3To4`):
-    /// the same bytes and notes, with no String per line. False, having written nothing, for a
-    /// card the plan does not read.
-    private func appendCard3As4(_ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String])
-        -> Bool
-    {
+    /// `appendCard` from the record's bytes, by a plan of its lines: a 3.0 card in 4.0
+    /// (`VCardVersionConverter.plan3To4`), a card in its own version (`planSameVersion`). The
+    /// same bytes and notes, with no String per line. False, having written nothing, for a card
+    /// the plan does not read.
+    private func appendPlanned(
+        _ card: VCardRecord, of contact: Contact, to lines: inout Lines, notes: inout [String],
+        plan: (UnsafeBufferPointer<UInt8>, inout VCardVersionConverter.Notes) -> [VCardVersionConverter.PlannedLine]?
+    ) -> Bool {
         var text = card.text
         return text.withUTF8 { bytes in
             var converterNotes = VCardVersionConverter.Notes()
-            guard let plan = VCardVersionConverter.plan3To4(bytes, notes: &converterNotes) else { return false }
+            guard let plan = plan(bytes, &converterNotes) else { return false }
             notes += converterNotes.sentences
             var hasFN = false, hasN = false
             func see(_ name: NameProperty) {
@@ -149,7 +167,15 @@ public struct VCardWriter {
                 switch line {
                 case .kept(let range):
                     let line = UnsafeBufferPointer(rebasing: bytes[range])
-                    if Self.isUIDLine(line) && !keepsUID(String(decoding: line, as: UTF8.self)) { continue }
+                    if Self.isUIDLine(line) {
+                        // The card's UID byte for byte the contact's (every card of a book its
+                        // import made): kept without a String made and unescaped.
+                        if !hasUID && Self.isPlainUIDLine(line, of: contact.uid) {
+                            hasUID = true
+                        } else if !keepsUID(String(decoding: line, as: UTF8.self)) {
+                            continue
+                        }
+                    }
                     lines.line(line)
                 case .preferred(let range, let colon, let name):
                     lines.startLine()
@@ -259,6 +285,20 @@ public struct VCardWriter {
             let separator = bytes.next()
         else { return false }
         return separator == UInt8(ascii: ":") || separator == UInt8(ascii: ";")
+    }
+
+    /// Whether a UID line's value is `uid`'s bytes, with nothing that unescaping or trimming
+    /// it would change (no backslash or CR; no space, tab or byte beyond ASCII at either end):
+    /// `keepsUID` would keep it then. Bytes that differ may still be the same String (Unicode's
+    /// canonical equivalence): the String's way decides those.
+    private static func isPlainUIDLine(_ line: UnsafeBufferPointer<UInt8>, of uid: String) -> Bool {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let value = UnsafeBufferPointer(rebasing: line[(colon + 1)...])
+        guard let first = value.first, let last = value.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F,
+            memchr(value.baseAddress!, 0x5C, value.count) == nil, memchr(value.baseAddress!, 0x0D, value.count) == nil
+        else { return false }
+        var uid = uid
+        return uid.withUTF8 { $0.count == value.count && memcmp($0.baseAddress!, value.baseAddress!, value.count) == 0 }
     }
 
     private static func isUIDLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
