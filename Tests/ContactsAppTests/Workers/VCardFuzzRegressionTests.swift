@@ -417,4 +417,20 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual("N:\u{0618}x".splitAtFirst(":")?.rest, "\u{0618}x")
         XCTAssertNil("N".splitAtFirst(":"))
     }
+
+    func test_read21_aBackslashBeforeAControlCharacter_goesWithIt_asInTheCardWrittenFromIt() throws {
+        // Given the shape fuzz-vcard found after the sixteenth session's merge: a 2.1 N whose
+        // backslash precedes NULs (the reader kept it, `A\`, where the 3.0 export dropped it: `A`)
+        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;A\\\u{0}\u{0};B\\\\\r\nEND:VCARD\r\n"
+        // When
+        let contact = try readOne(card)
+        let inThree = try readOne(VCardWriter(version: .v3).card(for: contact))
+        let inFour = try readOne(VCardWriter(version: .v4).card(for: contact))
+        // Then
+        XCTAssertEqual(contact.givenName, "A")
+        XCTAssertEqual(contact.fullName, "A")
+        for written in [inThree, inFour] {
+            XCTAssertEqual([written.givenName, written.fullName], ["A", "A"])
+        }
+    }
 }

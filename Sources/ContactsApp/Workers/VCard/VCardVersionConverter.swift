@@ -769,6 +769,10 @@ extension VCardVersionConverter {
                     case "\\" where structured: current.append("\\")
                     case ";" where !structured:
                         current.append("\\"); current.append(";")
+                    // `\<NUL>` escapes the control character, so the backslash goes with it, as
+                    // `ControlCharacters.removed` does before a conversion (fuzz-vcard: `N:;A\<NUL>;B`).
+                    case _ where ControlCharacters.isControl(next):
+                        current.unicodeScalars.append(next)
                     default:
                         current.append("\\")
                         if next == "\\" { current.append("\\") } else { current.unicodeScalars.append(next) }

@@ -187,7 +187,7 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
     let text = writer.card(for: original)
     _ = checkWellFormed(text, version: version)
     let back = readOne(text)
-    let contact = withoutControlCharacters(original)
+    guard let contact = withoutControlCharacters(original) else { return }
     let hasPref = contact.card!.lines.contains { line in
         let head = (line.splitAtFirst(":")?.head ?? line).uppercased()
         return head.contains(";PREF") || head.contains("PREF,") || head.contains("=PREF")
@@ -229,8 +229,11 @@ private func otherVersionTrip(_ original: Contact, to version: VCardWriter.Versi
 
 /// The contact as its card reads with the converter's first step done on every line: control
 /// characters removed, and then the lines naming BEGIN, END or VERSION dropped (the card is read
-/// in the version it was).
-private func withoutControlCharacters(_ contact: Contact) -> Contact {
+/// in the version it was). Nil when those lines, read as a card, are not the same lines: a
+/// removal can make a parameter say quoted-printable, whose trailing `=` would join the next
+/// line, or leave a card with nothing in it (`D:<NUL>`); the converter works line by line and
+/// never joins them, so such a card has no oracle here (the other checks still hold for it).
+private func withoutControlCharacters(_ contact: Contact) -> Contact? {
     let card = contact.card!
     let lines = card.lines
     guard lines.contains(where: VCardVersionConverter.ControlCharacters.contains) else { return contact }
@@ -239,8 +242,13 @@ private func withoutControlCharacters(_ contact: Contact) -> Contact {
         VCardVersionConverter.ControlCharacters.contains(line)
             ? VCardVersionConverter.ControlCharacters.removed(from: line, notes: &notes) : line
     }.filter { !isWritersOwn($0) }
-    return readOne(
-        (["BEGIN:VCARD", "VERSION:" + card.version.rawValue] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }.joined())
+    let text = (["BEGIN:VCARD", "VERSION:" + card.version.rawValue] + cleaned + ["END:VCARD"]).map { $0 + "\r\n" }
+        .joined()
+    let read = VCardReader().read(Data(text.utf8))
+    guard read.problems.isEmpty, read.entries.count == 1, let readCard = read.entries[0].contact.card,
+        readCard.lines.filter({ !isVersionLine($0) }).count == cleaned.count
+    else { return nil }
+    return read.entries[0].contact
 }
 
 // MARK: - What is written
