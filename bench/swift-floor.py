@@ -15,7 +15,7 @@ running `query`'s FTS query on BOOK (compare-start.py's), and CONTACTSBOOK's `--
 --db BOOK EMAIL` and its pre-main floor (bench/nomain.c preloaded). Medians of wall (spawn to exit)
 and CPU (user + sys, from wait4); each program's relative relocations (what the loader writes
 into copy-on-write pages) from `readelf -r`."""
-import importlib.util, os, re, statistics, subprocess, sys, tempfile
+import importlib.util, os, re, shutil, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -42,9 +42,18 @@ def relocations(path):
 
 
 def main():
+    if len(sys.argv) not in (4, 5) or (len(sys.argv) == 5 and not sys.argv[4].isdigit()):
+        sys.exit("usage: swift-floor.py CONTACTSBOOK BOOK EMAIL_FRAGMENT [ROUNDS] > table.md")
     binary, book, email = sys.argv[1:4]
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 150
     work = tempfile.mkdtemp(prefix="swift-floor-")
+    try:
+        measure(binary, book, email, rounds, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(binary, book, email, rounds, work):
     swiftc = os.environ.get("SWIFTC", "swiftc")
     c = os.path.join(work, "c")
     subprocess.run(["cc", "-O2", "-o", c, os.path.join(HERE, "echo.c")], check=True)
