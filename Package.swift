@@ -37,6 +37,16 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
     let lazyLibEdit = false
 #endif
 
+/// Release code asks the runtime for a generic type's metadata through its accessor, passing the
+/// conformances it knows, not through a mangled name: from a mangled name the runtime checks each
+/// requirement again (`Dictionary<String, …>`: `String: Hashable`), and each first check of a type
+/// and a protocol is a scan of every conformance record of the binary, ~0.43M instructions
+/// (bench/FINDINGS.md, `start6`). Our targets only: SwiftPM sets no flags on the dependencies.
+let directMetadataAccess: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "ContactsBook",
     platforms: [.macOS(.v13)],
@@ -62,9 +72,9 @@ let package = Package(
     targets: [
         // The reusable Clean Swift core: scenes, actions, router, session, front ends.
         // It knows nothing of contacts.
-        .target(name: "SceneCore"),
+        .target(name: "SceneCore", swiftSettings: directMetadataAccess),
         // The one JSON layer: reads and writes JSON bytes for the app's columns and the JSON-RPC front end.
-        .target(name: "JSONBytes"),
+        .target(name: "JSONBytes", swiftSettings: directMetadataAccess),
         // libedit's native API (histedit.h), with typed wrappers for its variadic calls.
         // Its headers only where CLazyEdit loads libedit (pkg-config's `-ledit` would link it).
         lazyLibEdit
@@ -112,19 +122,24 @@ let package = Package(
             name: "SceneREPL",
             dependencies: ["SceneCore", "CLibEdit", "CLibEditSupport"]
                 + (lazyLibEdit ? [.target(name: "CLazyEdit", condition: .when(platforms: [.linux]))] : []),
+            swiftSettings: directMetadataAccess,
             // Where libedit is linked, named here as the module map no longer does (CLazyEdit).
             linkerSettings: [lazyLibEdit ? .linkedLibrary("edit", .when(platforms: [.macOS])) : .linkedLibrary("edit")]),
         // Test support for app authors: drive a scene and assert every ViewModel and route.
         .target(name: "SceneCoreTesting", dependencies: ["SceneCore"]),
         // The JSON-RPC 2.0 front end: framing, protocol, dispatch to the session. Core only.
         .target(
-            name: "SceneRPC", dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")]),
+            name: "SceneRPC",
+            dependencies: ["SceneCore", "JSONBytes", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: directMetadataAccess),
         // The Model Context Protocol over SceneRPC's JSON-RPC layer: tools, resources, both
         // protocol generations. Core only: the app hands it its tools.
-        .target(name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
+        .target(
+            name: "SceneMCP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"], swiftSettings: directMetadataAccess),
         // The Language Server Protocol over SceneRPC's JSON-RPC layer: lifecycle, document sync,
         // position encodings. Core only: the app hands it its features.
-        .target(name: "SceneLSP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"]),
+        .target(
+            name: "SceneLSP", dependencies: ["SceneCore", "SceneRPC", "JSONBytes"], swiftSettings: directMetadataAccess),
         // The contacts app: scenes, workers, stores. It knows nothing of terminals or JSON-RPC.
         .target(
             name: "ContactsApp",
@@ -151,17 +166,22 @@ let package = Package(
             // A fully static executable cannot link libcurl (there is no static libcurl with its
             // dependencies): that build leaves libcurl and, in release, URLSession out, and its
             // `sync` says which build syncs (`Sync/DAV/URLSessionTransport.swift`).
-            swiftSettings: staticExecutable
-                ? [
-                    .define("CONTACTSBOOK_NO_LIBCURL"),
-                    .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
-                ] : []
+            swiftSettings: directMetadataAccess
+                + (staticExecutable
+                    ? [
+                        .define("CONTACTSBOOK_NO_LIBCURL"),
+                        .define("CONTACTSBOOK_NO_URLSESSION", .when(platforms: [.linux], configuration: .release)),
+                    ] : [])
         ),
         // The book's MCP tools and resources, declared from the app's scenes and actions.
-        .target(name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"]),
+        .target(
+            name: "ContactsMCP", dependencies: ["ContactsApp", "SceneCore", "SceneMCP", "JSONBytes"],
+            swiftSettings: directMetadataAccess),
         // The book in an editor's mail buffer (`--lsp`): the draft's address fields, completion,
         // hover, code actions, diagnostics, and the commands plugins' pickers run.
-        .target(name: "ContactsLSP", dependencies: ["ContactsApp", "SceneCore", "SceneLSP", "SceneRPC", "JSONBytes"]),
+        .target(
+            name: "ContactsLSP", dependencies: ["ContactsApp", "SceneCore", "SceneLSP", "SceneRPC", "JSONBytes"],
+            swiftSettings: directMetadataAccess),
         // The composition root.
         .executableTarget(
             name: "contactsbook",
@@ -177,6 +197,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: directMetadataAccess,
             // With CONTACTSBOOK_STATIC_EXECUTABLE=1, a release build on Linux is one fully static
             // executable (glibc, libstdc++, SQLite and libedit included; libedit's own dependencies
             // listed): no dynamic loader, and a mail client's `contactsbook query` takes about half

@@ -185,14 +185,14 @@ public enum CommandLineParser {
             let word = String(text[text.index(after: space)...])
             guard let value = try? ArgumentChecker.check(word, as: option, action: action) else { continue }
             values[option.name] = value
-            text = String(text[..<space]).trimmingCharacters(in: .whitespaces)
+            text = trimmingSpaces(text[..<space].unicodeScalars)
         }
         return text
     }
 
     /// The rest of the line, trimmed; one quoted word is unquoted (`given "Ann Marie"`).
     static func restOfLine(_ text: String, from index: String.Index) -> String {
-        let rest = String(text.unicodeScalars[index...]).trimmingCharacters(in: .whitespaces)
+        let rest = trimmingSpaces(text.unicodeScalars[index...])
         if let only = try? words(rest), only.count == 1,
             rest.unicodeScalars.first == "\"" || rest.unicodeScalars.first == "'"
         {
@@ -211,6 +211,26 @@ public enum CommandLineParser {
             count += 1
             index = next
         }
-        return count + (String(text.unicodeScalars[index...]).trimmingCharacters(in: .whitespaces).isEmpty ? 0 : 1)
+        return count + (text.unicodeScalars[index...].allSatisfy(isSpace) ? 0 : 1)
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation: the same result, but the
+    /// process's first call made NSString bridge its answer back (0.9M instructions, a piped
+    /// command's largest cost after the book itself: bench/FINDINGS.md, `start6`).
+    static func trimmingSpaces(_ scalars: Substring.UnicodeScalarView) -> String {
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
+        while start < end, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[start..<end])
+    }
+
+    /// A scalar of Foundation's `CharacterSet.whitespaces` on this platform: Unicode's Zs, the
+    /// tab, and U+200B (CoreFoundation's list; `CommandLineParserTests` holds it to Foundation's).
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: return true
+        default: return false
+        }
     }
 }

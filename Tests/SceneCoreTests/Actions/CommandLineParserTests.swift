@@ -350,4 +350,34 @@ final class CommandLineParserTests: XCTestCase {
         XCTAssertEqual(Seeds.Actions.email.usage, "email [LABEL] ADDRESS")
         XCTAssertEqual(Seeds.Actions.tags.usage, "tags")
     }
+
+    // MARK: - Trimming without Foundation
+
+    func testIsSpace_isFoundationsWhitespacesSet_scalarForScalar() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            XCTAssertEqual(
+                CommandLineParser.isSpace(scalar), CharacterSet.whitespaces.contains(scalar),
+                "U+\(String(value, radix: 16, uppercase: true))")
+        }
+    }
+
+    func testTrimmingSpaces_givesWhatFoundationsTrimmingGives() {
+        let texts = [
+            "", " ", "\t", "  ann  ", "\u{A0}Zoë\u{3000}", "\u{200B}x\u{200B}", " a b ", "\n a \n",
+            "\u{2028}a\u{2029}", "\u{85}a", " 😀 ", "😀", " e\u{301} ", "\u{301} ", " \u{FEFF}a ", "a\r\n",
+            "\u{1680}\u{2000}\u{200A}\u{202F}\u{205F}", "x \u{180E}", "family O'Brien  ",
+        ]
+        for text in texts {
+            XCTAssertEqual(
+                CommandLineParser.trimmingSpaces(Substring(text).unicodeScalars),
+                text.trimmingCharacters(in: .whitespaces), text.debugDescription)
+        }
+    }
+
+    func testTextParameter_trimmedAsBefore_withUnicodeSpacesAndEmoji() {
+        XCTAssertEqual(parse("new \u{3000}call Ann\u{A0} ")?.string("title"), "call Ann")
+        XCTAssertEqual(parse("new 😀 ")?.string("title"), "😀")
+        XCTAssertNil(parse("new \u{2003}\u{3000} ")?.string("title"))
+    }
 }

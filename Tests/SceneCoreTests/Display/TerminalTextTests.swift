@@ -59,6 +59,26 @@ final class TerminalTextTests: XCTestCase {
 
     // MARK: - width
 
+    func testSanitize_eachScalarAlone_andAmongCleanText_asTheScalarRuleSays() {
+        // The clean fast path and the rebuilding path agree with the rule, scalar by scalar, for
+        // every scalar below U+3000 and the planes' first scalars: alone, and in clean text
+        let values = Array(UInt32(0)..<0x3000) + [0xFEFF, 0xFFFD, 0x1F44D, 0x10FFFD]
+        for value in values {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected: String
+            switch value {
+            case 0x09, 0x0A, 0x0D: expected = " "
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: expected = "?"
+            default: expected = String(scalar)
+            }
+            XCTAssertEqual(TerminalText.sanitize(String(scalar)), expected, "U+\(String(value, radix: 16))")
+            XCTAssertEqual(
+                TerminalText.sanitize("Zoë " + String(scalar) + " 李"), "Zoë " + expected + " 李",
+                "U+\(String(value, radix: 16))")
+        }
+        XCTAssertEqual(TerminalText.sanitize(""), "")
+    }
+
     func testWidth_countsColumnsNotCharactersOrBytes() {
         XCTAssertEqual(TerminalText.width(""), 0)
         XCTAssertEqual(TerminalText.width("Ann"), 3)
