@@ -20,21 +20,71 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: .null, .invalidRequest("a message must be a JSON object, not \(value.typeName)"))
             return
         }
-        self.init(members: { members[$0] }, nullParamsAbsent: nullParamsAbsent)
+        self.init(
+            Envelope(
+                id: members["id"], jsonrpc: members["jsonrpc"], method: members["method"], params: members["params"],
+                hasResultOrError: members["result"] != nil || members["error"] != nil),
+            nullParamsAbsent: nullParamsAbsent)
     }
 
-    /// A message from the members of its object, in order (keys unique), as
-    /// `JSONValue.objectMembers` gives them: no dictionary for the few members of an envelope.
-    init(members pairs: [(key: String, value: JSONValue)]) { self.init(members: pairs, nullParamsAbsent: false) }
-
-    init(members pairs: [(key: String, value: JSONValue)], nullParamsAbsent: Bool) {
-        self.init(members: { key in pairs.first(where: { $0.key == key })?.value }, nullParamsAbsent: nullParamsAbsent)
+    /// A message read straight from its bytes when they are one object whose keys are plain
+    /// ASCII and each envelope key comes once (`JSONValue.forEachMember`): the keys compared in
+    /// place, no dictionary and no `String` for them. Nil otherwise (not JSON, not an object, a
+    /// key escaped or repeated): then the text is parsed whole, which says why or lets the later
+    /// of two equal keys win, so both ways make the same message.
+    init?(envelope bytes: [UInt8], nullParamsAbsent: Bool) {
+        var envelope = Envelope()
+        var seen: UInt8 = 0
+        let read = JSONValue.forEachMember(in: bytes) { key, value in
+            guard let member = EnvelopeKey(key) else { return true } // another member: not the envelope's
+            let bit: UInt8 = 1 << member.rawValue
+            guard seen & bit == 0 else { return false }
+            seen |= bit
+            switch member {
+            case .id: envelope.id = value
+            case .jsonrpc: envelope.jsonrpc = value
+            case .method: envelope.method = value
+            case .params: envelope.params = value
+            case .result, .error: envelope.hasResultOrError = true
+            }
+            return true
+        }
+        guard read else { return nil }
+        self.init(envelope, nullParamsAbsent: nullParamsAbsent)
     }
 
-    /// Reads a message object through `members`, which looks a member up by key.
-    private init(members: (String) -> JSONValue?, nullParamsAbsent: Bool) {
+    /// The members of a message object that say what it is.
+    private struct Envelope {
+        var id: JSONValue?
+        var jsonrpc: JSONValue?
+        var method: JSONValue?
+        var params: JSONValue?
+        var hasResultOrError = false
+    }
+
+    /// The keys of `Envelope`, read from a key's bytes (ASCII: byte for byte as `String`s compare).
+    private enum EnvelopeKey: UInt8 {
+        case id, jsonrpc, method, params, result, error
+
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            func equals(_ name: StaticString) -> Bool {
+                key.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            }
+            switch key.count {
+            case 2 where equals("id"): self = .id
+            case 5 where equals("error"): self = .error
+            case 6 where equals("method"): self = .method
+            case 6 where equals("params"): self = .params
+            case 6 where equals("result"): self = .result
+            case 7 where equals("jsonrpc"): self = .jsonrpc
+            default: return nil
+            }
+        }
+    }
+
+    private init(_ envelope: Envelope, nullParamsAbsent: Bool) {
         var id = JSONValue.null
-        if let raw = members("id") {
+        if let raw = envelope.id {
             switch raw {
             case .string, .integer, .double, .null: id = raw
             default:
@@ -43,12 +93,12 @@ enum IncomingMessage: Equatable {
                 return
             }
         }
-        guard members("jsonrpc") == "2.0" else {
+        guard envelope.jsonrpc == "2.0" else {
             self = .invalid(id: id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))
             return
         }
-        guard let methodValue = members("method") else {
-            if members("id") != nil && (members("result") != nil || members("error") != nil) {
+        guard let methodValue = envelope.method else {
+            if envelope.id != nil && envelope.hasResultOrError {
                 self = .response(id: id)
             } else {
                 self = .invalid(id: id, .invalidRequest("\"method\" is missing"))
@@ -59,7 +109,7 @@ enum IncomingMessage: Equatable {
             self = .invalid(id: id, .invalidRequest("\"method\" must be a string, not \(methodValue.typeName)"))
             return
         }
-        var params = members("params")
+        var params = envelope.params
         if nullParamsAbsent, params == .null { params = nil }
         switch params {
         case nil, .object?, .array?: break
@@ -68,7 +118,7 @@ enum IncomingMessage: Equatable {
             return
         }
         self =
-            members("id") == nil
+            envelope.id == nil
             ? .notification(method: method, params: params)
             : .request(id: id, method: method, params: params)
     }

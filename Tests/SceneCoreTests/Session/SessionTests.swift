@@ -244,6 +244,23 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(outcome.routes, [])
     }
 
+    func testStack_keepsTheModelItEndsWithInItsOutcome_otherInputsKeepNone() {
+        // Given
+        _ = sut.handle(line: "open 3")
+
+        // When
+        let shown = sut.handle(line: "stack")
+        let edited = sut.handle(line: "edit a new text")
+        let failed = sut.handle(line: "stak")
+
+        // Then: the model displayed, the stack as the input left it; other outcomes leave it to be asked
+        XCTAssertEqual(shown.finalStack, shown.displayed.first as? StackViewModel)
+        XCTAssertEqual(shown.finalStack, sut.stackViewModel)
+        XCTAssertEqual(shown.finalStack?.scenes.map(\.scene), ["notes", "note"])
+        XCTAssertNil(edited.finalStack)
+        XCTAssertNil(failed.finalStack)
+    }
+
     func testStackViewModel_followsATitleThatChangesWithoutARoute() {
         // Given: the model made once, then the note renamed where it is shown (no route)
         _ = sut.handle(line: "open 3")
