@@ -13,9 +13,14 @@ extension RPCDispatcher {
         case .popTo: outcome = session.pop(to: call.string("scene") ?? "")
         }
         // The stack the session made as the input's last step is the one it ends with: not made again.
-        announce(outcome)
         let stack = stackJSON(outcome.finalStack)
-        return try Self.result(of: outcome, stack: stack, stackModel: stackCache?.model)
+        // That stack alone (`session/stack`): no message or route to announce, no error, and the
+        // result's arrays are the stack's own, made once.
+        if outcome.finalStack != nil, outcome.displayed.count == 1, outcome.routes.isEmpty {
+            return ActionResult(displayed: stack.shownAlone, routes: [], stack: stack, stackShownAt: Self.first)
+        }
+        announce(outcome)
+        return try Self.result(of: outcome, stack: stack, stackModel: stackCacheModel)
     }
 
     /// `{displayed, routes, stack}` for an outcome, or the application error it ends in.
@@ -25,13 +30,6 @@ extension RPCDispatcher {
     static func result(of outcome: Outcome, stack: StackJSON, stackModel: StackViewModel? = nil) throws(RPCError)
         -> ActionResult
     {
-        // The stack alone (`session/stack`): the result's arrays are the stack's own, made once.
-        if outcome.displayed.count == 1, outcome.routes.isEmpty, let stackModel,
-            ObjectIdentifier(type(of: outcome.displayed[0])) == ObjectIdentifier(StackViewModel.self),
-            let shown = outcome.displayed[0] as? StackViewModel, shown == stackModel
-        {
-            return ActionResult(displayed: stack.shownAlone, routes: [], stack: stack, stackShownAt: Self.first)
-        }
         var stackShownAt: [Int] = []
         var displayed: [JSONValue] = []
         displayed.reserveCapacity(outcome.displayed.count)
@@ -93,9 +91,10 @@ extension RPCDispatcher {
     /// - Parameter known: the stack's model when the caller has it (`Outcome.finalStack`).
     func stackJSON(_ known: StackViewModel? = nil) -> StackJSON {
         let model = known ?? session.stackViewModel
-        if let cached = stackCache, cached.model == model { return cached.json }
+        if let json = stackCacheJSON, stackCacheModel == model { return json }
         let json = Self.stackJSON(of: model)
-        stackCache = (model, json)
+        stackCacheModel = model
+        stackCacheJSON = json
         return json
     }
 

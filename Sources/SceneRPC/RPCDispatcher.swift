@@ -29,8 +29,9 @@ final class RPCDispatcher {
     private(set) var outbox: [OutgoingMessage] = []
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
-    /// The last stack written as JSON (see `stackJSON()`).
-    var stackCache: (model: StackViewModel, json: StackJSON)?
+    /// The last stack written as JSON (see `stackJSON()`), and the model it was made from.
+    var stackCacheJSON: StackJSON?
+    var stackCacheModel: StackViewModel?
     /// The catalog's entry last dispatched to: a client asking the same method again (a
     /// pipeline, a poll) finds it without hashing the name (issue 32). Never a lifecycle or
     /// introspection method: those are answered before the catalog is asked.

@@ -53,6 +53,23 @@ final class SceneStackTests: XCTestCase {
         XCTAssertEqual(observer.routes, [])
     }
 
+    func testActiveActionsContain_answersForTheSceneActiveNow_whenTheSameNameIsAskedAgain() {
+        // Given: the name asked at the root, whose scene has no such action
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+
+        // When / Then: asked again after each move, the answer is the new active scene's
+        sut.push(note())
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("list"))
+        sut.pop()
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+        sut.replace(with: note())
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("ls"), "an alias is not a name")
+    }
+
     // MARK: - push
 
     func testPush_makesTheSceneActiveAndReportsTheRoute() {

@@ -261,6 +261,18 @@ final class SessionTests: XCTestCase {
         XCTAssertNil(failed.finalStack)
     }
 
+    func testGlobalActions_inAnyOrder_eachRunsItself() {
+        // When: global actions asked again and in turn, as a program polling the session does
+        let kinds = ["stack", "stack", "help", "stack", "open 1", "stack", "back", "back", "help"].map { line in
+            sut.handle(line: line).displayed.map { type(of: $0).kind }
+        }
+
+        // Then
+        XCTAssertEqual(
+            kinds, [["stack"], ["stack"], ["help"], ["stack"], ["message"], ["stack"], [], ["message"], ["help"]])
+        XCTAssertEqual(ids, ["notes"])
+    }
+
     func testStackViewModel_followsATitleThatChangesWithoutARoute() {
         // Given: the model made once, then the note renamed where it is shown (no route)
         _ = sut.handle(line: "open 3")
