@@ -22,8 +22,8 @@ enum IncomingMessage: Equatable {
         }
         self.init(
             Envelope(
-                id: members["id"], jsonrpc: members["jsonrpc"], method: members["method"], params: members["params"],
-                hasResultOrError: members["result"] != nil || members["error"] != nil),
+                id: members["id"], isVersion2: members["jsonrpc"] == "2.0", method: members["method"],
+                params: members["params"], hasResultOrError: members["result"] != nil || members["error"] != nil),
             nullParamsAbsent: nullParamsAbsent)
     }
 
@@ -35,17 +35,25 @@ enum IncomingMessage: Equatable {
     init?(envelope bytes: [UInt8], nullParamsAbsent: Bool) {
         var envelope = Envelope()
         var seen: UInt8 = 0
-        let read = JSONValue.forEachMember(in: bytes) { key, value in
-            guard let member = EnvelopeKey(key) else { return true } // another member: not the envelope's
+        let read = JSONValue.forEachMember(in: bytes) { key, value throws(JSONValue.ParseError) in
+            guard let member = EnvelopeKey(key) else {
+                _ = try value.value() // another member: read, not the envelope's
+                return true
+            }
             let bit: UInt8 = 1 << member.rawValue
             guard seen & bit == 0 else { return false }
             seen |= bit
             switch member {
-            case .id: envelope.id = value
-            case .jsonrpc: envelope.jsonrpc = value
-            case .method: envelope.method = value
-            case .params: envelope.params = value
-            case .result, .error: envelope.hasResultOrError = true
+            case .id: envelope.id = try value.value()
+            // The version as every client writes it is compared in place; any other text is read.
+            case .jsonrpc:
+                envelope.isVersion2 = value.take(#""2.0""#)
+                if !envelope.isVersion2 { envelope.isVersion2 = try value.value() == "2.0" }
+            case .method: envelope.method = try value.value()
+            case .params: envelope.params = try value.value()
+            case .result, .error:
+                _ = try value.value()
+                envelope.hasResultOrError = true
             }
             return true
         }
@@ -56,7 +64,8 @@ enum IncomingMessage: Equatable {
     /// The members of a message object that say what it is.
     private struct Envelope {
         var id: JSONValue?
-        var jsonrpc: JSONValue?
+        /// `"jsonrpc": "2.0"` is there.
+        var isVersion2 = false
         var method: JSONValue?
         var params: JSONValue?
         var hasResultOrError = false
@@ -95,7 +104,7 @@ enum IncomingMessage: Equatable {
                 return
             }
         }
-        guard envelope.jsonrpc == "2.0" else {
+        guard envelope.isVersion2 else {
             self = .invalid(id: id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))
             return
         }

@@ -10,10 +10,10 @@ final class JSONMembersTests: XCTestCase {
     ) {
         var keys: [String] = []
         var members: [String: JSONValue] = [:]
-        let read = JSONValue.forEachMember(in: Array(text.utf8)) { key, value in
+        let read = JSONValue.forEachMember(in: Array(text.utf8)) { key, value throws(JSONValue.ParseError) in
             let name = String(decoding: key, as: UTF8.self)
             keys.append(name)
-            members[name] = value
+            members[name] = try value.value()
             return name != stop
         }
         return (read, members, keys)
@@ -32,6 +32,30 @@ final class JSONMembersTests: XCTestCase {
             XCTAssertEqual(JSONValue.object(sut.members), try JSONValue.parse(Array(text.utf8)), text)
         }
         XCTAssertEqual(members(#"{"b":1,"a":2,"c":3}"#).keys, ["b", "a", "c"])
+    }
+
+    func test_forEachMember_valuesKnownInAdvance_areComparedInPlace_othersRead() {
+        // Given: "v" taken as the literal `"2.0"` when it is one, read whole otherwise
+        func version(_ text: String) -> (read: Bool, literal: Bool?, value: JSONValue?) {
+            var literal: Bool?, read: JSONValue?
+            let whole = JSONValue.forEachMember(in: Array(text.utf8)) { key, value throws(JSONValue.ParseError) in
+                guard key.elementsEqual("v".utf8) else {
+                    _ = try value.value()
+                    return true
+                }
+                literal = value.take(#""2.0""#)
+                if literal == false { read = try value.value() }
+                return true
+            }
+            return (whole, literal, read)
+        }
+        // When / Then
+        XCTAssertTrue(version(#"{"a":1, "v" :  "2.0" ,"b":[]}"#) == (true, true, nil))
+        XCTAssertTrue(version(#"{"v":"2.0x"}"#) == (true, false, "2.0x"))
+        XCTAssertTrue(version(#"{"v":"2.\u0030"}"#) == (true, false, "2.0"))
+        XCTAssertTrue(version(#"{"v":2.0}"#) == (true, false, .double(2)))
+        XCTAssertTrue(version(#"{"v":"2.0"x}"#).read == false)
+        XCTAssertTrue(version(#"{"v":"2."#).read == false)
     }
 
     func test_forEachMember_stopsWhenAsked() {

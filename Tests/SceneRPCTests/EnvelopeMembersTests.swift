@@ -21,6 +21,8 @@ final class EnvelopeMembersTests: XCTestCase {
             #"{"jsonrpc":"2.0","id":[1],"method":"m"}"#,
             #"{"jsonrpc":"1.0","id":2,"method":"m"}"#,
             #"{"jsonrpc":2,"id":2,"method":"m"}"#,
+            #"{"jsonrpc":"2.\u0030","id":2,"method":"m"}"#, #"{ "jsonrpc" : "2.0" , "id":2,"method":"m"}"#,
+            #"{"jsonrpc":"2.0 ","id":2,"method":"m"}"#, #"{"jsonrpc":null,"id":2,"method":"m"}"#,
             #"{"id":2,"method":"m"}"#,
             #"{"jsonrpc":"2.0","id":3}"#,
             #"{"jsonrpc":"2.0","id":4,"result":{}}"#,
