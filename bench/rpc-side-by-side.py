@@ -16,7 +16,7 @@ def main():
     rows = {}
     for rnd in range(rounds):
         for name, path in (list(bins.items()) if rnd % 2 == 0 else list(bins.items())[::-1]):
-            b = bench.Bench(types.SimpleNamespace(quick=False, bin=path, out=out))
+            b = bench.Bench(types.SimpleNamespace(quick=False, bin=path, out=out, sizes=None))
             b.echo_floor_and_rpc()
             for r in b.results["rows"]:
                 rows.setdefault((r["what"], name), []).append(r["value"])

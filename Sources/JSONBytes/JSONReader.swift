@@ -31,6 +31,17 @@ public struct JSONReader {
         return true
     }
 
+    /// Skips whitespace, then consumes `literal`'s bytes if they come next: a value known in
+    /// advance (`"2.0"`) compared in place, without reading it into a `JSONValue`.
+    public mutating func take(_ literal: StaticString) -> Bool {
+        skipSpace()
+        let count = literal.utf8CodeUnitCount, expected = literal.utf8Start
+        guard index + count <= bytes.count else { return false }
+        for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+        index += count
+        return true
+    }
+
     /// Fails unless only whitespace is left.
     public mutating func expectEnd() throws(Failure) {
         skipSpace()
@@ -100,24 +111,30 @@ public struct JSONReader {
         return (length > limit ? nil : .array(elements), length)
     }
 
-    /// A whole text that is one object of at most 16 unique keys, as its members in order;
-    /// nil for any other valid text.
-    mutating func smallObjectMembers() throws(Failure) -> [(key: String, value: JSONValue)]? {
-        guard take(UInt8(ascii: "{")) else { return nil }
-        var members: [(key: String, value: JSONValue)] = []
-        members.reserveCapacity(4)
+    /// A whole text that is one object, member by member: `body` gets each key's bytes and this
+    /// reader, positioned at the member's value, which it reads (`value()`, `take(_:)`...), and
+    /// returns false to stop. True when the text was read to its end; false when it is another
+    /// value, a key holds an escape or a byte beyond ASCII (so bytes compare as the `String`s
+    /// would), or `body` stopped. The object counts one level of nesting, as `value()` counts it,
+    /// so the same texts are refused for depth.
+    mutating func forEachPlainMember(
+        _ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: inout JSONReader) throws(Failure) -> Bool
+    ) throws(Failure) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        try enter()
         if !take(UInt8(ascii: "}")) {
             repeat {
-                let key = try string()
+                guard let range = try plainString() else { return false }
+                let key = UnsafeBufferPointer(rebasing: bytes[range])
+                for byte in key where byte >= 0x80 { return false }
                 guard take(UInt8(ascii: ":")) else { throw failure("expected ':' after an object key") }
-                let element = try value()
-                guard members.count < 16, !members.contains(where: { $0.key == key }) else { return nil }
-                members.append((key, element))
+                guard try body(key, &self) else { return false }
             } while take(UInt8(ascii: ","))
             guard take(UInt8(ascii: "}")) else { throw failure("expected ',' or '}' in an object") }
         }
+        depth -= 1
         try expectEnd()
-        return members
+        return true
     }
 
     private mutating func object() throws(Failure) -> JSONValue {

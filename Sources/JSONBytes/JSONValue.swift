@@ -45,14 +45,22 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    /// The members of a top-level object of at most 16 unique keys, in their order, or nil for
-    /// anything else (the caller then parses the usual way). A JSON-RPC envelope is read this way
-    /// without building a dictionary for its few members.
-    public static func objectMembers(_ bytes: [UInt8]) -> [(key: String, value: JSONValue)]? {
-        guard isValidUTF8(bytes) else { return nil }
-        return bytes.withUnsafeBufferPointer { buffer -> [(key: String, value: JSONValue)]? in
+    /// Reads a top-level object member by member without building it: `body` gets each key, as
+    /// its bytes, and the reader at its value, in order; it reads that one value (`value()`, or
+    /// `take(_:)` for a value known in advance) and returns false to stop. Returns true when the
+    /// text is one valid object whose keys are plain ASCII (no escape), read to its end; false for
+    /// anything else (invalid UTF-8 or JSON, another value, a key with an escape or a byte beyond
+    /// ASCII, a value `body` could not read) and when `body` stopped: the caller then parses the
+    /// text the usual way, which says why or reads what this does not. A JSON-RPC envelope is read
+    /// this way: its few keys compared in place, no dictionary and no `String` for them (issue 32).
+    public static func forEachMember(
+        in bytes: [UInt8],
+        _ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: inout JSONReader) throws(ParseError) -> Bool
+    ) -> Bool {
+        guard isValidUTF8(bytes) else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
             var reader = JSONReader(buffer)
-            return try? reader.smallObjectMembers()
+            return (try? reader.forEachPlainMember(body)) ?? false
         }
     }
 

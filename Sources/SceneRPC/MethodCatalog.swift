@@ -14,10 +14,16 @@ struct MethodCatalog {
         case popTo
     }
 
-    struct Entry {
+    /// A class: a lookup hands out one reference, where the struct copied (and retained) each
+    /// member of its declaration.
+    final class Entry {
         let name: String
         let spec: ActionSpec
         let target: Target
+
+        init(name: String, spec: ActionSpec, target: Target) {
+            self.name = name; self.spec = spec; self.target = target
+        }
     }
 
     static let sessionPrefix = "session"

@@ -29,8 +29,13 @@ final class RPCDispatcher {
     private(set) var outbox: [OutgoingMessage] = []
     /// The progress token of the request being handled, if it carried one.
     private var progressToken: ProgressToken?
-    /// The last stack written as JSON (see `stackJSON()`).
-    var stackCache: (model: StackViewModel, json: StackJSON)?
+    /// The last stack written as JSON (see `stackJSON()`), and the model it was made from.
+    var stackCacheJSON: StackJSON?
+    var stackCacheModel: StackViewModel?
+    /// The catalog's entry last dispatched to: a client asking the same method again (a
+    /// pipeline, a poll) finds it without hashing the name (issue 32). Never a lifecycle or
+    /// introspection method: those are answered before the catalog is asked.
+    private var lastEntry: MethodCatalog.Entry?
     /// Called after a progress notification is queued, so the server can write it at once.
     var onProgress: (() -> Void)?
     /// Another protocol answering in place of the session's methods (see `RPCProtocolHandler`).
@@ -99,15 +104,13 @@ final class RPCDispatcher {
     }
 
     private func answer(_ method: String, _ params: JSONValue?) throws -> Answer {
-        if method == "initialize" { return .value(try initialize(params)) }
-        switch lifecycle {
-        case .awaitingInitialize:
-            if requiresInitialize { throw RPCError.serverNotInitialized }
-            lifecycle = .running
-        case .shuttingDown, .exited:
-            throw RPCError.invalidRequest("the server is shutting down; only exit is accepted")
-        case .running: break
+        // Kept only from the `default:` below: its name is none of the names answered before it.
+        if let entry = lastEntry, entry.name == method {
+            try enterRunning()
+            return .action(try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target))
         }
+        if method == "initialize" { return .value(try initialize(params)) }
+        try enterRunning()
         switch method {
         case "shutdown":
             lifecycle = .shuttingDown
@@ -116,7 +119,21 @@ final class RPCDispatcher {
             return .value(RPCDescription.document(catalog: catalog, sceneKinds: session.sceneKinds, info: info))
         default:
             guard let entry = catalog[method] else { throw RPCError.methodNotFound(method) }
+            lastEntry = entry
             return .action(try perform(ParamsBinder.bind(params, to: entry.spec, method: method), entry.target))
+        }
+    }
+
+    /// Checks that a request other than `initialize` may run now; the first one a client that
+    /// need not initialize sends starts the session.
+    private func enterRunning() throws {
+        switch lifecycle {
+        case .awaitingInitialize:
+            if requiresInitialize { throw RPCError.serverNotInitialized }
+            lifecycle = .running
+        case .shuttingDown, .exited:
+            throw RPCError.invalidRequest("the server is shutting down; only exit is accepted")
+        case .running: break
         }
     }
 

@@ -349,9 +349,9 @@ private enum Incoming {
     init(_ event: FrameEvent, maxBatchLength: Int, nullParamsAbsent: Bool = false) {
         switch event {
         case .message(let bytes):
-            // The common case: an envelope of a few members, read without a dictionary.
-            if let members = JSONValue.objectMembers(bytes) {
-                self = .single(IncomingMessage(members: members, nullParamsAbsent: nullParamsAbsent))
+            // The common case: an envelope read in place, without a dictionary.
+            if let message = IncomingMessage(envelope: bytes, nullParamsAbsent: nullParamsAbsent) {
+                self = .single(message)
                 return
             }
             do {

@@ -58,6 +58,18 @@ final class OutgoingMessageTests: XCTestCase {
                     displayed: [["kind": "message", "value": ["text": "é"]], stack.shown, ["n": 1]],
                     routes: [["route": "pop", "scene": "item"]], stack: stack,
                     stackShownAt: [1])))
+        // The stack alone again (its text kept from the first time), and with a route beside it.
+        cases.append(
+            .actionResult(
+                id: 11, ActionResult(displayed: stack.shownAlone, routes: [], stack: stack, stackShownAt: [0])))
+        cases.append(
+            .actionResult(
+                id: 12,
+                ActionResult(
+                    displayed: [stack.shown], routes: [["route": "pop", "scene": "item"]], stack: stack,
+                    stackShownAt: [0])))
+        // Bodies whose lengths take two digits and six in the Content-Length header.
+        cases += [.result(id: nil, 1), .result(id: 1, .string(String(repeating: "é", count: 61_728)))]
         for message in cases { assertSameBytesAsTheObject(message) }
     }
 }

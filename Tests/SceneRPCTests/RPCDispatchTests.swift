@@ -155,6 +155,47 @@ final class RPCDispatchTests: XCTestCase {
         XCTAssertEqual(back.last?["result"]?["displayed"], [["kind": "stack", "value": ["scenes": list]]])
     }
 
+    func test_aMethodAskedAgain_bindsItsOwnParams_andIsCheckedAgainstTheLifecycle() {
+        // When: the same methods in a row (one lookup kept), then after `shutdown`
+        let out = fixture.sendFramed(
+            RPCSeeds.request(1, "list/find", "{\"query\":\"ann\"}"),
+            RPCSeeds.request(2, "list/find", "{\"query\":\"bo\"}"),
+            RPCSeeds.request(3, "list/find", "{\"query\":3}"), RPCSeeds.request(4, "list/find"),
+            RPCSeeds.request(5, "session/stack"), RPCSeeds.request(6, "session/stack"), RPCSeeds.request(7, "shutdown"),
+            RPCSeeds.request(8, "session/stack"))
+        // Then
+        XCTAssertEqual(
+            fixture.listSpy.performedCalls,
+            [ActionCall("find", ["query": .string("ann")]), ActionCall("find", ["query": .string("bo")])])
+        XCTAssertEqual(out.map { $0["id"] }, [1, 2, 3, 4, 5, 6, 7, 8])
+        XCTAssertEqual(out[2]["error"]?["message"], "invalid params: 'query' must be a string")
+        XCTAssertEqual(out[3]["error"]?["message"], "invalid params: 'query' is required (a string)")
+        XCTAssertEqual(out[4]["result"], out[5]["result"])
+        XCTAssertEqual(out[6]["result"], .null)
+        XCTAssertEqual(out[7]["error"]?["code"], -32600)
+    }
+
+    func test_sessionStack_answersTheSameBytesAsTheResultObject() {
+        // When: the stack alone, written from its kept text, at the root and with a scene pushed
+        let atRoot = fixture.sut.receive(RPCSeeds.contentLengthFrame(RPCSeeds.request(1, "session/stack")))
+        _ = fixture.sendFramed(RPCSeeds.request(2, "list/open", #"{"name":"Zoë \"Ann\""}"#))
+        let pushed = fixture.sut.receive(RPCSeeds.contentLengthFrame(RPCSeeds.request(3, "session/stack")))
+        // Then
+        let list: JSONValue = ["scene": "list", "title": "All items"]
+        let stacks: [JSONValue] = [[list], [list, ["scene": "item", "title": "Zoë \"Ann\""]]]
+        for (frames, stack) in zip([atRoot, pushed], stacks) {
+            XCTAssertEqual(frames.count, 1)
+            let message = RPCSeeds.messages(frames).first
+            let expected: JSONValue = [
+                "displayed": [["kind": "stack", "value": ["scenes": stack]]], "routes": [], "stack": stack,
+            ]
+            XCTAssertEqual(message?["result"], expected)
+            XCTAssertEqual(
+                frames.first,
+                message.map { RPCSeeds.contentLengthFrame(String(decoding: $0.serialized(), as: UTF8.self)) })
+        }
+    }
+
     func test_quit_isNotAMethod() {
         XCTAssertEqual(fixture.sendFramed(RPCSeeds.request(1, "session/quit")).last?["error"]?["code"], -32601)
     }

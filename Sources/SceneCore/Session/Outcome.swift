@@ -8,6 +8,11 @@ public struct Outcome {
     public var dispatchError: DispatchError?
     /// The user asked to leave.
     public var quit = false
+    /// The stack as the input left it, when the session displayed its model as the input's last
+    /// step (the `stack` action): the last of `displayed`. A front end that shows the stack after
+    /// every input takes it here instead of asking `Session.stackViewModel` again (JSON-RPC made
+    /// it twice a request, issue 32).
+    public var finalStack: StackViewModel?
 
     public init() {}
 

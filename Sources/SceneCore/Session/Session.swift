@@ -63,10 +63,10 @@ public final class Session {
                 Message.error(
                     "'\(call.name)' belongs to the \(sceneID) screen, but you are on \(stack.active.descriptor.id) (\(where_))",
                     code: .sceneNotActive, details: ["active": stack.active.descriptor.id, "stack": where_]))
-        } else if stack.activeActions.contains(where: { $0.name == call.name }) {
+        } else if stack.activeActionsContain(call.name) {
             performInActiveScene(call)
-        } else if sceneID == nil && Self.globalActions.contains(where: { $0.name == call.name }) {
-            quit = runGlobal(call)
+        } else if sceneID == nil, let global = globalAction(named: call.name) {
+            quit = runGlobal(global, call)
         } else {
             let error = DispatchError.unknownAction(call.name, available: availableActions.map(\.name))
             recorder.display(Message.error(error.message, code: .badInput))
@@ -88,8 +88,9 @@ public final class Session {
         // A person asked whether to leave answers first; the action is not run behind the question.
         if canAsk, leaving.confirmation != nil { return leaving }
         var outcome = run(call, inScene: sceneID)
-        outcome.displayed = leaving.displayed + outcome.displayed
-        outcome.routes = leaving.routes + outcome.routes
+        // Mostly nothing was left: then the arrays are kept, not copied into new ones.
+        if !leaving.displayed.isEmpty { outcome.displayed = leaving.displayed + outcome.displayed }
+        if !leaving.routes.isEmpty { outcome.routes = leaving.routes + outcome.routes }
         return outcome
     }
 
@@ -137,20 +138,38 @@ public final class Session {
 
     /// The stack as a ViewModel, from the root to the active scene.
     public var stackViewModel: StackViewModel {
-        // The last one made while its scenes and titles are the same: JSON-RPC asks for it twice
-        // a request, and the new array each time was 5 % of a pipelined `session/stack` (issue 32).
+        // The last one made while its scenes and titles are the same: a new array each time was
+        // 5 % of a pipelined `session/stack` (issue 32). Each title is still asked (a scene's
+        // can change without a route), in a plain loop: `zip` copied every pair.
         let ids = stack.ids
         let scenes = stack.scenes
-        if let last = lastStackViewModel, last.scenes.count == ids.count,
-            zip(last.scenes, zip(ids, scenes)).allSatisfy({ $0.scene == $1.0 && $0.title == $1.1.title })
-        {
-            return last
+        if let last = lastStackViewModel, last.scenes.count == ids.count {
+            var same = true
+            for index in ids.indices {
+                let entry = last.scenes[index]
+                if entry.scene != ids[index] || entry.title != scenes[index].title {
+                    same = false
+                    break
+                }
+            }
+            if same { return last }
         }
         let model = StackViewModel(scenes: zip(ids, scenes).map { .init(scene: $0, title: $1.title) })
         lastStackViewModel = model
         return model
     }
     private var lastStackViewModel: StackViewModel?
+
+    /// The global action of this name: `GlobalAction`'s cases are declared under their raw values.
+    /// The last one found is kept (a pipelining client sends one again and again: matching the
+    /// name against each case was 3 % of a pipelined request, issue 32).
+    private func globalAction(named name: String) -> GlobalAction? {
+        if let lastGlobal, lastGlobal.name == name { return lastGlobal.action }
+        guard let action = GlobalAction(rawValue: name) else { return nil }
+        lastGlobal = (name, action)
+        return action
+    }
+    private var lastGlobal: (name: String, action: GlobalAction)?
 
     /// Runs a checked action of the active scene; where nobody can be asked, a question that
     /// goes ahead when unanswered is answered yes at once.
@@ -161,16 +180,19 @@ public final class Session {
         }
     }
 
-    private func runGlobal(_ call: ActionCall) -> Bool {
-        switch call.action(of: GlobalAction.self) {
-        case .help?: recorder.display(help(for: call.string("action")))
-        case .back?:
+    private func runGlobal(_ action: GlobalAction, _ call: ActionCall) -> Bool {
+        switch action {
+        case .help: recorder.display(help(for: call.string("action")))
+        case .back:
             if !stack.pop() {
                 recorder.display(Message.error("you are at the first screen already", code: .invalidState))
             }
-        case .stack?: recorder.display(stackViewModel)
-        case .quit?: return true
-        case nil: break
+        case .stack:
+            // The input's last step: the outcome keeps the model as the stack it ends with.
+            let model = stackViewModel
+            recorder.display(model)
+            recorder.finalStack = model
+        case .quit: return true
         }
         return false
     }
@@ -209,8 +231,18 @@ public final class Session {
         private var outcome = Outcome()
 
         func begin() { outcome = Outcome() }
-        func end() -> Outcome { defer { outcome = Outcome() }; return outcome }
+        func end() -> Outcome {
+            // Moved out, not copied: a copy retained each member only to release it at once.
+            var ended = Outcome()
+            swap(&ended, &outcome)
+            return ended
+        }
         func display(_ viewModel: any ViewModel) { outcome.displayed.append(viewModel) }
+        /// Set by the input's last step when it made the stack's model (`Outcome.finalStack`).
+        var finalStack: StackViewModel? {
+            get { outcome.finalStack }
+            set { outcome.finalStack = newValue }
+        }
         /// Removes and returns the question displayed, if nobody is asked and it goes ahead so.
         func takeConfirmation(proceeding: ConfirmationRequest.Otherwise) -> ConfirmationRequest? {
             guard

@@ -25,13 +25,19 @@ final class SceneStackTests: XCTestCase {
     }
 
     /// The scenes' ids, checked against the ids the stack keeps beside them after every change,
-    /// and the active scene's actions against the ones it keeps (`Session.run` looks calls up there).
+    /// and the active scene's actions against the ones it keeps (`Session.run` looks calls up there),
+    /// by name as well: its own names are found, its aliases and other scenes' names are not.
     private var ids: [String] {
         let ids = sut.scenes.map(\.descriptor.id)
         XCTAssertEqual(sut.ids, ids, "the kept ids follow the scenes")
-        XCTAssertEqual(
-            sut.activeActions.map(\.name), sut.scenes.last?.descriptor.actions.map(\.name) ?? [],
-            "the kept actions are the active scene's")
+        let actions = sut.scenes.last?.descriptor.actions ?? []
+        XCTAssertEqual(sut.activeActions.map(\.name), actions.map(\.name), "the kept actions are the active scene's")
+        for action in actions { XCTAssertTrue(sut.activeActionsContain(action.name), action.name) }
+        let others = Set(
+            Seeds.sceneKinds.flatMap(\.actions).flatMap { [$0.name] + $0.aliases } + ["stack", "", "LIST"]
+        )
+        .subtracting(actions.map(\.name))
+        for name in others { XCTAssertFalse(sut.activeActionsContain(name), name) }
         return ids
     }
 
@@ -45,6 +51,23 @@ final class SceneStackTests: XCTestCase {
         XCTAssertTrue(sut.active === root)
         XCTAssertEqual(root.activations, [])
         XCTAssertEqual(observer.routes, [])
+    }
+
+    func testActiveActionsContain_answersForTheSceneActiveNow_whenTheSameNameIsAskedAgain() {
+        // Given: the name asked at the root, whose scene has no such action
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+
+        // When / Then: asked again after each move, the answer is the new active scene's
+        sut.push(note())
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("list"))
+        sut.pop()
+        XCTAssertFalse(sut.activeActionsContain("edit"))
+        sut.replace(with: note())
+        XCTAssertTrue(sut.activeActionsContain("edit"))
+        XCTAssertFalse(sut.activeActionsContain("ls"), "an alias is not a name")
     }
 
     // MARK: - push

@@ -244,6 +244,35 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(outcome.routes, [])
     }
 
+    func testStack_keepsTheModelItEndsWithInItsOutcome_otherInputsKeepNone() {
+        // Given
+        _ = sut.handle(line: "open 3")
+
+        // When
+        let shown = sut.handle(line: "stack")
+        let edited = sut.handle(line: "edit a new text")
+        let failed = sut.handle(line: "stak")
+
+        // Then: the model displayed, the stack as the input left it; other outcomes leave it to be asked
+        XCTAssertEqual(shown.finalStack, shown.displayed.first as? StackViewModel)
+        XCTAssertEqual(shown.finalStack, sut.stackViewModel)
+        XCTAssertEqual(shown.finalStack?.scenes.map(\.scene), ["notes", "note"])
+        XCTAssertNil(edited.finalStack)
+        XCTAssertNil(failed.finalStack)
+    }
+
+    func testGlobalActions_inAnyOrder_eachRunsItself() {
+        // When: global actions asked again and in turn, as a program polling the session does
+        let kinds = ["stack", "stack", "help", "stack", "open 1", "stack", "back", "back", "help"].map { line in
+            sut.handle(line: line).displayed.map { type(of: $0).kind }
+        }
+
+        // Then
+        XCTAssertEqual(
+            kinds, [["stack"], ["stack"], ["help"], ["stack"], ["message"], ["stack"], [], ["message"], ["help"]])
+        XCTAssertEqual(ids, ["notes"])
+    }
+
     func testStackViewModel_followsATitleThatChangesWithoutARoute() {
         // Given: the model made once, then the note renamed where it is shown (no route)
         _ = sut.handle(line: "open 3")
