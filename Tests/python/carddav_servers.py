@@ -53,7 +53,7 @@ class Server:
     """One running server: its base URL, its address book's URL and raw requests to it. `books`
     names more address books of alice's beside the first (`book`), made at start."""
 
-    def __init__(self, kind, tmp_path, books=(), radicale_timeout=None):
+    def __init__(self, kind, tmp_path, books=(), radicale_timeout=None, unsynced=False):
         self.kind = kind
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/"
@@ -69,7 +69,10 @@ class Server:
                 f"[server]\nhosts = 127.0.0.1:{self.port}\n{timeout}[auth]\ntype = htpasswd\n"
                 f"htpasswd_filename = {root / 'users'}\nhtpasswd_encryption = plain\n"
                 f"[rights]\ntype = owner_only\n[storage]\nfilesystem_folder = {root / 'collections'}\n")
-            command = [sys.executable, "-m", "radicale", "--config", str(root / "config")]
+            # `unsynced`: Radicale's files not synced to disk (radicale_unsynced.py), for large books.
+            launcher = ([os.path.join(os.path.dirname(os.path.abspath(__file__)), "radicale_unsynced.py")] if unsynced
+                        else ["-m", "radicale"])
+            command = [sys.executable, *launcher, "--config", str(root / "config")]
             self.auth = (USER, PASSWORD)
             self.book = f"{self.base}{USER}/book/"
         elif kind.startswith("sabredav"):

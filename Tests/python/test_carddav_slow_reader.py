@@ -6,13 +6,14 @@ as fast as it saved the cards: on a slow or loaded client, a first download of 5
 default Radicale stopped half way ("Transferred a partial file"), every sync again
 (bench/FINDINGS.md, sync5). The transport now keeps the answer in a spool as it comes.
 
-Here the saving is held up on purpose, not by a sleep: another connection holds the book's write
-lock (as a second process saving a contact would), so the sync's writing thread cannot begin its
-transaction until the test lets go, and the cards pile up behind it. The test lets go only once
-Radicale is done with the answer, sent whole or given up (its side of the connection closed), and
-Radicale's timeout is short (5 s). The answer (about 100 MB) is larger than what the kernel's socket
-buffers and the sync's own batches in flight hold together, so a reader paced by its saving leaves
-Radicale blocked in `sendall` until it gives up."""
+Here the saving is held up on purpose, not by a sleep: once the sync has opened the book (its
+password command is where the test steps in), another connection takes the book's write lock, as a
+second process saving a contact would, so the sync's writing thread cannot begin its transaction
+and the cards pile up behind it. The test lets go only once Radicale is done with the answer, sent
+whole or given up (its side of the connection no longer established), and Radicale's timeout is
+short (5 s). The answer (40,000 cards, about 38 MB) is larger than what the kernel's socket buffers
+(up to 32 MB on this host's loopback) and the sync's batches in flight hold together, so a reader
+paced by its saving leaves Radicale blocked in `sendall` until it gives up."""
 import os
 import sqlite3
 import subprocess
@@ -21,8 +22,8 @@ import time
 from carddav_servers import Server
 from test_carddav_sync import Book
 
-CARDS = 6000
-NOTE = 16000  # bytes of NOTE a card: about 100 MB in one answer
+CARDS = 40000
+NOTE = 600  # bytes of NOTE a card: about 38 MB in one answer
 
 
 def big_card(number):
@@ -51,7 +52,7 @@ def wait_for(condition, sync, what, limit=600):
 
 
 def test_a_first_download_saved_slower_than_radicale_will_wait_is_read_whole_and_saved(tmp_path):
-    server = Server("radicale", tmp_path, radicale_timeout=5)
+    server = Server("radicale", tmp_path, radicale_timeout=5, unsynced=True)
     try:
         # Written into Radicale's storage as bench/carddav.py does (100 MB of PUTs would take minutes).
         folder = tmp_path / "radicale" / "collections" / "collection-root" / "alice" / "book"
