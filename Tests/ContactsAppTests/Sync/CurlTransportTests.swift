@@ -325,6 +325,26 @@ final class RedirectPolicyTests: XCTestCase {
             XCTAssertEqual(waiting.next(into: buffer, waitingAtMost: 0), .nothingYet)
         }
 
+        func test_spool_whatWasReadIsGivenBack_asTheRestIsRead() throws {
+            // Given: 16 MB written
+            let sut = try DAVBodySpool(directory: NSTemporaryDirectory())
+            let chunk = [UInt8](repeating: 7, count: 1 << 20)
+            for _ in 0..<16 { XCTAssertTrue(chunk.withUnsafeBytes { sut.append($0) }) }
+            sut.finish(.complete)
+            let full = sut.allocatedBytes
+            guard full >= 16 << 20 else { throw XCTSkip("the file system allocates lazily (\(full) bytes)") }
+
+            // When: 12 MB read
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+            defer { buffer.deallocate() }
+            for _ in 0..<12 { XCTAssertEqual(sut.next(into: buffer), .bytes(1 << 20)) }
+
+            // Then: the file holds about what is left to read (or all of it, where holes cannot be punched)
+            let left = sut.allocatedBytes
+            if left >= full { throw XCTSkip("this file system punches no holes") }
+            XCTAssertLessThanOrEqual(left, (4 << 20) + DAVBodySpool.releaseEvery)
+        }
+
         func test_spool_aDirectoryThatCannotHoldIt_isNamedInTheError() {
             XCTAssertThrowsError(try DAVBodySpool(directory: "/nonexistent/contactsbook")) { error in
                 guard case .network(let reason) = error as? DAVError else { return XCTFail("\(error)") }

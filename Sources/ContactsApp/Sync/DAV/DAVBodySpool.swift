@@ -173,7 +173,41 @@ final class DAVBodySpool: @unchecked Sendable {
         condition.lock()
         read += done
         condition.unlock()
+        // What was read is given back as the rest is (on a `/tmp` in memory, that is memory).
+        let readable = read & ~(Self.pageBytes - 1)
+        if readable - released >= Self.releaseEvery, Self.punchHole(fd, released, readable - released) {
+            released = readable
+        }
         return done > 0 ? .bytes(done) : .end
+    }
+
+    /// Bytes at the start of the file already given back.
+    private var released = 0
+    private static let pageBytes = 4096
+    /// Given back in pieces of at least this many bytes.
+    static let releaseEvery = 4 << 20
+
+    /// `fallocate(FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE)`, looked up at run time (Glibc's module
+    /// does not export it); false where the file system or the system cannot.
+    private static func punchHole(_ fd: Int32, _ offset: Int, _ length: Int) -> Bool {
+        guard let fallocate = fallocateFunction else { return false }
+        return fallocate(fd, 0x02 | 0x01, off_t(offset), off_t(length)) == 0
+    }
+
+    private typealias Fallocate = @convention(c) (Int32, Int32, off_t, off_t) -> Int32
+    private static let fallocateFunction: Fallocate? = {
+        #if os(Linux)
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fallocate") else { return nil }
+            return unsafeBitCast(symbol, to: Fallocate.self)
+        #else
+            return nil
+        #endif
+    }()
+
+    /// Bytes of the file on disk (or in memory), for the tests.
+    var allocatedBytes: Int {
+        var status = stat()
+        return fstat(fileDescriptor, &status) == 0 ? Int(status.st_blocks) * 512 : -1
     }
 
     /// How the writer ended, once it has.
