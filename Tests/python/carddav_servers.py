@@ -53,7 +53,7 @@ class Server:
     """One running server: its base URL, its address book's URL and raw requests to it. `books`
     names more address books of alice's beside the first (`book`), made at start."""
 
-    def __init__(self, kind, tmp_path, books=()):
+    def __init__(self, kind, tmp_path, books=(), radicale_timeout=None, unsynced=False):
         self.kind = kind
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/"
@@ -62,11 +62,17 @@ class Server:
         self.log = open(root / "server.log", "w")
         if kind == "radicale":
             (root / "users").write_text(f"{USER}:{PASSWORD}\n")
+            # `radicale_timeout`: Radicale's `[server] timeout`, which bounds each socket call (a
+            # whole `sendall` of an answer); 30 s unless set.
+            timeout = "" if radicale_timeout is None else f"timeout = {radicale_timeout}\n"
             (root / "config").write_text(
-                f"[server]\nhosts = 127.0.0.1:{self.port}\n[auth]\ntype = htpasswd\n"
+                f"[server]\nhosts = 127.0.0.1:{self.port}\n{timeout}[auth]\ntype = htpasswd\n"
                 f"htpasswd_filename = {root / 'users'}\nhtpasswd_encryption = plain\n"
                 f"[rights]\ntype = owner_only\n[storage]\nfilesystem_folder = {root / 'collections'}\n")
-            command = [sys.executable, "-m", "radicale", "--config", str(root / "config")]
+            # `unsynced`: Radicale's files not synced to disk (radicale_unsynced.py), for large books.
+            launcher = ([os.path.join(os.path.dirname(os.path.abspath(__file__)), "radicale_unsynced.py")] if unsynced
+                        else ["-m", "radicale"])
+            command = [sys.executable, *launcher, "--config", str(root / "config")]
             self.auth = (USER, PASSWORD)
             self.book = f"{self.base}{USER}/book/"
         elif kind.startswith("sabredav"):
@@ -132,7 +138,7 @@ class Server:
     def password_command(self):
         return f"echo {PASSWORD}" if self.auth else None
 
-    def request(self, method, url, body=None, headers=None):
+    def request(self, method, url, body=None, headers=None, timeout=10):
         headers = dict(headers or {})
         if body is not None:
             headers.setdefault("Content-Type", "application/xml; charset=utf-8")
@@ -146,7 +152,7 @@ class Server:
             token = base64.b64encode(f"{self.auth[0]}:{self.auth[1]}".encode()).decode()
             request.add_header("Authorization", f"Basic {token}")
         try:
-            with opener.open(request, timeout=10) as response:
+            with opener.open(request, timeout=timeout) as response:
                 return response.status, dict(response.headers), response.read()
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()

@@ -44,6 +44,10 @@ import SceneCore
         private var receiver: DAVBodyReceiver?
         /// The exchange under way: what stopped its body, if anything did.
         private var current: Received?
+        /// Where a streamed answer is kept between the network and its receiver (`DAVBodySpool`).
+        public var spoolDirectory = DAVBodySpool.defaultDirectory()
+        /// Shown each spool as it is made (the tests look at its file).
+        var onSpool: ((DAVBodySpool) -> Void)?
 
         public init(
             credentials: DAVCredentials?, limits: DAVTimeLimits = .configured(),
@@ -72,28 +76,21 @@ import SceneCore
 
         /// The low-speed floor's window: when it began and the bytes moved by then. It opens at the
         /// answer's status line, not at the request: a server may think before it answers (Radicale
-        /// took over 30 s to start the listing of 20,000 cards on a loaded host, bench/FINDINGS.md),
-        /// which the request's own limit bounds; once it answers, it may not trickle.
+        /// took over 30 s to start the listing of 20,000 cards on a loaded host, and 35 s to start
+        /// that of 50,000, bench/FINDINGS.md); once it answers, it may not trickle nor stall.
         private var window: (time: TimeInterval, bytes: Int64)?
         /// The floor stopped the transfer (not a cancellation).
         private var tooSlow = false
-        /// The exchange under way, for the request's own limit when libcurl holds only the sync's
-        /// (a streamed answer): when it started and that limit; nil when libcurl holds the limit.
-        private var ownLimit: (started: TimeInterval, limit: TimeInterval)?
-        /// The request's own limit stopped the transfer (checked here, not by libcurl).
-        private var overLimit = false
 
         /// Asked by the progress callback while a transfer runs (at least once a second), with the
-        /// bytes moved so far: a cancellation, or an answer slower than the floor over its window.
+        /// bytes moved so far: a cancellation, the receiver of a spooled answer stopped, or an
+        /// answer slower than the floor over its window.
         fileprivate func shouldStop(moved bytes: Int64) -> Bool {
-            if isCancelled() { return true }
-            // The request's limit counts the server's time and the network's, not ours: the time
-            // its receiver held the body (a first download's listing hands its cards to the
-            // deciding thread as they come, and waits when that one is behind) is not counted.
-            if let own = ownLimit, let exchange = current,
-                Self.uptime() - own.started - exchange.heldByReceiver >= own.limit
-            {
-                overLimit = true
+            // A spooled answer's reader looks for a cancellation on the sync's thread (the front
+            // end's check may read its input, which is that thread's) and abandons the spool.
+            if let spool = current?.spool {
+                if spool.isAbandoned { return true }
+            } else if isCancelled() {
                 return true
             }
             // Not before a status line, nor after a 401 libcurl answers with credentials (the server
@@ -151,13 +148,14 @@ import SceneCore
             // The request gets its own limit, or what is left of the sync's if that is less.
             let budget = try clock.next()
             let started = Self.uptime()
-            let timeout = budget.timeout
-            // A streamed answer may be paced by its receiver (a first download's listing of every
-            // card, saved as it comes): libcurl gets the sync's time left, and the request's own
-            // limit, net of the receiver's time, is checked in the progress callback.
-            let curlTimeout = receiver == nil || budget.byDeadline ? timeout : max(timeout, clock.left())
-            ownLimit = curlTimeout > timeout ? (started, timeout) : nil
-            overLimit = false
+            // A streamed answer (a listing, a multiget: a first download's is every card in one)
+            // grows with the book, and a server may build it whole before its first byte (Radicale:
+            // 35 s for 50,000 cards, over 120 s on a loaded host): no limit of its own, only the
+            // sync's, with the low-speed floor from its first line on (a stall of
+            // CONTACTSBOOK_LOW_SPEED_TIME stops it) and TCP keepalive for a peer that is gone.
+            let streamed = receiver != nil
+            let timeout = streamed ? clock.left() : budget.timeout
+            let byDeadline = streamed || budget.byDeadline
             // Options back to their defaults (the connection, DNS and TLS session caches stay), unless
             // the handle holds this origin's authentication: reset forgets Digest's nonce, and each
             // request would go twice. Every option a request needs is set below either way.
@@ -167,6 +165,15 @@ import SceneCore
                 authenticatedOrigin = nil
             }
             let received = Received(receiver: receiver, limit: sizeLimits.card)
+            if receiver != nil {
+                // One more byte than the answer's limit, so that the receiver names the limit.
+                let spool = try DAVBodySpool(
+                    directory: spoolDirectory,
+                    limit: sizeLimits.answer == .max ? .max : sizeLimits.answer + 1)
+                received.spool = spool
+                onSpool?(spool)
+            }
+            defer { received.spool?.close() }
             current = received
             window = nil
             tooSlow = false
@@ -182,7 +189,7 @@ import SceneCore
             errorBuffer.initialize(to: 0)
 
             var code = setup(
-                url: url, method: request.method, headers: headers, context: context, timeout: curlTimeout)
+                url: url, method: request.method, headers: headers, context: context, timeout: timeout)
             if code == CURLE_OK, withCredentials, let credentials {
                 code = authenticate(credentials)
                 if code == CURLE_OK { authenticatedOrigin = origin }
@@ -201,18 +208,85 @@ import SceneCore
                             result = ccurl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
                         }
                     }
-                    return result == CURLE_OK ? curl_easy_perform(handle) : result
+                    return result == CURLE_OK ? transfer(received) : result
                 } : code
+            // What stopped the body (its receiver, a limit) says why, not libcurl's "write error".
+            if let failure = received.failure { throw failure }
+            if received.spool?.overflowed == true {
+                throw DAVError.tooLarge(
+                    "the answer to \(request.method) \(url.absoluteString) passed "
+                        + "\(DAVSizeLimits.words(sizeLimits.answer)), the limit for one answer "
+                        + "(\(DAVSizeLimits.Variable.answer) sets it); stopped there, nothing of it was kept")
+            }
             guard code == CURLE_OK else {
                 throw stopped(
-                    code, request.method, url, timeout: timeout,
-                    // libcurl's own limit was then the sync's
-                    byDeadline: budget.byDeadline || curlTimeout > timeout,
+                    code, request.method, url, timeout: timeout, byDeadline: byDeadline,
                     elapsed: Self.uptime() - started)
             }
             var status = 0
             _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
             return DAVResponse(status: status, headers: received.headers, body: received.body, url: url)
+        }
+
+        /// `curl_easy_perform`; for a streamed answer, on a thread of its own writing the body into
+        /// its spool as it comes, while this thread hands the spool's bytes to the receiver at the
+        /// receiver's pace. Both are done when this returns.
+        private func transfer(_ received: Received) -> CURLcode {
+            guard let spool = received.spool, let receiver = received.receiver else { return curl_easy_perform(handle) }
+            let outcome = TransferOutcome(handle)
+            let thread = Thread {
+                let code = curl_easy_perform(outcome.handle)
+                outcome.code = code
+                spool.finish(code == CURLE_OK ? .complete : .failed)
+                outcome.done.signal()
+            }
+            thread.start()
+            do {
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.spoolChunk, alignment: 16)
+                defer { buffer.deallocate() }
+                // A cancellation is looked for here, on the sync's thread, every tenth of a second
+                // while the answer comes or is waited for.
+                var looked = Self.uptime()
+                reading: while true {
+                    switch spool.next(into: buffer, waitingAtMost: Self.cancellationTick) {
+                    case .bytes(let count):
+                        try receiver.receive(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                        if Self.uptime() - looked >= Self.cancellationTick {
+                            looked = Self.uptime()
+                            if isCancelled() { throw DAVError.cancelled }
+                        }
+                    case .nothingYet:
+                        looked = Self.uptime()
+                        if isCancelled() { throw DAVError.cancelled }
+                    case .end:
+                        // A cancellation while the last bytes were read stops here, not after the rest is saved.
+                        if isCancelled() { throw DAVError.cancelled }
+                        break reading
+                    }
+                }
+            } catch {
+                spool.abandon()
+                outcome.done.wait()
+                received.fail(error)
+                return outcome.code
+            }
+            outcome.done.wait()
+            return outcome.code
+        }
+
+        /// How often the reader of a spooled answer looks for a cancellation.
+        static let cancellationTick: TimeInterval = 0.1
+
+        /// Bytes handed to the receiver at a time, as libcurl's own chunks are at most 16 kB.
+        static let spoolChunk = 1 << 17
+
+        /// What the transfer's thread leaves for the caller, read after `done`.
+        private final class TransferOutcome: @unchecked Sendable {
+            /// The transport's handle, used by that thread alone until `done`.
+            let handle: UnsafeMutableRawPointer
+            var code = CURLE_OK
+            init(_ handle: UnsafeMutableRawPointer) { self.handle = handle }
+            let done = DispatchSemaphore(value: 0)
         }
 
         /// An exchange whose body stopped it (its receiver threw, or a body held here passed its
@@ -265,10 +339,15 @@ import SceneCore
                 { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYPEER, 1) },
                 { ccurl_setopt_long(self.handle, CURLOPT_SSL_VERIFYHOST, 2) },
                 { ccurl_setopt_long(self.handle, CURLOPT_FOLLOWLOCATION, 0) },
-                // The whole exchange within `timeout`; the low-speed floor is the progress callback's
+                // The whole exchange within `timeout` (a streamed answer's: the sync's); the low-speed floor is the progress callback's
                 // (`shouldStop`), counted from the answer's first line, not libcurl's, counted from
                 // the request.
                 { ccurl_setopt_long(self.handle, CURLOPT_CONNECTTIMEOUT_MS, min(milliseconds, 30_000)) },
+                // A peer that is gone (a server that went down, a network lost) found in about 75 s
+                // while a streamed answer waits for its first byte (no limit of its own).
+                { ccurl_setopt_long(self.handle, CURLOPT_TCP_KEEPALIVE, 1) },
+                { ccurl_setopt_long(self.handle, CURLOPT_TCP_KEEPIDLE, 30) },
+                { ccurl_setopt_long(self.handle, CURLOPT_TCP_KEEPINTVL, 5) },
                 { ccurl_setopt_long(self.handle, CURLOPT_TIMEOUT_MS, milliseconds) },
                 // Called at least once a second while the transfer waits: a cancellation, or a
                 // trickle under the floor, stops it there.
@@ -301,9 +380,6 @@ import SceneCore
                         + "\(DAVTimeLimits.seconds(limits.lowSpeedTime)) (\(DAVTimeLimits.Variable.lowSpeedBytes) and "
                         + "\(DAVTimeLimits.Variable.lowSpeedTime) set that floor); stopped")
             }
-            if code == CURLE_ABORTED_BY_CALLBACK && overLimit {
-                return limits.requestTimedOut(method: method, url: url, after: timeout)
-            }
             if code == CURLE_ABORTED_BY_CALLBACK { return .cancelled }
             guard code == CURLE_OPERATION_TIMEDOUT else { return .network(describe(code)) }
             // A connection not made in time says so in libcurl's words.
@@ -330,10 +406,13 @@ import SceneCore
             let limit: Int
             /// Whether this answer's body goes to `receiver`, decided at its first byte.
             private var streaming: Bool?
-            /// Seconds the receiver spent with the body's bytes (not the server's time).
-            private(set) var heldByReceiver: TimeInterval = 0
-            /// What stopped the transfer: the receiver's error, or `TooLarge`.
+            /// Where the body for `receiver` goes as it arrives, when it is read on another thread
+            /// (`CurlTransport.transfer`); nil: handed to `receiver` here.
+            var spool: DAVBodySpool?
+            /// What stopped the transfer: the receiver's error, `TooLarge`, a spool not written.
             private(set) var failure: Error?
+            /// The first reason the exchange stopped stays.
+            func fail(_ error: Error) { if failure == nil { failure = error } }
 
             struct TooLarge: Error {}
 
@@ -343,9 +422,13 @@ import SceneCore
             func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
                 if streaming == nil { streaming = receiver?.accepts(status: status) ?? false }
                 do {
-                    if streaming == true, let receiver {
-                        let start = ProcessInfo.processInfo.systemUptime
-                        defer { heldByReceiver += ProcessInfo.processInfo.systemUptime - start }
+                    if streaming == true, let spool {
+                        guard spool.append(bytes) else {
+                            // Past the limit, or the reader stopped: the reader's side says why.
+                            if let why = spool.writeFailure { throw DAVError.network(why) }
+                            return false
+                        }
+                    } else if streaming == true, let receiver {
                         try receiver.receive(bytes)
                     } else {
                         guard body.count + bytes.count <= limit else { throw TooLarge() }

@@ -8,7 +8,9 @@ import Foundation
 /// photos is 12.5 MB, about 100 s at 1 Mbit/s); `configured` reads the environment, so a person
 /// (and the tests) can set them.
 public struct DAVTimeLimits: Equatable, Sendable {
-    /// One request, from connecting to the answer's last byte.
+    /// One request, from connecting to the answer's last byte. Not a streamed answer's (a
+    /// listing, a multiget): it grows with the book and a server may build it whole before its
+    /// first byte, so only `sync` bounds it, and the low-speed floor once it started to come.
     public var request: TimeInterval
     /// Every request of one sync (or of `account add`'s discovery), together.
     public var sync: TimeInterval
