@@ -501,6 +501,41 @@ class Bench:
                 o, t = res["ours"]["median"], res["khard"]["median"]
                 self.row("khard", what, n, t / o, unit="×", extra={"ours": o, "khard": t})
 
+    def carddav(self):
+        """Issue 32's sync goals, by bench/carddav.py (Radicale: the first download, a sync with
+        nothing to do, a push of 100 edits, each against the server's floor) and
+        bench/carddav-scale.py (a first download of 5,000 and 50,000 cards on a server in memory:
+        against the requests' own floor, and peak memory), run with the Python that has Radicale."""
+        python = self.args.carddav_python
+        if not python:
+            self.note("No Python with Radicale given (bench/run gives none when PyPI could not install it): "
+                      "no CardDAV rows in this run.")
+            return
+        work = os.path.join(self.out, "carddav-run")
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        binaries = [self.bin] + ([self.args.previous] if self.args.previous else [])
+        dav = ["--cards", "300", "--runs", "1", "--push", "5"] if self.quick else ["--cards", "5000", "--runs", "3", "--push", "100"]
+        scale = ["--cards", "300", "1000", "--runs", "1"] if self.quick else ["--cards", "5000", "50000", "--runs", "3"]
+        for script, extra in (("carddav.py", dav), ("carddav-scale.py", scale)):
+            name = script.replace(".py", "")
+            log("running", script, *extra)
+            subprocess.run([python, os.path.join(HERE, script), *binaries, *extra, "--out", os.path.join(work, name),
+                            "--json", os.path.join(work, name + ".json")], check=True, stdout=sys.stderr)
+            with open(os.path.join(work, name + ".json")) as f:
+                summary = json.load(f)
+            if script == "carddav.py":
+                for key, r in summary["rows"].items():
+                    self.row("carddav", key, summary["cards"], r["ours"][0],
+                             extra={"floor": r["floor"], "cpu": r["cpu"][0], "push": summary["push"],
+                                    "runs": summary["runs"], "previous": r["ours"][1:] or None})
+            else:
+                for n, r in summary["sizes"].items():
+                    ours = r["binaries"][0]
+                    self.row("carddav-scale", "first download", int(n), ours["wall"],
+                             extra={"floor": r["floor"], "cpu": ours["cpu"], "rss": ours["rss"], "runs": summary["runs"],
+                                    "previous": r["binaries"][1:] or None})
+
     # ---------- main
 
     def libraries(self):
@@ -528,6 +563,8 @@ class Bench:
             self.memory(n, db, q)
             self.save(started)
         self.khard()
+        self.save(started)
+        self.carddav()
         self.save(started)
 
     def save(self, started):
@@ -591,9 +628,11 @@ def main():
     ap.add_argument("--command", default="bench/run")
     ap.add_argument("--previous", default="", help="another release binary (the previous commit's) started beside --bin")
     ap.add_argument("--static-bin", default="", help="the fully static build, started beside --bin, labelled as not installed")
+    ap.add_argument("--carddav-python", default="",
+                    help="a Python with Radicale, for bench/carddav.py and carddav-scale.py; empty skips the CardDAV rows")
     ap.add_argument("--sizes", default="", help="comma-separated book sizes instead of the mode's (e.g. 10000,100000)")
     ap.add_argument("--rerun", default="",
-                    help="rpc,memory,start,export,csv,search: re-measure only these rows of the last run's results.json (same books)")
+                    help="rpc,memory,start,export,csv,search,carddav: re-measure only these rows of the last run's results.json (same books)")
     args = ap.parse_args()
     r = subprocess.run([args.bin, "--db", ":memory:"], input="stack\n", capture_output=True, text=True)
     MARKER = r.stdout.encode()
@@ -608,7 +647,8 @@ def main():
         drop = (({"rpc", "throughput", "rpcsearch"} if "rpc" in groups else set())
                 | ({"memory"} if "memory" in groups else set()) | ({"start", "linking"} if "start" in groups else set())
                 | ({"export"} if "export" in groups else set()) | ({"csv"} if "csv" in groups else set())
-                | ({"latency"} if "search" in groups else set()))
+                | ({"latency"} if "search" in groups else set())
+                | ({"carddav", "carddav-scale"} if "carddav" in groups else set()))
         b.results["rows"] = [r for r in previous["rows"] if r["group"] not in drop]
         if "rpc" in groups:
             b.echo_floor_and_rpc()
@@ -630,6 +670,8 @@ def main():
                     b.csv(n, db)
                 if "search" in groups:
                     b.search_and_paging(n, db, q)
+        if "carddav" in groups:
+            b.carddav()
         b.note("Rows re-measured after the run on the same books with `bench/bench.py --rerun %s`: %s." % (
             args.rerun, ", ".join(sorted(drop))))
         with open(os.path.join(args.out, "results.json"), "w") as f:

@@ -2,7 +2,7 @@
 """A first CardDAV download at several sizes on a server that costs next to nothing (issue 32):
 our CPU, wall time and peak memory from 5,000 to 50,000 cards, side by side for several binaries.
 
-    python3 bench/carddav-scale.py BIN [BIN ...] [--cards 5000 50000] [--runs 3] [--out bench/out/carddav-scale]
+    python3 bench/carddav-scale.py BIN [BIN ...] [--cards 5000 50000] [--runs 3] [--out bench/out/carddav-scale] [--json FILE]
 
 Why not Radicale: its first listing of a folder it has never read took 924 s for 20,000 cards on
 this host (bench/FINDINGS.md), and it serves one multiget of 500 cards in about 90 ms, so at 50,000
@@ -16,9 +16,10 @@ size is `bench/carddav.py`'s business, on Radicale.
 Per size and binary, medians of RUNS first downloads into a new book: wall, CPU (user + sys of
 the process) and peak RSS (the child's `VmHWM`, sampled until it exits). Also prints how long the same
 requests take from Python (`floor`, the server's own cost here), and the cards a second a binary
-keeps up. Never fails on speed.
+keeps up. Never fails on speed. `--json FILE` also writes the medians there, for `bench/run`'s report.
 """
 import argparse
+import json
 import http.server
 import os
 import re
@@ -147,6 +148,7 @@ def main():
     parser.add_argument("--cards", type=int, nargs="+", default=[5000, 50000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--out", default=os.path.join(HERE, "out", "carddav-scale"))
+    parser.add_argument("--json", help="also write the medians to this file (bench/run's report reads it)")
     options = parser.parse_args()
     out = os.path.abspath(options.out)
     os.makedirs(out, exist_ok=True)
@@ -156,6 +158,7 @@ def main():
     print(f"{'cards':>7} {'floor s':>8} " + " ".join(f"{f'[{b}] wall s':>11} {'CPU s':>6} {'RSS MiB':>8} {'cards/CPU s':>11}"
                                                    for b in range(len(options.binaries))))
     peaks = {}  # (cards, binary) → median peak RSS, for the growth line at the end
+    summary = {}  # --json: per size, the floor's median and each binary's
     for n in options.cards:
         vdir = os.path.join(out, f"vdir-{n}")
         if not os.path.isdir(vdir):
@@ -182,6 +185,8 @@ def main():
             for b in range(len(options.binaries)):
                 wall, cpu, rss = (median(r[i] for r in results[b]) for i in range(3))
                 peaks[n, b] = rss
+                summary.setdefault(str(n), {"floor": median(floor), "binaries": []})["binaries"].append(
+                    {"wall": wall, "cpu": cpu, "rss": rss})
                 line += f"{wall:>11.3f} {cpu:>6.2f} {rss:>8.1f} {n / cpu:>11.0f} "
             print(line, flush=True)
         finally:
@@ -193,6 +198,9 @@ def main():
         low, high = min(options.cards), max(options.cards)
         print(f"peak RSS growth {low} → {high} cards: "
               + ", ".join(f"[{b}] {peaks[high, b] - peaks[low, b]:+.1f} MiB" for b in range(len(options.binaries))))
+    if options.json:
+        with open(options.json, "w") as f:
+            json.dump({"runs": options.runs, "load": os.getloadavg()[0], "sizes": summary}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CardDAV sync speed, side by side on one Radicale and the same cards (issue 15).
 
-    python3 bench/carddav.py BIN [BIN ...] [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav] [--reuse] [--first-only] [--server-timeout S]
+    python3 bench/carddav.py BIN [BIN ...] [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav] [--reuse] [--first-only] [--server-timeout S] [--json FILE]
 
 (`--reuse`: start from the Radicale storage a last run left in OUT, its item cache warm, instead of
 writing the cards again; the cards edited by its pushes stay edited.)
@@ -22,8 +22,9 @@ server's cost, not ours), then times, each round in turn so all share the same m
 With several binaries (the previous build and this one), each round times the floor and then
 every binary in turn, so all share the same minutes. Prints medians, ratios to the floor, and
 each binary's CPU time (user + sys, medians; the loaded host's wall time swings more); never
-fails on speed.
+fails on speed. `--json FILE` also writes those medians there, for `bench/run`'s report.
 """
+import json
 import argparse
 import os
 import re
@@ -128,6 +129,7 @@ def main():
     # download reads its one answer at the pace it saves the cards, which at 50,000 on a loaded
     # host took longer, and Radicale closed the connection half way (bench/FINDINGS.md, sync5).
     parser.add_argument("--server-timeout", type=int, help="Radicale's [server] timeout, seconds (default: its own)")
+    parser.add_argument("--json", help="also write the medians to this file (bench/run's report reads it)")
     options = parser.parse_args()
     out = os.path.abspath(options.out)
     storage = os.path.join(out, "radicale")
@@ -255,6 +257,15 @@ def main():
                 print(f"{'… one listing with cards':<26}{f:>9.3f}"
                       + "".join(f"{median(ours[key, b]):>9.3f}{median(ours[key, b]) / f:>7.2f}{'':>7}"
                                 for b in range(len(binaries))))
+        if options.json:
+            summary = {"cards": options.cards, "runs": options.runs, "push": options.push,
+                       "load": os.getloadavg()[0], "in_listing": median(in_listing), "rows": {}}
+            for key in keys:
+                summary["rows"][key] = {"floor": median(floor[key]),
+                                        "ours": [median(ours[key, b]) for b in range(len(binaries))],
+                                        "cpu": [median(cpu[key, b]) for b in range(len(binaries))]}
+            with open(options.json, "w") as f:
+                json.dump(summary, f, indent=1)
     finally:
         server.terminate()
         try:

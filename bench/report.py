@@ -65,8 +65,8 @@ def find_row(rows, group, what, size=None):
 def goals(results):
     """Issue 32's goals, one row each, from this run's own rows: the figure, its ratio to the floor
     or peer measured beside it, and whether the goal is met; "not measured in this run" where the
-    run holds no figure (the CardDAV goals are measured by bench/carddav.py and
-    bench/carddav-scale.py against a local server, not by bench/run)."""
+    run holds no figure (the CardDAV goals come from bench/carddav.py and bench/carddav-scale.py,
+    which bench/run runs against a local server)."""
     rows, sizes = results["rows"], results["sizes"]
 
     def get(group, what, size=None):
@@ -180,16 +180,40 @@ def goals(results):
             "%.1f MiB vs %.1f MiB" % (b["value"] / 1024, a["value"] / 1024), "%.2f×" % ratio, ratio <= 1.5)
     else:
         absent("a session's peak memory, 10k → 100k, stays flat", "≤ 1.5×", "needs both a 10k and a 100k book")
-    # The sync goals: bench/carddav.py (Radicale, 5,000 cards) and bench/carddav-scale.py (50,000).
-    sync = "`bench/carddav.py` measures it against Radicale; bench/FINDINGS.md"
-    for goal, target, why in (
-            ("CardDAV first download, 5,000 cards, against Radicale's own floor", "≤ 1.2×", sync),
-            ("CardDAV sync with nothing to do, against one `sync-collection`", "≤ 1.2×", sync),
-            ("CardDAV push of 100 edits, against a plain PUT loop", "≤ 1.1×", sync),
-            ("CardDAV first download, 50,000 cards, against the floor", "≤ 1.2×", "`bench/carddav-scale.py`; bench/FINDINGS.md"),
-            ("CardDAV peak memory of a first download, 5,000 → 50,000 cards", "flat",
-             "`bench/carddav-scale.py`; bench/FINDINGS.md")):
-        absent(goal, target, why)
+    # The sync goals: bench/carddav.py (Radicale: 5,000 cards, a push of 100) and
+    # bench/carddav-scale.py (a server in memory: 5,000 and 50,000 cards), run by bench/run.
+    for key, goal, target, limit in (
+            ("first", "CardDAV first download, {cards:,} cards, against Radicale's own floor", "≤ 1.2×", 1.2),
+            ("noop", "CardDAV sync with nothing to do, against one `sync-collection`", "≤ 1.2×", 1.2),
+            ("push", "CardDAV push of {push} edits, against a plain PUT loop", "≤ 1.1×", 1.1)):
+        r = get("carddav", key)
+        if r and r["floor"] > 0:
+            ratio = r["value"] / r["floor"]
+            row(goal.format(cards=r["size"], push=r["push"]), target,
+                "%.2f s vs %.2f s (CPU %.2f s; %d rounds)" % (r["value"], r["floor"], r["cpu"], r["runs"]),
+                "%.2f×" % ratio, ratio <= limit)
+        else:
+            absent(goal.format(cards=5000, push=100), target, "`bench/carddav.py` did not run (no Radicale)")
+    scale = sorted((r for r in rows if r["group"] == "carddav-scale"), key=lambda r: r["size"])
+    # The 50,000-card goal's floor is bench/carddav.py's on Radicale, whose first listing of 50,000
+    # cards alone takes it 15-20 minutes here: too long for this run, so the row gives the server in
+    # memory's figure (where the time is nearly all ours) and leaves the verdict to bench/FINDINGS.md.
+    radicale50k = ("against Radicale's floor: `bench/carddav.py BIN --cards 50000 --first-only "
+                   "--server-timeout 900`, not in this run; bench/FINDINGS.md")
+    if scale:
+        big, small = scale[-1], scale[0]
+        row("CardDAV first download, {:,} cards, against the floor".format(big["size"]), "≤ 1.2×",
+            "%.2f s (CPU %.2f s) from a server in memory (`bench/carddav-scale.py`), whose requests from Python "
+            "take %.2f s; %s" % (big["value"], big["cpu"], big["floor"], radicale50k))
+        growth = big["rss"] - small["rss"]
+        # "Flat": a few MiB is the allocator and SQLite's cache filling; tens would be something kept per card.
+        row("CardDAV peak memory of a first download, {:,} → {:,} cards".format(small["size"], big["size"]),
+            "flat (≤ 1.5×)", "%.1f MiB vs %.1f MiB (%+.1f MiB)" % (big["rss"], small["rss"], growth),
+            "%.2f×" % (big["rss"] / small["rss"]), big["rss"] <= 1.5 * small["rss"])
+    else:
+        absent("CardDAV first download, 50,000 cards, against the floor", "≤ 1.2×", radicale50k)
+        absent("CardDAV peak memory of a first download, 5,000 → 50,000 cards", "flat",
+               "`bench/carddav-scale.py` did not run")
     L.append("")
     return L
 
