@@ -9,7 +9,10 @@ Builds, with the toolchain's swiftc and the same static runtime as our installed
   - `swift`: the standard library alone;
   - `swift + FoundationEssentials`: also touches ProcessInfo (swift-foundation's core, no ICU);
   - `swift + Foundation`: also touches NSNumber, i.e. links swift-corelibs-foundation, which
-    GRDB imports (so every binary that uses GRDB pays it).
+    GRDB imports (so every binary that uses GRDB pays it);
+and two that run the sqlite3 shell's FTS query through SQLite's C API and print its rows, one with
+the standard library alone (the floor of a Swift `query` with neither Foundation nor GRDB), one
+also linking Foundation.
 and runs them interleaved with a C program that does the same (bench/echo.c), the sqlite3 shell
 running `query`'s FTS query on BOOK (compare-start.py's), and CONTACTSBOOK's `--help`, `query
 --db BOOK EMAIL` and its pre-main floor (bench/nomain.c preloaded). Medians of wall (spawn to exit)
@@ -33,6 +36,32 @@ PROGRAMS = {
     "swift + Foundation": "import Foundation\n"
     "if NSNumber(value: CommandLine.arguments.count).intValue == 0 { print(0) }\n"
     "while readLine() != nil {}\n",
+}
+
+# The same FTS query as the sqlite3 shell's row, through SQLite's C API and nothing else: what a
+# `query` written in Swift without Foundation or GRDB could not go below (BOOK and SQL as arguments).
+SQLITE_QUERY = r"""
+var db: OpaquePointer?
+guard sqlite3_open_v2(CommandLine.arguments[1], &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { fatalError() }
+var statement: OpaquePointer?
+guard sqlite3_prepare_v2(db, CommandLine.arguments[2], -1, &statement, nil) == SQLITE_OK else { fatalError() }
+var out = ""
+while sqlite3_step(statement) == SQLITE_ROW {
+    for column in 0..<sqlite3_column_count(statement) {
+        if column > 0 { out += "|" }
+        if let text = sqlite3_column_text(statement, column) { out += String(cString: text) }
+    }
+    out += "\n"
+}
+sqlite3_finalize(statement)
+sqlite3_close(db)
+print(out, terminator: "")
+"""
+SQLITE_PROGRAMS = {
+    "swift + SQLite's C API, the same FTS query": "import CSQLite\n" + SQLITE_QUERY,
+    "swift + Foundation + SQLite's C API, the same FTS query":
+        "import CSQLite\nimport Foundation\n"
+        "if NSNumber(value: CommandLine.arguments.count).intValue == 0 { print(0) }\n" + SQLITE_QUERY,
 }
 
 
@@ -69,13 +98,25 @@ def measure(binary, book, email, rounds, work):
         subprocess.run([swiftc, "-O", "-static-stdlib", src, "-o", out], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         built[label] = out
+    with open(os.path.join(work, "module.modulemap"), "w") as f:
+        f.write('module CSQLite [system] {\n    header "/usr/include/sqlite3.h"\n    link "sqlite3"\n    export *\n}\n')
+    for label, source in SQLITE_PROGRAMS.items():
+        name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+        src = os.path.join(work, name + ".swift")
+        with open(src, "w") as f:
+            f.write(source)
+        out = os.path.join(work, name)
+        subprocess.run([swiftc, "-O", "-static-stdlib", "-I", work, src, "-o", out], check=True,
+                       stdout=subprocess.DEVNULL)
+        built[label] = out
     phrase = re.sub(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])", " ", email.lower())
     sql = ("SELECT emails, given, family, organization FROM contact WHERE id IN "
            "(SELECT rowid FROM contact_text WHERE contact_text MATCH '\"%s\"*') "
            "ORDER BY sort_last, id LIMIT 100" % phrase.replace("'", "''"))
     preload = dict(os.environ, LD_PRELOAD=nomain)
     commands = [("C program", [c], None, c), ("sqlite3 shell, `query`'s FTS query", ["sqlite3", book, sql], None, None)]
-    commands += [(label, [path], None, path) for label, path in built.items()]
+    commands += [(label, [path] + ([book, sql] if label in SQLITE_PROGRAMS else []), None, path)
+                 for label, path in built.items()]
     commands += [("contactsbook before main (nomain.c)", [binary], preload, binary),
                  ("contactsbook `--help`", [binary, "--help"], None, binary),
                  ("contactsbook `query`", [binary, "query", "--db", book, email], None, binary)]
