@@ -7,8 +7,8 @@ import PackageDescription
 let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == "1"
 
 /// A release build on x86_64 Linux (README's install, `scripts/run`, `bench/run`) links the Swift
-/// runtime and Foundation statically and neither libcurl nor libxml2: those two are loaded on
-/// first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 10 libraries
+/// runtime, Foundation and SQLite statically and neither libcurl nor libxml2: those two are loaded
+/// on first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 5 libraries
 /// instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in debug builds), FoundationXML
 /// is the toolchain's shared library, which links libxml2 itself.
 #if arch(x86_64)
@@ -21,6 +21,9 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
                 "-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
                 "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
                 "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization",
+                // SQLite from its static archive: `linker/libsqlite3.so` is a linker script naming
+                // libsqlite3.a, found before the system's libsqlite3.so for GRDB's `-lsqlite3`.
+                "-L", Context.packageDirectory + "/linker",
             ],
             .when(platforms: [.linux], configuration: .release))
     ]
