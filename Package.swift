@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// `CONTACTSBOOK_STATIC_EXECUTABLE=1 swift build -c release --static-swift-stdlib` (what
@@ -7,11 +8,29 @@ import PackageDescription
 let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == "1"
 
 /// A release build on x86_64 Linux (README's install, `scripts/run`, `bench/run`) links the Swift
-/// runtime, Foundation and SQLite statically and neither libcurl nor libxml2: those two are loaded
-/// on first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a session maps 5 libraries
-/// instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in debug builds), FoundationXML
-/// is the toolchain's shared library, which links libxml2 itself.
+/// runtime, Foundation, SQLite and the C++ library statically and neither libcurl nor libxml2:
+/// those two are loaded on first use (CCurlSupport, CLazyXML2), so a `query`, `--help` or a
+/// session maps 4 libraries instead of about 60 (bench/STARTUP.md, issue 32). Elsewhere (and in
+/// debug builds), FoundationXML is the toolchain's shared library, which links libxml2 itself.
 #if arch(x86_64)
+    /// Whether one of these folders holds the static archive `name` (Debian's and Ubuntu's -dev
+    /// packages install them; elsewhere the release build links the shared library as before).
+    func hasArchive(_ name: String, in folders: [String]) -> Bool {
+        folders.contains { FileManager.default.fileExists(atPath: $0 + "/" + name) }
+    }
+    let gccFolders = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/gcc/x86_64-linux-gnu")) ?? [])
+        .map { "/usr/lib/gcc/x86_64-linux-gnu/" + $0 }
+    /// SQLite and the C++ library from their static archives where they are installed:
+    /// `linker/sqlite/libsqlite3.so` and `linker/stdc++/libstdc++.so` are linker scripts naming the
+    /// archives, found before the shared libraries for GRDB's `-lsqlite3` and the runtime's
+    /// `-lstdc++`. Two libraries fewer to map, relocate and bind at every start; libstdc++'s own
+    /// start-up goes too (bench/FINDINGS.md, issue 32: a `query` 0.77× the instructions).
+    let staticArchiveFolders: [String] =
+        (hasArchive("libsqlite3.a", in: ["/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"])
+            ? ["-L", Context.packageDirectory + "/linker/sqlite"] : [])
+        + (hasArchive("libstdc++.a", in: gccFolders)
+            // Named again after ICU's archive, which needs it and comes after the runtime's `-lstdc++`.
+            ? ["-L", Context.packageDirectory + "/linker/stdc++", "-lstdc++"] : [])
     let lazyLibrariesRelease: [LinkerSetting] = [
         // The modules are compiled against the toolchain's shared Foundation (compiling with
         // `-static-stdlib` would have FoundationXML ask for `-lxml2`), so the static archives those
@@ -21,10 +40,7 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
                 "-static-stdlib", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation",
                 "-lFoundationInternationalization", "-lFoundationEssentials", "-lCoreFoundation",
                 "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU", "-lswiftSynchronization",
-                // SQLite from its static archive: `linker/libsqlite3.so` is a linker script naming
-                // libsqlite3.a, found before the system's libsqlite3.so for GRDB's `-lsqlite3`.
-                "-L", Context.packageDirectory + "/linker",
-            ],
+            ] + staticArchiveFolders,
             .when(platforms: [.linux], configuration: .release))
     ]
 #else
