@@ -60,7 +60,8 @@ let staticExecutable = Context.environment["CONTACTSBOOK_STATIC_EXECUTABLE"] == 
 /// conformances it knows, not through a mangled name: from a mangled name the runtime checks each
 /// requirement again (`Dictionary<String, …>`: `String: Hashable`), and each first check of a type
 /// and a protocol is a scan of every conformance record of the binary, ~0.43M instructions
-/// (bench/FINDINGS.md, `start6`). Our targets only: SwiftPM sets no flags on the dependencies.
+/// (bench/FINDINGS.md, `start6`). Our targets only: SwiftPM sets no flags on the dependencies, so
+/// `scripts/build-release` (what README installs) passes the same flag to every module.
 let directMetadataAccess: [SwiftSetting] = [
     .unsafeFlags(
         ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))

@@ -76,7 +76,7 @@ def goals(results):
         return "—" if ok is None else ("met" if ok else "**not met**")
 
     L = ["## Goals of issue 32", "",
-         "The installed binary (`swift build -c release --product contactsbook`), this run's medians. Rates and "
+         "The installed binary (`scripts/build-release`: `swift build -c release --product contactsbook` with the metadata flag on every module), this run's medians. Rates and "
          "times are wall-clock, as the goals are; where the run also took the process's CPU time (user + sys) it "
          "is given beside them, since on a shared host the wall clock also counts other people's work. A start "
          "goal is met when it is met at every size measured.", "",
@@ -235,7 +235,7 @@ def write(results, args, path):
     L.append("| commit | `%s` (%s) |" % (git("rev-parse", "--short", "HEAD"), git("rev-parse", "--abbrev-ref", "HEAD")))
     L.append("| machine | %s cores · %s · %s RAM · Linux %s · load at end %s |" %
              (m["nproc"], m["cpu"], m["memory"], m["kernel"], m["load"]))
-    L.append("| binary | `swift build -c release --product contactsbook`: what README installs and `scripts/run` runs%s%s |" % (
+    L.append("| binary | `scripts/build-release` (`swift build -c release --product contactsbook`, the metadata flag on every module): what README installs and `scripts/run` runs%s%s |" % (
         "; beside it, the previous commit's (`%s`)" % args.previous if getattr(args, "previous", "") else "",
         "; and the fully static build (`%s`), labelled" % args.static_bin if getattr(args, "static_bin", "") else ""))
     L.append("| sizes | %s (product) · %s (khard comparison) |" %
