@@ -182,36 +182,46 @@ extension SQLiteContactStore {
     /// cache hashes the SQL text on every lookup.
     static func run(_ statement: Statement, _ db: Database, _ bind: (inout Binder) -> Void) throws {
         let raw = statement.sqliteStatement
-        var binder = Binder(raw: raw)
-        bind(&binder)
-        let code = sqlite3_step(raw)
+        let parameters = Int(sqlite3_bind_parameter_count(raw))
+        let code = withUnsafeTemporaryAllocation(of: Binder.Text.self, capacity: parameters) { texts in
+            var binder = Binder(raw: raw, texts: texts)
+            bind(&binder)
+            defer { if let first = texts.baseAddress { first.deinitialize(count: binder.textCount) } }
+            return binder.step()
+        }
         let message = code == SQLITE_DONE ? nil : db.lastErrorMessage
         sqlite3_reset(raw)
+        // The texts were bound without a copy, and their bytes are gone: nothing may read them.
+        sqlite3_clear_bindings(raw)
         guard code == SQLITE_DONE else {
             // Read only here: GRDB rebuilds `sql` from SQLite's copy on every call.
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
         }
     }
 
-    /// Binds values to a statement's parameters, in order, each copied by SQLite.
+    /// Binds values to a statement's parameters, in order. Texts are bound without SQLite's copy
+    /// (`SQLITE_STATIC`): `step` binds each inside the `withUTF8` of the one before and steps
+    /// inside the last, so every text's bytes (a small string's on the stack too) outlive the
+    /// step. SQLite's copies were 5 % of an import's saving thread (bench/FINDINGS.md, `import6save`).
     struct Binder {
+        struct Text {
+            let index: Int32
+            let value: String
+        }
         let raw: OpaquePointer
         private var index: Int32 = 1
-        init(raw: OpaquePointer) { self.raw = raw }
+        /// The texts bound so far, bound to the statement only by `step`.
+        private let texts: UnsafeMutableBufferPointer<Text>
+        private(set) var textCount = 0
+        init(raw: OpaquePointer, texts: UnsafeMutableBufferPointer<Text>) { self.raw = raw; self.texts = texts }
 
-        /// SQLite's `SQLITE_TRANSIENT`: the value is copied before the call returns.
-        private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         private static let empty: StaticString = ""
 
         mutating func text(_ value: String?) {
-            if var value {
-                value.withUTF8 { bytes in
-                    // An empty buffer may have no address, which SQLite would bind as NULL.
-                    let start = UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start)
-                    _ = sqlite3_bind_text(
-                        raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                        Self.transient)
-                }
+            if let value {
+                precondition(textCount < texts.count, "more values than the statement's parameters")
+                (texts.baseAddress! + textCount).initialize(to: Text(index: index, value: value))
+                textCount += 1
             } else {
                 sqlite3_bind_null(raw, index)
             }
@@ -228,6 +238,19 @@ extension SQLiteContactStore {
 
         mutating func real(_ value: Double) { sqlite3_bind_double(raw, index, value); index += 1 }
         mutating func integer(_ value: Int64) { sqlite3_bind_int64(raw, index, value); index += 1 }
+
+        /// Binds the texts from the `from`th on, each inside the one before's bytes, then steps.
+        func step(from first: Int = 0) -> Int32 {
+            guard first < textCount else { return sqlite3_step(raw) }
+            var value = texts[first].value
+            let index = texts[first].index
+            return value.withUTF8 { bytes in
+                // An empty buffer may have no address, which SQLite would bind as NULL.
+                let start = UnsafeRawPointer(bytes.baseAddress ?? Self.empty.utf8Start)
+                _ = sqlite3_bind_text(raw, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+                return step(from: first + 1)
+            }
+        }
     }
 
     /// Binds `savedColumns`, in order, for a contact and what was prepared from it.
