@@ -294,7 +294,11 @@ extension SQLiteContactStore {
             $0.integer(id); $0.text(row.digits)
         }
         try indexDigitGrams(row.grams, id: id, db, statement: statements?.grams)
-        try indexMatchKeys(row.matchKeys, id: id, db, statement: statements?.key)
+        if let statements {
+            try statements.insertKeys(row.matchKeys, id: id, db)
+        } else {
+            try indexMatchKeys(row.matchKeys, id: id, db)
+        }
     }
 
     /// The statements an insert runs for each contact, looked up once by a caller that saves
@@ -305,13 +309,42 @@ extension SQLiteContactStore {
         static let phoneSQL = "INSERT INTO contact_phone(rowid, digits) VALUES (?, ?)"
         static let gramsSQL = "INSERT INTO contact_phone_gram(rowid, grams) VALUES (?, ?)"
         static let keySQL = "INSERT INTO contact_key(kind, key, id) VALUES (?, ?, ?)"
-        let insert, text, phone, grams, key: Statement
+        let insert, text, phone, grams: Statement
+        /// `keys[n - 1]` adds `n` keys (`keysSQL`).
+        let keys: [Statement]
         init(_ db: Database) throws {
             insert = try db.cachedStatement(sql: insertSQL)
             text = try db.cachedStatement(sql: Self.textSQL)
             phone = try db.cachedStatement(sql: Self.phoneSQL)
             grams = try db.cachedStatement(sql: Self.gramsSQL)
-            key = try db.cachedStatement(sql: Self.keySQL)
+            keys = try (1...Self.keysPerStatement).map { try db.makeStatement(sql: Self.keysSQL(count: $0)) }
+        }
+
+        /// A contact's keys in one statement (6.5 a card at 100k), not one each: SQLite's cost of
+        /// a statement (its start, `sqlite3VdbeHalt`, the reset) was most of a key's insert.
+        static let keysPerStatement = 16
+        /// `OR FAIL`, not the default `ABORT`, so that a statement of several rows needs no
+        /// statement journal: with one, SQLite opens a savepoint on every virtual table in the
+        /// transaction, and FTS5 flushes its pending terms at each (bench/FINDINGS.md, `import4`).
+        /// The keys are never NULL; were one, the import's transaction fails all the same.
+        static func keysSQL(count: Int) -> String {
+            "INSERT OR FAIL INTO contact_key(kind, key, id) VALUES "
+                + Array(repeating: "(?, ?, ?)", count: count).joined(separator: ", ")
+        }
+
+        /// Adds a contact's rows to the duplicate index in the order of `keys`, as
+        /// `indexMatchKeys` does (the rowids follow it).
+        func insertKeys(_ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database) throws {
+            var start = 0
+            while start < keys.count {
+                let end = min(start + Self.keysPerStatement, keys.count)
+                try SQLiteContactStore.run(self.keys[end - start - 1], db) { binder in
+                    for (kind, key) in keys[start..<end] {
+                        binder.text(kind.storedText); binder.text(key); binder.integer(id)
+                    }
+                }
+                start = end
+            }
         }
     }
 
@@ -319,10 +352,10 @@ extension SQLiteContactStore {
     /// One statement looked up per contact, not per key, and the kind bound without a copy: an
     /// import adds six or seven keys per card.
     static func indexMatchKeys(
-        _ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database, statement: Statement? = nil
+        _ keys: [(kind: DuplicateReason.Kind, key: String)], id: Int64, _ db: Database
     ) throws {
         guard !keys.isEmpty else { return }
-        let statement = try statement ?? db.cachedStatement(sql: RowStatements.keySQL)
+        let statement = try db.cachedStatement(sql: RowStatements.keySQL)
         for (kind, key) in keys {
             try run(statement, db) {
                 $0.text(kind.storedText); $0.text(key); $0.integer(id)
