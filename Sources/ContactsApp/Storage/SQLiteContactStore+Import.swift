@@ -224,7 +224,7 @@ extension SQLiteContactStore: ImportSessionStore {
     }
 
     /// A Bloom filter of UIDs, of a fixed size (1 MiB): `mayContain` is false only for a UID
-    /// never inserted; true for one that was, and for a few that were not (3 in 100,000 after
+    /// never inserted; true for one that was, and for a few that were not (4 in 100,000 after
     /// 100k UIDs). An import asks the book which of a batch's UIDs it added; the filter leaves
     /// out of that question the ones it did not, 7,600 instructions a UID at 10k cards.
     struct UIDFilter {

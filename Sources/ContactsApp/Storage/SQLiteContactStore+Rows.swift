@@ -202,7 +202,7 @@ extension SQLiteContactStore {
     /// Binds values to a statement's parameters, in order. Texts are bound without SQLite's copy
     /// (`SQLITE_STATIC`): `step` binds each inside the `withUTF8` of the one before and steps
     /// inside the last, so every text's bytes (a small string's on the stack too) outlive the
-    /// step. SQLite's copies were 5 % of an import's saving thread (bench/FINDINGS.md, `import6save`).
+    /// step. An import's saving thread 1.6 % cheaper (bench/FINDINGS.md, `import6save`).
     struct Binder {
         struct Text {
             let index: Int32
