@@ -112,8 +112,11 @@ extension SQLiteContactStore: ImportSessionStore {
         /// card (most are repeated) would add a lookup to every card. Flushed whenever it holds
         /// `wordsFlushedAt` words (`addWords` merges), so a file of unique words (an email each)
         /// does not grow the import's memory with its length.
-        var words: [String: Int64] = [:]
+        var words = WordStarts()
         static let wordsFlushedAt = 50_000
+        /// The UIDs this import added, for `addedUIDs`: most asked are not, and the book is
+        /// asked only about those the filter may hold.
+        var addedFilter = UIDFilter()
         /// Nil while the anchors wait to be built at the end (`DeferredIndexes`).
         let anchors: AnchorKeeper?
         let bookWasEmpty: Bool
@@ -132,8 +135,8 @@ extension SQLiteContactStore: ImportSessionStore {
         }
 
         func flushWords(_ db: Database) throws {
-            try SQLiteContactStore.addWords(words.map { (word: $0.key, starts: $0.value) }, db)
-            words.removeAll(keepingCapacity: true)
+            try SQLiteContactStore.addWords(words.entries, db)
+            words.removeAll()
         }
 
         func contacts(uids: [String]) throws -> [Contact] {
@@ -146,6 +149,7 @@ extension SQLiteContactStore: ImportSessionStore {
         func addedUIDs(among uids: [String]) throws -> Set<String> {
             guard let db else { throw ContactStoreError.storage("The import transaction has ended.") }
             guard let firstAdded, !uids.isEmpty else { return [] }
+            let uids = uids.filter(addedFilter.mayContain)
             var added = Set<String>()
             // In chunks: SQLite limits the number of arguments of one statement.
             for start in stride(from: 0, to: uids.count, by: 500) {
@@ -171,8 +175,8 @@ extension SQLiteContactStore: ImportSessionStore {
                     contact, row, anchors: anchors, counting: false,
                     addingWords: false, linkingGroups: linkingGroups, statements: statements, db)
                 ids.added.append(saved.id!)
-                // One lookup per word (a read, then a write, hashed each word twice).
-                for (word, starts) in row.insideWords { words[word, default: starts] &= starts }
+                addedFilter.insert(contact.uid)
+                for (word, starts) in row.insideWords { words.add(word, starts) }
             }
             if words.count >= Self.wordsFlushedAt { try flushWords(db) }
             if !inserting.isEmpty { try SQLiteContactStore.addToContactCount(inserting.count, db) }
@@ -181,8 +185,72 @@ extension SQLiteContactStore: ImportSessionStore {
                 let addedHere = firstAdded.flatMap { first in contact.id.map { $0 >= first } } ?? false
                 let recorder = addedHere ? nil : recorder
                 let saved = try recorder?.update(contact) ?? SQLiteContactStore.update(contact, anchors: anchors, db)
+                if addedHere { addedFilter.insert(saved.uid) }
                 ids.updated.append(saved.id!)
             }
+        }
+    }
+
+    /// The words an import's contacts hold and where other words start in them
+    /// (`ContactSearch.insideWordsWithStarts`), each word's starts those all its contacts share
+    /// (`addWords` keeps the same rule). One hash lookup a word, and no allocation: the
+    /// dictionary's `subscript(_:default:)` modified in place allocated twice per word
+    /// (bench/FINDINGS.md, `import6save`).
+    struct WordStarts {
+        private var index: [String: Int] = [:]
+        private var words: [String] = []
+        private var starts: [Int64] = []
+
+        var count: Int { words.count }
+
+        mutating func add(_ word: String, _ starts: Int64) {
+            if let at = index[word] {
+                self.starts[at] &= starts
+            } else {
+                index[word] = words.count
+                words.append(word)
+                self.starts.append(starts)
+            }
+        }
+
+        /// Each word once, in the order first added.
+        var entries: [(word: String, starts: Int64)] { zip(words, starts).map { (word: $0, starts: $1) } }
+
+        mutating func removeAll() {
+            index.removeAll(keepingCapacity: true)
+            words.removeAll(keepingCapacity: true)
+            starts.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// A Bloom filter of UIDs, of a fixed size (1 MiB): `mayContain` is false only for a UID
+    /// never inserted; true for one that was, and for a few that were not (4 in 100,000 after
+    /// 100k UIDs). An import asks the book which of a batch's UIDs it added; the filter leaves
+    /// out of that question the ones it did not, 7,600 instructions a UID at 10k cards.
+    struct UIDFilter {
+        private static let bits = 1 << 23
+        private var words = [UInt64](repeating: 0, count: UIDFilter.bits / 64)
+
+        private static func positions(_ uid: String) -> (Int, Int, Int) {
+            var hasher = Hasher()
+            hasher.combine(uid)
+            let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+            let first = hash & 0xFFFF_FFFF, step = (hash >> 32) | 1
+            let mask = UInt64(bits - 1)
+            return (Int(first & mask), Int((first &+ step) & mask), Int((first &+ 2 &* step) & mask))
+        }
+
+        mutating func insert(_ uid: String) {
+            let (a, b, c) = Self.positions(uid)
+            words[a >> 6] |= 1 << UInt64(a & 63)
+            words[b >> 6] |= 1 << UInt64(b & 63)
+            words[c >> 6] |= 1 << UInt64(c & 63)
+        }
+
+        func mayContain(_ uid: String) -> Bool {
+            let (a, b, c) = Self.positions(uid)
+            return words[a >> 6] & (1 << UInt64(a & 63)) != 0 && words[b >> 6] & (1 << UInt64(b & 63)) != 0
+                && words[c >> 6] & (1 << UInt64(c & 63)) != 0
         }
     }
 }
