@@ -56,7 +56,7 @@ extension VCardReader {
                             "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
                             + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
             }
-            if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
+            if name == "TEL", !property.parameters.isEmpty, property.firstValue(of: "VALUE")?.lowercased() == "uri",
                 !VCardVersionConverter.Binary.looksLikeURI(property.value)
             {
                 found.append(
@@ -90,7 +90,8 @@ extension VCardReader {
                                 + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
                 }
             case .v4?:
-                if VCardVersionConverter.Names.removedIn4.contains(name) {
+                // A look through four names: hashing every property's name cost more.
+                if VCardVersionConverter.Names.removedIn4List.contains(name) {
                     found.append(
                         .init(
                             line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
