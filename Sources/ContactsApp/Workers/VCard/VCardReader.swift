@@ -342,6 +342,9 @@ public struct VCardReader {
             first == UInt8(ascii: "B") || first == UInt8(ascii: "b") || first == UInt8(ascii: "E")
                 || first == UInt8(ascii: "e") || first == 0x20 || first == 0x09
         else { return nil }
+        // The markers as most files write them, without a string made, trimmed and upper-cased.
+        if bytes.elementsEqual("END:VCARD".utf8) { return "END:VCARD" }
+        if bytes.elementsEqual("BEGIN:VCARD".utf8) { return "BEGIN:VCARD" }
         // An ASCII line that has no colon, or a property name other than BEGIN/END, is no marker.
         if bytes.allSatisfy({ $0 < 0x80 }) {
             let trimmed = bytes.drop { $0 == 0x20 || $0 == 0x09 }
@@ -621,12 +624,17 @@ private struct ContactBuilder {
         // writes it (`FN:A\C` is "A\C"), so a card reads the same before and after an export.
         let is21 =
             properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
-        for (index, var property) in properties.enumerated() {
-            if is21 && VCardVersionConverter.Card.textIn21.contains(property.name) {
+        for index in properties.indices {
+            let slot: CardLayout.Slot
+            if is21 && VCardVersionConverter.Card.textIn21.contains(properties[index].name) {
+                var property = properties[index]
                 property.value = VCardVersionConverter.Card.text21As3(
                     property.value, structured: VCardVersionConverter.Card.structuredIn21.contains(property.name))
+                slot = read(property, at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
+            } else {
+                // Read in place: a copy of each property retained and released all its parts.
+                slot = read(properties[index], at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
             }
-            let slot = read(property, at: index, groupLabels: groupLabels, consumedGroups: consumedGroups)
             if recordingLayout { recorded.slots.append(slot) }
         }
     }
