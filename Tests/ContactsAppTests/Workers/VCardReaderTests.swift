@@ -103,7 +103,7 @@ final class VCardReaderTests: XCTestCase {
             "TEL;TYPE=\"cell\":1", "X-A;LABEL=\"a:b\":c", "ADR;LABEL=Line^nTwo:;;x", "FN;ENCODING=QUOTED-PRINTABLE:=41",
             "FN;QUOTED-PRINTABLE:=41", "FN;quoted-printable:=41", "PHOTO;b:AAAA", "PHOTO;BASE64:AA AA",
             "FN;CHARSET=ISO-8859-1:x", "FN;charset=UTF-8:x", "NOTE;8BIT:x", "NOTE;7bit:x", "X-ÜBER:x",
-            "TEL;TYPE=Büro:5", "NOTE:no colon here", "no colon", "X-messaging/gadu-All:1", ":nameless", "TEL\tX:1",
+            "TEL;TYPE=Büro:5", "no colon", "X-messaging/gadu-All:1", ":nameless", "TEL\tX:1",
             "NOTE;X=a\rb:c", "grp.:x",
         ].map { Array($0.utf8) }
         let bad: [[UInt8]] = [
