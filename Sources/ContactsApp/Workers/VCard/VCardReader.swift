@@ -496,10 +496,13 @@ public struct VCardReader {
     /// The card's lines as they are kept (`VCardProperty.appendKept`), in one text.
     static func record(of properties: [VCardProperty]) -> VCardRecord {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(properties.reduce(0) { $0 + $1.keptByteCount + 1 })
-        for (index, property) in properties.enumerated() {
+        // By index: a copy of each property retained and released all its parts.
+        var count = 0
+        for index in properties.indices { count += properties[index].keptByteCount + 1 }
+        bytes.reserveCapacity(count)
+        for index in properties.indices {
             if index > 0 { bytes.append(0x0A) }
-            property.appendKept(to: &bytes)
+            properties[index].appendKept(to: &bytes)
         }
         return VCardRecord(text: String(decoding: bytes, as: UTF8.self))
     }
