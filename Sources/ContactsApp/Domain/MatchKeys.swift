@@ -249,11 +249,17 @@ struct NameKey: Equatable {
 
     var stored: String { Self.stored(family: family, initial: initial, places: [place], given: given)[0] }
 
-    /// The stored keys of one name at several places (every contact saved makes one or more).
+    /// The stored keys of one name at several places: the part before the place and the part
+    /// after it made once, each key then two appends (every contact saved makes one or more).
     static func stored(family: String, initial: Character, places: [String], given: String) -> [String] {
-        // Each key written once at its size (`ContactKeys.joinedKey`; the separator is U+0001).
-        let initial = String(initial)
-        return places.map { place in ContactKeys.joinedKey(family, initial, place, given) }
+        let head = family + String(separator) + String(initial) + String(separator), tail = String(separator) + given
+        return places.map { place in
+            var key = head
+            key.reserveCapacity(head.utf8.count + place.utf8.count + tail.utf8.count)
+            key += place
+            key += tail
+            return key
+        }
     }
     var block: String { [family, String(initial), place].joined(separator: String(Self.separator)) }
 

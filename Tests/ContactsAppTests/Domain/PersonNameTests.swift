@@ -49,7 +49,8 @@ final class PersonNameTests: XCTestCase {
         let texts = [
             "", " ", "  ", "a", "a b", "a  b", " a", "a ", "Ngọc da Silva", "山田 太郎", "山田太郎", "a \u{301}b",
             "a\u{301} b", "\u{600} a", "a \u{600}b", "é b", "a\u{A0}b", "a\tb", "a\r\n b", "x y z", "x y  z",
-            "Jürgen 박", "a\u{200D} b", " \u{301}",
+            "Jürgen 박", "a\u{200D} b", " \u{301}", "José García", "é \u{301}x", "박 \u{200D}x", "\u{600} \u{600}",
+            "ก ำ", "a \u{1F3FB}", "\u{1F1F5} \u{1F1F1}", "Zoë  Ng", "山田 ",
         ]
         for text in texts {
             let joined = text.split(separator: " ").joined(separator: " ")
@@ -66,6 +67,9 @@ final class PersonNameTests: XCTestCase {
         }
         XCTAssertTrue(PersonName.isSingleSpaced("Ngọc da Silva"))
         XCTAssertTrue(PersonName.isSingleSpaced("山田太郎"))
+        XCTAssertTrue(PersonName.isSingleSpaced("José García"))
+        XCTAssertTrue(PersonName.isSingleSpaced("Jürgen 박"))
+        XCTAssertFalse(PersonName.isSingleSpaced("José \u{301}García"))
         XCTAssertFalse(PersonName.isSingleSpaced("a  b"))
         XCTAssertFalse(PersonName.isSingleSpaced("a \u{301}b"))
     }
