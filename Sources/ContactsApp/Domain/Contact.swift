@@ -104,7 +104,15 @@ extension Contact {
             // ASCII text, as numbers nearly always are, byte by byte: each byte is one character.
             let utf8 = phone.value.utf8
             guard utf8.allSatisfy({ $0 < 0x80 }) else { return phone.value.filter(\.isASCIIDigit) }
-            return String(decoding: utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+            // Written once into the string, not into an array first.
+            return String(unsafeUninitializedCapacity: utf8.count) { out in
+                var count = 0
+                for byte in utf8 where byte >= 0x30 && byte <= 0x39 {
+                    out[count] = byte
+                    count += 1
+                }
+                return count
+            }
         }.filter { !$0.isEmpty }
     }
 }

@@ -46,12 +46,41 @@ enum ContactKeys {
 
     /// The sort key from folded names.
     static func sortKey(given: String, family: String, organization org: String, _ order: SortOrder) -> String {
-        let parts: [String]
+        let parts: (String, String)
         switch order {
-        case .first: parts = given.isEmpty ? [family.isEmpty ? org : family, ""] : [given, family]
-        case .last: parts = family.isEmpty ? [given.isEmpty ? org : given, ""] : [family, given]
+        case .first: parts = given.isEmpty ? (family.isEmpty ? org : family, "") : (given, family)
+        case .last: parts = family.isEmpty ? (given.isEmpty ? org : given, "") : (family, given)
         }
-        return parts[0] + "\u{1}" + parts[1] + "\u{1}" + org
+        return joinedKey(parts.0, parts.1, org)
+    }
+
+    /// The parts joined by U+0001, written once into a string of their size: what `a + "\u{1}" +
+    /// b + ...` gives, byte for byte, without growing the string at each `+` (every saved
+    /// contact makes two sort keys and a name key per place; bench/FINDINGS.md, branch `import6read`).
+    static func joinedKey(_ a: String, _ b: String, _ c: String, _ d: String? = nil) -> String {
+        let total = a.utf8.count + b.utf8.count + c.utf8.count + (d.map { $0.utf8.count + 1 } ?? 0) + 2
+        return String(unsafeUninitializedCapacity: total) { out in
+            var at = 0
+            func put(_ text: String) {
+                var text = text
+                text.withUTF8 { bytes in
+                    for byte in bytes { out[at] = byte; at += 1 }
+                }
+            }
+            put(a)
+            out[at] = 0x01
+            at += 1
+            put(b)
+            out[at] = 0x01
+            at += 1
+            put(c)
+            if let d {
+                out[at] = 0x01
+                at += 1
+                put(d)
+            }
+            return at
+        }
     }
 
     /// The words a text search matches against, folded, with letters and digits apart
@@ -74,16 +103,19 @@ enum ContactKeys {
         func add(_ part: String) {
             if !first { out.append(0x20) }
             first = false
-            // Copied lower-cased while it is ASCII; at the first other byte, taken back and folded.
-            let start = out.count
-            for byte in part.utf8 {
-                guard byte < 0x80 else {
-                    out.removeSubrange(start...)
-                    out.append(contentsOf: fold(part).utf8)
-                    return
+            // ASCII copied at once and lower-cased in place (appending byte by byte checked the
+            // array's uniqueness for each: a third of this function); anything else folded.
+            var part = part
+            let ascii = part.withUTF8 { bytes in
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+                let start = out.count
+                out.append(contentsOf: bytes)
+                out.withUnsafeMutableBufferPointer { out in
+                    for index in start..<out.count where out[index] &- 0x41 < 26 { out[index] |= 0x20 }
                 }
-                out.append(byte &- 0x41 < 26 ? byte | 0x20 : byte)
+                return true
             }
+            if !ascii { out.append(contentsOf: fold(part).utf8) }
         }
         // A line is added even when empty, text only when not: the texts stored in books are so.
         for (field, shape) in searchedShapes {

@@ -45,6 +45,15 @@ final class MatchKeysTests: XCTestCase {
         XCTAssertEqual(MatchKeys.phone("(555) 000-1111", defaultCountry: "XX"), "5550001111")
     }
 
+    func test_phoneDigits_theDigitsOfEachPhone_emptyOnesLeftOut() {
+        let contact = Contact(phones: [
+            LabeledValue(label: "a", value: "+48 (12) 345-67-89"), LabeledValue(label: "b", value: "no digits"),
+            LabeledValue(label: "c", value: "٣٤٥ 12"), LabeledValue(label: "d", value: "1"),
+            LabeledValue(label: "e", value: ""), LabeledValue(label: "f", value: "0123456789012345678"),
+        ])
+        XCTAssertEqual(contact.phoneDigits, ["48123456789", "12", "1", "0123456789012345678"])
+    }
+
     func test_phoneDigits_theDigitsWithAPlusWhenWrittenWithOne_fiveOrMore() {
         XCTAssertEqual(MatchKeys.phoneDigits(" +1 (555) 000-1111 "), "+15550001111")
         XCTAssertEqual(MatchKeys.phoneDigits("555.000.1111 ext 9"), "55500011119")

@@ -248,6 +248,25 @@ final class SQLiteContactStoreTests: XCTestCase {
         }
     }
 
+    func test_joinedKey_isThePartsJoinedByU0001_byteForByte() {
+        // Given: empty parts, other scripts, decomposed letters, a small and a large result
+        let parts = ["", "a", "Ñúñez", "e\u{301}", "山田商事", "@example.org", String(repeating: "x", count: 40)]
+        for a in parts {
+            for b in parts {
+                // When / Then
+                XCTAssertEqual(
+                    Array(ContactKeys.joinedKey(a, b, "org").utf8), Array((a + "\u{1}" + b + "\u{1}org").utf8))
+                XCTAssertEqual(
+                    Array(ContactKeys.joinedKey(a, "j", b, "ann").utf8),
+                    Array((a + "\u{1}j\u{1}" + b + "\u{1}ann").utf8))
+            }
+        }
+        XCTAssertEqual(
+            NameKey.stored(family: "lee", initial: "a", places: ["acme", "@example.org"], given: "ann"),
+            ["lee\u{1}a\u{1}acme\u{1}ann", "lee\u{1}a\u{1}@example.org\u{1}ann"])
+        XCTAssertEqual(NameKey.stored(family: "lee", initial: "a", places: [], given: "ann"), [])
+    }
+
     func test_digitGramText_gramsOfSixAtEveryOtherDigit_acrossPhones() {
         XCTAssertEqual(ContactSearch.digitGramText([]), "")
         XCTAssertEqual(ContactSearch.digitGramText(["12345"]), "", "shorter than a gram")

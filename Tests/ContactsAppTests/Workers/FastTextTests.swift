@@ -32,6 +32,25 @@ final class FastTextTests: XCTestCase {
         XCTAssertEqual(" \u{200B}ann\u{200B} ".trimmingWhitespaces, "ann")
     }
 
+    func test_trimmingSpaces_isTrimmingSpaceSeparatorsAndTabs_withOrWithoutTheTwoByteShortcut() {
+        // Given: ends in ASCII and not, spaces of other kinds, marks, empty and all-space texts
+        let texts = [
+            "", " ", "\t", "a", "ann", " ann", "ann ", "\tann\t", "a b", "\u{A0}a", "a\u{A0}", "\u{3000}山田\u{3000}",
+            "山田", "a\u{301}", " \u{301}", "é ", " é", "\u{200B}a", "a\u{200B}", "\u{2003} x \u{2003}", "\n a \n",
+        ]
+        for text in texts {
+            // When
+            let trimmed = text.trimmingSpaces
+            // Then: the scalars with the Zs and tabs at both ends left out
+            var scalars = Array(text.unicodeScalars)
+            let isSpace = { (s: Unicode.Scalar) in s == "\t" || s.properties.generalCategory == .spaceSeparator }
+            while let first = scalars.first, isSpace(first) { scalars.removeFirst() }
+            while let last = scalars.last, isSpace(last) { scalars.removeLast() }
+            XCTAssertEqual(Array(trimmed.unicodeScalars), scalars, text.debugDescription)
+            XCTAssertEqual(text[...].trimmingSpaces, trimmed, text.debugDescription)
+        }
+    }
+
     func test_splittingOnASCII_isComponentsSeparatedBy_forTheCSVSeparators() {
         // Given: edge cases, then seeded random texts of separator pieces, ASCII, Latin,
         // CJK and emoji (no combining marks: see the next test)

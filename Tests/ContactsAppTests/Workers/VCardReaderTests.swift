@@ -88,6 +88,138 @@ final class VCardReaderTests: XCTestCase {
         XCTAssertEqual(bare.types, [])
     }
 
+    func test_plain_readsWhatTheGeneralPathReads_andLeavesItTheRest() throws {
+        // Given: lines the fast path reads (plain ASCII heads) and lines it must leave to the
+        // general path (quotes, carets, non-ASCII, encodings, charsets, bad UTF-8, no colon)
+        let plain: [[UInt8]] = [
+            "TEL;VALUE=text;TYPE=cell:+351 945 874 9326", "FN:Ngọc da Silva", "N:da Silva;Ngọc;;;",
+            "email;type=Work:ann@example.org", "item1.TEL;type=CELL;type=pref:+1 555", "item1.X-ABLabel:_$!<Mobile>!$_",
+            "a.b.c.TEL:1", ".TEL:2", "TEL;CELL;PREF:6", "TEL;;TYPE=;;X=:7", "TEL;TYPE=work,,Cell,:4",
+            "X-A;TYPE=x-a b;X-Y=1=2:v", "NOTE:", "NOTE:a:b;c\\,d", "X-FOO;=v:w", "NOTE;LANGUAGE=de-CH:Grüße 😀",
+            "TEL;B64:1", "TEL;BIT:1", "TEL;8bitx:1", "PHOTO;VALUE=uri:data:image/png;base64,AAA", "NOTE:a\u{1}b",
+            "NOTE:\u{FFFD}", "tel;x-encoding=b:3", "NOTE:\\",
+        ].map { Array($0.utf8) }
+        let general: [[UInt8]] = [
+            "TEL;TYPE=\"cell\":1", "X-A;LABEL=\"a:b\":c", "ADR;LABEL=Line^nTwo:;;x", "FN;ENCODING=QUOTED-PRINTABLE:=41",
+            "FN;QUOTED-PRINTABLE:=41", "FN;quoted-printable:=41", "PHOTO;b:AAAA", "PHOTO;BASE64:AA AA",
+            "FN;CHARSET=ISO-8859-1:x", "FN;charset=UTF-8:x", "NOTE;8BIT:x", "NOTE;7bit:x", "X-ÜBER:x",
+            "TEL;TYPE=Büro:5", "no colon", "X-messaging/gadu-All:1", ":nameless", "TEL\tX:1",
+            "NOTE;X=a\rb:c", "grp.:x",
+        ].map { Array($0.utf8) }
+        let bad: [[UInt8]] = [
+            Array("NOTE:".utf8) + [0xFF], Array("NOTE:".utf8) + [0xEF, 0xBB, 0xBF, 0x41], Array("N".utf8) + [0xC3],
+            [0x3A], [], Array("FN:a".utf8) + [0xED, 0xA0, 0x80],
+        ]
+        for bytes in plain + general + bad {
+            let text = String(decoding: bytes, as: UTF8.self)
+            // When
+            let fast = VCardProperty.plain(bytes)
+            let slow = try? VCardProperty(general: VCardContentLine(bytes: bytes, line: 1))
+            // Then
+            XCTAssertEqual(fast != nil, plain.contains(bytes), "plain or not: \(text)")
+            if let fast {
+                let slow = try XCTUnwrap(slow, text)
+                XCTAssertEqual(fast.group, slow.group, text)
+                XCTAssertEqual(fast.name, slow.name, text)
+                XCTAssertEqual(fast.parameters.map(\.name), slow.parameters.map(\.name), text)
+                XCTAssertEqual(fast.parameters.map(\.values), slow.parameters.map(\.values), text)
+                XCTAssertEqual(fast.value, slow.value, text)
+                XCTAssertEqual(fast.raw, slow.raw, text)
+                XCTAssertEqual(fast.repairs, slow.repairs, text)
+                XCTAssertEqual(fast.types, slow.types, text)
+            }
+        }
+        let busy = try XCTUnwrap(VCardProperty.plain(Array("item1.tel;TYPE=work;Cell;x-a=b,,c:+1 555".utf8)))
+        XCTAssertEqual(busy.group, "item1")
+        XCTAssertEqual(busy.name, "TEL")
+        XCTAssertEqual(busy.parameters.map(\.name), ["TYPE", "TYPE", "X-A"])
+        XCTAssertEqual(busy.parameters.map(\.values), [["work"], ["Cell"], ["b", "", "c"]])
+        XCTAssertEqual(busy.value, "+1 555")
+    }
+
+    func test_read_cardsOfEveryKind_readAlikeThroughTheFastAndTheGeneralPath() throws {
+        // Given: every .vcf file under Tests/ (the real-card corpus and the fixtures), split
+        // as an import splits it
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "vcf" }
+        XCTAssertGreaterThan(files.count, 100)
+        var plain = 0, lines = 0
+        for file in files {
+            let name = file.lastPathComponent
+            for line in VCardContentLines.split(try Data(contentsOf: file)) {
+                lines += 1
+                if VCardProperty.plain(line.bytes) != nil { plain += 1 }
+                // When
+                let fast = try? VCardProperty(line)
+                let slow = try? VCardProperty(general: line)
+                // Then
+                let text = "\(name):\(line.line)"
+                XCTAssertEqual(fast == nil, slow == nil, text)
+                guard let fast, let slow else { continue }
+                XCTAssertEqual(fast.group, slow.group, text)
+                XCTAssertEqual(fast.name, slow.name, text)
+                XCTAssertEqual(fast.parameters.map(\.name), slow.parameters.map(\.name), text)
+                XCTAssertEqual(fast.parameters.map(\.values), slow.parameters.map(\.values), text)
+                XCTAssertEqual(fast.value, slow.value, text)
+                XCTAssertEqual(fast.raw, slow.raw, text)
+                XCTAssertEqual(fast.repairs, slow.repairs, text)
+            }
+        }
+        // Both paths taken, many times
+        XCTAssertGreaterThan(plain, 1000)
+        XCTAssertGreaterThan(lines - plain, 100)
+    }
+
+    func test_split_ofTheContiguousBytes_isTheSplitOfTheUTF8View() {
+        // Given: escapes, empty parts, multi-byte characters, marks after separators and backslashes
+        let values = [
+            "", ";", ";;", "a;b", "da Silva;Ngọc;;;", "a\\;b;c", "a\\\\;b", "\\", "a\\", "é;ü\\;x", "山田;太郎",
+            "a,b\\,c,", "x\u{301};y", "\\\u{301};z", ";\u{301}", "Café Müller Inc.", "a\\nb;c\\,d,e",
+        ]
+        // The split as it was, stepping the UTF-8 view
+        func viewSplit(_ value: String, _ separator: UInt8) -> [String] {
+            let utf8 = value.utf8
+            var parts: [String] = [], start = utf8.startIndex, escaped = false, index = utf8.startIndex
+            while index != utf8.endIndex {
+                let byte = utf8[index]
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == separator {
+                    parts.append(String(value[start..<index]))
+                    start = utf8.index(after: index)
+                }
+                index = utf8.index(after: index)
+            }
+            parts.append(String(value[start...]))
+            return parts
+        }
+        for value in values {
+            for separator in [";", ","] as [Character] {
+                // When
+                let parts = VCardText.split(value, on: separator)
+                // Then
+                XCTAssertEqual(
+                    parts.map { Array($0.utf8) }, viewSplit(value, separator.asciiValue!).map { Array($0.utf8) },
+                    value)
+            }
+        }
+        XCTAssertEqual(VCardText.components("da Silva;Ngọc;;;"), ["da Silva", "Ngọc", "", "", ""])
+        XCTAssertEqual(VCardText.components("a\\;b;c"), ["a;b", "c"])
+    }
+
+    func test_firstValue_isTheFirstOfValuesOf() throws {
+        for line in [
+            "TEL;VALUE=uri:x", "TEL;VALUE=;VALUE=text,uri:x", "TEL;TYPE=a:x", "TEL:x", "TEL;value=Uri;VALUE=text:x",
+        ] {
+            let property = try VCardProperty(VCardContentLine(bytes: Array(line.utf8), line: 1))
+            XCTAssertEqual(property.firstValue(of: "VALUE"), property.values(of: "VALUE").first, line)
+        }
+    }
+
     func test_read_phoneNumbers_telURIsExtensionsAndSemicolons() {
         let numbers = [
             "+48 12 345 67 89": "+48 12 345 67 89", "tel:+1-555-0100": "+1-555-0100", "TEL:+1-555-0101": "+1-555-0101",

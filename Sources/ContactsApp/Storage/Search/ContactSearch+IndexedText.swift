@@ -48,46 +48,49 @@ extension ContactSearch {
     static func scanWords(_ text: String, addingPairs: Bool) -> String {
         var utf8 = text
         let changed = utf8.withUTF8 { bytes -> String? in
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 32)
-            // The words so far, as byte ranges of `out`, with whether each is digits.
-            var words: [(start: Int, end: Int, isDigits: Bool)] = []
-            words.reserveCapacity(bytes.count / 2 + 1)
-            var current = ScalarKind.other, start = 0, index = 0
-            var separated = false
-            while index < bytes.count {
-                var (kind, length, _) = ScalarKind.decode(bytes, at: index)
-                if kind == .mark { kind = current == .other ? .other : current }
-                if kind != current {
-                    if current != .other {
-                        words.append((start, out.count, current == .digit))
-                        // A letter word touching a digit word, or the reverse: a space between.
-                        if kind != .other { out.append(0x20); separated = true }
+            // Written through a pointer into room enough for any text (a space at most per byte,
+            // and the pairs at most twice the words and a mark and space each): appending byte
+            // by byte to an array checked its uniqueness and capacity for each, half the scan.
+            let capacity = bytes.count * (addingPairs ? 6 : 2) + 8
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> String? in
+                var count = 0
+                // The words so far, as byte ranges of `out`, with whether each is digits.
+                var words: [(start: Int, end: Int, isDigits: Bool)] = []
+                words.reserveCapacity(bytes.count / 2 + 1)
+                var current = ScalarKind.other, start = 0, index = 0
+                var separated = false
+                while index < bytes.count {
+                    var (kind, length, _) = ScalarKind.decode(bytes, at: index)
+                    if kind == .mark { kind = current == .other ? .other : current }
+                    if kind != current {
+                        if current != .other {
+                            words.append((start, count, current == .digit))
+                            // A letter word touching a digit word, or the reverse: a space between.
+                            if kind != .other { out[count] = 0x20; count += 1; separated = true }
+                        }
+                        start = count
+                        current = kind
                     }
-                    start = out.count
-                    current = kind
+                    for at in index..<index + length { out[count] = bytes[at]; count += 1 }
+                    index += length
                 }
-                // ASCII by itself: appending a one-byte buffer per scalar was a tenth of the scan.
-                if length == 1 {
-                    out.append(bytes[index])
-                } else {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+                if current != .other { words.append((start, count, current == .digit)) }
+                var paired = false
+                if addingPairs {
+                    for index in words.indices.dropFirst() where words[index].isDigits && !words[index - 1].isDigits {
+                        out[count] = 0x20
+                        out[count + 1] = 0xEE // pairMark, U+E000
+                        out[count + 2] = 0x80
+                        out[count + 3] = 0x80
+                        count += 4
+                        for byte in words[index - 1].start..<words[index - 1].end { out[count] = out[byte]; count += 1 }
+                        for byte in words[index].start..<words[index].end { out[count] = out[byte]; count += 1 }
+                        paired = true
+                    }
                 }
-                index += length
+                guard separated || paired else { return nil }
+                return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
             }
-            if current != .other { words.append((start, out.count, current == .digit)) }
-            var paired = false
-            if addingPairs {
-                for index in words.indices.dropFirst() where words[index].isDigits && !words[index - 1].isDigits {
-                    out.append(0x20)
-                    out.append(contentsOf: [0xEE, 0x80, 0x80]) // pairMark, U+E000
-                    // Byte by byte: appending a slice of `out` to itself would copy all of it.
-                    for byte in words[index - 1].start..<words[index - 1].end { out.append(out[byte]) }
-                    for byte in words[index].start..<words[index].end { out.append(out[byte]) }
-                    paired = true
-                }
-            }
-            return separated || paired ? String(decoding: out, as: UTF8.self) : nil
         }
         return changed ?? text
     }

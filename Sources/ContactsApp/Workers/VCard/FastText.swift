@@ -12,7 +12,17 @@ extension StringProtocol {
     /// leaving the standard library; returns the text unchanged when nothing is trimmed.
     /// `trimmingCharacters(in: .whitespaces)` also trims U+200B ZERO WIDTH SPACE (see
     /// `trimmingWhitespaces`); the import has always kept it.
-    var trimmingSpaces: String { trimming(where: Self.isSpace) }
+    var trimmingSpaces: String {
+        // Most values start and end with ASCII that is no space or tab: told from two bytes,
+        // where the scalar views' `first` and `last` were most of an import's 200,000 calls.
+        let ends = utf8.withContiguousStorageIfAvailable { $0.isEmpty ? nil : ($0[0], $0[$0.count - 1]) } ?? nil
+        if let (first, last) = ends, first < 0x80, last < 0x80, first != 0x20, first != 0x09, last != 0x20,
+            last != 0x09
+        {
+            return String(self)
+        }
+        return trimming(where: Self.isSpace)
+    }
 
     /// Exactly `trimmingCharacters(in: .whitespaces)`, without `NSString`: CoreFoundation's
     /// whitespace set is Zs, tab and U+200B ZERO WIDTH SPACE (a space separator in Unicode 3,

@@ -42,65 +42,74 @@ extension VCardReader {
     static func propertiesAnExportRewrites(_ properties: [VCardProperty], lines: [Int]) -> [ParsedContacts.Problem] {
         let version = properties.first(where: { $0.name == "VERSION" }).flatMap { VCardVersion(versionValue: $0.value) }
         var found: [ParsedContacts.Problem] = []
-        for (property, line) in zip(properties, lines) {
-            let name = property.name
-            // Every export removes them (`VCardVersionConverter.ControlCharacters`), whatever its version.
-            let controls = property.controlCharactersKept
-            if !controls.isEmpty {
-                let listed = controls.map { String(format: "U+%04X", $0.value) }.joined(separator: ", ")
-                let noun = controls.count == 1 ? "control character" : "control characters"
+        // By index, each property passed on in place: a copy of each retained and released all its parts.
+        for index in properties.indices where index < lines.count {
+            rewrites(of: properties[index], line: lines[index], version: version, into: &found)
+        }
+        return found
+    }
+
+    /// What `propertiesAnExportRewrites` finds of one property.
+    private static func rewrites(
+        of property: VCardProperty, line: Int, version: VCardVersion?, into found: inout [ParsedContacts.Problem]
+    ) {
+        let name = property.name
+        // Every export removes them (`VCardVersionConverter.ControlCharacters`), whatever its version.
+        let controls = property.controlCharactersKept
+        if !controls.isEmpty {
+            let listed = controls.map { String(format: "U+%04X", $0.value) }.joined(separator: ", ")
+            let noun = controls.count == 1 ? "control character" : "control characters"
+            found.append(
+                .init(
+                    line: line,
+                    reason:
+                        "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
+                        + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
+        }
+        if name == "TEL", !property.parameters.isEmpty, property.firstValue(of: "VALUE")?.lowercased() == "uri",
+            !VCardVersionConverter.Binary.looksLikeURI(property.value)
+        {
+            found.append(
+                .init(
+                    line: line,
+                    reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
+                    kind: .changed))
+        }
+        switch version {
+        case .v21?, .v3?:
+            if VCardVersionConverter.Names.onlyIn4.contains(name) {
                 found.append(
                     .init(
                         line: line,
-                        reason:
-                            "\(name): \(noun) \(listed) removed: an export leaves \(controls.count == 1 ? "it" : "them") out "
-                            + "(a vCard may not hold \(controls.count == 1 ? "one" : "them"))", kind: .changed))
-            }
-            if name == "TEL", !property.parameters.isEmpty, property.values(of: "VALUE").first?.lowercased() == "uri",
-                !VCardVersionConverter.Binary.looksLikeURI(property.value)
+                        reason: "\(name): vCard 3.0 has no \(name): an export as 3.0 writes it as X-\(name)",
+                        kind: .changed))
+            } else if version == .v21 && name == "AGENT" && !property.value.uppercased().hasPrefix("BEGIN:VCARD")
+                && !VCardVersionConverter.Binary.looksLikeURI(property.value)
             {
                 found.append(
                     .init(
                         line: line,
-                        reason: "TEL: VALUE=uri, but \"\(property.value)\" is no URI: an export writes it as text",
+                        reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
+                            + "an export as 3.0 writes it as X-AGENT", kind: .changed))
+            } else if version == .v21 && name == "KEY" && Self.isKeyLink(property) {
+                // What `VCardVersionConverter.Binary.to3` does with it (RFC 2426 §3.7.2).
+                found.append(
+                    .init(
+                        line: line,
+                        reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, "
+                            + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
+            }
+        case .v4?:
+            // A look through four names: hashing every property's name cost more.
+            if VCardVersionConverter.Names.removedIn4List.contains(name) {
+                found.append(
+                    .init(
+                        line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
                         kind: .changed))
             }
-            switch version {
-            case .v21?, .v3?:
-                if VCardVersionConverter.Names.onlyIn4.contains(name) {
-                    found.append(
-                        .init(
-                            line: line,
-                            reason: "\(name): vCard 3.0 has no \(name): an export as 3.0 writes it as X-\(name)",
-                            kind: .changed))
-                } else if version == .v21 && name == "AGENT" && !property.value.uppercased().hasPrefix("BEGIN:VCARD")
-                    && !VCardVersionConverter.Binary.looksLikeURI(property.value)
-                {
-                    found.append(
-                        .init(
-                            line: line,
-                            reason: "AGENT: neither a card nor a link, which vCard 3.0's AGENT must be: "
-                                + "an export as 3.0 writes it as X-AGENT", kind: .changed))
-                } else if version == .v21 && name == "KEY" && Self.isKeyLink(property) {
-                    // What `VCardVersionConverter.Binary.to3` does with it (RFC 2426 §3.7.2).
-                    found.append(
-                        .init(
-                            line: line,
-                            reason: "KEY: a link to a key, which vCard 3.0's KEY cannot be (only the key itself, "
-                                + "as binary or text): an export as 3.0 writes the link as text", kind: .changed))
-                }
-            case .v4?:
-                if VCardVersionConverter.Names.removedIn4.contains(name) {
-                    found.append(
-                        .init(
-                            line: line, reason: "\(name): vCard 4.0 has no \(name): an export as 4.0 leaves it out",
-                            kind: .changed))
-                }
-            case nil:
-                continue
-            }
+        case nil:
+            return
         }
-        return found
     }
 
     /// A 2.1 KEY that is a link (`KEY;VALUE=URL:https://...`, or a bare URI), not inline data or text.

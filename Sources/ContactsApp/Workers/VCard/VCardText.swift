@@ -48,25 +48,28 @@ enum VCardText {
     static func list(_ value: String) -> [String] { split(value, on: ",").map(unescape) }
 
     /// Splits on a separator that is not escaped; the parts stay escaped. By bytes: the
-    /// separator and the backslash are ASCII, and no byte of a multi-byte character is.
+    /// separator and the backslash are ASCII, and no byte of a multi-byte character is. Over
+    /// the contiguous bytes, each part made from its slice: stepping the string's UTF-8 view and
+    /// making each part from a `Substring` cost 4,500 instructions a compound value, every
+    /// card's N and ADR (bench/FINDINGS.md, branch `import6read`).
     static func split(_ value: String, on separator: Character) -> [String] {
         let separatorByte = separator.asciiValue!, backslash = UInt8(ascii: "\\")
-        let utf8 = value.utf8
-        var parts: [String] = [], start = utf8.startIndex, escaped = false
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if escaped {
-                escaped = false
-            } else if byte == backslash {
-                escaped = true
-            } else if byte == separatorByte {
-                parts.append(String(value[start..<index]))
-                start = utf8.index(after: index)
+        var value = value
+        return value.withUTF8 { bytes in
+            var parts: [String] = [], start = 0, escaped = false
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if escaped {
+                    escaped = false
+                } else if byte == backslash {
+                    escaped = true
+                } else if byte == separatorByte {
+                    parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    start = index + 1
+                }
             }
-            index = utf8.index(after: index)
+            parts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            return parts
         }
-        parts.append(String(value[start...]))
-        return parts
     }
 }

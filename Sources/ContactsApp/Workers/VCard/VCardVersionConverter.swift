@@ -1295,6 +1295,7 @@ extension VCardVersionConverter {
 
         /// 3.0's properties RFC 6350 has not, that a 4.0 card may still hold (dropped with a note).
         static let removedIn4: Set<String> = ["CLASS", "NAME", "MAILER", "PROFILE"]
+        static let removedIn4List = Array(removedIn4)
         private static let removedIn4Bytes = removedIn4.map { Array($0.utf8) }
         private static let onlyIn4Bytes = onlyIn4.map { Array($0.utf8) }
         private static let geoBytes = [Array("GEO".utf8)]
