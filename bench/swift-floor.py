@@ -5,7 +5,8 @@ of issue 32 that are stated against C and the sqlite3 shell.
     swift-floor.py CONTACTSBOOK BOOK EMAIL_FRAGMENT [ROUNDS] > table.md
 
 Builds, with the toolchain's swiftc and the same static runtime as our installed binary
-(`-O -static-stdlib`), three programs that read stdin to its end and exit:
+(`-O -static-stdlib`, SQLite and libstdc++ from their archives where installed, as Package.swift
+links them), three programs that read stdin to its end and exit:
   - `swift`: the standard library alone;
   - `swift + FoundationEssentials`: also touches ProcessInfo (swift-foundation's core, no ICU);
   - `swift + Foundation`: also touches NSNumber, i.e. links swift-corelibs-foundation, which
@@ -65,6 +66,17 @@ SQLITE_PROGRAMS = {
 }
 
 
+# Linked as the installed binary is (Package.swift): SQLite and libstdc++ from their static
+# archives, through the linker scripts under linker/, where the archives are installed.
+ROOT = os.path.dirname(HERE)
+ARCHIVES = []
+if os.path.exists("/usr/lib/x86_64-linux-gnu/libsqlite3.a"):
+    ARCHIVES += ["-L", os.path.join(ROOT, "linker", "sqlite")]
+if any(os.path.exists(os.path.join("/usr/lib/gcc/x86_64-linux-gnu", v, "libstdc++.a"))
+       for v in (os.listdir("/usr/lib/gcc/x86_64-linux-gnu") if os.path.isdir("/usr/lib/gcc/x86_64-linux-gnu") else [])):
+    ARCHIVES += ["-L", os.path.join(ROOT, "linker", "stdc++"), "-lstdc++"]
+
+
 def relocations(path):
     out = subprocess.run(["readelf", "-rW", path], capture_output=True, text=True).stdout
     return out.count("R_X86_64_RELATIVE")
@@ -95,7 +107,7 @@ def measure(binary, book, email, rounds, work):
         with open(src, "w") as f:
             f.write(source)
         out = os.path.join(work, name)
-        subprocess.run([swiftc, "-O", "-static-stdlib", src, "-o", out], check=True,
+        subprocess.run([swiftc, "-O", "-static-stdlib", src, "-o", out] + ARCHIVES, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         built[label] = out
     with open(os.path.join(work, "module.modulemap"), "w") as f:
@@ -106,8 +118,8 @@ def measure(binary, book, email, rounds, work):
         with open(src, "w") as f:
             f.write(source)
         out = os.path.join(work, name)
-        subprocess.run([swiftc, "-O", "-static-stdlib", "-I", work, src, "-o", out], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run([swiftc, "-O", "-static-stdlib", "-I", work, src, "-o", out] + ARCHIVES, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         built[label] = out
     phrase = re.sub(r"(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])", " ", email.lower())
     sql = ("SELECT emails, given, family, organization FROM contact WHERE id IN "
