@@ -100,19 +100,11 @@ def measure(binary, book, email, rounds, work):
     subprocess.run(["cc", "-O2", "-o", c, os.path.join(HERE, "echo.c")], check=True)
     nomain = os.path.join(work, "nomain.so")
     subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", nomain, os.path.join(HERE, "nomain.c"), "-ldl"], check=True)
-    built = {}
-    for label, source in PROGRAMS.items():
-        name = re.sub(r"[^a-z]+", "-", label.lower()).strip("-")
-        src = os.path.join(work, name + ".swift")
-        with open(src, "w") as f:
-            f.write(source)
-        out = os.path.join(work, name)
-        subprocess.run([swiftc, "-O", "-static-stdlib", src, "-o", out] + ARCHIVES, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        built[label] = out
+    # The SQLite programs find SQLite's C API through this module map (`-I work`).
     with open(os.path.join(work, "module.modulemap"), "w") as f:
         f.write('module CSQLite [system] {\n    header "/usr/include/sqlite3.h"\n    link "sqlite3"\n    export *\n}\n')
-    for label, source in SQLITE_PROGRAMS.items():
+    built = {}
+    for label, source in {**PROGRAMS, **SQLITE_PROGRAMS}.items():
         name = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
         src = os.path.join(work, name + ".swift")
         with open(src, "w") as f:
