@@ -515,7 +515,8 @@ class Bench:
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
         binaries = [self.bin] + ([self.args.previous] if self.args.previous else [])
-        dav = ["--cards", "300", "--runs", "1", "--push", "5"] if self.quick else ["--cards", "5000", "--runs", "3", "--push", "100"]
+        dav = (["--cards", "300", "--runs", "1", "--push", "5", "--noop-repeats", "2"] if self.quick
+               else ["--cards", "5000", "--runs", "3", "--push", "100", "--noop-repeats", "5"])
         scale = ["--cards", "300", "1000", "--runs", "1"] if self.quick else ["--cards", "5000", "50000", "--runs", "3"]
         for script, extra in (("carddav.py", dav), ("carddav-scale.py", scale)):
             name = script.replace(".py", "")
@@ -528,7 +529,8 @@ class Bench:
                 for key, r in summary["rows"].items():
                     self.row("carddav", key, summary["cards"], r["ours"][0],
                              extra={"floor": r["floor"], "cpu": r["cpu"][0], "push": summary["push"],
-                                    "runs": summary["runs"], "previous": r["ours"][1:] or None})
+                                    "runs": summary["runs"], "previous": r["ours"][1:] or None,
+                                    "samples": summary.get("noop_repeats") if key == "noop" else None})
             else:
                 for n, r in summary["sizes"].items():
                     ours = r["binaries"][0]

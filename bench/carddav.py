@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CardDAV sync speed, side by side on one Radicale and the same cards (issue 15).
 
-    python3 bench/carddav.py BIN [BIN ...] [--cards 5000] [--runs 3] [--push 20] [--out bench/out/carddav] [--reuse] [--first-only] [--server-timeout S] [--json FILE]
+    python3 bench/carddav.py BIN [BIN ...] [--cards 5000] [--runs 3] [--push 20] [--noop-repeats 5] [--out bench/out/carddav] [--reuse] [--first-only] [--server-timeout S] [--json FILE]
 
 (`--reuse`: start from the Radicale storage a last run left in OUT, its item cache warm, instead of
 writing the cards again; the cards edited by its pushes stay edited.)
@@ -15,7 +15,7 @@ server's cost, not ours), then times, each round in turn so all share the same m
   printed beside it, the same cards in one request (the `sync-collection` asking for
   `address-data`, what a first sync asks since branch `sync4`), and the ratios to that;
 - a sync with nothing to do: one `sync-collection` with the token (the floor) against `BIN sync`
-  on the synced book;
+  on the synced book, `--noop-repeats` interleaved samples of each a round;
 - pushing changes: a plain sequential loop of If-Match PUTs of edited cards (the floor) against
   `BIN sync` after editing as many contacts (`--push`; each side edits its own cards).
 
@@ -118,6 +118,8 @@ def main():
     parser.add_argument("--cards", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--push", type=int, default=20)
+    parser.add_argument("--noop-repeats", type=int, default=5,
+                        help="samples of the sync with nothing to do in each round, interleaved (default 5)")
     parser.add_argument("--out", default=os.path.join(HERE, "out", "carddav"))
     # Radicale's first listing of a folder it never read took minutes on a loaded host: a second
     # run may start from the storage (and item cache) the last one left, cards edited as it left them.
@@ -197,12 +199,15 @@ def main():
                 assert count == options.cards, count
             if options.first_only:
                 continue
-            # Nothing to do.
+            # Nothing to do. Radicale's answer to the one REPORT is most of both sides' time and
+            # swings 0.5-1.0 s from one request to the next on a busy host, so each round takes
+            # several interleaved samples of this cheap step (three rounds alone decided nothing).
             _, token = sync_collection(book)
-            floor["noop"].append(timed(lambda: sync_collection(book, token)))
-            for b, binary in enumerate(binaries):
-                wall, used, _ = timed_run(binary, "sync", "--db", dbs[b])
-                ours["noop", b].append(wall); cpu["noop", b].append(used)
+            for _ in range(options.noop_repeats):
+                floor["noop"].append(timed(lambda: sync_collection(book, token)))
+                for b, binary in enumerate(binaries):
+                    wall, used, _ = timed_run(binary, "sync", "--db", dbs[b])
+                    ours["noop", b].append(wall); cpu["noop", b].append(used)
             # Pushing changes: the floor edits its own N cards, each binary the next N, so no
             # side pulls another's edits.
             floor_cards = []
@@ -237,7 +242,8 @@ def main():
                 ours["push", b].append(wall); cpu["push", b].append(used)
 
         median = statistics.median
-        print(f"CardDAV sync, {options.cards} cards, Radicale on loopback, {options.runs} rounds (medians), "
+        print(f"CardDAV sync, {options.cards} cards, Radicale on loopback, {options.runs} rounds "
+              f"({options.noop_repeats} no-op samples each; medians), "
               f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end")
         for b, binary in enumerate(binaries):
             print(f"  [{b}] {binary}")
@@ -259,6 +265,7 @@ def main():
                                 for b in range(len(binaries))))
         if options.json:
             summary = {"cards": options.cards, "runs": options.runs, "push": options.push,
+                       "noop_repeats": options.noop_repeats,
                        "load": os.getloadavg()[0], "in_listing": median(in_listing), "rows": {}}
             for key in keys:
                 summary["rows"][key] = {"floor": median(floor[key]),

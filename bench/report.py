@@ -190,7 +190,9 @@ def goals(results):
         if r and r["floor"] > 0:
             ratio = r["value"] / r["floor"]
             row(goal.format(cards=r["size"], push=r["push"]), target,
-                "%.2f s vs %.2f s (CPU %.2f s; %d rounds)" % (r["value"], r["floor"], r["cpu"], r["runs"]),
+                "%.2f s vs %.2f s (CPU %.2f s; %d rounds%s)" % (
+                    r["value"], r["floor"], r["cpu"], r["runs"],
+                    " × %d samples" % r["samples"] if r.get("samples") else ""),
                 "%.2f×" % ratio, ratio <= limit)
         else:
             absent(goal.format(cards=5000, push=100), target, "`bench/carddav.py` did not run (no Radicale)")
