@@ -191,6 +191,10 @@ struct SyncCommand: ParsableCommand {
 
     /// The command, for options parsed by ArgumentParser or by hand (`FastCommandLine`).
     static func run(_ options: BookOptions, account: String?) throws {
+        // The HTTP and XML libraries load while the book opens (the sync's first request waits
+        // for them otherwise), and are done loading before the process exits.
+        let loading = DAVTransports.preload()
+        defer { loading.wait() }
         let logger = options.bootstrapLogging()
         // The REPL's and JSON-RPC's use case, `sync` on the list (its Interactor, the sync Worker with
         // the cancellable transport, its Presenter); only the showing of the ViewModel is this command's.

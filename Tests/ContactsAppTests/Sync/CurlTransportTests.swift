@@ -93,6 +93,25 @@ final class RedirectPolicyTests: XCTestCase {
             }
         }
 
+        func test_preload_aTransportMadeMeanwhileSendsAsWithout_andEveryWaitReturns() throws {
+            // Given: the libraries loading on a thread of their own, as a `sync` command begins
+            let loading = DAVTransports.preload()
+            let port = try Self.closedPort()
+
+            // When: a transport is made and sends before the loading is waited for
+            let sut = CurlTransport(credentials: nil, limits: DAVTimeLimits(request: 5))
+            XCTAssertThrowsError(
+                try sut.send(DAVRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/")!))
+            ) { error in
+                // Then: libcurl answered (it was loaded and initialised once, whichever thread came first)
+                guard case .network(let reason) = error as? DAVError else { return XCTFail("\(error)") }
+                XCTAssertTrue(reason.contains("connect"), reason)
+            }
+            // And waiting returns, the second time at once
+            loading.wait()
+            loading.wait()
+        }
+
         func test_send_anotherScheme_isRefusedBeforeConnecting() {
             // Given
             let sut = CurlTransport(credentials: nil)

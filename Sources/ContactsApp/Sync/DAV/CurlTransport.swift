@@ -69,7 +69,8 @@ import SceneCore
 
         /// `curl_global_init` once per process, before the first handle (it is not thread-safe
         /// with other libcurl calls; a Swift static's initializer runs once, under a lock).
-        private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+        /// The first use loads libcurl and libxml2 (lazycurl.c); `DAVTransports.preload` may begin it.
+        static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
         /// Seconds on the monotonic clock (a changed wall clock moves no deadline).
         private static func uptime() -> TimeInterval { ProcessInfo.processInfo.systemUptime }
@@ -604,4 +605,33 @@ public enum DAVTransports {
             return URLSessionTransport(credentials: credentials, limits: limits, isCancelled: isCancelled)
         #endif
     }
+
+    /// Begins loading what `standard`'s first request needs (libcurl with its TLS libraries and
+    /// libxml2, then `curl_global_init`) on a thread of its own, so that a `sync` command's ~30 ms
+    /// of loading overlaps the book's open instead of following it (bench/FINDINGS.md, issue 32).
+    /// A transport made meanwhile waits for it. `wait()` before the process exits: an exit during
+    /// libcurl's initialisation would run OpenSSL's clean-up beside it.
+    public static func preload() -> DAVPreload {
+        #if os(Linux) && !CONTACTSBOOK_NO_LIBCURL
+            let loaded = DispatchSemaphore(value: 0)
+            Thread {
+                CurlTransport.globalInit
+                loaded.signal()
+            }.start()
+            return DAVPreload {
+                loaded.wait()
+                loaded.signal() // for any later wait
+            }
+        #else
+            return DAVPreload {}
+        #endif
+    }
+}
+
+/// The loading `DAVTransports.preload()` began.
+public struct DAVPreload: Sendable {
+    private let waiting: @Sendable () -> Void
+    init(_ waiting: @escaping @Sendable () -> Void) { self.waiting = waiting }
+    /// Returns once the loading is over (at once if it is).
+    public func wait() { waiting() }
 }
