@@ -199,7 +199,8 @@ func openSession(
     store.journalRetention = JournalRetention.fromEnvironment(variables)
     let environment = ContactsEnvironment(
         store: store, pageSize: pageSize, changes: changes, progress: progress,
-        defaultCountry: bookCountry(variables), journal: store, syncState: store, directories: store)
+        defaultCountry: bookCountry(variables), journal: store, syncState: store, directories: store,
+        books: store)
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
