@@ -121,7 +121,7 @@ struct BookCommand: ParsableCommand {
         let worker = ContactsWorker(
             environment: ContactsEnvironment(
                 store: store, pageSize: 20, defaultCountry: nil,
-                journal: store, syncState: store))
+                journal: store, syncState: store, directories: store, books: store))
         do {
             print(try body(worker))
         } catch let failure as ContactsFailure {

@@ -92,7 +92,8 @@ enum OneShot {
         }
         return ContactsSceneFactory.makeSession(
             environment: ContactsEnvironment(
-                store: store, pageSize: pageSize, defaultCountry: bookCountry(), journal: store, syncState: store))
+                store: store, pageSize: pageSize, defaultCountry: bookCountry(), journal: store, syncState: store,
+                directories: store, books: store))
     }
 }
 
@@ -167,7 +168,7 @@ enum ShellNameCompletion {
         let worker = ContactsWorker(
             environment: ContactsEnvironment(
                 store: store, pageSize: 20, defaultCountry: nil,
-                journal: store, syncState: store))
+                journal: store, syncState: store, directories: store, books: store))
         let names = worker.names(startingWith: prefix, sort: .last)
         // bash splits the candidates it is given at spaces: a name stays one word escaped.
         return variables["SAP_SHELL"] == "bash" ? names.map { $0.replacingOccurrences(of: " ", with: "\\ ") } : names

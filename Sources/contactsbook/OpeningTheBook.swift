@@ -157,11 +157,11 @@ func openSession(
 }
 
 /// `openSession(_:origin:...)` for options parsed by hand (`FastCommandLine`) or by ArgumentParser.
-/// `inBackground` opens the book on a thread of its own while the front end reads its first
-/// message (`--rpc`, `--mcp`, `--lsp`: `initialize` needs no book, and was answered after a whole
-/// open, bench/STARTUP.md); a book that cannot be opened is reported the same way, status 2, when
-/// the session first needs it or at the latest when it ends. Its front end calls
-/// `store.letOpenFinish()` before it first waits for input (the open is held before its first write).
+/// `inBackground` opens the book on a thread of its own (`--rpc`, `--mcp`, `--lsp`: `initialize`
+/// needs no book, and was answered after a whole open, bench/STARTUP.md), begun when the front end
+/// first waits for input (`store.letOpenFinish()`, after its first answers are written), when the
+/// session first needs the book, or when it ends; a book that cannot be opened is reported the
+/// same way, status 2, when the session first needs it or at the latest when it ends.
 /// `readingFirst` reads the book through one connection until the session first writes
 /// (`SQLiteContactStore.openReadingFirst`): a piped line session, which often only reads.
 func openSession(
@@ -199,7 +199,8 @@ func openSession(
     store.journalRetention = JournalRetention.fromEnvironment(variables)
     let environment = ContactsEnvironment(
         store: store, pageSize: pageSize, changes: changes, progress: progress,
-        defaultCountry: bookCountry(variables), journal: store, syncState: store, directories: store)
+        defaultCountry: bookCountry(variables), journal: store, syncState: store, directories: store,
+        books: store)
     store.journalClock = { [now = environment.now] in now() }
     // Only the front ends that tell (the REPL, --rpc, --mcp): a piped line session gets nothing extra.
     var watch: ChangeWatch?
@@ -210,8 +211,10 @@ func openSession(
         // closing it at the end), never reported from this one or by the watch: the answers
         // already due (`initialize`) go out first.
         let notices = watching && path != ":memory:" ? Deferred<JournalNotices>() : nil
+        // Begun once the front end has written its first answers and waits for input (or needs
+        // the book, or ends): on a shared two-core host an open beside `initialize` delayed its answer.
         Thread {
-            if store.openNow() { notices?.set(JournalNotices(journal: store)) }
+            if store.openWhenLet() { notices?.set(JournalNotices(journal: store)) }
         }.start()
         if let notices {
             // Not waiting for the open (nor letting a held one write): the open's own files wake

@@ -32,9 +32,11 @@ public struct ContactsEnvironment {
     public var syncState: (SyncStateStore & ContactStore)?
     /// The book's directory sources (`directory add`); nil for a store that keeps none.
     public var directories: DirectorySourceStore?
+    /// The book file's address books (`books`, `move`); nil for a store that keeps one only.
+    public var books: AddressBookStore?
 
-    /// A `journal`, `syncState` or `directories` not given is the store itself if it is one. A
-    /// caller that has the concrete store passes it for all three: each cast scans every
+    /// A `journal`, `syncState`, `directories` or `books` not given is the store itself if it is
+    /// one. A caller that has the concrete store passes it for all four: each cast scans every
     /// conformance in the binary (a quarter of a million instructions; bench/STARTUP.md).
     public init(
         store: ContactStore, now: @escaping () -> Date = Date.init,
@@ -42,7 +44,7 @@ public struct ContactsEnvironment {
         locale: Locale = .current, timeZone: TimeZone? = nil, pageSize: Int = 20,
         changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
         journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil,
-        directories: DirectorySourceStore? = nil
+        directories: DirectorySourceStore? = nil, books: AddressBookStore? = nil
     ) {
         self.store = store; self.now = now; self.makeUID = makeUID
         self.locale = locale; givenTimeZone = timeZone; self.pageSize = pageSize
@@ -50,5 +52,6 @@ public struct ContactsEnvironment {
         self.journal = journal ?? store as? ContactJournal
         self.syncState = syncState ?? store as? SyncStateStore & ContactStore
         self.directories = directories ?? store as? DirectorySourceStore
+        self.books = books ?? store as? AddressBookStore
     }
 }

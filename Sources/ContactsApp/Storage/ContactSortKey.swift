@@ -5,9 +5,10 @@ enum ContactKeys {
     /// Lowercased, diacritics removed: "Ñúñez" → "nunez". Locale-independent on purpose:
     /// the stored order must not change with the user's locale.
     static func fold(_ text: String) -> String {
-        // ASCII folds to its lower case; Foundation's folding (through NSString) is for the rest.
+        // ASCII folds to its lower case, Latin, Greek, Cyrillic and CJK by a table
+        // (`foldedByTable`); Foundation's folding (through NSString) is for the rest.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return foldedNonASCII.fold(text)
+        return foldedByTable(text) ?? foldedNonASCII.fold(text)
     }
 
     /// Foundation's folding of non-ASCII text, remembered: names repeat (an import of 10k cards

@@ -35,6 +35,18 @@ extension SQLiteContactStore {
         return opening.succeeded
     }
 
+    /// `openNow()` once the open may go on: a store made with `holdingWrites` waits until it is
+    /// let (`letOpenFinish()`), used, or closed (which then makes or leaves the open itself), so
+    /// the open does not run beside the answers a front end writes first (`initialize`: the
+    /// client's wait, bench/FINDINGS.md, `start8`). Any other store opens at once.
+    @discardableResult
+    public func openWhenLet() -> Bool {
+        guard case .opening(let opening) = connection else { return true }
+        opening.waitUntilLet()
+        opening.open()
+        return opening.succeeded
+    }
+
     /// Lets an open held before its first write (`toOpen(…holdingWrites: true…)`) go on; nothing
     /// for any other store.
     public func letOpenFinish() {
@@ -152,6 +164,14 @@ extension SQLiteContactStore {
         }
 
         var hasOpened: Bool { gate.withLock { opened } }
+
+        /// Waits while the open is held and not begun: until it is let, the store is used or
+        /// closing, or another thread has begun it.
+        func waitUntilLet() {
+            gate.withLock {
+                while !mayWrite && !ending && !started { gate.wait() }
+            }
+        }
 
         /// Asked by the open before its first write, on a book that needs none: waits while the open
         /// is held; whether the store is closing (the book is then left as it is).

@@ -29,7 +29,6 @@ extension ListContactsBooksLogic {
 
 extension ContactsWorker: ListContactsBooksLogic {
     var access: BookAccess { BookAccess(store: store) }
-    var bookStore: AddressBookStore? { store as? AddressBookStore }
 
     public func checkEditable(_ contact: Contact) throws { try access.check([contact]) }
 

@@ -88,11 +88,14 @@ public final class ContactsWorker: ListContactsStorageLogic, ShowContactStorageL
     var timeZone: TimeZone { givenTimeZone ?? .current }
     private let givenTimeZone: TimeZone?
     let defaultCountry: String?
+    /// The store's address books (the environment's, not a cast of the store: a piped `search`'s
+    /// first cast scanned every conformance in the binary, 0.28M instructions).
+    let bookStore: AddressBookStore?
 
     public init(environment: ContactsEnvironment) {
         store = environment.store; now = environment.now; makeUID = environment.makeUID
         changes = environment.changes; givenTimeZone = environment.givenTimeZone;
-        defaultCountry = environment.defaultCountry
+        defaultCountry = environment.defaultCountry; bookStore = environment.books
     }
 
     public func page(_ query: ContactQuery) throws -> ContactPage {

@@ -245,6 +245,24 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(worker.bookNames(of: [ann]), [ann.id!: "local"])
     }
 
+    func test_theWorkersBookStore_isTheEnvironments_givenOrCast() throws {
+        // Given: two books in use
+        try sut.addAccount(account("home"), books: [AddressBook(name: "home", url: "http://h/book/")])
+        let ann = try contact("Ann")
+        try sut.move([ann.id!], to: "local")
+        // When: given by the composition root (no cast), or left to the environment's cast
+        let given = ContactsWorker(
+            environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil, books: sut))
+        let cast = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+        let none = ContactsWorker(environment: ContactsEnvironment(store: InMemoryContactStore()))
+        // Then
+        XCTAssertTrue(given.bookStore as AnyObject === sut)
+        XCTAssertTrue(cast.bookStore as AnyObject === sut)
+        XCTAssertNil(none.bookStore)
+        XCTAssertEqual(given.bookNames(of: [ann]), [ann.id!: "local"])
+        XCTAssertEqual(cast.bookNames(of: [ann]), [ann.id!: "local"])
+    }
+
     func test_aGroupLinkedToAReadOnlyBook_isNotChanged_oneInAWritableBookIs() throws {
         // Given: a group on the read-only team book, another on the writable one
         try sut.addAccount(

@@ -148,6 +148,90 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         assertNothingBeside()
     }
 
+    func test_openWhenLet_beginsNothingUntilLet_thenOpensWhole() throws {
+        // Given: a book, and a held store whose opening thread waits to be let
+        let saved = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
+        let before = try bytes()
+        let sut = toOpen(holdingWrites: true)
+        let opened = DispatchSemaphore(value: 0)
+        let result = Counter()
+        Thread {
+            if sut.openWhenLet() { result.add() }
+            opened.signal()
+        }.start()
+        // When: the front end answers first (here: a while passes)
+        XCTAssertEqual(opened.wait(timeout: .now() + 0.3), .timedOut)
+        // Then: nothing was begun: no connection (SQLite's first read makes the `-wal` and `-shm`)
+        XCTAssertFalse(sut.hasOpened)
+        assertNothingBeside()
+        XCTAssertEqual(try bytes(), before)
+        // When: it is let (the front end waits for input)
+        sut.letOpenFinish()
+        // Then: the thread makes the whole open
+        opened.wait()
+        XCTAssertEqual(result.count, 1)
+        XCTAssertTrue(sut.hasOpened)
+        XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
+        try sut.close()
+        assertNothingBeside()
+    }
+
+    func test_openWhenLet_aRequestNeedingTheBookFirst_getsIt() throws {
+        // Given: a book, a held store whose opening thread waits to be let
+        let saved = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
+        let sut = toOpen(holdingWrites: true)
+        let opened = DispatchSemaphore(value: 0)
+        Thread {
+            XCTAssertTrue(sut.openWhenLet())
+            opened.signal()
+        }.start()
+        // When: a request needs the book before the front end ever waits
+        // Then: it gets it (no deadlock), and the thread's open is that open
+        XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
+        opened.wait()
+        XCTAssertTrue(sut.hasOpened)
+        try sut.close()
+        assertNothingBeside()
+    }
+
+    func test_openWhenLet_closedFirst_leavesTheBookByteForByte_andAnOlderOneUpgradedWhole() throws {
+        // Given: an up-to-date book, its opening thread waiting to be let
+        _ = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
+        let before = try bytes()
+        let sut = toOpen(holdingWrites: true)
+        let opened = DispatchSemaphore(value: 0)
+        let result = Counter()
+        Thread {
+            if sut.openWhenLet() { result.add() }
+            opened.signal()
+        }.start()
+        // When: the session ends without having used the book (a script's `initialize`)
+        try sut.close()
+        opened.wait()
+        // Then: the book was left as it was, and the thread says it is not open
+        XCTAssertEqual(try bytes(), before)
+        assertNothingBeside()
+        XCTAssertEqual(result.count, 0)
+        // Given: an older book, the same way
+        try FileManager.default.removeItem(atPath: path)
+        let fixture = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/books/groups-51b1074.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: path))
+        let said = Counter()
+        let older = toOpen(upgrading: { said.add() }, holdingWrites: true)
+        let olderOpened = DispatchSemaphore(value: 0)
+        Thread {
+            _ = older.openWhenLet()
+            olderOpened.signal()
+        }.start()
+        // When: closed at once
+        try older.close()
+        olderOpened.wait()
+        // Then: upgraded whole, said once
+        XCTAssertEqual(said.count, 1)
+        XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration))
+        assertNothingBeside()
+    }
+
     func test_closedWhileTheOpenRunsElsewhere_waitsForIt() throws {
         // Given: an older book, its open begun on another thread
         let fixture = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/books/groups-51b1074.sqlite")

@@ -14,6 +14,7 @@ public enum ListContactsConfigurator {
         viewController.interactor = interactor
         viewController.groupsInteractor = interactor
         viewController.booksInteractor = interactor
+        viewController.directoryInteractor = interactor
         viewController.router = router
         interactor.presenter = presenter
         interactor.groupsPresenter = presenter

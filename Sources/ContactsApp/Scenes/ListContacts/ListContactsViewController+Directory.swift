@@ -7,8 +7,6 @@ extension ListContactsViewController: ListContactsDirectoryDisplayLogic {
         ListContacts.SearchDirectories.ViewModel.self, ListContacts.ShowDirectoryEntry.ViewModel.self,
     ]
 
-    var directoryInteractor: ListContactsDirectoryBusinessLogic? { interactor as? ListContactsDirectoryBusinessLogic }
-
     /// `search` asks the directories after the book; `show corp:2` shows a directory's result.
     /// True when the call was the directories'.
     func performDirectory(_ action: ListContacts.Action, _ call: ActionCall) -> Bool {

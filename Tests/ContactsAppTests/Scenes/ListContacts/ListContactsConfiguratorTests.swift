@@ -26,6 +26,9 @@ final class ListContactsConfiguratorTests: XCTestCase {
         XCTAssertTrue(sut.output === fixture.display)
         XCTAssertTrue(interactor.transferWorker as AnyObject === fixture.factory.transferWorker)
         XCTAssertEqual(interactor.query.limit, 20)
+        // The directories' and books' seams are the same Interactor, set here (no cast at a `search`).
+        XCTAssertTrue(sut.directoryInteractor === interactor)
+        XCTAssertTrue(sut.booksInteractor as AnyObject === interactor)
     }
 
     func test_configuredScene_routesOnTheContextsStack() throws {
