@@ -378,8 +378,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 // Group cards are told apart here, on the reading thread.
                                 var parsed = parsed
                                 let groups = Self.takingGroups(&parsed)
-                                try send(
-                                    (parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
+                                let prepared =
+                                    preparing?.prepareForImport(batch: parsed.entries.map(\.contact))
+                                    ?? Array(repeating: nil, count: parsed.entries.count)
+                                try send((parsed, prepared, groups))
                             }
                         }) { parsed, prepared, groups in
                             groupsRead += groups
