@@ -10,6 +10,9 @@ public protocol ImportSessionStore: ContactStore {
     /// touching no storage: an import calls it on the thread that reads the file, so the thread
     /// holding the transaction only writes. Nil when the store has nothing to prepare.
     func prepareForImport(_ contact: Contact) -> PreparedContact?
+    /// `prepareForImport` of each contact of a batch the file gave, in order, on the same
+    /// reading thread: a store may work out there what the batch's rows share as well.
+    func prepareForImport(batch contacts: [Contact]) -> [PreparedContact?]
     /// `importInBatches`, with the session's speed plumbing: one transaction, all or nothing.
     func importSession(_ body: (ContactImportSession) throws -> Void) throws -> ImportedIDs
 }
@@ -28,6 +31,13 @@ public protocol ContactImportSession: ContactImportTransaction {
     /// second time a new one, and asks the store which it added rather than keeping a set that
     /// grows with the file.
     func addedUIDs(among uids: [String]) throws -> Set<String>
+}
+
+extension ImportSessionStore {
+    /// Each contact prepared alone.
+    public func prepareForImport(batch contacts: [Contact]) -> [PreparedContact?] {
+        contacts.map(prepareForImport)
+    }
 }
 
 extension ContactImportSession {

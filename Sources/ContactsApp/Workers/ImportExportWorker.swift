@@ -378,8 +378,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
                                 // Group cards are told apart here, on the reading thread.
                                 var parsed = parsed
                                 let groups = Self.takingGroups(&parsed)
-                                try send(
-                                    (parsed, parsed.entries.map { preparing?.prepareForImport($0.contact) }, groups))
+                                let prepared =
+                                    preparing?.prepareForImport(batch: parsed.entries.map(\.contact))
+                                    ?? Array(repeating: nil, count: parsed.entries.count)
+                                try send((parsed, prepared, groups))
                             }
                         }) { parsed, prepared, groups in
                             groupsRead += groups
@@ -507,33 +509,40 @@ public final class ImportExportWorker: ContactsTransferLogic {
         reexported: [String: (uid: String, id: Int64)] = [:], memberships: inout [(uid: String, groups: [String])],
         report: inout ImportReport, in session: ContactImportSession
     ) throws {
-        var inBatch = Set<String>(), asked = Set<String>(), added = Set<String>()
+        let entries = parsed.entries
+        var inBatch = Set<String>(minimumCapacity: entries.count), asked = Set<String>(), added = Set<String>()
         func ask(_ uids: [String]) throws {
             added.formUnion(try session.addedUIDs(among: uids))
             asked.formUnion(uids)
         }
         // A card without a UID: its first derivation, made once.
-        let firstDerivations = parsed.entries.map { $0.contact.uid.isEmpty ? DerivedUID.first(for: $0.contact) : nil }
-        try ask(zip(parsed.entries, firstDerivations).map { entry, first in first ?? entry.contact.uid })
-        func isTaken(_ uid: String) throws -> Bool {
-            if inBatch.contains(uid) || matched.contains(uid) { return true }
-            if !asked.contains(uid) { try ask([uid]) }
+        let firstDerivations = entries.map { $0.contact.uid.isEmpty ? DerivedUID.first(for: $0.contact) : nil }
+        // The batch's UIDs and first derivations in one question. Not kept in `asked` (the
+        // saving thread hashed each UID once less): each is looked at once below (`askedAlready`),
+        // and one taken is in `added`, so a derivation meeting it again does not ask again.
+        added = try session.addedUIDs(among: entries.indices.map { firstDerivations[$0] ?? entries[$0].contact.uid })
+        func isTaken(_ uid: String, askedAlready: Bool = false) throws -> Bool {
+            if inBatch.contains(uid) || matched.contains(uid) || added.contains(uid) { return true }
+            guard !askedAlready, !asked.contains(uid) else { return false }
+            try ask([uid])
             return added.contains(uid)
         }
         var incoming: [Contact] = []
-        incoming.reserveCapacity(parsed.entries.count)
-        for (entry, first) in zip(parsed.entries, firstDerivations) {
-            var contact = entry.contact
-            if let first {
-                contact.uid = try isTaken(first) ? DerivedUID.make(for: contact, isTaken: isTaken) : first
+        incoming.reserveCapacity(entries.count)
+        // By index, not `zip`: iterating the zip copied each entry, its contact's every field retained.
+        for index in entries.indices {
+            var contact = entries[index].contact
+            if let first = firstDerivations[index] {
+                contact.uid =
+                    try isTaken(first, askedAlready: true) ? DerivedUID.make(for: contact) { try isTaken($0) } : first
                 report.newUIDs += 1
-            } else if try isTaken(contact.uid) {
-                contact.uid = try DerivedUID.make(for: contact, isTaken: isTaken)
+            } else if try isTaken(contact.uid, askedAlready: true) {
+                contact.uid = try DerivedUID.make(for: contact) { try isTaken($0) }
                 report.newUIDs += 1
             }
             inBatch.insert(contact.uid)
+            if !entries[index].groups.isEmpty { memberships.append((contact.uid, entries[index].groups)) }
             incoming.append(contact)
-            if !entry.groups.isEmpty { memberships.append((contact.uid, entry.groups)) }
         }
         guard !incoming.isEmpty else { return }
         // The batch's UIDs were never seen before in this import (repeats got new ones): in a

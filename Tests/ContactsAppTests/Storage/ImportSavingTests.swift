@@ -164,6 +164,101 @@ final class ImportSavingTests: XCTestCase {
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: sut.entries.map { ($0.word, $0.starts) }), expected)
     }
 
+    func test_wordStarts_merged_holdsWhatAddingEachWordInTurnHolds_inTheSameOrder() {
+        // Given 40 batches of 100 words drawn from 500, each gathered alone, and every word
+        // added in turn to one list
+        var merged = SQLiteContactStore.WordStarts(), inTurn = SQLiteContactStore.WordStarts()
+        var state: UInt64 = 777
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        // When each batch is merged into the other list
+        for _ in 0..<40 {
+            var batch = SQLiteContactStore.WordStarts()
+            for _ in 0..<100 {
+                let word = "w\(next() % 500)", starts = Int64(next() & 0xFF)
+                batch.add(word, starts)
+                inTurn.add(word, starts)
+            }
+            merged.merge(batch)
+        }
+        // Then: the same words, in the same order, with the same starts
+        XCTAssertEqual(merged.count, inTurn.count)
+        XCTAssertEqual(merged.entries.map(\.word), inTurn.entries.map(\.word))
+        XCTAssertEqual(merged.entries.map(\.starts), inTurn.entries.map(\.starts))
+    }
+
+    /// Contacts whose words repeat across them with other neighbours (so their starts differ).
+    private static func wordyContacts(_ count: Int) -> [Contact] {
+        let given = ["Mary", "Anna", "Kowal", "Zofia", "Hiroshi"]
+        let family = ["Kowalczyk", "Annasdottir", "Marysia", "Nakamura", "Czyk"]
+        let organization = ["Acme Works", "Kowalczyk Brothers", "", "Works Annex"]
+        return (0..<count).map { index in
+            let first = given[index % given.count], last = family[index / 2 % family.count]
+            return StoreSeeds.contact(
+                first, last, uid: "uid-\(index)", organization: organization[index % organization.count],
+                emails: ["\(first)\(last)\(index % 3)@example.com".lowercased()])
+        }
+    }
+
+    /// The word list as a book holds it: each word with its starts, and the trigram table's
+    /// rows in the order the words were added.
+    private static func wordList(_ store: SQLiteContactStore) throws -> [String] {
+        try store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT word || ' ' || starts FROM contact_word ORDER BY word")
+                + String.fetchAll(db, sql: "SELECT rowid || ' ' || word FROM contact_word_gram ORDER BY rowid")
+        }
+    }
+
+    func test_importSession_aBatchsWordsGatheredWhenPrepared_writeTheWordListOfRowByRow() throws {
+        // Given 60 contacts in 3 batches, imported once with nothing prepared (each row's words
+        // added on the saving thread) and once prepared by batch (the words gathered then)
+        let contacts = Self.wordyContacts(60)
+        let batches = stride(from: 0, to: 60, by: 20).map { Array(contacts[$0..<$0 + 20]) }
+        let rowByRow = try SQLiteContactStore(path: ":memory:")
+        _ = try rowByRow.importSession { session in
+            for batch in batches { try session.save(inserting: batch, prepared: [], updating: []) }
+        }
+        let sut = try SQLiteContactStore(path: ":memory:")
+        var gathered: [SQLiteContactStore.BatchWords?] = []
+        // When
+        _ = try sut.importSession { session in
+            for batch in batches {
+                let prepared = sut.prepareForImport(batch: batch)
+                gathered.append(SQLiteContactStore.BatchWords.whole(prepared, inserting: batch.count))
+                try session.save(inserting: batch, prepared: prepared, updating: [])
+            }
+        }
+        // Then: each save took its batch's gathered words, and the word lists are the same
+        XCTAssertEqual(gathered.map { $0?.rows }, [20, 20, 20])
+        XCTAssertFalse(try Self.wordList(sut).isEmpty)
+        XCTAssertEqual(try Self.wordList(sut), try Self.wordList(rowByRow))
+    }
+
+    func test_importSession_partOfABatchPrepared_addsItsRowsWordsOneByOne() throws {
+        // Given a batch of 20 prepared together, of which a save inserts 19 (one was unchanged)
+        let contacts = Self.wordyContacts(20)
+        let kept = contacts.indices.filter { $0 != 7 }
+        let rowByRow = try SQLiteContactStore(path: ":memory:")
+        _ = try rowByRow.importSession { session in
+            try session.save(inserting: kept.map { contacts[$0] }, prepared: [], updating: [])
+        }
+        let sut = try SQLiteContactStore(path: ":memory:")
+        let prepared = sut.prepareForImport(batch: contacts)
+        // When
+        _ = try sut.importSession { session in
+            try session.save(inserting: kept.map { contacts[$0] }, prepared: kept.map { prepared[$0] }, updating: [])
+        }
+        // Then: not the batch's words (they hold the 20th card's), the 19 rows' own
+        XCTAssertNil(SQLiteContactStore.BatchWords.whole(kept.map { prepared[$0] }, inserting: 19))
+        XCTAssertEqual(try Self.wordList(sut), try Self.wordList(rowByRow))
+        // And two batches' rows together, as many as one has, are not taken for either
+        let other = sut.prepareForImport(batch: contacts)
+        XCTAssertNil(SQLiteContactStore.BatchWords.whole(Array(prepared[0..<10] + other[10..<20]), inserting: 20))
+        XCTAssertNotNil(SQLiteContactStore.BatchWords.whole(other, inserting: 20))
+    }
+
     // MARK: - The UIDs an import added
 
     func test_uidFilter_holdsEveryUIDInserted_andAlmostNoOther() {

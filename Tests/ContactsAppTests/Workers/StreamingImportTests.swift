@@ -362,6 +362,36 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(again.newUIDs, 1)
     }
 
+    func test_importFile_asksTheSessionOncePerBatch_andOnceMorePerFurtherDerivation() throws {
+        // Given two batches of 3: Ann (UID ann), Ann again, a card without a UID; then that card
+        // again, Ann a third time, and Bo
+        func card(_ uid: String?, _ name: String) -> String {
+            "BEGIN:VCARD\r\nVERSION:4.0\r\n" + (uid.map { "UID:\($0)\r\n" } ?? "")
+                + "FN:\(name)\r\nN:\(name);;;;\r\nEND:VCARD\r\n"
+        }
+        let text = [
+            card("ann", "Ann"), card("ann", "Ann"), card(nil, "Nobody"),
+            card(nil, "Nobody"), card("ann", "Ann"), card("bo", "Bo"),
+        ].joined()
+        let store = QuestionsSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }),
+            importBatchSize: 3, importChunkSize: 64)
+        // When
+        let report = try sut.importContacts(Data(text.utf8), format: .vcard)
+        // Then: each batch asks once for its UIDs and first derivations, and once for each
+        // derivation a repeated card needs that the book has not told yet: Ann's second card
+        // (batch 1); the card without a UID, whose first derivation batch 1 added (its second,
+        // batch 2); Ann's third, whose first derivation batch 1 added (asked) and its second
+        let nobody = store.saved.first { $0.givenName.isEmpty && $0.familyName == "Nobody" }
+        XCTAssertEqual(store.questions.map(\.count), [3, 1, 3, 1, 1, 1])
+        XCTAssertEqual(store.questions[0], ["ann", "ann", try XCTUnwrap(nobody).uid])
+        XCTAssertEqual(store.questions[2].suffix(2), ["ann", "bo"])
+        XCTAssertEqual(report.added, 6)
+        XCTAssertEqual(report.newUIDs, 4)
+        XCTAssertEqual(Set(store.saved.map(\.uid)).count, 6)
+    }
+
     func test_importCSV_inBatches_rowsWithoutUIDsRepeatedAcrossBatches_eachGetTheirOwn_andAReimportIsUnchanged() throws
     {
         // Given: one row without a UID three times, in batches of 2, so each time in another batch
@@ -501,6 +531,38 @@ final class PreparingStoreSpy: ForwardingContactStore, ImportSessionStore {
                     self.saves.append(
                         Save(inserting: batch.inserting, prepared: batch.prepared, updating: batch.updating))
                 })
+        }
+    }
+}
+
+/// An in-memory store with an import session that records every question of which UIDs the
+/// import added (`addedUIDs`), and every contact saved.
+final class QuestionsSpy: ForwardingContactStore, ImportSessionStore {
+    var questions: [[String]] = []
+    var saved: [Contact] = []
+
+    init() { super.init(inner: InMemoryContactStore()) }
+
+    func prepareForImport(_ contact: Contact) -> PreparedContact? { nil }
+    func importSession(_ body: (ContactImportSession) throws -> Void) throws -> ImportedIDs {
+        try inner.importInBatches { transaction in
+            try body(Asking(inner: PlainImportSession(transaction), spy: self))
+        }
+    }
+
+    private final class Asking: ContactImportSession {
+        let inner: ContactImportSession
+        let spy: QuestionsSpy
+        init(inner: ContactImportSession, spy: QuestionsSpy) { self.inner = inner; self.spy = spy }
+        var bookWasEmpty: Bool { inner.bookWasEmpty }
+        func contacts(uids: [String]) throws -> [Contact] { try inner.contacts(uids: uids) }
+        func save(inserting: [Contact], prepared: [PreparedContact?], updating: [Contact]) throws {
+            spy.saved += inserting
+            try inner.save(inserting: inserting, prepared: prepared, updating: updating)
+        }
+        func addedUIDs(among uids: [String]) throws -> Set<String> {
+            spy.questions.append(uids)
+            return try inner.addedUIDs(among: uids)
         }
     }
 }
