@@ -48,7 +48,7 @@ final class ContactKeysFoldTableTests: XCTestCase {
     }
 
     func test_randomTexts_foldAsFoundationFoldsThem() {
-        var generator = SplitMix(seed: 32)
+        var generator = SeededGenerator(seed: 32)
         for _ in 0..<20_000 {
             let count = Int(generator.next() % 9) + 1
             let values = (0..<count).map { _ in Self.covered[Int(generator.next() % UInt64(Self.covered.count))] }
@@ -73,18 +73,5 @@ final class ContactKeysFoldTableTests: XCTestCase {
             XCTAssertEqual(Array(ContactKeys.fold(other).unicodeScalars), foundation(other), other)
         }
         XCTAssertEqual(ContactKeys.foldedByTable(""), "")
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for the random texts.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

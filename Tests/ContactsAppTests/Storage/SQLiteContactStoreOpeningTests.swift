@@ -105,21 +105,16 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         _ = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
         let before = try bytes()
         let sut = toOpen(holdingWrites: true)
-        let opened = DispatchSemaphore(value: 0)
-        let result = Counter()
-        Thread {
-            if sut.openNow() { result.add() }
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { sut.openNow() }
         // When: a watch asks whether it is open (it is not: held or not begun, and asking does not
         // let it go on), and the session ends without having used the book
         XCTAssertFalse(sut.hasOpened)
         try sut.close()
-        opened.wait()
+        let opened = opening.wait()
         // Then: the book was left as it was; the other thread's open says it is not open
         XCTAssertEqual(try bytes(), before)
         assertNothingBeside()
-        XCTAssertEqual(result.count, 0)
+        XCTAssertFalse(opened)
     }
 
     func test_heldOpen_goesOnWhenLet_orWhenTheBookIsUsed() throws {
@@ -135,14 +130,10 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         try let_.close()
         // When: a request needs the book while the open is held on another thread
         let used = toOpen(holdingWrites: true)
-        let opened = DispatchSemaphore(value: 0)
-        Thread {
-            _ = used.openNow()
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { used.openNow() }
         // Then: it gets the book (no deadlock), and the open ended whole
         XCTAssertEqual(try used.page(ContactQuery()).contacts, [saved])
-        opened.wait()
+        opening.wait()
         XCTAssertTrue(used.waitForOpen())
         try used.close()
         assertNothingBeside()
@@ -153,14 +144,9 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         let saved = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
         let before = try bytes()
         let sut = toOpen(holdingWrites: true)
-        let opened = DispatchSemaphore(value: 0)
-        let result = Counter()
-        Thread {
-            if sut.openWhenLet() { result.add() }
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { sut.openWhenLet() }
         // When: the front end answers first (here: a while passes)
-        XCTAssertEqual(opened.wait(timeout: .now() + 0.3), .timedOut)
+        XCTAssertFalse(opening.returned(within: 0.3))
         // Then: nothing was begun: no connection (SQLite's first read makes the `-wal` and `-shm`)
         XCTAssertFalse(sut.hasOpened)
         assertNothingBeside()
@@ -168,8 +154,7 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         // When: it is let (the front end waits for input)
         sut.letOpenFinish()
         // Then: the thread makes the whole open
-        opened.wait()
-        XCTAssertEqual(result.count, 1)
+        XCTAssertTrue(opening.wait())
         XCTAssertTrue(sut.hasOpened)
         XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
         try sut.close()
@@ -180,15 +165,11 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         // Given: a book, a held store whose opening thread waits to be let
         let saved = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
         let sut = toOpen(holdingWrites: true)
-        let opened = DispatchSemaphore(value: 0)
-        Thread {
-            XCTAssertTrue(sut.openWhenLet())
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { sut.openWhenLet() }
         // When: a request needs the book before the front end ever waits
         // Then: it gets it (no deadlock), and the thread's open is that open
         XCTAssertEqual(try sut.page(ContactQuery()).contacts, [saved])
-        opened.wait()
+        XCTAssertTrue(opening.wait())
         XCTAssertTrue(sut.hasOpened)
         try sut.close()
         assertNothingBeside()
@@ -199,33 +180,24 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         _ = try SQLiteContactStore(path: path).insert(StoreSeeds.ann)
         let before = try bytes()
         let sut = toOpen(holdingWrites: true)
-        let opened = DispatchSemaphore(value: 0)
-        let result = Counter()
-        Thread {
-            if sut.openWhenLet() { result.add() }
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { sut.openWhenLet() }
         // When: the session ends without having used the book (a script's `initialize`)
         try sut.close()
-        opened.wait()
+        let opened = opening.wait()
         // Then: the book was left as it was, and the thread says it is not open
         XCTAssertEqual(try bytes(), before)
         assertNothingBeside()
-        XCTAssertEqual(result.count, 0)
+        XCTAssertFalse(opened)
         // Given: an older book, the same way
         try FileManager.default.removeItem(atPath: path)
         let fixture = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/books/groups-51b1074.sqlite")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: path))
         let said = Counter()
         let older = toOpen(upgrading: { said.add() }, holdingWrites: true)
-        let olderOpened = DispatchSemaphore(value: 0)
-        Thread {
-            _ = older.openWhenLet()
-            olderOpened.signal()
-        }.start()
+        let olderOpening = OpeningThread { older.openWhenLet() }
         // When: closed at once
         try older.close()
-        olderOpened.wait()
+        olderOpening.wait()
         // Then: upgraded whole, said once
         XCTAssertEqual(said.count, 1)
         XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration))
@@ -237,17 +209,42 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         let fixture = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/books/groups-51b1074.sqlite")
         try FileManager.default.copyItem(at: fixture, to: URL(fileURLWithPath: path))
         let sut = toOpen()
-        let opened = DispatchSemaphore(value: 0)
-        Thread {
-            XCTAssertTrue(sut.openNow())
-            opened.signal()
-        }.start()
+        let opening = OpeningThread { sut.openNow() }
         // When: the session ends at once
         try sut.close()
         // Then: whichever thread made the open, it ended whole before the store closed
         XCTAssertTrue(try DatabaseQueue(path: path).read(SQLiteContactStore.recordsEveryMigration))
         assertNothingBeside()
-        opened.wait()
+        XCTAssertTrue(opening.wait())
+    }
+}
+
+/// An open on a thread of its own, as the front ends start one.
+private final class OpeningThread: @unchecked Sendable {
+    private let finished = DispatchSemaphore(value: 0)
+    /// What the open answered; written before `finished` is signalled.
+    private var opened = false
+
+    init(_ open: @escaping () -> Bool) {
+        Thread { [self] in
+            opened = open()
+            finished.signal()
+        }.start()
+    }
+
+    /// What the open answered (whether the book is open), once it has returned.
+    @discardableResult
+    func wait() -> Bool {
+        finished.wait()
+        finished.signal() // for a later wait
+        return opened
+    }
+
+    /// Whether the open returned within `seconds`.
+    func returned(within seconds: Double) -> Bool {
+        guard finished.wait(timeout: .now() + seconds) == .success else { return false }
+        finished.signal()
+        return true
     }
 }
 
