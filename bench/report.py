@@ -237,7 +237,7 @@ def write(results, args, path):
     L.append("| commit | `%s` (%s) |" % (git("rev-parse", "--short", "HEAD"), git("rev-parse", "--abbrev-ref", "HEAD")))
     L.append("| machine | %s cores · %s · %s RAM · Linux %s · load at end %s |" %
              (m["nproc"], m["cpu"], m["memory"], m["kernel"], m["load"]))
-    L.append("| binary | `scripts/build-release` (`swift build -c release --product contactsbook`, the metadata flag on every module): what README installs and `scripts/run` runs%s%s |" % (
+    L.append("| binary | `scripts/build-release` (`swift build -c release --product contactsbook`, the metadata flag on every module): what README installs and `scripts/run` runs%s%s; each started from a copy made at the start of the run (a file written earlier starts slower: the page cache, bench/FINDINGS.md) |" % (
         "; beside it, the previous commit's (`%s`)" % args.previous if getattr(args, "previous", "") else "",
         "; and the fully static build (`%s`), labelled" % args.static_bin if getattr(args, "static_bin", "") else ""))
     L.append("| sizes | %s (product) · %s (khard comparison) |" %
