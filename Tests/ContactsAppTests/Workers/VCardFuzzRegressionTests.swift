@@ -279,6 +279,21 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(try readOne(written).phones, contact.phones, written)
     }
 
+    func test_exportAs30_aCardNamedNoName_readsBackAsTheSameName() throws {
+        // Given the shape fuzz-vcard found: a card with nothing to name it by is named "(no name)",
+        // which 3.0 writes as its FN; read back, that FN was split into "(no" and "name)"
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\nBDAY:19781229\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v3).card(for: contact)
+        // Then
+        XCTAssertEqual(contact.givenName, "(no name)")
+        XCTAssertTrue(written.contains("FN:(no name)\r\n"), written)
+        let back = try readOne(written)
+        XCTAssertEqual(back.givenName, contact.givenName, written)
+        XCTAssertEqual(back.familyName, contact.familyName, written)
+    }
+
     func test_export_aValueQuotedPrintableOnlyOnceTheParametersControlsAreGone_writesNoControlCharacter() throws {
         // Given the shape fuzz-vcard found: NULs inside ENCODING (so the reader left the value
         // encoded), which the export removed, then decoded `=C2=91`, a C1 control
@@ -375,6 +390,24 @@ final class VCardFuzzRegressionTests: XCTestCase {
         let saved = CardPatch.reconciled(edited)
         // Then
         let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(view.givenName, contact.givenName)
+        XCTAssertEqual(view.familyName, contact.familyName)
+        XCTAssertEqual(view.phones, edited.phones)
+    }
+
+    func test_save_aCardWhoseNHoldsControlCharactersAlone_editedWithANewPhone_keepsTheNameItWasGiven() throws {
+        // Given the shape fuzz-vcard found next: N's given name control characters alone, which
+        // the reader drops, so the card reads as "(no name)"; a phone added named it after the phone
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;\u{1}\u{2};Münsterplatz 21;Ulm;;;\r\n"
+                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(contact.givenName, "(no name)")
         XCTAssertEqual(view.givenName, contact.givenName)
         XCTAssertEqual(view.familyName, contact.familyName)
         XCTAssertEqual(view.phones, edited.phones)

@@ -161,13 +161,16 @@ public enum CardPatch {
             }
             // A card that names nobody (read with a name taken from its email or phone) states the
             // name once it is edited: read again without that email, it would be named otherwise.
-            // An N, FN or ORG without a name in it (`N:;;street`) names nobody either.
+            // An N, FN or ORG without a name in it (`N:;;street`, or control characters alone, which
+            // the reader drops) names nobody either.
             let namesSomeone =
                 indices(of: .name).contains { index in
-                    VCardText.components(properties[index].value).prefix(2).contains { !$0.trimmingSpaces.isEmpty }
+                    VCardText.components(properties[index].value).prefix(2).contains {
+                        !VCardReader.nameText($0).isEmpty
+                    }
                 }
                 || indices(of: .formattedName).contains {
-                    !VCardText.unescape(properties[$0].value).trimmingSpaces.isEmpty
+                    !VCardReader.nameText(VCardText.unescape(properties[$0].value)).isEmpty
                 }
                 || indices(of: .organization).contains {
                     VCardText.components(properties[$0].value).contains { !$0.isEmpty }

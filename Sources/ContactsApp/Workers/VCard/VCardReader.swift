@@ -493,6 +493,10 @@ public struct VCardReader {
     /// The name of a card that has nothing to name it by (only a photo, say).
     static let noName = "(no name)"
 
+    /// A name as the reader takes it from N's family or given part or from FN (unescaped): without
+    /// control characters, as the export writes it, and trimmed; empty names nobody.
+    static func nameText(_ text: String) -> String { ContactBuilder.withoutControlCharacters(text).trimmingSpaces }
+
     /// The card's lines as they are kept (`VCardProperty.appendKept`), in one text.
     static func record(of properties: [VCardProperty]) -> VCardRecord {
         var bytes: [UInt8] = []
@@ -565,7 +569,8 @@ private struct ContactBuilder {
                 result.givenName = fallbackName // an email or a phone is not split into names
             } else if words.isEmpty {
                 return nil
-            } else if words.count == 1 || formattedName == result.organization {
+            } else if words.count == 1 || formattedName == result.organization || formattedName == VCardReader.noName {
+                // The FN an export writes for a nameless card reads back as the name it stands for.
                 result.givenName = formattedName
             } else {
                 result.givenName = words.dropLast().joined(separator: " ")
@@ -658,7 +663,7 @@ private struct ContactBuilder {
             return .uid
         case "FN":
             guard formattedName.isEmpty else { break }
-            formattedName = Self.withoutControlCharacters(text).trimmingSpaces
+            formattedName = VCardReader.nameText(text)
             return .formattedName
         case "N":
             readName(VCardText.components(property.value))
@@ -750,7 +755,7 @@ private struct ContactBuilder {
     private mutating func readName(_ parts: [String]) {
         // Without control characters, as the export writes them: a name of NULs is none.
         func part(_ index: Int) -> String {
-            index < parts.count ? Self.withoutControlCharacters(parts[index]).trimmingSpaces : ""
+            index < parts.count ? VCardReader.nameText(parts[index]) : ""
         }
         draft.familyName = part(0)
         draft.givenName = part(1)
