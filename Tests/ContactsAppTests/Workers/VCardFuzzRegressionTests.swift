@@ -466,4 +466,40 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertEqual([written.givenName, written.fullName], ["A", "A"])
         }
     }
+
+    func test_save_anEmailRemoved_whoseGroupHoldsAKeptProperty_takesItsLabelWithIt() throws {
+        // Given the shape fuzz-vcard found in CI (seed 1): Apple's labelled email, its group also
+        // holding a property with no field; the label stayed and read back as a property of its own
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nN:B;A;;;\r\nEMAIL:a@example.com\r\n"
+                + "item1.EMAIL;TYPE=INTERNET:custom@example.com\r\nitem1.X-ABLLAST-NAME:Phonetic\r\n"
+                + "item1.X-ABLabel:CustomEmailCategory\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.emails.removeAll { $0.value == "custom@example.com" }
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then
+        let card = try XCTUnwrap(saved.card)
+        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
+        XCTAssertEqual(contact.emails.map(\.label), ["other", "CustomEmailCategory"])
+        XCTAssertEqual(view.emails, edited.emails)
+        XCTAssertEqual(view.extraProperties, ["item1.X-ABLLAST-NAME:Phonetic"])
+        XCTAssertEqual(view.extraProperties, contact.extraProperties)
+    }
+
+    func test_save_anEmailRemoved_whoseGroupHoldsAPhone_leavesTheLabelToThePhone() throws {
+        // Given a group whose label two items read (Apple writes one item a group; others may not)
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nitem1.EMAIL:custom@example.com\r\n"
+                + "item1.TEL:+1 555 0100\r\nitem1.X-ABLabel:Cabin\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.emails = []
+        // When
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        // Then
+        XCTAssertEqual(contact.phones.map(\.label), ["Cabin"])
+        XCTAssertEqual(view.phones, contact.phones)
+        XCTAssertEqual(view.emails, [])
+        XCTAssertEqual(view.extraProperties, [])
+    }
 }

@@ -386,12 +386,14 @@ public enum CardPatch {
             }
         }
 
-        /// A removed item's property, and its label when no other property of the group remains.
+        /// A removed item's property, and its label when no other phone, email, address or website
+        /// of the group remains: a kept property in the group (`item1.X-FOO`) does not take a label
+        /// when read, so the label would come back as a property of its own.
         mutating func remove(_ index: Int) {
             replace(index, with: [])
             guard let group = properties[index].group else { return }
             let others = layout.slots.indices.contains {
-                $0 != index && properties[$0].group == group && layout.slots[$0] != .label && !slots[$0].isEmpty
+                $0 != index && properties[$0].group == group && layout.slots[$0].takesGroupLabel && !slots[$0].isEmpty
             }
             if !others {
                 for labelIndex in layout.slots.indices

@@ -550,6 +550,9 @@ struct CardLayout {
         case label
         /// A property with no field (`extraProperties`), or a second ORG, TITLE or NOTE: kept as it is.
         case kept
+
+        /// A phone, email, address or website: what reads its group's `X-ABLabel` as its label.
+        var takesGroupLabel: Bool { self == .phone || self == .email || self == .address || self == .website }
     }
 
     var slots: [Slot] = []
