@@ -63,6 +63,13 @@ extension SQLiteContactStore {
         return opening.succeeded
     }
 
+    /// Waits until a held open's thread waits to be let (`openWhenLet`): tests' way to know it
+    /// has begun nothing yet. Returns at once for any other store.
+    func waitUntilOpenIsHeld() {
+        guard case .opening(let opening) = connection else { return }
+        opening.waitUntilHeld()
+    }
+
     /// Whether the book is open now, without waiting nor letting a held open go on: what changed
     /// in the book before its open ended is not news to this session (its journal position is
     /// taken then), and a watch that asked and waited would let the open's write go on.
@@ -117,9 +124,11 @@ extension SQLiteContactStore {
     /// A book opened by `openNow()`; `writer` waits for it.
     final class Opening: @unchecked Sendable {
         private let done = DispatchGroup()
-        /// Guards `started`, `mayWrite` and `ending`; the open waits on it while held.
+        /// Guards `started`, `held`, `mayWrite` and `ending`; the open waits on it while held.
         private let gate = NSCondition()
         private var started = false
+        /// True while the open's thread waits in `waitUntilLet`.
+        private var held = false
         /// False while the open is held before its first write (`holdingWrites`).
         private var mayWrite: Bool
         /// Set by `end()`: the store is closing, so the open may leave a book that needs nothing.
@@ -169,7 +178,20 @@ extension SQLiteContactStore {
         /// closing, or another thread has begun it.
         func waitUntilLet() {
             gate.withLock {
-                while !mayWrite && !ending && !started { gate.wait() }
+                while !mayWrite && !ending && !started {
+                    held = true
+                    gate.broadcast()
+                    gate.wait()
+                }
+                held = false
+            }
+        }
+
+        /// Waits until the open's thread waits to be let (`waitUntilLet`), so a test knows without
+        /// a timed wait that nothing has begun.
+        func waitUntilHeld() {
+            gate.withLock {
+                while !held { gate.wait() }
             }
         }
 

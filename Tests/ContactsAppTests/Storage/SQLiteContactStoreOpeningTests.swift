@@ -145,8 +145,9 @@ final class SQLiteContactStoreOpeningTests: XCTestCase {
         let before = try bytes()
         let sut = toOpen(holdingWrites: true)
         let opening = OpeningThread { sut.openWhenLet() }
-        // When: the front end answers first (here: a while passes)
-        XCTAssertFalse(opening.returned(within: 0.3))
+        // When: the front end answers first, while the opening thread waits to be let
+        sut.waitUntilOpenIsHeld()
+        XCTAssertFalse(opening.returned(within: 0))
         // Then: nothing was begun: no connection (SQLite's first read makes the `-wal` and `-shm`)
         XCTAssertFalse(sut.hasOpened)
         assertNothingBeside()
