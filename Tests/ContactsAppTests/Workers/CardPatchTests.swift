@@ -183,6 +183,52 @@ final class CardPatchTests: XCTestCase {
             ]))
     }
 
+    func test_oneOfTwoItemsSharingAGroupLabel_relabelled_movesOut_andTheOtherKeepsTheLabel() throws {
+        // Given a group whose X-ABLabel both a phone and an email read (not Apple's habit; others write it)
+        let shared = try sharedGroupCard()
+        for newLabel in ["work", "Lab bench"] {
+            var edited = shared
+            edited.phones[0].label = newLabel
+            // When
+            let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+            // Then
+            XCTAssertEqual(view.phones, edited.phones, newLabel)
+            XCTAssertEqual(view.emails, shared.emails, newLabel)
+            XCTAssertEqual(view.extraProperties, [], newLabel)
+        }
+    }
+
+    func test_bothItemsSharingAGroupLabel_relabelledOrRemoved_leaveNoLabelBehind() throws {
+        // Given the same group
+        let shared = try sharedGroupCard()
+        var relabelled = shared, removed = shared
+        relabelled.phones[0].label = "work"
+        relabelled.emails[0].label = "home"
+        removed.phones = []
+        removed.emails = []
+        for edited in [relabelled, removed] {
+            // When
+            let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+            let view = try XCTUnwrap(VCardReader.view(of: card)).contact
+            // Then
+            XCTAssertEqual(view.phones, edited.phones)
+            XCTAssertEqual(view.emails, edited.emails)
+            XCTAssertEqual(view.extraProperties, [])
+            XCTAssertFalse(card.lines.contains { $0.hasPrefix("item1.") }, "\(card.lines)")
+        }
+    }
+
+    private func sharedGroupCard() throws -> Contact {
+        let contact = try XCTUnwrap(
+            VCardReader().read(
+                Data(
+                    ("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nitem1.TEL:+1 555 0100\r\n"
+                        + "item1.EMAIL:a@example.com\r\nitem1.X-ABLabel:Cabin\r\nEND:VCARD\r\n").utf8)
+            ).entries.first?.contact)
+        XCTAssertEqual(contact.phones.map(\.label) + contact.emails.map(\.label), ["Cabin", "Cabin"])
+        return contact
+    }
+
     func test_aCustomLabel_isWrittenAsAnItemGroupNoOtherPropertyUses() {
         let result = patched { $0.phones.append(LabeledValue(label: "Lab bench", value: "+44 1")) }
         XCTAssertTrue(result.contains("item4.TEL:+44 1"), "\(result)")

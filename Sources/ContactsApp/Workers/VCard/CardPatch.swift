@@ -93,6 +93,8 @@ public enum CardPatch {
         let properties: [VCardProperty]
         let layout: CardLayout
         var changed = false
+        /// Items written anew outside their group (`change`): they no longer read its label.
+        var movedOut: Set<Int> = []
 
         init(lines: [String], version: VCardVersion, properties: [VCardProperty], layout: CardLayout) {
             original = lines
@@ -308,8 +310,11 @@ public enum CardPatch {
                 layout.slots.indices.first { layout.slots[$0] == .label && properties[$0].group == group }
             }
             let (oldLabel, newLabel) = (old.label, new.label)
+            // A label another item of the group reads too stays that item's: this one moves out.
+            let shared = labelIndex != nil && sharesGroupLabel(index)
             var lines: [String]
-            if oldLabel == newLabel || (labelIndex != nil && !VCardWriter.isTypeLabel(newLabel, known: new.knownTypes))
+            if oldLabel == newLabel
+                || (labelIndex != nil && !shared && !VCardWriter.isTypeLabel(newLabel, known: new.knownTypes))
             {
                 lines = [Self.withValue(original[index], value(of: new, replacing: property, old: old))]
                 if oldLabel != newLabel, let labelIndex {
@@ -323,7 +328,8 @@ public enum CardPatch {
                         Self.head(of: first) + (version == .v4 ? ";PREF=1" : ";TYPE=pref"),
                         String(first[first.index(after: Self.colon(in: first))...]))
                 }
-                if let labelIndex { replace(labelIndex, with: []) }
+                if let labelIndex, !shared { replace(labelIndex, with: []) }
+                movedOut.insert(index)
             }
             replace(index, with: lines)
         }
@@ -392,14 +398,21 @@ public enum CardPatch {
         mutating func remove(_ index: Int) {
             replace(index, with: [])
             guard let group = properties[index].group else { return }
-            let others = layout.slots.indices.contains {
-                $0 != index && properties[$0].group == group && layout.slots[$0].takesGroupLabel && !slots[$0].isEmpty
-            }
-            if !others {
+            if !sharesGroupLabel(index) {
                 for labelIndex in layout.slots.indices
                 where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
                     replace(labelIndex, with: [])
                 }
+            }
+        }
+
+        /// Whether another phone, email, address or website of the property's group, still in the
+        /// card, reads the group's `X-ABLabel` as its label too.
+        func sharesGroupLabel(_ index: Int) -> Bool {
+            guard let group = properties[index].group else { return false }
+            return layout.slots.indices.contains {
+                $0 != index && properties[$0].group == group && layout.slots[$0].takesGroupLabel && !slots[$0].isEmpty
+                    && !movedOut.contains($0)
             }
         }
 
