@@ -502,4 +502,33 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(view.emails, [])
         XCTAssertEqual(view.extraProperties, [])
     }
+
+    func test_save_aCardOfTwoN_theLastNamingNobody_editedWithANewPhone_keepsTheNameItWasGiven() throws {
+        // Given the shape fuzz-vcard found (seed 2): two N, the first naming someone, the last
+        // (the one the reader reads) naming nobody; the save looked at the first, so a phone named it
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:bogus\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
+                + "ADR;HOME:;;Grindelberg 999;Hamburg;;99999;Deutschland\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
+        // When
+        let saved = CardPatch.reconciled(edited)
+        // Then
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
+        XCTAssertEqual(contact.givenName, "(no name)")
+        XCTAssertEqual([view.givenName, view.familyName], [contact.givenName, contact.familyName])
+        XCTAssertEqual(view.phones, edited.phones)
+    }
+
+    func test_save_aCardOfTwoN_renamed_readsBackAsTheNewName() throws {
+        // Given two N (the reader reads the last); the rename went into the first
+        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Old;First;;;\r\nN:Doe;Jane;;;\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.givenName = "Janet"
+        // When
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        // Then
+        XCTAssertEqual([contact.givenName, contact.familyName], ["Jane", "Doe"])
+        XCTAssertEqual([view.givenName, view.familyName], ["Janet", "Doe"])
+    }
 }

@@ -165,12 +165,13 @@ public enum CardPatch {
             // name once it is edited: read again without that email, it would be named otherwise.
             // An N, FN or ORG without a name in it (`N:;;street`, or control characters alone, which
             // the reader drops) names nobody either.
+            // Of several N, the reader reads the last (`ContactBuilder.readName`): that one names or not.
             let namesSomeone =
-                indices(of: .name).contains { index in
+                indices(of: .name).last.map { index in
                     VCardText.components(properties[index].value).prefix(2).contains {
                         !VCardReader.nameText($0).isEmpty
                     }
-                }
+                } == true
                 || indices(of: .formattedName).contains {
                     !VCardReader.nameText(VCardText.unescape(properties[$0].value)).isEmpty
                 }
@@ -192,7 +193,7 @@ public enum CardPatch {
                 guard nameless || contact.givenName != view.givenName || contact.familyName != view.familyName else {
                     return
                 }
-                if let index = indices(of: .name).first {
+                if let index = indices(of: .name).last {
                     var parts = VCardText.split(properties[index].value, on: ";")
                     while parts.count < 5 { parts.append("") }
                     parts[0] = escaped(contact.familyName, in: "N")
