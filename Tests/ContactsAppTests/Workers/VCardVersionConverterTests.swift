@@ -1036,7 +1036,8 @@ final class VCardVersionConverterTests: XCTestCase {
             ["FN:A", "X-ANNIVERSARY:2014-08-12", "X-RELATED;TYPE=parent;VALUE=uri:muuum@example.com", "ORG:Acme"])
         XCTAssertEqual(three.notes.count, 2)
         XCTAssertEqual(four.lines, ["FN:A", "WORK.GEO:geo:46.772673,-71.282945", "GEO:geo:1,2"])
-        XCTAssertEqual(four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property"])
+        XCTAssertEqual(
+            four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property", "GEO written as vCard 4.0's geo: URI"])
     }
 
     func test_convert_telephoneSaidToBeURIThatIsNone_writtenAsText_inEveryDirection() {

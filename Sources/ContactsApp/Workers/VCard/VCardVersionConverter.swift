@@ -130,6 +130,10 @@ struct VCardVersionConverter {
         }
         var card = Card(properties: [property])
         if version == .v4 { card.to4(notes: &notes) } else { card.to3(notes: &notes) }
+        // `to4` rewrites a GEO silently (a 3.0 card's GEO is valid there); in a 4.0 card it was not.
+        if version == .v4 && property.name == "GEO" && card.lines != [line] {
+            notes.add("GEO written as vCard 4.0's geo: URI")
+        }
         return card.lines
     }
 
