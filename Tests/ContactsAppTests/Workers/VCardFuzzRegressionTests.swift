@@ -531,4 +531,34 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual([contact.givenName, contact.familyName], ["Jane", "Doe"])
         XCTAssertEqual([view.givenName, view.familyName], ["Janet", "Doe"])
     }
+
+    func test_save_theFirstOfTwoEqualAddresses_edited_staysFirst_theOtherAsItCame() throws {
+        // Given the shape fuzz-vcard found (seed 4) once its edits changed an address: the same
+        // address twice; the edit was read as a new address after the last and the first removed
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nNOTE:n\r\n"
+                + "ADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.addresses[0].city = "Edited, City"
+        // When
+        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        // Then
+        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
+        XCTAssertEqual(view.addresses, edited.addresses)
+        XCTAssertEqual(card.lines.last, "ADR;TYPE=home:;;1 Main St;Ulm;;89073;")
+    }
+
+    func test_save_theFirstOfTwoEqualPreferredEmails_relabelled_staysPreferredAndFirst() throws {
+        // Given the shape fuzz-vcard found (seed 5): a 4.0 card's preferred email twice
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEMAIL;TYPE=work:z@example.com\r\n"
+                + "EMAIL;PREF=1;TYPE=home:m@example.com\r\nEMAIL;PREF=1;TYPE=home:m@example.com\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.emails[0].label = "work"
+        // When
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        // Then
+        XCTAssertEqual(contact.emails.map(\.value), ["m@example.com", "m@example.com", "z@example.com"])
+        XCTAssertEqual(view.emails, edited.emails)
+    }
 }

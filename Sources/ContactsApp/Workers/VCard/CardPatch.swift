@@ -465,7 +465,9 @@ public enum CardPatch {
 
         enum Step { case both(Int, Int), old(Int), new(Int) }
 
-        /// The longest common subsequence of two short lists, as steps in order.
+        /// The longest common subsequence of two short lists, as steps in order. Where two
+        /// alignments keep as many, an old item goes before a new one, so the two pair as a change
+        /// in place: of two equal addresses, the first edited stays first (`[A, A]` to `[A', A]`).
         static func align<T: Equatable>(_ a: [T], _ b: [T]) -> [Step] {
             var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
             for i in stride(from: a.count - 1, through: 0, by: -1) {
@@ -477,7 +479,7 @@ public enum CardPatch {
             while i < a.count || j < b.count {
                 if i < a.count, j < b.count, a[i] == b[j] {
                     steps.append(.both(i, j)); i += 1; j += 1
-                } else if j < b.count, i == a.count || table[i][j + 1] >= table[i + 1][j] {
+                } else if j < b.count, i == a.count || table[i][j + 1] > table[i + 1][j] {
                     steps.append(.new(j)); j += 1
                 } else {
                     steps.append(.old(i)); i += 1

@@ -392,10 +392,12 @@ private func checkPatchKeeps(_ contact: Contact, _ when: String) {
     }
 }
 
-/// An edit of several fields at once (a phone added, the last email removed, the title, the
-/// birthday, the notes and the tags set), saved through `CardPatch.reconciled` as the store
-/// does: the patched card reads as the edited fields, every field not edited and the kept
-/// properties included (what the writer makes of a card is checked by the trips above).
+/// Two edits of several fields at once, each saved through `CardPatch.reconciled` as the store
+/// does: a phone added, the last email removed, the title, the birthday, the notes and the tags
+/// set; and a rename, the first phone and email relabelled (a group's `X-ABLabel`, a `TYPE`),
+/// the first website removed and the first address's city changed. The patched card reads as the
+/// edited fields, every field not edited and the kept properties included (what the writer makes
+/// of a card is checked by the trips above).
 private func checkPatchedEdit(_ contact: Contact) {
     var edited = contact
     edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
@@ -404,6 +406,17 @@ private func checkPatchedEdit(_ contact: Contact) {
     edited.birthday = Birthday(year: 2000, month: 2, day: 29)
     edited.notes = "Edited note; with, punctuation\nand a line"
     edited.tags = contact.tags + ["fuzz"]
+    checkPatched(edited)
+    var renamed = contact
+    renamed.givenName = "Renamed; Given"
+    if !renamed.phones.isEmpty { renamed.phones[0].label = "Lab bench" }
+    if !renamed.emails.isEmpty { renamed.emails[0].label = "work" }
+    if !renamed.websites.isEmpty { renamed.websites.removeFirst() }
+    if !renamed.addresses.isEmpty { renamed.addresses[0].city = "Edited, City" }
+    checkPatched(renamed)
+}
+
+private func checkPatched(_ edited: Contact) {
     let patched = CardPatch.reconciled(edited)
     guard let card = patched.card, let view = VCardReader.view(of: card)?.contact else {
         fatalError("the card patched for an edit does not read: \(patched.card?.lines ?? [])")
@@ -411,8 +424,15 @@ private func checkPatchedEdit(_ contact: Contact) {
     func same(_ a: Contact, _ b: Contact) -> Bool {
         CardPatch.sameFields(a, b) && a.addresses == b.addresses
     }
-    guard same(view, edited) else {
+    // A rename renames its word in the display name (`CardPatch.renamedDisplayName`): the card
+    // says what the contact saved says, which is the edit but for that.
+    var expected = edited
+    expected.formattedName = patched.formattedName
+    guard fields(patched) == fields(expected) else {
+        fatalError("an edit saved as \(difference([fields(expected)], [fields(patched)]))")
+    }
+    guard same(view, expected) else {
         fatalError(
-            "an edit saved reads back as \(difference([fields(edited)], [fields(view)]))\nfrom the card \(card.lines)")
+            "an edit saved reads back as \(difference([fields(expected)], [fields(view)]))\nfrom the card \(card.lines)")
     }
 }
