@@ -561,4 +561,22 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(contact.emails.map(\.value), ["m@example.com", "m@example.com", "z@example.com"])
         XCTAssertEqual(view.emails, edited.emails)
     }
+
+    func test_save_aCompoundValueEndingInALoneBackslash_otherPartsChanged_keepsTheBackslash() throws {
+        // Given the shape fuzz-vcard found (seed 4) once its edits changed an address: an ADR whose
+        // street ends its value in a lone backslash, and an N whose additional name does
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;Q\\\r\nADR;TYPE=home:;;Brevern\\\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.addresses[0].city = "Edited, City"
+        edited.givenName = "Ann"
+        // When
+        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        // Then: the city and given name after them, each backslash still one
+        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
+        XCTAssertEqual(contact.addresses.map(\.street), ["Brevern\\"])
+        XCTAssertEqual(view.addresses, edited.addresses)
+        XCTAssertEqual([view.givenName, view.familyName], ["Ann", "Doe"])
+        XCTAssertTrue(card.lines.contains("N:Doe;Ann;Q\\\\;;"), "\(card.lines)")
+    }
 }

@@ -194,8 +194,7 @@ public enum CardPatch {
                     return
                 }
                 if let index = indices(of: .name).last {
-                    var parts = VCardText.split(properties[index].value, on: ";")
-                    while parts.count < 5 { parts.append("") }
+                    var parts = Self.parts(of: properties[index].value, count: 5)
                     parts[0] = escaped(contact.familyName, in: "N")
                     parts[1] = escaped(contact.givenName, in: "N")
                     replace(index, with: [Self.withValue(original[index], parts.joined(separator: ";"))])
@@ -373,8 +372,7 @@ public enum CardPatch {
             case (.email(let email), _), (.website(let email), _):
                 return VCardText.escape(email.value)
             case (.address(let address), .address(let before)):
-                var parts = VCardText.split(property.value, on: ";")
-                while parts.count < 7 { parts.append("") }
+                var parts = Self.parts(of: property.value, count: 7)
                 if address.street != before.street {
                     parts[0] = ""; parts[1] = ""; parts[2] = escaped(address.street, in: "ADR")
                 }
@@ -461,6 +459,18 @@ public enum CardPatch {
                 if byte == UInt8(ascii: ":") && !quoted { return index }
             }
             return line.endIndex
+        }
+
+        /// A compound value's parts as written, at least `count` of them, to be joined again with
+        /// some replaced. The last part read may end in a lone backslash, a backslash only at the
+        /// value's end: followed by parts, it would escape their `;`, so it is written `\\`.
+        static func parts(of value: String, count: Int) -> [String] {
+            var parts = VCardText.split(value, on: ";")
+            if let last = parts.last, last.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 {
+                parts[parts.count - 1] = last + "\\"
+            }
+            while parts.count < count { parts.append("") }
+            return parts
         }
 
         enum Step { case both(Int, Int), old(Int), new(Int) }
