@@ -579,4 +579,23 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual([view.givenName, view.familyName], ["Ann", "Doe"])
         XCTAssertTrue(card.lines.contains("N:Doe;Ann;Q\\\\;;"), "\(card.lines)")
     }
+
+    func test_save_textPropertiesSaidToBeBase64_edited_readBackWithTheirSpaces() throws {
+        // Given the shape fuzz-vcard found (seed 5): a 2.1 ADR with a bare `b` among its parameters
+        // (base64, whose spaces the reader takes out), and a NOTE said to be base64
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:A;B;;;\r\nADR;HOME;b:;;1 Main St;Paris;;;\r\n"
+                + "NOTE;ENCODING=BASE64:a note\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.addresses[0].city = "Edited, City"
+        edited.notes = "An edited note"
+        // When
+        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        // Then
+        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
+        XCTAssertEqual(contact.addresses.map(\.street), ["1MainSt"])
+        XCTAssertEqual(view.addresses, edited.addresses)
+        XCTAssertEqual(view.notes, "An edited note")
+        XCTAssertTrue(card.lines.contains("ADR;HOME:;;1MainSt;Edited, City;;;"), "\(card.lines)")
+    }
 }
