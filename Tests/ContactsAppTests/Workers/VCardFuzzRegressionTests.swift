@@ -598,4 +598,19 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(view.notes, "An edited note")
         XCTAssertTrue(card.lines.contains("ADR;HOME:;;1MainSt;Edited, City;;;"), "\(card.lines)")
     }
+
+    func test_roundTrip_aCardNamedAfterAnEmailWithASpace_readsBackAsThatName() throws {
+        // Given the shape fuzz-vcard found (seed 6): a card whose N names nobody, named after its
+        // email, which holds a space; its export's FN was read back split into given and family names
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Post 9;Ulm;;;\r\nEMAIL:jane@\\nPost 9;Ulm\r\nEND:VCARD\r\n")
+        // When
+        let three = try readOne(VCardWriter(version: .v3).card(for: contact))
+        let four = try readOne(VCardWriter(version: .v4).card(for: contact))
+        // Then
+        XCTAssertEqual(contact.givenName, "jane@\nPost 9;Ulm")
+        for back in [three, four] {
+            XCTAssertEqual([back.givenName, back.familyName], [contact.givenName, ""])
+        }
+    }
 }

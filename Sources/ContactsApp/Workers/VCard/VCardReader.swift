@@ -462,7 +462,8 @@ public struct VCardReader {
         -> (name: String, line: Int, reason: String)?
     {
         func first(_ names: Set<String>, _ value: (VCardProperty) -> String) -> (String, Int, String)? {
-            for (property, line) in zip(properties, lines) where names.contains(property.name) {
+            for (offset, property) in properties.enumerated() where names.contains(property.name) {
+                let line = offset < lines.count ? lines[offset] : cardLine
                 let text = value(property)
                 if !text.isEmpty { return (text, line, property.name) }
             }
@@ -572,8 +573,11 @@ private struct ContactBuilder {
                 result.givenName = fallbackName // an email or a phone is not split into names
             } else if words.isEmpty {
                 return nil
-            } else if words.count == 1 || formattedName == result.organization || formattedName == VCardReader.noName {
-                // The FN an export writes for a nameless card reads back as the name it stands for.
+            } else if words.count == 1 || formattedName == result.organization || formattedName == VCardReader.noName
+                || formattedName == VCardReader.fallbackName(properties, lines: [], cardLine: 0)?.name
+            {
+                // The FN an export writes for a nameless card reads back as the name it stands for
+                // (an email or phone with a space in it too: not split into names).
                 result.givenName = formattedName
             } else {
                 result.givenName = words.dropLast().joined(separator: " ")
@@ -604,6 +608,8 @@ private struct ContactBuilder {
     /// The name for a card without N, FN or ORG (`VCardReader.fallbackName`), set by the reader.
     var fallbackName = ""
     private var draft = Contact()
+    /// What was read: a card whose FN is all its name is looked at again for what named it.
+    private var properties: [VCardProperty] = []
     private var formattedName = ""
     private var hasOrganization = false, hasTitle = false, hasNote = false
     /// Each item with the index of its property and whether it is preferred.
@@ -617,6 +623,7 @@ private struct ContactBuilder {
     init(recordingLayout: Bool = false) { self.recordingLayout = recordingLayout }
 
     mutating func read(_ properties: [VCardProperty]) {
+        self.properties = properties
         // Apple and Google label a property by a sibling in the same group: item1.X-ABLabel.
         var groupLabels: [String: String] = [:]
         for property in properties where property.name == "X-ABLABEL" {
