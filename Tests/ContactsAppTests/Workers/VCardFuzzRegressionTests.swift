@@ -613,4 +613,18 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertEqual([back.givenName, back.familyName], [contact.givenName, ""])
         }
     }
+
+    func test_save_aCardWithoutN_whoseFNIsItsNickname_emailRemoved_keepsItsNames() throws {
+        // Given Evolution's custom-1.vcf: no N, FN and NICKNAME the same; read as given and family
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nUID:custom-1\r\nFN:Micheal Jackson\r\nNICKNAME:Micheal Jackson\r\n"
+                + "EMAIL;TYPE=home,work:micheal@jackson.com\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.emails = []
+        // When
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        // Then: a nickname is a name, not what a nameless card is named after
+        XCTAssertEqual([contact.givenName, contact.familyName], ["Micheal", "Jackson"])
+        XCTAssertEqual([view.givenName, view.familyName], ["Micheal", "Jackson"])
+    }
 }

@@ -1040,6 +1040,23 @@ final class VCardVersionConverterTests: XCTestCase {
             four.notes, ["CLASS dropped: vCard 4.0 has no CLASS property", "GEO written as vCard 4.0's geo: URI"])
     }
 
+    func test_convert21To4_aFieldsTextSaidToBeBase64_staysText_aBinaryOneBecomesADataURI() {
+        // Given the shape fuzz-vcard found: a 2.1 ADR with a bare `b` (read as text without spaces)
+        let lines = ["ADR;HOME;b:;;1MainSt;Paris;;;", "X-BLOB;ENCODING=BASE64:AAEC"]
+        // When
+        let result = SUT.convert(lines, from: .v21, to: .v4)
+        // Then
+        XCTAssertEqual(
+            result.lines,
+            ["ADR;TYPE=home:;;1MainSt;Paris;;;", "X-BLOB;VALUE=uri:data:application/octet-stream;base64,AAEC"])
+        XCTAssertEqual(
+            result.notes,
+            [
+                "ADR: ENCODING parameter removed (vCard 4.0 has no ENCODING)",
+                "X-BLOB: base64 value written as a data: URI (vCard 4.0 has no ENCODING)",
+            ])
+    }
+
     func test_convert_telephoneSaidToBeURIThatIsNone_writtenAsText_inEveryDirection() {
         // Given: khard's tel-value-uri.vcf, and a real tel: URI beside it
         let lines = ["TEL;TYPE=cell;VALUE=URI:67545678", "TEL;TYPE=home;VALUE=uri:tel:+1-555-0100"]

@@ -458,7 +458,7 @@ public struct VCardReader {
     /// A name for a card without one (no N, FN or ORG): its first email, IM handle (without
     /// its `xmpp:` scheme), nickname or phone, in that order, with the line it came from; for
     /// a card that holds something else (only a photo), "(no name)"; nil for an empty card.
-    static func fallbackName(_ properties: [VCardProperty], lines: [Int], cardLine: Int)
+    static func fallbackName(_ properties: [VCardProperty], lines: [Int], cardLine: Int, byNickname: Bool = true)
         -> (name: String, line: Int, reason: String)?
     {
         func first(_ names: Set<String>, _ value: (VCardProperty) -> String) -> (String, Int, String)? {
@@ -481,7 +481,7 @@ public struct VCardReader {
                 }
                 return rest.trimmingSpaces
             }
-            ?? first(["NICKNAME"]) { VCardText.list($0.value).first?.trimmingSpaces ?? "" }
+            ?? first(byNickname ? ["NICKNAME"] : []) { VCardText.list($0.value).first?.trimmingSpaces ?? "" }
             ?? first(["TEL"]) { ContactBuilder.phoneNumber($0, text($0)) }
         if let (name, line, property) = found {
             return (name, line, "the card has no name (N, FN or ORG): named \"\(name)\" after its \(property)")
@@ -574,10 +574,12 @@ private struct ContactBuilder {
             } else if words.isEmpty {
                 return nil
             } else if words.count == 1 || formattedName == result.organization || formattedName == VCardReader.noName
-                || formattedName == VCardReader.fallbackName(properties, lines: [], cardLine: 0)?.name
+                || formattedName
+                    == VCardReader.fallbackName(properties, lines: [], cardLine: 0, byNickname: false)?.name
             {
                 // The FN an export writes for a nameless card reads back as the name it stands for
-                // (an email or phone with a space in it too: not split into names).
+                // (an email or phone with a space in it too: not split into names; a nickname is a
+                // name, and an FN the same as it is split as any other).
                 result.givenName = formattedName
             } else {
                 result.givenName = words.dropLast().joined(separator: " ")

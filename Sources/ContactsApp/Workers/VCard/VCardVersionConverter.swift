@@ -746,6 +746,9 @@ extension VCardVersionConverter {
         /// Text properties whose commas 2.1 does not escape (it has no lists) and 3.0 and 4.0 do.
         static let textIn21: Set<String> = ["FN", "N", "NOTE", "TITLE", "ROLE", "LABEL", "ORG", "ADR"]
 
+        /// Properties whose value is text a contact's field (or its label) reads.
+        static let fieldText: Set<String> = textIn21.union(["NICKNAME", "EMAIL", "URL", "CATEGORIES", "X-ABLABEL"])
+
         /// The compound values among them: 2.1 escapes the `;` inside a component as `\;` (and
         /// Android's writer a backslash as `\\`).
         static let structuredIn21: Set<String> = ["N", "ADR", "ORG"]
@@ -859,7 +862,10 @@ extension VCardVersionConverter {
                     }
                     Self.textTelephoneSaidToBeURI(&property, notes: &notes)
                 default:
-                    if property.lowered("ENCODING") == "b" || property.lowered("ENCODING") == "base64" {
+                    // A field's text said to be base64 (a 2.1 ADR's bare `b`) stays text, as it was read.
+                    if property.lowered("ENCODING") == "b" || property.lowered("ENCODING") == "base64",
+                        !Self.fieldText.contains(property.name)
+                    {
                         property.setValue("data:application/octet-stream;base64," + Binary.cleaned(property.value))
                         property.remove("ENCODING")
                         property.set("VALUE", ["uri"])
