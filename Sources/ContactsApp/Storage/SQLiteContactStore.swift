@@ -161,8 +161,8 @@ public final class SQLiteContactStore: ContactStore {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration())
             // Every migration this program knows (a book missing one, or recording legacy
-            // identifiers, is migrated below).
-            if try queue.read(recordsEveryMigration) {
+            // identifiers, is migrated below): one statement, in SQLite's own transaction.
+            if try queue.unsafeRead(recordsEveryMigration) {
                 return SQLiteContactStore(writer: queue, readOnly: true)
             }
         } catch {
