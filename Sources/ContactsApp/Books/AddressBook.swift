@@ -64,6 +64,8 @@ public protocol AddressBookStore: AnyObject {
     /// Every book, the local one first, then by name; with `counting`, each with its count
     /// (a pass over every contact).
     func addressBooks(counting: Bool) throws -> [AddressBook]
+    /// Whether there is more than one book: what `addressBooks(counting: false).count > 1` says.
+    func hasSeveralBooks() throws -> Bool
     /// The book of each contact of `ids`.
     func bookNames(of ids: [Int64]) throws -> [Int64: String]
     func setBookReadOnly(_ name: String, _ readOnly: Bool) throws
@@ -88,4 +90,8 @@ public protocol AddressBookStore: AnyObject {
 
 extension AddressBookStore {
     public func move(_ ids: [Int64], to book: String) throws { try move(ids, to: book, summary: nil) }
+}
+
+extension AddressBookStore {
+    public func hasSeveralBooks() throws -> Bool { try addressBooks(counting: false).count > 1 }
 }

@@ -121,7 +121,7 @@ public final class DirectoryWorker: ContactsDirectoryLogic {
         guard removed else { throw DirectoryFailure.unknown(name) }
     }
 
-    public var hasSources: Bool { !((try? list()) ?? []).isEmpty }
+    public var hasSources: Bool { (try? sources.hasDirectorySources()) == true }
 
     public func source(named name: String) throws -> DirectorySource {
         guard let source = try list().first(where: { $0.name == name }) else { throw DirectoryFailure.unknown(name) }

@@ -36,10 +36,10 @@ public struct ContactFormatter {
         // An ASCII number (nearly all) by its bytes, the same answers: `trimmingCharacters` went
         // through NSString and `isNumber` through Unicode's tables, 6 % of a piped `search`.
         guard number.utf8.allSatisfy({ $0 < 0x80 }) else { return phoneByCharacters(number) }
-        var digits = "", onlyPhoneCharacters = true
+        var digitBytes: [UInt8] = [], onlyPhoneCharacters = true
         for byte in number.utf8 {
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digitBytes.append(byte)
             case UInt8(ascii: " "), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "("), UInt8(ascii: ")"),
                 UInt8(ascii: "."):
                 break
@@ -48,6 +48,7 @@ public struct ContactFormatter {
         }
         // `.whitespaces` in ASCII: space and tab.
         let plus = number.utf8.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } == UInt8(ascii: "+")
+        let digits = String(decoding: digitBytes, as: UTF8.self)
         return phone(number, digits: digits, plus: plus, onlyPhoneCharacters: onlyPhoneCharacters)
     }
 
@@ -70,7 +71,22 @@ public struct ContactFormatter {
                 return nanp(digits)
             }
         }
-        return number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        // Spaces collapsed; a number with no space at either end and none doubled (nearly all)
+        // is that already, and is returned without splitting it (bench/FINDINGS.md, `pipe9`).
+        return Self.hasSpacesToCollapse(number)
+            ? number.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") : number
+    }
+
+    /// Whether `text` starts or ends with a space or holds two in a row: the only texts that
+    /// splitting at spaces and joining with one changes.
+    private static func hasSpacesToCollapse(_ text: String) -> Bool {
+        let space = UInt8(ascii: " ")
+        var previous: UInt8? = nil
+        for byte in text.utf8 {
+            if byte == space && (previous == nil || previous == space) { return true }
+            previous = byte
+        }
+        return previous == space
     }
 
     /// North American area codes start with 2 to 9, so "03-1234-5678" (Tokyo) is not one.

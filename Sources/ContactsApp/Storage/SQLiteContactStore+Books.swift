@@ -82,6 +82,13 @@ extension SQLiteContactStore: AddressBookStore {
         }
     }
 
+    /// One count, in SQLite's own transaction: GRDB's read transaction is four statements more.
+    public func hasSeveralBooks() throws -> Bool {
+        try guarded {
+            try reader.unsafeRead { db in try Self.integer(db, sql: "SELECT COUNT(*) > 1 FROM address_book") == 1 }
+        }
+    }
+
     static func books(_ db: Database) throws -> [AddressBook] {
         try Row.fetchAll(db, sql: "SELECT * FROM address_book ORDER BY account IS NOT NULL, name").map { row in
             AddressBook(

@@ -349,40 +349,39 @@ extension SQLiteContactStore {
     /// records (0.68M instructions against 0.28M here, bench/STARTUP.md, "qstart"). Throws if
     /// the book has no `grdb_migrations` table.
     static func recordsEveryMigration(_ db: Database) throws -> Bool {
-        let names = migrations.map(\.name)
-        let sql =
-            "SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (?"
-            + String(repeating: ", ?", count: names.count - 1) + ")"
-        let statement = try db.makeStatement(sql: sql)
-        try statement.setArguments(StatementArguments(names))
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        let code = sqlite3_step(raw)
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
-        }
-        return sqlite3_column_int64(raw, 0) == Int64(names.count)
+        try integer(db, sql: recordsEveryMigrationSQL) == 1
     }
 
     /// Whether opening the book needs no migration and no renaming: it records every migration
     /// (as `recordsEveryMigration`) and no legacy identifier (`hasLegacyIdentifiers`), in one
     /// statement stepped through SQLite's C API. Throws if the book has no `grdb_migrations` table.
     static func needsNoMigration(_ db: Database) throws -> Bool {
-        let names = migrations.map(\.name)
-        let legacy = migrations.compactMap(\.legacyIdentifier)
-        let marks = { (count: Int) in Array(repeating: "?", count: count).joined(separator: ", ") }
-        let sql =
-            "SELECT (SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (\(marks(names.count)))) = \(names.count)"
-            + " AND NOT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(marks(legacy.count))))"
-        let statement = try db.makeStatement(sql: sql)
-        try statement.setArguments(StatementArguments(names + legacy))
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        let code = sqlite3_step(raw)
-        guard code == SQLITE_ROW else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+        try integer(db, sql: needsNoMigrationSQL) == 1
+    }
+
+    /// The two checks' statements, the names written in as SQL strings: binding them as 29
+    /// arguments cost more than a quarter of the check (bench/FINDINGS.md, `pipe9`).
+    private static let recordsEveryMigrationSQL =
+        "SELECT (SELECT COUNT(*) FROM grdb_migrations WHERE identifier IN (\(sqlList(migrations.map(\.name))))) = "
+        + "\(migrations.count)"
+    private static let needsNoMigrationSQL =
+        recordsEveryMigrationSQL
+        + " AND NOT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier IN (\(sqlList(migrations.compactMap(\.legacyIdentifier)))))"
+
+    /// Texts as an SQL list of strings, each quote doubled (`add the sync accounts' conflict setting`).
+    private static func sqlList(_ texts: [String]) -> String {
+        let quote = UInt8(ascii: "'")
+        var bytes: [UInt8] = []
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes += ", ".utf8 }
+            bytes.append(quote)
+            for byte in text.utf8 {
+                bytes.append(byte)
+                if byte == quote { bytes.append(quote) }
+            }
+            bytes.append(quote)
         }
-        return sqlite3_column_int64(raw, 0) == 1
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the book records a migration by its legacy identifier (`Migration.legacyIdentifier`).

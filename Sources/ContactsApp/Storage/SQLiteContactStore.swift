@@ -161,8 +161,8 @@ public final class SQLiteContactStore: ContactStore {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration())
             // Every migration this program knows (a book missing one, or recording legacy
-            // identifiers, is migrated below).
-            if try queue.read(recordsEveryMigration) {
+            // identifiers, is migrated below): one statement, in SQLite's own transaction.
+            if try queue.unsafeRead(recordsEveryMigration) {
                 return SQLiteContactStore(writer: queue, readOnly: true)
             }
         } catch {
@@ -182,7 +182,8 @@ public final class SQLiteContactStore: ContactStore {
         if path != ":memory:", FileManager.default.fileExists(atPath: path),
             let queue = try? DatabaseQueue(path: path, configuration: configuration())
         {
-            let readsAsToday = try? queue.read { db in
+            // One statement, in SQLite's own transaction: GRDB's read transaction is four more.
+            let readsAsToday = try? queue.unsafeRead { db in
                 try needsNoMigration(db) && sqlite3_db_readonly(db.sqliteConnection, "main") == 0
             }
             if readsAsToday == true {
@@ -511,6 +512,22 @@ public final class SQLiteContactStore: ContactStore {
         closing.unlock()
         guard !closed else { throw ContactStoreError.storage("This book is closed.") }
         do { return try body() } catch { throw Self.storageError(error) }
+    }
+
+    /// The first column of the first row of `sql` (no arguments) as an integer, stepped through
+    /// SQLite's C API (GRDB's generic fetches scan the binary's conformances on first use).
+    /// Throws if there is no row.
+    static func integer(_ db: Database, sql: String) throws -> Int64 {
+        let statement = try db.makeStatement(sql: sql)
+        return try withExtendedLifetime(statement) {
+            let raw = statement.sqliteStatement
+            defer { sqlite3_reset(raw) }
+            let code = sqlite3_step(raw)
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+            }
+            return sqlite3_column_int64(raw, 0)
+        }
     }
 
     static func sortColumn(_ sort: SortOrder) -> String {

@@ -36,8 +36,10 @@ extension ContactsWorker: ListContactsBooksLogic {
     /// sees nothing new): the accounts' books, and the local one if new contacts go there or
     /// some were moved there.
     public func bookNames(of contacts: [Contact]) -> [Int64: String] {
-        guard let bookStore, !contacts.isEmpty, let books = try? bookStore.addressBooks(counting: false),
-            books.count > 1
+        // Asked first in one number: nearly every book is the local one alone, whose rows are not
+        // worth reading (bench/FINDINGS.md, `pipe9`).
+        guard let bookStore, !contacts.isEmpty, (try? bookStore.hasSeveralBooks()) == true,
+            let books = try? bookStore.addressBooks(counting: false), books.count > 1
         else { return [:] }
         let names = (try? bookStore.bookNames(of: contacts.compactMap(\.id))) ?? [:]
         let remote = books.filter { !$0.isLocal }.count

@@ -269,12 +269,33 @@ final class DirectoryWorkerTests: XCTestCase {
     func test_sourcesInTheBook_areAddedListedAndRemoved_withoutAnyPassword() throws {
         let store = try SQLiteContactStore(path: ":memory:")
         XCTAssertEqual(try store.directorySources(), [], "a new book has none")
+        XCTAssertFalse(try store.hasDirectorySources())
         try store.addDirectorySource(corp)
         try store.addDirectorySource(lab)
         XCTAssertEqual(try store.directorySources(), [corp, lab])
+        XCTAssertTrue(try store.hasDirectorySources())
         XCTAssertThrowsError(try store.addDirectorySource(corp))
         XCTAssertTrue(try store.removeDirectorySource(named: "corp"))
         XCTAssertFalse(try store.removeDirectorySource(named: "corp"))
         XCTAssertEqual(try store.directorySources(), [lab])
+        XCTAssertTrue(try store.removeDirectorySource(named: "lab"))
+        XCTAssertFalse(try store.hasDirectorySources())
+    }
+
+    func test_hasSources_isWhetherTheStoreListsAny_falseWhenItCannotSay() throws {
+        // Given: the sources of a fake (the protocol's own answer) and of a book
+        let fake = SourcesFake([])
+        let store = try SQLiteContactStore(path: ":memory:")
+        let workers = [DirectoryWorker(sources: fake, client: client), DirectoryWorker(sources: store, client: client)]
+        // Then
+        XCTAssertEqual(workers.map(\.hasSources), [false, false])
+        // When
+        fake.sources = [corp]
+        try store.addDirectorySource(corp)
+        // Then
+        XCTAssertEqual(workers.map(\.hasSources), [true, true])
+        // When: the book is closed, it cannot say
+        try store.close()
+        XCTAssertFalse(workers[1].hasSources)
     }
 }

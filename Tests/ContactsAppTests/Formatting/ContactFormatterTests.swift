@@ -77,6 +77,20 @@ final class ContactFormatterTests: XCTestCase {
         XCTAssertEqual(sut.phone("12"), "12")
     }
 
+    func test_phone_collapsesSpacesAsSplittingAtThemAndJoiningWithOneDoes() {
+        // Given: every text of up to four characters from spaces, letters, a combining mark (a
+        // space before it is no longer a space character), CR LF, a no-break space and digits
+        let alphabet = [" ", "a", "\u{301}", "é", "\r\n", "\u{A0}", "5", "\t"]
+        var texts = [""]
+        for _ in 1...4 { texts += texts.flatMap { text in alphabet.map { text + $0 } } }
+        for text in Set(texts) {
+            // Then: too short to be masked, each is shown with its runs of spaces collapsed
+            let collapsed = text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            XCTAssertEqual(sut.phone(text), collapsed, text.debugDescription)
+            XCTAssertEqual(sut.phoneByCharacters(text), collapsed, text.debugDescription)
+        }
+    }
+
     func test_phone_doesNotMaskTenDigitsThatCannotBeNorthAmerican() {
         // A Japanese or British number of ten digits: NANP area codes never start with 0 or 1.
         XCTAssertEqual(sut.phone("03-1234-5678"), "03-1234-5678")

@@ -245,6 +245,38 @@ final class AddressBookStoreTests: XCTestCase {
         XCTAssertEqual(worker.bookNames(of: [ann]), [ann.id!: "local"])
     }
 
+    func test_hasSeveralBooks_saysWhatTheListOfBooksSays() throws {
+        // Given: the local book alone
+        _ = try contact("Ann")
+        // Then
+        XCTAssertFalse(try sut.hasSeveralBooks())
+        XCTAssertFalse(try ForwardingBooks(sut).hasSeveralBooks(), "the protocol's own answer")
+        // When: an account's book beside it
+        try sut.addAccount(account("home"), books: [AddressBook(name: "home", url: "http://h/book/")])
+        // Then
+        XCTAssertTrue(try sut.hasSeveralBooks())
+        XCTAssertTrue(try ForwardingBooks(sut).hasSeveralBooks(), "the protocol's own answer")
+        // And a closed book answers nothing
+        try sut.close()
+        XCTAssertThrowsError(try sut.hasSeveralBooks())
+    }
+
+    /// The books of another store, through the protocol's default `hasSeveralBooks`.
+    private final class ForwardingBooks: AddressBookStore {
+        let store: SQLiteContactStore
+        init(_ store: SQLiteContactStore) { self.store = store }
+        func addressBooks(counting: Bool) throws -> [AddressBook] { try store.addressBooks(counting: counting) }
+        func bookNames(of ids: [Int64]) throws -> [Int64: String] { try store.bookNames(of: ids) }
+        func setBookReadOnly(_ name: String, _ readOnly: Bool) throws {}
+        func setDefaultBook(_ name: String) throws {}
+        func move(_ ids: [Int64], to book: String, summary: String?) throws {}
+        func insertCopies(_ contacts: [Contact], into book: String, summary: String) throws -> [Contact] { [] }
+        func pendingMoves(account: String) throws -> [BookMove] { [] }
+        func finishMove(_ move: BookMove) throws {}
+        func moveIsReady(_ move: BookMove) throws -> Bool { true }
+        func setServerReadOnly(_ name: String, _ readOnly: Bool) throws {}
+    }
+
     func test_theWorkersBookStore_isTheEnvironments_givenOrCast() throws {
         // Given: two books in use
         try sut.addAccount(account("home"), books: [AddressBook(name: "home", url: "http://h/book/")])

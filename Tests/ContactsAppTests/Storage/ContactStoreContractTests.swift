@@ -623,6 +623,27 @@ final class ContactStoreContractTests: XCTestCase {
         }
     }
 
+    func test_search_saysTheFirstFieldInOrder_whateverOrderTheTermsAskThem() {
+        forEachStore {
+            // Given: a word in an email, a note and an address; the given name in a note too
+            var ann = StoreSeeds.ann
+            ann.emails = [LabeledValue(label: "work", value: "lisbon@example.com")]
+            ann.notes = "Lisbon with Ann"
+            ann.addresses = [PostalAddress(label: "home", street: "1 Lisbon Row", city: "Porto")]
+            ann.websites = [LabeledValue(label: "", value: "https://porto.example")]
+            let id = try XCTUnwrap(try sut.insert(ann).id)
+            func match(_ text: String) throws -> SearchMatch? { try sut.page(ContactQuery(search: text)).matches[id] }
+            // Then: each term's first field in order, the first that is not the name of them
+            XCTAssertEqual(try match("lisbon"), SearchMatch(field: .email, text: "lisbon@example.com"))
+            XCTAssertEqual(try match("ann lisbon"), SearchMatch(field: .email, text: "lisbon@example.com"))
+            XCTAssertEqual(try match("lisbon ann"), SearchMatch(field: .email, text: "lisbon@example.com"))
+            XCTAssertEqual(try match("ann"), SearchMatch(field: .name, text: "Ann Lee"))
+            XCTAssertEqual(try match("porto lee"), SearchMatch(field: .address, text: "1 Lisbon Row, Porto"))
+            XCTAssertEqual(try match("lee porto ann"), SearchMatch(field: .address, text: "1 Lisbon Row, Porto"))
+            XCTAssertEqual(try match("lee 4567"), SearchMatch(field: .phone, text: "+1 (555) 123-4567"))
+        }
+    }
+
     func test_search_withoutLocatingMatches_findsTheSameContactsAndSaysNothingOfWhere() {
         forEachStore {
             // Given

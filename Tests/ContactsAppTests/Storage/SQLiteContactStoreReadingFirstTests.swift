@@ -36,6 +36,43 @@ final class SQLiteContactStoreReadingFirstTests: XCTestCase {
         return book.hasWritten
     }
 
+    /// The statements SQLite runs on a connection, as GRDB's trace hands them.
+    private final class StatementLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var logged: [String] = []
+        var statements: [String] { lock.withLock { logged } }
+        func append(_ event: Database.TraceEvent) {
+            guard case .statement(let statement) = event else { return }
+            lock.withLock { logged.append(statement.sql) }
+        }
+        func removeAll() { lock.withLock { logged = [] } }
+    }
+
+    func test_aSearchsChecksOfBooksAndDirectories_areOneStatementEach_inNoReadTransaction() throws {
+        // Given: a book with one book and no directory, read through a connection whose
+        // statements are logged
+        let maker = try SQLiteContactStore(path: path)
+        let bob = try maker.insert(StoreSeeds.contact("Bob", "Kowalski"))
+        try maker.close()
+        let sut = try SQLiteContactStore.openReadingFirst(path: path)
+        let log = StatementLog()
+        try sut.reader.unsafeReentrantRead { db in db.trace(options: .statement) { log.append($0) } }
+        let worker = ContactsWorker(environment: ContactsEnvironment(store: sut, pageSize: 20, defaultCountry: nil))
+        let page = try sut.page(ContactQuery(search: "kowal"))
+        XCTAssertEqual(page.contacts, [bob])
+        log.removeAll()
+        // When: what a piped `search` asks after its page
+        let names = worker.bookNames(of: page.contacts)
+        let hasDirectories = try sut.hasDirectorySources()
+        // Then: one number each, without GRDB's read transaction around it
+        XCTAssertEqual(names, [:])
+        XCTAssertFalse(hasDirectories)
+        XCTAssertEqual(
+            log.statements,
+            ["SELECT COUNT(*) > 1 FROM address_book", "SELECT EXISTS (SELECT 1 FROM directory_source)"])
+        try sut.close()
+    }
+
     func test_aSessionThatOnlyReads_leavesTheBookByteForByte() throws {
         // Given: a book this version made, with two contacts (closed: nothing beside it)
         let maker = try SQLiteContactStore(path: path)

@@ -986,6 +986,17 @@ final class SQLiteContactStoreTests: XCTestCase {
         XCTAssertThrowsError(try DatabaseQueue().read(SQLiteContactStore.recordsEveryMigration))
     }
 
+    func test_migrationNames_someWithQuotes_areWrittenIntoTheChecksAsTheyAre() throws {
+        // Given: names with a quote (the checks write them into their SQL, quotes doubled)
+        XCTAssertTrue(SQLiteContactStore.migrations.contains { $0.name.contains("'") })
+        // When: a book that records every one of them
+        let book = try DatabaseQueue()
+        try SQLiteContactStore.migrator().migrate(book)
+        // Then
+        XCTAssertTrue(try book.read(SQLiteContactStore.recordsEveryMigration))
+        XCTAssertTrue(try book.read(SQLiteContactStore.needsNoMigration))
+    }
+
     func test_needsNoMigration_answersWhatTheFullChecksAtOpenWouldDo() throws {
         // Given: books recording every migration, one less, a newer one too, legacy identifiers,
         // every migration and a legacy identifier, none

@@ -22,6 +22,19 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.width("李小龙"), 6)
     }
 
+    func testWidth_ofAText_isItsScalarsWidths_byTheBytesShortcutOrNot() {
+        // Given: every scalar below U+0400 alone and after ASCII, and texts mixing the two sides of U+0300
+        var texts = (UInt32(0)..<0x400).compactMap(Unicode.Scalar.init).flatMap { scalar in
+            [String(scalar), "a\(scalar)", "\(scalar)z\u{0}"]
+        }
+        texts += ["", "Łódź", "Søren e\u{301}", "株式会社 Ωmega", "Ágnes\u{0}", "ǅ\u{2FF}\u{300}", "👍 ok", "한국"]
+        for text in texts {
+            // Then
+            let expected = text.unicodeScalars.reduce(0) { $0 + TerminalText.width(of: $1) }
+            XCTAssertEqual(TerminalText.width(text), expected, text.debugDescription)
+        }
+    }
+
     // MARK: - sanitize
 
     func testSanitize_keepsPrintableTextOfAnyScript() {
