@@ -69,7 +69,7 @@ def schema(db):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_kill_during_an_import_leaves_the_book_as_it_was(tmp_path, spawn_rpc, seed):
     # Given a book, empty or not (an import into an empty book sets its indexes aside and builds
-    # them at the end), and a file of 6,000 cards: progress comes after each 2,000 saved
+    # them at the end), and a file of 6,000 cards: progress comes after each 500 saved
     rng = random.Random(seed)
     db = str(tmp_path / "book.sqlite")
     if rng.random() < 0.5:

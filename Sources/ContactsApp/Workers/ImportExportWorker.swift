@@ -164,8 +164,14 @@ public final class ImportExportWorker: ContactsTransferLogic {
     let changes: ChangeNotifier?
     let progress: ProgressReporter?
     /// Cards read and saved per batch: a file is streamed through the import's one
-    /// transaction this many cards at a time, never held whole in memory.
+    /// transaction this many cards at a time, never held whole in memory. 500, not 2,000: the
+    /// saving thread waits for the first batch to be read, and after the last card is read it
+    /// still has the last batch to save with the other core idle; both shrink with the batch
+    /// (bench/FINDINGS.md, `import8`).
     let importBatchSize: Int
+    /// Cards that may wait read between the two threads (`importPipeCapacity`): the 2 × 2,000
+    /// they were before batches were cut to 500, so the threads still even out as much.
+    static let importCardsWaiting = 4_000
     /// Bytes read from a file at a time.
     let importChunkSize: Int
     /// Reads an import's vCards, one card held at most `ContactLimits.maximumCardBytes` (or what
@@ -174,7 +180,7 @@ public final class ImportExportWorker: ContactsTransferLogic {
 
     public init(
         environment: ContactsEnvironment, exportPageSize: Int = 200,
-        importBatchSize: Int = 2_000, importChunkSize: Int = 1 << 20,
+        importBatchSize: Int = 500, importChunkSize: Int = 1 << 20,
         maximumCardBytes: Int = ImportExportWorker.configuredMaximumCardBytes()
     ) {
         vcardReader = VCardReader(maximumCardBytes: maximumCardBytes)
@@ -367,23 +373,27 @@ public final class ImportExportWorker: ContactsTransferLogic {
         let ids: ImportedIDs
         // A store with an import session of its own prepares each contact's row.
         let preparing = store as? ImportSessionStore
+        let capacity = Self.importPipeCapacity(batchSize: importBatchSize)
         do {
             ids = try translating {
                 try store.withImportSession { session in
                     do {
                         // The file is read and parsed, and its rows prepared for the store, on
                         // another thread while each batch is saved here.
-                        try BatchPipe.run(produce: { send in
-                            try read { parsed in
-                                // Group cards are told apart here, on the reading thread.
-                                var parsed = parsed
-                                let groups = Self.takingGroups(&parsed)
-                                let prepared =
-                                    preparing?.prepareForImport(batch: parsed.entries.map(\.contact))
-                                    ?? Array(repeating: nil, count: parsed.entries.count)
-                                try send((parsed, prepared, groups))
+                        try BatchPipe.run(
+                            capacity: capacity,
+                            produce: { send in
+                                try read { parsed in
+                                    // Group cards are told apart here, on the reading thread.
+                                    var parsed = parsed
+                                    let groups = Self.takingGroups(&parsed)
+                                    let prepared =
+                                        preparing?.prepareForImport(batch: parsed.entries.map(\.contact))
+                                        ?? Array(repeating: nil, count: parsed.entries.count)
+                                    try send((parsed, prepared, groups))
+                                }
                             }
-                        }) { parsed, prepared, groups in
+                        ) { parsed, prepared, groups in
                             groupsRead += groups
                             func inFile(_ problem: ParsedContacts.Problem) -> ParsedContacts.Problem {
                                 var problem = problem
@@ -419,6 +429,10 @@ public final class ImportExportWorker: ContactsTransferLogic {
         progress?.report(completed: readCount, of: readCount, message: "saved")
         return report
     }
+
+    /// Batches of `batchSize` that may wait between the reading and the saving thread: as many
+    /// cards as `importCardsWaiting`, at least two batches.
+    static func importPipeCapacity(batchSize: Int) -> Int { max(2, importCardsWaiting / max(1, batchSize)) }
 
     /// Takes the group cards out of a batch: each becomes a group, never a person.
     static func takingGroups(_ parsed: inout ParsedContacts) -> [ContactGroup] {

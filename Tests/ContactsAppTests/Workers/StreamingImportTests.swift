@@ -410,6 +410,29 @@ final class StreamingImportTests: XCTestCase {
         XCTAssertEqual(Set(uids).count, 5)
     }
 
+    func test_import_byDefault_savesBatchesOf500_soTheSavingThreadStartsAfter500Cards() throws {
+        // Given: a worker with the default batch size, and a file of 1,201 cards
+        let store = PreparingStoreSpy()
+        let sut = ImportExportWorker(
+            environment: ContactsEnvironment(store: store, now: { VCardSeeds.now }, makeUID: { "x" }))
+        // When
+        let report = try sut.importContacts(Self.cards(1_201), format: .vcard)
+        // Then: saved 500 cards at a time, the last batch the rest, every card in file order
+        XCTAssertEqual(report.added, 1_201)
+        XCTAssertEqual(store.saves.map(\.inserting.count), [500, 500, 201])
+        XCTAssertEqual(store.saves.flatMap(\.inserting).map(\.uid), (0..<1_201).map { "card-\($0)" })
+    }
+
+    func test_importPipeCapacity_keeps4000CardsWaiting_andAtLeastTwoBatches() {
+        // Given / When / Then: batches of 500 wait 8 at a time (as many cards as 2 batches of
+        // 2,000 did), and a batch of 2,000 or more still lets 2 wait
+        XCTAssertEqual(ImportExportWorker.importPipeCapacity(batchSize: 500), 8)
+        XCTAssertEqual(ImportExportWorker.importPipeCapacity(batchSize: 2_000), 2)
+        XCTAssertEqual(ImportExportWorker.importPipeCapacity(batchSize: 5_000), 2)
+        XCTAssertEqual(ImportExportWorker.importPipeCapacity(batchSize: 3), 1_333)
+        XCTAssertEqual(ImportExportWorker.importPipeCapacity(batchSize: 0), 4_000)
+    }
+
     func test_import_handsEachNewContactWhatTheStorePreparedFromItsCard_onTheReadingThread() throws {
         // Given: a book holding card 1 as it is in the file and card 2 changed; a file of 7 cards
         // whose card 5 repeats card 0's UID and whose card 6 has none; 2 cards per batch
