@@ -627,4 +627,19 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual([contact.givenName, contact.familyName], ["Micheal", "Jackson"])
         XCTAssertEqual([view.givenName, view.familyName], ["Micheal", "Jackson"])
     }
+
+    func test_save_aPhoneRelabelled_whoseGroupHasTwoLabels_readsBackRelabelled() throws {
+        // Given the shape fuzz-vcard found (seed 5): a group with two X-ABLabel (the reader reads
+        // the last); the relabel rewrote the first
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nitem1.TEL:+49 1234 56788\r\nitem1.X-ABLabel:Old\r\n"
+                + "item1.X-ABLabel:Useless\r\nEND:VCARD\r\n")
+        var edited = contact
+        edited.phones[0].label = "Lab bench"
+        // When
+        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        // Then
+        XCTAssertEqual(contact.phones.map(\.label), ["Useless"])
+        XCTAssertEqual(view.phones, edited.phones)
+    }
 }

@@ -306,8 +306,9 @@ public enum CardPatch {
         /// its group's `X-ABLabel`), else written anew in its place.
         mutating func change(_ index: Int, from old: VCardWriter.CardItem, to new: VCardWriter.CardItem) {
             let property = properties[index]
+            // Of two X-ABLabel in a group, the reader reads the last (`ContactBuilder.read`).
             let labelIndex = property.group.flatMap { group in
-                layout.slots.indices.first { layout.slots[$0] == .label && properties[$0].group == group }
+                layout.slots.indices.last { layout.slots[$0] == .label && properties[$0].group == group }
             }
             let (oldLabel, newLabel) = (old.label, new.label)
             // A label another item of the group reads too stays that item's: this one moves out.
