@@ -433,6 +433,7 @@ private func checkPatched(_ edited: Contact) {
     }
     guard same(view, expected) else {
         fatalError(
-            "an edit saved reads back as \(difference([fields(expected)], [fields(view)]))\nfrom the card \(card.lines)")
+            "an edit saved reads back as \(difference([fields(expected)], [fields(view)]))\nfrom the card \(card.lines)"
+        )
     }
 }
