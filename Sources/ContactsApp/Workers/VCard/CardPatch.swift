@@ -446,24 +446,13 @@ public enum CardPatch {
 
         // MARK: Helpers
 
-        /// The line with its value replaced: the group, name and parameters as they were.
         /// The line's group, name and parameters with a new value, but a base64 `ENCODING`: the
         /// value written here is text, which read as base64 would lose its spaces.
         static func withValue(_ line: String, _ value: String) -> String {
             let head = head(of: line)
-            guard head.utf8.contains(UInt8(ascii: ";")) else { return head + ":" + value }
-            var segments: [Substring] = [], start = head.startIndex, quoted = false
-            for index in head.indices {
-                if head[index] == "\"" { quoted.toggle() }
-                if head[index] == ";" && !quoted {
-                    segments.append(head[start..<index])
-                    start = head.index(after: index)
-                }
-            }
-            segments.append(head[start...])
+            let segments = VCardProperty.split(head, on: ";")
             let kept = segments.enumerated().filter { offset, segment in
-                let upper = segment.uppercased()
-                return offset == 0 || !["B", "BASE64", "ENCODING=B", "ENCODING=BASE64"].contains(upper)
+                offset == 0 || !["B", "BASE64", "ENCODING=B", "ENCODING=BASE64"].contains(segment.uppercased())
             }
             guard kept.count < segments.count else { return head + ":" + value }
             return kept.map(\.element).joined(separator: ";") + ":" + value

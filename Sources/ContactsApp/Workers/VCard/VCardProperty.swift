@@ -375,7 +375,7 @@ struct VCardProperty {
 
     /// Splits on an ASCII separator outside double quotes (by bytes: every byte of a
     /// multi-byte character is above 0x7F, so the split points are the same as by characters).
-    private static func split(_ text: String, on separator: Character) -> [String] {
+    static func split(_ text: String, on separator: Character) -> [String] {
         let separatorByte = separator.asciiValue!, quote = UInt8(ascii: "\"")
         var text = text
         // `memchr` first: most heads and values have no separator, and stepping the string's
