@@ -32,8 +32,10 @@ extension ContactsBookCommand {
             return
         case .help:
             // What ArgumentParser prints for `contactsbook --help`: the root's help at the
-            // terminal's width, on stdout, status 0 (an end-to-end test holds the two equal).
-            print(helpMessage())
+            // terminal's width, on stdout, status 0 (an end-to-end test holds the two equal). At
+            // 80 columns the text is kept as rendered (`scripts/regenerate-help`): rendering it
+            // reflects over the whole tree, 9.9M of a `--help`'s 11.6M instructions.
+            print(HelpWidth.current == RootHelpText.columns ? RootHelpText.text : helpMessage())
             return
         case nil:
             break
@@ -62,6 +64,17 @@ extension ContactsBookCommand {
         } catch {
             exit(withError: error)
         }
+    }
+}
+
+/// The width ArgumentParser renders help at (its `Platform.terminalSize`): `COLUMNS` when it is
+/// a whole number, else the width the terminal on stdout reports, else 80.
+enum HelpWidth {
+    static var current: Int {
+        if let columns = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }) { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
     }
 }
 

@@ -15,7 +15,9 @@ struct ContactsBookCommand: ParsableCommand {
             With no subcommand, runs a session: the REPL on a terminal, else one command per line \
             (try 'help'); 'contactsbook session --help' lists its options (--rpc, --repl, ...). \
             The book lives in ${XDG_DATA_HOME:-~/.local/share}/contactsbook/contacts.sqlite unless --db \
-            says otherwise; --db and --log-level go before or after the subcommand.             'man contactsbook' (one page per subcommand too) and the shell completions for bash, zsh             and fish come with 'scripts/install'; '--generate-completion-script bash|zsh|fish' prints one.
+            says otherwise; --db and --log-level go before or after the subcommand. \
+            'man contactsbook' (one page per subcommand too) and the shell completions for bash, zsh \
+            and fish come with 'scripts/install'; '--generate-completion-script bash|zsh|fish' prints one.
             """,
         version: version,
         subcommands: [
