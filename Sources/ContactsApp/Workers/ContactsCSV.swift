@@ -413,9 +413,10 @@ enum ContactsCSV {
             return result
         }
 
-        /// Google writes "* Work" or "Work"; "* " marks its built-in labels.
+        /// Google writes "* Work" or "Work"; "* " marks its built-in labels. Trimmed as our own
+        /// `label:value` items are, or "*  Home" would not read back the same from our CSV.
         private func googleLabel(_ label: String) -> String {
-            let plain = label.hasPrefix("* ") ? String(label.dropFirst(2)) : label
+            let plain = (label.hasPrefix("* ") ? String(label.dropFirst(2)) : label).trimmingWhitespaces
             return plain.isEmpty ? "other" : plain.lowercased()
         }
 

@@ -127,4 +127,23 @@ final class ContactsCSVEscapeTests: XCTestCase {
         XCTAssertEqual(contact?.addresses.first?.city, "Ulm")
         XCTAssertEqual(contact?.tags, ["x\\y"])
     }
+
+    func test_aGoogleLabelWithBlanksAroundIt_isReadTrimmed_andReadsBackFromOurCSVTheSame() {
+        // Given: a Google export whose labels have blanks after Google's "* " mark and around them
+        // (fuzz-csv's find: "*  555 0100" read as the label " 555 0100", read back as "555 0100")
+        let csv = """
+            First Name,E-mail 1 - Label,E-mail 1 - Value,Phone 1 - Label,Phone 1 - Value\r
+            Ann, Work ,ann@example.org,*  Home ,555 0100\r
+
+            """
+        // When
+        let contacts = ContactsCSV.read(Data(csv.utf8)).entries.map(\.contact)
+        var bytes = Array(ContactsCSV.header.utf8)
+        ContactsCSV.append(contacts, to: &bytes)
+        let readBack = ContactsCSV.read(Data(bytes)).entries.map(\.contact)
+        // Then
+        XCTAssertEqual(contacts.first?.emails, [LabeledValue(label: "work", value: "ann@example.org")])
+        XCTAssertEqual(contacts.first?.phones, [LabeledValue(label: "home", value: "555 0100")])
+        XCTAssertEqual(readBack, contacts)
+    }
 }
