@@ -82,7 +82,9 @@ extension SQLiteContactStore: DirectorySourceStore {
 
     public func directorySources() throws -> [DirectorySource] {
         try guarded {
-            try reader.read { db in
+            // One SELECT, in SQLite's own transaction (as `hasDirectorySources`): `query` asks
+            // at every keystroke, and GRDB's read transaction is four statements more.
+            try reader.unsafeRead { db in
                 // Stepped through SQLite's C API: GRDB's `Row.fetchAll` instantiates its generic
                 // cursor types on first use, which `query` paid at every keystroke (bench/DIRECTORY.md).
                 let sql =

@@ -91,7 +91,9 @@ extension SQLiteContactStore: ContactGroupStore {
 
     public func groupNames() throws -> [(id: Int64, name: String)] {
         try guarded {
-            try reader.read { db in
+            // One SELECT is its own transaction in SQLite: GRDB's read transaction would add four
+            // statements to every `query` (bench/FINDINGS.md, session 21).
+            try reader.unsafeRead { db in
                 try Row.fetchAll(db, sql: "SELECT id, name FROM contact_group ORDER BY name COLLATE NOCASE, id").map {
                     ($0[0], $0[1])
                 }

@@ -73,6 +73,34 @@ final class SQLiteContactStoreReadingFirstTests: XCTestCase {
         try sut.close()
     }
 
+    func test_aQuerysDirectoriesAndGroups_areOneStatementEach_inNoReadTransaction() throws {
+        // Given: a book with a group and a directory, opened as `query` opens it, its
+        // statements logged
+        let maker = try SQLiteContactStore(path: path)
+        let bob = try maker.insert(StoreSeeds.contact("Bob", "Kowalski"))
+        let team = try maker.saveGroup(
+            GroupCard.new(uid: "g", name: "Team", members: [bob.uid], convention: .kind), kind: .add,
+            summary: "made group Team")
+        try maker.addDirectorySource(
+            DirectorySource(name: "work", server: "127.0.0.1", baseDN: "dc=example,dc=org", security: .startTLS))
+        try maker.close()
+        let sut = try SQLiteContactStore.openForReading(path: path)
+        let log = StatementLog()
+        try sut.reader.unsafeReentrantRead { db in db.trace(options: .statement) { log.append($0) } }
+        // When: what a `query` reads besides its matches
+        let sources = try sut.directorySources()
+        let groups = try sut.groupNames()
+        // Then: the same answers, one statement each, without GRDB's read transaction around it
+        XCTAssertEqual(sources.map(\.name), ["work"])
+        XCTAssertEqual(groups.map(\.id), [team.id!])
+        XCTAssertEqual(groups.map(\.name), ["Team"])
+        XCTAssertEqual(log.statements.count, 2, "\(log.statements)")
+        XCTAssertTrue(
+            log.statements.first?.hasSuffix("FROM directory_source ORDER BY name") == true, "\(log.statements)")
+        XCTAssertEqual(log.statements.last, "SELECT id, name FROM contact_group ORDER BY name COLLATE NOCASE, id")
+        try sut.close()
+    }
+
     func test_aSessionThatOnlyReads_leavesTheBookByteForByte() throws {
         // Given: a book this version made, with two contacts (closed: nothing beside it)
         let maker = try SQLiteContactStore(path: path)
