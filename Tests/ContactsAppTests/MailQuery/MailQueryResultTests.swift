@@ -167,6 +167,34 @@ final class MailQueryResultTests: XCTestCase {
         XCTAssertEqual(handedFirst, 0)
     }
 
+    func test_answer_asksWhetherThereAreSources_beforeReadingThem() throws {
+        // Given: a store that says what it was asked
+        final class Counting: DirectorySourceStore {
+            var sources: [DirectorySource]
+            var asked: [String] = []
+            init(_ sources: [DirectorySource]) { self.sources = sources }
+            func hasDirectorySources() throws -> Bool {
+                asked.append("has")
+                return !sources.isEmpty
+            }
+            func directorySources() throws -> [DirectorySource] {
+                asked.append("list")
+                return sources
+            }
+            func addDirectorySource(_ source: DirectorySource) throws {}
+            func removeDirectorySource(named name: String) throws -> Bool { false }
+        }
+        let none = Counting([])
+        let some = Counting([DirectorySource(name: "lab", server: "h", baseDN: "dc=x", security: .startTLS)])
+        // When
+        let withoutDirectories = try sut.answer(for: "lee", directories: none, client: ClientFake())
+        _ = try sut.answer(for: "lee", directories: some, client: ClientFake())
+        // Then: a book with no directory reads no source; one with some reads them all
+        XCTAssertEqual(none.asked, ["has"])
+        XCTAssertEqual(some.asked, ["has", "list"])
+        XCTAssertEqual(withoutDirectories.directories, DirectorySearch())
+    }
+
     func test_answer_whenTheSourcesCannotBeRead_throws_andReleasesTheLookahead() {
         // Given
         final class Unreadable: DirectorySourceStore {
