@@ -636,4 +636,19 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(save.contact.phones.map(\.label), ["Useless"])
         XCTAssertEqual(save.view.phones, save.edited.phones)
     }
+
+    func test_save_anEmailRelabelledToAType_whoseGroupHasTwoLabels_takesBothLabelsWithIt() throws {
+        // Given the shape fuzz-vcard found (seed 11): a group with two X-ABLabel; relabelled "work",
+        // the email is written anew as TYPE=work outside its group, and only the last label went
+        // When
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nitem1.EMAIL:a@example.com\r\nitem1.X-ABLabel:Old\r\n"
+                + "item1.X-ABLabel:Custom\r\nEND:VCARD\r\n"
+        ) { $0.emails[0].label = "work" }
+        // Then
+        XCTAssertEqual(save.contact.emails.map(\.label), ["Custom"])
+        XCTAssertEqual(save.view.emails, save.edited.emails)
+        XCTAssertEqual(save.view.extraProperties, [])
+        XCTAssertFalse(save.card.lines.contains { $0.contains("X-ABLabel") }, "\(save.card.lines)")
+    }
 }
