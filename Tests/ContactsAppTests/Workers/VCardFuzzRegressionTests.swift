@@ -651,4 +651,32 @@ final class VCardFuzzRegressionTests: XCTestCase {
         XCTAssertEqual(save.view.extraProperties, [])
         XCTAssertFalse(save.card.lines.contains { $0.contains("X-ABLabel") }, "\(save.card.lines)")
     }
+
+    func test_exportAs40_aLabelStartingWithAColonAndACombiningMark_isQuotedInItsADR() throws {
+        // Given the shape fuzz-vcard found (seed 16): a LABEL of `:` and U+0301 (one Character,
+        // which is no `:`), kept in 4.0 as its ADR's LABEL parameter; unquoted, its colon ended the name
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nADR:;;t;;;;\r\nLABEL::\u{0301}\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v4).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("ADR;LABEL=\":\u{0301}\":;;t;;;;\r\n"), written)
+        XCTAssertEqual(try readOne(written).addresses, contact.addresses)
+    }
+
+    func test_parameterValue_withCombiningMarks_readsBackAsWritten() throws {
+        // Given values whose quote, caret, `n` or separator a combining mark follows (or starts)
+        let values = [
+            "\u{0301}a:b", "a\"\u{0301}b", "^\u{0301}", "x^\u{0301}n\u{0301}", ";\u{0301}", "\u{0301}", "a\nb",
+        ]
+        for value in values {
+            // When
+            let written = VCardVersionConverter.Property.parameterValue(value)
+            let property = try VCardProperty(
+                VCardContentLine(bytes: Array("ADR;LABEL=\(written):;;street".utf8), line: 1))
+            // Then
+            XCTAssertEqual(property.values(of: "LABEL"), [value], written)
+            XCTAssertEqual(property.value, ";;street", written)
+        }
+    }
 }
