@@ -89,6 +89,27 @@ final class VCardFuzzRegressionTests: XCTestCase {
         return try XCTUnwrap(read.entries.first?.contact, file: file, line: line)
     }
 
+    /// A save through `CardPatch`: the contact as read, as edited, the card saved, and that card read back.
+    private struct Save {
+        let contact: Contact
+        let edited: Contact
+        let card: VCardRecord
+        let view: Contact
+    }
+
+    /// Reads `text` (one contact, no problem), edits it, saves it with `CardPatch.reconciled` and
+    /// reads the saved card back as the reader reads a stored contact's card.
+    private func savedAndReadBack(
+        _ text: String, file: StaticString = #filePath, line: UInt = #line, edit: (inout Contact) -> Void
+    ) throws -> Save {
+        let contact = try readOne(text, file: file, line: line)
+        var edited = contact
+        edit(&edited)
+        let card = try XCTUnwrap(CardPatch.reconciled(edited).card, file: file, line: line)
+        let view = try XCTUnwrap(VCardReader.view(of: card), file: file, line: line).contact
+        return Save(contact: contact, edited: edited, card: card, view: view)
+    }
+
     func test_export_aVersionLineWithControlCharacters_isNotWrittenAsASecondVersion() throws {
         // Given the shape fuzz-vcard found: NULs inside VERSION, which the reader keeps as a line
         // and the export's control-character removal turned into `VERSION:2.1`
@@ -318,25 +339,25 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_save_aBirthdayAndNoteAddedWhileTheLastEmailIsRemoved_areKept() throws {
         // Given the shape fuzz-vcard found: the new BDAY and NOTE went after the last email, and
         // removing that email took them with it
-        var contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
-                + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n")
         // When
-        contact.emails.removeLast()
-        contact.birthday = Birthday(year: 2000, month: 2, day: 29)
-        contact.notes = "Met in Lyon"
-        let saved = CardPatch.reconciled(contact)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Chloé Martin\r\nN:Martin;Chloé;;;\r\n"
+                + "EMAIL;TYPE=work:c@acme.example\r\nEMAIL;TYPE=home:c@mail.example\r\nEND:VCARD\r\n"
+        ) {
+            $0.emails.removeLast()
+            $0.birthday = Birthday(year: 2000, month: 2, day: 29)
+            $0.notes = "Met in Lyon"
+        }
         // Then
         XCTAssertEqual(
-            saved.card?.lines,
+            save.card.lines,
             [
                 "VERSION:4.0", "FN:Chloé Martin", "N:Martin;Chloé;;;", "EMAIL;TYPE=work:c@acme.example",
                 "BDAY:20000229", "NOTE:Met in Lyon",
             ])
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
-        XCTAssertEqual(view.birthday, contact.birthday)
-        XCTAssertEqual(view.notes, contact.notes)
-        XCTAssertEqual(view.emails, contact.emails)
+        XCTAssertEqual(save.view.birthday, save.edited.birthday)
+        XCTAssertEqual(save.view.notes, save.edited.notes)
+        XCTAssertEqual(save.view.emails, save.edited.emails)
     }
 
     func test_exportAs30_aParameterNameHoldingAQuote_isDropped() throws {
@@ -381,36 +402,30 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_save_aCardWhoseNHoldsNoName_editedWithANewPhone_keepsTheNameItWasGiven() throws {
         // Given the shape fuzz-vcard found after the reader's merge: N without a family or given
         // name, so the card reads as "(no name)"; a phone added named it after the phone
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
-                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
         // When
-        let saved = CardPatch.reconciled(edited)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
+                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n"
+        ) { $0.phones.append(LabeledValue(label: "work", value: "+1 555 0199")) }
         // Then
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
-        XCTAssertEqual(view.givenName, contact.givenName)
-        XCTAssertEqual(view.familyName, contact.familyName)
-        XCTAssertEqual(view.phones, edited.phones)
+        XCTAssertEqual(save.view.givenName, save.contact.givenName)
+        XCTAssertEqual(save.view.familyName, save.contact.familyName)
+        XCTAssertEqual(save.view.phones, save.edited.phones)
     }
 
     func test_save_aCardWhoseNHoldsControlCharactersAlone_editedWithANewPhone_keepsTheNameItWasGiven() throws {
         // Given the shape fuzz-vcard found next: N's given name control characters alone, which
         // the reader drops, so the card reads as "(no name)"; a phone added named it after the phone
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;\u{1}\u{2};Münsterplatz 21;Ulm;;;\r\n"
-                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
         // When
-        let saved = CardPatch.reconciled(edited)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:;\u{1}\u{2};Münsterplatz 21;Ulm;;;\r\n"
+                + "LABEL;HOME:Münsterplatz 21\r\nEND:VCARD\r\n"
+        ) { $0.phones.append(LabeledValue(label: "work", value: "+1 555 0199")) }
         // Then
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
-        XCTAssertEqual(contact.givenName, "(no name)")
-        XCTAssertEqual(view.givenName, contact.givenName)
-        XCTAssertEqual(view.familyName, contact.familyName)
-        XCTAssertEqual(view.phones, edited.phones)
+        XCTAssertEqual(save.contact.givenName, "(no name)")
+        XCTAssertEqual(save.view.givenName, save.contact.givenName)
+        XCTAssertEqual(save.view.familyName, save.contact.familyName)
+        XCTAssertEqual(save.view.phones, save.edited.phones)
     }
 
     func test_read_namesWithoutControlCharacters_asTheExportWritesThem() throws {
@@ -470,133 +485,116 @@ final class VCardFuzzRegressionTests: XCTestCase {
     func test_save_anEmailRemoved_whoseGroupHoldsAKeptProperty_takesItsLabelWithIt() throws {
         // Given the shape fuzz-vcard found in CI (seed 1): Apple's labelled email, its group also
         // holding a property with no field; the label stayed and read back as a property of its own
-        let contact = try readOne(
+        // When
+        let save = try savedAndReadBack(
             "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nN:B;A;;;\r\nEMAIL:a@example.com\r\n"
                 + "item1.EMAIL;TYPE=INTERNET:custom@example.com\r\nitem1.X-ABLLAST-NAME:Phonetic\r\n"
-                + "item1.X-ABLabel:CustomEmailCategory\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.emails.removeAll { $0.value == "custom@example.com" }
-        // When
-        let saved = CardPatch.reconciled(edited)
+                + "item1.X-ABLabel:CustomEmailCategory\r\nEND:VCARD\r\n"
+        ) { edited in edited.emails.removeAll { $0.value == "custom@example.com" } }
         // Then
-        let card = try XCTUnwrap(saved.card)
-        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
-        XCTAssertEqual(contact.emails.map(\.label), ["other", "CustomEmailCategory"])
-        XCTAssertEqual(view.emails, edited.emails)
-        XCTAssertEqual(view.extraProperties, ["item1.X-ABLLAST-NAME:Phonetic"])
-        XCTAssertEqual(view.extraProperties, contact.extraProperties)
+        XCTAssertEqual(save.contact.emails.map(\.label), ["other", "CustomEmailCategory"])
+        XCTAssertEqual(save.view.emails, save.edited.emails)
+        XCTAssertEqual(save.view.extraProperties, ["item1.X-ABLLAST-NAME:Phonetic"])
+        XCTAssertEqual(save.view.extraProperties, save.contact.extraProperties)
     }
 
     func test_save_anEmailRemoved_whoseGroupHoldsAPhone_leavesTheLabelToThePhone() throws {
         // Given a group whose label two items read (Apple writes one item a group; others may not)
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nitem1.EMAIL:custom@example.com\r\n"
-                + "item1.TEL:+1 555 0100\r\nitem1.X-ABLabel:Cabin\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.emails = []
         // When
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A B\r\nitem1.EMAIL:custom@example.com\r\n"
+                + "item1.TEL:+1 555 0100\r\nitem1.X-ABLabel:Cabin\r\nEND:VCARD\r\n"
+        ) { $0.emails = [] }
         // Then
-        XCTAssertEqual(contact.phones.map(\.label), ["Cabin"])
-        XCTAssertEqual(view.phones, contact.phones)
-        XCTAssertEqual(view.emails, [])
-        XCTAssertEqual(view.extraProperties, [])
+        XCTAssertEqual(save.contact.phones.map(\.label), ["Cabin"])
+        XCTAssertEqual(save.view.phones, save.contact.phones)
+        XCTAssertEqual(save.view.emails, [])
+        XCTAssertEqual(save.view.extraProperties, [])
     }
 
     func test_save_aCardOfTwoN_theLastNamingNobody_editedWithANewPhone_keepsTheNameItWasGiven() throws {
         // Given the shape fuzz-vcard found (seed 2): two N, the first naming someone, the last
         // (the one the reader reads) naming nobody; the save looked at the first, so a phone named it
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:bogus\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
-                + "ADR;HOME:;;Grindelberg 999;Hamburg;;99999;Deutschland\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.phones.append(LabeledValue(label: "work", value: "+1 555 0199"))
         // When
-        let saved = CardPatch.reconciled(edited)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:bogus\r\nN:;;Münsterplatz 21;Ulm;;;\r\n"
+                + "ADR;HOME:;;Grindelberg 999;Hamburg;;99999;Deutschland\r\nEND:VCARD\r\n"
+        ) { $0.phones.append(LabeledValue(label: "work", value: "+1 555 0199")) }
         // Then
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(saved.card))).contact
-        XCTAssertEqual(contact.givenName, "(no name)")
-        XCTAssertEqual([view.givenName, view.familyName], [contact.givenName, contact.familyName])
-        XCTAssertEqual(view.phones, edited.phones)
+        XCTAssertEqual(save.contact.givenName, "(no name)")
+        XCTAssertEqual([save.view.givenName, save.view.familyName], [save.contact.givenName, save.contact.familyName])
+        XCTAssertEqual(save.view.phones, save.edited.phones)
     }
 
     func test_save_aCardOfTwoN_renamed_readsBackAsTheNewName() throws {
         // Given two N (the reader reads the last); the rename went into the first
-        let contact = try readOne("BEGIN:VCARD\r\nVERSION:3.0\r\nN:Old;First;;;\r\nN:Doe;Jane;;;\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.givenName = "Janet"
         // When
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Old;First;;;\r\nN:Doe;Jane;;;\r\nEND:VCARD\r\n"
+        ) { $0.givenName = "Janet" }
         // Then
-        XCTAssertEqual([contact.givenName, contact.familyName], ["Jane", "Doe"])
-        XCTAssertEqual([view.givenName, view.familyName], ["Janet", "Doe"])
+        XCTAssertEqual([save.contact.givenName, save.contact.familyName], ["Jane", "Doe"])
+        XCTAssertEqual([save.view.givenName, save.view.familyName], ["Janet", "Doe"])
     }
 
     func test_save_theFirstOfTwoEqualAddresses_edited_staysFirst_theOtherAsItCame() throws {
         // Given the shape fuzz-vcard found (seed 4) once its edits changed an address: the same
         // address twice; the edit was read as a new address after the last and the first removed
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nNOTE:n\r\n"
-                + "ADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.addresses[0].city = "Edited, City"
         // When
-        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nNOTE:n\r\n"
+                + "ADR;TYPE=home:;;1 Main St;Ulm;;89073;\r\nEND:VCARD\r\n"
+        ) { $0.addresses[0].city = "Edited, City" }
         // Then
-        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
-        XCTAssertEqual(view.addresses, edited.addresses)
-        XCTAssertEqual(card.lines.last, "ADR;TYPE=home:;;1 Main St;Ulm;;89073;")
+        XCTAssertEqual(save.view.addresses, save.edited.addresses)
+        XCTAssertEqual(save.card.lines.last, "ADR;TYPE=home:;;1 Main St;Ulm;;89073;")
     }
 
     func test_save_theFirstOfTwoEqualPreferredEmails_relabelled_staysPreferredAndFirst() throws {
         // Given the shape fuzz-vcard found (seed 5): a 4.0 card's preferred email twice
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEMAIL;TYPE=work:z@example.com\r\n"
-                + "EMAIL;PREF=1;TYPE=home:m@example.com\r\nEMAIL;PREF=1;TYPE=home:m@example.com\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.emails[0].label = "work"
         // When
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:A\r\nEMAIL;TYPE=work:z@example.com\r\n"
+                + "EMAIL;PREF=1;TYPE=home:m@example.com\r\nEMAIL;PREF=1;TYPE=home:m@example.com\r\nEND:VCARD\r\n"
+        ) { $0.emails[0].label = "work" }
         // Then
-        XCTAssertEqual(contact.emails.map(\.value), ["m@example.com", "m@example.com", "z@example.com"])
-        XCTAssertEqual(view.emails, edited.emails)
+        XCTAssertEqual(save.contact.emails.map(\.value), ["m@example.com", "m@example.com", "z@example.com"])
+        XCTAssertEqual(save.view.emails, save.edited.emails)
     }
 
     func test_save_aCompoundValueEndingInALoneBackslash_otherPartsChanged_keepsTheBackslash() throws {
         // Given the shape fuzz-vcard found (seed 4) once its edits changed an address: an ADR whose
         // street ends its value in a lone backslash, and an N whose additional name does
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;Q\\\r\nADR;TYPE=home:;;Brevern\\\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.addresses[0].city = "Edited, City"
-        edited.givenName = "Ann"
         // When
-        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;Q\\\r\nADR;TYPE=home:;;Brevern\\\r\nEND:VCARD\r\n"
+        ) {
+            $0.addresses[0].city = "Edited, City"
+            $0.givenName = "Ann"
+        }
         // Then: the city and given name after them, each backslash still one
-        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
-        XCTAssertEqual(contact.addresses.map(\.street), ["Brevern\\"])
-        XCTAssertEqual(view.addresses, edited.addresses)
-        XCTAssertEqual([view.givenName, view.familyName], ["Ann", "Doe"])
-        XCTAssertTrue(card.lines.contains("N:Doe;Ann;Q\\\\;;"), "\(card.lines)")
+        XCTAssertEqual(save.contact.addresses.map(\.street), ["Brevern\\"])
+        XCTAssertEqual(save.view.addresses, save.edited.addresses)
+        XCTAssertEqual([save.view.givenName, save.view.familyName], ["Ann", "Doe"])
+        XCTAssertTrue(save.card.lines.contains("N:Doe;Ann;Q\\\\;;"), "\(save.card.lines)")
     }
 
     func test_save_textPropertiesSaidToBeBase64_edited_readBackWithTheirSpaces() throws {
         // Given the shape fuzz-vcard found (seed 5): a 2.1 ADR with a bare `b` among its parameters
         // (base64, whose spaces the reader takes out), and a NOTE said to be base64
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:A;B;;;\r\nADR;HOME;b:;;1 Main St;Paris;;;\r\n"
-                + "NOTE;ENCODING=BASE64:a note\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.addresses[0].city = "Edited, City"
-        edited.notes = "An edited note"
         // When
-        let card = try XCTUnwrap(CardPatch.reconciled(edited).card)
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:A;B;;;\r\nADR;HOME;b:;;1 Main St;Paris;;;\r\n"
+                + "NOTE;ENCODING=BASE64:a note\r\nEND:VCARD\r\n"
+        ) {
+            $0.addresses[0].city = "Edited, City"
+            $0.notes = "An edited note"
+        }
         // Then
-        let view = try XCTUnwrap(VCardReader.view(of: card)).contact
-        XCTAssertEqual(contact.addresses.map(\.street), ["1MainSt"])
-        XCTAssertEqual(view.addresses, edited.addresses)
-        XCTAssertEqual(view.notes, "An edited note")
-        XCTAssertTrue(card.lines.contains("ADR;HOME:;;1MainSt;Edited, City;;;"), "\(card.lines)")
+        XCTAssertEqual(save.contact.addresses.map(\.street), ["1MainSt"])
+        XCTAssertEqual(save.view.addresses, save.edited.addresses)
+        XCTAssertEqual(save.view.notes, "An edited note")
+        XCTAssertTrue(save.card.lines.contains("ADR;HOME:;;1MainSt;Edited, City;;;"), "\(save.card.lines)")
     }
 
     func test_roundTrip_aCardNamedAfterAnEmailWithASpace_readsBackAsThatName() throws {
@@ -616,30 +614,69 @@ final class VCardFuzzRegressionTests: XCTestCase {
 
     func test_save_aCardWithoutN_whoseFNIsItsNickname_emailRemoved_keepsItsNames() throws {
         // Given Evolution's custom-1.vcf: no N, FN and NICKNAME the same; read as given and family
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nUID:custom-1\r\nFN:Micheal Jackson\r\nNICKNAME:Micheal Jackson\r\n"
-                + "EMAIL;TYPE=home,work:micheal@jackson.com\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.emails = []
         // When
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nUID:custom-1\r\nFN:Micheal Jackson\r\nNICKNAME:Micheal Jackson\r\n"
+                + "EMAIL;TYPE=home,work:micheal@jackson.com\r\nEND:VCARD\r\n"
+        ) { $0.emails = [] }
         // Then: a nickname is a name, not what a nameless card is named after
-        XCTAssertEqual([contact.givenName, contact.familyName], ["Micheal", "Jackson"])
-        XCTAssertEqual([view.givenName, view.familyName], ["Micheal", "Jackson"])
+        XCTAssertEqual([save.contact.givenName, save.contact.familyName], ["Micheal", "Jackson"])
+        XCTAssertEqual([save.view.givenName, save.view.familyName], ["Micheal", "Jackson"])
     }
 
     func test_save_aPhoneRelabelled_whoseGroupHasTwoLabels_readsBackRelabelled() throws {
         // Given the shape fuzz-vcard found (seed 5): a group with two X-ABLabel (the reader reads
         // the last); the relabel rewrote the first
-        let contact = try readOne(
-            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nitem1.TEL:+49 1234 56788\r\nitem1.X-ABLabel:Old\r\n"
-                + "item1.X-ABLabel:Useless\r\nEND:VCARD\r\n")
-        var edited = contact
-        edited.phones[0].label = "Lab bench"
         // When
-        let view = try XCTUnwrap(VCardReader.view(of: try XCTUnwrap(CardPatch.reconciled(edited).card))).contact
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nitem1.TEL:+49 1234 56788\r\nitem1.X-ABLabel:Old\r\n"
+                + "item1.X-ABLabel:Useless\r\nEND:VCARD\r\n"
+        ) { $0.phones[0].label = "Lab bench" }
         // Then
-        XCTAssertEqual(contact.phones.map(\.label), ["Useless"])
-        XCTAssertEqual(view.phones, edited.phones)
+        XCTAssertEqual(save.contact.phones.map(\.label), ["Useless"])
+        XCTAssertEqual(save.view.phones, save.edited.phones)
+    }
+
+    func test_save_anEmailRelabelledToAType_whoseGroupHasTwoLabels_takesBothLabelsWithIt() throws {
+        // Given the shape fuzz-vcard found (seed 11): a group with two X-ABLabel; relabelled "work",
+        // the email is written anew as TYPE=work outside its group, and only the last label went
+        // When
+        let save = try savedAndReadBack(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nitem1.EMAIL:a@example.com\r\nitem1.X-ABLabel:Old\r\n"
+                + "item1.X-ABLabel:Custom\r\nEND:VCARD\r\n"
+        ) { $0.emails[0].label = "work" }
+        // Then
+        XCTAssertEqual(save.contact.emails.map(\.label), ["Custom"])
+        XCTAssertEqual(save.view.emails, save.edited.emails)
+        XCTAssertEqual(save.view.extraProperties, [])
+        XCTAssertFalse(save.card.lines.contains { $0.contains("X-ABLabel") }, "\(save.card.lines)")
+    }
+
+    func test_exportAs40_aLabelStartingWithAColonAndACombiningMark_isQuotedInItsADR() throws {
+        // Given the shape fuzz-vcard found (seed 16): a LABEL of `:` and U+0301 (one Character,
+        // which is no `:`), kept in 4.0 as its ADR's LABEL parameter; unquoted, its colon ended the name
+        let contact = try readOne(
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nADR:;;t;;;;\r\nLABEL::\u{0301}\r\nEND:VCARD\r\n")
+        // When
+        let written = VCardWriter(version: .v4).card(for: contact)
+        // Then
+        XCTAssertTrue(written.contains("ADR;LABEL=\":\u{0301}\":;;t;;;;\r\n"), written)
+        XCTAssertEqual(try readOne(written).addresses, contact.addresses)
+    }
+
+    func test_parameterValue_withCombiningMarks_readsBackAsWritten() throws {
+        // Given values whose quote, caret, `n` or separator a combining mark follows (or starts)
+        let values = [
+            "\u{0301}a:b", "a\"\u{0301}b", "^\u{0301}", "x^\u{0301}n\u{0301}", ";\u{0301}", "\u{0301}", "a\nb",
+        ]
+        for value in values {
+            // When
+            let written = VCardVersionConverter.Property.parameterValue(value)
+            let property = try VCardProperty(
+                VCardContentLine(bytes: Array("ADR;LABEL=\(written):;;street".utf8), line: 1))
+            // Then
+            XCTAssertEqual(property.values(of: "LABEL"), [value], written)
+            XCTAssertEqual(property.value, ";;street", written)
+        }
     }
 }

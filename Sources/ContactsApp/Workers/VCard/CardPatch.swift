@@ -329,7 +329,7 @@ public enum CardPatch {
                         Self.head(of: first) + (version == .v4 ? ";PREF=1" : ";TYPE=pref"),
                         String(first[first.index(after: Self.colon(in: first))...]))
                 }
-                if let labelIndex, !shared { replace(labelIndex, with: []) }
+                if labelIndex != nil, !shared { removeGroupLabels(of: index) }
                 movedOut.insert(index)
             }
             replace(index, with: lines)
@@ -397,12 +397,16 @@ public enum CardPatch {
         /// when read, so the label would come back as a property of its own.
         mutating func remove(_ index: Int) {
             replace(index, with: [])
+            if !sharesGroupLabel(index) { removeGroupLabels(of: index) }
+        }
+
+        /// Every `X-ABLabel` of the property's group, not only the last the reader reads: with no
+        /// item left to read them, any one left would come back as a property of its own.
+        mutating func removeGroupLabels(of index: Int) {
             guard let group = properties[index].group else { return }
-            if !sharesGroupLabel(index) {
-                for labelIndex in layout.slots.indices
-                where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
-                    replace(labelIndex, with: [])
-                }
+            for labelIndex in layout.slots.indices
+            where layout.slots[labelIndex] == .label && properties[labelIndex].group == group {
+                replace(labelIndex, with: [])
             }
         }
 

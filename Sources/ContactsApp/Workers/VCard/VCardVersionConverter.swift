@@ -574,19 +574,24 @@ extension VCardVersionConverter {
         }
 
         /// RFC 6868's escapes, then quotes around a value holding `:`, `;` or `,` (RFC 6350 §3.3).
+        /// By scalars, as the reader splits and unescapes: `:` and a combining mark after it are
+        /// one Character, which is no `:` (fuzz-vcard, seed 16).
         static func parameterValue(_ text: String) -> String {
-            var escaped = ""
+            var escaped = String.UnicodeScalarView()
             var needsQuotes = false
-            for character in text {
-                switch character {
-                case "^": escaped += "^^"
-                case "\n", "\r\n", "\r": escaped += "^n"
-                case "\"": escaped += "^'"
-                case ":", ";", ",": needsQuotes = true; escaped.append(character)
-                default: escaped.append(character)
+            var afterCR = false
+            for scalar in text.unicodeScalars {
+                defer { afterCR = scalar == "\r" }
+                switch scalar {
+                case "^": escaped.append(contentsOf: "^^".unicodeScalars)
+                case "\r": escaped.append(contentsOf: "^n".unicodeScalars)
+                case "\n": if !afterCR { escaped.append(contentsOf: "^n".unicodeScalars) }
+                case "\"": escaped.append(contentsOf: "^'".unicodeScalars)
+                case ":", ";", ",": needsQuotes = true; escaped.append(scalar)
+                default: escaped.append(scalar)
                 }
             }
-            return needsQuotes ? "\"" + escaped + "\"" : escaped
+            return needsQuotes ? "\"" + String(escaped) + "\"" : String(escaped)
         }
 
         static func excerpt(_ text: String) -> String {
