@@ -134,8 +134,16 @@ def goals(results):
         if imp.get("cpu") and floor.get("cpu"):
             cpu = "; CPU %.1f s vs %.1f s" % (imp["cpu"], floor["cpu"])
             cpu_ratio = " (CPU %.2f×)" % (imp["cpu"] / floor["cpu"])
+        # Medians of rounds interleaved with the floor's copies (bench.py, `import_against_floor`);
+        # the rounds' own ratios beside them say how far the host's load moved each pair.
+        rounds = ""
+        if imp.get("round_ratios"):
+            rr = imp["round_ratios"]
+            rounds = "; median of %d interleaved rounds, the rounds' own ratios %s" % (
+                imp["rounds"], " / ".join("%.2f" % r for r in rr))
         row("import 100k against SQLite alone writing the same rows with our schema (`bench/import-floor.sh`)",
-            "≤ 1.3×", "%.1f s ({:,.0f} cards/s) vs %.1f s%s".format(imp["value"]) % (imp["seconds"], floor["value"], cpu),
+            "≤ 1.3×", "%.1f s ({:,.0f} cards/s) vs %.1f s%s%s".format(imp["value"]) % (
+                imp["seconds"], floor["value"], cpu, rounds),
             "%.2f×%s" % (ratio, cpu_ratio), ratio <= 1.3)
     else:
         absent("import 100k against SQLite alone writing the same rows (`bench/import-floor.sh`)", "≤ 1.3×",
