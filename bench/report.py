@@ -111,7 +111,10 @@ def goals(results):
              "≤ 1.2×", "contactsbook query", "sqlite3 shell", 1.2)
     per_size("`contactsbook --help` against a C program that exits", "≤ 3×",
              "contactsbook --help", "floor: a C program", 3)
-    per_size_time("`--rpc` up to `initialize` answered", "≤ 5 ms", "contactsbook --rpc: initialize", 0.005)
+    # Spawn to the answer read by a client whose stdin stays open, as an editor's is (bench.py); the
+    # whole process (answer, end of input, exit) is in the start table beside it.
+    per_size_time("`--rpc` up to `initialize` answered (the editor's wait)", "≤ 5 ms",
+                  "contactsbook --rpc: initialize answered", 0.005)
     per_size_time("one piped command (`search NAME`)", "≤ 6 ms", "contactsbook: one piped command", 0.006)
 
     khard = get("khard", "email query", 5000)
@@ -303,7 +306,8 @@ def write(results, args, path):
         L.append("")
 
     table("linking", "Shared libraries a start maps")
-    table("start", "Start to first answer (whole process: spawn to exit, stdin from a file, no shell)")
+    table("start", "Start to first answer (whole process: spawn to exit, stdin from a file, no shell; "
+          "the editor's wait: spawn to the answer read, stdin kept open)")
     table("latency", "Requests in one running line session (per request, end marker included)")
     table("rpcsearch", "Search over JSON-RPC (one running `--rpc` process, NDJSON, request to response)")
     table("rpc", "JSON-RPC round trip, one request at a time (`session/stack`, after `initialize`)")
