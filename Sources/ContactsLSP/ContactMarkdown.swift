@@ -58,7 +58,7 @@ public struct ContactMarkdown {
 
     public init(environment: ContactsEnvironment) {
         formatter = ContactFormatter(
-            locale: environment.locale, timeZone: environment.givenTimeZone,
+            timeZone: environment.givenTimeZone,
             defaultCountry: environment.defaultCountry)
     }
 

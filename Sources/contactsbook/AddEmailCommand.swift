@@ -36,9 +36,7 @@ struct AddEmailCommand: ParsableCommand {
         defer { closeBeforeExit(book.store) }
         let worker = AddFromMailWorker(environment: book.environment, seen: book.store)
         let presenter = AddFromMailPresenter(
-            formatter: ContactFormatter(
-                locale: book.environment.locale,
-                timeZone: book.environment.timeZone))
+            formatter: ContactFormatter(timeZone: book.environment.timeZone))
         do {
             try worker.recordSeen(message)
             let candidates = try worker.candidates(in: message, all: all)

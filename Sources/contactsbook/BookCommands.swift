@@ -125,7 +125,7 @@ struct BookCommand: ParsableCommand {
         do {
             print(try body(worker))
         } catch let failure as ContactsFailure {
-            let message = ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: .current).message(
+            let message = ContactFormatter(timeZone: .current).message(
                 for: failure)
             FileHandle.standardError.write(Data("error: \(terminalLines(message.text))\n".utf8))
             throw ExitCode(1)

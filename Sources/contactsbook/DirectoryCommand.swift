@@ -121,7 +121,7 @@ struct DirectoryCommand: ParsableCommand {
                 let entry = try worker.entry(name: name, dn: dn)
                 let model = DirectoryEntryFormatter(
                     formatter: ContactFormatter(
-                        locale: .current, timeZone: .current,
+                        timeZone: .current,
                         defaultCountry: nil)
                 )
                 .viewModel(entry, contact: DirectoryMapping.contact(from: entry))

@@ -15,7 +15,7 @@ enum Seeds {
     static let createdText = "2023-11-14 22:13"
     static let nowText = "2023-11-15 22:13"
 
-    static let formatter = ContactFormatter(locale: locale, timeZone: timeZone)
+    static let formatter = ContactFormatter(timeZone: timeZone)
 
     /// Hands out "uid-1", "uid-2", ... so saved contacts have UIDs a test can name.
     final class UIDMaker {

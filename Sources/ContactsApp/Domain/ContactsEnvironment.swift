@@ -6,8 +6,15 @@ public struct ContactsEnvironment {
     public var store: ContactStore
     public var now: () -> Date
     public var makeUID: () -> String
-    /// Used for capitalising names (Turkish dotted i and the like).
-    public var locale: Locale
+    /// Used for capitalising names (Turkish dotted i and the like): the one given, else the
+    /// machine's, looked up when a name is first tidied (`Locale.current` starts ICU's locale
+    /// code, 0.16M instructions before `--rpc` could answer `initialize`; bench/FINDINGS.md).
+    public var locale: Locale {
+        get { givenLocale ?? .current }
+        set { givenLocale = newValue }
+    }
+    /// The locale given to `init`, nil for the machine's.
+    public var givenLocale: Locale?
     /// Used for showing created and updated times: the one given, else the machine's, looked up
     /// when a time is first shown (0.9M instructions, a tenth of an `--rpc` start-up that shows none).
     public var timeZone: TimeZone {
@@ -41,13 +48,13 @@ public struct ContactsEnvironment {
     public init(
         store: ContactStore, now: @escaping () -> Date = Date.init,
         makeUID: @escaping () -> String = { UUID().uuidString.lowercased() },
-        locale: Locale = .current, timeZone: TimeZone? = nil, pageSize: Int = 20,
+        locale: Locale? = nil, timeZone: TimeZone? = nil, pageSize: Int = 20,
         changes: ChangeNotifier? = nil, progress: ProgressReporter? = nil, defaultCountry: String? = nil,
         journal: ContactJournal? = nil, syncState: (SyncStateStore & ContactStore)? = nil,
         directories: DirectorySourceStore? = nil, books: AddressBookStore? = nil
     ) {
         self.store = store; self.now = now; self.makeUID = makeUID
-        self.locale = locale; givenTimeZone = timeZone; self.pageSize = pageSize
+        givenLocale = locale; givenTimeZone = timeZone; self.pageSize = pageSize
         self.changes = changes; self.progress = progress; self.defaultCountry = defaultCountry
         self.journal = journal ?? store as? ContactJournal
         self.syncState = syncState ?? store as? SyncStateStore & ContactStore

@@ -4,7 +4,6 @@ import SceneCore
 /// The formatting every contacts Presenter shares: names as typed, phone masks, dates.
 /// One place, so the list, the detail and the form show a contact the same way.
 public struct ContactFormatter {
-    let locale: Locale
     /// The machine's time zone is looked up only when a time is shown (`ContactsEnvironment.timeZone`).
     var timeZone: TimeZone { givenTimeZone ?? .current }
     private let givenTimeZone: TimeZone?
@@ -13,8 +12,8 @@ public struct ContactFormatter {
     let defaultCountry: String?
 
     /// A nil `timeZone` is the machine's.
-    public init(locale: Locale, timeZone: TimeZone?, defaultCountry: String? = nil) {
-        self.locale = locale; givenTimeZone = timeZone
+    public init(timeZone: TimeZone?, defaultCountry: String? = nil) {
+        givenTimeZone = timeZone
         self.defaultCountry = defaultCountry?.uppercased()
     }
 

@@ -37,7 +37,7 @@ public final class ContactsSceneFactory {
                 sources: $0, journal: environment.journal, makeUID: environment.makeUID, now: environment.now)
         }
         formatter = ContactFormatter(
-            locale: environment.locale, timeZone: environment.givenTimeZone,
+            timeZone: environment.givenTimeZone,
             defaultCountry: environment.defaultCountry)
     }
 

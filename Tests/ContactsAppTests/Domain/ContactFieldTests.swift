@@ -83,7 +83,7 @@ final class ContactFieldTests: XCTestCase {
     }
 
     func test_history_namesEveryField_websitesAmongThem() {
-        let formatter = ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone)
+        let formatter = ContactFormatter(timeZone: Seeds.timeZone)
         var after = Self.everyField
         after.websites.append(LabeledValue(label: "home", value: "https://ada.example"))
         // When
@@ -278,7 +278,7 @@ final class ContactFieldTests: XCTestCase {
         // Given
         let contact = try XCTUnwrap(VCardReader().read(Data(Self.severalCard.utf8)).entries.first?.contact)
         let presenter = ShowContactPresenter(
-            formatter: ContactFormatter(locale: Seeds.locale, timeZone: Seeds.timeZone))
+            formatter: ContactFormatter(timeZone: Seeds.timeZone))
         let spy = DetailSpy()
         presenter.viewController = spy
         // When

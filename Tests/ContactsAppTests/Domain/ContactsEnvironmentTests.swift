@@ -46,4 +46,17 @@ final class ContactsEnvironmentTests: XCTestCase {
         XCTAssertNil(withoutSync.syncWorker)
         XCTAssertNotNil(withSync.syncWorker)
     }
+
+    func test_locale_given_isKept_andNoneGiven_isTheMachines() {
+        // Given: a Turkish book (its dotted i) and one left to the machine
+        let turkish = ContactsEnvironment(store: Seeds.book(), locale: Locale(identifier: "tr_TR"))
+        var machine = ContactsEnvironment(store: Seeds.book())
+        // Then: the given one is kept; none given is looked up when asked, as the machine's
+        XCTAssertEqual(turkish.locale.identifier, "tr_TR")
+        XCTAssertNil(machine.givenLocale)
+        XCTAssertEqual(machine.locale.identifier, Locale.current.identifier)
+        // When: set later (a test's injection), it is the one used
+        machine.locale = Locale(identifier: "de_DE")
+        XCTAssertEqual(machine.givenLocale?.identifier, "de_DE")
+    }
 }

@@ -42,7 +42,7 @@ final class ContactPhotoTests: XCTestCase {
         // Given
         let spy = ShowContactPresenterTests.ShowContactDisplayLogicSpy()
         let sut = ShowContactPresenter(
-            formatter: ContactFormatter(locale: Seeds.locale, timeZone: TimeZone(identifier: "UTC")!))
+            formatter: ContactFormatter(timeZone: TimeZone(identifier: "UTC")!))
         sut.viewController = spy
         var contact = Seeds.stored(Seeds.Contacts.ann, id: 1)
         contact.extraProperties = ["PHOTO;ENCODING=b;TYPE=JPEG:" + Self.jpeg.base64EncodedString()]

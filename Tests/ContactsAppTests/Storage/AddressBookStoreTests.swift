@@ -227,7 +227,7 @@ final class AddressBookStoreTests: XCTestCase {
             XCTAssertEqual($0 as? ContactsFailure, .readOnly(book: "book", byServer: false, contact: nil))
         }
         XCTAssertEqual(
-            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            ContactFormatter(timeZone: TimeZone(identifier: "UTC")!)
                 .message(for: refused).text,
             "#\(bob.id!) Bob Lee is in book team, which is read-only (the server does not let us write it); nothing was changed"
         )
@@ -459,7 +459,7 @@ final class AddressBookStoreTests: XCTestCase {
         }
         XCTAssertEqual(try sut.bookNames(of: [ann.id!]), [ann.id!: "team"])
         XCTAssertEqual(
-            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            ContactFormatter(timeZone: TimeZone(identifier: "UTC")!)
                 .message(for: .journal(.bookUnavailable(change: first, book: "book", readOnly: true), action: "undo"))
                 .text,
             "Cannot undo \"moved Ann Lee to team\": book book is read-only now. Nothing was changed.")
@@ -494,7 +494,7 @@ final class AddressBookStoreTests: XCTestCase {
         }
         XCTAssertEqual(try sut.groups(), [])
         XCTAssertEqual(
-            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            ContactFormatter(timeZone: TimeZone(identifier: "UTC")!)
                 .message(for: .readOnlyForGroups(book: "book", byServer: true, named: false, writable: "team")).text,
             "new groups go to book book, which is read-only (the server does not let us write it): a group there would "
                 + "never reach the server; name a writable book: group new NAME --book team. Nothing was made.")
@@ -536,7 +536,7 @@ final class AddressBookStoreTests: XCTestCase {
         }
         XCTAssertEqual(try worker.group(named: "Family").version, family.version)
         XCTAssertEqual(
-            ContactFormatter(locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "UTC")!)
+            ContactFormatter(timeZone: TimeZone(identifier: "UTC")!)
                 .message(for: refusal).text,
             "group Family is in book team, which is read-only (the server does not let us write it); nothing was changed"
         )

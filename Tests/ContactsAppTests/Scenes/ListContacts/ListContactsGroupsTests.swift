@@ -174,7 +174,7 @@ final class ListContactsGroupsPresenterTests: XCTestCase {
     func test_presentGroups_givesSizesAndConvention() {
         // Given
         let sut = ListContactsPresenter(
-            formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
+            formatter: ContactFormatter(timeZone: .gmt))
         let spy = DisplaySpy()
         sut.groupsViewController = spy
         var apple = GroupCard.new(uid: "w", name: "Work", members: ["a", "b"], convention: .apple)
@@ -204,7 +204,7 @@ final class ListContactsGroupsPresenterTests: XCTestCase {
     func test_presentChangedGroup_saysWhatChanged_andWhatWasLeft() {
         // Given
         let sut = ListContactsPresenter(
-            formatter: ContactFormatter(locale: Locale(identifier: "en_US"), timeZone: .gmt))
+            formatter: ContactFormatter(timeZone: .gmt))
         let spy = DisplaySpy()
         sut.groupsViewController = spy
         let family = ListContactsGroupsInteractorTests.family

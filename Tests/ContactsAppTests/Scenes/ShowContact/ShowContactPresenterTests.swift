@@ -102,7 +102,7 @@ final class ShowContactPresenterTests: XCTestCase {
         // Given: a formatter for Tokyo, and a contact with no birthday
         sut = ShowContactPresenter(
             formatter: ContactFormatter(
-                locale: Seeds.locale, timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))))
+                timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))))
         sut.viewController = viewControllerSpy
         var contact = Seeds.stored(Seeds.Contacts.taro, id: 3)
         contact.birthday = nil
