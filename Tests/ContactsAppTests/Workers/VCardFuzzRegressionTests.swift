@@ -679,4 +679,37 @@ final class VCardFuzzRegressionTests: XCTestCase {
             XCTAssertEqual(property.value, ";;street", written)
         }
     }
+
+    func test_read_aCardWithTwoVersionLines_isReadByTheOneItIsWrittenBy() throws {
+        // Given the shape fuzz-vcard found (a random run): a first VERSION line that names no
+        // version, then `VERSION:2.1`, and a 2.1 name with a backslash that escapes nothing
+        let card = "BEGIN:VCARD\r\nVERSION:GIN:VCARD\r\nVERSION:2.1\r\nN:;A\\Ux;;;\r\nEND:VCARD\r\n"
+        // When
+        let contact = try readOne(card)
+        // Then: read as 2.1 (the backslash kept), as the writer converts it; the FN an export adds
+        // reads back as the same name
+        XCTAssertEqual(contact.card?.version, .v21)
+        XCTAssertEqual(contact.givenName, "A\\Ux")
+        XCTAssertEqual(contact.fullName, "A\\Ux")
+        for version in [VCardWriter.Version.v3, .v4] {
+            let written = VCardWriter(version: version).card(for: contact)
+            XCTAssertTrue(written.contains("FN:A\\\\Ux\r\n"), written)
+            XCTAssertEqual(try readOne(written).fullName, "A\\Ux", written)
+        }
+    }
+
+    func test_read_aVersionLineTheWriterDoesNotCount_doesNotMakeTheCard21() throws {
+        // Given VERSION lines a card's record does not take as its version (a parameter, a group):
+        // the card is 3.0 to the writer, so its text is read as 3.0 (`\,` is a comma). These read
+        // so before the one rule too; kept so the rule keeps holding for them.
+        for head in ["VERSION;X-A=b:2.1", "item1.VERSION:2.1"] {
+            let card = "BEGIN:VCARD\r\n\(head)\r\nFN:a\\,b\r\nEND:VCARD\r\n"
+            // When
+            let contact = try readOne(card)
+            // Then
+            XCTAssertEqual(contact.card?.version, .v3, head)
+            XCTAssertEqual(contact.fullName, "a,b", head)
+            XCTAssertEqual(try readOne(VCardWriter(version: .v3).card(for: contact)).fullName, "a,b", head)
+        }
+    }
 }

@@ -4,15 +4,15 @@ extension VCardReader {
     /// The FN and N an export adds to a card that came without them (`VCardWriter.requiredLines`:
     /// FN in 3.0 and 4.0, N in 3.0 and beside an added FN), named in the import's report with
     /// the line each will be: the export changes the card, and the report says so first.
-    static func namesAnExportAdds(_ properties: [VCardProperty], contact: Contact, cardLine: Int) -> [ParsedContacts
-        .Problem]
-    {
-        var hasFN = false, hasN = false, is4 = false
+    static func namesAnExportAdds(
+        _ properties: [VCardProperty], contact: Contact, version: VCardVersion?, cardLine: Int
+    ) -> [ParsedContacts.Problem] {
+        var hasFN = false, hasN = false
+        let is4 = version == .v4
         for property in properties {
             switch property.name {
             case "FN": hasFN = true
             case "N": hasN = true
-            case "VERSION": is4 = VCardVersion(versionValue: property.value) == .v4
             default: continue
             }
         }
@@ -39,8 +39,10 @@ extension VCardReader {
     /// The properties an export in the card's own version (3.0 for a 2.1 card) writes otherwise,
     /// because that version has no place for them (`VCardVersionConverter`): named in the import's
     /// report by their lines, so what changes is known before the card is ever written.
-    static func propertiesAnExportRewrites(_ properties: [VCardProperty], lines: [Int]) -> [ParsedContacts.Problem] {
-        let version = properties.first(where: { $0.name == "VERSION" }).flatMap { VCardVersion(versionValue: $0.value) }
+    /// `version`: the card's own (`VCardRecord.declaredVersion`).
+    static func propertiesAnExportRewrites(_ properties: [VCardProperty], lines: [Int], version: VCardVersion?)
+        -> [ParsedContacts.Problem]
+    {
         var found: [ParsedContacts.Problem] = []
         // By index, each property passed on in place: a copy of each retained and released all its parts.
         for index in properties.indices where index < lines.count {

@@ -407,13 +407,16 @@ public struct VCardReader {
                 warnings.append(.init(line: line.line, reason: "\(properties[last].name): \(repair)", kind: .changed))
             }
         }
+        // The card as kept, first: its VERSION (`declaredVersion`) is the one the fields are read by.
+        let card = Self.record(of: properties)
+        let version = card.declaredVersion
         var builder = ContactBuilder()
-        builder.read(properties)
+        builder.read(properties, version: version)
         if var contact = builder.contact {
-            contact.card = Self.record(of: properties)
-            let added = Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
+            contact.card = card
+            let added = Self.namesAnExportAdds(properties, contact: contact, version: version, cardLine: cardLine)
             if !added.isEmpty { warnings = added + warnings }
-            let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+            let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines, version: version)
             if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
             // Emails kept but not valid, by their own line: looked for only in a card that has one.
             guard contact.emails.contains(where: { !ContactRules.isEmail($0.value) }) else {
@@ -436,10 +439,10 @@ public struct VCardReader {
         guard var contact = builder.contact else {
             return .failure(.init(line: cardLine, reason: "the card has no name (N or FN) and no organisation (ORG)"))
         }
-        contact.card = Self.record(of: properties)
+        contact.card = card
         warnings.append(.init(line: fallback.line, reason: fallback.reason, kind: .changed))
-        warnings += Self.namesAnExportAdds(properties, contact: contact, cardLine: cardLine)
-        let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines)
+        warnings += Self.namesAnExportAdds(properties, contact: contact, version: version, cardLine: cardLine)
+        let rewritten = Self.propertiesAnExportRewrites(properties, lines: propertyLines, version: version)
         if !rewritten.isEmpty { warnings = Self.byLine(warnings + rewritten) }
         return .success((contact, warnings))
     }
@@ -528,7 +531,7 @@ public struct VCardReader {
             properties.append(property)
         }
         var builder = ContactBuilder(recordingLayout: true)
-        builder.read(properties)
+        builder.read(properties, version: record.declaredVersion)
         if builder.contact == nil,
             let fallback = fallbackName(properties, lines: Array(1...max(1, properties.count)), cardLine: 1)
         {
@@ -624,7 +627,8 @@ private struct ContactBuilder {
 
     init(recordingLayout: Bool = false) { self.recordingLayout = recordingLayout }
 
-    mutating func read(_ properties: [VCardProperty]) {
+    /// `version`: the card's own (`VCardRecord.declaredVersion`), which decides how its text is read.
+    mutating func read(_ properties: [VCardProperty], version: VCardVersion?) {
         self.properties = properties
         // Apple and Google label a property by a sibling in the same group: item1.X-ABLabel.
         var groupLabels: [String: String] = [:]
@@ -642,8 +646,7 @@ private struct ContactBuilder {
 
         // 2.1's text has no escapes but a compound value's `\;`: read as the 3.0 a conversion
         // writes it (`FN:A\C` is "A\C"), so a card reads the same before and after an export.
-        let is21 =
-            properties.first { $0.name == "VERSION" }.map { VCardVersion(versionValue: $0.value) == .v21 } ?? false
+        let is21 = version == .v21
         for index in properties.indices {
             let slot: CardLayout.Slot
             if is21 && VCardVersionConverter.Card.textIn21.contains(properties[index].name) {

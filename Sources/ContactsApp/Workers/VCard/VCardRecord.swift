@@ -32,7 +32,13 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
     }
 
     /// The version the card says it is (`VERSION:3.0`), 3.0 when it says nothing.
-    public var version: VCardVersion {
+    public var version: VCardVersion { declaredVersion ?? .v3 }
+
+    /// The version its VERSION line names; nil when it has none, or the first names none known.
+    /// The one rule for which VERSION line counts: the reader reads a card's text by it (2.1's
+    /// escapes) and the writer converts the card by it, so the two never disagree about a card
+    /// with two VERSION lines (fuzz-vcard: `VERSION:GIN:VCARD` then `VERSION:2.1`).
+    public var declaredVersion: VCardVersion? {
         Self.withBytes(text) { bytes in
             var start = 0
             while start < bytes.count {
@@ -51,11 +57,11 @@ public struct VCardRecord: Equatable, Hashable, Codable, Sendable {
                         }
                     }
                     let value = String(decoding: UnsafeBufferPointer(rebasing: line[8...]), as: UTF8.self)
-                    return VCardVersion(versionValue: value) ?? .v3
+                    return VCardVersion(versionValue: value)
                 }
                 start = end + 1
             }
-            return .v3
+            return nil
         }
     }
 
